@@ -1,0 +1,39 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+/**
+ * One build for both runtimes. `out/main/cli.js` is the headless `mailyard serve` (plain Node, never
+ * imports electron); `out/main/desktop.js` is the Electron main process. Both wrap the same core.
+ */
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        input: {
+          cli: resolve(import.meta.dirname, 'src-main/cli/index.ts'),
+          desktop: resolve(import.meta.dirname, 'src-main/desktop/index.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: { preload: resolve(import.meta.dirname, 'src-main/desktop/preload.ts') },
+        // Sandboxed preload scripts must be CommonJS.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src-renderer',
+    plugins: [react()],
+    build: {
+      outDir: 'out/renderer',
+      rollupOptions: { input: resolve(import.meta.dirname, 'src-renderer/index.html') },
+    },
+  },
+});

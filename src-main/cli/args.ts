@@ -1,0 +1,92 @@
+import { parseArgs } from 'node:util';
+import { EmulatorConfigSchema, LOG_LEVELS, type EmulatorConfigInput } from '../core/config';
+
+/** A bad command line or environment value: the CLI prints it and exits with status 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+interface FlagSpec {
+  type: 'string' | 'boolean';
+  key: keyof EmulatorConfigInput;
+  value?: string;
+  help: string;
+}
+
+/** The flags of `mailyard serve`; each is also `MAILYARD_<FLAG>` in the environment (flags win). */
+export const SERVE_FLAGS: Record<string, FlagSpec> = {
+  host: { type: 'string', key: 'host', value: 'ADDR', help: 'address to listen on (default 127.0.0.1)' },
+  'http-port': { type: 'string', key: 'httpPort', value: 'PORT', help: 'HTTP port: API, control API and web UI (default 4400; 0 picks a free one)' },
+  'smtp-port': { type: 'string', key: 'smtpPort', value: 'PORT', help: 'SMTP sink port (default 2525; 0 picks a free one)' },
+  'data-dir': { type: 'string', key: 'dataDir', value: 'DIR', help: 'where the database lives (default: the platform data folder)' },
+  memory: { type: 'boolean', key: 'memory', help: 'keep everything in memory; nothing is written to disk' },
+  'api-key': { type: 'string', key: 'apiKey', value: 'KEY', help: 'make sure an account with this API key exists (for CI and tests)' },
+  'strict-webhook-urls': {
+    type: 'boolean',
+    key: 'strictWebhookUrls',
+    help: 'webhook URLs must be https and public, as the real service requires',
+  },
+  'log-level': { type: 'string', key: 'logLevel', value: 'LEVEL', help: `one of ${LOG_LEVELS.join(', ')} (default info)` },
+};
+
+export function envName(flag: string): string {
+  return `MAILYARD_${flag.toUpperCase().replace(/-/g, '_')}`;
+}
+
+function parseBoolean(value: string, source: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off|)$/i.test(value)) return false;
+  throw new UsageError(`invalid value for ${source}: expected true or false, got "${value}"`);
+}
+
+/** Command line and environment to a validated emulator config; throws UsageError naming the flag. */
+export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): { config: EmulatorConfigInput; help: boolean } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        ...Object.fromEntries(Object.entries(SERVE_FLAGS).map(([flag, spec]) => [flag, { type: spec.type }])),
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+
+  const raw: Record<string, unknown> = {};
+  const sources: Record<string, string> = {};
+  for (const [flag, spec] of Object.entries(SERVE_FLAGS)) {
+    const fromEnv = env[envName(flag)];
+    if (values[flag] !== undefined) {
+      raw[spec.key] = values[flag];
+      sources[spec.key] = `--${flag}`;
+    } else if (fromEnv !== undefined) {
+      raw[spec.key] = spec.type === 'boolean' ? parseBoolean(fromEnv, envName(flag)) : fromEnv;
+      sources[spec.key] = envName(flag);
+    }
+  }
+
+  const result = EmulatorConfigSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const key = String(issue.path[0] ?? '');
+    if (key === 'memory' && raw.memory && raw.dataDir) {
+      throw new UsageError(`${sources.dataDir} and ${sources.memory} cannot be used together`);
+    }
+    const source = sources[key] ?? key;
+    throw new UsageError(`invalid value for ${source}: ${issue.message}, got "${String(raw[key])}"`);
+  }
+  return { config: raw as EmulatorConfigInput, help: values.help === true };
+}
+
+export function serveUsage(): string {
+  const lines = Object.entries(SERVE_FLAGS).map(([flag, spec]) => {
+    const left = `  --${flag}${spec.value ? ` ${spec.value}` : ''}`;
+    return `${left.padEnd(28)}${spec.help}\n${''.padEnd(28)}env ${envName(flag)}`;
+  });
+  return ['Usage: mailyard serve [options]', '', 'Starts the emulator headless.', '', 'Options:', ...lines, '  -h, --help'.padEnd(28) + 'show this help'].join('\n');
+}

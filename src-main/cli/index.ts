@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import { createEmulator, VERSION, type EmulatorHandle } from '../core/create-emulator';
+import { parseServeArgs, serveUsage, UsageError } from './args';
+
+const USAGE = `Mailyard ${VERSION}: an offline email delivery service emulator
+
+Usage:
+  mailyard serve [options]   start the emulator headless (see mailyard serve --help)
+  mailyard --version         print the version
+  mailyard --help            show this help`;
+
+interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
+  stopSignal: () => Promise<string>;
+}
+
+const processIo: Io = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  env: process.env,
+  stopSignal: () =>
+    new Promise((resolve) => {
+      const onSignal = (signal: string) => {
+        // A second signal while stopping ends the process at once.
+        process.once('SIGINT', () => process.exit(130));
+        process.once('SIGTERM', () => process.exit(143));
+        resolve(signal);
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+    }),
+};
+
+function startupLines(emulator: EmulatorHandle): string[] {
+  const smtp = emulator.urls.smtp ?? `not available yet (the SMTP sink is not built; --smtp-port ${emulator.config.smtpPort} is reserved)`;
+  return [
+    `Mailyard ${emulator.version}`,
+    `HTTP:     ${emulator.urls.http}  (web UI, /v1 service API, /emulator control API, /openapi.json)`,
+    `SMTP:     ${smtp}`,
+    `API key:  ${emulator.defaultAccount.apiKey}  (account "${emulator.defaultAccount.name}")`,
+    `Data:     ${emulator.dataDir ?? 'in memory (--memory): nothing is kept after exit'}`,
+  ];
+}
+
+function describeStartError(err: unknown, args: { host?: unknown; httpPort?: unknown }): string {
+  const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (e.code === 'EADDRINUSE') {
+    return `port ${String(e.port ?? args.httpPort ?? 4400)} on ${String(e.address ?? args.host ?? '127.0.0.1')} is already in use (--http-port); choose another port, or 0 for a free one`;
+  }
+  if (e.code === 'EADDRNOTAVAIL') return `cannot listen on ${String(args.host)}: no such address on this machine (--host)`;
+  if (e.code === 'EACCES') return `permission denied: ${e.message}`;
+  return e.message ?? String(err);
+}
+
+async function serve(argv: string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseServeArgs(argv, io.env);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`mailyard: ${err.message}`);
+    io.err('Run `mailyard serve --help` for the options.');
+    return 2;
+  }
+  if (parsed.help) {
+    io.out(serveUsage());
+    return 0;
+  }
+  let emulator: EmulatorHandle;
+  try {
+    emulator = await createEmulator({ ...parsed.config, uiDir: join(import.meta.dirname, '../renderer') });
+  } catch (err) {
+    io.err(`mailyard: could not start: ${describeStartError(err, parsed.config)}`);
+    return 1;
+  }
+  for (const line of startupLines(emulator)) io.out(line);
+  const signal = await io.stopSignal();
+  io.out(`Stopping (${signal})...`);
+  await emulator.close();
+  io.out('Stopped.');
+  return 0;
+}
+
+/** The `mailyard` command. Resolves with the exit status. */
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve(rest, io);
+    case '--version':
+    case '-v':
+      io.out(VERSION);
+      return 0;
+    case '--help':
+    case '-h':
+    case 'help':
+      io.out(USAGE);
+      return 0;
+    default:
+      io.err(command ? `mailyard: unknown command "${command}"` : 'mailyard: a command is required');
+      io.err(USAGE);
+      return 2;
+  }
+}

@@ -1,0 +1,51 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ApiKey } from '../../src-shared/schemas/common';
+
+/** A port number; from the command line or environment it arrives as digits. */
+const Port = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z
+    .number({ error: 'must be a port number from 0 to 65535' })
+    .int('must be a whole number')
+    .min(0, 'must be from 0 to 65535')
+    .max(65535, 'must be from 0 to 65535'),
+);
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Everything `createEmulator` accepts. Each field maps to a CLI flag and a `MAILYARD_*` variable. */
+export const EmulatorConfigSchema = z
+  .strictObject({
+    host: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
+    httpPort: Port.default(4400),
+    smtpPort: Port.default(2525),
+    /** Where the database lives. Ignored with `memory`. */
+    dataDir: z.string().trim().min(1, 'must not be empty').optional(),
+    memory: z.boolean().default(false),
+    apiKey: ApiKey.optional(),
+    strictWebhookUrls: z.boolean().default(false),
+    logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    /** Folder of the built web UI (index.html); the CLI and desktop entries point it at out/renderer. */
+    uiDir: z.string().optional(),
+    /** Largest request body accepted, in bytes. */
+    maxBodyBytes: z.number().int().positive().default(25 * 1024 * 1024),
+    /** How long the webhook URL reachability check may take. */
+    reachabilityTimeoutMs: z.number().int().positive().default(3000),
+  })
+  .refine((c) => !(c.memory && c.dataDir), { message: '--data-dir and --memory cannot be used together', path: ['memory'] });
+
+export type EmulatorConfigInput = z.input<typeof EmulatorConfigSchema>;
+export type EmulatorConfig = z.output<typeof EmulatorConfigSchema>;
+
+/**
+ * The platform's application-data folder for Mailyard, shared by the desktop app and headless mode:
+ * `$XDG_DATA_HOME/mailyard` or `~/.local/share/mailyard` on Linux, `~/Library/Application Support/mailyard`
+ * on macOS, `%APPDATA%\mailyard` on Windows.
+ */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'mailyard');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'mailyard');
+  return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'mailyard');
+}

@@ -1,0 +1,91 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import sjson from 'secure-json-parse';
+import { buildOpenApiDocument } from '../../../src-shared/openapi';
+import { controlOperations, serviceOperations } from '../../../src-shared/operations';
+import type { Health } from '../../../src-shared/schemas/emulator';
+import type { AccountsService } from '../services/accounts.service';
+import type { WebhooksService } from '../services/webhooks.service';
+import { errorBody, handleError } from './error-handler';
+import { bearerAuth, controlGuard } from './guards';
+import { controlRoutes } from './routes/control.routes';
+import { webhookRoutes } from './routes/webhooks.routes';
+import { registerUi } from './ui';
+
+export interface HttpAppDeps {
+  logger: Logger;
+  version: string;
+  host: string;
+  maxBodyBytes: number;
+  uiDir: string | undefined;
+  accounts: AccountsService;
+  webhooks: WebhooksService;
+  health: () => Health;
+}
+
+/** Paths that belong to an API: an unknown one is a JSON 404, never the UI page. */
+const API_PREFIXES = ['/v1', '/emulator', '/t', '/oauth', '/openapi.json'];
+
+function isApiPath(url: string): boolean {
+  const path = url.split('?')[0]!;
+  return API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
+}
+
+/** The one HTTP listener's routes, hooks and error handling; the caller decides where it listens. */
+export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
+  const logger: FastifyBaseLogger = deps.logger.child({ component: 'http' });
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: deps.maxBodyBytes,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  // JSON is the only body type. Empty bodies are `undefined` (the route says whether it needs one);
+  // `__proto__` and `constructor.prototype` keys are refused (prototype pollution).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, sjson.parse(text, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (err) {
+      const reason = (err as Error).message;
+      const message = /forbidden (prototype|constructor) property/i.test(reason)
+        ? 'request body may not contain the keys __proto__ or constructor.prototype'
+        : `request body is not valid JSON: ${reason}`;
+      done(Object.assign(new Error(message), { statusCode: 400 }), undefined);
+    }
+  });
+
+  app.setErrorHandler(handleError);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+  });
+
+  const page = await registerUi(app, deps.uiDir);
+  app.setNotFoundHandler((request, reply) => {
+    if (request.method === 'GET' && !isApiPath(request.url) && (request.headers.accept ?? '').includes('text/html')) {
+      return page(reply);
+    }
+    return reply.status(404).send(errorBody(`Route ${request.method} ${request.url.split('?')[0]} not found`));
+  });
+
+  const openapi = buildOpenApiDocument({ ...serviceOperations, ...controlOperations }, { version: deps.version });
+  app.get('/openapi.json', (_request, reply) => reply.send(openapi));
+
+  await app.register(async (v1) => {
+    v1.addHook('onRequest', bearerAuth(deps.accounts));
+    webhookRoutes(v1, deps.webhooks);
+  });
+
+  await app.register(async (control) => {
+    control.addHook('onRequest', controlGuard(deps.host));
+    controlRoutes(control, { accounts: deps.accounts, health: deps.health });
+  });
+
+  return app;
+}

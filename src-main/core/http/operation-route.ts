@@ -1,0 +1,40 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Operation } from '../../../src-shared/operations';
+import { parseInput } from './validation';
+
+type Parsed<O extends Operation, K extends 'params' | 'query' | 'body'> = O[K] extends z.ZodType ? z.output<O[K]> : undefined;
+
+export interface OperationInput<O extends Operation> {
+  params: Parsed<O, 'params'>;
+  query: Parsed<O, 'query'>;
+  body: Parsed<O, 'body'>;
+  request: FastifyRequest;
+}
+
+export type OperationHandler<O extends Operation> = (input: OperationInput<O>) => Promise<z.input<O['response']>> | z.input<O['response']>;
+
+/** `/v1/domain/{domain}` to fastify's `/v1/domain/:domain`. */
+export function toRoutePath(template: string): string {
+  return template.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/**
+ * Registers one operation of the shared table: parses params, query and body with its schemas
+ * (400 naming every problem) and answers what the handler returns.
+ */
+export function registerOperation<O extends Operation>(app: FastifyInstance, op: O, handler: OperationHandler<O>): void {
+  app.route({
+    method: op.method,
+    url: toRoutePath(op.path),
+    handler: async (request) => {
+      const input = {
+        params: op.params ? parseInput(op.params, request.params, 'params') : undefined,
+        query: op.query ? parseInput(op.query, request.query, 'query') : undefined,
+        body: op.body ? parseInput(op.body, request.body, 'body') : undefined,
+        request,
+      } as OperationInput<O>;
+      return handler(input);
+    },
+  });
+}

@@ -1,0 +1,51 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** The web UI's policy: only its own scripts; captured HTML is shown in sandboxed frames of its own. */
+export const UI_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Mailyard</title>
+<p>Mailyard is running, but its web UI is not built. Run <code>npm run build</code> and start it again.</p>`;
+
+function setUiHeaders(reply: FastifyReply): FastifyReply {
+  return reply
+    .header('content-security-policy', UI_CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer');
+}
+
+/**
+ * Serves the built renderer at `/`. Returns the function that answers an unknown GET that is not an
+ * API path: the UI's index page (the UI routes on the client), so deep links keep working.
+ */
+export async function registerUi(app: FastifyInstance, uiDir: string | undefined): Promise<(reply: FastifyReply) => FastifyReply> {
+  const index = uiDir ? join(uiDir, 'index.html') : undefined;
+  if (!uiDir || !index || !existsSync(index)) {
+    const page = (reply: FastifyReply) => setUiHeaders(reply).type('text/html; charset=utf-8').send(NOT_BUILT);
+    app.get('/', (_req, reply) => page(reply));
+    return page;
+  }
+  const html = readFileSync(index);
+  await app.register(fastifyStatic, {
+    root: uiDir,
+    index: false,
+    wildcard: false,
+    setHeaders: (reply) => setUiHeaders(reply),
+  });
+  const page = (reply: FastifyReply) => setUiHeaders(reply).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+  app.get('/', (_req, reply) => page(reply));
+  return page;
+}

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { ulid } from 'ulid';
+import type { AccountRecord } from '../../../src-shared/schemas/emulator';
+import { isoTimestamp, type Clock } from '../clock';
+import { AppError } from '../errors';
+import type { AccountRow, AccountsRepo } from '../store/accounts.repo';
+
+export interface Account {
+  id: string;
+  name: string;
+  apiKey: string;
+  isDefault: boolean;
+  createdAt: string;
+}
+
+function toAccount(row: AccountRow): Account {
+  return { id: row.id, name: row.name, apiKey: row.api_key, isDefault: row.is_default === 1, createdAt: row.created_at };
+}
+
+export function toAccountRecord(a: Account): AccountRecord {
+  return { id: a.id, name: a.name, api_key: a.apiKey, is_default: a.isDefault, created_at: a.createdAt };
+}
+
+/** A fresh API key: `mly_` and 32 characters of base64url (192 random bits). */
+export function generateApiKey(): string {
+  return `mly_${randomBytes(24).toString('base64url')}`;
+}
+
+export class AccountsService {
+  constructor(
+    private readonly repo: AccountsRepo,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Start-up: makes sure a default account exists (with `apiKey` when given, else a generated one)
+   * and that an account with `apiKey` exists. Returns the default account.
+   */
+  bootstrap(apiKey?: string): Account {
+    if (this.repo.count() === 0) {
+      this.insert({ name: 'Default', apiKey: apiKey ?? generateApiKey(), isDefault: true });
+    } else if (apiKey !== undefined && !this.repo.findByKey(apiKey)) {
+      this.insert({ name: `Account ${this.repo.count() + 1}`, apiKey, isDefault: false });
+    }
+    return this.list().find((a) => a.isDefault)!;
+  }
+
+  list(): Account[] {
+    return this.repo.list().map(toAccount);
+  }
+
+  /** The account a Bearer token belongs to, or undefined. */
+  authenticate(apiKey: string): Account | undefined {
+    const row = this.repo.findByKey(apiKey);
+    return row ? toAccount(row) : undefined;
+  }
+
+  create(input: { name?: string; apiKey?: string }): Account {
+    const apiKey = input.apiKey ?? generateApiKey();
+    if (this.repo.findByKey(apiKey)) {
+      throw new AppError('conflict', 'Account Already Exists', [{ path: 'api_key', message: 'is already the key of another account' }]);
+    }
+    return this.insert({ name: input.name ?? `Account ${this.repo.count() + 1}`, apiKey, isDefault: this.repo.count() === 0 });
+  }
+
+  private insert(input: { name: string; apiKey: string; isDefault: boolean }): Account {
+    const row: AccountRow = {
+      id: ulid(),
+      name: input.name,
+      api_key: input.apiKey,
+      is_default: input.isDefault ? 1 : 0,
+      created_at: isoTimestamp(this.clock.now()),
+    };
+    this.repo.insert(row);
+    return toAccount(row);
+  }
+}

@@ -1,0 +1,154 @@
+import { ulid } from 'ulid';
+import { MESSAGES } from '../../../src-shared/errors';
+import { EMAIL_EVENT_KINDS, type WebhookEvent } from '../../../src-shared/events';
+import type {
+  DeleteWebhookBody,
+  RegisterWebhookBody,
+  ResolvedEventFlags,
+  UpdateWebhookBody,
+  WebhookRecord,
+} from '../../../src-shared/schemas/webhooks';
+import { isoTimestamp, type Clock } from '../clock';
+import { AppError } from '../errors';
+import type { WebhookRow, WebhooksRepo } from '../store/webhooks.repo';
+import { isNonPublicAddress, UnreachableError, urlHost, type HostLookup, type UrlProbe } from './reachability';
+
+export interface WebhookUrlPolicy {
+  /** `--strict-webhook-urls`: https only, and never a loopback, private or link-local address. */
+  strict: boolean;
+  timeoutMs: number;
+  probe: UrlProbe;
+  lookup: HostLookup;
+}
+
+type Options = RegisterWebhookBody['webhook_options'];
+
+function toRecord(row: WebhookRow): WebhookRecord {
+  return {
+    event: row.event,
+    webhook_url: row.url,
+    method: row.method,
+    headers: JSON.parse(row.headers) as Record<string, string>,
+    ...(row.events ? { webhook_options: { events: JSON.parse(row.events) as ResolvedEventFlags } } : {}),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/**
+ * Rules 2 and 3 of the contract: the event filter an EMAIL_EVENT webhook needs, and that a
+ * DOMAIN_VERIFICATION webhook must not have. Returns the twelve resolved flags, `null` for a
+ * DOMAIN_VERIFICATION webhook, or `undefined` when an update leaves the filter as it is.
+ */
+function resolveFlags(event: WebhookEvent, options: Options, required: boolean): ResolvedEventFlags | null | undefined {
+  if (event === 'DOMAIN_VERIFICATION') {
+    if (options?.events !== undefined) {
+      throw new AppError('validation', MESSAGES.eventsForDomainVerification, [
+        { path: 'webhook_options.events', message: MESSAGES.eventsForDomainVerification },
+      ]);
+    }
+    return null;
+  }
+  if (options === undefined && !required) return undefined;
+  const flags = Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, options?.events?.[k] === true])) as ResolvedEventFlags;
+  if (!Object.values(flags).some(Boolean)) {
+    throw new AppError('validation', MESSAGES.noEventEnabled, [{ path: 'webhook_options.events', message: MESSAGES.noEventEnabled }]);
+  }
+  return flags;
+}
+
+const notFound = () => new AppError('not_found', MESSAGES.webhookNotFound);
+const exists = () => new AppError('conflict', MESSAGES.webhookExists);
+
+export class WebhooksService {
+  constructor(
+    private readonly repo: WebhooksRepo,
+    private readonly clock: Clock,
+    private readonly urlPolicy: WebhookUrlPolicy,
+  ) {}
+
+  list(accountId: string): WebhookRecord[] {
+    return this.repo.list(accountId).map(toRecord);
+  }
+
+  get(accountId: string, event: WebhookEvent): WebhookRecord | undefined {
+    const row = this.repo.find(accountId, event);
+    return row ? toRecord(row) : undefined;
+  }
+
+  async register(accountId: string, body: RegisterWebhookBody): Promise<void> {
+    const flags = resolveFlags(body.event, body.webhook_options, true);
+    if (this.repo.find(accountId, body.event)) throw exists();
+    await this.checkUrl(body.webhook_url);
+    const now = isoTimestamp(this.clock.now());
+    const inserted = this.repo.insert({
+      id: ulid(),
+      account_id: accountId,
+      event: body.event,
+      url: body.webhook_url,
+      method: body.method,
+      headers: JSON.stringify(body.headers ?? {}),
+      events: flags ? JSON.stringify(flags) : null,
+      created_at: now,
+      updated_at: now,
+    });
+    // A concurrent registration may have won while the URL was being checked.
+    if (!inserted) throw exists();
+  }
+
+  async update(accountId: string, body: UpdateWebhookBody): Promise<void> {
+    const flags = resolveFlags(body.event, body.webhook_options, false);
+    const current = this.repo.find(accountId, body.event);
+    if (!current) throw notFound();
+    if (body.webhook_url !== undefined && body.webhook_url !== current.url) await this.checkUrl(body.webhook_url);
+    const updated = this.repo.update({
+      id: current.id,
+      url: body.webhook_url ?? current.url,
+      method: body.method ?? current.method,
+      headers: body.headers !== undefined ? JSON.stringify(body.headers) : current.headers,
+      events: flags === undefined ? current.events : flags && JSON.stringify(flags),
+      updated_at: isoTimestamp(this.clock.now()),
+    });
+    // Deleted while the URL was being checked.
+    if (!updated) throw notFound();
+  }
+
+  delete(accountId: string, body: DeleteWebhookBody): void {
+    if (!this.repo.delete(accountId, body.event)) throw notFound();
+  }
+
+  /** Rules 5 and 6: strict-mode address policy, then a real connection to the URL's host and port. */
+  private async checkUrl(value: string): Promise<void> {
+    const url = new URL(value);
+    const { strict, timeoutMs, probe, lookup } = this.urlPolicy;
+    try {
+      if (!strict) {
+        await probe(url, { timeoutMs, verifyTls: false });
+        return;
+      }
+      if (url.protocol !== 'https:') {
+        const message = 'must be an https URL (strict webhook URLs are on)';
+        throw new AppError('validation', `webhook_url ${message}`, [{ path: 'webhook_url', message }]);
+      }
+      const host = urlHost(url);
+      let addresses: string[];
+      try {
+        addresses = await lookup(host);
+      } catch {
+        throw new UnreachableError(`host ${host} not found`);
+      }
+      const internal = addresses.find(isNonPublicAddress);
+      if (internal !== undefined || addresses.length === 0) {
+        throw new UnreachableError(
+          `${host} resolves to ${internal ?? 'no address'}, which is not a public address (strict webhook URLs are on)`,
+        );
+      }
+      await probe(url, { timeoutMs, verifyTls: true, address: addresses[0] });
+    } catch (err) {
+      if (err instanceof UnreachableError) {
+        throw new AppError('unreachable', MESSAGES.unreachablePrefix + err.message, [{ path: 'webhook_url', message: err.message }]);
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import type { Db } from './database';
+
+export interface AccountRow {
+  id: string;
+  name: string;
+  api_key: string;
+  is_default: number;
+  created_at: string;
+}
+
+export class AccountsRepo {
+  private readonly stmts;
+
+  constructor(db: Db) {
+    this.stmts = {
+      list: db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY is_default DESC, created_at, id'),
+      byKey: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE api_key = ?'),
+      count: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM accounts'),
+      insert: db.prepare<[AccountRow]>(
+        'INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES (@id, @name, @api_key, @is_default, @created_at)',
+      ),
+    };
+  }
+
+  list(): AccountRow[] {
+    return this.stmts.list.all();
+  }
+
+  findByKey(apiKey: string): AccountRow | undefined {
+    return this.stmts.byKey.get(apiKey);
+  }
+
+  count(): number {
+    return this.stmts.count.get()!.n;
+  }
+
+  insert(row: AccountRow): void {
+    this.stmts.insert.run(row);
+  }
+}

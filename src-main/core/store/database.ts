@@ -1,0 +1,73 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+// Bundled at build time: the SQL files ship inside the JavaScript, so no file needs copying.
+const files = import.meta.glob('./migrations/*.sql', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+
+/** The numbered migrations (`NNNN-name.sql`), in order. Never edit one that has shipped. */
+export function loadMigrations(sources: Record<string, string> = files): Migration[] {
+  const migrations = Object.entries(sources).map(([path, sql]) => {
+    const match = /(\d{4})-([\w-]+)\.sql$/.exec(path);
+    if (!match) throw new Error(`migration file name must be NNNN-name.sql: ${path}`);
+    return { version: Number(match[1]), name: match[2]!, sql };
+  });
+  migrations.sort((a, b) => a.version - b.version);
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`migrations must be numbered 1, 2, 3... without gaps; found ${m.version} at position ${i + 1}`);
+  });
+  return migrations;
+}
+
+/** Applies the pending migrations, each in its own transaction, and records them. Returns how many ran. */
+export function migrate(db: Db, migrations: Migration[] = loadMigrations()): number {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const current = (db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new Error(`the database is at schema version ${current}, newer than this Mailyard knows (${latest}); use a newer Mailyard or another --data-dir`);
+  }
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  let applied = 0;
+  for (const m of migrations) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.version, m.name, new Date().toISOString());
+    })();
+    applied++;
+  }
+  return applied;
+}
+
+export const DATABASE_FILE = 'mailyard.db';
+
+/** Opens (creating if needed) the store in `dataDir`, or in memory when `dataDir` is null, and migrates it. */
+export function openDatabase(dataDir: string | null): Db {
+  let file = ':memory:';
+  if (dataDir !== null) {
+    mkdirSync(dataDir, { recursive: true });
+    file = join(dataDir, DATABASE_FILE);
+  }
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}

@@ -1,0 +1,53 @@
+import { HttpClient, type CallInput, type CallOutput, type HttpClientOptions } from './http-client';
+import { controlOperations as control, serviceOperations as service } from './operations';
+
+type Svc = typeof service;
+type Ctl = typeof control;
+
+/** Typed client of the emulated service (`/v1`); method names are the spec's operation names. */
+export class ServiceClient {
+  private readonly http: HttpClient;
+
+  constructor(options: Omit<HttpClientOptions, 'headers'> & { apiKey: string }) {
+    this.http = new HttpClient({ ...options, headers: { authorization: `Bearer ${options.apiKey}` } });
+  }
+
+  registerWebhook(body: CallInput<Svc['registerWebhook']>['body']): Promise<CallOutput<Svc['registerWebhook']>> {
+    return this.http.call(service.registerWebhook, { body });
+  }
+
+  updateWebhook(body: CallInput<Svc['updateWebhook']>['body']): Promise<CallOutput<Svc['updateWebhook']>> {
+    return this.http.call(service.updateWebhook, { body });
+  }
+
+  deleteWebhook(body: CallInput<Svc['deleteWebhook']>['body']): Promise<CallOutput<Svc['deleteWebhook']>> {
+    return this.http.call(service.deleteWebhook, { body });
+  }
+
+  listWebhooks(): Promise<CallOutput<Svc['listWebhooks']>> {
+    return this.http.call(service.listWebhooks, {});
+  }
+}
+
+/** Typed client of the emulator's control API (`/emulator`). */
+export class ControlClient {
+  private readonly http: HttpClient;
+
+  constructor(options: HttpClientOptions) {
+    this.http = new HttpClient(options);
+  }
+
+  getHealth(): Promise<CallOutput<Ctl['getHealth']>> {
+    return this.http.call(control.getHealth, {});
+  }
+
+  listAccounts(): Promise<CallOutput<Ctl['listAccounts']>> {
+    return this.http.call(control.listAccounts, {});
+  }
+
+  createAccount(body: CallInput<Ctl['createAccount']>['body'] = {}): Promise<CallOutput<Ctl['createAccount']>> {
+    return this.http.call(control.createAccount, { body });
+  }
+}
+
+export { ApiError } from './http-client';

@@ -1,0 +1,82 @@
+import type { z } from 'zod';
+import { ErrorResponse } from './schemas/common';
+import type { Operation } from './operations';
+
+type Field<O, K extends string> = O extends Record<K, infer S extends z.ZodType> ? { [P in K]: z.input<S> } : { [P in K]?: never };
+
+/** What a call of operation `O` takes: its path params, query and body, each only when it has one. */
+export type CallInput<O extends Operation> = Field<O, 'params'> & Field<O, 'query'> & Field<O, 'body'>;
+export type CallOutput<O extends Operation> = z.output<O['response']>;
+
+/** A non-2xx answer, with the parsed error body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorResponse,
+  ) {
+    super(`${status} ${body.message}`);
+    this.name = 'ApiError';
+  }
+}
+
+export interface HttpClientOptions {
+  /** e.g. `http://127.0.0.1:4400`; empty for same-origin requests from the web UI. */
+  baseUrl: string;
+  fetch?: typeof fetch;
+  headers?: Record<string, string>;
+}
+
+/** Builds a request path from an operation's template and its params. */
+export function buildPath(template: string, params?: Record<string, unknown>, query?: Record<string, unknown>): string {
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) search.set(key, String(value));
+  }
+  const qs = search.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/**
+ * The transport under both typed clients: builds the request from an operation, sends JSON, and
+ * validates the answer against the operation's response schema (a mismatch is a server bug and throws).
+ */
+export class HttpClient {
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly options: HttpClientOptions) {
+    this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  async call<O extends Operation>(op: O, input: CallInput<O>): Promise<CallOutput<O>> {
+    const { params, query, body } = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+    const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers };
+    let payload: string | undefined;
+    // Mutating requests always carry JSON (the control API refuses anything else).
+    if (body !== undefined || op.method !== 'GET') {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body ?? {});
+    }
+    const res = await this.fetchImpl(this.options.baseUrl + buildPath(op.path, params, query), {
+      method: op.method,
+      headers,
+      body: payload,
+    });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok) {
+      const parsed = ErrorResponse.safeParse(json);
+      throw new ApiError(res.status, parsed.success ? parsed.data : { success: false, message: text || res.statusText });
+    }
+    return op.response.parse(json) as CallOutput<O>;
+  }
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { dataResponse, MessageResponse } from './schemas/common';
+import { AccountRecord, CreateAccountBody, Health } from './schemas/emulator';
+import { DeleteWebhookBody, RegisterWebhookBody, UpdateWebhookBody, WebhookRecord } from './schemas/webhooks';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/**
+ * One HTTP operation: the single description from which the server registers its route, the typed
+ * clients build their requests, and the OpenAPI document is generated.
+ */
+export interface Operation {
+  method: HttpMethod;
+  /** OpenAPI-style template, e.g. `/v1/domain/{domain}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** `bearer`: needs an account API key (the `/v1` service API); `none`: the control API. */
+  auth: 'bearer' | 'none';
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response: z.ZodType;
+  /** Error statuses this operation may answer besides 400 (and 401 for bearer operations). */
+  errors?: readonly number[];
+}
+
+function defineOperations<const T extends Record<string, Operation>>(ops: T): T {
+  return ops;
+}
+
+/** The emulated service (`/v1`). Operation names are the spec's. */
+export const serviceOperations = defineOperations({
+  registerWebhook: {
+    method: 'POST',
+    path: '/v1/webhook/register',
+    summary: 'Register the webhook of one event type (EMAIL_EVENT or DOMAIN_VERIFICATION)',
+    tag: 'Webhooks',
+    auth: 'bearer',
+    body: RegisterWebhookBody,
+    response: MessageResponse,
+    errors: [409, 413, 415, 422],
+  },
+  updateWebhook: {
+    method: 'PUT',
+    path: '/v1/webhook/update',
+    summary: 'Update the webhook of one event type; headers and webhook_options are replaced wholesale',
+    tag: 'Webhooks',
+    auth: 'bearer',
+    body: UpdateWebhookBody,
+    response: MessageResponse,
+    errors: [404, 413, 415, 422],
+  },
+  deleteWebhook: {
+    method: 'DELETE',
+    path: '/v1/webhook/delete',
+    summary: 'Delete the webhook of one event type',
+    tag: 'Webhooks',
+    auth: 'bearer',
+    body: DeleteWebhookBody,
+    response: MessageResponse,
+    errors: [404, 413, 415],
+  },
+  listWebhooks: {
+    method: 'GET',
+    path: '/v1/webhook',
+    summary: "List the account's webhooks (extension)",
+    tag: 'Webhooks',
+    auth: 'bearer',
+    response: dataResponse(z.array(WebhookRecord)),
+  },
+});
+
+/** The emulator's own control API (`/emulator`): loopback only, no API key. */
+export const controlOperations = defineOperations({
+  getHealth: {
+    method: 'GET',
+    path: '/emulator/health',
+    summary: 'Health, version, listening URLs and data directory',
+    tag: 'Emulator',
+    auth: 'none',
+    response: dataResponse(Health),
+  },
+  listAccounts: {
+    method: 'GET',
+    path: '/emulator/accounts',
+    summary: 'List accounts and their API keys',
+    tag: 'Emulator',
+    auth: 'none',
+    response: dataResponse(z.array(AccountRecord)),
+  },
+  createAccount: {
+    method: 'POST',
+    path: '/emulator/accounts',
+    summary: 'Create an account, with a generated API key unless one is given',
+    tag: 'Emulator',
+    auth: 'none',
+    body: CreateAccountBody,
+    response: dataResponse(AccountRecord),
+    errors: [409, 415],
+  },
+});
+
+export type ServiceOperations = typeof serviceOperations;
+export type ControlOperations = typeof controlOperations;

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T10:15:30.123Z. */
+export const Timestamp = z.iso.datetime({ precision: 3 }).meta({ example: '2026-11-22T10:15:30.123Z' });
+
+export const FieldErrorSchema = z.object({ path: z.string(), message: z.string() });
+
+export const ErrorResponse = z
+  .object({
+    success: z.literal(false),
+    message: z.string(),
+    errors: z.array(FieldErrorSchema).optional(),
+  })
+  .meta({ id: 'ErrorResponse' });
+export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+/** `{success: true, message}` with no data. */
+export const MessageResponse = z.object({ success: z.literal(true), message: z.string() });
+
+/** `{success: true, message, data}`. */
+export function dataResponse<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), message: z.string(), data });
+}
+
+/**
+ * An API key: a bearer token (RFC 6750 token68 characters), 8 to 256 characters.
+ * Used for `--api-key`, for accounts created through the control API, and for SMTP AUTH later.
+ */
+export const ApiKey = z
+  .string()
+  .min(8, 'must be at least 8 characters')
+  .max(256, 'must be at most 256 characters')
+  .regex(/^[A-Za-z0-9._~+/-]+=*$/, 'may contain only letters, digits and . _ ~ + / - (then = padding)');

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { ApiKey, Timestamp } from './common';
+
+export const AccountRecord = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    api_key: z.string(),
+    is_default: z.boolean(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'Account' });
+export type AccountRecord = z.infer<typeof AccountRecord>;
+
+export const CreateAccountBody = z
+  .strictObject({
+    name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional(),
+    api_key: ApiKey.optional(),
+  })
+  .meta({ id: 'CreateAccountBody' });
+export type CreateAccountBody = z.infer<typeof CreateAccountBody>;
+
+export const Health = z
+  .object({
+    status: z.literal('ok'),
+    version: z.string(),
+    started_at: Timestamp,
+    urls: z.object({ http: z.string(), smtp: z.string().nullable() }),
+    ports: z.object({ http: z.number().int(), smtp: z.number().int().nullable() }),
+    /** `null` when running with `--memory`. */
+    data_dir: z.string().nullable(),
+  })
+  .meta({ id: 'Health' });
+export type Health = z.infer<typeof Health>;

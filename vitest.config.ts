@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    // Integration tests start real listeners; keep the two cores of CI busy but not oversubscribed.
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
