@@ -41,6 +41,16 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    // Requests the HTTP parser cannot read still get the error shape of the API.
+    clientErrorHandler: (err, socket) => {
+      if (!socket.writable) return socket.destroy(err);
+      const status = (err as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const body = JSON.stringify(errorBody(status === 431 ? 'Request headers are too large' : 'Bad Request: the request could not be parsed as HTTP'));
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nConnection: close\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+    },
   });
 
   // JSON is the only body type. Empty bodies are `undefined` (the route says whether it needs one);

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+
+let emu: TestEmulator;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  emu = await startEmulator();
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await emu.cleanup();
+  await receiver.close();
+});
+
+const validBody = () => ({
+  webhook_url: receiver.url,
+  event: 'EMAIL_EVENT',
+  method: 'POST',
+  webhook_options: { events: { delivery: true } },
+});
+
+describe('authentication of /v1', () => {
+  it.each([
+    ['no Authorization header', undefined],
+    ['a Basic credential', 'Basic dXNlcjpwYXNz'],
+    ['Bearer without a token', 'Bearer'],
+    ['Bearer with two tokens', 'Bearer a b'],
+    ['an unknown key', 'Bearer mly_unknown_key_000000000000'],
+  ])('401 Unauthorized for %s', async (_name, authorization) => {
+    const res = await emu.request('GET', '/v1/webhook', {
+      apiKey: null,
+      headers: authorization ? { authorization } : {},
+    });
+    expect(res.status).toBe(401);
+    expect(res.json).toEqual({ success: false, message: 'Unauthorized' });
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="mailyard"');
+  });
+
+  it('accepts the scheme in any case', async () => {
+    const res = await emu.request('GET', '/v1/webhook', { apiKey: null, headers: { authorization: `bearer ${emu.apiKey}` } });
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 401 before reading a malformed body', async () => {
+    const res = await emu.request('POST', '/v1/webhook/register', { apiKey: null, body: '{broken' });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('request errors (contract part 0)', () => {
+  it('400 for malformed JSON, naming the problem', async () => {
+    const res = await emu.request('POST', '/v1/webhook/register', { body: '{"webhook_url": ' });
+    expect(res.status).toBe(400);
+    expect(res.json.success).toBe(false);
+    expect(res.json.message).toMatch(/^request body is not valid JSON: /);
+  });
+
+  it.each([
+    ['an array', '[1,2]'],
+    ['a string', '"hello"'],
+    ['a number', '42'],
+    ['null', 'null'],
+    ['true', 'true'],
+  ])('400 for %s instead of an object', async (_name, body) => {
+    const res = await emu.request('POST', '/v1/webhook/register', { body });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ success: false, message: 'request body must be a JSON object' });
+  });
+
+  it.each([
+    ['__proto__', '{"__proto__": {"polluted": true}, "event": "EMAIL_EVENT"}'],
+    ['nested __proto__', '{"headers": {"__proto__": {"x": "1"}}}'],
+    ['constructor.prototype', '{"constructor": {"prototype": {"polluted": true}}}'],
+  ])('400 for a %s key, and nothing is polluted', async (_name, body) => {
+    const res = await emu.request('POST', '/v1/webhook/register', { body });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe('request body may not contain the keys __proto__ or constructor.prototype');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('415 for a body that is not application/json', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const res = await emu.request('POST', '/v1/webhook/register', { body: JSON.stringify(validBody()), headers: { 'content-type': type } });
+      expect(res.status, type).toBe(415);
+      expect(res.json).toEqual({ success: false, message: 'Content-Type must be application/json' });
+    }
+  });
+
+  it('accepts application/json with a charset', async () => {
+    const res = await emu.request('POST', '/v1/webhook/register', {
+      body: JSON.stringify(validBody()),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(res.status).toBe(200);
+    await emu.request('DELETE', '/v1/webhook/delete', { body: { event: 'EMAIL_EVENT' } });
+  });
+
+  it('413 Payload Too Large past 25 MB', async () => {
+    const big = JSON.stringify({ ...validBody(), padding: 'x'.repeat(25 * 1024 * 1024) });
+    // fetch, because the emulator answers before the body is sent and node:http would fail with EPIPE.
+    const res = await fetch(`${emu.url}/v1/webhook/register`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emu.apiKey}`, 'content-type': 'application/json' },
+      body: big,
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ success: false, message: 'Payload Too Large' });
+  });
+
+  it('404 in the error shape for unknown routes', async () => {
+    for (const path of ['/v1/nope', '/emulator/nope', '/openapi.json/x']) {
+      const res = await emu.request('GET', path);
+      expect(res.status, path).toBe(404);
+      expect(res.json).toEqual({ success: false, message: `Route GET ${path} not found` });
+    }
+    const wrongMethod = await emu.request('PATCH', '/v1/webhook/register', { body: {} });
+    expect(wrongMethod.status).toBe(404);
+  });
+
+  it('never answers 500 to odd input', async () => {
+    const bodies = [
+      '{}',
+      '{"event": {}}',
+      '{"webhook_url": [], "event": [], "method": {}, "headers": "x", "webhook_options": []}',
+      '{"webhook_options": {"events": null}}',
+      '{"webhook_options": null}',
+      '{"headers": {"": ""}}',
+      `{"headers": {"${'h'.repeat(5000)}": "v"}}`,
+      '{"webhook_url": "http://[::1", "event": "EMAIL_EVENT", "method": "POST"}',
+      '{"webhook_url": "http://127.0.0.1:99999/", "event": "EMAIL_EVENT", "method": "POST", "webhook_options": {"events": {"open": true}}}',
+      `{"webhook_url": "http://${'a'.repeat(300)}.test/", "event": "EMAIL_EVENT", "method": "POST", "webhook_options": {"events": {"open": true}}}`,
+      '{"event": "EMAIL_EVENT", "event": "DOMAIN_VERIFICATION"}',
+      '\u0000',
+      '{"a": "\\ud800"}',
+      '1e999999',
+    ];
+    for (const path of ['/v1/webhook/register', '/v1/webhook/update', '/v1/webhook/delete']) {
+      const method = path.endsWith('register') ? 'POST' : path.endsWith('update') ? 'PUT' : 'DELETE';
+      for (const body of bodies) {
+        const res = await emu.request(method, path, { body });
+        expect(res.status, `${method} ${path} ${body.slice(0, 60)}`).toBeGreaterThanOrEqual(400);
+        expect(res.status, `${method} ${path} ${body.slice(0, 60)}`).toBeLessThan(500);
+        expect(res.json.success).toBe(false);
+        expect(typeof res.json.message).toBe('string');
+      }
+    }
+  });
+});

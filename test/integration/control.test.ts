@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, ServiceClient } from '../../src-shared/clients';
+import { startEmulator, type TestEmulator } from '../helpers/emulator';
+
+let emu: TestEmulator;
+
+beforeAll(async () => {
+  emu = await startEmulator();
+});
+afterAll(() => emu.cleanup());
+
+describe('GET /emulator/health', () => {
+  it('reports version, the listening URL and port, and the data directory', async () => {
+    const { data } = await emu.control.getHealth();
+    expect(data.status).toBe('ok');
+    expect(data.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(data.urls.http).toBe(emu.url);
+    expect(data.ports.http).toBe(Number(new URL(emu.url).port));
+    expect(data.data_dir).toBe(emu.dataDir);
+  });
+});
+
+describe('accounts', () => {
+  it('lists the default account with its key', async () => {
+    const { data } = await emu.control.listAccounts();
+    const def = data.find((a) => a.is_default)!;
+    expect(def.api_key).toBe(emu.apiKey);
+    expect(def.api_key).toMatch(/^mly_[A-Za-z0-9_-]{32}$/);
+  });
+
+  it('creates an account with a generated key that authenticates', async () => {
+    const { data } = await emu.control.createAccount({ name: 'QA' });
+    expect(data).toMatchObject({ name: 'QA', is_default: false });
+    const client = new ServiceClient({ baseUrl: emu.url, apiKey: data.api_key });
+    expect((await client.listWebhooks()).data).toEqual([]);
+  });
+
+  it('creates an account with a given key, once', async () => {
+    const key = 'ci-key-0123456789';
+    expect((await emu.control.createAccount({ api_key: key })).data.api_key).toBe(key);
+    const err = (await emu.control.createAccount({ api_key: key }).catch((e: unknown) => e)) as ApiError;
+    expect(err.status).toBe(409);
+    expect(err.body.message).toBe('Account Already Exists');
+  });
+
+  it('refuses a malformed key or name with 400', async () => {
+    for (const body of [{ api_key: 'short' }, { api_key: 'has space 123' }, { name: '' }, { name: 'n'.repeat(101) }, { role: 'x' }]) {
+      const res = await emu.request('POST', '/emulator/accounts', { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.success).toBe(false);
+    }
+  });
+});
+
+describe('control API guard', () => {
+  it.each(['evil.example', 'evil.example:4400', '192.168.1.20', 'mailyard.test'])('403 for Host %s', async (host) => {
+    const res = await emu.request('GET', '/emulator/health', { headers: { host } });
+    expect(res.status).toBe(403);
+    expect(res.json.success).toBe(false);
+    expect(res.json.message).toContain('loopback');
+  });
+
+  it.each(['localhost', 'LOCALHOST:4400', '127.0.0.1:1234', '127.1.2.3', '[::1]:4400', 'app.localhost'])('answers Host %s', async (host) => {
+    const res = await emu.request('GET', '/emulator/health', { headers: { host } });
+    expect(res.status).toBe(200);
+    expect(res.json.data.status).toBe('ok');
+  });
+
+  it('refuses a foreign Host even on mutating requests, before anything changes', async () => {
+    const before = (await emu.control.listAccounts()).data.length;
+    const res = await emu.request('POST', '/emulator/accounts', { body: { name: 'x' }, headers: { host: 'evil.example' } });
+    expect(res.status).toBe(403);
+    expect((await emu.control.listAccounts()).data.length).toBe(before);
+  });
+
+  it('415 for a mutating request that is not JSON (no cross-site form can reach it)', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const res = await emu.request('POST', '/emulator/accounts', { body: 'name=x', headers: { 'content-type': type } });
+      expect(res.status, type).toBe(415);
+    }
+    const none = await fetch(`${emu.url}/emulator/accounts`, { method: 'POST' });
+    expect(none.status).toBe(415);
+  });
+
+  it('does not guard the service API by Host (it needs an API key instead)', async () => {
+    const res = await emu.request('GET', '/v1/webhook', { headers: { host: 'mailyard.example' } });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('is an OpenAPI 3.1 document of every operation, with resolvable references', async () => {
+    const res = await emu.request('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = res.json;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      ['/emulator/accounts', '/emulator/health', '/v1/webhook', '/v1/webhook/delete', '/v1/webhook/register', '/v1/webhook/update'].sort(),
+    );
+    const register = doc.paths['/v1/webhook/register'].post;
+    expect(register.operationId).toBe('registerWebhook');
+    expect(register.security).toEqual([{ bearerAuth: [] }]);
+    expect(Object.keys(register.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '409', '422']));
+    const text = JSON.stringify(doc);
+    const refs = [...text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) expect(doc.components.schemas[ref], ref).toBeDefined();
+    const body = doc.components.schemas.RegisterWebhookBody;
+    expect(body.required).toEqual(expect.arrayContaining(['webhook_url', 'event', 'method']));
+    expect(body.additionalProperties).toBe(false);
+  });
+});
+
+describe('web UI', () => {
+  it('serves a page at / with a strict content security policy', async () => {
+    const res = await fetch(`${emu.url}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+});
