@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { ulid } from 'ulid';
 import { MESSAGES } from '../../../src-shared/errors';
 import { EMAIL_EVENT_KINDS, type WebhookEvent } from '../../../src-shared/events';
@@ -131,17 +132,17 @@ export class WebhooksService {
         throw new AppError('validation', `webhook_url ${message}`, [{ path: 'webhook_url', message }]);
       }
       const host = urlHost(url);
+      const literal = isIP(host) !== 0;
       let addresses: string[];
       try {
-        addresses = await lookup(host);
+        addresses = literal ? [host] : await lookup(host);
       } catch {
         throw new UnreachableError(`host ${host} not found`);
       }
       const internal = addresses.find(isNonPublicAddress);
       if (internal !== undefined || addresses.length === 0) {
-        throw new UnreachableError(
-          `${host} resolves to ${internal ?? 'no address'}, which is not a public address (strict webhook URLs are on)`,
-        );
+        const what = literal ? host : `${host} resolves to ${internal ?? 'no address'}, which`;
+        throw new UnreachableError(`${what} is not a public address (strict webhook URLs are on)`);
       }
       await probe(url, { timeoutMs, verifyTls: true, address: addresses[0] });
     } catch (err) {

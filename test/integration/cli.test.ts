@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = resolve(import.meta.dirname, '../../bin/mailyard.js');
+const BUILT = resolve(import.meta.dirname, '../../out/main/cli.js');
+
+let dir: string;
+beforeAll(async () => {
+  if (!existsSync(BUILT)) throw new Error('the CLI is not built: run `npm run build` (npm test does) before these tests');
+  dir = await mkdtemp(join(tmpdir(), 'mailyard-cli-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `mailyard` to completion (for commands that exit by themselves). */
+function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Starts `mailyard serve` and waits for its start-up lines. */
+async function serve(args: string[]): Promise<{ child: ChildProcess; lines: Record<string, string>; output: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...process.env, MAILYARD_LOG_LEVEL: 'warn' } });
+  let stdout = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d));
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d));
+  const deadline = Date.now() + 15_000;
+  while (!/^Data: /m.test(stdout)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start:\n${stdout}\n${stderr}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const lines = Object.fromEntries(
+    stdout
+      .split('\n')
+      .filter((l) => /^\w[\w ]*:\s/.test(l))
+      .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]),
+  );
+  return { child, lines, output: () => stdout };
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((r) => (child.exitCode !== null ? r(child.exitCode) : child.on('close', (code) => r(code))));
+}
+
+describe('mailyard serve', () => {
+  it('starts with the documented flags, prints its lines, serves, and stops cleanly on SIGTERM', async () => {
+    const dataDir = join(dir, 'serve');
+    const { child, lines, output } = await serve(['--http-port', '0', '--smtp-port', '0', '--data-dir', dataDir, '--api-key', 'cli-test-key-1234']);
+    expect(output()).toMatch(/^Mailyard \d+\.\d+\.\d+\n/);
+    const url = lines.HTTP!.split(/\s/)[0]!;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(lines['API key']).toMatch(/^cli-test-key-1234 /);
+    expect(lines.Data).toBe(dataDir);
+    expect(lines.SMTP).toBeDefined();
+
+    const health = await (await fetch(`${url}/emulator/health`)).json();
+    expect(health.data.data_dir).toBe(dataDir);
+    const hooks = await fetch(`${url}/v1/webhook`, { headers: { authorization: 'Bearer cli-test-key-1234' } });
+    expect(hooks.status).toBe(200);
+
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+    expect(output()).toContain('Stopped.');
+    expect(existsSync(join(dataDir, 'mailyard.db'))).toBe(true);
+  });
+
+  it('takes its settings from MAILYARD_* variables, flags winning', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--api-key', 'flag-key-12345678'], {
+      env: { ...process.env, MAILYARD_HTTP_PORT: '0', MAILYARD_MEMORY: 'true', MAILYARD_API_KEY: 'env-key-12345678', MAILYARD_LOG_LEVEL: 'warn' },
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    const deadline = Date.now() + 15_000;
+    while (!/^Data: /m.test(stdout) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 25));
+    expect(stdout).toMatch(/^API key:\s+flag-key-12345678 /m);
+    expect(stdout).toMatch(/^Data:\s+in memory/m);
+    child.kill('SIGINT');
+    expect(await exited(child)).toBe(0);
+  });
+
+  it.each([
+    [['--http-port', 'abc'], {}, 'mailyard: invalid value for --http-port: must be a port number from 0 to 65535, got "abc"'],
+    [['--http-port', '70000'], {}, 'mailyard: invalid value for --http-port: must be from 0 to 65535, got "70000"'],
+    [[], { MAILYARD_HTTP_PORT: '-1' }, 'mailyard: invalid value for MAILYARD_HTTP_PORT: must be a port number from 0 to 65535, got "-1"'],
+    [['--log-level', 'loud'], {}, 'mailyard: invalid value for --log-level: must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    [['--api-key', 'short'], {}, 'mailyard: invalid value for --api-key: must be at least 8 characters, got "short"'],
+    [['--api-key', 'has spaces in it'], {}, 'mailyard: invalid value for --api-key: may contain only letters, digits and . _ ~ + / - (then = padding), got "has spaces in it"'],
+    [['--memory', '--data-dir', '/tmp/x'], {}, 'mailyard: --data-dir and --memory cannot be used together'],
+    [[], { MAILYARD_MEMORY: 'maybe' }, 'mailyard: invalid value for MAILYARD_MEMORY: expected true or false, got "maybe"'],
+    [['--nope'], {}, "mailyard: Unknown option '--nope'"],
+    [['--http-port'], {}, "mailyard: Option '--http-port <value>' argument missing"],
+  ])('exits with status 2 and names the problem: %j %j', async (args, env, message) => {
+    const result = await run(['serve', ...args], env as Record<string, string>);
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(message);
+    expect(result.stdout).toBe('');
+  });
+
+  it('exits with status 1 and a clear message when the port is taken', async () => {
+    const blocker = createServer();
+    const port = await new Promise<number>((r) => blocker.listen(0, '127.0.0.1', () => r((blocker.address() as AddressInfo).port)));
+    try {
+      const result = await run(['serve', '--memory', '--http-port', String(port)]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`mailyard: could not start: port ${port} on 127.0.0.1 is already in use (--http-port); choose another port, or 0 for a free one`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('prints its options with --help', async () => {
+    const result = await run(['serve', '--help']);
+    expect(result.code).toBe(0);
+    for (const flag of ['--host', '--http-port', '--smtp-port', '--data-dir', '--memory', '--api-key', '--strict-webhook-urls', '--log-level', 'MAILYARD_HTTP_PORT']) {
+      expect(result.stdout).toContain(flag);
+    }
+  });
+});
+
+describe('mailyard', () => {
+  it('prints its version', async () => {
+    const result = await run(['--version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('exits with status 2 for an unknown command', async () => {
+    const result = await run(['serv']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('mailyard: unknown command "serv"');
+  });
+});

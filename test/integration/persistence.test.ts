@@ -1,0 +1,102 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../../src-main/core/store/database';
+import { startEmulator } from '../helpers/emulator';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+
+let dir: string;
+let receiver: Receiver;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mailyard-persist-'));
+  receiver = await startReceiver();
+});
+afterEach(async () => {
+  await receiver.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the store survives a restart', () => {
+  it('keeps accounts, keys and webhooks in the same data directory', async () => {
+    const first = await startEmulator({}, {}, dir);
+    const key = first.apiKey;
+    await first.service.registerWebhook({
+      webhook_url: receiver.url,
+      event: 'EMAIL_EVENT',
+      method: 'PATCH',
+      headers: { 'X-Secret': 'abc' },
+      webhook_options: { events: { click: true } },
+    });
+    const second = (await first.control.createAccount({ name: 'Second' })).data;
+    await first.stop();
+
+    const again = await startEmulator({}, {}, dir);
+    try {
+      expect(again.apiKey).toBe(key);
+      expect((await again.control.listAccounts()).data.map((a) => a.api_key)).toEqual([key, second.api_key]);
+      const hooks = (await again.service.listWebhooks()).data;
+      expect(hooks).toHaveLength(1);
+      expect(hooks[0]).toMatchObject({ method: 'PATCH', headers: { 'X-Secret': 'abc' } });
+      expect(hooks[0]!.webhook_options!.events.click).toBe(true);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('--api-key: the first start gives the default account that key; a later one adds an account', async () => {
+    const first = await startEmulator({ apiKey: 'ci-key-aaaaaaaa' }, {}, dir);
+    expect(first.apiKey).toBe('ci-key-aaaaaaaa');
+    await first.stop();
+
+    const second = await startEmulator({ apiKey: 'ci-key-bbbbbbbb' }, {}, dir);
+    const accounts = (await second.control.listAccounts()).data;
+    expect(accounts.map((a) => [a.api_key, a.is_default])).toEqual([
+      ['ci-key-aaaaaaaa', true],
+      ['ci-key-bbbbbbbb', false],
+    ]);
+    await second.stop();
+
+    // Starting again with a key that exists adds nothing.
+    const third = await startEmulator({ apiKey: 'ci-key-bbbbbbbb' }, {}, dir);
+    expect((await third.control.listAccounts()).data).toHaveLength(2);
+    await third.stop();
+  });
+
+  it('records each migration once, in WAL mode', async () => {
+    const emu = await startEmulator({}, {}, dir);
+    await emu.stop();
+    const again = await startEmulator({}, {}, dir);
+    await again.stop();
+    const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
+    try {
+      const rows = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all();
+      expect(rows).toEqual([{ version: 1, name: 'accounts-webhooks' }]);
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a database written by a newer Mailyard, and leaves it untouched', async () => {
+    const emu = await startEmulator({}, {}, dir);
+    await emu.stop();
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', '2030-01-01T00:00:00.000Z')").run();
+    db.close();
+    await expect(startEmulator({}, {}, dir)).rejects.toThrow(/schema version 99, newer than this Mailyard knows/);
+  });
+
+  it('--memory writes nothing to disk and starts empty each time', async () => {
+    const a = await startEmulator({ memory: true, dataDir: undefined });
+    expect(a.handle.dataDir).toBeNull();
+    expect((await a.control.getHealth()).data.data_dir).toBeNull();
+    const keyA = a.apiKey;
+    await a.cleanup();
+    const b = await startEmulator({ memory: true, dataDir: undefined });
+    expect(b.apiKey).not.toBe(keyA);
+    await b.cleanup();
+  });
+});
