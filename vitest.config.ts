@@ -8,5 +8,7 @@ export default defineConfig({
     // Integration tests start real listeners; keep the two cores of CI busy but not oversubscribed.
     pool: 'forks',
     maxWorkers: 2,
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
   },
 });

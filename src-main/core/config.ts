@@ -31,6 +31,8 @@ export const EmulatorConfigSchema = z
     uiDir: z.string().optional(),
     /** Largest request body accepted, in bytes. */
     maxBodyBytes: z.number().int().positive().default(25 * 1024 * 1024),
+    /** On close, how long requests in flight may take before their connections are cut. */
+    shutdownGraceMs: z.number().int().nonnegative().default(5000),
     /** How long the webhook URL reachability check may take. */
     reachabilityTimeoutMs: z.number().int().positive().default(3000),
   })

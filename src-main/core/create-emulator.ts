@@ -95,7 +95,11 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       services: { accounts, webhooks },
       close() {
         closing ??= (async () => {
+          // Requests in flight get a grace period; connections still open after it are cut, so a
+          // client holding a socket (a browser's pre-connect, a live stream) cannot block shutdown.
+          const grace = setTimeout(() => listening.server.closeAllConnections(), config.shutdownGraceMs);
           await listening.close();
+          clearTimeout(grace);
           db.close();
           logger.info('mailyard stopped');
           logger.flush?.();

@@ -12,7 +12,7 @@ export const UI_CSP = [
   "connect-src 'self'",
   "frame-src 'self'",
   "object-src 'none'",
-  "base-uri 'none'",
+  "base-uri 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');

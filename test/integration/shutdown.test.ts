@@ -1,0 +1,44 @@
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { startEmulator } from '../helpers/emulator';
+import { startSilentTcpServer } from '../helpers/receiver';
+
+describe('close()', () => {
+  it('cuts connections still busy after the grace period instead of hanging', async () => {
+    const emu = await startEmulator({ shutdownGraceMs: 300 });
+    const { port } = new URL(emu.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    // A request whose headers never finish: busy, not idle, from the server's point of view.
+    socket.write('GET /emulator/health HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const closed = new Promise((r) => socket.once('close', r));
+    await new Promise((r) => setTimeout(r, 50));
+
+    const started = Date.now();
+    await emu.cleanup();
+    await closed;
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('lets a request in flight finish and answer', async () => {
+    // A registration whose reachability check hangs on a TLS handshake for 500 ms is in flight.
+    const silent = await startSilentTcpServer();
+    const emu = await startEmulator({ reachabilityTimeoutMs: 500 });
+    const pending = emu.request('POST', '/v1/webhook/register', {
+      body: { webhook_url: `https://127.0.0.1:${silent.port}/`, event: 'DOMAIN_VERIFICATION', method: 'POST' },
+    });
+    await new Promise((r) => setTimeout(r, 150));
+    const closing = emu.cleanup();
+    const res = await pending;
+    expect(res.status).toBe(422);
+    expect(res.json.message).toContain('within 500 ms');
+    await closing;
+    await silent.close();
+  });
+
+  it('can be called twice', async () => {
+    const emu = await startEmulator();
+    await Promise.all([emu.stop(), emu.stop()]);
+    await emu.cleanup();
+  });
+});
