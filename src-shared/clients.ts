@@ -48,6 +48,38 @@ export class ControlClient {
   createAccount(body: CallInput<Ctl['createAccount']>['body'] = {}): Promise<CallOutput<Ctl['createAccount']>> {
     return this.http.call(control.createAccount, { body });
   }
+
+  setSigningSecret(accountId: string, secret?: string): Promise<CallOutput<Ctl['setSigningSecret']>> {
+    return this.http.call(control.setSigningSecret, { params: { id: accountId }, body: secret === undefined ? {} : { secret } });
+  }
+
+  deleteSigningSecret(accountId: string): Promise<CallOutput<Ctl['deleteSigningSecret']>> {
+    return this.http.call(control.deleteSigningSecret, { params: { id: accountId } });
+  }
+
+  getClock(): Promise<CallOutput<Ctl['getClock']>> {
+    return this.http.call(control.getClock, {});
+  }
+
+  setClock(body: CallInput<Ctl['setClock']>['body']): Promise<CallOutput<Ctl['setClock']>> {
+    return this.http.call(control.setClock, { body });
+  }
+
+  listDeliveries(query: CallInput<Ctl['listDeliveries']>['query'] = {}): Promise<CallOutput<Ctl['listDeliveries']>> {
+    return this.http.call(control.listDeliveries, { query });
+  }
+
+  getDelivery(id: string): Promise<CallOutput<Ctl['getDelivery']>> {
+    return this.http.call(control.getDelivery, { params: { id } });
+  }
+
+  retryDelivery(id: string): Promise<CallOutput<Ctl['retryDelivery']>> {
+    return this.http.call(control.retryDelivery, { params: { id } });
+  }
+
+  fireEvent(body: CallInput<Ctl['fireEvent']>['body']): Promise<CallOutput<Ctl['fireEvent']>> {
+    return this.http.call(control.fireEvent, { body });
+  }
 }
 
 export { ApiError } from './http-client';

@@ -26,6 +26,12 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     key: 'strictWebhookUrls',
     help: 'webhook URLs must be https and public, as the real service requires',
   },
+  'retry-schedule': {
+    type: 'string',
+    key: 'retrySchedule',
+    value: 'LIST',
+    help: 'delays between webhook attempts, e.g. 5s,5m,30m,2h,5h,10h,10h (the default), or none',
+  },
   'log-level': { type: 'string', key: 'logLevel', value: 'LEVEL', help: `one of ${LOG_LEVELS.join(', ')} (default info)` },
 };
 

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ApiKey } from '../../src-shared/schemas/common';
+import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './dispatch/retry-policy';
 
 /** A port number; from the command line or environment it arrives as digits. */
 const Port = z.preprocess(
@@ -27,6 +28,25 @@ export const EmulatorConfigSchema = z
     apiKey: ApiKey.optional(),
     strictWebhookUrls: z.boolean().default(false),
     logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    /** Delays between delivery attempts: `5s,5m,30m,...` or `none`, or milliseconds. */
+    retrySchedule: z
+      .union([z.array(z.number().int().positive()), z.string()])
+      .default([...DEFAULT_RETRY_SCHEDULE_MS])
+      .transform((value, ctx) => {
+        if (Array.isArray(value)) return value;
+        try {
+          return parseRetrySchedule(value);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
+    /** How long one webhook attempt may take. */
+    deliveryTimeoutMs: z.number().int().positive().default(15_000),
+    /** Webhook requests in flight to one target at most. */
+    perTargetConcurrency: z.number().int().positive().default(8),
+    /** Webhook requests in flight in all at most. */
+    globalConcurrency: z.number().int().positive().default(64),
     /** Folder of the built web UI (index.html); the CLI and desktop entries point it at out/renderer. */
     uiDir: z.string().optional(),
     /** Largest request body accepted, in bytes. */

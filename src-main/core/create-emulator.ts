@@ -3,25 +3,39 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { version } from '../../package.json';
 import type { Health } from '../../src-shared/schemas/emulator';
-import { systemClock, isoTimestamp, type Clock } from './clock';
+import { EmulatorClock, isoTimestamp } from './clock';
 import { defaultDataDir, EmulatorConfigSchema, type EmulatorConfig, type EmulatorConfigInput } from './config';
+import { Dispatcher } from './dispatch/dispatcher';
+import { EmulatorEvents } from './emulator-events';
 import { buildHttpApp } from './http/app';
 import { createLogger } from './logger';
 import { AccountsService, type Account } from './services/accounts.service';
+import { EventsService, WEBHOOK_TARGET } from './services/events.service';
 import { lookupHost, probeUrl, type HostLookup, type UrlProbe } from './services/reachability';
 import { WebhooksService } from './services/webhooks.service';
 import { AccountsRepo } from './store/accounts.repo';
 import { openDatabase } from './store/database';
+import { DeliveriesRepo } from './store/deliveries.repo';
+import { StateRepo } from './store/state.repo';
 import { WebhooksRepo } from './store/webhooks.repo';
 
 export const VERSION = version;
 
+const CLOCK_OFFSET_KEY = 'clock_offset_ms';
+
 /** Seams for what the emulator reaches outside itself; defaults are the real ones. */
 export interface EmulatorSeams {
-  clock?: Clock;
+  clock?: EmulatorClock;
   logger?: Logger;
   probe?: UrlProbe;
   lookup?: HostLookup;
+}
+
+export interface EmulatorServices {
+  accounts: AccountsService;
+  webhooks: WebhooksService;
+  events: EventsService;
+  dispatcher: Dispatcher;
 }
 
 export interface EmulatorHandle {
@@ -32,8 +46,11 @@ export interface EmulatorHandle {
   readonly urls: { http: string; smtp: string | null };
   readonly ports: { http: number; smtp: number | null };
   readonly defaultAccount: Account;
-  readonly services: { accounts: AccountsService; webhooks: WebhooksService };
-  /** Stops accepting work, closes the listeners and the database. Safe to call twice. */
+  readonly clock: EmulatorClock;
+  /** Live announcements: deliveries, attempts, clock changes. */
+  readonly events: EmulatorEvents;
+  readonly services: EmulatorServices;
+  /** Stops accepting work, lets work in flight finish (bounded), closes the listeners and the database. Safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -43,27 +60,71 @@ function urlHostOf(address: string): string {
 }
 
 /**
- * The one composition root: validates the config, opens the store, builds the services, starts the
- * listeners. The CLI and the desktop shell are thin wrappers around it. Never imports electron.
+ * The one composition root: validates the config, opens the store, builds the services and the
+ * dispatcher, starts the listener. The CLI and the desktop shell are thin wrappers around it. Never
+ * imports electron.
  */
 export async function createEmulator(input: EmulatorConfigInput = {}, seams: EmulatorSeams = {}): Promise<EmulatorHandle> {
   const config = EmulatorConfigSchema.parse(input);
-  const clock = seams.clock ?? systemClock;
   const logger = seams.logger ?? createLogger(config.logLevel);
   const dataDir = config.memory ? null : (config.dataDir ?? defaultDataDir());
-  const startedAt = isoTimestamp(clock.now());
 
   const db = openDatabase(dataDir);
   let app: FastifyInstance | undefined;
+  let clock: EmulatorClock | undefined;
   try {
+    const state = new StateRepo(db);
+    // Emulated time never goes back across restarts: the offset of the last run is kept.
+    clock = seams.clock ?? new EmulatorClock(Number(state.get(CLOCK_OFFSET_KEY) ?? 0));
+    const startedAt = isoTimestamp(clock.now());
+    const events = new EmulatorEvents();
+    const webhooksRepo = new WebhooksRepo(db);
     const accounts = new AccountsService(new AccountsRepo(db), clock);
-    const webhooks = new WebhooksService(new WebhooksRepo(db), clock, {
-      strict: config.strictWebhookUrls,
-      timeoutMs: config.reachabilityTimeoutMs,
-      probe: seams.probe ?? probeUrl,
-      lookup: seams.lookup ?? lookupHost,
-    });
+
+    const dispatcher = new Dispatcher(
+      {
+        repo: new DeliveriesRepo(db),
+        clock,
+        events,
+        logger: logger.child({ component: 'dispatcher' }),
+        signingSecret: (accountId) => accounts.signingSecret(accountId),
+        resolveTarget: (kind, id) => {
+          if (kind !== WEBHOOK_TARGET) return undefined;
+          const webhook = webhooksRepo.findById(id);
+          return webhook && { url: webhook.url, method: webhook.method, headers: JSON.parse(webhook.headers) as Record<string, string> };
+        },
+      },
+      {
+        retrySchedule: config.retrySchedule,
+        perTargetConcurrency: config.perTargetConcurrency,
+        globalConcurrency: config.globalConcurrency,
+        timeoutMs: config.deliveryTimeoutMs,
+        responseBodyLimit: 64 * 1024,
+        verifyTls: config.strictWebhookUrls,
+        userAgent: `Mailyard/${version}`,
+      },
+    );
+    const webhooks = new WebhooksService(
+      webhooksRepo,
+      clock,
+      {
+        strict: config.strictWebhookUrls,
+        timeoutMs: config.reachabilityTimeoutMs,
+        probe: seams.probe ?? probeUrl,
+        lookup: seams.lookup ?? lookupHost,
+      },
+      (webhookId) => dispatcher.cancelTarget(WEBHOOK_TARGET, webhookId),
+    );
+    const emailEvents = new EventsService(webhooksRepo, accounts, dispatcher, clock);
     const defaultAccount = accounts.bootstrap(config.apiKey);
+    const services: EmulatorServices = { accounts, webhooks, events: emailEvents, dispatcher };
+
+    const liveClock = clock;
+    liveClock.onChange((s) => {
+      state.set(CLOCK_OFFSET_KEY, String(s.offsetMs));
+      events.emit('clock.changed', { now: isoTimestamp(s.now), speed: s.speed });
+      dispatcher.wake();
+    });
 
     let health: Health | undefined;
     app = await buildHttpApp({
@@ -72,8 +133,9 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       host: config.host,
       maxBodyBytes: config.maxBodyBytes,
       uiDir: config.uiDir,
-      accounts,
-      webhooks,
+      services,
+      clock: liveClock,
+      events,
       health: () => health!,
     });
     await app.listen({ host: config.host, port: config.httpPort });
@@ -81,6 +143,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const urls = { http: `http://${urlHostOf(address.address)}:${address.port}`, smtp: null };
     const ports = { http: address.port, smtp: null };
     health = { status: 'ok', version, started_at: startedAt, urls, ports, data_dir: dataDir };
+    dispatcher.start();
     logger.info({ urls, dataDir }, 'mailyard started');
 
     const listening = app;
@@ -92,14 +155,19 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       urls,
       ports,
       defaultAccount,
-      services: { accounts, webhooks },
+      clock: liveClock,
+      events,
+      services,
       close() {
         closing ??= (async () => {
-          // Requests in flight get a grace period; connections still open after it are cut, so a
-          // client holding a socket (a browser's pre-connect, a live stream) cannot block shutdown.
+          // Requests and delivery attempts in flight get a grace period; connections still open
+          // after it are cut, so a client holding a socket (a browser's pre-connect, a live stream)
+          // cannot block shutdown. Attempts cut short are recorded and retried on the next start.
           const grace = setTimeout(() => listening.server.closeAllConnections(), config.shutdownGraceMs);
-          await listening.close();
+          await Promise.all([listening.close(), dispatcher.stop(config.shutdownGraceMs)]);
           clearTimeout(grace);
+          state.set(CLOCK_OFFSET_KEY, String(liveClock.state().offsetMs));
+          liveClock.dispose();
           db.close();
           logger.info('mailyard stopped');
           logger.flush?.();
@@ -109,6 +177,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     };
   } catch (err) {
     await app?.close();
+    clock?.dispose();
     db.close();
     throw err;
   }

@@ -8,6 +8,8 @@ export const AccountRecord = z
     api_key: z.string(),
     is_default: z.boolean(),
     created_at: Timestamp,
+    /** Standard Webhooks secret; null when webhook requests are not signed. */
+    signing_secret: z.string().nullable(),
   })
   .meta({ id: 'Account' });
 export type AccountRecord = z.infer<typeof AccountRecord>;

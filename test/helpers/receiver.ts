@@ -10,6 +10,9 @@ export interface ReceivedRequest {
   body: string;
 }
 
+/** How the receiver answers one request: a status, or `hang` (never answer). */
+export type Answer = number | 'hang' | { status: number; body?: string; headers?: Record<string, string> };
+
 /** A real local webhook receiver that records every request and answers `status` (200 by default). */
 export interface Receiver {
   url: string;
@@ -17,6 +20,10 @@ export interface Receiver {
   /** TCP connections accepted (a reachability check connects without sending a request). */
   connections: number;
   status: number;
+  /** Decides the answer per request (overrides `status`); gets the request's 0-based index. */
+  answer?: (req: ReceivedRequest, index: number) => Answer;
+  /** Resolves once `count` requests have arrived in all; rejects after `timeoutMs`. */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
 }
 
@@ -28,13 +35,42 @@ function listen(server: Server): Promise<number> {
 }
 
 export async function startReceiver(options: { https?: boolean } = {}): Promise<Receiver> {
-  const state: Receiver = { url: '', requests: [], connections: 0, status: 200, close: async () => {} };
+  const waiters = new Set<() => void>();
+  const state: Receiver = {
+    url: '',
+    requests: [],
+    connections: 0,
+    status: 200,
+    close: async () => {},
+    waitFor(count, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (state.requests.length < count) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(state.requests.slice(0, count));
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`receiver got ${state.requests.length} requests, expected ${count}, within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+  };
   const handler = (req: IncomingMessage, res: import('node:http').ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      state.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() });
-      res.writeHead(state.status, { 'content-type': 'application/json' }).end('{"ok":true}');
+      const received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
+      const index = state.requests.length;
+      state.requests.push(received);
+      for (const w of [...waiters]) w();
+      const answer = state.answer ? state.answer(received, index) : state.status;
+      if (answer === 'hang') return;
+      const { status, body, headers } = typeof answer === 'number' ? { status: answer, body: undefined, headers: undefined } : answer;
+      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body ?? '{"ok":true}');
     });
   };
   let server: Server;

@@ -95,8 +95,22 @@ describe('GET /openapi.json', () => {
     const doc = res.json;
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ['/emulator/accounts', '/emulator/health', '/v1/webhook', '/v1/webhook/delete', '/v1/webhook/register', '/v1/webhook/update'].sort(),
+      [
+        '/emulator/accounts',
+        '/emulator/accounts/{id}/signing-secret',
+        '/emulator/clock',
+        '/emulator/deliveries',
+        '/emulator/deliveries/{id}',
+        '/emulator/deliveries/{id}/retry',
+        '/emulator/events',
+        '/emulator/health',
+        '/v1/webhook',
+        '/v1/webhook/delete',
+        '/v1/webhook/register',
+        '/v1/webhook/update',
+      ].sort(),
     );
+    expect(doc.paths['/emulator/deliveries/{id}'].get.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: expect.any(Object) }]);
     const register = doc.paths['/v1/webhook/register'].post;
     expect(register.operationId).toBe('registerWebhook');
     expect(register.security).toEqual([{ bearerAuth: [] }]);

@@ -73,7 +73,10 @@ describe('the store survives a restart', () => {
     const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
     try {
       const rows = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all();
-      expect(rows).toEqual([{ version: 1, name: 'accounts-webhooks' }]);
+      expect(rows).toEqual([
+        { version: 1, name: 'accounts-webhooks' },
+        { version: 2, name: 'deliveries' },
+      ]);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       db.close();

@@ -4,11 +4,14 @@ import sjson from 'secure-json-parse';
 import { buildOpenApiDocument } from '../../../src-shared/openapi';
 import { controlOperations, serviceOperations } from '../../../src-shared/operations';
 import type { Health } from '../../../src-shared/schemas/emulator';
-import type { AccountsService } from '../services/accounts.service';
-import type { WebhooksService } from '../services/webhooks.service';
+import type { EmulatorClock } from '../clock';
+import type { EmulatorServices } from '../create-emulator';
+import type { EmulatorEvents } from '../emulator-events';
 import { errorBody, handleError } from './error-handler';
 import { bearerAuth, controlGuard } from './guards';
 import { controlRoutes } from './routes/control.routes';
+import { dispatchRoutes } from './routes/dispatch.routes';
+import { streamRoutes } from './routes/stream.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 import { registerUi } from './ui';
 
@@ -18,8 +21,9 @@ export interface HttpAppDeps {
   host: string;
   maxBodyBytes: number;
   uiDir: string | undefined;
-  accounts: AccountsService;
-  webhooks: WebhooksService;
+  services: EmulatorServices;
+  clock: EmulatorClock;
+  events: EmulatorEvents;
   health: () => Health;
 }
 
@@ -88,13 +92,19 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   app.get('/openapi.json', (_request, reply) => reply.send(openapi));
 
   await app.register(async (v1) => {
-    v1.addHook('onRequest', bearerAuth(deps.accounts));
-    webhookRoutes(v1, deps.webhooks);
+    v1.addHook('onRequest', bearerAuth(deps.services.accounts));
+    webhookRoutes(v1, deps.services.webhooks);
   });
 
   await app.register(async (control) => {
     control.addHook('onRequest', controlGuard(deps.host));
-    controlRoutes(control, { accounts: deps.accounts, health: deps.health });
+    controlRoutes(control, { accounts: deps.services.accounts, health: deps.health });
+    dispatchRoutes(control, {
+      clock: deps.clock,
+      dispatcher: deps.services.dispatcher,
+      events: deps.services.events,
+    });
+    streamRoutes(control, deps.events);
   });
 
   return app;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
 import { isoTimestamp, type Clock } from '../clock';
+import { generateSigningSecret } from '../dispatch/sign';
 import { AppError } from '../errors';
 import type { AccountRow, AccountsRepo } from '../store/accounts.repo';
 
@@ -11,14 +12,22 @@ export interface Account {
   apiKey: string;
   isDefault: boolean;
   createdAt: string;
+  signingSecret: string | null;
 }
 
 function toAccount(row: AccountRow): Account {
-  return { id: row.id, name: row.name, apiKey: row.api_key, isDefault: row.is_default === 1, createdAt: row.created_at };
+  return {
+    id: row.id,
+    name: row.name,
+    apiKey: row.api_key,
+    isDefault: row.is_default === 1,
+    createdAt: row.created_at,
+    signingSecret: row.signing_secret,
+  };
 }
 
 export function toAccountRecord(a: Account): AccountRecord {
-  return { id: a.id, name: a.name, api_key: a.apiKey, is_default: a.isDefault, created_at: a.createdAt };
+  return { id: a.id, name: a.name, api_key: a.apiKey, is_default: a.isDefault, created_at: a.createdAt, signing_secret: a.signingSecret };
 }
 
 /** A fresh API key: `mly_` and 32 characters of base64url (192 random bits). */
@@ -27,6 +36,9 @@ export function generateApiKey(): string {
 }
 
 export class AccountsService {
+  /** Signing secrets by account id, read on every delivery attempt. */
+  private readonly secrets = new Map<string, string | null>();
+
   constructor(
     private readonly repo: AccountsRepo,
     private readonly clock: Clock,
@@ -42,7 +54,30 @@ export class AccountsService {
     } else if (apiKey !== undefined && !this.repo.findByKey(apiKey)) {
       this.insert({ name: `Account ${this.repo.count() + 1}`, apiKey, isDefault: false });
     }
+    return this.defaultAccount();
+  }
+
+  get(id: string): Account | undefined {
+    const row = this.repo.findById(id);
+    return row ? toAccount(row) : undefined;
+  }
+
+  defaultAccount(): Account {
     return this.list().find((a) => a.isDefault)!;
+  }
+
+  /** The account's Standard Webhooks secret, or null when its webhook requests are not signed. */
+  signingSecret(accountId: string): string | null {
+    if (!this.secrets.has(accountId)) this.secrets.set(accountId, this.repo.findById(accountId)?.signing_secret ?? null);
+    return this.secrets.get(accountId)!;
+  }
+
+  /** Sets (or, with no secret, generates) the account's signing secret; null turns signing off. */
+  setSigningSecret(accountId: string, secret: string | null | undefined): Account {
+    const value = secret === undefined ? generateSigningSecret() : secret;
+    if (!this.repo.setSigningSecret(accountId, value)) throw new AppError('not_found', 'Account Not Found');
+    this.secrets.set(accountId, value);
+    return this.get(accountId)!;
   }
 
   list(): Account[] {
@@ -64,7 +99,7 @@ export class AccountsService {
   }
 
   private insert(input: { name: string; apiKey: string; isDefault: boolean }): Account {
-    const row: AccountRow = {
+    const row: Omit<AccountRow, 'signing_secret'> = {
       id: ulid(),
       name: input.name,
       api_key: input.apiKey,
@@ -72,6 +107,6 @@ export class AccountsService {
       created_at: isoTimestamp(this.clock.now()),
     };
     this.repo.insert(row);
-    return toAccount(row);
+    return toAccount({ ...row, signing_secret: null });
   }
 }

@@ -66,6 +66,8 @@ export class WebhooksService {
     private readonly repo: WebhooksRepo,
     private readonly clock: Clock,
     private readonly urlPolicy: WebhookUrlPolicy,
+    /** Called with a deleted webhook's id: its pending deliveries are cancelled. */
+    private readonly onDeleted: (webhookId: string) => void,
   ) {}
 
   list(accountId: string): WebhookRecord[] {
@@ -114,8 +116,11 @@ export class WebhooksService {
     if (!updated) throw notFound();
   }
 
+  /** Deletes the webhook; no request goes to it afterwards, retries already scheduled included. */
   delete(accountId: string, body: DeleteWebhookBody): void {
-    if (!this.repo.delete(accountId, body.event)) throw notFound();
+    const current = this.repo.find(accountId, body.event);
+    if (!current || !this.repo.delete(accountId, body.event)) throw notFound();
+    this.onDeleted(current.id);
   }
 
   /** Rules 5 and 6: strict-mode address policy, then a real connection to the URL's host and port. */

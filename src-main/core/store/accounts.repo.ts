@@ -6,6 +6,7 @@ export interface AccountRow {
   api_key: string;
   is_default: number;
   created_at: string;
+  signing_secret: string | null;
 }
 
 export class AccountsRepo {
@@ -14,9 +15,11 @@ export class AccountsRepo {
   constructor(db: Db) {
     this.stmts = {
       list: db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY is_default DESC, created_at, id'),
+      byId: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?'),
+      setSecret: db.prepare<[string | null, string]>('UPDATE accounts SET signing_secret = ? WHERE id = ?'),
       byKey: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE api_key = ?'),
       count: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM accounts'),
-      insert: db.prepare<[AccountRow]>(
+      insert: db.prepare<[Omit<AccountRow, 'signing_secret'>]>(
         'INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES (@id, @name, @api_key, @is_default, @created_at)',
       ),
     };
@@ -24,6 +27,14 @@ export class AccountsRepo {
 
   list(): AccountRow[] {
     return this.stmts.list.all();
+  }
+
+  findById(id: string): AccountRow | undefined {
+    return this.stmts.byId.get(id);
+  }
+
+  setSigningSecret(id: string, secret: string | null): boolean {
+    return this.stmts.setSecret.run(secret, id).changes === 1;
   }
 
   findByKey(apiKey: string): AccountRow | undefined {
@@ -34,7 +45,7 @@ export class AccountsRepo {
     return this.stmts.count.get()!.n;
   }
 
-  insert(row: AccountRow): void {
+  insert(row: Omit<AccountRow, 'signing_secret'>): void {
     this.stmts.insert.run(row);
   }
 }

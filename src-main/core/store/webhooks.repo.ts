@@ -18,6 +18,7 @@ export class WebhooksRepo {
 
   constructor(db: Db) {
     this.stmts = {
+      byId: db.prepare<[string], WebhookRow>('SELECT * FROM webhooks WHERE id = ?'),
       byEvent: db.prepare<[string, string], WebhookRow>('SELECT * FROM webhooks WHERE account_id = ? AND event = ?'),
       list: db.prepare<[string], WebhookRow>('SELECT * FROM webhooks WHERE account_id = ? ORDER BY event'),
       insert: db.prepare<[WebhookRow]>(
@@ -29,6 +30,10 @@ export class WebhooksRepo {
       ),
       delete: db.prepare<[string, string]>('DELETE FROM webhooks WHERE account_id = ? AND event = ?'),
     };
+  }
+
+  findById(id: string): WebhookRow | undefined {
+    return this.stmts.byId.get(id);
   }
 
   find(accountId: string, event: WebhookEvent): WebhookRow | undefined {

@@ -6,9 +6,16 @@ import { registerOperation } from '../operation-route';
 import { ok } from '../respond';
 
 export function controlRoutes(app: FastifyInstance, deps: { accounts: AccountsService; health: () => Health }): void {
+  const { accounts } = deps;
   registerOperation(app, ops.getHealth, () => ok('Mailyard is running', deps.health()));
-  registerOperation(app, ops.listAccounts, () => ok('Accounts retrieved successfully', deps.accounts.list().map(toAccountRecord)));
+  registerOperation(app, ops.listAccounts, () => ok('Accounts retrieved successfully', accounts.list().map(toAccountRecord)));
   registerOperation(app, ops.createAccount, ({ body }) =>
-    ok('Account created successfully', toAccountRecord(deps.accounts.create({ name: body.name, apiKey: body.api_key }))),
+    ok('Account created successfully', toAccountRecord(accounts.create({ name: body.name, apiKey: body.api_key }))),
+  );
+  registerOperation(app, ops.setSigningSecret, ({ params, body }) =>
+    ok('Signing secret set: webhook requests of this account are signed', toAccountRecord(accounts.setSigningSecret(params.id, body?.secret))),
+  );
+  registerOperation(app, ops.deleteSigningSecret, ({ params }) =>
+    ok('Signing secret removed: webhook requests of this account are not signed', toAccountRecord(accounts.setSigningSecret(params.id, null))),
   );
 }

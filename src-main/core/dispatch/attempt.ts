@@ -1,0 +1,114 @@
+import { Agent, request } from 'undici';
+import type { ATTEMPT_ERROR_CODES } from '../../../src-shared/schemas/dispatch';
+
+export type AttemptErrorCode = (typeof ATTEMPT_ERROR_CODES)[number];
+
+export interface HttpAttemptRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface HttpAttemptResult {
+  durationMs: number;
+  response: { status: number; headers: Record<string, string>; body: string; truncated: boolean } | null;
+  error: { code: AttemptErrorCode; message: string } | null;
+  succeeded: boolean;
+}
+
+export interface AttemptOptions {
+  agent: Agent;
+  timeoutMs: number;
+  responseBodyLimit: number;
+  /** Aborts the attempt (shutdown). */
+  signal: AbortSignal;
+}
+
+function headerRecord(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function errorCodeOf(err: unknown): string | undefined {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e.code ?? e.cause?.code;
+}
+
+/** A failed attempt's reason, classified and in words. */
+export function classifyError(err: unknown, url: URL, timeoutMs: number, shutdown: boolean): { code: AttemptErrorCode; message: string } {
+  const code = errorCodeOf(err);
+  const where = url.host;
+  const name = (err as Error).name;
+  if (shutdown) return { code: 'interrupted', message: 'the emulator stopped during this attempt' };
+  if (name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return { code: 'timeout', message: `no complete response from ${where} within ${timeoutMs} ms` };
+  }
+  if (code === 'ECONNREFUSED') return { code: 'refused', message: `connection refused by ${where}` };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA') return { code: 'dns', message: `host ${url.hostname} not found` };
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') {
+    return { code: 'reset', message: `connection to ${where} closed before a complete response` };
+  }
+  if (code && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code.includes('SIGNATURE'))) {
+    return { code: 'tls', message: `TLS with ${where} failed: ${(err as Error).message}` };
+  }
+  return { code: 'network', message: `${code ? `${code}: ` : ''}${(err as Error).message}` };
+}
+
+/**
+ * One HTTP attempt: sends the request, reads at most `responseBodyLimit` bytes of the answer, and
+ * classifies the outcome. Only a 2xx answer succeeds; a redirect is not followed and fails.
+ */
+export async function sendAttempt(req: HttpAttemptRequest, options: AttemptOptions): Promise<HttpAttemptResult> {
+  const started = performance.now();
+  const url = new URL(req.url);
+  // A network time-out is wall time by nature; it is not scheduled work.
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  try {
+    const res = await request(url, {
+      method: req.method as 'POST',
+      headers: req.headers,
+      body: req.body,
+      dispatcher: options.agent,
+      signal: AbortSignal.any([options.signal, timeout]),
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      const room = options.responseBodyLimit - size;
+      if (chunk.length > room) {
+        chunks.push(chunk.subarray(0, room));
+        truncated = true;
+        res.body.destroy();
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+    const response = {
+      status: res.statusCode,
+      headers: headerRecord(res.headers),
+      body: Buffer.concat(chunks).toString('utf8'),
+      truncated,
+    };
+    const succeeded = res.statusCode >= 200 && res.statusCode < 300;
+    const error =
+      res.statusCode >= 300 && res.statusCode < 400
+        ? { code: 'redirect' as const, message: `redirects are not followed (Location: ${response.headers.location ?? 'none'})` }
+        : null;
+    return { durationMs: Math.round(performance.now() - started), response, error, succeeded };
+  } catch (err) {
+    return {
+      durationMs: Math.round(performance.now() - started),
+      response: null,
+      error: classifyError(err, url, options.timeoutMs, options.signal.aborted),
+      succeeded: false,
+    };
+  }
+}

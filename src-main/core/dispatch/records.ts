@@ -1,0 +1,52 @@
+import type { AttemptRecord, DeliveryDetail, DeliverySummary } from '../../../src-shared/schemas/dispatch';
+import { isoTimestamp } from '../clock';
+import type { AttemptRow, DeliveryRow } from '../store/deliveries.repo';
+
+/** Rows as the control API shows them. */
+export function toDeliverySummary(row: DeliveryRow): DeliverySummary {
+  return {
+    id: row.id,
+    account_id: row.account_id,
+    category: row.category,
+    event: row.event,
+    ref_id: row.ref_id,
+    target: { kind: row.target_kind, id: row.target_id, url: row.target_url },
+    status: row.status,
+    attempts: row.attempts,
+    next_attempt_at: row.status === 'pending' && row.next_attempt_at !== null ? isoTimestamp(row.next_attempt_at) : null,
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function toAttemptRecord(row: AttemptRow): AttemptRecord {
+  return {
+    number: row.number,
+    trigger: row.trigger,
+    outcome: row.outcome,
+    started_at: row.started_at,
+    duration_ms: row.duration_ms,
+    request: {
+      method: row.request_method,
+      url: row.request_url,
+      headers: JSON.parse(row.request_headers) as Record<string, string>,
+      body: row.request_body,
+    },
+    response:
+      row.response_status === null
+        ? null
+        : {
+            status: row.response_status,
+            headers: JSON.parse(row.response_headers ?? '{}') as Record<string, string>,
+            body: row.response_body ?? '',
+            truncated: row.response_truncated === 1,
+          },
+    error: row.error_code === null ? null : { code: row.error_code as NonNullable<AttemptRecord['error']>['code'], message: row.error ?? '' },
+  };
+}
+
+export function toDeliveryDetail(row: DeliveryRow, attempts: AttemptRow[]): DeliveryDetail {
+  return { ...toDeliverySummary(row), payload: JSON.parse(row.payload) as unknown, attempt_log: attempts.map(toAttemptRecord) };
+}

@@ -1,0 +1,34 @@
+import { EventEmitter } from 'node:events';
+import type { AttemptRecord, DeliverySummary } from '../../src-shared/schemas/dispatch';
+
+/** What the emulator announces as it happens (the live stream and the desktop shell listen). */
+export interface EmulatorEventMap {
+  'delivery.created': DeliverySummary;
+  'delivery.updated': DeliverySummary;
+  'attempt.completed': { delivery_id: string; attempt: AttemptRecord };
+  'clock.changed': { now: string; speed: number };
+}
+export type EmulatorEventName = keyof EmulatorEventMap;
+
+export class EmulatorEvents {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    // Every open UI tab holds one listener per event; do not warn at 10.
+    this.emitter.setMaxListeners(0);
+  }
+
+  emit<K extends EmulatorEventName>(name: K, data: EmulatorEventMap[K]): void {
+    this.emitter.emit(name, data);
+  }
+
+  /** Whether anyone listens: building a payload nobody reads is wasted work on hot paths. */
+  hasListeners(name: EmulatorEventName): boolean {
+    return this.emitter.listenerCount(name) > 0;
+  }
+
+  on<K extends EmulatorEventName>(name: K, listener: (data: EmulatorEventMap[K]) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+}

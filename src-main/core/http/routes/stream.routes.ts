@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { EmulatorEventName, EmulatorEvents } from '../../emulator-events';
+
+const STREAMED: EmulatorEventName[] = ['delivery.created', 'delivery.updated', 'attempt.completed', 'clock.changed'];
+
+/** A client that reads slower than this much unsent data is dropped (EventSource reconnects). */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+/**
+ * `GET /emulator/stream`: server-sent events announcing deliveries, attempts and clock changes as they
+ * happen, so the UI (or `curl -N`) follows along without polling.
+ */
+export function streamRoutes(app: FastifyInstance, events: EmulatorEvents): void {
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of open) end();
+  });
+
+  app.get('/emulator/stream', (request, reply) => {
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-content-type-options': 'nosniff',
+    });
+    res.write('retry: 2000\n: connected\n\n');
+    const offs = STREAMED.map((name) =>
+      events.on(name, (data) => {
+        if (res.writableLength > MAX_BUFFERED_BYTES) return end();
+        res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+      }),
+    );
+    // Keeps proxies and idle timers from closing a quiet stream (a network keep-alive, wall time).
+    const heartbeat = setInterval(() => res.write(': ping\n\n'), 15_000);
+    function end() {
+      if (!open.delete(end)) return;
+      clearInterval(heartbeat);
+      for (const off of offs) off();
+      res.end();
+    }
+    open.add(end);
+    request.raw.on('close', end);
+  });
+}

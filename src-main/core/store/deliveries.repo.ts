@@ -1,0 +1,185 @@
+import type { DeliveryStatus } from '../../../src-shared/schemas/dispatch';
+import type { Db } from './database';
+
+export interface DeliveryRow {
+  id: string;
+  account_id: string;
+  target_kind: string;
+  target_id: string;
+  category: string;
+  event: string;
+  ref_id: string | null;
+  payload: string;
+  target_url: string;
+  status: DeliveryStatus;
+  attempts: number;
+  scheduled_attempts: number;
+  next_attempt_at: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_ms: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  number: number;
+  trigger: 'scheduled' | 'manual' | 'recovered';
+  outcome: 'succeeded' | 'failed';
+  started_at: string;
+  duration_ms: number;
+  request_method: string;
+  request_url: string;
+  request_headers: string;
+  request_body: string;
+  response_status: number | null;
+  response_headers: string | null;
+  response_body: string | null;
+  response_truncated: number;
+  error_code: string | null;
+  error: string | null;
+}
+
+/** What an attempt changes on its delivery. */
+export interface DeliveryUpdate {
+  id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  scheduled_attempts: number;
+  next_attempt_at: number | null;
+  target_url: string;
+  last_status_code: number | null;
+  last_error: string | null;
+  updated_at: string;
+}
+
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  event?: string;
+  ref_id?: string;
+  category?: string;
+  target_id?: string;
+  account_id?: string;
+  /** Return rows with an id below this one (newest first). */
+  before?: string;
+  limit: number;
+}
+
+export class DeliveriesRepo {
+  private readonly stmts;
+  readonly completeAttempt: (attempt: AttemptRow, update: DeliveryUpdate) => void;
+  readonly claim: (ids: string[], updatedAt: string) => void;
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      insert: db.prepare<[DeliveryRow]>(
+        `INSERT INTO deliveries (id, account_id, target_kind, target_id, category, event, ref_id, payload, target_url, status,
+           attempts, scheduled_attempts, next_attempt_at, last_status_code, last_error, created_ms, created_at, updated_at)
+         VALUES (@id, @account_id, @target_kind, @target_id, @category, @event, @ref_id, @payload, @target_url, @status,
+           @attempts, @scheduled_attempts, @next_attempt_at, @last_status_code, @last_error, @created_ms, @created_at, @updated_at)`,
+      ),
+      due: db.prepare<[number, string, number], DeliveryRow>(
+        `SELECT * FROM deliveries
+          WHERE status = 'pending' AND next_attempt_at <= ?
+            AND target_kind || ':' || target_id NOT IN (SELECT value FROM json_each(?))
+          ORDER BY next_attempt_at, id LIMIT ?`,
+      ),
+      nextDue: db.prepare<[string], { at: number | null }>(
+        `SELECT MIN(next_attempt_at) AS at FROM deliveries
+          WHERE status = 'pending' AND target_kind || ':' || target_id NOT IN (SELECT value FROM json_each(?))`,
+      ),
+      pendingCount: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE status = 'pending'"),
+      markSending: db.prepare<[string, string]>("UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status = 'pending'"),
+      markSendingAny: db.prepare<[string, string]>("UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status <> 'sending'"),
+      get: db.prepare<[string], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?'),
+      sending: db.prepare<[], DeliveryRow>("SELECT * FROM deliveries WHERE status = 'sending' ORDER BY id"),
+      update: db.prepare<[DeliveryUpdate]>(
+        `UPDATE deliveries SET status = @status, attempts = @attempts, scheduled_attempts = @scheduled_attempts,
+           next_attempt_at = @next_attempt_at, target_url = @target_url, last_status_code = @last_status_code,
+           last_error = @last_error, updated_at = @updated_at WHERE id = @id`,
+      ),
+      insertAttempt: db.prepare<[AttemptRow]>(
+        `INSERT INTO delivery_attempts (delivery_id, number, trigger, outcome, started_at, duration_ms, request_method, request_url,
+           request_headers, request_body, response_status, response_headers, response_body, response_truncated, error_code, error)
+         VALUES (@delivery_id, @number, @trigger, @outcome, @started_at, @duration_ms, @request_method, @request_url,
+           @request_headers, @request_body, @response_status, @response_headers, @response_body, @response_truncated, @error_code, @error)`,
+      ),
+      attempts: db.prepare<[string], AttemptRow>('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY number'),
+      cancelTarget: db.prepare<[string, string, string]>(
+        `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = ?
+          WHERE target_kind = ? AND target_id = ? AND status = 'pending'`,
+      ),
+    };
+    this.completeAttempt = db.transaction((attempt: AttemptRow, update: DeliveryUpdate) => {
+      this.stmts.insertAttempt.run(attempt);
+      this.stmts.update.run(update);
+    });
+    this.claim = db.transaction((ids: string[], updatedAt: string) => {
+      for (const id of ids) this.stmts.markSending.run(updatedAt, id);
+    });
+  }
+
+  insert(row: DeliveryRow): void {
+    this.stmts.insert.run(row);
+  }
+
+  /** Due pending deliveries, oldest due first, leaving out the saturated targets (`kind:id`). */
+  due(now: number, excludeTargets: string[], limit: number): DeliveryRow[] {
+    return this.stmts.due.all(now, JSON.stringify(excludeTargets), limit);
+  }
+
+  nextDueAt(excludeTargets: string[]): number | null {
+    return this.stmts.nextDue.get(JSON.stringify(excludeTargets))!.at;
+  }
+
+  pendingCount(): number {
+    return this.stmts.pendingCount.get()!.n;
+  }
+
+  /** Changes a delivery without an attempt (for example: cancelled because its target is gone). */
+  completeUpdate(update: DeliveryUpdate): void {
+    this.stmts.update.run(update);
+  }
+
+  /** Marks a delivery as being sent by hand; false when an attempt is already in flight. */
+  claimForManual(id: string, updatedAt: string): boolean {
+    return this.stmts.markSendingAny.run(updatedAt, id).changes === 1;
+  }
+
+  get(id: string): DeliveryRow | undefined {
+    return this.stmts.get.get(id);
+  }
+
+  /** Deliveries left `sending` by a process that stopped mid-attempt. */
+  interrupted(): DeliveryRow[] {
+    return this.stmts.sending.all();
+  }
+
+  attempts(deliveryId: string): AttemptRow[] {
+    return this.stmts.attempts.all(deliveryId);
+  }
+
+  /** Cancels the pending deliveries of a target (its webhook was deleted). Returns how many. */
+  cancelForTarget(kind: string, id: string, updatedAt: string): number {
+    return this.stmts.cancelTarget.run(updatedAt, kind, id).changes;
+  }
+
+  /** Newest first, filtered; `before` is the id of the last row of the previous page. */
+  list(filter: DeliveryFilter): DeliveryRow[] {
+    const where: string[] = [];
+    const params: Record<string, unknown> = { limit: filter.limit };
+    for (const key of ['status', 'event', 'ref_id', 'category', 'target_id', 'account_id'] as const) {
+      if (filter[key] !== undefined) {
+        where.push(`${key} = @${key}`);
+        params[key] = filter[key];
+      }
+    }
+    if (filter.before !== undefined) {
+      where.push('id < @before');
+      params.before = filter.before;
+    }
+    const sql = `SELECT * FROM deliveries ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+    return this.db.prepare<[Record<string, unknown>], DeliveryRow>(sql).all(params);
+  }
+}

@@ -1,0 +1,38 @@
+import type { z } from 'zod';
+import type { FieldError } from '../../src-shared/errors';
+
+const ARTICLE: Record<string, string> = { object: 'an object', array: 'an array', integer: 'an integer' };
+
+/** Wording for zod's own issues where a schema gives none: predicates such as "is required". */
+export const errorMap: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code === 'invalid_type') {
+    if (issue.input === undefined) return 'is required';
+    if (issue.input === null) return `must be ${ARTICLE[issue.expected] ?? `a ${issue.expected}`}, not null`;
+    return `must be ${ARTICLE[issue.expected] ?? `a ${issue.expected}`}`;
+  }
+  return undefined;
+};
+
+function joinPath(path: readonly PropertyKey[]): string {
+  return path.map(String).join('.');
+}
+
+/** Flattens zod issues into `{path, message}`; unknown keys become one entry each. */
+export function fieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
+  const out: FieldError[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ path: joinPath([...issue.path, key]), message: 'is not a known field' });
+    } else {
+      out.push({ path: joinPath(issue.path), message: issue.message });
+    }
+  }
+  return out;
+}
+
+/** "webhook_url must be ..." for our predicates, "webhook_url: Invalid ..." for anything else. */
+export function describeFieldError(e: FieldError, where: string): string {
+  const subject = e.path || where;
+  return /^[a-z]/.test(e.message) ? `${subject} ${e.message}` : `${subject}: ${e.message}`;
+}
+

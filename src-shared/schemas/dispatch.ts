@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { Timestamp } from './common';
+import { EmailEventKindSchema } from './events';
+
+export const DELIVERY_STATUSES = ['pending', 'sending', 'succeeded', 'failed', 'cancelled'] as const;
+export const DeliveryStatus = z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` });
+export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
+
+export const ATTEMPT_ERROR_CODES = ['refused', 'timeout', 'tls', 'dns', 'reset', 'network', 'redirect', 'interrupted'] as const;
+
+export const DeliverySummary = z
+  .object({
+    id: z.string(),
+    account_id: z.string(),
+    category: z.string(),
+    event: z.string(),
+    ref_id: z.string().nullable(),
+    target: z.object({ kind: z.string(), id: z.string(), url: z.string() }),
+    status: DeliveryStatus,
+    attempts: z.number().int(),
+    next_attempt_at: Timestamp.nullable(),
+    last_status_code: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'DeliverySummary' });
+export type DeliverySummary = z.infer<typeof DeliverySummary>;
+
+export const AttemptRecord = z
+  .object({
+    number: z.number().int(),
+    trigger: z.enum(['scheduled', 'manual', 'recovered']),
+    outcome: z.enum(['succeeded', 'failed']),
+    started_at: Timestamp,
+    duration_ms: z.number().int(),
+    request: z.object({ method: z.string(), url: z.string(), headers: z.record(z.string(), z.string()), body: z.string() }),
+    response: z
+      .object({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: z.string(), truncated: z.boolean() })
+      .nullable(),
+    error: z.object({ code: z.enum(ATTEMPT_ERROR_CODES), message: z.string() }).nullable(),
+  })
+  .meta({ id: 'DeliveryAttempt' });
+export type AttemptRecord = z.infer<typeof AttemptRecord>;
+
+export const DeliveryDetail = DeliverySummary.extend({
+  payload: z.unknown(),
+  attempt_log: z.array(AttemptRecord),
+}).meta({ id: 'DeliveryDetail' });
+export type DeliveryDetail = z.infer<typeof DeliveryDetail>;
+
+export const ListDeliveriesQuery = z.strictObject({
+  status: DeliveryStatus.optional(),
+  event: z.string().max(64).optional(),
+  ref_id: z.string().max(128).optional(),
+  category: z.string().max(64).optional(),
+  target_id: z.string().max(64).optional(),
+  account_id: z.string().max(64).optional(),
+  limit: z.preprocess(
+    (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
+    z.number({ error: 'must be a whole number from 1 to 500' }).int('must be a whole number from 1 to 500').min(1, 'must be from 1 to 500').max(500, 'must be from 1 to 500'),
+  ).default(50),
+  cursor: z.string().max(200).optional(),
+});
+
+export const DeliveryPage = z.object({ deliveries: z.array(DeliverySummary), next_cursor: z.string().nullable() });
+
+export const DeliveryIdParams = z.strictObject({ id: z.string().min(1).max(64) });
+
+export const ClockState = z
+  .object({
+    now: Timestamp,
+    now_ms: z.number().int(),
+    speed: z.number(),
+    offset_ms: z.number().int(),
+    /** When the next scheduled delivery attempt is due, if any. */
+    next_due_at: Timestamp.nullable(),
+    pending_deliveries: z.number().int(),
+  })
+  .meta({ id: 'ClockState' });
+export type ClockState = z.infer<typeof ClockState>;
+
+export const MAX_CLOCK_SPEED = 100_000;
+export const MAX_CLOCK_ADVANCE_MS = 366 * 24 * 3600 * 1000;
+
+export const ClockBody = z
+  .strictObject({
+    speed: z
+      .number({ error: 'must be a number' })
+      .min(0, 'must be at least 0 (0 pauses the clock)')
+      .max(MAX_CLOCK_SPEED, `must be at most ${MAX_CLOCK_SPEED}`)
+      .optional(),
+    advance_ms: z
+      .number({ error: 'must be a number of milliseconds' })
+      .int('must be a whole number of milliseconds')
+      .min(0, 'must be at least 0: the clock never goes back')
+      .max(MAX_CLOCK_ADVANCE_MS, `must be at most ${MAX_CLOCK_ADVANCE_MS} (366 days)`)
+      .optional(),
+  })
+  .meta({ id: 'ClockBody' });
+
+export const FireEventBody = z
+  .strictObject({
+    event: EmailEventKindSchema,
+    /** Which account's webhook filter applies; the default account when absent. */
+    account_id: z.string().max(64).optional(),
+    ref_id: z.string().min(1).max(128).optional(),
+    recipient: z.string().min(3).max(320).optional(),
+    /** Payload fields to set or override; the result must still match the event's payload schema. */
+    fields: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'FireEventBody' });
+
+export const FireEventResult = z
+  .object({
+    payload: z.record(z.string(), z.unknown()),
+    /** The delivery that carries it, or null when the webhook filter did not send it. */
+    delivery_id: z.string().nullable(),
+    sent: z.boolean(),
+    /** Why it was not sent, in words. */
+    reason: z.string().nullable(),
+  })
+  .meta({ id: 'FireEventResult' });
+
+export const SigningSecret = z
+  .string()
+  .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ followed by at least 24 bytes of base64');
+
+export const SetSigningSecretBody = z.strictObject({ secret: SigningSecret.optional() }).meta({ id: 'SetSigningSecretBody' });
+export const AccountIdParams = z.strictObject({ id: z.string().min(1).max(64) });

@@ -1,0 +1,479 @@
+import { Webhook } from 'standardwebhooks';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../src-shared/events';
+import { ServiceClient } from '../../src-shared/clients';
+import { EMAIL_EVENT_PAYLOADS } from '../../src-shared/schemas/events';
+import { DEFAULT_RETRY_SCHEDULE_MS } from '../../src-main/core/dispatch/retry-policy';
+import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+
+let emu: TestEmulator;
+let receiver: Receiver;
+const cleanups: Array<() => Promise<unknown>> = [];
+
+beforeEach(async () => {
+  receiver = await startReceiver();
+  emu = await startEmulator();
+  cleanups.push(() => emu.cleanup(), () => receiver.close());
+});
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const allKinds = () => Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true]));
+
+async function registerHook(client: ServiceClient, url: string, options: { events?: Record<string, boolean>; method?: string; headers?: Record<string, string> } = {}) {
+  await client.registerWebhook({
+    webhook_url: url,
+    event: 'EMAIL_EVENT',
+    method: (options.method ?? 'POST') as 'POST',
+    headers: options.headers,
+    webhook_options: { events: options.events ?? allKinds() },
+  });
+}
+
+/** Pauses the emulator clock so every timestamp and schedule is exact. */
+async function pauseClock(): Promise<number> {
+  return (await emu.control.setClock({ speed: 0 })).data.now_ms;
+}
+
+async function advance(ms: number) {
+  return emu.control.setClock({ advance_ms: ms });
+}
+
+/** Waits until the delivery has `n` attempts recorded (attempts finish after the receiver answers). */
+async function attemptsOf(id: string, n: number, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const d = (await emu.control.getDelivery(id)).data;
+    if (d.attempt_log.length >= n && d.status !== 'sending') return d;
+    if (Date.now() > deadline) throw new Error(`delivery ${id} has ${d.attempt_log.length} attempts (${d.status}), expected ${n}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Gives the dispatcher time to (wrongly) act; used only to check that nothing happens. */
+const settle = () => new Promise((r) => setTimeout(r, 300));
+
+describe('delivering an event', () => {
+  it('sends the payload with the configured method and headers and the contract headers, and records the attempt', async () => {
+    await registerHook(emu.service, receiver.url, { method: 'PUT', headers: { 'X-Webhook-Secret': 's3cret', Authorization: 'Bearer r' } });
+    const fired = (await emu.control.fireEvent({ event: 'delivery', recipient: 'ann@example.com' })).data;
+    expect(fired.sent).toBe(true);
+    const [req] = await receiver.waitFor(1);
+    expect(req!.method).toBe('PUT');
+    expect(req!.headers['content-type']).toBe('application/json');
+    expect(req!.headers['user-agent']).toMatch(/^Mailyard\/\d+\.\d+\.\d+$/);
+    expect(req!.headers['webhook-id']).toBe(fired.delivery_id);
+    expect(Math.abs(Number(req!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
+    expect(req!.headers['x-webhook-secret']).toBe('s3cret');
+    expect(req!.headers.authorization).toBe('Bearer r');
+    expect(req!.headers['webhook-signature']).toBeUndefined();
+    const body = JSON.parse(req!.body);
+    expect(body).toEqual(fired.payload);
+    expect(EMAIL_EVENT_PAYLOADS.delivery.parse(body).recipient.email).toBe('ann@example.com');
+
+    const d = await attemptsOf(fired.delivery_id!, 1);
+    expect(d.status).toBe('succeeded');
+    expect(d.next_attempt_at).toBeNull();
+    const attempt = d.attempt_log[0]!;
+    expect(attempt).toMatchObject({ number: 1, trigger: 'scheduled', outcome: 'succeeded', error: null });
+    expect(attempt.request).toMatchObject({ method: 'PUT', url: receiver.url, body: req!.body });
+    expect(attempt.request.headers['webhook-id']).toBe(fired.delivery_id);
+    expect(attempt.response).toMatchObject({ status: 200, body: '{"ok":true}', truncated: false });
+    expect(attempt.response!.headers['content-type']).toBe('application/json');
+  });
+
+  it.each(['GET', 'DELETE'])('sends the JSON body with %s too', async (method) => {
+    await registerHook(emu.service, receiver.url, { method });
+    const fired = (await emu.control.fireEvent({ event: 'open' })).data;
+    const [req] = await receiver.waitFor(1);
+    expect(req!.method).toBe(method);
+    expect(JSON.parse(req!.body)).toEqual(fired.payload);
+  });
+
+  it('never sends a kind the webhook filter disables, and says why', async () => {
+    await registerHook(emu.service, receiver.url, { events: { delivery: true } });
+    for (const kind of EMAIL_EVENT_KINDS.filter((k) => k !== 'delivery')) {
+      const fired = (await emu.control.fireEvent({ event: kind })).data;
+      expect(fired).toMatchObject({ sent: false, delivery_id: null, reason: `the EMAIL_EVENT webhook does not have ${kind} enabled in webhook_options.events` });
+    }
+    await emu.control.fireEvent({ event: 'delivery' });
+    await receiver.waitFor(1);
+    await settle();
+    expect(receiver.requests.map((r) => JSON.parse(r.body).event)).toEqual(['delivery']);
+    expect((await emu.control.listDeliveries()).data.deliveries).toHaveLength(1);
+  });
+
+  it('says plainly when the account has no webhook', async () => {
+    const fired = await emu.control.fireEvent({ event: 'bounce' });
+    expect(fired.message).toBe('Event fired but not sent: the account has no EMAIL_EVENT webhook; register one to receive events');
+    expect(fired.data.sent).toBe(false);
+  });
+
+  it('signs requests when the account has a secret, verifiably with the standardwebhooks package', async () => {
+    await registerHook(emu.service, receiver.url);
+    const account = (await emu.control.setSigningSecret(emu.handle.defaultAccount.id)).data;
+    expect(account.signing_secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    await emu.control.fireEvent({ event: 'click' });
+    const [req] = await receiver.waitFor(1);
+    expect(req!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    const verified = new Webhook(account.signing_secret!).verify(req!.body, req!.headers as Record<string, string>) as { event: string };
+    expect(verified.event).toBe('click');
+    // A wrong secret does not verify.
+    const other = new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`);
+    expect(() => other.verify(req!.body, req!.headers as Record<string, string>)).toThrow();
+
+    // Rotating changes the signature; removing it stops signing.
+    const rotated = (await emu.control.setSigningSecret(emu.handle.defaultAccount.id)).data.signing_secret!;
+    expect(rotated).not.toBe(account.signing_secret);
+    await emu.control.fireEvent({ event: 'click' });
+    const [, second] = await receiver.waitFor(2);
+    expect(() => new Webhook(rotated).verify(second!.body, second!.headers as Record<string, string>)).not.toThrow();
+    await emu.control.deleteSigningSecret(emu.handle.defaultAccount.id);
+    await emu.control.fireEvent({ event: 'click' });
+    const [, , third] = await receiver.waitFor(3);
+    expect(third!.headers['webhook-signature']).toBeUndefined();
+  });
+
+  it('takes a given signing secret and refuses a malformed one', async () => {
+    const secret = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
+    expect((await emu.control.setSigningSecret(emu.handle.defaultAccount.id, secret)).data.signing_secret).toBe(secret);
+    const bad = await emu.request('PUT', `/emulator/accounts/${emu.handle.defaultAccount.id}/signing-secret`, { body: { secret: 'nope' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toBe('secret must be whsec_ followed by at least 24 bytes of base64');
+    const missing = await emu.request('PUT', '/emulator/accounts/01ABCDEFGHJKMNPQRSTVWXYZ00/signing-secret', { body: {} });
+    expect(missing.status).toBe(404);
+  });
+});
+
+describe('retries', () => {
+  it('follows the default schedule exactly, on the emulator clock, then fails after 8 attempts', async () => {
+    receiver.status = 500;
+    await registerHook(emu.service, receiver.url);
+    const t0 = await pauseClock();
+    const id = (await emu.control.fireEvent({ event: 'bounce' })).data.delivery_id!;
+    let d = await attemptsOf(id, 1);
+    expect(d.status).toBe('pending');
+    expect(d.attempt_log[0]!.started_at).toBe(new Date(t0).toISOString());
+
+    let now = t0;
+    for (const [i, delay] of DEFAULT_RETRY_SCHEDULE_MS.entries()) {
+      expect(d.next_attempt_at).toBe(new Date(now + delay).toISOString());
+      // One millisecond early: nothing is sent.
+      await advance(delay - 1);
+      await settle();
+      expect(receiver.requests).toHaveLength(i + 1);
+      await advance(1);
+      now += delay;
+      d = await attemptsOf(id, i + 2);
+      expect(d.attempt_log[i + 1]!.started_at).toBe(new Date(now).toISOString());
+    }
+    expect(d.status).toBe('failed');
+    expect(d.next_attempt_at).toBeNull();
+    expect(d.attempts).toBe(8);
+    expect(d.last_status_code).toBe(500);
+    expect(d.last_error).toBe('HTTP 500');
+    await advance(30 * 24 * 3600 * 1000);
+    await settle();
+    expect(receiver.requests).toHaveLength(8);
+    // webhook-id is the same on every attempt.
+    expect(new Set(receiver.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([id]));
+  });
+
+  it('stops retrying once the receiver answers 2xx', async () => {
+    receiver.answer = (_req, i) => (i < 3 ? 500 : 200);
+    await registerHook(emu.service, receiver.url);
+    await pauseClock();
+    const id = (await emu.control.fireEvent({ event: 'delivery' })).data.delivery_id!;
+    await attemptsOf(id, 1);
+    await advance(5_000);
+    await attemptsOf(id, 2);
+    await advance(300_000);
+    await attemptsOf(id, 3);
+    await advance(1_800_000);
+    const d = await attemptsOf(id, 4);
+    expect(d.status).toBe('succeeded');
+    expect(d.attempt_log.map((a) => a.response?.status)).toEqual([500, 500, 500, 200]);
+    await advance(24 * 3600 * 1000);
+    await settle();
+    expect(receiver.requests).toHaveLength(4);
+  });
+
+  it('uses --retry-schedule', async () => {
+    const custom = await startEmulator({ retrySchedule: '2s,1m' });
+    cleanups.push(() => custom.cleanup());
+    receiver.status = 503;
+    await registerHook(custom.service, receiver.url);
+    const t0 = (await custom.control.setClock({ speed: 0 })).data.now_ms;
+    const id = (await custom.control.fireEvent({ event: 'spam' })).data.delivery_id!;
+    await receiver.waitFor(1);
+    await custom.control.setClock({ advance_ms: 2_000 });
+    await receiver.waitFor(2);
+    await custom.control.setClock({ advance_ms: 60_000 });
+    await receiver.waitFor(3);
+    await new Promise((r) => setTimeout(r, 100));
+    const d = (await custom.control.getDelivery(id)).data;
+    expect(d.status).toBe('failed');
+    expect(d.attempt_log.map((a) => Date.parse(a.started_at) - t0)).toEqual([0, 2_000, 62_000]);
+  });
+
+  it('sends retries to the webhook as it is now: URL, method and headers', async () => {
+    const second = await startReceiver();
+    cleanups.push(() => second.close());
+    receiver.status = 500;
+    await registerHook(emu.service, receiver.url);
+    await pauseClock();
+    const id = (await emu.control.fireEvent({ event: 'delivery' })).data.delivery_id!;
+    await attemptsOf(id, 1);
+    await emu.service.updateWebhook({ event: 'EMAIL_EVENT', webhook_url: second.url, method: 'PATCH', headers: { 'X-New': 'yes' } });
+    await advance(5_000);
+    const [req] = await second.waitFor(1);
+    expect(req!.method).toBe('PATCH');
+    expect(req!.headers['x-new']).toBe('yes');
+    expect(req!.headers['webhook-id']).toBe(id);
+    const d = await attemptsOf(id, 2);
+    expect(d.status).toBe('succeeded');
+    expect(d.target.url).toBe(second.url);
+  });
+
+  it('cancels pending deliveries when the webhook is deleted: no request follows', async () => {
+    receiver.status = 500;
+    await registerHook(emu.service, receiver.url);
+    await pauseClock();
+    const id = (await emu.control.fireEvent({ event: 'delivery' })).data.delivery_id!;
+    await attemptsOf(id, 1);
+    await emu.service.deleteWebhook({ event: 'EMAIL_EVENT' });
+    const d = (await emu.control.getDelivery(id)).data;
+    expect(d.status).toBe('cancelled');
+    expect(d.next_attempt_at).toBeNull();
+    await advance(48 * 3600 * 1000);
+    await settle();
+    expect(receiver.requests).toHaveLength(1);
+    // Nor by hand: its target is gone.
+    const retry = await emu.request('POST', `/emulator/deliveries/${id}/retry`, { body: {} });
+    expect(retry.status).toBe(409);
+    expect(retry.json.message).toBe('The target of this delivery no longer exists (its webhook was deleted)');
+  });
+
+  it('retries a failed delivery by hand, adding a manual attempt', async () => {
+    const quick = await startEmulator({ retrySchedule: 'none' });
+    cleanups.push(() => quick.cleanup());
+    receiver.status = 500;
+    await registerHook(quick.service, receiver.url);
+    const id = (await quick.control.fireEvent({ event: 'delivery' })).data.delivery_id!;
+    await receiver.waitFor(1);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await quick.control.getDelivery(id)).data.status).toBe('failed');
+
+    receiver.status = 200;
+    const { data } = await quick.control.retryDelivery(id);
+    expect(data.attempt).toMatchObject({ number: 2, trigger: 'manual', outcome: 'succeeded' });
+    expect(data.delivery).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(receiver.requests[1]!.headers['webhook-id']).toBe(id);
+
+    // A manual attempt on a succeeded delivery is allowed too, and recorded.
+    const again = (await quick.control.retryDelivery(id)).data;
+    expect(again.attempt.number).toBe(3);
+    expect((await quick.request('POST', '/emulator/deliveries/01ABCDEFGHJKMNPQRSTVWXYZ00/retry', { body: {} })).status).toBe(404);
+  });
+});
+
+describe('failure kinds are recorded', () => {
+  it('a refused connection', async () => {
+    const doomed = await startReceiver();
+    await registerHook(emu.service, doomed.url);
+    await doomed.close();
+    const id = (await emu.control.fireEvent({ event: 'delivery' })).data.delivery_id!;
+    const d = await attemptsOf(id, 1);
+    expect(d.attempt_log[0]!.error).toEqual({ code: 'refused', message: `connection refused by ${new URL(doomed.url).host}` });
+    expect(d.attempt_log[0]!.response).toBeNull();
+    expect(d.status).toBe('pending');
+  });
+
+  it('a redirect, which is not followed', async () => {
+    receiver.answer = () => ({ status: 302, headers: { location: 'http://example.com/' } });
+    await registerHook(emu.service, receiver.url);
+    const id = (await emu.control.fireEvent({ event: 'delivery' })).data.delivery_id!;
+    const d = await attemptsOf(id, 1);
+    expect(d.attempt_log[0]!.error).toEqual({ code: 'redirect', message: 'redirects are not followed (Location: http://example.com/)' });
+    expect(d.attempt_log[0]!.response!.status).toBe(302);
+    expect(d.status).toBe('pending');
+  });
+
+  it('only the first 64 KiB of a response body', async () => {
+    receiver.answer = () => ({ status: 200, body: 'x'.repeat(100_000) });
+    await registerHook(emu.service, receiver.url);
+    const id = (await emu.control.fireEvent({ event: 'delivery' })).data.delivery_id!;
+    const d = await attemptsOf(id, 1);
+    expect(d.attempt_log[0]!.response!.body).toHaveLength(65_536);
+    expect(d.attempt_log[0]!.response!.truncated).toBe(true);
+    expect(d.status).toBe('succeeded');
+  });
+});
+
+describe('isolation between targets', () => {
+  it('a hanging receiver times out while deliveries to another URL go on unhindered', async () => {
+    const slow = await startEmulator({ deliveryTimeoutMs: 1_000 });
+    cleanups.push(() => slow.cleanup());
+    const hanging = await startReceiver();
+    hanging.answer = () => 'hang';
+    cleanups.push(() => hanging.close());
+    const other = (await slow.control.createAccount({ name: 'Other' })).data;
+    const otherClient = new ServiceClient({ baseUrl: slow.url, apiKey: other.api_key });
+    await registerHook(slow.service, hanging.url);
+    await registerHook(otherClient, receiver.url);
+
+    const stuck = await Promise.all(Array.from({ length: 20 }, () => slow.control.fireEvent({ event: 'delivery' })));
+    await hanging.waitFor(8);
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 20 }, () => slow.control.fireEvent({ event: 'delivery', account_id: other.id })));
+    await receiver.waitFor(20, 3_000);
+    // All 20 arrived while the hanging receiver still held its 8 slots, well before its time-out.
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(hanging.requests.length).toBe(8);
+
+    const first = stuck[0]!.data.delivery_id!;
+    const deadline = Date.now() + 5_000;
+    let d = (await slow.control.getDelivery(first)).data;
+    while (d.attempt_log.length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      d = (await slow.control.getDelivery(first)).data;
+    }
+    expect(d.attempt_log[0]!.error).toEqual({ code: 'timeout', message: `no complete response from ${new URL(hanging.url).host} within 1000 ms` });
+  });
+});
+
+describe('synthetic events', () => {
+  it.each(EMAIL_EVENT_KINDS)('%s: a payload that matches its schema, with overrides applied', async (kind: EmailEventKind) => {
+    await registerHook(emu.service, receiver.url);
+    const fired = (
+      await emu.control.fireEvent({ event: kind, ref_id: 'REF-1', recipient: 'qa@example.com', fields: { campaign_id: 'spring', custom_args: { plan: 'pro' } } })
+    ).data;
+    const [req] = await receiver.waitFor(1);
+    const body = EMAIL_EVENT_PAYLOADS[kind].parse(JSON.parse(req!.body)) as Record<string, unknown>;
+    expect(body).toMatchObject({ event: kind, ref_id: 'REF-1', campaign_id: 'spring', custom_args: { plan: 'pro' } });
+    if (kind !== 'imap_error') expect((body.recipient as { email: string }).email).toBe('qa@example.com');
+    expect(body).toEqual(fired.payload);
+  });
+
+  it('refuses overrides that break the payload schema, naming the field', async () => {
+    const res = await emu.request('POST', '/emulator/events', { body: { event: 'bounce', fields: { bounce_type: 'medium', extra: 1 } } });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe('fields.bounce_type: Invalid option: expected one of "hard"|"soft"');
+    expect(res.json.errors.map((e: { path: string }) => e.path)).toEqual(['fields.bounce_type', 'fields.extra']);
+    const kind = await emu.request('POST', '/emulator/events', { body: { event: 'explosion' } });
+    expect(kind.status).toBe(400);
+    expect(kind.json.message).toMatch(/^event must be one of delivery, open, click/);
+    const account = await emu.request('POST', '/emulator/events', { body: { event: 'open', account_id: 'nope' } });
+    expect(account.status).toBe(404);
+  });
+});
+
+describe('GET /emulator/deliveries', () => {
+  it('pages newest first without gaps or repeats, and filters', async () => {
+    await registerHook(emu.service, receiver.url);
+    const ids: string[] = [];
+    for (const kind of ['delivery', 'open', 'click', 'bounce', 'spam', 'delivery', 'open'] as const) {
+      ids.push((await emu.control.fireEvent({ event: kind, ref_id: `R-${kind}` })).data.delivery_id!);
+    }
+    await receiver.waitFor(7);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await emu.control.listDeliveries({ limit: 3, cursor })).data;
+      expect(page.deliveries.length).toBeLessThanOrEqual(3);
+      seen.push(...page.deliveries.map((d) => d.id));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+
+    expect((await emu.control.listDeliveries({ event: 'open' })).data.deliveries.map((d) => d.id)).toEqual([ids[6], ids[1]]);
+    expect((await emu.control.listDeliveries({ ref_id: 'R-bounce' })).data.deliveries.map((d) => d.id)).toEqual([ids[3]]);
+    expect((await emu.control.listDeliveries({ category: 'DOMAIN_VERIFICATION' })).data.deliveries).toEqual([]);
+  });
+
+  it('answers bad queries with 400', async () => {
+    for (const q of ['limit=0', 'limit=501', 'limit=abc', 'status=done', 'cursor=zzz', 'colour=red']) {
+      const res = await emu.request('GET', `/emulator/deliveries?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.json.success).toBe(false);
+    }
+    expect((await emu.request('GET', '/emulator/deliveries/nope')).status).toBe(404);
+  });
+});
+
+describe('the emulator clock', () => {
+  it('pauses, jumps ahead and speeds up; never goes back', async () => {
+    const paused = (await emu.control.setClock({ speed: 0 })).data;
+    expect(paused.speed).toBe(0);
+    await settle();
+    expect((await emu.control.getClock()).data.now_ms).toBe(paused.now_ms);
+    const jumped = (await emu.control.setClock({ advance_ms: 3_600_000 })).data;
+    expect(jumped.now_ms).toBe(paused.now_ms + 3_600_000);
+    expect(jumped.offset_ms).toBeGreaterThan(3_500_000);
+    const fast = (await emu.control.setClock({ speed: 1000 })).data;
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await emu.control.getClock()).data.now_ms - fast.now_ms).toBeGreaterThan(50_000);
+
+    for (const body of [{}, { advance_ms: -1 }, { speed: -1 }, { speed: 1e9 }, { advance_ms: 1.5 }, { speed: 'fast' }]) {
+      const res = await emu.request('POST', '/emulator/clock', { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+  });
+
+  it('shows when the next attempt is due', async () => {
+    receiver.status = 500;
+    await registerHook(emu.service, receiver.url);
+    const t0 = await pauseClock();
+    expect((await emu.control.getClock()).data.next_due_at).toBeNull();
+    const id = (await emu.control.fireEvent({ event: 'delivery' })).data.delivery_id!;
+    await attemptsOf(id, 1);
+    const clock = (await emu.control.getClock()).data;
+    expect(clock.next_due_at).toBe(new Date(t0 + 5_000).toISOString());
+    expect(clock.pending_deliveries).toBe(1);
+  });
+
+  it('keeps emulated time across a restart', async () => {
+    await emu.control.setClock({ advance_ms: 24 * 3600 * 1000 });
+    await emu.stop();
+    const again = await startEmulator({}, {}, emu.dataDir);
+    cleanups.push(() => again.stop());
+    const offset = (await again.control.getClock()).data.offset_ms;
+    expect(offset).toBeGreaterThanOrEqual(24 * 3600 * 1000 - 1000);
+  });
+});
+
+describe('GET /emulator/stream', () => {
+  it('announces new deliveries and attempts as server-sent events', async () => {
+    await registerHook(emu.service, receiver.url);
+    const controller = new AbortController();
+    const res = await fetch(`${emu.url}/emulator/stream`, { signal: controller.signal });
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const reader = res.body!.getReader();
+    const fired = (await emu.control.fireEvent({ event: 'delivery' })).data;
+    let text = '';
+    const deadline = Date.now() + 5_000;
+    while (!text.includes('event: attempt.completed') && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    const events = text
+      .split('\n\n')
+      .filter((block) => block.startsWith('event: '))
+      .map((block) => ({ name: block.split('\n')[0]!.slice(7), data: JSON.parse(block.split('\n')[1]!.slice(6)) }));
+    expect(events[0]).toMatchObject({ name: 'delivery.created', data: { id: fired.delivery_id, status: 'pending' } });
+    const attempt = events.find((e) => e.name === 'attempt.completed')!;
+    expect(attempt.data).toMatchObject({ delivery_id: fired.delivery_id, attempt: { number: 1, outcome: 'succeeded' } });
+  });
+
+  it('does not hold up shutdown', async () => {
+    const res = await fetch(`${emu.url}/emulator/stream`);
+    const started = Date.now();
+    await emu.stop();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await res.body!.cancel().catch(() => {});
+  });
+});
