@@ -108,6 +108,7 @@ describe('mailyard serve', () => {
     [['--api-key', 'has spaces in it'], {}, 'mailyard: invalid value for --api-key: may contain only letters, digits and . _ ~ + / - (then = padding), got "has spaces in it"'],
     [['--memory', '--data-dir', '/tmp/x'], {}, 'mailyard: --data-dir and --memory cannot be used together'],
     [[], { MAILYARD_MEMORY: 'maybe' }, 'mailyard: invalid value for MAILYARD_MEMORY: expected true or false, got "maybe"'],
+    [['--retry-schedule', '5x'], {}, 'mailyard: invalid value for --retry-schedule: "5x" is not a duration (use a number and ms, s, m, h or d, as in 5s or 2h), got "5x"'],
     [['--nope'], {}, "mailyard: Unknown option '--nope'"],
     [['--http-port'], {}, "mailyard: Option '--http-port <value>' argument missing"],
   ])('exits with status 2 and names the problem: %j %j', async (args, env, message) => {
@@ -132,7 +133,7 @@ describe('mailyard serve', () => {
   it('prints its options with --help', async () => {
     const result = await run(['serve', '--help']);
     expect(result.code).toBe(0);
-    for (const flag of ['--host', '--http-port', '--smtp-port', '--data-dir', '--memory', '--api-key', '--strict-webhook-urls', '--log-level', 'MAILYARD_HTTP_PORT']) {
+    for (const flag of ['--host', '--http-port', '--smtp-port', '--data-dir', '--memory', '--api-key', '--strict-webhook-urls', '--retry-schedule', '--log-level', 'MAILYARD_HTTP_PORT']) {
       expect(result.stdout).toContain(flag);
     }
   });
