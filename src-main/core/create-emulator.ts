@@ -113,9 +113,9 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
         probe: seams.probe ?? probeUrl,
         lookup: seams.lookup ?? lookupHost,
       },
-      (webhookId) => dispatcher.cancelTarget(WEBHOOK_TARGET, webhookId),
+      (webhookId, deleted) => (deleted ? dispatcher.cancelTarget(WEBHOOK_TARGET, webhookId) : dispatcher.targetChanged(WEBHOOK_TARGET, webhookId)),
     );
-    const emailEvents = new EventsService(webhooksRepo, accounts, dispatcher, clock);
+    const emailEvents = new EventsService(webhooks, accounts, dispatcher, clock);
     const defaultAccount = accounts.bootstrap(config.apiKey);
     const services: EmulatorServices = { accounts, webhooks, events: emailEvents, dispatcher };
 

@@ -21,8 +21,13 @@ export interface AttemptOptions {
   agent: Agent;
   timeoutMs: number;
   responseBodyLimit: number;
-  /** Aborts the attempt (shutdown). */
-  signal: AbortSignal;
+  /** True once the dispatcher is stopping (it destroys the agent, which aborts the attempt). */
+  stopping: () => boolean;
+}
+
+/** The body of a response did not arrive within what was left of the time-out. */
+class AttemptTimeout extends Error {
+  override name = 'TimeoutError';
 }
 
 function headerRecord(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -39,11 +44,11 @@ function errorCodeOf(err: unknown): string | undefined {
 }
 
 /** A failed attempt's reason, classified and in words. */
-export function classifyError(err: unknown, url: URL, timeoutMs: number, shutdown: boolean): { code: AttemptErrorCode; message: string } {
+export function classifyError(err: unknown, url: URL, timeoutMs: number, stopping: boolean): { code: AttemptErrorCode; message: string } {
   const code = errorCodeOf(err);
   const where = url.host;
   const name = (err as Error).name;
-  if (shutdown) return { code: 'interrupted', message: 'the emulator stopped during this attempt' };
+  if (stopping && !(err instanceof AttemptTimeout)) return { code: 'interrupted', message: 'the emulator stopped during this attempt' };
   if (name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return { code: 'timeout', message: `no complete response from ${where} within ${timeoutMs} ms` };
   }
@@ -65,18 +70,20 @@ export function classifyError(err: unknown, url: URL, timeoutMs: number, shutdow
 export async function sendAttempt(req: HttpAttemptRequest, options: AttemptOptions): Promise<HttpAttemptResult> {
   const started = performance.now();
   const url = new URL(req.url);
-  // A network time-out is wall time by nature; it is not scheduled work.
-  const timeout = AbortSignal.timeout(options.timeoutMs);
+  // The time-out is wall time by nature (a network wait, not scheduled work). undici bounds the
+  // wait for the response head; a timer bounds the body to what is left of it.
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const res = await request(url, {
       method: req.method as 'POST',
       headers: req.headers,
       body: req.body,
       dispatcher: options.agent,
-      signal: AbortSignal.any([options.signal, timeout]),
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
+    const left = Math.max(0, options.timeoutMs - (performance.now() - started));
+    timer = setTimeout(() => res.body.destroy(new AttemptTimeout()), left);
     const chunks: Buffer[] = [];
     let size = 0;
     let truncated = false;
@@ -107,8 +114,10 @@ export async function sendAttempt(req: HttpAttemptRequest, options: AttemptOptio
     return {
       durationMs: Math.round(performance.now() - started),
       response: null,
-      error: classifyError(err, url, options.timeoutMs, options.signal.aborted),
+      error: classifyError(err, url, options.timeoutMs, options.stopping()),
       succeeded: false,
     };
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ulid } from 'ulid';
+import { monotonicFactory } from 'ulid';
 import { Agent } from 'undici';
 import type { AttemptRecord, DeliveryDetail, DeliverySummary } from '../../../src-shared/schemas/dispatch';
 import { isoTimestamp, type Clock } from '../clock';
@@ -57,25 +57,55 @@ export interface EnqueueInput {
 type Trigger = AttemptRow['trigger'];
 
 interface InFlight {
-  controller: AbortController;
+  /** Resolves once the attempt's outcome is committed. */
   done: Promise<void>;
 }
+
+/** An attempt's outcome waiting for the next commit. */
+interface Completion {
+  row: DeliveryRow;
+  attempt: AttemptRow;
+  update: DeliveryUpdate;
+  committed: () => void;
+}
+
+/**
+ * How long a tick may wait to gather more finished attempts into one commit, when nothing needs it
+ * sooner (the claimed-ahead deliveries keep every slot busy meanwhile). Wall time: this is I/O
+ * batching, not scheduled work.
+ */
+const BATCH_WINDOW_MS = 2;
 
 const targetKey = (row: Pick<DeliveryRow, 'target_kind' | 'target_id'>) => `${row.target_kind}:${row.target_id}`;
 
 /**
- * The durable webhook dispatcher. Every request is a `deliveries` row before its first attempt; due
- * rows are claimed (`sending`), sent with undici, and their attempt is recorded with the delivery's
- * next state in one transaction. Waiting is done on the emulator clock, never on wall time.
+ * The durable webhook dispatcher. Every request is a `deliveries` row before its first attempt.
+ * Work happens in ticks: one transaction records the outcomes of finished attempts and claims due
+ * deliveries (`sending`), up to the concurrency caps plus one round ahead; after the commit they are
+ * sent with undici, and a slot that frees is refilled at once from the claimed-ahead ones. One commit
+ * per tick, however many attempts it covers (group commit). Waiting is done on the emulator clock,
+ * never on wall time.
  */
 export class Dispatcher {
   private readonly agent: Agent;
   private readonly inFlight = new Map<string, InFlight>();
   private readonly perTarget = new Map<string, number>();
+  private completions: Completion[] = [];
+  /** Claimed (committed as `sending`) and waiting for a free slot: refills a slot the moment it frees. */
+  private ready: DeliveryRow[] = [];
+  /** Deliveries to cancel in the next commit (their target is gone). */
+  private cancellations: DeliveryRow[] = [];
+  /** Targets by `kind:id`, read once and dropped when the target changes (`targetChanged`). */
+  private readonly targets = new Map<string, DeliveryTarget | null>();
+  /** New deliveries of the current synchronous run, inserted together in a microtask. */
+  private enqueued: DeliveryRow[] = [];
   private cancelTimer: (() => void) | undefined;
   private timerAt: number | undefined;
-  private pumpQueued = false;
+  private tickSoon: ReturnType<typeof setImmediate> | undefined;
+  private tickLater: ReturnType<typeof setTimeout> | undefined;
   private running = false;
+  /** Delivery ids: ULIDs in creation order even within one millisecond (the list pages by id). */
+  private readonly newId = monotonicFactory();
 
   constructor(
     private readonly deps: DispatcherDeps,
@@ -92,7 +122,7 @@ export class Dispatcher {
   start(): void {
     this.recoverInterrupted();
     this.running = true;
-    this.pump();
+    this.tick();
   }
 
   /**
@@ -102,24 +132,29 @@ export class Dispatcher {
   async stop(graceMs: number): Promise<void> {
     this.running = false;
     this.clearTimer();
+    // Claimed ahead but never sent: back to pending, so no attempt is recorded for them.
+    const unsent = this.ready.splice(0).map((r) => r.id);
+    if (unsent.length > 0) this.deps.repo.transaction(() => this.deps.repo.release(unsent, isoTimestamp(this.deps.clock.now())));
     const pending = [...this.inFlight.values()];
     if (pending.length > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const graceOver = new Promise<void>((r) => (timer = setTimeout(r, graceMs)));
       await Promise.race([Promise.allSettled(pending.map((f) => f.done)), graceOver]);
       clearTimeout(timer);
-      for (const f of this.inFlight.values()) f.controller.abort();
-      await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
     }
-    await this.agent.close();
+    // Aborts what is still on the wire; those attempts are recorded as interrupted.
+    const left = [...this.inFlight.values()].map((f) => f.done);
+    await this.agent.destroy();
+    await Promise.allSettled(left);
+    if (this.completions.length > 0) this.tick();
   }
 
-  /** Persists a new delivery, due now, and wakes the dispatcher. */
-  enqueue(input: EnqueueInput): DeliverySummary {
+  /** Persists a new delivery, due now, and wakes the dispatcher. Returns its id. */
+  enqueue(input: EnqueueInput): string {
     const now = this.deps.clock.now();
     const iso = isoTimestamp(now);
     const row: DeliveryRow = {
-      id: ulid(now),
+      id: this.newId(now),
       account_id: input.accountId,
       target_kind: input.target.kind,
       target_id: input.target.id,
@@ -138,103 +173,185 @@ export class Dispatcher {
       created_at: iso,
       updated_at: iso,
     };
-    this.deps.repo.insert(row);
-    const summary = toDeliverySummary(row);
-    this.deps.events.emit('delivery.created', summary);
-    this.queuePump();
-    return summary;
+    // Inserted at the end of the current synchronous run, in one transaction with the others of
+    // that run: before any reply of the caller's goes out, and before the first attempt.
+    if (this.enqueued.push(row) === 1) queueMicrotask(() => this.flushEnqueued());
+    if (this.deps.events.hasListeners('delivery.created')) this.deps.events.emit('delivery.created', toDeliverySummary(row));
+    this.queueTick(this.inFlight.size < this.options.globalConcurrency);
+    return row.id;
+  }
+
+  /** Commits the deliveries enqueued in this synchronous run (reads call it first). */
+  private flushEnqueued(): void {
+    if (this.enqueued.length === 0) return;
+    const rows = this.enqueued;
+    this.enqueued = [];
+    this.deps.repo.transaction(() => {
+      for (const row of rows) this.deps.repo.insert(row);
+    });
   }
 
   /** Sends a delivery now, whatever its status, and waits for the outcome (a manual attempt). */
   async retryNow(id: string): Promise<{ delivery: DeliverySummary; attempt: AttemptRecord }> {
+    this.flushEnqueued();
     const row = this.deps.repo.get(id);
     if (!row) throw new AppError('not_found', 'Delivery Not Found');
     if (!this.running) throw new AppError('conflict', 'The dispatcher is stopping; try again after a restart');
-    if (!this.deps.resolveTarget(row.target_kind, row.target_id)) {
-      throw new AppError('conflict', 'The target of this delivery no longer exists (its webhook was deleted)');
-    }
+    const target = this.resolve(row);
+    if (!target) throw new AppError('conflict', 'The target of this delivery no longer exists (its webhook was deleted)');
     if (!this.deps.repo.claimForManual(id, isoTimestamp(this.deps.clock.now()))) {
       throw new AppError('conflict', 'An attempt of this delivery is in flight; retry when it has finished');
     }
-    await this.launch({ ...row, status: 'sending' }, 'manual', row.status);
+    await this.launch({ ...row, status: 'sending' }, target, 'manual', row.status);
     const after = this.deps.repo.get(id)!;
     const attempts = this.deps.repo.attempts(id);
-    return { delivery: toDeliverySummary(after), attempt: toAttemptRecord(attempts.at(-1)!) };
+    return { delivery: toDeliverySummary(after), attempt: toAttemptRecord(attempts.at(-1)!, after.payload) };
+  }
+
+  /** A target's URL, method or headers changed: the next attempts read it afresh. */
+  targetChanged(kind: string, id: string): void {
+    this.targets.delete(`${kind}:${id}`);
   }
 
   /** Cancels the pending deliveries of a target that is gone. */
   cancelTarget(kind: string, id: string): number {
+    this.flushEnqueued();
+    this.targetChanged(kind, id);
     return this.deps.repo.cancelForTarget(kind, id, isoTimestamp(this.deps.clock.now()));
+  }
+
+  private resolve(row: DeliveryRow): DeliveryTarget | undefined {
+    const key = targetKey(row);
+    let target = this.targets.get(key);
+    if (target === undefined) {
+      target = this.deps.resolveTarget(row.target_kind, row.target_id) ?? null;
+      this.targets.set(key, target);
+    }
+    return target ?? undefined;
   }
 
   /** When the next scheduled attempt is due, if any is pending. */
   nextDueAt(): number | null {
-    return this.deps.repo.nextDueAt([]);
+    this.flushEnqueued();
+    return this.deps.repo.nextDueAt();
   }
 
   pendingCount(): number {
+    this.flushEnqueued();
     return this.deps.repo.pendingCount();
+  }
+
+  /** Attempts on the wire right now. */
+  inFlightCount(): number {
+    return this.inFlight.size;
   }
 
   /** One delivery with its payload and attempts. */
   find(id: string): DeliveryDetail | undefined {
+    this.flushEnqueued();
     const row = this.deps.repo.get(id);
     return row && toDeliveryDetail(row, this.deps.repo.attempts(id));
   }
 
   /** Newest first; `before` is the id of the last delivery of the previous page. */
   list(filter: DeliveryFilter): DeliverySummary[] {
+    this.flushEnqueued();
     return this.deps.repo.list(filter).map(toDeliverySummary);
   }
 
   /** Re-reads what is due (after the clock jumped, for example). */
   wake(): void {
-    this.queuePump();
+    this.queueTick(true);
   }
 
-  private queuePump(): void {
-    if (this.pumpQueued || !this.running) return;
-    this.pumpQueued = true;
-    setImmediate(() => {
-      this.pumpQueued = false;
-      this.pump();
+  /** Asks for a tick: on the next turn of the event loop when `urgent`, else within the batch window. */
+  private queueTick(urgent: boolean): void {
+    if (urgent) this.tickSoon ??= setImmediate(() => this.tick());
+    else if (this.tickSoon === undefined) this.tickLater ??= setTimeout(() => this.tick(), BATCH_WINDOW_MS);
+  }
+
+  /**
+   * One commit: the outcomes of finished attempts, cancellations, and claims of due deliveries. The
+   * claimed ones are sent only after the commit, so a crash never loses track of one.
+   */
+  private tick(): void {
+    clearImmediate(this.tickSoon);
+    clearTimeout(this.tickLater);
+    this.tickSoon = undefined;
+    this.tickLater = undefined;
+    this.flushEnqueued();
+    const completed = this.completions;
+    this.completions = [];
+    const cancelled = this.cancellations;
+    this.cancellations = [];
+    this.deps.repo.transaction(() => {
+      for (const c of completed) this.deps.repo.writeAttempt(c.attempt, c.update);
+      for (const row of cancelled) this.cancelWithoutAttempt(row);
+      if (this.running) this.claimDue();
     });
+    for (const c of completed) {
+      this.announce(c);
+      c.committed();
+    }
+    this.launchReady();
+    if (this.running) this.armTimer();
   }
 
-  /** Claims and launches due deliveries up to the concurrency caps, then waits for the next due one. */
-  private pump(): void {
-    if (!this.running) return;
-    const { globalConcurrency, perTargetConcurrency } = this.options;
-    const saturated = [...this.perTarget].filter(([, n]) => n >= perTargetConcurrency).map(([key]) => key);
+  /**
+   * Claims due deliveries, oldest first, into `ready`: enough to fill every free slot and one round
+   * more, per target and in all (inside the tick's transaction). A target at its limit is left out.
+   */
+  private claimDue(): void {
+    const perTargetLimit = this.options.perTargetConcurrency * 2;
+    const globalLimit = this.options.globalConcurrency * 2;
     const now = this.deps.clock.now();
-    while (this.inFlight.size < globalConcurrency) {
-      const rows = this.deps.repo.due(now, saturated, Math.min(globalConcurrency - this.inFlight.size, 100));
+    const counts = new Map(this.perTarget);
+    for (const row of this.ready) counts.set(targetKey(row), (counts.get(targetKey(row)) ?? 0) + 1);
+    const saturated = [...counts].filter(([, n]) => n >= perTargetLimit).map(([key]) => key);
+    const claimed: string[] = [];
+    while (this.inFlight.size + this.ready.length < globalLimit) {
+      const room = globalLimit - this.inFlight.size - this.ready.length;
+      const rows = this.deps.repo.due(now, saturated, Math.min(room, 100));
       if (rows.length === 0) break;
-      const chosen: DeliveryRow[] = [];
-      const counts = new Map<string, number>();
       for (const row of rows) {
         const key = targetKey(row);
-        const n = (this.perTarget.get(key) ?? 0) + (counts.get(key) ?? 0);
-        if (n >= perTargetConcurrency) {
+        const n = counts.get(key) ?? 0;
+        if (n >= perTargetLimit) {
           if (!saturated.includes(key)) saturated.push(key);
           continue;
         }
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-        chosen.push(row);
+        counts.set(key, n + 1);
+        claimed.push(row.id);
+        this.ready.push({ ...row, status: 'sending' });
       }
-      if (chosen.length === 0) continue;
-      this.deps.repo.claim(
-        chosen.map((r) => r.id),
-        isoTimestamp(now),
-      );
-      for (const row of chosen) void this.launch({ ...row, status: 'sending' }, 'scheduled', 'pending');
+      this.deps.repo.claim(claimed.splice(0), isoTimestamp(now));
     }
-    if (this.inFlight.size < globalConcurrency) this.armTimer(saturated);
-    else this.clearTimer();
   }
 
-  private armTimer(saturated: string[]): void {
-    const at = this.deps.repo.nextDueAt(saturated);
+  /** Sends claimed deliveries while slots are free (per target and in all). */
+  private launchReady(): void {
+    const { globalConcurrency, perTargetConcurrency } = this.options;
+    for (let i = 0; i < this.ready.length && this.inFlight.size < globalConcurrency; ) {
+      const row = this.ready[i]!;
+      if ((this.perTarget.get(targetKey(row)) ?? 0) >= perTargetConcurrency) {
+        i++;
+        continue;
+      }
+      this.ready.splice(i, 1);
+      const target = this.resolve(row);
+      if (target) void this.launch(row, target, 'scheduled', 'pending');
+      else {
+        this.cancellations.push(row);
+        this.queueTick(false);
+      }
+    }
+  }
+
+  /** Waits on the emulator clock for the next delivery that becomes due after now. */
+  private armTimer(): void {
+    // Deliveries already due but not claimed are waiting for a target's slot: a finishing attempt
+    // wakes the dispatcher for them. The timer is only for what becomes due later.
+    const at = this.deps.repo.nextDueAfter(this.deps.clock.now());
     if (at === null) return this.clearTimer();
     if (at === this.timerAt) return;
     this.clearTimer();
@@ -242,7 +359,7 @@ export class Dispatcher {
     this.cancelTimer = this.deps.clock.setTimer(at, () => {
       this.timerAt = undefined;
       this.cancelTimer = undefined;
-      this.queuePump();
+      this.queueTick(true);
     });
   }
 
@@ -252,34 +369,26 @@ export class Dispatcher {
     this.timerAt = undefined;
   }
 
-  /** Starts one attempt of a claimed delivery; resolves when it is recorded. */
-  private launch(row: DeliveryRow, trigger: Trigger, previousStatus: DeliveryRow['status']): Promise<void> {
-    const target = this.deps.resolveTarget(row.target_kind, row.target_id);
-    if (!target) {
-      this.finish(row, { status: 'cancelled', next_attempt_at: null, last_error: 'the target was deleted' });
-      return Promise.resolve();
-    }
+  /** Sends one attempt of a claimed delivery; resolves once its outcome is committed. */
+  private launch(row: DeliveryRow, target: DeliveryTarget, trigger: Trigger, previousStatus: DeliveryRow['status']): Promise<void> {
     const key = targetKey(row);
     this.perTarget.set(key, (this.perTarget.get(key) ?? 0) + 1);
-    const controller = new AbortController();
     const request = this.buildRequest(row, target);
     const startedAt = isoTimestamp(this.deps.clock.now());
     const done = sendAttempt(request, {
       agent: this.agent,
       timeoutMs: this.options.timeoutMs,
       responseBodyLimit: this.options.responseBodyLimit,
-      signal: controller.signal,
-    })
-      .then((result) => this.record(row, trigger, previousStatus, request, startedAt, result))
-      .catch((err: unknown) => this.deps.logger.error({ err, delivery: row.id }, 'recording a delivery attempt failed'))
-      .finally(() => {
-        const left = (this.perTarget.get(key) ?? 1) - 1;
-        if (left > 0) this.perTarget.set(key, left);
-        else this.perTarget.delete(key);
-        this.inFlight.delete(row.id);
-        this.queuePump();
-      });
-    this.inFlight.set(row.id, { controller, done });
+      stopping: () => !this.running,
+    }).then((result) => {
+      const left = (this.perTarget.get(key) ?? 1) - 1;
+      if (left > 0) this.perTarget.set(key, left);
+      else this.perTarget.delete(key);
+      this.inFlight.delete(row.id);
+      this.launchReady();
+      return this.record(row, trigger, previousStatus, request, startedAt, result);
+    });
+    this.inFlight.set(row.id, { done });
     return done;
   }
 
@@ -298,7 +407,7 @@ export class Dispatcher {
     return { method: target.method, url: target.url, headers, body: row.payload };
   }
 
-  /** Records an attempt and moves the delivery to its next state, in one transaction. */
+  /** Queues an attempt's outcome and the delivery's next state for the next commit. */
   private record(
     row: DeliveryRow,
     trigger: Trigger,
@@ -306,7 +415,7 @@ export class Dispatcher {
     request: { method: string; url: string; headers: Record<string, string>; body: string },
     startedAt: string,
     result: HttpAttemptResult,
-  ): void {
+  ): Promise<void> {
     const attempt: AttemptRow = {
       delivery_id: row.id,
       number: row.attempts + 1,
@@ -317,7 +426,6 @@ export class Dispatcher {
       request_method: request.method,
       request_url: request.url,
       request_headers: JSON.stringify(request.headers),
-      request_body: request.body,
       response_status: result.response?.status ?? null,
       response_headers: result.response ? JSON.stringify(result.response.headers) : null,
       response_body: result.response?.body ?? null,
@@ -338,9 +446,18 @@ export class Dispatcher {
       last_error: lastError,
       updated_at: isoTimestamp(this.deps.clock.now()),
     };
-    this.deps.repo.completeAttempt(attempt, update);
+    return new Promise((committed) => {
+      this.completions.push({ row, attempt, update, committed });
+      // Soon when slots may starve or someone waits for this outcome; otherwise batch it.
+      const urgent = !this.running || trigger === 'manual' || this.ready.length < this.options.globalConcurrency / 2;
+      this.queueTick(urgent);
+    });
+  }
+
+  /** Tells listeners (the live stream) about a committed attempt. */
+  private announce({ row, attempt, update }: Completion): void {
     const { events } = this.deps;
-    if (events.hasListeners('attempt.completed')) events.emit('attempt.completed', { delivery_id: row.id, attempt: toAttemptRecord(attempt) });
+    if (events.hasListeners('attempt.completed')) events.emit('attempt.completed', { delivery_id: row.id, attempt: toAttemptRecord(attempt, row.payload) });
     if (events.hasListeners('delivery.updated')) events.emit('delivery.updated', toDeliverySummary({ ...row, ...update }));
   }
 
@@ -358,23 +475,25 @@ export class Dispatcher {
         ? { status: 'pending' as const, nextAttemptAt: row.next_attempt_at, scheduledAttempts }
         : { status: 'failed' as const, nextAttemptAt: null, scheduledAttempts };
     }
-    if (!this.deps.resolveTarget(row.target_kind, row.target_id)) return { status: 'cancelled' as const, nextAttemptAt: null, scheduledAttempts };
+    if (!this.resolve(row)) return { status: 'cancelled' as const, nextAttemptAt: null, scheduledAttempts };
     const delay = nextRetryDelay(this.options.retrySchedule, scheduledAttempts);
     return delay === null
       ? { status: 'failed' as const, nextAttemptAt: null, scheduledAttempts }
       : { status: 'pending' as const, nextAttemptAt: this.deps.clock.now() + delay, scheduledAttempts };
   }
 
-  /** Ends a delivery without an attempt (its target is gone). */
-  private finish(row: DeliveryRow, change: Pick<DeliveryUpdate, 'status' | 'next_attempt_at' | 'last_error'>): void {
+  /** Cancels a due delivery whose target is gone, without an attempt. */
+  private cancelWithoutAttempt(row: DeliveryRow): void {
     const update: DeliveryUpdate = {
       id: row.id,
+      status: 'cancelled',
       attempts: row.attempts,
       scheduled_attempts: row.scheduled_attempts,
+      next_attempt_at: null,
       target_url: row.target_url,
       last_status_code: row.last_status_code,
+      last_error: 'the target was deleted',
       updated_at: isoTimestamp(this.deps.clock.now()),
-      ...change,
     };
     this.deps.repo.completeUpdate(update);
     if (this.deps.events.hasListeners('delivery.updated')) this.deps.events.emit('delivery.updated', toDeliverySummary({ ...row, ...update }));
@@ -388,17 +507,20 @@ export class Dispatcher {
   private recoverInterrupted(): void {
     const rows = this.deps.repo.interrupted();
     for (const row of rows) {
-      const target = this.deps.resolveTarget(row.target_kind, row.target_id);
+      const target = this.resolve(row);
       const request = {
         method: target?.method ?? 'POST',
         url: target?.url ?? row.target_url,
         headers: {},
         body: row.payload,
       };
-      this.record(row, 'recovered', 'sending', request, isoTimestamp(this.deps.clock.now()), {
+      void this.record(row, 'recovered', 'sending', request, isoTimestamp(this.deps.clock.now()), {
         durationMs: 0,
         response: null,
-        error: { code: 'interrupted', message: 'the emulator stopped during this attempt (crash or kill); its outcome is unknown, so it counts as failed' },
+        error: {
+          code: 'interrupted',
+          message: 'the emulator stopped (crash or kill) while this attempt was starting or in flight; its outcome is unknown, so it counts as failed',
+        },
         succeeded: false,
       });
     }

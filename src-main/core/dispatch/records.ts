@@ -21,7 +21,8 @@ export function toDeliverySummary(row: DeliveryRow): DeliverySummary {
   };
 }
 
-export function toAttemptRecord(row: AttemptRow): AttemptRecord {
+/** `body` is the delivery's payload: every attempt sends exactly that, so it is stored once. */
+export function toAttemptRecord(row: AttemptRow, body: string): AttemptRecord {
   return {
     number: row.number,
     trigger: row.trigger,
@@ -32,7 +33,7 @@ export function toAttemptRecord(row: AttemptRow): AttemptRecord {
       method: row.request_method,
       url: row.request_url,
       headers: JSON.parse(row.request_headers) as Record<string, string>,
-      body: row.request_body,
+      body,
     },
     response:
       row.response_status === null
@@ -48,5 +49,5 @@ export function toAttemptRecord(row: AttemptRow): AttemptRecord {
 }
 
 export function toDeliveryDetail(row: DeliveryRow, attempts: AttemptRow[]): DeliveryDetail {
-  return { ...toDeliverySummary(row), payload: JSON.parse(row.payload) as unknown, attempt_log: attempts.map(toAttemptRecord) };
+  return { ...toDeliverySummary(row), payload: JSON.parse(row.payload) as unknown, attempt_log: attempts.map((a) => toAttemptRecord(a, row.payload)) };
 }

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { monotonicFactory } from 'ulid';
 import type { EmailEventKind } from '../../../src-shared/events';
 import { EMAIL_EVENT_PAYLOADS, type EmailEventPayload } from '../../../src-shared/schemas/events';
 import type { FireEventBody, FireEventResult } from '../../../src-shared/schemas/dispatch';
@@ -7,9 +7,9 @@ import { isoTimestamp, type Clock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import { AppError } from '../errors';
 import { describeFieldError, fieldErrors } from '../zod-errors';
-import type { WebhooksRepo } from '../store/webhooks.repo';
 import type { AccountsService } from './accounts.service';
 import { defaultPayload } from './synthetic-events';
+import type { WebhooksService } from './webhooks.service';
 
 export const WEBHOOK_TARGET = 'webhook';
 
@@ -22,8 +22,10 @@ export interface EmitResult {
 
 /** Email events on their way out: the account's EMAIL_EVENT webhook filter, then the dispatcher. */
 export class EventsService {
+  private readonly newRefId = monotonicFactory();
+
   constructor(
-    private readonly webhooks: WebhooksRepo,
+    private readonly webhooks: WebhooksService,
     private readonly accounts: AccountsService,
     private readonly dispatcher: Dispatcher,
     private readonly clock: Clock,
@@ -31,21 +33,20 @@ export class EventsService {
 
   /** Hands an email event to the dispatcher when the account's webhook has its kind enabled. */
   emitEmailEvent(accountId: string, payload: EmailEventPayload): EmitResult {
-    const webhook = this.webhooks.find(accountId, 'EMAIL_EVENT');
-    if (!webhook) return { sent: false, deliveryId: null, reason: 'the account has no EMAIL_EVENT webhook; register one to receive events' };
-    const flags = JSON.parse(webhook.events ?? '{}') as Record<string, boolean>;
-    if (flags[payload.event] !== true) {
+    const filter = this.webhooks.emailEventFilter(accountId);
+    if (!filter) return { sent: false, deliveryId: null, reason: 'the account has no EMAIL_EVENT webhook; register one to receive events' };
+    if (!filter.enabled[payload.event]) {
       return { sent: false, deliveryId: null, reason: `the EMAIL_EVENT webhook does not have ${payload.event} enabled in webhook_options.events` };
     }
-    const delivery = this.dispatcher.enqueue({
+    const deliveryId = this.dispatcher.enqueue({
       accountId,
-      target: { kind: WEBHOOK_TARGET, id: webhook.id, url: webhook.url },
+      target: { kind: WEBHOOK_TARGET, id: filter.webhookId, url: filter.url },
       category: 'EMAIL_EVENT',
       event: payload.event,
       refId: payload.ref_id,
       payload,
     });
-    return { sent: true, deliveryId: delivery.id, reason: null };
+    return { sent: true, deliveryId, reason: null };
   }
 
   /**
@@ -63,7 +64,7 @@ export class EventsService {
     const draft = {
       ...defaultPayload(kind, {
         timestamp: isoTimestamp(this.clock.now()),
-        refId: body.ref_id ?? ulid(this.clock.now()),
+        refId: body.ref_id ?? this.newRefId(this.clock.now()),
         recipient: body.recipient ?? 'recipient@example.com',
       }),
       ...body.fields,

@@ -61,14 +61,35 @@ function resolveFlags(event: WebhookEvent, options: Options, required: boolean):
 const notFound = () => new AppError('not_found', MESSAGES.webhookNotFound);
 const exists = () => new AppError('conflict', MESSAGES.webhookExists);
 
+/** What the event path needs of an account's EMAIL_EVENT webhook. */
+export interface EmailEventFilter {
+  webhookId: string;
+  url: string;
+  enabled: ResolvedEventFlags;
+}
+
 export class WebhooksService {
+  /** EMAIL_EVENT filters by account (null: none), read on every event; dropped on every change. */
+  private readonly filters = new Map<string, EmailEventFilter | null>();
+
   constructor(
     private readonly repo: WebhooksRepo,
     private readonly clock: Clock,
     private readonly urlPolicy: WebhookUrlPolicy,
-    /** Called with a deleted webhook's id: its pending deliveries are cancelled. */
-    private readonly onDeleted: (webhookId: string) => void,
+    /** Told of every change to a webhook: retries read it afresh, and a deleted one's pending deliveries are cancelled. */
+    private readonly onChanged: (webhookId: string, deleted: boolean) => void,
   ) {}
+
+  /** The account's EMAIL_EVENT webhook and its enabled kinds, or null when it has none. */
+  emailEventFilter(accountId: string): EmailEventFilter | null {
+    let filter = this.filters.get(accountId);
+    if (filter === undefined) {
+      const row = this.repo.find(accountId, 'EMAIL_EVENT');
+      filter = row ? { webhookId: row.id, url: row.url, enabled: JSON.parse(row.events ?? '{}') as ResolvedEventFlags } : null;
+      this.filters.set(accountId, filter);
+    }
+    return filter;
+  }
 
   list(accountId: string): WebhookRecord[] {
     return this.repo.list(accountId).map(toRecord);
@@ -97,6 +118,7 @@ export class WebhooksService {
     });
     // A concurrent registration may have won while the URL was being checked.
     if (!inserted) throw exists();
+    this.filters.delete(accountId);
   }
 
   async update(accountId: string, body: UpdateWebhookBody): Promise<void> {
@@ -114,13 +136,16 @@ export class WebhooksService {
     });
     // Deleted while the URL was being checked.
     if (!updated) throw notFound();
+    this.filters.delete(accountId);
+    this.onChanged(current.id, false);
   }
 
   /** Deletes the webhook; no request goes to it afterwards, retries already scheduled included. */
   delete(accountId: string, body: DeleteWebhookBody): void {
     const current = this.repo.find(accountId, body.event);
     if (!current || !this.repo.delete(accountId, body.event)) throw notFound();
-    this.onDeleted(current.id);
+    this.filters.delete(accountId);
+    this.onChanged(current.id, true);
   }
 
   /** Rules 5 and 6: strict-mode address policy, then a real connection to the URL's host and port. */

@@ -32,7 +32,6 @@ export interface AttemptRow {
   request_method: string;
   request_url: string;
   request_headers: string;
-  request_body: string;
   response_status: number | null;
   response_headers: string | null;
   response_body: string | null;
@@ -68,8 +67,6 @@ export interface DeliveryFilter {
 
 export class DeliveriesRepo {
   private readonly stmts;
-  readonly completeAttempt: (attempt: AttemptRow, update: DeliveryUpdate) => void;
-  readonly claim: (ids: string[], updatedAt: string) => void;
 
   constructor(private readonly db: Db) {
     this.stmts = {
@@ -79,20 +76,25 @@ export class DeliveriesRepo {
          VALUES (@id, @account_id, @target_kind, @target_id, @category, @event, @ref_id, @payload, @target_url, @status,
            @attempts, @scheduled_attempts, @next_attempt_at, @last_status_code, @last_error, @created_ms, @created_at, @updated_at)`,
       ),
+      dueAll: db.prepare<[number, number], DeliveryRow>(
+        "SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
+      ),
       due: db.prepare<[number, string, number], DeliveryRow>(
         `SELECT * FROM deliveries
           WHERE status = 'pending' AND next_attempt_at <= ?
             AND target_kind || ':' || target_id NOT IN (SELECT value FROM json_each(?))
-          ORDER BY next_attempt_at, id LIMIT ?`,
+          ORDER BY next_attempt_at LIMIT ?`,
       ),
-      nextDue: db.prepare<[string], { at: number | null }>(
-        `SELECT MIN(next_attempt_at) AS at FROM deliveries
-          WHERE status = 'pending' AND target_kind || ':' || target_id NOT IN (SELECT value FROM json_each(?))`,
+      nextDueAfter: db.prepare<[number], { at: number | null }>(
+        "SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'pending' AND next_attempt_at > ?",
       ),
+      nextDue: db.prepare<[], { at: number | null }>("SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'"),
       pendingCount: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE status = 'pending'"),
       markSending: db.prepare<[string, string]>("UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status = 'pending'"),
+      release: db.prepare<[string, string]>("UPDATE deliveries SET status = 'pending', updated_at = ? WHERE id = ? AND status = 'sending'"),
       markSendingAny: db.prepare<[string, string]>("UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status <> 'sending'"),
       get: db.prepare<[string], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?'),
+      // A full scan, run once at start: cheaper than an index every status change has to maintain.
       sending: db.prepare<[], DeliveryRow>("SELECT * FROM deliveries WHERE status = 'sending' ORDER BY id"),
       update: db.prepare<[DeliveryUpdate]>(
         `UPDATE deliveries SET status = @status, attempts = @attempts, scheduled_attempts = @scheduled_attempts,
@@ -101,23 +103,32 @@ export class DeliveriesRepo {
       ),
       insertAttempt: db.prepare<[AttemptRow]>(
         `INSERT INTO delivery_attempts (delivery_id, number, trigger, outcome, started_at, duration_ms, request_method, request_url,
-           request_headers, request_body, response_status, response_headers, response_body, response_truncated, error_code, error)
+           request_headers, response_status, response_headers, response_body, response_truncated, error_code, error)
          VALUES (@delivery_id, @number, @trigger, @outcome, @started_at, @duration_ms, @request_method, @request_url,
-           @request_headers, @request_body, @response_status, @response_headers, @response_body, @response_truncated, @error_code, @error)`,
+           @request_headers, @response_status, @response_headers, @response_body, @response_truncated, @error_code, @error)`,
       ),
       attempts: db.prepare<[string], AttemptRow>('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY number'),
       cancelTarget: db.prepare<[string, string, string]>(
         `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = ?
-          WHERE target_kind = ? AND target_id = ? AND status = 'pending'`,
+          WHERE target_id = ? AND target_kind = ? AND status = 'pending'`,
       ),
     };
-    this.completeAttempt = db.transaction((attempt: AttemptRow, update: DeliveryUpdate) => {
-      this.stmts.insertAttempt.run(attempt);
-      this.stmts.update.run(update);
-    });
-    this.claim = db.transaction((ids: string[], updatedAt: string) => {
-      for (const id of ids) this.stmts.markSending.run(updatedAt, id);
-    });
+  }
+
+  /** Runs `fn` in one transaction (one commit for many writes). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /** Records an attempt and its delivery's next state (call inside `transaction`). */
+  writeAttempt(attempt: AttemptRow, update: DeliveryUpdate): void {
+    this.stmts.insertAttempt.run(attempt);
+    this.stmts.update.run(update);
+  }
+
+  /** Marks pending deliveries as being sent (call inside `transaction`). */
+  claim(ids: string[], updatedAt: string): void {
+    for (const id of ids) this.stmts.markSending.run(updatedAt, id);
   }
 
   insert(row: DeliveryRow): void {
@@ -126,15 +137,27 @@ export class DeliveriesRepo {
 
   /** Due pending deliveries, oldest due first, leaving out the saturated targets (`kind:id`). */
   due(now: number, excludeTargets: string[], limit: number): DeliveryRow[] {
+    if (excludeTargets.length === 0) return this.stmts.dueAll.all(now, limit);
     return this.stmts.due.all(now, JSON.stringify(excludeTargets), limit);
   }
 
-  nextDueAt(excludeTargets: string[]): number | null {
-    return this.stmts.nextDue.get(JSON.stringify(excludeTargets))!.at;
+  /** The earliest next attempt of any pending delivery. */
+  nextDueAt(): number | null {
+    return this.stmts.nextDue.get()!.at;
+  }
+
+  /** The earliest next attempt strictly after `now` (what a timer must wait for). */
+  nextDueAfter(now: number): number | null {
+    return this.stmts.nextDueAfter.get(now)!.at;
   }
 
   pendingCount(): number {
     return this.stmts.pendingCount.get()!.n;
+  }
+
+  /** Returns claimed but unsent deliveries to pending (on a graceful stop). */
+  release(ids: string[], updatedAt: string): void {
+    for (const id of ids) this.stmts.release.run(updatedAt, id);
   }
 
   /** Changes a delivery without an attempt (for example: cancelled because its target is gone). */
@@ -162,7 +185,7 @@ export class DeliveriesRepo {
 
   /** Cancels the pending deliveries of a target (its webhook was deleted). Returns how many. */
   cancelForTarget(kind: string, id: string, updatedAt: string): number {
-    return this.stmts.cancelTarget.run(updatedAt, kind, id).changes;
+    return this.stmts.cancelTarget.run(updatedAt, id, kind).changes;
   }
 
   /** Newest first, filtered; `before` is the id of the last row of the previous page. */
