@@ -10,17 +10,9 @@ export interface Clock {
   setTimer(at: number, fn: () => void): () => void;
 }
 
-let lastMs = Number.NaN;
-let lastIso = '';
-
 /** ISO 8601 UTC with milliseconds, the one timestamp format of the API. */
 export function isoTimestamp(ms: number): string {
-  // Stamps come in bursts within one millisecond; format each millisecond once.
-  if (ms !== lastMs) {
-    lastIso = new Date(ms).toISOString();
-    lastMs = ms;
-  }
-  return lastIso;
+  return new Date(ms).toISOString();
 }
 
 export interface ClockState {

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServeProcess } from '../helpers/serve-process';
 
 const BIN = resolve(import.meta.dirname, '../../bin/mailyard.js');
 const BUILT = resolve(import.meta.dirname, '../../out/main/cli.js');
@@ -38,35 +39,21 @@ function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
   });
 }
 
-/** Starts `mailyard serve` and waits for its start-up lines. */
-async function serve(args: string[]): Promise<{ child: ChildProcess; lines: Record<string, string>; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...process.env, MAILYARD_LOG_LEVEL: 'warn' } });
-  let stdout = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d));
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d));
-  const deadline = Date.now() + 15_000;
-  while (!/^Data: /m.test(stdout)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start:\n${stdout}\n${stderr}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  const lines = Object.fromEntries(
+/** The start-up lines of `mailyard serve` as `{HTTP: ..., SMTP: ..., "API key": ..., Data: ...}`. */
+function startupLines(stdout: string): Record<string, string> {
+  return Object.fromEntries(
     stdout
       .split('\n')
       .filter((l) => /^\w[\w ]*:\s/.test(l))
       .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]),
   );
-  return { child, lines, output: () => stdout };
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((r) => (child.exitCode !== null ? r(child.exitCode) : child.on('close', (code) => r(code))));
 }
 
 describe('mailyard serve', () => {
   it('starts with the documented flags, prints its lines, serves, and stops cleanly on SIGTERM', async () => {
     const dataDir = join(dir, 'serve');
-    const { child, lines, output } = await serve(['--http-port', '0', '--smtp-port', '0', '--data-dir', dataDir, '--api-key', 'cli-test-key-1234']);
+    const { child, stdout: output, exited } = await startServeProcess(['--http-port', '0', '--smtp-port', '0', '--data-dir', dataDir, '--api-key', 'cli-test-key-1234']);
+    const lines = startupLines(output());
     expect(output()).toMatch(/^Mailyard \d+\.\d+\.\d+\n/);
     const url = lines.HTTP!.split(/\s/)[0]!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -80,23 +67,21 @@ describe('mailyard serve', () => {
     expect(hooks.status).toBe(200);
 
     child.kill('SIGTERM');
-    expect(await exited(child)).toBe(0);
+    expect(await exited).toBe(0);
     expect(output()).toContain('Stopped.');
     expect(existsSync(join(dataDir, 'mailyard.db'))).toBe(true);
   });
 
   it('takes its settings from MAILYARD_* variables, flags winning', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--api-key', 'flag-key-12345678'], {
-      env: { ...process.env, MAILYARD_HTTP_PORT: '0', MAILYARD_MEMORY: 'true', MAILYARD_API_KEY: 'env-key-12345678', MAILYARD_LOG_LEVEL: 'warn' },
+    const { child, stdout, exited } = await startServeProcess(['--api-key', 'flag-key-12345678'], {
+      MAILYARD_HTTP_PORT: '0',
+      MAILYARD_MEMORY: 'true',
+      MAILYARD_API_KEY: 'env-key-12345678',
     });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    const deadline = Date.now() + 15_000;
-    while (!/^Data: /m.test(stdout) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 25));
-    expect(stdout).toMatch(/^API key:\s+flag-key-12345678 /m);
-    expect(stdout).toMatch(/^Data:\s+in memory/m);
+    expect(stdout()).toMatch(/^API key:\s+flag-key-12345678 /m);
+    expect(stdout()).toMatch(/^Data:\s+in memory/m);
     child.kill('SIGINT');
-    expect(await exited(child)).toBe(0);
+    expect(await exited).toBe(0);
   });
 
   it.each([

@@ -308,23 +308,25 @@ export class Dispatcher {
     const counts = new Map(this.perTarget);
     for (const row of this.ready) counts.set(targetKey(row), (counts.get(targetKey(row)) ?? 0) + 1);
     const saturated = [...counts].filter(([, n]) => n >= perTargetLimit).map(([key]) => key);
-    const claimed: string[] = [];
+    const stamp = isoTimestamp(now);
     while (this.inFlight.size + this.ready.length < globalLimit) {
       const room = globalLimit - this.inFlight.size - this.ready.length;
-      const rows = this.deps.repo.due(now, saturated, Math.min(room, 100));
+      const rows = this.deps.repo.claimDue(now, saturated, Math.min(room, 100), stamp);
       if (rows.length === 0) break;
+      const overflow: string[] = [];
       for (const row of rows) {
         const key = targetKey(row);
         const n = counts.get(key) ?? 0;
         if (n >= perTargetLimit) {
+          // Claimed in the same batch as others of its target beyond the limit: back to pending.
+          overflow.push(row.id);
           if (!saturated.includes(key)) saturated.push(key);
           continue;
         }
         counts.set(key, n + 1);
-        claimed.push(row.id);
-        this.ready.push({ ...row, status: 'sending' });
+        this.ready.push(row);
       }
-      this.deps.repo.claim(claimed.splice(0), isoTimestamp(now));
+      if (overflow.length > 0) this.deps.repo.release(overflow, stamp);
     }
   }
 

@@ -76,21 +76,24 @@ export class DeliveriesRepo {
          VALUES (@id, @account_id, @target_kind, @target_id, @category, @event, @ref_id, @payload, @target_url, @status,
            @attempts, @scheduled_attempts, @next_attempt_at, @last_status_code, @last_error, @created_ms, @created_at, @updated_at)`,
       ),
-      dueAll: db.prepare<[number, number], DeliveryRow>(
-        "SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
+      claimAll: db.prepare<[string, number, number], DeliveryRow>(
+        `UPDATE deliveries SET status = 'sending', updated_at = ?
+          WHERE id IN (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?)
+          RETURNING *`,
       ),
-      due: db.prepare<[number, string, number], DeliveryRow>(
-        `SELECT * FROM deliveries
-          WHERE status = 'pending' AND next_attempt_at <= ?
-            AND target_kind || ':' || target_id NOT IN (SELECT value FROM json_each(?))
-          ORDER BY next_attempt_at LIMIT ?`,
+      claimExcluding: db.prepare<[string, number, string, number], DeliveryRow>(
+        `UPDATE deliveries SET status = 'sending', updated_at = ?
+          WHERE id IN (SELECT id FROM deliveries
+            WHERE status = 'pending' AND next_attempt_at <= ?
+              AND target_kind || ':' || target_id NOT IN (SELECT value FROM json_each(?))
+            ORDER BY next_attempt_at LIMIT ?)
+          RETURNING *`,
       ),
       nextDueAfter: db.prepare<[number], { at: number | null }>(
         "SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'pending' AND next_attempt_at > ?",
       ),
       nextDue: db.prepare<[], { at: number | null }>("SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'"),
       pendingCount: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE status = 'pending'"),
-      markSending: db.prepare<[string, string]>("UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status = 'pending'"),
       release: db.prepare<[string, string]>("UPDATE deliveries SET status = 'pending', updated_at = ? WHERE id = ? AND status = 'sending'"),
       markSendingAny: db.prepare<[string, string]>("UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status <> 'sending'"),
       get: db.prepare<[string], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?'),
@@ -126,19 +129,21 @@ export class DeliveriesRepo {
     this.stmts.update.run(update);
   }
 
-  /** Marks pending deliveries as being sent (call inside `transaction`). */
-  claim(ids: string[], updatedAt: string): void {
-    for (const id of ids) this.stmts.markSending.run(updatedAt, id);
+  /**
+   * Claims (marks `sending`) up to `limit` due deliveries, oldest due first, leaving out the given
+   * targets (`kind:id`), and returns them (call inside `transaction`).
+   */
+  claimDue(now: number, excludeTargets: string[], limit: number, updatedAt: string): DeliveryRow[] {
+    const rows =
+      excludeTargets.length === 0
+        ? this.stmts.claimAll.all(updatedAt, now, limit)
+        : this.stmts.claimExcluding.all(updatedAt, now, JSON.stringify(excludeTargets), limit);
+    // RETURNING gives no order.
+    return rows.sort((a, b) => a.next_attempt_at! - b.next_attempt_at! || (a.id < b.id ? -1 : 1));
   }
 
   insert(row: DeliveryRow): void {
     this.stmts.insert.run(row);
-  }
-
-  /** Due pending deliveries, oldest due first, leaving out the saturated targets (`kind:id`). */
-  due(now: number, excludeTargets: string[], limit: number): DeliveryRow[] {
-    if (excludeTargets.length === 0) return this.stmts.dueAll.all(now, limit);
-    return this.stmts.due.all(now, JSON.stringify(excludeTargets), limit);
   }
 
   /** The earliest next attempt of any pending delivery. */
@@ -155,7 +160,7 @@ export class DeliveriesRepo {
     return this.stmts.pendingCount.get()!.n;
   }
 
-  /** Returns claimed but unsent deliveries to pending (on a graceful stop). */
+  /** Returns claimed but unsent deliveries to pending (on a graceful stop, or over a target's limit). */
   release(ids: string[], updatedAt: string): void {
     for (const id of ids) this.stmts.release.run(updatedAt, id);
   }
