@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../helpers/emulator';
-import { startSilentTcpServer } from '../helpers/receiver';
+import { startReceiver, startSilentTcpServer } from '../helpers/receiver';
 
 describe('close()', () => {
   it('cuts connections still busy after the grace period instead of hanging', async () => {
@@ -34,6 +34,40 @@ describe('close()', () => {
     expect(res.json.message).toContain('within 500 ms');
     await closing;
     await silent.close();
+  });
+
+  it('records an attempt still hanging after the grace period as interrupted, and retries it after a restart', async () => {
+    const receiver = await startReceiver();
+    receiver.answer = (_req, i) => (i === 0 ? 'hang' : 200);
+    const emu = await startEmulator({ shutdownGraceMs: 200 });
+    try {
+      await emu.service.registerWebhook({
+        webhook_url: receiver.url,
+        event: 'EMAIL_EVENT',
+        method: 'POST',
+        webhook_options: { events: { delivery: true } },
+      });
+      const id = (await emu.control.fireEvent({ event: 'delivery' })).data.delivery_id!;
+      await receiver.waitFor(1);
+      await emu.stop();
+
+      const again = await startEmulator({}, {}, emu.dataDir);
+      try {
+        const d = (await again.control.getDelivery(id)).data;
+        expect(d.status).toBe('pending');
+        expect(d.attempt_log).toHaveLength(1);
+        expect(d.attempt_log[0]).toMatchObject({ trigger: 'scheduled', outcome: 'failed', error: { code: 'interrupted' } });
+        expect(Date.parse(d.next_attempt_at!) - Date.parse(d.attempt_log[0]!.started_at)).toBeGreaterThanOrEqual(5_000);
+        await again.control.setClock({ advance_ms: 5_000 });
+        await receiver.waitFor(2);
+        expect(receiver.requests[1]!.headers['webhook-id']).toBe(id);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await emu.cleanup();
+      await receiver.close();
+    }
   });
 
   it('can be called twice', async () => {

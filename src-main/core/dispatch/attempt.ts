@@ -21,7 +21,7 @@ export interface AttemptOptions {
   agent: Agent;
   timeoutMs: number;
   responseBodyLimit: number;
-  /** True once the dispatcher is stopping (it destroys the agent, which aborts the attempt). */
+  /** True while the dispatcher cuts attempts short on shutdown (it destroys the agent). */
   stopping: () => boolean;
 }
 

@@ -104,6 +104,10 @@ export class Dispatcher {
   private tickSoon: ReturnType<typeof setImmediate> | undefined;
   private tickLater: ReturnType<typeof setTimeout> | undefined;
   private running = false;
+  /** Set while attempts still on the wire are being cut short at the end of `stop`. */
+  private aborting = false;
+  /** Set once `stop` has finished: nothing may touch the store any more. */
+  private stopped = false;
   /** Delivery ids: ULIDs in creation order even within one millisecond (the list pages by id). */
   private readonly newId = monotonicFactory();
 
@@ -143,10 +147,12 @@ export class Dispatcher {
       clearTimeout(timer);
     }
     // Aborts what is still on the wire; those attempts are recorded as interrupted.
+    this.aborting = true;
     const left = [...this.inFlight.values()].map((f) => f.done);
     await this.agent.destroy();
     await Promise.allSettled(left);
-    if (this.completions.length > 0) this.tick();
+    this.tick();
+    this.stopped = true;
   }
 
   /** Persists a new delivery, due now, and wakes the dispatcher. Returns its id. */
@@ -266,6 +272,7 @@ export class Dispatcher {
 
   /** Asks for a tick: on the next turn of the event loop when `urgent`, else within the batch window. */
   private queueTick(urgent: boolean): void {
+    if (this.stopped) return;
     if (urgent) this.tickSoon ??= setImmediate(() => this.tick());
     else if (this.tickSoon === undefined) this.tickLater ??= setTimeout(() => this.tick(), BATCH_WINDOW_MS);
   }
@@ -381,7 +388,7 @@ export class Dispatcher {
       agent: this.agent,
       timeoutMs: this.options.timeoutMs,
       responseBodyLimit: this.options.responseBodyLimit,
-      stopping: () => !this.running,
+      stopping: () => this.aborting,
     }).then((result) => {
       const left = (this.perTarget.get(key) ?? 1) - 1;
       if (left > 0) this.perTarget.set(key, left);
