@@ -125,6 +125,19 @@ describe('mailyard serve', () => {
 });
 
 describe('mailyard', () => {
+  it('runs as `npx mailyard` in the project, as the README says', async () => {
+    const result = await new Promise<Run>((resolvePromise) => {
+      const child = spawn('npx', ['--no-install', 'mailyard', '--version'], { cwd: resolve(import.meta.dirname, '../..') });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d));
+      child.stderr.on('data', (d: Buffer) => (stderr += d));
+      child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
   it('prints its version', async () => {
     const result = await run(['--version']);
     expect(result.code).toBe(0);
