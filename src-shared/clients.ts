@@ -27,6 +27,22 @@ export class ServiceClient {
   listWebhooks(): Promise<CallOutput<Svc['listWebhooks']>> {
     return this.http.call(service.listWebhooks, {});
   }
+
+  sendEmail(body: CallInput<Svc['sendEmail']>['body']): Promise<CallOutput<Svc['sendEmail']>> {
+    return this.http.call(service.sendEmail, { body });
+  }
+
+  getEmailLogs(query: CallInput<Svc['getEmailLogs']>['query'] = {}): Promise<CallOutput<Svc['getEmailLogs']>> {
+    return this.http.call(service.getEmailLogs, { query });
+  }
+
+  subscribeEmail(email: string): Promise<CallOutput<Svc['subscribeEmail']>> {
+    return this.http.call(service.subscribeEmail, { body: { email } });
+  }
+
+  unsubscribeEmail(email: string): Promise<CallOutput<Svc['unsubscribeEmail']>> {
+    return this.http.call(service.unsubscribeEmail, { body: { email } });
+  }
 }
 
 /** Typed client of the emulator's control API (`/emulator`). */
@@ -55,6 +71,14 @@ export class ControlClient {
 
   deleteSigningSecret(accountId: string): Promise<CallOutput<Ctl['deleteSigningSecret']>> {
     return this.http.call(control.deleteSigningSecret, { params: { id: accountId } });
+  }
+
+  getRules(): Promise<CallOutput<Ctl['getRules']>> {
+    return this.http.call(control.getRules, {});
+  }
+
+  setRules(body: CallInput<Ctl['setRules']>['body']): Promise<CallOutput<Ctl['setRules']>> {
+    return this.http.call(control.setRules, { body });
   }
 
   getClock(): Promise<CallOutput<Ctl['getClock']>> {

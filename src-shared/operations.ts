@@ -14,6 +14,7 @@ import {
   ListDeliveriesQuery,
   SetSigningSecretBody,
 } from './schemas/dispatch';
+import { EmailLogsPage, EmailLogsQuery, SendEmailBody, SendEmailResult, SimulationRules, SubscriptionBody } from './schemas/email';
 import { AccountRecord, CreateAccountBody, Health } from './schemas/emulator';
 import { DeleteWebhookBody, RegisterWebhookBody, UpdateWebhookBody, WebhookRecord } from './schemas/webhooks';
 
@@ -83,6 +84,45 @@ export const serviceOperations = defineOperations({
     auth: 'bearer',
     response: dataResponse(z.array(WebhookRecord)),
   },
+  sendEmail: {
+    method: 'POST',
+    path: '/v1/email/send',
+    summary: 'Send an email: one message per recipient (to, cc, bcc), each with its ref_id and simulated events',
+    tag: 'Email',
+    auth: 'bearer',
+    body: SendEmailBody,
+    response: dataResponse(SendEmailResult),
+    errors: [413, 415],
+  },
+  getEmailLogs: {
+    method: 'GET',
+    path: '/v1/email/logs',
+    summary: 'Email logs, newest first, filtered, with page tokens',
+    tag: 'Email',
+    auth: 'bearer',
+    query: EmailLogsQuery,
+    response: dataResponse(EmailLogsPage),
+  },
+  subscribeEmail: {
+    method: 'POST',
+    path: '/v1/email/subscribe',
+    summary: "Remove an address from the account's suppression list",
+    tag: 'Email',
+    auth: 'bearer',
+    body: SubscriptionBody,
+    response: MessageResponse,
+    errors: [415],
+  },
+  unsubscribeEmail: {
+    method: 'POST',
+    path: '/v1/email/unsubscribe',
+    summary: "Add an address to the account's suppression list (its messages get status suppressed and no events)",
+    tag: 'Email',
+    auth: 'bearer',
+    body: SubscriptionBody,
+    response: MessageResponse,
+    errors: [415],
+  },
 });
 
 /** The emulator's own control API (`/emulator`): loopback only, no API key. */
@@ -133,6 +173,24 @@ export const controlOperations = defineOperations({
     params: AccountIdParams,
     response: dataResponse(AccountRecord),
     errors: [404, 415],
+  },
+  getRules: {
+    method: 'GET',
+    path: '/emulator/rules',
+    summary: 'Simulation rules: recipient patterns and the events they get',
+    tag: 'Simulation',
+    auth: 'none',
+    response: dataResponse(SimulationRules),
+  },
+  setRules: {
+    method: 'PUT',
+    path: '/emulator/rules',
+    summary: 'Replace the simulation rules (tried in order, before the simulator addresses)',
+    tag: 'Simulation',
+    auth: 'none',
+    body: SimulationRules,
+    response: dataResponse(SimulationRules),
+    errors: [415],
   },
   getClock: {
     method: 'GET',

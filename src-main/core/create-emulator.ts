@@ -10,12 +10,17 @@ import { EmulatorEvents } from './emulator-events';
 import { buildHttpApp } from './http/app';
 import { createLogger } from './logger';
 import { AccountsService, type Account } from './services/accounts.service';
+import { EmailService } from './services/email/email.service';
+import { MessageLog } from './services/email/message-log';
 import { EventsService, WEBHOOK_TARGET } from './services/events.service';
+import { Simulator } from './services/simulation/simulator';
 import { lookupHost, probeUrl, type HostLookup, type UrlProbe } from './services/reachability';
 import { WebhooksService } from './services/webhooks.service';
 import { AccountsRepo } from './store/accounts.repo';
 import { openDatabase } from './store/database';
 import { DeliveriesRepo } from './store/deliveries.repo';
+import { MessagesRepo } from './store/messages.repo';
+import { SimulationRepo } from './store/simulation.repo';
 import { StateRepo } from './store/state.repo';
 import { WebhooksRepo } from './store/webhooks.repo';
 
@@ -35,7 +40,9 @@ export interface EmulatorServices {
   accounts: AccountsService;
   webhooks: WebhooksService;
   events: EventsService;
+  email: EmailService;
   dispatcher: Dispatcher;
+  simulator: Simulator;
 }
 
 export interface EmulatorHandle {
@@ -115,15 +122,28 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       },
       (webhookId, deleted) => (deleted ? dispatcher.cancelTarget(WEBHOOK_TARGET, webhookId) : dispatcher.targetChanged(WEBHOOK_TARGET, webhookId)),
     );
-    const emailEvents = new EventsService(webhooks, accounts, dispatcher, clock);
+    const messagesRepo = new MessagesRepo(db);
+    const simulationRepo = new SimulationRepo(db);
+    const messageLog = new MessageLog(messagesRepo, simulationRepo, clock);
+    const emailEvents = new EventsService(webhooks, accounts, dispatcher, clock, messageLog);
+    const simulator = new Simulator({
+      repo: simulationRepo,
+      clock,
+      events: emailEvents,
+      log: messageLog,
+      dispatcher,
+      logger: logger.child({ component: 'simulator' }),
+    });
+    const email = new EmailService({ messages: messagesRepo, simulation: simulationRepo, events: emailEvents, clock, scheduled: () => simulator.wake() });
     const defaultAccount = accounts.bootstrap(config.apiKey);
-    const services: EmulatorServices = { accounts, webhooks, events: emailEvents, dispatcher };
+    const services: EmulatorServices = { accounts, webhooks, events: emailEvents, email, dispatcher, simulator };
 
     const liveClock = clock;
     liveClock.onChange((s) => {
       state.set(CLOCK_OFFSET_KEY, String(s.offsetMs));
       events.emit('clock.changed', { now: isoTimestamp(s.now), speed: s.speed });
       dispatcher.wake();
+      simulator.wake();
     });
 
     let health: Health | undefined;
@@ -144,6 +164,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const ports = { http: address.port, smtp: null };
     health = { status: 'ok', version, started_at: startedAt, urls, ports, data_dir: dataDir };
     dispatcher.start();
+    simulator.start();
     logger.info({ urls, dataDir }, 'mailyard started');
 
     const listening = app;
@@ -164,6 +185,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
           // after it are cut, so a client holding a socket (a browser's pre-connect, a live stream)
           // cannot block shutdown. Attempts cut short are recorded and retried on the next start.
           const grace = setTimeout(() => listening.server.closeAllConnections(), config.shutdownGraceMs);
+          simulator.stop();
           await Promise.all([listening.close(), dispatcher.stop(config.shutdownGraceMs)]);
           clearTimeout(grace);
           state.set(CLOCK_OFFSET_KEY, String(liveClock.state().offsetMs));

@@ -187,6 +187,11 @@ export class Dispatcher {
     return row.id;
   }
 
+  /** Inserts the deliveries enqueued so far now, inside the caller's transaction (atomic with it). */
+  commitEnqueued(): void {
+    this.flushEnqueued();
+  }
+
   /** Commits the deliveries enqueued in this synchronous run (reads call it first). */
   private flushEnqueued(): void {
     if (this.enqueued.length === 0) return;

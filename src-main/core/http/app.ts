@@ -11,6 +11,8 @@ import { errorBody, handleError } from './error-handler';
 import { bearerAuth, controlGuard } from './guards';
 import { controlRoutes } from './routes/control.routes';
 import { dispatchRoutes } from './routes/dispatch.routes';
+import { emailRoutes } from './routes/email.routes';
+import { simulationRoutes } from './routes/simulation.routes';
 import { streamRoutes } from './routes/stream.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 import { registerUi } from './ui';
@@ -94,6 +96,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await app.register(async (v1) => {
     v1.addHook('onRequest', bearerAuth(deps.services.accounts));
     webhookRoutes(v1, deps.services.webhooks);
+    emailRoutes(v1, deps.services.email);
   });
 
   await app.register(async (control) => {
@@ -104,6 +107,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       dispatcher: deps.services.dispatcher,
       events: deps.services.events,
     });
+    simulationRoutes(control, deps.services.email);
     streamRoutes(control, deps.events);
   });
 

@@ -8,6 +8,7 @@ import type { Dispatcher } from '../dispatch/dispatcher';
 import { AppError } from '../errors';
 import { describeFieldError, fieldErrors } from '../zod-errors';
 import type { AccountsService } from './accounts.service';
+import type { MessageFacts, MessageLog } from './email/message-log';
 import { defaultPayload } from './synthetic-events';
 import type { WebhooksService } from './webhooks.service';
 
@@ -29,7 +30,40 @@ export class EventsService {
     private readonly accounts: AccountsService,
     private readonly dispatcher: Dispatcher,
     private readonly clock: Clock,
+    private readonly log: MessageLog,
   ) {}
+
+  /**
+   * The payload of an event of `kind`: realistic defaults, the facts of the message it is about,
+   * then `fields`; checked against the kind's payload schema (a 400 naming the field when broken).
+   */
+  buildPayload(kind: EmailEventKind, message: MessageFacts | undefined, fields: Record<string, unknown>, at: number, recipient?: string): EmailEventPayload {
+    if (fields.event !== undefined && fields.event !== kind) {
+      throw new AppError('validation', 'fields.event must match event', [{ path: 'fields.event', message: 'must match event' }]);
+    }
+    const draft: Record<string, unknown> = defaultPayload(kind, {
+      timestamp: isoTimestamp(at),
+      refId: message?.refId ?? this.newRefId(at),
+      recipient: recipient ?? message?.recipient.email ?? 'recipient@example.com',
+    });
+    if (message) {
+      draft.campaign_id = message.campaignId;
+      draft.custom_args = message.customArgs;
+      if ('mailer_id' in draft) draft.mailer_id = message.mailerId;
+      if (kind === 'delivery') {
+        draft.recipient = { email: recipient ?? message.recipient.email, name: message.recipient.name };
+        draft.sender = message.sender;
+        draft.subject = message.subject;
+      }
+    }
+    Object.assign(draft, fields);
+    const parsed = EMAIL_EVENT_PAYLOADS[kind].safeParse(draft);
+    if (!parsed.success) {
+      const errors = fieldErrors(parsed.error.issues).map((e) => ({ ...e, path: e.path ? `fields.${e.path}` : 'fields' }));
+      throw new AppError('validation', describeFieldError(errors[0]!, 'fields'), errors);
+    }
+    return parsed.data as EmailEventPayload;
+  }
 
   /** Hands an email event to the dispatcher when the account's webhook has its kind enabled. */
   emitEmailEvent(accountId: string, payload: EmailEventPayload): EmitResult {
@@ -55,27 +89,14 @@ export class EventsService {
    * through the same filter, dispatcher, retries and log as a simulated one.
    */
   fireSynthetic(body: z.output<typeof FireEventBody>): z.output<typeof FireEventResult> {
-    const account = body.account_id ? this.accounts.get(body.account_id) : this.accounts.defaultAccount();
-    if (!account) throw new AppError('not_found', 'Account Not Found');
-    const kind: EmailEventKind = body.event;
-    if (body.fields?.event !== undefined && body.fields.event !== kind) {
-      throw new AppError('validation', 'fields.event must match event', [{ path: 'fields.event', message: 'must match event' }]);
-    }
-    const draft = {
-      ...defaultPayload(kind, {
-        timestamp: isoTimestamp(this.clock.now()),
-        refId: body.ref_id ?? this.newRefId(this.clock.now()),
-        recipient: body.recipient ?? 'recipient@example.com',
-      }),
-      ...body.fields,
-    };
-    const parsed = EMAIL_EVENT_PAYLOADS[kind].safeParse(draft);
-    if (!parsed.success) {
-      const errors = fieldErrors(parsed.error.issues).map((e) => ({ ...e, path: e.path ? `fields.${e.path}` : 'fields' }));
-      throw new AppError('validation', describeFieldError(errors[0]!, 'fields'), errors);
-    }
-    const payload = parsed.data as EmailEventPayload;
-    const result = this.emitEmailEvent(account.id, payload);
+    const message = body.ref_id === undefined ? undefined : this.log.find(body.ref_id);
+    const accountId = body.account_id ?? message?.accountId ?? this.accounts.defaultAccount().id;
+    if (!this.accounts.get(accountId)) throw new AppError('not_found', 'Account Not Found');
+    const fields = { ...(message || body.ref_id === undefined ? {} : { ref_id: body.ref_id }), ...body.fields };
+    const payload = this.buildPayload(body.event, message, fields, this.clock.now(), body.recipient);
+    const result = this.emitEmailEvent(accountId, payload);
+    // An event about a stored message is part of its log, as a simulated one would be.
+    if (message && message.accountId === accountId) this.log.apply(message.refId, payload, result.deliveryId);
     return { payload, delivery_id: result.deliveryId, sent: result.sent, reason: result.reason };
   }
 }

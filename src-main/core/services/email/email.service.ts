@@ -1,0 +1,185 @@
+import { monotonicFactory } from 'ulid';
+import type { EmailLogRecord, EmailLogsQuery, SendEmailBody, SimulationRule } from '../../../../src-shared/schemas/email';
+import { isoTimestamp, type Clock } from '../../clock';
+import { AppError } from '../../errors';
+import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
+import type { SimulationRepo } from '../../store/simulation.repo';
+import type { EventsService } from '../events.service';
+import { planFor } from '../simulation/plan';
+import { composeMessage } from './compose';
+
+export interface SentMessage {
+  email: string;
+  recipient_type: 'to' | 'cc' | 'bcc';
+  ref_id: string;
+}
+
+const encodeToken = (refId: string) => Buffer.from(JSON.stringify({ r: refId })).toString('base64url');
+
+function decodeToken(token: string): string {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString()) as { r?: unknown };
+    if (typeof parsed.r === 'string' && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(parsed.r)) return parsed.r;
+  } catch {
+    // fall through
+  }
+  throw new AppError('validation', 'pageToken is not a token this API gave out', [{ path: 'pageToken', message: 'is not valid' }]);
+}
+
+/** A query date: start of that day for a plain date, else the instant. */
+const toMs = (value: string | undefined) => (value === undefined ? undefined : Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value));
+
+function toLogRecord(row: MessageRow, events: Array<{ event: string; timestamp: string }>): EmailLogRecord {
+  return {
+    ref_id: row.ref_id,
+    campaign_id: row.campaign_id,
+    mailer_id: row.mailer_id,
+    from: { email: row.from_email, name: row.from_name },
+    recipient: { email: row.recipient_email, name: row.recipient_name },
+    recipient_type: row.recipient_type,
+    subject: row.subject,
+    status: row.status as EmailLogRecord['status'],
+    created_at: row.created_at,
+    delivered_at: row.delivered_at,
+    events,
+    custom_args: JSON.parse(row.custom_args) as Record<string, string>,
+  };
+}
+
+/** Sending email and what follows: composing, storing, planning the simulation, the logs, suppressions. */
+export class EmailService {
+  /** ref_ids: ULIDs in creation order even within one millisecond (the logs page by ref_id). */
+  private readonly newRefId = monotonicFactory();
+
+  constructor(
+    private readonly deps: {
+      messages: MessagesRepo;
+      simulation: SimulationRepo;
+      events: EventsService;
+      clock: Clock;
+      /** Called after new simulated events were scheduled. */
+      scheduled: () => void;
+    },
+  ) {}
+
+  /** One message per recipient, each with its ref_id and the simulation's events scheduled. */
+  async send(accountId: string, body: SendEmailBody): Promise<SentMessage[]> {
+    const { clock, messages, simulation } = this.deps;
+    const now = clock.now();
+    const sendId = this.newRefId(now);
+    const composed = await composeMessage(body, { messageId: `<${sendId}@mailyard.local>`, date: new Date(now) });
+    const createdAt = isoTimestamp(now);
+    const rules = this.rules();
+    const recipients = [
+      ...body.to.map((r) => ({ ...r, type: 'to' as const })),
+      ...(body.cc ?? []).map((r) => ({ ...r, type: 'cc' as const })),
+      ...(body.bcc ?? []).map((r) => ({ ...r, type: 'bcc' as const })),
+    ];
+    const sent: SentMessage[] = [];
+    simulation.transaction(() => {
+      messages.insertContent({
+        send_id: sendId,
+        raw: composed.raw,
+        text: body.content.find((c) => c.type === 'text/plain')?.value ?? null,
+        html: body.content.find((c) => c.type === 'text/html')?.value ?? null,
+        headers: JSON.stringify(body.headers ?? {}),
+        attachments: JSON.stringify(composed.attachments),
+      });
+      for (const r of recipients) {
+        const refId = this.newRefId(now);
+        const lc = r.email.toLowerCase();
+        const plan = planFor(r.email, simulation.isSuppressed(accountId, lc), rules);
+        messages.insertMessage({
+          ref_id: refId,
+          account_id: accountId,
+          send_id: sendId,
+          source: 'api',
+          from_email: body.from.email,
+          from_name: body.from.name ?? '',
+          recipient_email: r.email,
+          recipient_lc: lc,
+          recipient_domain: lc.slice(lc.lastIndexOf('@') + 1),
+          recipient_name: r.name ?? '',
+          recipient_type: r.type,
+          subject: body.subject,
+          campaign_id: body.campaign_id ?? '',
+          mailer_id: body.settings?.mailer_id ?? '',
+          custom_args: JSON.stringify(body.custom_args ?? {}),
+          status: plan.kind === 'suppressed' ? 'suppressed' : 'queued',
+          created_ms: now,
+          created_at: createdAt,
+          delivered_ms: null,
+          delivered_at: null,
+        });
+        if (plan.kind === 'events') {
+          let at = now;
+          for (const e of plan.events) {
+            at += e.delayMs;
+            simulation.schedule({ ref_id: refId, event: e.event, fields: JSON.stringify(e.fields), due_at: at });
+          }
+        }
+        sent.push({ email: r.email, recipient_type: r.type, ref_id: refId });
+      }
+    });
+    this.deps.scheduled();
+    return sent;
+  }
+
+  /** The email logs: newest first, every filter of the contract, an opaque page token. */
+  logs(accountId: string, query: EmailLogsQuery): { logs: EmailLogRecord[]; nextPageToken: string | null } {
+    const rows = this.deps.messages.logs({
+      accountId,
+      recipientLc: query.email?.toLowerCase(),
+      domain: query.recipientDomain?.toLowerCase(),
+      refId: query.refId,
+      createdFrom: toMs(query.startCreatedAt),
+      createdTo: toMs(query.endCreatedAt),
+      status: query.status,
+      subject: query.subject,
+      campaignId: query.campaignId,
+      recipientType: query.recipientType,
+      deliveredFrom: toMs(query.startDeliveredDate),
+      deliveredTo: toMs(query.endDeliveredDate),
+      before: query.pageToken === undefined ? undefined : decodeToken(query.pageToken),
+      limit: query.pageSize + 1,
+    });
+    const page = rows.slice(0, query.pageSize);
+    const events = this.deps.messages.eventsOf(page.map((r) => r.ref_id));
+    return {
+      logs: page.map((r) => toLogRecord(r, (events.get(r.ref_id) ?? []).map((e) => ({ event: e.event, timestamp: e.timestamp })))),
+      nextPageToken: rows.length > query.pageSize ? encodeToken(page.at(-1)!.ref_id) : null,
+    };
+  }
+
+  /** Removes the address from the account's suppression list. */
+  subscribe(accountId: string, email: string): void {
+    this.deps.simulation.unsuppress(accountId, email.toLowerCase());
+  }
+
+  /** Adds the address to the account's suppression list: it gets status `suppressed` and no events. */
+  unsubscribe(accountId: string, email: string, source = 'api'): void {
+    this.deps.simulation.suppress(accountId, email.toLowerCase(), source, isoTimestamp(this.deps.clock.now()));
+  }
+
+  rules(): SimulationRule[] {
+    return this.deps.simulation.rules().map((r) => ({ pattern: r.pattern, events: JSON.parse(r.events) as SimulationRule['events'] }));
+  }
+
+  /** Replaces the rules; each rule's event fields must make valid payloads (checked with a sample). */
+  replaceRules(rules: SimulationRule[]): SimulationRule[] {
+    const now = this.deps.clock.now();
+    rules.forEach((rule, i) =>
+      rule.events.forEach((e, j) => {
+        try {
+          this.deps.events.buildPayload(e.event, undefined, e.fields ?? {}, now);
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          const errors = (err.errors ?? []).map((f) => ({ ...f, path: `rules.${i}.events.${j}.${f.path}` }));
+          throw new AppError('validation', `rules.${i}.events.${j}.${err.message}`, errors);
+        }
+      }),
+    );
+    this.deps.simulation.replaceRules(rules.map((r) => ({ pattern: r.pattern, events: JSON.stringify(r.events) })));
+    return this.rules();
+  }
+}

@@ -1,0 +1,68 @@
+import type { EmailEventPayload } from '../../../../src-shared/schemas/events';
+import type { Clock } from '../../clock';
+import { isoTimestamp } from '../../clock';
+import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
+import type { SimulationRepo } from '../../store/simulation.repo';
+
+/** The facts of a stored message that event payloads carry. */
+export interface MessageFacts {
+  refId: string;
+  accountId: string;
+  recipient: { email: string; name: string };
+  sender: { email: string; name: string };
+  subject: string;
+  campaignId: string;
+  mailerId: string;
+  customArgs: Record<string, string>;
+}
+
+export function factsOf(row: MessageRow): MessageFacts {
+  return {
+    refId: row.ref_id,
+    accountId: row.account_id,
+    recipient: { email: row.recipient_email, name: row.recipient_name },
+    sender: { email: row.from_email, name: row.from_name },
+    subject: row.subject,
+    campaignId: row.campaign_id,
+    mailerId: row.mailer_id,
+    customArgs: JSON.parse(row.custom_args) as Record<string, string>,
+  };
+}
+
+/** What each event does to its message's log status (kinds not listed leave it as it is). */
+const STATUS_AFTER: Partial<Record<EmailEventPayload['event'], string>> = {
+  delivery: 'delivered',
+  policy_rejection: 'rejected',
+  phishing: 'rejected',
+  generation_failure: 'failed',
+  generation_rejection: 'failed',
+  smtp_error: 'failed',
+};
+
+/** The email log side of events: a message's status, its event list, and suppression on unsubscribe. */
+export class MessageLog {
+  constructor(
+    private readonly messages: MessagesRepo,
+    private readonly simulation: SimulationRepo,
+    private readonly clock: Clock,
+  ) {}
+
+  find(refId: string): MessageFacts | undefined {
+    const row = this.messages.get(refId);
+    return row && factsOf(row);
+  }
+
+  /** Records an event that happened to a stored message (call inside a transaction). */
+  apply(refId: string, payload: EmailEventPayload, deliveryId: string | null): void {
+    const row = this.messages.get(refId);
+    if (!row) return;
+    this.messages.addEvent(refId, payload.event, payload.timestamp, deliveryId);
+    let status = STATUS_AFTER[payload.event];
+    if (payload.event === 'bounce') status = payload.bounce_type === 'hard' ? 'bounced' : 'deferred';
+    if (payload.event === 'unsubscribe') {
+      this.simulation.suppress(row.account_id, row.recipient_lc, 'unsubscribe event', isoTimestamp(this.clock.now()));
+    }
+    if (status === 'delivered') this.messages.setDelivered(refId, status, Date.parse(payload.timestamp), payload.timestamp);
+    else if (status !== undefined) this.messages.setStatus(refId, status);
+  }
+}

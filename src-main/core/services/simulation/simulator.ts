@@ -1,0 +1,99 @@
+import type { Logger } from 'pino';
+import type { EmailEventKind } from '../../../../src-shared/events';
+import type { Clock } from '../../clock';
+import type { Dispatcher } from '../../dispatch/dispatcher';
+import type { SimulationRepo } from '../../store/simulation.repo';
+import type { MessageLog } from '../email/message-log';
+import type { EventsService } from '../events.service';
+
+const BATCH = 500;
+
+/**
+ * Emits simulated events when their time comes on the emulator clock. Each batch is one transaction:
+ * the scheduled rows go, the events enter the message log, and their deliveries enter the outbox, so
+ * a crash either emits an event with its delivery or not at all.
+ */
+export class Simulator {
+  private cancelTimer: (() => void) | undefined;
+  private timerAt: number | undefined;
+  private queued: ReturnType<typeof setImmediate> | undefined;
+  private running = false;
+
+  constructor(
+    private readonly deps: {
+      repo: SimulationRepo;
+      clock: Clock;
+      events: EventsService;
+      log: MessageLog;
+      dispatcher: Dispatcher;
+      logger: Logger;
+    },
+  ) {}
+
+  start(): void {
+    this.running = true;
+    this.tick();
+  }
+
+  stop(): void {
+    this.running = false;
+    this.clearTimer();
+    clearImmediate(this.queued);
+    this.queued = undefined;
+  }
+
+  /** New events were scheduled, or the clock changed: look again. */
+  wake(): void {
+    if (this.running) this.queued ??= setImmediate(() => this.tick());
+  }
+
+  /** When the next simulated event is due, if any is scheduled. */
+  nextDueAt(): number | null {
+    return this.deps.repo.nextDue();
+  }
+
+  private tick(): void {
+    this.queued = undefined;
+    if (!this.running) return;
+    const { repo, clock, events, log, dispatcher } = this.deps;
+    const now = clock.now();
+    const due = repo.due(now, BATCH);
+    repo.transaction(() => {
+      for (const row of due) {
+        repo.remove(row.id);
+        const message = log.find(row.ref_id);
+        if (!message) continue;
+        try {
+          const payload = events.buildPayload(row.event as EmailEventKind, message, JSON.parse(row.fields) as Record<string, unknown>, row.due_at);
+          const result = events.emitEmailEvent(message.accountId, payload);
+          log.apply(message.refId, payload, result.deliveryId);
+        } catch (err) {
+          // A rule whose fields no longer fit the payload: drop the event, keep the rest.
+          this.deps.logger.warn({ err, refId: row.ref_id, event: row.event }, 'simulated event could not be built; skipped');
+        }
+      }
+      dispatcher.commitEnqueued();
+    });
+    if (due.length === BATCH) return this.wake();
+    this.armTimer(now);
+  }
+
+  private armTimer(now: number): void {
+    const at = this.deps.repo.nextDueAfter(now);
+    if (at === null) return this.clearTimer();
+    if (at === this.timerAt) return;
+    this.clearTimer();
+    this.timerAt = at;
+    this.cancelTimer = this.deps.clock.setTimer(at, () => {
+      this.timerAt = undefined;
+      this.cancelTimer = undefined;
+      this.wake();
+    });
+  }
+
+  private clearTimer(): void {
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    this.timerAt = undefined;
+  }
+}

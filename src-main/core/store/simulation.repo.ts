@@ -1,0 +1,87 @@
+import type { Db } from './database';
+
+export interface ScheduledEventRow {
+  id: number;
+  ref_id: string;
+  event: string;
+  fields: string;
+  due_at: number;
+}
+
+export interface RuleRow {
+  position: number;
+  pattern: string;
+  events: string;
+}
+
+/** Scheduled simulated events, suppressions and simulation rules. */
+export class SimulationRepo {
+  private readonly stmts;
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      schedule: db.prepare<[Omit<ScheduledEventRow, 'id'>]>(
+        'INSERT INTO scheduled_events (ref_id, event, fields, due_at) VALUES (@ref_id, @event, @fields, @due_at)',
+      ),
+      due: db.prepare<[number, number], ScheduledEventRow>('SELECT * FROM scheduled_events WHERE due_at <= ? ORDER BY due_at, id LIMIT ?'),
+      remove: db.prepare<[number]>('DELETE FROM scheduled_events WHERE id = ?'),
+      nextAfter: db.prepare<[number], { at: number | null }>('SELECT MIN(due_at) AS at FROM scheduled_events WHERE due_at > ?'),
+      next: db.prepare<[], { at: number | null }>('SELECT MIN(due_at) AS at FROM scheduled_events'),
+      suppressed: db.prepare<[string, string], { n: number }>('SELECT 1 AS n FROM suppressions WHERE account_id = ? AND email_lc = ?'),
+      suppress: db.prepare<[string, string, string, string]>(
+        'INSERT INTO suppressions (account_id, email_lc, source, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      ),
+      unsuppress: db.prepare<[string, string]>('DELETE FROM suppressions WHERE account_id = ? AND email_lc = ?'),
+      rules: db.prepare<[], RuleRow>('SELECT * FROM simulation_rules ORDER BY position'),
+      clearRules: db.prepare('DELETE FROM simulation_rules'),
+      insertRule: db.prepare<[RuleRow]>('INSERT INTO simulation_rules (position, pattern, events) VALUES (@position, @pattern, @events)'),
+    };
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  schedule(row: Omit<ScheduledEventRow, 'id'>): void {
+    this.stmts.schedule.run(row);
+  }
+
+  due(now: number, limit: number): ScheduledEventRow[] {
+    return this.stmts.due.all(now, limit);
+  }
+
+  remove(id: number): void {
+    this.stmts.remove.run(id);
+  }
+
+  nextDueAfter(now: number): number | null {
+    return this.stmts.nextAfter.get(now)!.at;
+  }
+
+  nextDue(): number | null {
+    return this.stmts.next.get()!.at;
+  }
+
+  isSuppressed(accountId: string, emailLc: string): boolean {
+    return this.stmts.suppressed.get(accountId, emailLc) !== undefined;
+  }
+
+  suppress(accountId: string, emailLc: string, source: string, at: string): void {
+    this.stmts.suppress.run(accountId, emailLc, source, at);
+  }
+
+  unsuppress(accountId: string, emailLc: string): void {
+    this.stmts.unsuppress.run(accountId, emailLc);
+  }
+
+  rules(): RuleRow[] {
+    return this.stmts.rules.all();
+  }
+
+  replaceRules(rules: Array<Omit<RuleRow, 'position'>>): void {
+    this.db.transaction(() => {
+      this.stmts.clearRules.run();
+      rules.forEach((r, position) => this.stmts.insertRule.run({ position, ...r }));
+    })();
+  }
+}
