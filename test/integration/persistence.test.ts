@@ -76,6 +76,7 @@ describe('the store survives a restart', () => {
       expect(rows).toEqual([
         { version: 1, name: 'accounts-webhooks' },
         { version: 2, name: 'deliveries' },
+        { version: 3, name: 'messages' },
       ]);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
