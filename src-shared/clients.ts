@@ -73,6 +73,22 @@ export class ControlClient {
     return this.http.call(control.deleteSigningSecret, { params: { id: accountId } });
   }
 
+  listMessages(query: CallInput<Ctl['listMessages']>['query'] = {}): Promise<CallOutput<Ctl['listMessages']>> {
+    return this.http.call(control.listMessages, { query });
+  }
+
+  getMessage(refId: string): Promise<CallOutput<Ctl['getMessage']>> {
+    return this.http.call(control.getMessage, { params: { ref_id: refId } });
+  }
+
+  deleteMessage(refId: string): Promise<CallOutput<Ctl['deleteMessage']>> {
+    return this.http.call(control.deleteMessage, { params: { ref_id: refId } });
+  }
+
+  deleteMessages(): Promise<CallOutput<Ctl['deleteMessages']>> {
+    return this.http.call(control.deleteMessages, {});
+  }
+
   getRules(): Promise<CallOutput<Ctl['getRules']>> {
     return this.http.call(control.getRules, {});
   }

@@ -16,6 +16,7 @@ import {
 } from './schemas/dispatch';
 import { EmailLogsPage, EmailLogsQuery, SendEmailBody, SendEmailResult, SimulationRules, SubscriptionBody } from './schemas/email';
 import { AccountRecord, CreateAccountBody, Health } from './schemas/emulator';
+import { DeletedCount, ListMessagesQuery, MessageDetail, MessagePage, MessageRefParams } from './schemas/messages';
 import { DeleteWebhookBody, RegisterWebhookBody, UpdateWebhookBody, WebhookRecord } from './schemas/webhooks';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -173,6 +174,44 @@ export const controlOperations = defineOperations({
     params: AccountIdParams,
     response: dataResponse(AccountRecord),
     errors: [404, 415],
+  },
+  listMessages: {
+    method: 'GET',
+    path: '/emulator/messages',
+    summary: 'Captured messages (API and SMTP), newest first, searched (q) and filtered',
+    tag: 'Messages',
+    auth: 'none',
+    query: ListMessagesQuery,
+    response: dataResponse(MessagePage),
+  },
+  getMessage: {
+    method: 'GET',
+    path: '/emulator/messages/{ref_id}',
+    summary: 'One message: headers, text, HTML, attachments and its events',
+    tag: 'Messages',
+    auth: 'none',
+    params: MessageRefParams,
+    response: dataResponse(MessageDetail),
+    errors: [404],
+  },
+  deleteMessage: {
+    method: 'DELETE',
+    path: '/emulator/messages/{ref_id}',
+    summary: 'Delete one message',
+    tag: 'Messages',
+    auth: 'none',
+    params: MessageRefParams,
+    response: dataResponse(DeletedCount),
+    errors: [404, 415],
+  },
+  deleteMessages: {
+    method: 'DELETE',
+    path: '/emulator/messages',
+    summary: 'Delete every captured message, with its events and scheduled events',
+    tag: 'Messages',
+    auth: 'none',
+    response: dataResponse(DeletedCount),
+    errors: [415],
   },
   getRules: {
     method: 'GET',

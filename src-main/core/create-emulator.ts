@@ -12,6 +12,7 @@ import { createLogger } from './logger';
 import { AccountsService, type Account } from './services/accounts.service';
 import { EmailService } from './services/email/email.service';
 import { MessageLog } from './services/email/message-log';
+import { MessagesService } from './services/email/messages.service';
 import { EventsService, WEBHOOK_TARGET } from './services/events.service';
 import { Simulator } from './services/simulation/simulator';
 import { lookupHost, probeUrl, type HostLookup, type UrlProbe } from './services/reachability';
@@ -41,6 +42,7 @@ export interface EmulatorServices {
   webhooks: WebhooksService;
   events: EventsService;
   email: EmailService;
+  messages: MessagesService;
   dispatcher: Dispatcher;
   simulator: Simulator;
 }
@@ -136,7 +138,15 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     });
     const email = new EmailService({ messages: messagesRepo, simulation: simulationRepo, events: emailEvents, clock, scheduled: () => simulator.wake() });
     const defaultAccount = accounts.bootstrap(config.apiKey);
-    const services: EmulatorServices = { accounts, webhooks, events: emailEvents, email, dispatcher, simulator };
+    const services: EmulatorServices = {
+      accounts,
+      webhooks,
+      events: emailEvents,
+      email,
+      messages: new MessagesService(messagesRepo),
+      dispatcher,
+      simulator,
+    };
 
     const liveClock = clock;
     liveClock.onChange((s) => {

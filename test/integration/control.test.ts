@@ -104,6 +104,8 @@ describe('GET /openapi.json', () => {
         '/emulator/deliveries/{id}/retry',
         '/emulator/events',
         '/emulator/health',
+        '/emulator/messages',
+        '/emulator/messages/{ref_id}',
         '/emulator/rules',
         '/v1/email/logs',
         '/v1/email/send',

@@ -12,6 +12,7 @@ import { bearerAuth, controlGuard } from './guards';
 import { controlRoutes } from './routes/control.routes';
 import { dispatchRoutes } from './routes/dispatch.routes';
 import { emailRoutes } from './routes/email.routes';
+import { messagesRoutes } from './routes/messages.routes';
 import { simulationRoutes } from './routes/simulation.routes';
 import { streamRoutes } from './routes/stream.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
@@ -108,6 +109,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       events: deps.services.events,
     });
     simulationRoutes(control, deps.services.email);
+    messagesRoutes(control, deps.services.messages);
     streamRoutes(control, deps.events);
   });
 

@@ -87,6 +87,12 @@ export class MessagesRepo {
       insertEvent: db.prepare<[MessageEventRow]>(
         'INSERT INTO message_events (ref_id, seq, event, timestamp, delivery_id) VALUES (@ref_id, @seq, @event, @timestamp, @delivery_id)',
       ),
+      content: db.prepare<[string], MessageContentRow>('SELECT * FROM message_contents WHERE send_id = ?'),
+      deleteOne: db.prepare<[string]>('DELETE FROM messages WHERE ref_id = ?'),
+      deleteAll: db.prepare('DELETE FROM message_contents'),
+      dropOrphanContent: db.prepare<[{ send_id: string }]>(
+        'DELETE FROM message_contents WHERE send_id = @send_id AND NOT EXISTS (SELECT 1 FROM messages WHERE send_id = @send_id)',
+      ),
       eventsOf: db.prepare<[string], MessageEventRow>(
         'SELECT * FROM message_events WHERE ref_id IN (SELECT value FROM json_each(?)) ORDER BY ref_id, seq',
       ),
@@ -128,6 +134,52 @@ export class MessagesRepo {
       out.set(row.ref_id, list);
     }
     return out;
+  }
+
+  content(sendId: string): MessageContentRow | undefined {
+    return this.stmts.content.get(sendId);
+  }
+
+  /** Deletes one message (and its composed content once no recipient of that send is left). */
+  deleteOne(refId: string): boolean {
+    return this.db.transaction(() => {
+      const row = this.get(refId);
+      if (!row) return false;
+      this.stmts.deleteOne.run(refId);
+      this.stmts.dropOrphanContent.run({ send_id: row.send_id });
+      return true;
+    })();
+  }
+
+  /** Deletes every message, its content, events and scheduled events. Returns how many messages. */
+  deleteAll(): number {
+    return this.db.transaction(() => {
+      const n = (this.db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n;
+      this.stmts.deleteAll.run();
+      return n;
+    })();
+  }
+
+  /** Captured messages for the UI: newest first, searched and filtered. */
+  search(filter: { q?: string; status?: string; campaignId?: string; accountId?: string; before?: string; limit: number }): MessageRow[] {
+    const where: string[] = [];
+    const params: Record<string, unknown> = { limit: filter.limit };
+    if (filter.q !== undefined) {
+      where.push("(recipient_lc LIKE '%' || @q || '%' ESCAPE '\\' OR subject LIKE '%' || @q || '%' ESCAPE '\\' OR from_email LIKE '%' || @q || '%' ESCAPE '\\')");
+      params.q = likeLiteral(filter.q.toLowerCase());
+    }
+    for (const [sql, name, value] of [
+      ['status = @status', 'status', filter.status],
+      ['campaign_id = @campaignId', 'campaignId', filter.campaignId],
+      ['account_id = @accountId', 'accountId', filter.accountId],
+      ['ref_id < @before', 'before', filter.before],
+    ] as const) {
+      if (value === undefined) continue;
+      where.push(sql);
+      params[name] = value;
+    }
+    const sql = `SELECT * FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ref_id DESC LIMIT @limit`;
+    return this.db.prepare<[Record<string, unknown>], MessageRow>(sql).all(params);
   }
 
   /** The email logs: newest first, filtered. Each filter has an index that keeps ref_id order. */

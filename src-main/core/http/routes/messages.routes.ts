@@ -1,0 +1,78 @@
+import { create as contentDisposition } from 'content-disposition';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { controlOperations as ops } from '../../../../src-shared/operations';
+import type { MessagesService } from '../../services/email/messages.service';
+import { registerOperation } from '../operation-route';
+import { ok } from '../respond';
+import { parseInput } from '../validation';
+
+/**
+ * Captured HTML runs nothing: no script source at all, the CSP sandbox, no forms, no base; images
+ * and styles may load so a message looks as a mail client shows it. Framed only by the UI.
+ */
+export const PREVIEW_CSP = [
+  "default-src 'none'",
+  'img-src data: cid: http: https:',
+  "style-src 'unsafe-inline' http: https:",
+  'font-src data: http: https:',
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+  'sandbox allow-popups allow-popups-to-escape-sandbox',
+].join('; ');
+
+/** Downloads never render on the emulator's origin. */
+const DOWNLOAD_CSP = "default-src 'none'; sandbox";
+
+/** A name from a message is data: no path separators, no control characters, no leading dots. */
+export function safeFilename(name: string): string {
+  const cleaned = name.replace(/[/\\\u0000-\u001f\u007f]/g, '_').replace(/^\.+/, '_').trim();
+  return cleaned.slice(0, 200) || 'attachment';
+}
+
+const AttachmentParams = z.strictObject({
+  ref_id: z.string().min(1).max(64),
+  n: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number({ error: 'must be an attachment index' }).int().min(0)),
+});
+const RefParams = z.strictObject({ ref_id: z.string().min(1).max(64) });
+
+function download(reply: FastifyReply, filename: string, contentType: string, body: Buffer): FastifyReply {
+  return reply
+    .type(/^[\w.+-]+\/[\w.+-]+$/.test(contentType) ? contentType : 'application/octet-stream')
+    .header('content-disposition', contentDisposition(safeFilename(filename)))
+    .header('content-security-policy', DOWNLOAD_CSP)
+    .send(body);
+}
+
+export function messagesRoutes(app: FastifyInstance, messages: MessagesService): void {
+  registerOperation(app, ops.listMessages, ({ query }) => ok('Messages retrieved successfully', messages.list(query)));
+  registerOperation(app, ops.getMessage, async ({ params }) => ok('Message retrieved successfully', await messages.detail(params.ref_id)));
+  registerOperation(app, ops.deleteMessage, ({ params }) => {
+    messages.delete(params.ref_id);
+    return ok('Message deleted', { deleted: 1 });
+  });
+  registerOperation(app, ops.deleteMessages, () => ok('Messages deleted', { deleted: messages.deleteAll() }));
+
+  app.get('/emulator/messages/:ref_id/raw', (request, reply) => {
+    const { ref_id } = parseInput(RefParams, request.params, 'params');
+    return download(reply, `${ref_id}.eml`, 'message/rfc822', messages.raw(ref_id));
+  });
+
+  app.get('/emulator/messages/:ref_id/html', async (request, reply) => {
+    const { ref_id } = parseInput(RefParams, request.params, 'params');
+    const html = await messages.html(ref_id);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', PREVIEW_CSP)
+      .header('x-frame-options', 'SAMEORIGIN')
+      .header('referrer-policy', 'no-referrer')
+      .send(html ?? '<!doctype html><p style="font-family:sans-serif;color:#666">This message has no HTML part.</p>');
+  });
+
+  app.get('/emulator/messages/:ref_id/attachments/:n', async (request, reply) => {
+    const { ref_id, n } = parseInput(AttachmentParams, request.params, 'params');
+    const a = await messages.attachment(ref_id, n);
+    return download(reply, a.filename, a.contentType, a.content);
+  });
+}

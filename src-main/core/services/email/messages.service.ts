@@ -1,0 +1,112 @@
+import { simpleParser, type Attachment } from 'mailparser';
+import type { MessageDetail, MessageSummary } from '../../../../src-shared/schemas/messages';
+import { AppError } from '../../errors';
+import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
+
+function toSummary(row: MessageRow): MessageSummary {
+  return {
+    ref_id: row.ref_id,
+    account_id: row.account_id,
+    source: row.source,
+    from: { email: row.from_email, name: row.from_name },
+    recipient: { email: row.recipient_email, name: row.recipient_name },
+    recipient_type: row.recipient_type,
+    subject: row.subject,
+    status: row.status as MessageSummary['status'],
+    campaign_id: row.campaign_id,
+    created_at: row.created_at,
+  };
+}
+
+const notFound = () => new AppError('not_found', 'Message Not Found');
+
+const encodeCursor = (refId: string) => Buffer.from(refId).toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  const refId = Buffer.from(cursor, 'base64url').toString();
+  if (!/^[0-9A-HJKMNP-TV-Z]{26}$/.test(refId)) {
+    throw new AppError('validation', 'cursor is not a cursor this API gave out', [{ path: 'cursor', message: 'is not valid' }]);
+  }
+  return refId;
+}
+
+/** An attachment as a download: bytes, a content type, and a file name that is data, never a path. */
+export interface AttachmentDownload {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+/** The captured messages, as the UI shows them: list, detail, raw source, HTML, attachments. */
+export class MessagesService {
+  constructor(private readonly repo: MessagesRepo) {}
+
+  list(query: { q?: string; status?: string; campaign_id?: string; account_id?: string; limit: number; cursor?: string }) {
+    const rows = this.repo.search({
+      q: query.q,
+      status: query.status,
+      campaignId: query.campaign_id,
+      accountId: query.account_id,
+      before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+      limit: query.limit + 1,
+    });
+    const page = rows.slice(0, query.limit);
+    return { messages: page.map(toSummary), next_cursor: rows.length > query.limit ? encodeCursor(page.at(-1)!.ref_id) : null };
+  }
+
+  /** The raw message (RFC 5322 bytes) as it was composed or received. */
+  raw(refId: string): Buffer {
+    const row = this.repo.get(refId);
+    const content = row && this.repo.content(row.send_id);
+    if (!content) throw notFound();
+    return content.raw;
+  }
+
+  async detail(refId: string): Promise<MessageDetail> {
+    const row = this.repo.get(refId);
+    const content = row && this.repo.content(row.send_id);
+    if (!row || !content) throw notFound();
+    const parsed = await simpleParser(content.raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
+    const events = this.repo.eventsOf([refId]).get(refId) ?? [];
+    return {
+      ...toSummary(row),
+      headers: parsed.headerLines.map((h) => {
+        const colon = h.line.indexOf(':');
+        return { name: h.line.slice(0, colon), value: h.line.slice(colon + 1).trim() };
+      }),
+      text: parsed.text ?? null,
+      html: typeof parsed.html === 'string' ? parsed.html : null,
+      attachments: parsed.attachments.map((a: Attachment, index) => ({
+        index,
+        filename: a.filename ?? `attachment-${index + 1}`,
+        content_type: a.contentType,
+        size: a.size,
+        content_id: a.contentId ? a.contentId.replace(/^<|>$/g, '') : null,
+        disposition: a.contentDisposition ?? 'attachment',
+      })),
+      events: events.map((e) => ({ event: e.event, timestamp: e.timestamp, delivery_id: e.delivery_id })),
+      size: content.raw.length,
+    };
+  }
+
+  /** The HTML part as the sender wrote it, or null when the message has none. */
+  async html(refId: string): Promise<string | null> {
+    const parsed = await simpleParser(this.raw(refId), { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
+    return typeof parsed.html === 'string' ? parsed.html : null;
+  }
+
+  async attachment(refId: string, index: number): Promise<AttachmentDownload> {
+    const parsed = await simpleParser(this.raw(refId));
+    const a = parsed.attachments[index];
+    if (!a) throw new AppError('not_found', 'Attachment Not Found');
+    return { filename: a.filename ?? `attachment-${index + 1}`, contentType: a.contentType, content: a.content };
+  }
+
+  delete(refId: string): void {
+    if (!this.repo.deleteOne(refId)) throw notFound();
+  }
+
+  deleteAll(): number {
+    return this.repo.deleteAll();
+  }
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { Timestamp } from './common';
+import { EMAIL_STATUSES, RECIPIENT_TYPES } from './email';
+
+export const MessageSummary = z
+  .object({
+    ref_id: z.string(),
+    account_id: z.string(),
+    source: z.enum(['api', 'smtp']),
+    from: z.object({ email: z.string(), name: z.string() }),
+    recipient: z.object({ email: z.string(), name: z.string() }),
+    recipient_type: z.enum(RECIPIENT_TYPES),
+    subject: z.string(),
+    status: z.enum(EMAIL_STATUSES),
+    campaign_id: z.string(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'MessageSummary' });
+export type MessageSummary = z.infer<typeof MessageSummary>;
+
+export const MessageAttachmentInfo = z.object({
+  index: z.number().int(),
+  filename: z.string(),
+  content_type: z.string(),
+  size: z.number().int(),
+  content_id: z.string().nullable(),
+  disposition: z.string(),
+});
+
+export const MessageDetail = MessageSummary.extend({
+  /** The header lines of the message as composed or received. */
+  headers: z.array(z.object({ name: z.string(), value: z.string() })),
+  text: z.string().nullable(),
+  html: z.string().nullable(),
+  attachments: z.array(MessageAttachmentInfo),
+  events: z.array(z.object({ event: z.string(), timestamp: Timestamp, delivery_id: z.string().nullable() })),
+  /** Size of the raw message in bytes. */
+  size: z.number().int(),
+}).meta({ id: 'MessageDetail' });
+export type MessageDetail = z.infer<typeof MessageDetail>;
+
+export const ListMessagesQuery = z.strictObject({
+  /** Searches recipient, sender and subject (case-insensitive substring). */
+  q: z.string().max(320).optional(),
+  status: z.enum(EMAIL_STATUSES, { error: `must be one of ${EMAIL_STATUSES.join(', ')}` }).optional(),
+  campaign_id: z.string().max(256).optional(),
+  account_id: z.string().max(64).optional(),
+  limit: z
+    .preprocess(
+      (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
+      z.number({ error: 'must be a whole number from 1 to 500' }).int('must be a whole number from 1 to 500').min(1, 'must be from 1 to 500').max(500, 'must be from 1 to 500'),
+    )
+    .default(50),
+  cursor: z.string().max(200).optional(),
+});
+
+export const MessagePage = z.object({ messages: z.array(MessageSummary), next_cursor: z.string().nullable() });
+export const MessageRefParams = z.strictObject({ ref_id: z.string().min(1).max(64) });
+export const DeletedCount = z.object({ deleted: z.number().int() });
