@@ -32,6 +32,12 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     value: 'LIST',
     help: 'delays between webhook attempts, e.g. 5s,5m,30m,2h,5h,10h,10h (the default), or none',
   },
+  'geo-default': {
+    type: 'string',
+    key: 'geoDefault',
+    value: 'COUNTRY,CITY',
+    help: 'geo_location of opens from loopback and private addresses (default "United States,San Francisco")',
+  },
   'log-level': { type: 'string', key: 'logLevel', value: 'LEVEL', help: `one of ${LOG_LEVELS.join(', ')} (default info)` },
 };
 

@@ -28,6 +28,15 @@ export const EmulatorConfigSchema = z
     apiKey: ApiKey.optional(),
     strictWebhookUrls: z.boolean().default(false),
     logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    /** `geo_location` of opens from loopback and private addresses: `Country,City`. */
+    geoDefault: z
+      .string()
+      .regex(/^[^,]+,[^,]+$/, 'must be Country,City (for example "United States,San Francisco")')
+      .default('United States,San Francisco')
+      .transform((v) => {
+        const [country, city] = v.split(',').map((p) => p.trim());
+        return { country: country!, city: city! };
+      }),
     /** Delays between delivery attempts: `5s,5m,30m,...` or `none`, or milliseconds. */
     retrySchedule: z
       .union([z.array(z.number().int().positive()), z.string()])

@@ -13,6 +13,7 @@ import { AccountsService, type Account } from './services/accounts.service';
 import { EmailService } from './services/email/email.service';
 import { MessageLog } from './services/email/message-log';
 import { MessagesService } from './services/email/messages.service';
+import { TrackingService } from './services/email/tracking.service';
 import { EventsService, WEBHOOK_TARGET } from './services/events.service';
 import { Simulator } from './services/simulation/simulator';
 import { lookupHost, probeUrl, type HostLookup, type UrlProbe } from './services/reachability';
@@ -43,6 +44,7 @@ export interface EmulatorServices {
   events: EventsService;
   email: EmailService;
   messages: MessagesService;
+  tracking: TrackingService;
   dispatcher: Dispatcher;
   simulator: Simulator;
 }
@@ -136,7 +138,15 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       dispatcher,
       logger: logger.child({ component: 'simulator' }),
     });
-    const email = new EmailService({ messages: messagesRepo, simulation: simulationRepo, events: emailEvents, clock, scheduled: () => simulator.wake() });
+    let httpUrl = '';
+    const email = new EmailService({
+      messages: messagesRepo,
+      simulation: simulationRepo,
+      events: emailEvents,
+      clock,
+      scheduled: () => simulator.wake(),
+      baseUrl: () => httpUrl,
+    });
     const defaultAccount = accounts.bootstrap(config.apiKey);
     const services: EmulatorServices = {
       accounts,
@@ -144,6 +154,15 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       events: emailEvents,
       email,
       messages: new MessagesService(messagesRepo),
+      tracking: new TrackingService({
+        messages: messagesRepo,
+        simulation: simulationRepo,
+        events: emailEvents,
+        log: messageLog,
+        dispatcher,
+        clock,
+        geoDefault: config.geoDefault,
+      }),
       dispatcher,
       simulator,
     };
@@ -171,6 +190,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     await app.listen({ host: config.host, port: config.httpPort });
     const address = app.server.address() as AddressInfo;
     const urls = { http: `http://${urlHostOf(address.address)}:${address.port}`, smtp: null };
+    httpUrl = urls.http;
     const ports = { http: address.port, smtp: null };
     health = { status: 'ok', version, started_at: startedAt, urls, ports, data_dir: dataDir };
     dispatcher.start();

@@ -13,6 +13,7 @@ import { controlRoutes } from './routes/control.routes';
 import { dispatchRoutes } from './routes/dispatch.routes';
 import { emailRoutes } from './routes/email.routes';
 import { messagesRoutes } from './routes/messages.routes';
+import { trackingRoutes } from './routes/tracking.routes';
 import { simulationRoutes } from './routes/simulation.routes';
 import { streamRoutes } from './routes/stream.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
@@ -99,6 +100,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     webhookRoutes(v1, deps.services.webhooks);
     emailRoutes(v1, deps.services.email);
   });
+
+  // Tracked mail's links: public (a mail client or browser follows them), no API key, no Host check.
+  await app.register(async (t) => trackingRoutes(t, deps.services.tracking));
 
   await app.register(async (control) => {
     control.addHook('onRequest', controlGuard(deps.host));

@@ -87,6 +87,12 @@ export class MessagesRepo {
       insertEvent: db.prepare<[MessageEventRow]>(
         'INSERT INTO message_events (ref_id, seq, event, timestamp, delivery_id) VALUES (@ref_id, @seq, @event, @timestamp, @delivery_id)',
       ),
+      insertToken: db.prepare<[{ token: string; ref_id: string; kind: string; url: string | null; link_name: string | null }]>(
+        'INSERT INTO tracking_tokens (token, ref_id, kind, url, link_name) VALUES (@token, @ref_id, @kind, @url, @link_name)',
+      ),
+      token: db.prepare<[string], { token: string; ref_id: string; kind: 'open' | 'click' | 'unsubscribe'; url: string | null; link_name: string | null }>(
+        'SELECT * FROM tracking_tokens WHERE token = ?',
+      ),
       content: db.prepare<[string], MessageContentRow>('SELECT * FROM message_contents WHERE send_id = ?'),
       deleteOne: db.prepare<[string]>('DELETE FROM messages WHERE ref_id = ?'),
       deleteAll: db.prepare('DELETE FROM message_contents'),
@@ -134,6 +140,14 @@ export class MessagesRepo {
       out.set(row.ref_id, list);
     }
     return out;
+  }
+
+  insertToken(row: { token: string; ref_id: string; kind: string; url: string | null; link_name: string | null }): void {
+    this.stmts.insertToken.run(row);
+  }
+
+  token(token: string) {
+    return this.stmts.token.get(token);
   }
 
   content(sendId: string): MessageContentRow | undefined {

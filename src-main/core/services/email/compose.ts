@@ -12,9 +12,12 @@ const address = (r: { email: string; name?: string }) => (r.name ? { name: r.nam
  * The send payload as a real MIME message (nodemailer's composer). Attachments are given as bytes
  * only: the composer is told never to read a file or fetch a URL, whatever a request says.
  */
-export async function composeMessage(body: SendEmailBody, options: { messageId: string; date: Date }): Promise<ComposedMessage> {
-  const html = body.content.find((c) => c.type === 'text/html')?.value;
-  const text = body.content.find((c) => c.type === 'text/plain')?.value;
+export async function composeMessage(
+  body: SendEmailBody,
+  options: { messageId: string; date: Date; html?: string; text?: string; extraHeaders?: Record<string, string> },
+): Promise<ComposedMessage> {
+  const html = options.html ?? body.content.find((c) => c.type === 'text/html')?.value;
+  const text = options.text ?? body.content.find((c) => c.type === 'text/plain')?.value;
   const attachments = (body.attachments ?? []).map((a) => ({
     filename: a.filename,
     content: Buffer.from(a.content, 'base64'),
@@ -30,7 +33,7 @@ export async function composeMessage(body: SendEmailBody, options: { messageId: 
     subject: body.subject,
     html,
     text,
-    headers: body.headers,
+    headers: { ...body.headers, ...options.extraHeaders },
     attachments,
     messageId: options.messageId,
     date: options.date,

@@ -6,7 +6,8 @@ import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { EventsService } from '../events.service';
 import { planFor } from '../simulation/plan';
-import { composeMessage } from './compose';
+import { composeMessage, type ComposedMessage } from './compose';
+import { addTracking, type TrackingToken } from './tracking';
 
 export interface SentMessage {
   email: string;
@@ -59,38 +60,72 @@ export class EmailService {
       clock: Clock;
       /** Called after new simulated events were scheduled. */
       scheduled: () => void;
+      /** The emulator's HTTP URL, for tracking links. */
+      baseUrl: () => string;
     },
   ) {}
 
-  /** One message per recipient, each with its ref_id and the simulation's events scheduled. */
+  /**
+   * One message per recipient, each with its ref_id and the simulation's events scheduled. Without
+   * tracking, the recipients share one composed message; with it, each gets its own links.
+   */
   async send(accountId: string, body: SendEmailBody): Promise<SentMessage[]> {
     const { clock, messages, simulation } = this.deps;
     const now = clock.now();
-    const sendId = this.newRefId(now);
-    const composed = await composeMessage(body, { messageId: `<${sendId}@mailyard.local>`, date: new Date(now) });
-    const createdAt = isoTimestamp(now);
-    const rules = this.rules();
+    const date = new Date(now);
     const recipients = [
       ...body.to.map((r) => ({ ...r, type: 'to' as const })),
       ...(body.cc ?? []).map((r) => ({ ...r, type: 'cc' as const })),
       ...(body.bcc ?? []).map((r) => ({ ...r, type: 'bcc' as const })),
-    ];
+    ].map((r) => ({ ...r, refId: this.newRefId(now) }));
+    const html = body.content.find((c) => c.type === 'text/html')?.value;
+    const text = body.content.find((c) => c.type === 'text/plain')?.value;
+    const settings = body.settings ?? {};
+    const tracked = settings.open_tracking === true || settings.click_tracking === true || settings.unsubscribe_tracking === true;
+
+    // Composing is asynchronous: done before the transaction that stores everything.
+    const contents = new Map<string, { composed: ComposedMessage; html?: string; text?: string; tokens: TrackingToken[] }>();
+    if (!tracked) {
+      const composed = await composeMessage(body, { messageId: `<${recipients[0]!.refId}@mailyard.local>`, date });
+      for (const r of recipients) contents.set(r.refId, { composed, html, text, tokens: [] });
+    } else {
+      for (const r of recipients) {
+        const t = addTracking(html, text, {
+          open: settings.open_tracking === true,
+          click: settings.click_tracking === true,
+          unsubscribe: settings.unsubscribe_tracking === true,
+          baseUrl: this.deps.baseUrl(),
+        });
+        const composed = await composeMessage(body, { messageId: `<${r.refId}@mailyard.local>`, date, html: t.html, text: t.text, extraHeaders: t.headers });
+        contents.set(r.refId, { composed, html: t.html, text: t.text, tokens: t.tokens });
+      }
+    }
+
+    const createdAt = isoTimestamp(now);
+    const rules = this.rules();
+    // A shared composition is stored once, under the ref_id of its first recipient.
+    const storedAs = new Map<ComposedMessage, string>();
     const sent: SentMessage[] = [];
     simulation.transaction(() => {
-      messages.insertContent({
-        send_id: sendId,
-        raw: composed.raw,
-        text: body.content.find((c) => c.type === 'text/plain')?.value ?? null,
-        html: body.content.find((c) => c.type === 'text/html')?.value ?? null,
-        headers: JSON.stringify(body.headers ?? {}),
-        attachments: JSON.stringify(composed.attachments),
-      });
       for (const r of recipients) {
-        const refId = this.newRefId(now);
+        const content = contents.get(r.refId)!;
+        let sendId = storedAs.get(content.composed);
+        if (sendId === undefined) {
+          sendId = r.refId;
+          storedAs.set(content.composed, sendId);
+          messages.insertContent({
+            send_id: sendId,
+            raw: content.composed.raw,
+            text: content.text ?? null,
+            html: content.html ?? null,
+            headers: JSON.stringify(body.headers ?? {}),
+            attachments: JSON.stringify(content.composed.attachments),
+          });
+        }
         const lc = r.email.toLowerCase();
         const plan = planFor(r.email, simulation.isSuppressed(accountId, lc), rules);
         messages.insertMessage({
-          ref_id: refId,
+          ref_id: r.refId,
           account_id: accountId,
           send_id: sendId,
           source: 'api',
@@ -103,7 +138,7 @@ export class EmailService {
           recipient_type: r.type,
           subject: body.subject,
           campaign_id: body.campaign_id ?? '',
-          mailer_id: body.settings?.mailer_id ?? '',
+          mailer_id: settings.mailer_id ?? '',
           custom_args: JSON.stringify(body.custom_args ?? {}),
           status: plan.kind === 'suppressed' ? 'suppressed' : 'queued',
           created_ms: now,
@@ -111,14 +146,15 @@ export class EmailService {
           delivered_ms: null,
           delivered_at: null,
         });
+        for (const t of content.tokens) messages.insertToken({ ...t, ref_id: r.refId });
         if (plan.kind === 'events') {
           let at = now;
           for (const e of plan.events) {
             at += e.delayMs;
-            simulation.schedule({ ref_id: refId, event: e.event, fields: JSON.stringify(e.fields), due_at: at });
+            simulation.schedule({ ref_id: r.refId, event: e.event, fields: JSON.stringify(e.fields), due_at: at });
           }
         }
-        sent.push({ email: r.email, recipient_type: r.type, ref_id: refId });
+        sent.push({ email: r.email, recipient_type: r.type, ref_id: r.refId });
       }
     });
     this.deps.scheduled();

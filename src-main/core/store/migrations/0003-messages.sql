@@ -73,3 +73,14 @@ CREATE TABLE simulation_rules (
   pattern     TEXT NOT NULL,
   events      TEXT NOT NULL               -- JSON array of {event, delay_ms, fields?}
 );
+
+-- Tracking links of a message: the open pixel, each rewritten link, the unsubscribe link. A click
+-- token redirects only to the URL it was made for (no open redirect).
+CREATE TABLE tracking_tokens (
+  token       TEXT PRIMARY KEY,
+  ref_id      TEXT NOT NULL REFERENCES messages (ref_id) ON DELETE CASCADE,
+  kind        TEXT NOT NULL CHECK (kind IN ('open', 'click', 'unsubscribe')),
+  url         TEXT,
+  link_name   TEXT
+) WITHOUT ROWID;
+CREATE INDEX tracking_tokens_ref ON tracking_tokens (ref_id);

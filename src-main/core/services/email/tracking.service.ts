@@ -1,0 +1,83 @@
+import type { EmailEventKind } from '../../../../src-shared/events';
+import type { Clock } from '../../clock';
+import type { Dispatcher } from '../../dispatch/dispatcher';
+import type { MessagesRepo } from '../../store/messages.repo';
+import type { SimulationRepo } from '../../store/simulation.repo';
+import type { EventsService } from '../events.service';
+import { isNonPublicAddress } from '../reachability';
+import type { MessageLog } from './message-log';
+
+export interface GeoLocation {
+  country: string;
+  city: string;
+}
+
+/** Who asked: the requester's user agent and IP address, as the event reports them. */
+export interface Requester {
+  userAgent: string;
+  ip: string;
+}
+
+/**
+ * `geo_location` of an open: there is no GeoIP database offline, so a loopback or private address
+ * (a developer's own browser or mail client) gets the configured default, and a public one "Unknown".
+ */
+export function geoOf(ip: string, localDefault: GeoLocation): GeoLocation {
+  return isNonPublicAddress(ip) ? localDefault : { country: 'Unknown', city: 'Unknown' };
+}
+
+/** The tracking endpoints' side: tokens to real open, click and unsubscribe events. */
+export class TrackingService {
+  constructor(
+    private readonly deps: {
+      messages: MessagesRepo;
+      simulation: SimulationRepo;
+      events: EventsService;
+      log: MessageLog;
+      dispatcher: Dispatcher;
+      clock: Clock;
+      geoDefault: GeoLocation;
+    },
+  ) {}
+
+  /** The pixel was loaded: an open event. False for an unknown token. */
+  open(token: string, who: Requester): boolean {
+    const t = this.deps.messages.token(token);
+    if (t?.kind !== 'open') return false;
+    this.emit(t.ref_id, 'open', { user_agent: who.userAgent, ip_address: who.ip, geo_location: geoOf(who.ip, this.deps.geoDefault) });
+    return true;
+  }
+
+  /** A tracked link was followed: a click event, and the URL it stands for (only that one). */
+  click(token: string, who: Requester): string | undefined {
+    const t = this.deps.messages.token(token);
+    if (t?.kind !== 'click' || !t.url) return undefined;
+    this.emit(t.ref_id, 'click', { url: t.url, link_name: t.link_name ?? '', user_agent: who.userAgent, ip_address: who.ip });
+    return t.url;
+  }
+
+  /** Whether the token is an unsubscribe link (for the confirmation page). */
+  isUnsubscribeToken(token: string): boolean {
+    return this.deps.messages.token(token)?.kind === 'unsubscribe';
+  }
+
+  /** The recipient unsubscribed (one-click or the page): an unsubscribe event, and the address is suppressed. */
+  unsubscribe(token: string): boolean {
+    const t = this.deps.messages.token(token);
+    if (t?.kind !== 'unsubscribe') return false;
+    this.emit(t.ref_id, 'unsubscribe', {});
+    return true;
+  }
+
+  private emit(refId: string, kind: EmailEventKind, fields: Record<string, unknown>): void {
+    const { events, log, dispatcher, simulation, clock } = this.deps;
+    const message = log.find(refId);
+    if (!message) return;
+    simulation.transaction(() => {
+      const payload = events.buildPayload(kind, message, fields, clock.now());
+      const result = events.emitEmailEvent(message.accountId, payload);
+      log.apply(refId, payload, result.deliveryId);
+      dispatcher.commitEnqueued();
+    });
+  }
+}

@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EMAIL_EVENT_PAYLOADS } from '../../src-shared/schemas/events';
+import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+
+let emu: TestEmulator;
+let receiver: Receiver;
+
+beforeEach(async () => {
+  receiver = await startReceiver();
+  emu = await startEmulator({ geoDefault: 'Iceland,Reykjavik' });
+  await emu.service.registerWebhook({
+    webhook_url: receiver.url,
+    event: 'EMAIL_EVENT',
+    method: 'POST',
+    webhook_options: { events: { open: true, click: true, unsubscribe: true } },
+  });
+  await emu.control.setClock({ speed: 0 });
+});
+afterEach(async () => {
+  await emu.cleanup();
+  await receiver.close();
+});
+
+const HTML = '<html><body><p>Hi <a href="https://example.com/pricing?a=1&amp;b=2">See <b>pricing</b></a> or <a href=\'https://example.com/docs\'>docs</a>.</p></body></html>';
+
+async function sendTracked(settings: Record<string, boolean>, to = 'ann@example.com') {
+  const res = await emu.service.sendEmail({
+    from: { email: 'app@example.com' },
+    to: [{ email: to }],
+    subject: 'Tracked',
+    content: [
+      { type: 'text/html', value: HTML },
+      { type: 'text/plain', value: 'Hi' },
+    ],
+    settings,
+  } as never);
+  const ref = res.data.messages[0]!.ref_id;
+  return { ref, detail: (await emu.control.getMessage(ref)).data };
+}
+
+const links = (html: string, kind: string) => [...html.matchAll(new RegExp(`https?://[^"' ]+/t/${kind}/[A-Za-z0-9_-]+`, 'g'))].map((m) => m[0]);
+
+describe('tracking', () => {
+  it('rewrites links, adds a pixel and an unsubscribe link with RFC 8058 headers, per message', async () => {
+    const { detail } = await sendTracked({ open_tracking: true, click_tracking: true, unsubscribe_tracking: true });
+    expect(links(detail.html!, 'c')).toHaveLength(2);
+    expect(detail.html).not.toContain('https://example.com/pricing');
+    expect(links(detail.html!, 'o')).toHaveLength(1);
+    expect(links(detail.html!, 'u')).toHaveLength(1);
+    expect(detail.text).toContain(`Unsubscribe: ${links(detail.html!, 'u')[0]}`);
+    const header = (name: string) => detail.headers.find((h) => h.name.toLowerCase() === name)?.value;
+    expect(header('list-unsubscribe')).toBe(`<${links(detail.html!, 'u')[0]}>`);
+    expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(links(detail.html!, 'c')[0]!.startsWith(emu.url)).toBe(true);
+  });
+
+  it('leaves mail untouched without tracking settings', async () => {
+    const { detail } = await sendTracked({});
+    expect(detail.html).toContain('href="https://example.com/pricing?a=1&amp;b=2"');
+    expect(detail.headers.some((h) => h.name.toLowerCase() === 'list-unsubscribe')).toBe(false);
+  });
+
+  it('turns a pixel load into an open event with the user agent, IP and the local geo default', async () => {
+    const { ref, detail } = await sendTracked({ open_tracking: true });
+    const res = await fetch(links(detail.html!, 'o')[0]!, { headers: { 'user-agent': 'TestMail/1.0' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/gif');
+    const [req] = await receiver.waitFor(1);
+    const open = EMAIL_EVENT_PAYLOADS.open.parse(JSON.parse(req!.body));
+    expect(open).toMatchObject({ ref_id: ref, user_agent: 'TestMail/1.0', ip_address: '127.0.0.1', geo_location: { country: 'Iceland', city: 'Reykjavik' } });
+    expect((await emu.service.getEmailLogs({ refId: ref })).data.logs[0]!.events.map((e) => e.event)).toEqual(['open']);
+  });
+
+  it('redirects a click with 302 only to the URL that was in the message, and reports it', async () => {
+    const { ref, detail } = await sendTracked({ click_tracking: true });
+    const res = await fetch(links(detail.html!, 'c')[0]!, { redirect: 'manual', headers: { 'user-agent': 'Browser/2' } });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('https://example.com/pricing?a=1&b=2');
+    const [req] = await receiver.waitFor(1);
+    expect(EMAIL_EVENT_PAYLOADS.click.parse(JSON.parse(req!.body))).toMatchObject({
+      ref_id: ref,
+      url: 'https://example.com/pricing?a=1&b=2',
+      link_name: 'See pricing',
+      user_agent: 'Browser/2',
+      ip_address: '127.0.0.1',
+    });
+    // No token, no redirect: there is nothing a caller can point elsewhere.
+    for (const path of ['/t/c/unknown-token-123', '/t/c/x?url=https://evil.example', `/t/c/${links(detail.html!, 'o')[0] ?? 'zz'}`]) {
+      const bad = await fetch(`${emu.url}${path}`, { redirect: 'manual' });
+      expect(bad.status, path).toBe(404);
+      expect(bad.headers.get('location')).toBeNull();
+    }
+  });
+
+  it('unsubscribes by one-click POST (not by GET), reports it and suppresses the address', async () => {
+    const { ref, detail } = await sendTracked({ unsubscribe_tracking: true });
+    const link = links(detail.html!, 'u')[0]!;
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<form method="post">');
+    expect(receiver.requests).toHaveLength(0);
+
+    const res = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(res.status).toBe(200);
+    const [req] = await receiver.waitFor(1);
+    expect(JSON.parse(req!.body)).toMatchObject({ event: 'unsubscribe', ref_id: ref, recipient: { email: 'ann@example.com' } });
+    const next = await sendTracked({});
+    expect((await emu.service.getEmailLogs({ refId: next.ref })).data.logs[0]!.status).toBe('suppressed');
+  });
+});
