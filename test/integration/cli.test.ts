@@ -72,6 +72,37 @@ describe('mailyard serve', () => {
     expect(existsSync(join(dataDir, 'mailyard.db'))).toBe(true);
   });
 
+  it('sends, simulates and shows an email in the built bundle (plain Node, not the test runner)', async () => {
+    const { child, url, exited } = await startServeProcess(['--http-port', '0', '--memory', '--api-key', 'bundle-key-1234567']);
+    try {
+      const auth = { authorization: 'Bearer bundle-key-1234567', 'content-type': 'application/json' };
+      const sent = await fetch(`${url}/v1/email/send`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({
+          from: { email: 'app@example.com' },
+          to: [{ email: 'open@sim.mailyard.test' }],
+          subject: 'Bundle check',
+          content: [{ type: 'text/html', value: '<a href="https://example.com/">link</a>' }],
+          settings: { click_tracking: true, open_tracking: true },
+          attachments: [{ filename: 'a.txt', content: Buffer.from('hello').toString('base64') }],
+        }),
+      });
+      expect(sent.status).toBe(200);
+      const ref = (await sent.json()).data.messages[0].ref_id;
+      await fetch(`${url}/emulator/clock`, { method: 'POST', headers: auth, body: JSON.stringify({ advance_ms: 60_000 }) });
+      await new Promise((r) => setTimeout(r, 200));
+      const logs = await (await fetch(`${url}/v1/email/logs?refId=${ref}`, { headers: auth })).json();
+      expect(logs.data.logs[0].events.map((e: { event: string }) => e.event)).toEqual(['delivery', 'open']);
+      const detail = await (await fetch(`${url}/emulator/messages/${ref}`)).json();
+      expect(detail.data.attachments[0].filename).toBe('a.txt');
+      expect(detail.data.html).toContain('/t/c/');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
   it('takes its settings from MAILYARD_* variables, flags winning', async () => {
     const { child, stdout, exited } = await startServeProcess(['--api-key', 'flag-key-12345678'], {
       MAILYARD_HTTP_PORT: '0',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { decode } from 'he';
+import he from 'he';
 
 export interface TrackingToken {
   token: string;
@@ -30,7 +30,7 @@ const LINK = /<a\b([^>]*?)\bhref\s*=\s*(["'])(https?:\/\/[^"']*)\2([^>]*)>([\s\S
 
 /** The visible text of an anchor's content, for `link_name`. */
 function linkName(inner: string): string {
-  return decode(inner.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 500);
+  return he.decode(inner.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 500);
 }
 
 /**
@@ -46,7 +46,7 @@ export function addTracking(html: string | undefined, text: string | undefined, 
   if (outHtml !== undefined && options.click) {
     outHtml = outHtml.replace(LINK, (_all, before: string, quote: string, href: string, after: string, inner: string) => {
       const token = newToken();
-      tokens.push({ token, kind: 'click', url: decode(href), link_name: linkName(inner) });
+      tokens.push({ token, kind: 'click', url: he.decode(href), link_name: linkName(inner) });
       return `<a${before}href=${quote}${url('c', token)}${quote}${after}>${inner}</a>`;
     });
   }

@@ -1,0 +1,83 @@
+import { fork } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { createEmulator } from '../../src-main/core/create-emulator';
+
+/**
+ * sendEmail requests/s (one recipient, 5 KB HTML) against a bare fastify route answering 200 on the
+ * same machine, measured in the same run: three interleaved rounds each, medians compared. The load
+ * comes from another process at concurrency 16.
+ */
+const TOTAL = 3_000;
+const CONCURRENCY = 16;
+const ROUNDS = 3;
+
+const html = `<html><body>${'<p>Thank you for your order. Your receipt is below. '.repeat(100)}</p></body></html>`.slice(0, 5 * 1024);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export default async function run(): Promise<boolean> {
+  const load = fork(new URL('./load-process.mjs', import.meta.url));
+  const drive = (url: string, headers: Record<string, string>, body: string, total: number) =>
+    new Promise<{ seconds: number; statuses: Record<string, number> }>((resolve) => {
+      load.once('message', resolve as never);
+      load.send({ url, method: 'POST', headers, body, total, concurrency: CONCURRENCY });
+    });
+
+  const dir = await mkdtemp(join(tmpdir(), 'mailyard-bench-send-'));
+  const emu = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: dir, logLevel: 'silent' });
+  const bare = Fastify({ bodyLimit: 25 * 1024 * 1024 });
+  bare.post('/v1/email/send', async () => ({ success: true, message: 'Email queued' }));
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/v1/email/send`;
+
+  const body = JSON.stringify({
+    from: { email: 'app@example.com', name: 'Example App' },
+    to: [{ email: 'customer@example.com', name: 'Customer' }],
+    subject: 'Your receipt #12345',
+    content: [{ type: 'text/html', value: html }],
+    campaign_id: 'receipts',
+    custom_args: { order: '12345' },
+  });
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${emu.defaultAccount.apiKey}` };
+  try {
+    await drive(bareUrl, headers, body, 500);
+    await drive(`${emu.urls.http}/v1/email/send`, headers, body, 500);
+    const bareRates: number[] = [];
+    const sendRates: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const b = await drive(bareUrl, headers, body, TOTAL);
+      bareRates.push(TOTAL / b.seconds);
+      const s = await drive(`${emu.urls.http}/v1/email/send`, headers, body, TOTAL);
+      if (s.statuses['200'] !== TOTAL) throw new Error(`sendEmail answered ${JSON.stringify(s.statuses)}`);
+      sendRates.push(TOTAL / s.seconds);
+    }
+    const baseline = median(bareRates);
+    const send = median(sendRates);
+    const ratio = Math.round((send / baseline) * 100) / 100;
+    const list = (xs: number[]) => xs.map((x) => Math.round(x)).join(', ');
+    console.log(`bare fastify route: ${Math.round(baseline)} requests/s median of ${list(bareRates)}`);
+    console.log(`sendEmail:          ${Math.round(send)} requests/s median of ${list(sendRates)} (composed, stored, simulation scheduled)`);
+    console.log(`ratio:              ${ratio} (target >= 0.35)`);
+    const figures = {
+      bench: 'send',
+      requests_per_round: TOTAL,
+      concurrency: CONCURRENCY,
+      rounds: ROUNDS,
+      bare_fastify_per_s: Math.round(baseline),
+      send_email_per_s: Math.round(send),
+      ratio,
+      target: 0.35,
+      pass: ratio >= 0.35,
+    };
+    console.log(JSON.stringify(figures));
+    return figures.pass;
+  } finally {
+    load.kill();
+    await bare.close();
+    await emu.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
