@@ -24,6 +24,7 @@ import { DeliveriesRepo } from './store/deliveries.repo';
 import { MessagesRepo } from './store/messages.repo';
 import { SimulationRepo } from './store/simulation.repo';
 import { StateRepo } from './store/state.repo';
+import { WriteBatcher } from './store/write-batcher';
 import { WebhooksRepo } from './store/webhooks.repo';
 
 export const VERSION = version;
@@ -138,6 +139,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       dispatcher,
       logger: logger.child({ component: 'simulator' }),
     });
+    const writes = new WriteBatcher(db);
     let httpUrl = '';
     const email = new EmailService({
       messages: messagesRepo,
@@ -146,6 +148,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       clock,
       scheduled: () => simulator.wake(),
       baseUrl: () => httpUrl,
+      writes,
     });
     const defaultAccount = accounts.bootstrap(config.apiKey);
     const services: EmulatorServices = {
@@ -218,6 +221,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
           simulator.stop();
           await Promise.all([listening.close(), dispatcher.stop(config.shutdownGraceMs)]);
           clearTimeout(grace);
+          writes.flush();
           state.set(CLOCK_OFFSET_KEY, String(liveClock.state().offsetMs));
           liveClock.dispose();
           db.close();

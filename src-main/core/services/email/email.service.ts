@@ -4,6 +4,7 @@ import { isoTimestamp, type Clock } from '../../clock';
 import { AppError } from '../../errors';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
+import type { WriteBatcher } from '../../store/write-batcher';
 import type { EventsService } from '../events.service';
 import { planFor } from '../simulation/plan';
 import { composeMessage, type ComposedMessage } from './compose';
@@ -62,6 +63,8 @@ export class EmailService {
       scheduled: () => void;
       /** The emulator's HTTP URL, for tracking links. */
       baseUrl: () => string;
+      /** Commits the writes of concurrent sends together. */
+      writes: WriteBatcher;
     },
   ) {}
 
@@ -106,7 +109,7 @@ export class EmailService {
     // A shared composition is stored once, under the ref_id of its first recipient.
     const storedAs = new Map<ComposedMessage, string>();
     const sent: SentMessage[] = [];
-    simulation.transaction(() => {
+    await this.deps.writes.run(() => {
       for (const r of recipients) {
         const content = contents.get(r.refId)!;
         let sendId = storedAs.get(content.composed);
