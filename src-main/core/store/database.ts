@@ -64,6 +64,8 @@ export function openDatabase(dataDir: string | null): Db {
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    // 64 MiB of page cache (the default is 2 MiB): logs over a million messages stay in memory.
+    db.pragma('cache_size = -65536');
     migrate(db);
   } catch (err) {
     db.close();

@@ -36,6 +36,7 @@ CREATE INDEX messages_account ON messages (account_id, ref_id);
 CREATE INDEX messages_recipient ON messages (account_id, recipient_lc, ref_id);
 CREATE INDEX messages_domain ON messages (account_id, recipient_domain, ref_id);
 CREATE INDEX messages_campaign ON messages (account_id, campaign_id, ref_id);
+CREATE INDEX messages_campaign_status ON messages (account_id, campaign_id, status, ref_id);
 CREATE INDEX messages_status ON messages (account_id, status, ref_id);
 
 -- What happened to each message, in order.

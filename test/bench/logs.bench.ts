@@ -1,0 +1,120 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monotonicFactory } from 'ulid';
+import Database from 'better-sqlite3';
+import { createEmulator, type EmulatorHandle } from '../../src-main/core/create-emulator';
+import { DATABASE_FILE } from '../../src-main/core/store/database';
+
+/**
+ * p95 of five typical email-log queries with 10,000 and with 1,000,000 stored messages: by refId,
+ * by recipient, campaign plus status, subject substring, and page 50 of a big campaign. Target: p95
+ * at a million at most 2x p95 at ten thousand. The stores are filled directly (the send path has its
+ * own benchmark); the queries go through the service, as the HTTP route calls it.
+ */
+const SIZES = [10_000, 1_000_000];
+const SAMPLES = 200;
+const STATUSES = ['delivered', 'delivered', 'delivered', 'bounced', 'deferred', 'queued'];
+const WORDS = ['receipt', 'welcome', 'invoice', 'reminder', 'newsletter', 'update', 'offer', 'security', 'report', 'digest'];
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+
+/** Fills the store: a third of all mail in one big campaign, the rest over 100 campaigns; 50,000 recipients. */
+function fill(file: string, accountId: string, count: number): string[] {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  const ulid = monotonicFactory();
+  db.prepare("INSERT INTO message_contents (send_id, raw, text, html, headers, attachments) VALUES ('bench', x'00', NULL, NULL, '{}', '[]')").run();
+  const insert = db.prepare(
+    `INSERT INTO messages (ref_id, account_id, send_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
+       recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at)
+     VALUES (?, ?, 'bench', 'api', 'app@example.com', 'App', ?, ?, ?, '', 'to', ?, ?, '', '{}', ?, ?, ?, ?, ?)`,
+  );
+  const refs: string[] = [];
+  const start = Date.now() - count * 10;
+  const batch = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const ms = start + i * 10;
+      const ref = ulid(ms);
+      const email = `user${i % 50_000}@domain${i % 200}.test`;
+      const campaign = i % 3 === 0 ? 'newsletter' : `campaign-${i % 100}`;
+      const status = STATUSES[i % STATUSES.length]!;
+      const iso = new Date(ms).toISOString();
+      insert.run(ref, accountId, email, email, `domain${i % 200}.test`, `Your ${WORDS[i % WORDS.length]} #${i}`, campaign, status, ms, iso, status === 'delivered' ? ms + 1000 : null, status === 'delivered' ? iso : null);
+      if (i % Math.max(1, Math.floor(count / 1000)) === 0) refs.push(ref);
+    }
+  });
+  for (let i = 0; i < count; i += 50_000) batch(i, Math.min(count, i + 50_000));
+  db.close();
+  return refs;
+}
+
+function timeQueries(emu: EmulatorHandle, refs: string[]): Record<string, number[]> {
+  const { email } = emu.services;
+  const account = emu.defaultAccount.id;
+  const q = (query: Record<string, unknown>) => email.logs(account, { pageSize: 50, ...query } as never);
+  // The token of page 49 of the big campaign, found once (the measured query is page 50).
+  let token: string | undefined;
+  for (let page = 1; page < 50; page++) token = q({ campaignId: 'newsletter', pageToken: token }).nextPageToken ?? undefined;
+  const times: Record<string, number[]> = { refId: [], email: [], campaign_status: [], subject: [], page50: [] };
+  const measure = (name: string, fn: () => unknown) => {
+    const t = performance.now();
+    fn();
+    times[name]!.push(performance.now() - t);
+  };
+  for (let i = 0; i < SAMPLES; i++) {
+    measure('refId', () => q({ refId: refs[i % refs.length] }));
+    measure('email', () => q({ email: `user${(i * 7919) % 50_000}@domain${((i * 7919) % 50_000) % 200}.test` }));
+    measure('campaign_status', () => q({ campaignId: `campaign-${i % 100}`, status: 'bounced' }));
+    measure('subject', () => q({ subject: WORDS[i % WORDS.length] }));
+    measure('page50', () => q({ campaignId: 'newsletter', pageToken: token }));
+  }
+  return times;
+}
+
+export default async function run(): Promise<boolean> {
+  const results: Record<number, Record<string, number>> = {};
+  for (const size of SIZES) {
+    const dir = await mkdtemp(join(tmpdir(), 'mailyard-bench-logs-'));
+    try {
+      // Create the schema and the account, then fill the store with the emulator stopped.
+      const first = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: dir, logLevel: 'silent', apiKey: 'bench-key-12345678' });
+      const accountId = first.defaultAccount.id;
+      await first.close();
+      const started = performance.now();
+      const refs = fill(join(dir, DATABASE_FILE), accountId, size);
+      console.log(`filled ${size} messages in ${Math.round(performance.now() - started)} ms`);
+      const emu = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: dir, logLevel: 'silent' });
+      try {
+        timeQueries(emu, refs); // warm-up
+        const times = timeQueries(emu, refs);
+        const all = Object.values(times).flat();
+        results[size] = Object.fromEntries([...Object.entries(times).map(([k, v]) => [k, percentile(v, 95)]), ['all', percentile(all, 95)]]);
+      } finally {
+        await emu.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  const small = results[SIZES[0]!]!;
+  const large = results[SIZES[1]!]!;
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  for (const name of Object.keys(small)) {
+    console.log(`${name.padEnd(16)} p95 ${round(small[name]!)} ms at 10k, ${round(large[name]!)} ms at 1M: ${round(large[name]! / small[name]!)}x`);
+  }
+  const ratio = round(large.all! / small.all!);
+  const figures = {
+    bench: 'logs',
+    samples_per_query: SAMPLES,
+    p95_ms_10k: Object.fromEntries(Object.entries(small).map(([k, v]) => [k, round(v)])),
+    p95_ms_1m: Object.fromEntries(Object.entries(large).map(([k, v]) => [k, round(v)])),
+    ratio_all: ratio,
+    target: 2,
+    pass: ratio <= 2,
+  };
+  console.log(`all five:        ratio ${ratio} (target <= 2)`);
+  console.log(JSON.stringify(figures));
+  return figures.pass;
+}
