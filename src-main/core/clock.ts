@@ -132,3 +132,35 @@ export class EmulatorClock implements Clock {
     for (const l of this.listeners) l(state);
   }
 }
+
+/**
+ * One alarm on the emulator clock: `set(at)` (re)arms it for the emulated time `at` (null disarms);
+ * it rings once. Workers use it to wake for their next scheduled work.
+ */
+export class ClockAlarm {
+  private cancel: (() => void) | undefined;
+  private at: number | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ring: () => void,
+  ) {}
+
+  set(at: number | null): void {
+    if (at === null) return this.clear();
+    if (at === this.at) return;
+    this.clear();
+    this.at = at;
+    this.cancel = this.clock.setTimer(at, () => {
+      this.at = undefined;
+      this.cancel = undefined;
+      this.ring();
+    });
+  }
+
+  clear(): void {
+    this.cancel?.();
+    this.cancel = undefined;
+    this.at = undefined;
+  }
+}

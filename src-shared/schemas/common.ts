@@ -31,3 +31,11 @@ export const ApiKey = z
   .min(8, 'must be at least 8 characters')
   .max(256, 'must be at most 256 characters')
   .regex(/^[A-Za-z0-9._~+/-]+=*$/, 'may contain only letters, digits and . _ ~ + / - (then = padding)');
+
+/** A page size from a query string: a whole number from 1 to `max`, `fallback` when absent. */
+export function pageSizeParam(max: number, fallback: number) {
+  const message = `must be a whole number from 1 to ${max}`;
+  return z
+    .preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number({ error: message }).int(message).min(1, message).max(max, message))
+    .default(fallback);
+}

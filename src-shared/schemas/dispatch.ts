@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common';
+import { pageSizeParam, Timestamp } from './common';
 import { EmailEventKindSchema } from './events';
 
 export const DELIVERY_STATUSES = ['pending', 'sending', 'succeeded', 'failed', 'cancelled'] as const;
@@ -56,10 +56,7 @@ export const ListDeliveriesQuery = z.strictObject({
   category: z.string().max(64).optional(),
   target_id: z.string().max(64).optional(),
   account_id: z.string().max(64).optional(),
-  limit: z.preprocess(
-    (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
-    z.number({ error: 'must be a whole number from 1 to 500' }).int('must be a whole number from 1 to 500').min(1, 'must be from 1 to 500').max(500, 'must be from 1 to 500'),
-  ).default(50),
+  limit: pageSizeParam(500, 50),
   cursor: z.string().max(200).optional(),
 });
 

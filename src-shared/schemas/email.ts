@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EmailEventKindSchema } from './events';
-import { Timestamp } from './common';
+import { pageSizeParam, Timestamp } from './common';
 
 /** Explicit limits of a send (documented in the README). */
 export const SEND_LIMITS = {
@@ -124,12 +124,7 @@ export const EmailLogsQuery = z.strictObject({
   recipientType: z.enum(RECIPIENT_TYPES, { error: 'must be to, cc or bcc' }).optional(),
   startDeliveredDate: IsoDate.optional(),
   endDeliveredDate: IsoDate.optional(),
-  pageSize: z
-    .preprocess(
-      (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
-      z.number({ error: 'must be a whole number from 1 to 1000' }).int('must be a whole number from 1 to 1000').min(1, 'must be from 1 to 1000').max(1000, 'must be from 1 to 1000'),
-    )
-    .default(50),
+  pageSize: pageSizeParam(1000, 50),
   pageToken: z.string().max(200).optional(),
 });
 export type EmailLogsQuery = z.output<typeof EmailLogsQuery>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common';
+import { pageSizeParam, Timestamp } from './common';
 import { EMAIL_STATUSES, RECIPIENT_TYPES } from './email';
 
 export const MessageSummary = z
@@ -45,12 +45,7 @@ export const ListMessagesQuery = z.strictObject({
   status: z.enum(EMAIL_STATUSES, { error: `must be one of ${EMAIL_STATUSES.join(', ')}` }).optional(),
   campaign_id: z.string().max(256).optional(),
   account_id: z.string().max(64).optional(),
-  limit: z
-    .preprocess(
-      (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
-      z.number({ error: 'must be a whole number from 1 to 500' }).int('must be a whole number from 1 to 500').min(1, 'must be from 1 to 500').max(500, 'must be from 1 to 500'),
-    )
-    .default(50),
+  limit: pageSizeParam(500, 50),
   cursor: z.string().max(200).optional(),
 });
 

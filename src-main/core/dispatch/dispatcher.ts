@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { monotonicFactory } from 'ulid';
 import { Agent } from 'undici';
 import type { AttemptRecord, DeliveryDetail, DeliverySummary } from '../../../src-shared/schemas/dispatch';
-import { isoTimestamp, type Clock } from '../clock';
+import { ClockAlarm, isoTimestamp, type Clock } from '../clock';
 import type { EmulatorEvents } from '../emulator-events';
 import { AppError } from '../errors';
 import type { AttemptRow, DeliveriesRepo, DeliveryFilter, DeliveryRow, DeliveryUpdate } from '../store/deliveries.repo';
@@ -99,8 +99,8 @@ export class Dispatcher {
   private readonly targets = new Map<string, DeliveryTarget | null>();
   /** New deliveries of the current synchronous run, inserted together in a microtask. */
   private enqueued: DeliveryRow[] = [];
-  private cancelTimer: (() => void) | undefined;
-  private timerAt: number | undefined;
+  /** Wakes the dispatcher on the emulator clock when the next delivery becomes due. */
+  private readonly alarm: ClockAlarm;
   private tickSoon: ReturnType<typeof setImmediate> | undefined;
   private tickLater: ReturnType<typeof setTimeout> | undefined;
   private running = false;
@@ -115,6 +115,7 @@ export class Dispatcher {
     private readonly deps: DispatcherDeps,
     private readonly options: DispatcherOptions,
   ) {
+    this.alarm = new ClockAlarm(deps.clock, () => this.queueTick(true));
     this.agent = new Agent({
       keepAliveTimeout: 4_000,
       connections: options.perTargetConcurrency,
@@ -135,7 +136,7 @@ export class Dispatcher {
    */
   async stop(graceMs: number): Promise<void> {
     this.running = false;
-    this.clearTimer();
+    this.alarm.clear();
     // Claimed ahead but never sent: back to pending, so no attempt is recorded for them.
     const unsent = this.ready.splice(0).map((r) => r.id);
     if (unsent.length > 0) this.deps.repo.transaction(() => this.deps.repo.release(unsent, isoTimestamp(this.deps.clock.now())));
@@ -364,23 +365,8 @@ export class Dispatcher {
   /** Waits on the emulator clock for the next delivery that becomes due after now. */
   private armTimer(): void {
     // Deliveries already due but not claimed are waiting for a target's slot: a finishing attempt
-    // wakes the dispatcher for them. The timer is only for what becomes due later.
-    const at = this.deps.repo.nextDueAfter(this.deps.clock.now());
-    if (at === null) return this.clearTimer();
-    if (at === this.timerAt) return;
-    this.clearTimer();
-    this.timerAt = at;
-    this.cancelTimer = this.deps.clock.setTimer(at, () => {
-      this.timerAt = undefined;
-      this.cancelTimer = undefined;
-      this.queueTick(true);
-    });
-  }
-
-  private clearTimer(): void {
-    this.cancelTimer?.();
-    this.cancelTimer = undefined;
-    this.timerAt = undefined;
+    // wakes the dispatcher for them. The alarm is only for what becomes due later.
+    this.alarm.set(this.deps.repo.nextDueAfter(this.deps.clock.now()));
   }
 
   /** Sends one attempt of a claimed delivery; resolves once its outcome is committed. */

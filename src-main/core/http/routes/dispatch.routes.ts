@@ -3,6 +3,7 @@ import { controlOperations as ops } from '../../../../src-shared/operations';
 import type { ClockState } from '../../../../src-shared/schemas/dispatch';
 import { isoTimestamp, type EmulatorClock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
+import { decodeCursor, encodeCursor } from '../../cursor';
 import { AppError } from '../../errors';
 import type { EventsService } from '../../services/events.service';
 import { registerOperation } from '../operation-route';
@@ -12,16 +13,6 @@ export interface DispatchRouteDeps {
   clock: EmulatorClock;
   dispatcher: Dispatcher;
   events: EventsService;
-}
-
-const encodeCursor = (id: string) => Buffer.from(id).toString('base64url');
-
-function decodeCursor(cursor: string): string {
-  const id = Buffer.from(cursor, 'base64url').toString();
-  if (!/^[0-9A-HJKMNP-TV-Z]{26}$/.test(id)) {
-    throw new AppError('validation', 'cursor is not a cursor this API gave out', [{ path: 'cursor', message: 'is not valid' }]);
-  }
-  return id;
 }
 
 export function dispatchRoutes(app: FastifyInstance, deps: DispatchRouteDeps): void {
@@ -52,7 +43,7 @@ export function dispatchRoutes(app: FastifyInstance, deps: DispatchRouteDeps): v
 
   registerOperation(app, ops.listDeliveries, ({ query }) => {
     const { cursor, limit, ...filter } = query;
-    const rows = dispatcher.list({ ...filter, limit: limit + 1, before: cursor === undefined ? undefined : decodeCursor(cursor) });
+    const rows = dispatcher.list({ ...filter, limit: limit + 1, before: cursor === undefined ? undefined : decodeCursor(cursor, 'cursor') });
     const page = rows.slice(0, limit);
     const next = rows.length > limit ? encodeCursor(page.at(-1)!.id) : null;
     return ok('Deliveries retrieved successfully', { deliveries: page, next_cursor: next });

@@ -1,6 +1,7 @@
 import { monotonicFactory } from 'ulid';
 import type { EmailLogRecord, EmailLogsQuery, SendEmailBody, SimulationRule } from '../../../../src-shared/schemas/email';
 import { isoTimestamp, type Clock } from '../../clock';
+import { decodeCursor, encodeCursor } from '../../cursor';
 import { AppError } from '../../errors';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
@@ -14,18 +15,6 @@ export interface SentMessage {
   email: string;
   recipient_type: 'to' | 'cc' | 'bcc';
   ref_id: string;
-}
-
-const encodeToken = (refId: string) => Buffer.from(JSON.stringify({ r: refId })).toString('base64url');
-
-function decodeToken(token: string): string {
-  try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString()) as { r?: unknown };
-    if (typeof parsed.r === 'string' && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(parsed.r)) return parsed.r;
-  } catch {
-    // fall through
-  }
-  throw new AppError('validation', 'pageToken is not a token this API gave out', [{ path: 'pageToken', message: 'is not valid' }]);
 }
 
 /** A query date: start of that day for a plain date, else the instant. */
@@ -179,14 +168,14 @@ export class EmailService {
       recipientType: query.recipientType,
       deliveredFrom: toMs(query.startDeliveredDate),
       deliveredTo: toMs(query.endDeliveredDate),
-      before: query.pageToken === undefined ? undefined : decodeToken(query.pageToken),
+      before: query.pageToken === undefined ? undefined : decodeCursor(query.pageToken, 'pageToken'),
       limit: query.pageSize + 1,
     });
     const page = rows.slice(0, query.pageSize);
     const events = this.deps.messages.eventsOf(page.map((r) => r.ref_id));
     return {
       logs: page.map((r) => toLogRecord(r, (events.get(r.ref_id) ?? []).map((e) => ({ event: e.event, timestamp: e.timestamp })))),
-      nextPageToken: rows.length > query.pageSize ? encodeToken(page.at(-1)!.ref_id) : null,
+      nextPageToken: rows.length > query.pageSize ? encodeCursor(page.at(-1)!.ref_id) : null,
     };
   }
 

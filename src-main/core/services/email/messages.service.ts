@@ -1,5 +1,6 @@
 import { simpleParser, type Attachment } from 'mailparser';
 import type { MessageDetail, MessageSummary } from '../../../../src-shared/schemas/messages';
+import { decodeCursor, encodeCursor } from '../../cursor';
 import { AppError } from '../../errors';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 
@@ -20,16 +21,6 @@ function toSummary(row: MessageRow): MessageSummary {
 
 const notFound = () => new AppError('not_found', 'Message Not Found');
 
-const encodeCursor = (refId: string) => Buffer.from(refId).toString('base64url');
-
-function decodeCursor(cursor: string): string {
-  const refId = Buffer.from(cursor, 'base64url').toString();
-  if (!/^[0-9A-HJKMNP-TV-Z]{26}$/.test(refId)) {
-    throw new AppError('validation', 'cursor is not a cursor this API gave out', [{ path: 'cursor', message: 'is not valid' }]);
-  }
-  return refId;
-}
-
 /** An attachment as a download: bytes, a content type, and a file name that is data, never a path. */
 export interface AttachmentDownload {
   filename: string;
@@ -47,7 +38,7 @@ export class MessagesService {
       status: query.status,
       campaignId: query.campaign_id,
       accountId: query.account_id,
-      before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+      before: query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'cursor'),
       limit: query.limit + 1,
     });
     const page = rows.slice(0, query.limit);

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { EmailEventKind } from '../../../../src-shared/events';
-import type { Clock } from '../../clock';
+import { ClockAlarm, type Clock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { MessageLog } from '../email/message-log';
@@ -14,8 +14,7 @@ const BATCH = 500;
  * a crash either emits an event with its delivery or not at all.
  */
 export class Simulator {
-  private cancelTimer: (() => void) | undefined;
-  private timerAt: number | undefined;
+  private readonly alarm: ClockAlarm;
   private queued: ReturnType<typeof setImmediate> | undefined;
   private running = false;
 
@@ -28,7 +27,9 @@ export class Simulator {
       dispatcher: Dispatcher;
       logger: Logger;
     },
-  ) {}
+  ) {
+    this.alarm = new ClockAlarm(deps.clock, () => this.wake());
+  }
 
   start(): void {
     this.running = true;
@@ -37,7 +38,7 @@ export class Simulator {
 
   stop(): void {
     this.running = false;
-    this.clearTimer();
+    this.alarm.clear();
     clearImmediate(this.queued);
     this.queued = undefined;
   }
@@ -75,25 +76,6 @@ export class Simulator {
       dispatcher.commitEnqueued();
     });
     if (due.length === BATCH) return this.wake();
-    this.armTimer(now);
-  }
-
-  private armTimer(now: number): void {
-    const at = this.deps.repo.nextDueAfter(now);
-    if (at === null) return this.clearTimer();
-    if (at === this.timerAt) return;
-    this.clearTimer();
-    this.timerAt = at;
-    this.cancelTimer = this.deps.clock.setTimer(at, () => {
-      this.timerAt = undefined;
-      this.cancelTimer = undefined;
-      this.wake();
-    });
-  }
-
-  private clearTimer(): void {
-    this.cancelTimer?.();
-    this.cancelTimer = undefined;
-    this.timerAt = undefined;
+    this.alarm.set(repo.nextDueAfter(now));
   }
 }
