@@ -72,6 +72,8 @@ export const ClockState = z
     offset_ms: z.number().int(),
     /** When the next scheduled delivery attempt is due, if any. */
     next_due_at: Timestamp.nullable(),
+    /** When the next simulated email event happens, if any is scheduled. */
+    next_event_at: Timestamp.nullable(),
     pending_deliveries: z.number().int(),
   })
   .meta({ id: 'ClockState' });

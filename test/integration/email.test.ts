@@ -161,6 +161,8 @@ describe('the simulation', () => {
   it('times events on the emulator clock: delivery about a second after queueing, engagement seconds later', async () => {
     const res = await emu.request('POST', '/v1/email/send', { body: message([`click@${SIM}`]) });
     const ref = res.json.data.messages[0].ref_id;
+    const clock = (await emu.control.getClock()).data;
+    expect(clock.next_event_at).toBe(new Date(clock.now_ms + 1_000).toISOString());
     await emu.control.setClock({ advance_ms: 999 });
     await new Promise((r) => setTimeout(r, 150));
     expect(receiver.requests).toHaveLength(0);

@@ -110,6 +110,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     dispatchRoutes(control, {
       clock: deps.clock,
       dispatcher: deps.services.dispatcher,
+      simulator: deps.services.simulator,
       events: deps.services.events,
     });
     simulationRoutes(control, deps.services.email);

@@ -6,12 +6,14 @@ import type { Dispatcher } from '../../dispatch/dispatcher';
 import { decodeCursor, encodeCursor } from '../../cursor';
 import { AppError } from '../../errors';
 import type { EventsService } from '../../services/events.service';
+import type { Simulator } from '../../services/simulation/simulator';
 import { registerOperation } from '../operation-route';
 import { ok } from '../respond';
 
 export interface DispatchRouteDeps {
   clock: EmulatorClock;
   dispatcher: Dispatcher;
+  simulator: Simulator;
   events: EventsService;
 }
 
@@ -21,12 +23,14 @@ export function dispatchRoutes(app: FastifyInstance, deps: DispatchRouteDeps): v
   const clockState = (): ClockState => {
     const s = clock.state();
     const due = dispatcher.nextDueAt();
+    const event = deps.simulator.nextDueAt();
     return {
       now: isoTimestamp(s.now),
       now_ms: s.now,
       speed: s.speed,
       offset_ms: s.offsetMs,
       next_due_at: due === null ? null : isoTimestamp(due),
+      next_event_at: event === null ? null : isoTimestamp(event),
       pending_deliveries: dispatcher.pendingCount(),
     };
   };
