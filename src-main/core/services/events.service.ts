@@ -96,7 +96,7 @@ export class EventsService {
     const payload = this.buildPayload(body.event, message, fields, this.clock.now(), body.recipient);
     const result = this.emitEmailEvent(accountId, payload);
     // An event about a stored message is part of its log, as a simulated one would be.
-    if (message && message.accountId === accountId) this.log.apply(message.refId, payload, result.deliveryId);
+    if (message && message.accountId === accountId) this.log.apply(message, payload, result.deliveryId);
     return { payload, delivery_id: result.deliveryId, sent: result.sent, reason: result.reason };
   }
 }

@@ -3,10 +3,6 @@ import type { Db } from './database';
 export interface MessageContentRow {
   send_id: string;
   raw: Buffer;
-  text: string | null;
-  html: string | null;
-  headers: string;
-  attachments: string;
 }
 
 export interface MessageRow {
@@ -70,7 +66,7 @@ export class MessagesRepo {
   constructor(private readonly db: Db) {
     this.stmts = {
       insertContent: db.prepare<[MessageContentRow]>(
-        'INSERT INTO message_contents (send_id, raw, text, html, headers, attachments) VALUES (@send_id, @raw, @text, @html, @headers, @attachments)',
+        'INSERT INTO message_contents (send_id, raw) VALUES (@send_id, @raw)',
       ),
       insertMessage: db.prepare<[MessageRow]>(
         `INSERT INTO messages (ref_id, account_id, send_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,

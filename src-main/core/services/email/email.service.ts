@@ -8,7 +8,7 @@ import type { SimulationRepo } from '../../store/simulation.repo';
 import type { WriteBatcher } from '../../store/write-batcher';
 import type { EventsService } from '../events.service';
 import { planFor } from '../simulation/plan';
-import { composeMessage, type ComposedMessage } from './compose';
+import { composeMessage } from './compose';
 import { addTracking, type TrackingToken } from './tracking';
 
 export interface SentMessage {
@@ -76,10 +76,10 @@ export class EmailService {
     const tracked = settings.open_tracking === true || settings.click_tracking === true || settings.unsubscribe_tracking === true;
 
     // Composing is asynchronous: done before the transaction that stores everything.
-    const contents = new Map<string, { composed: ComposedMessage; html?: string; text?: string; tokens: TrackingToken[] }>();
+    const contents = new Map<string, { raw: Buffer; tokens: TrackingToken[] }>();
     if (!tracked) {
-      const composed = await composeMessage(body, { messageId: `<${recipients[0]!.refId}@mailyard.local>`, date });
-      for (const r of recipients) contents.set(r.refId, { composed, html, text, tokens: [] });
+      const raw = await composeMessage(body, { messageId: `<${recipients[0]!.refId}@mailyard.local>`, date });
+      for (const r of recipients) contents.set(r.refId, { raw, tokens: [] });
     } else {
       for (const r of recipients) {
         const t = addTracking(html, text, {
@@ -88,31 +88,25 @@ export class EmailService {
           unsubscribe: settings.unsubscribe_tracking === true,
           baseUrl: this.deps.baseUrl(),
         });
-        const composed = await composeMessage(body, { messageId: `<${r.refId}@mailyard.local>`, date, html: t.html, text: t.text, extraHeaders: t.headers });
-        contents.set(r.refId, { composed, html: t.html, text: t.text, tokens: t.tokens });
+        const raw = await composeMessage(body, { messageId: `<${r.refId}@mailyard.local>`, date, html: t.html, text: t.text, extraHeaders: t.headers });
+        contents.set(r.refId, { raw, tokens: t.tokens });
       }
     }
 
     const createdAt = isoTimestamp(now);
     const rules = this.rules();
+    const customArgs = JSON.stringify(body.custom_args ?? {});
     // A shared composition is stored once, under the ref_id of its first recipient.
-    const storedAs = new Map<ComposedMessage, string>();
+    const storedAs = new Map<Buffer, string>();
     const sent: SentMessage[] = [];
     await this.deps.writes.run(() => {
       for (const r of recipients) {
         const content = contents.get(r.refId)!;
-        let sendId = storedAs.get(content.composed);
+        let sendId = storedAs.get(content.raw);
         if (sendId === undefined) {
           sendId = r.refId;
-          storedAs.set(content.composed, sendId);
-          messages.insertContent({
-            send_id: sendId,
-            raw: content.composed.raw,
-            text: content.text ?? null,
-            html: content.html ?? null,
-            headers: JSON.stringify(body.headers ?? {}),
-            attachments: JSON.stringify(content.composed.attachments),
-          });
+          storedAs.set(content.raw, sendId);
+          messages.insertContent({ send_id: sendId, raw: content.raw });
         }
         const lc = r.email.toLowerCase();
         const plan = planFor(r.email, simulation.isSuppressed(accountId, lc), rules);
@@ -131,7 +125,7 @@ export class EmailService {
           subject: body.subject,
           campaign_id: body.campaign_id ?? '',
           mailer_id: settings.mailer_id ?? '',
-          custom_args: JSON.stringify(body.custom_args ?? {}),
+          custom_args: customArgs,
           status: plan.kind === 'suppressed' ? 'suppressed' : 'queued',
           created_ms: now,
           created_at: createdAt,

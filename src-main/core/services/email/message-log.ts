@@ -52,15 +52,15 @@ export class MessageLog {
     return row && factsOf(row);
   }
 
-  /** Records an event that happened to a stored message (call inside a transaction). */
-  apply(refId: string, payload: EmailEventPayload, deliveryId: string | null): void {
-    const row = this.messages.get(refId);
-    if (!row) return;
+  /** Records an event that happened to a stored message, found with `find` (call inside a transaction). */
+  apply(message: MessageFacts, payload: EmailEventPayload, deliveryId: string | null): void {
+    const { refId } = message;
     this.messages.addEvent(refId, payload.event, payload.timestamp, deliveryId);
     let status = STATUS_AFTER[payload.event];
     if (payload.event === 'bounce') status = payload.bounce_type === 'hard' ? 'bounced' : 'deferred';
     if (payload.event === 'unsubscribe') {
-      this.simulation.suppress(row.account_id, row.recipient_lc, 'unsubscribe event', isoTimestamp(this.clock.now()));
+      // recipient_lc is the address lower-cased, as stored at send.
+      this.simulation.suppress(message.accountId, message.recipient.email.toLowerCase(), 'unsubscribe event', isoTimestamp(this.clock.now()));
     }
     if (status === 'delivered') this.messages.setDelivered(refId, status, Date.parse(payload.timestamp), payload.timestamp);
     else if (status !== undefined) this.messages.setStatus(refId, status);

@@ -76,7 +76,7 @@ export class TrackingService {
     simulation.transaction(() => {
       const payload = events.buildPayload(kind, message, fields, clock.now());
       const result = events.emitEmailEvent(message.accountId, payload);
-      log.apply(refId, payload, result.deliveryId);
+      log.apply(message, payload, result.deliveryId);
       dispatcher.commitEnqueued();
     });
   }

@@ -67,7 +67,7 @@ export class Simulator {
         try {
           const payload = events.buildPayload(row.event as EmailEventKind, message, JSON.parse(row.fields) as Record<string, unknown>, row.due_at);
           const result = events.emitEmailEvent(message.accountId, payload);
-          log.apply(message.refId, payload, result.deliveryId);
+          log.apply(message, payload, result.deliveryId);
         } catch (err) {
           // A rule whose fields no longer fit the payload: drop the event, keep the rest.
           this.deps.logger.warn({ err, refId: row.ref_id, event: row.event }, 'simulated event could not be built; skipped');

@@ -1,11 +1,8 @@
--- The composed message of one send (API or SMTP), shared by all its recipients.
+-- The composed message of one send (API or SMTP), shared by all its recipients. The raw message is
+-- the one source: headers, text, HTML and attachments are parsed from it when shown.
 CREATE TABLE message_contents (
   send_id      TEXT PRIMARY KEY,
-  raw          BLOB NOT NULL,          -- the RFC 5322 message as composed (or as received)
-  text         TEXT,
-  html         TEXT,
-  headers      TEXT NOT NULL,          -- JSON object of the custom headers
-  attachments  TEXT NOT NULL           -- JSON array of {filename, content_type, size, content_id, disposition}
+  raw          BLOB NOT NULL           -- the RFC 5322 message as composed (or as received)
 );
 
 -- One row per recipient: what the email logs list.
