@@ -13,3 +13,12 @@ export function decodeCursor(cursor: string, field: string): string {
   if (!ULID.test(id)) throw new AppError('validation', `${field} is not a ${field} this API gave out`, [{ path: field, message: 'is not valid' }]);
   return id;
 }
+
+/**
+ * One page of a list read with `limit + 1` rows: the first `limit`, and the cursor of the next page
+ * (the last row's id) when the extra row shows there is one.
+ */
+export function paginate<T>(rows: T[], limit: number, idOf: (row: T) => string): { page: T[]; next: string | null } {
+  const page = rows.slice(0, limit);
+  return { page, next: rows.length > limit ? encodeCursor(idOf(page.at(-1)!)) : null };
+}

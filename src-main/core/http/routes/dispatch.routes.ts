@@ -3,7 +3,7 @@ import { controlOperations as ops } from '../../../../src-shared/operations';
 import type { ClockState } from '../../../../src-shared/schemas/dispatch';
 import { isoTimestamp, type EmulatorClock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
-import { decodeCursor, encodeCursor } from '../../cursor';
+import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
 import type { EventsService } from '../../services/events.service';
 import type { Simulator } from '../../services/simulation/simulator';
@@ -48,8 +48,7 @@ export function dispatchRoutes(app: FastifyInstance, deps: DispatchRouteDeps): v
   registerOperation(app, ops.listDeliveries, ({ query }) => {
     const { cursor, limit, ...filter } = query;
     const rows = dispatcher.list({ ...filter, limit: limit + 1, before: cursor === undefined ? undefined : decodeCursor(cursor, 'cursor') });
-    const page = rows.slice(0, limit);
-    const next = rows.length > limit ? encodeCursor(page.at(-1)!.id) : null;
+    const { page, next } = paginate(rows, limit, (d) => d.id);
     return ok('Deliveries retrieved successfully', { deliveries: page, next_cursor: next });
   });
 

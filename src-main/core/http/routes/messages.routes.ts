@@ -2,6 +2,7 @@ import { create as contentDisposition } from 'content-disposition';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { controlOperations as ops } from '../../../../src-shared/operations';
+import { MessageRefParams } from '../../../../src-shared/schemas/messages';
 import type { MessagesService } from '../../services/email/messages.service';
 import { registerOperation } from '../operation-route';
 import { ok } from '../respond';
@@ -31,11 +32,9 @@ export function safeFilename(name: string): string {
   return cleaned.slice(0, 200) || 'attachment';
 }
 
-const AttachmentParams = z.strictObject({
-  ref_id: z.string().min(1).max(64),
+const AttachmentParams = MessageRefParams.extend({
   n: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number({ error: 'must be an attachment index' }).int().min(0)),
 });
-const RefParams = z.strictObject({ ref_id: z.string().min(1).max(64) });
 
 function download(reply: FastifyReply, filename: string, contentType: string, body: Buffer): FastifyReply {
   return reply
@@ -55,12 +54,12 @@ export function messagesRoutes(app: FastifyInstance, messages: MessagesService):
   registerOperation(app, ops.deleteMessages, () => ok('Messages deleted', { deleted: messages.deleteAll() }));
 
   app.get('/emulator/messages/:ref_id/raw', (request, reply) => {
-    const { ref_id } = parseInput(RefParams, request.params, 'params');
+    const { ref_id } = parseInput(MessageRefParams, request.params, 'params');
     return download(reply, `${ref_id}.eml`, 'message/rfc822', messages.raw(ref_id));
   });
 
   app.get('/emulator/messages/:ref_id/html', async (request, reply) => {
-    const { ref_id } = parseInput(RefParams, request.params, 'params');
+    const { ref_id } = parseInput(MessageRefParams, request.params, 'params');
     const html = await messages.html(ref_id);
     return reply
       .type('text/html; charset=utf-8')

@@ -1,7 +1,7 @@
 import { monotonicFactory } from 'ulid';
 import type { EmailLogRecord, EmailLogsQuery, SendEmailBody, SimulationRule } from '../../../../src-shared/schemas/email';
 import { isoTimestamp, type Clock } from '../../clock';
-import { decodeCursor, encodeCursor } from '../../cursor';
+import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
@@ -165,11 +165,11 @@ export class EmailService {
       before: query.pageToken === undefined ? undefined : decodeCursor(query.pageToken, 'pageToken'),
       limit: query.pageSize + 1,
     });
-    const page = rows.slice(0, query.pageSize);
+    const { page, next } = paginate(rows, query.pageSize, (r) => r.ref_id);
     const events = this.deps.messages.eventsOf(page.map((r) => r.ref_id));
     return {
       logs: page.map((r) => toLogRecord(r, (events.get(r.ref_id) ?? []).map((e) => ({ event: e.event, timestamp: e.timestamp })))),
-      nextPageToken: rows.length > query.pageSize ? encodeCursor(page.at(-1)!.ref_id) : null,
+      nextPageToken: next,
     };
   }
 

@@ -1,6 +1,6 @@
 import { simpleParser, type Attachment } from 'mailparser';
 import type { MessageDetail, MessageSummary } from '../../../../src-shared/schemas/messages';
-import { decodeCursor, encodeCursor } from '../../cursor';
+import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 
@@ -41,8 +41,8 @@ export class MessagesService {
       before: query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'cursor'),
       limit: query.limit + 1,
     });
-    const page = rows.slice(0, query.limit);
-    return { messages: page.map(toSummary), next_cursor: rows.length > query.limit ? encodeCursor(page.at(-1)!.ref_id) : null };
+    const { page, next } = paginate(rows, query.limit, (r) => r.ref_id);
+    return { messages: page.map(toSummary), next_cursor: next };
   }
 
   /** The raw message (RFC 5322 bytes) as it was composed or received. */
