@@ -43,6 +43,26 @@ export class ServiceClient {
   unsubscribeEmail(email: string): Promise<CallOutput<Svc['unsubscribeEmail']>> {
     return this.http.call(service.unsubscribeEmail, { body: { email } });
   }
+
+  addDomain(body: CallInput<Svc['addDomain']>['body']): Promise<CallOutput<Svc['addDomain']>> {
+    return this.http.call(service.addDomain, { body });
+  }
+
+  getDomain(domain: string): Promise<CallOutput<Svc['getDomain']>> {
+    return this.http.call(service.getDomain, { params: { domain } });
+  }
+
+  verifyDomain(domain: string): Promise<CallOutput<Svc['verifyDomain']>> {
+    return this.http.call(service.verifyDomain, { params: { domain } });
+  }
+
+  deleteDomain(domain: string): Promise<CallOutput<Svc['deleteDomain']>> {
+    return this.http.call(service.deleteDomain, { params: { domain } });
+  }
+
+  listDomains(): Promise<CallOutput<Svc['listDomains']>> {
+    return this.http.call(service.listDomains, {});
+  }
 }
 
 /** Typed client of the emulator's control API (`/emulator`). */
@@ -119,6 +139,14 @@ export class ControlClient {
 
   fireEvent(body: CallInput<Ctl['fireEvent']>['body']): Promise<CallOutput<Ctl['fireEvent']>> {
     return this.http.call(control.fireEvent, { body });
+  }
+
+  listEmulatorDomains(): Promise<CallOutput<Ctl['listEmulatorDomains']>> {
+    return this.http.call(control.listEmulatorDomains, {});
+  }
+
+  setDomainVerification(domain: string, body: CallInput<Ctl['setDomainVerification']>['body']): Promise<CallOutput<Ctl['setDomainVerification']>> {
+    return this.http.call(control.setDomainVerification, { params: { domain }, body });
   }
 }
 

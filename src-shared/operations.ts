@@ -15,6 +15,7 @@ import {
   SetSigningSecretBody,
 } from './schemas/dispatch';
 import { EmailLogsPage, EmailLogsQuery, SendEmailBody, SendEmailResult, SimulationRules, SubscriptionBody } from './schemas/email';
+import { AddDomainBody, DomainParams, DomainRecord, EmulatorDomain, SetVerificationBody, VerificationSetting } from './schemas/domains';
 import { AccountRecord, CreateAccountBody, Health } from './schemas/emulator';
 import { DeletedCount, ListMessagesQuery, MessageDetail, MessagePage, MessageRefParams } from './schemas/messages';
 import { DeleteWebhookBody, RegisterWebhookBody, UpdateWebhookBody, WebhookRecord } from './schemas/webhooks';
@@ -123,6 +124,54 @@ export const serviceOperations = defineOperations({
     body: SubscriptionBody,
     response: MessageResponse,
     errors: [415],
+  },
+  addDomain: {
+    method: 'POST',
+    path: '/v1/domain',
+    summary: 'Add a sending domain: pending, with the DNS records to publish (a new RSA-2048 DKIM key)',
+    tag: 'Domains',
+    auth: 'bearer',
+    body: AddDomainBody,
+    response: dataResponse(DomainRecord),
+    errors: [409, 413, 415],
+  },
+  getDomain: {
+    method: 'GET',
+    path: '/v1/domain/{domain}',
+    summary: 'A sending domain with its DNS records and status',
+    tag: 'Domains',
+    auth: 'bearer',
+    params: DomainParams,
+    response: dataResponse(DomainRecord),
+    errors: [404],
+  },
+  verifyDomain: {
+    method: 'POST',
+    path: '/v1/domain/{domain}/verify',
+    summary: 'Verify a sending domain now; a status change sends a DOMAIN_VERIFICATION notification',
+    tag: 'Domains',
+    auth: 'bearer',
+    params: DomainParams,
+    response: dataResponse(DomainRecord),
+    errors: [404, 415],
+  },
+  deleteDomain: {
+    method: 'DELETE',
+    path: '/v1/domain/{domain}',
+    summary: 'Delete a sending domain and its DKIM key',
+    tag: 'Domains',
+    auth: 'bearer',
+    params: DomainParams,
+    response: MessageResponse,
+    errors: [404, 415],
+  },
+  listDomains: {
+    method: 'GET',
+    path: '/v1/domain',
+    summary: "List the account's sending domains (extension)",
+    tag: 'Domains',
+    auth: 'bearer',
+    response: dataResponse(z.array(DomainRecord)),
   },
 });
 
@@ -286,6 +335,25 @@ export const controlOperations = defineOperations({
     auth: 'none',
     body: FireEventBody,
     response: dataResponse(FireEventResult),
+    errors: [404, 415],
+  },
+  listEmulatorDomains: {
+    method: 'GET',
+    path: '/emulator/domains',
+    summary: "Every account's sending domains, with the verification outcome setting and recent checks",
+    tag: 'Domains',
+    auth: 'none',
+    response: dataResponse(z.array(EmulatorDomain)),
+  },
+  setDomainVerification: {
+    method: 'PUT',
+    path: '/emulator/domains/{domain}/verification',
+    summary: 'Set the outcome of the next verifications of a domain (verified, or failed with a reason); it stays until changed',
+    tag: 'Domains',
+    auth: 'none',
+    params: DomainParams,
+    body: SetVerificationBody,
+    response: dataResponse(VerificationSetting),
     errors: [404, 415],
   },
 });

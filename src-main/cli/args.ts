@@ -38,6 +38,12 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     value: 'COUNTRY,CITY',
     help: 'geo_location of opens from loopback and private addresses (default "United States,San Francisco")',
   },
+  'dns-verification': {
+    type: 'string',
+    key: 'dnsVerification',
+    value: 'MODE',
+    help: 'simulated (default): verifyDomain gives the outcome set in the UI or control API; real: looks the records up in DNS',
+  },
   'log-level': { type: 'string', key: 'logLevel', value: 'LEVEL', help: `one of ${LOG_LEVELS.join(', ')} (default info)` },
 };
 

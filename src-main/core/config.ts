@@ -37,6 +37,8 @@ export const EmulatorConfigSchema = z
         const [country, city] = v.split(',').map((p) => p.trim());
         return { country: country!, city: city! };
       }),
+    /** How verifyDomain decides: `simulated` (the outcome set through the control API) or `real` (DNS lookups). */
+    dnsVerification: z.enum(['simulated', 'real'], { error: 'must be simulated or real' }).default('simulated'),
     /** Delays between delivery attempts: `5s,5m,30m,...` or `none`, or milliseconds. */
     retrySchedule: z
       .union([z.array(z.number().int().positive()), z.string()])

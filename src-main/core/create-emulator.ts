@@ -1,3 +1,4 @@
+import { Resolver } from 'node:dns/promises';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -10,6 +11,8 @@ import { EmulatorEvents } from './emulator-events';
 import { buildHttpApp } from './http/app';
 import { createLogger } from './logger';
 import { AccountsService, type Account } from './services/accounts.service';
+import type { DnsResolver } from './services/domains/dns-records';
+import { DomainsService } from './services/domains/domains.service';
 import { EmailService } from './services/email/email.service';
 import { MessageLog } from './services/email/message-log';
 import { MessagesService } from './services/email/messages.service';
@@ -19,6 +22,7 @@ import { Simulator } from './services/simulation/simulator';
 import { lookupHost, probeUrl, type HostLookup, type UrlProbe } from './services/reachability';
 import { WebhooksService } from './services/webhooks.service';
 import { AccountsRepo } from './store/accounts.repo';
+import { DomainsRepo } from './store/domains.repo';
 import { openDatabase } from './store/database';
 import { DeliveriesRepo } from './store/deliveries.repo';
 import { MessagesRepo } from './store/messages.repo';
@@ -37,6 +41,8 @@ export interface EmulatorSeams {
   logger?: Logger;
   probe?: UrlProbe;
   lookup?: HostLookup;
+  /** DNS for `--dns-verification real` (default: node's resolver with the system's servers). */
+  dnsResolver?: DnsResolver;
 }
 
 export interface EmulatorServices {
@@ -48,6 +54,7 @@ export interface EmulatorServices {
   tracking: TrackingService;
   dispatcher: Dispatcher;
   simulator: Simulator;
+  domains: DomainsService;
 }
 
 export interface EmulatorHandle {
@@ -140,6 +147,14 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       logger: logger.child({ component: 'simulator' }),
     });
     const writes = new WriteBatcher(db);
+    const domains = new DomainsService({
+      repo: new DomainsRepo(db),
+      webhooks: webhooksRepo,
+      dispatcher,
+      clock,
+      mode: config.dnsVerification,
+      resolver: seams.dnsResolver ?? new Resolver({ timeout: 3000, tries: 2 }),
+    });
     let httpUrl = '';
     const email = new EmailService({
       messages: messagesRepo,
@@ -149,6 +164,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       scheduled: () => simulator.wake(),
       baseUrl: () => httpUrl,
       writes,
+      dkim: (accountId, fromEmail) => domains.signingKey(accountId, fromEmail),
     });
     const defaultAccount = accounts.bootstrap(config.apiKey);
     const services: EmulatorServices = {
@@ -168,6 +184,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       }),
       dispatcher,
       simulator,
+      domains,
     };
 
     const liveClock = clock;

@@ -11,6 +11,7 @@ import { errorBody, handleError } from './error-handler';
 import { bearerAuth, controlGuard } from './guards';
 import { controlRoutes } from './routes/control.routes';
 import { dispatchRoutes } from './routes/dispatch.routes';
+import { domainControlRoutes, domainRoutes } from './routes/domains.routes';
 import { emailRoutes } from './routes/email.routes';
 import { messagesRoutes } from './routes/messages.routes';
 import { trackingRoutes } from './routes/tracking.routes';
@@ -99,6 +100,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     v1.addHook('onRequest', bearerAuth(deps.services.accounts));
     webhookRoutes(v1, deps.services.webhooks);
     emailRoutes(v1, deps.services.email);
+    domainRoutes(v1, deps.services.domains);
   });
 
   // Tracked mail's links: public (a mail client or browser follows them), no API key, no Host check.
@@ -115,6 +117,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     });
     simulationRoutes(control, deps.services.email);
     messagesRoutes(control, deps.services.messages);
+    domainControlRoutes(control, deps.services.domains);
     streamRoutes(control, deps.events);
   });
 

@@ -54,6 +54,8 @@ export class EmailService {
       baseUrl: () => string;
       /** Commits the writes of concurrent sends together. */
       writes: WriteBatcher;
+      /** The DKIM key of the sender's verified domain of the account, if it has one. */
+      dkim?: (accountId: string, fromEmail: string) => { domainName: string; keySelector: string; privateKey: string } | undefined;
     },
   ) {}
 
@@ -73,12 +75,13 @@ export class EmailService {
     const html = body.content.find((c) => c.type === 'text/html')?.value;
     const text = body.content.find((c) => c.type === 'text/plain')?.value;
     const settings = body.settings ?? {};
+    const dkim = this.deps.dkim?.(accountId, body.from.email);
     const tracked = settings.open_tracking === true || settings.click_tracking === true || settings.unsubscribe_tracking === true;
 
     // Composing is asynchronous: done before the transaction that stores everything.
     const contents = new Map<string, { raw: Buffer; tokens: TrackingToken[] }>();
     if (!tracked) {
-      const raw = await composeMessage(body, { messageId: `<${recipients[0]!.refId}@mailyard.local>`, date });
+      const raw = await composeMessage(body, { messageId: `<${recipients[0]!.refId}@mailyard.local>`, date, dkim });
       for (const r of recipients) contents.set(r.refId, { raw, tokens: [] });
     } else {
       for (const r of recipients) {
@@ -88,7 +91,7 @@ export class EmailService {
           unsubscribe: settings.unsubscribe_tracking === true,
           baseUrl: this.deps.baseUrl(),
         });
-        const raw = await composeMessage(body, { messageId: `<${r.refId}@mailyard.local>`, date, html: t.html, text: t.text, extraHeaders: t.headers });
+        const raw = await composeMessage(body, { messageId: `<${r.refId}@mailyard.local>`, date, html: t.html, text: t.text, extraHeaders: t.headers, dkim });
         contents.set(r.refId, { raw, tokens: t.tokens });
       }
     }

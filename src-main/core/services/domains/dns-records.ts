@@ -1,0 +1,99 @@
+import type { DnsRecord } from '../../../../src-shared/schemas/domains';
+
+/** What the emulated service asks a domain to publish. */
+export const SPF_INCLUDE = 'spf.mailyard.test';
+export const RETURN_PATH_LABEL = 'mly-bounces';
+export const RETURN_PATH_TARGET = 'bounces.mailyard.test';
+
+/** The part of node's `dns.promises.Resolver` a real check uses; tests point one at a local DNS server. */
+export interface DnsResolver {
+  resolveTxt(host: string): Promise<string[][]>;
+  resolveCname(host: string): Promise<string[]>;
+}
+
+export const dkimHost = (selector: string, domain: string) => `${selector}._domainkey.${domain}`;
+export const spfValue = () => `v=spf1 include:${SPF_INCLUDE} ~all`;
+export const dkimValue = (publicKeyBase64: string) => `v=DKIM1; k=rsa; p=${publicKeyBase64}`;
+
+/** The records to publish, all `pending`: SPF TXT, DKIM TXT, return-path CNAME. */
+export function dnsRecordsFor(domain: string, selector: string, publicKeyBase64: string): DnsRecord[] {
+  return [
+    { type: 'TXT', host: domain, value: spfValue(), status: 'pending' },
+    { type: 'TXT', host: dkimHost(selector, domain), value: dkimValue(publicKeyBase64), status: 'pending' },
+    { type: 'CNAME', host: `${RETURN_PATH_LABEL}.${domain}`, value: RETURN_PATH_TARGET, status: 'pending' },
+  ];
+}
+
+const isSpf = (r: DnsRecord) => r.type === 'TXT' && /^v=spf1\b/i.test(r.value);
+const isDkim = (r: DnsRecord) => r.type === 'TXT' && /^v=DKIM1\b/i.test(r.value);
+
+/** `k=v; k=v` tags of a DKIM record (RFC 6376 3.6.1), names lower-cased, whitespace removed from values. */
+function dkimTags(text: string): Map<string, string> {
+  const tags = new Map<string, string>();
+  for (const part of text.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    tags.set(part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1).replace(/\s+/g, ''));
+  }
+  return tags;
+}
+
+const hostName = (name: string) => name.toLowerCase().replace(/\.$/, '');
+
+/** What DNS answered, compared with what the record asks for. */
+function judge(record: DnsRecord, found: string[]): { ok: boolean; reason?: string } {
+  if (record.type === 'CNAME') {
+    if (found.length === 0) return { ok: false, reason: 'no CNAME record found' };
+    if (found.some((f) => hostName(f) === hostName(record.value))) return { ok: true };
+    return { ok: false, reason: `the CNAME points to ${found.join(', ')}, expected ${record.value}` };
+  }
+  if (isSpf(record)) {
+    const spf = found.filter((f) => /^v=spf1(\s|$)/i.test(f.trim()));
+    if (spf.length === 0) return { ok: false, reason: found.length === 0 ? 'no TXT record found' : 'no SPF record (v=spf1) among the TXT records found' };
+    if (spf.length > 1) return { ok: false, reason: 'more than one SPF record found (RFC 7208 allows one; merge them)' };
+    const terms = spf[0]!.toLowerCase().split(/\s+/);
+    if (!terms.some((t) => /^[+?~]?include:/.test(t) && t.slice(t.indexOf(':') + 1).replace(/\.$/, '') === SPF_INCLUDE)) {
+      return { ok: false, reason: `the SPF record does not include:${SPF_INCLUDE}` };
+    }
+    return { ok: true };
+  }
+  if (isDkim(record)) {
+    const want = dkimTags(record.value).get('p');
+    const keys = found.map(dkimTags).filter((t) => t.has('p'));
+    if (keys.length === 0) return { ok: false, reason: found.length === 0 ? 'no TXT record found' : 'no DKIM key (p=) among the TXT records found' };
+    if (keys.some((t) => t.get('p') === want)) return { ok: true };
+    if (keys.every((t) => t.get('p') === '')) return { ok: false, reason: 'the DKIM key is revoked (empty p=)' };
+    return { ok: false, reason: 'the DKIM record holds another public key' };
+  }
+  return found.includes(record.value) ? { ok: true } : { ok: false, reason: 'not found' };
+}
+
+/** Error codes of node's resolver that mean "there is no such record". */
+const NOT_FOUND = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
+
+/** Looks every record up in real DNS and says per record what was found and whether it matches. */
+export async function checkInDns(records: DnsRecord[], resolver: DnsResolver): Promise<DnsRecord[]> {
+  return Promise.all(
+    records.map(async (record): Promise<DnsRecord> => {
+      let found: string[];
+      try {
+        found = record.type === 'CNAME' ? await resolver.resolveCname(record.host) : (await resolver.resolveTxt(record.host)).map((chunks) => chunks.join(''));
+      } catch (err) {
+        const code = (err as { code?: string }).code ?? 'error';
+        if (!NOT_FOUND.has(code)) {
+          return { type: record.type, host: record.host, value: record.value, status: 'failed', found: [], reason: `DNS lookup failed (${code})` };
+        }
+        found = [];
+      }
+      const verdict = judge(record, found);
+      return {
+        type: record.type,
+        host: record.host,
+        value: record.value,
+        status: verdict.ok ? 'verified' : 'failed',
+        found,
+        ...(verdict.reason ? { reason: verdict.reason } : {}),
+      };
+    }),
+  );
+}
