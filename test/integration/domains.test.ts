@@ -7,7 +7,7 @@ import type { DomainRecord } from '../../src-shared/schemas/domains';
 import { DomainVerificationPayload } from '../../src-shared/schemas/events';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns-server';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { closedPort, startReceiver, type Receiver } from '../helpers/receiver';
 
 let emu: TestEmulator;
 let receiver: Receiver;
@@ -342,6 +342,19 @@ describe('real DNS verification against a local DNS server', () => {
     ]);
   });
 
+  it('reports a failed lookup per record (no DNS server answering), never a 500', async () => {
+    await emu.cleanup();
+    const resolver = new Resolver({ timeout: 300, tries: 1 });
+    resolver.setServers([`127.0.0.1:${await closedPort()}`]);
+    emu = await startEmulator({ dnsVerification: 'real' }, { dnsResolver: resolver });
+    await emu.service.addDomain({ domain: 'nodns.example' });
+    const res = await emu.request('POST', '/v1/domain/nodns.example/verify', { body: {} });
+    expect(res.status).toBe(200);
+    const v = res.json.data as DomainRecord;
+    expect(v.status).toBe('failed');
+    for (const r of v.dns_records) expect(r.reason).toMatch(/^DNS lookup failed \((ECONNREFUSED|ETIMEOUT)\)$/);
+  });
+
   it('fails when two SPF records are published', async () => {
     const d = (await emu.service.addDomain({ domain: 'twospf.example' })).data;
     publish(d);
@@ -421,6 +434,25 @@ describe('DKIM signing of sent mail', () => {
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
     dns.zone.TXT.set(dkim.host, [`v=DKIM1; k=rsa; p=${other}`]);
     expect((await verify(raw)).results[0]!.status.result).toBe('fail');
+  });
+
+  it('keeps domains, keys and status across a restart', async () => {
+    const d = (await emu.service.addDomain({ domain: 'kept.example' })).data;
+    await emu.service.verifyDomain('kept.example');
+    await emu.stop();
+    const again = await startEmulator({}, {}, emu.dataDir);
+    try {
+      expect((await again.service.getDomain('kept.example')).data).toMatchObject({ status: 'verified', dns_records: d.dns_records.map((r) => ({ ...r, status: 'verified' })) });
+      const res = await again.request('POST', '/v1/email/send', {
+        body: { from: { email: 'app@kept.example' }, to: [{ email: 'ann@example.org' }], subject: 'Hi', content: [{ type: 'text/plain', value: 'Hi' }] },
+      });
+      const raw = (await again.request('GET', `/emulator/messages/${res.json.data.messages[0].ref_id}/raw`)).text;
+      expect(raw).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=kept.example;/m);
+      dns.zone.TXT.set(d.dns_records[1]!.host, [d.dns_records[1]!.value]);
+      expect((await verify(raw)).results[0]!.status.result).toBe('pass');
+    } finally {
+      await again.stop();
+    }
   });
 
   it('does not sign for a failed domain, another domain, or another account’s verified domain', async () => {
