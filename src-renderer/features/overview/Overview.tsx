@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { CopyButton } from '../../components/CopyButton';
 import { useOverview } from '../../stores/overview-store';
 
@@ -11,85 +10,74 @@ function firstWebhookCommand(httpUrl: string, apiKey: string): string {
 }
 
 export function Overview() {
+  // The store is loaded by the App (its header shows the emulator's status on every screen).
   const { health, accounts, error, loading, load } = useOverview();
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const defaultAccount = accounts.find((a) => a.is_default) ?? accounts[0];
   return (
-    <div className="page">
-      <header className="topbar">
-        <span className="brand">Mailyard</span>
-        {health && <span className="muted">v{health.version}</span>}
-        <span className={`status ${health ? 'ok' : error ? 'bad' : ''}`} role="status">
-          {health ? 'Running' : error ? 'Unreachable' : 'Connecting…'}
-        </span>
-      </header>
-      <main>
-        {loading && <p className="muted">Loading…</p>}
-        {error && (
-          <p className="error" role="alert">
-            {error} <button className="button" onClick={() => void load()}>Retry</button>
-          </p>
-        )}
-        {health && (
-          <section className="card" aria-labelledby="listeners">
-            <h2 id="listeners">Listeners</h2>
-            <dl className="facts">
-              <dt>HTTP</dt>
-              <dd>
-                <code data-testid="http-url">{health.urls.http}</code> <span className="muted">port {health.ports.http}</span>
-              </dd>
-              <dt>SMTP</dt>
-              <dd>{health.urls.smtp ? <code>{health.urls.smtp}</code> : <span className="muted">not available in this version yet</span>}</dd>
-              <dt>Data</dt>
-              <dd>{health.data_dir ? <code>{health.data_dir}</code> : <span className="muted">in memory: nothing is kept after exit</span>}</dd>
-              <dt>API docs</dt>
-              <dd>
-                <a href="/openapi.json">/openapi.json</a> <span className="muted">(OpenAPI 3.1)</span>
-              </dd>
-            </dl>
-          </section>
-        )}
-        {accounts.length > 0 && (
-          <section className="card" aria-labelledby="accounts">
-            <h2 id="accounts">API keys</h2>
-            <table className="table">
-              <thead>
-                <tr>
-                  <th>Account</th>
-                  <th>API key</th>
-                  <th />
+    <main>
+      {loading && <p className="muted">Loading…</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error} <button className="button" onClick={() => void load()}>Retry</button>
+        </p>
+      )}
+      {health && (
+        <section className="card" aria-labelledby="listeners">
+          <h2 id="listeners">Listeners</h2>
+          <dl className="facts">
+            <dt>HTTP</dt>
+            <dd>
+              <code data-testid="http-url">{health.urls.http}</code> <span className="muted">port {health.ports.http}</span>
+            </dd>
+            <dt>SMTP</dt>
+            <dd>{health.urls.smtp ? <code>{health.urls.smtp}</code> : <span className="muted">not available in this version yet</span>}</dd>
+            <dt>Data</dt>
+            <dd>{health.data_dir ? <code>{health.data_dir}</code> : <span className="muted">in memory: nothing is kept after exit</span>}</dd>
+            <dt>API docs</dt>
+            <dd>
+              <a href="/openapi.json">/openapi.json</a> <span className="muted">(OpenAPI 3.1)</span>
+            </dd>
+          </dl>
+        </section>
+      )}
+      {accounts.length > 0 && (
+        <section className="card" aria-labelledby="accounts">
+          <h2 id="accounts">API keys</h2>
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Account</th>
+                <th>API key</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {accounts.map((a) => (
+                <tr key={a.id}>
+                  <td>
+                    {a.name} {a.is_default && <span className="badge">default</span>}
+                  </td>
+                  <td>
+                    <code data-testid="api-key">{a.api_key}</code>
+                  </td>
+                  <td>
+                    <CopyButton text={a.api_key} label="Copy key" />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {accounts.map((a) => (
-                  <tr key={a.id}>
-                    <td>
-                      {a.name} {a.is_default && <span className="badge">default</span>}
-                    </td>
-                    <td>
-                      <code data-testid="api-key">{a.api_key}</code>
-                    </td>
-                    <td>
-                      <CopyButton text={a.api_key} label="Copy key" />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
-        )}
-        {health && defaultAccount && (
-          <section className="card" aria-labelledby="next">
-            <h2 id="next">Register your first webhook</h2>
-            <p className="muted">Point it at your local receiver; events are delivered there with real retries.</p>
-            <pre className="snippet">{firstWebhookCommand(health.urls.http, defaultAccount.api_key)}</pre>
-            <CopyButton text={firstWebhookCommand(health.urls.http, defaultAccount.api_key)} label="Copy command" />
-          </section>
-        )}
-      </main>
-    </div>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      {health && defaultAccount && (
+        <section className="card" aria-labelledby="next">
+          <h2 id="next">Register your first webhook</h2>
+          <p className="muted">Point it at your local receiver; events are delivered there with real retries.</p>
+          <pre className="snippet">{firstWebhookCommand(health.urls.http, defaultAccount.api_key)}</pre>
+          <CopyButton text={firstWebhookCommand(health.urls.http, defaultAccount.api_key)} label="Copy command" />
+        </section>
+      )}
+    </main>
   );
 }

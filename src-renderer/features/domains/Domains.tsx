@@ -1,0 +1,199 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { EmulatorDomain } from '../../../src-shared/schemas/domains';
+import { CopyButton } from '../../components/CopyButton';
+import { useDomains } from '../../stores/domains-store';
+
+function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge status-${status}`}>{status}</span>;
+}
+
+function AddDomainForm() {
+  const { accounts, add, busy } = useDomains();
+  const [domain, setDomain] = useState('');
+  const [selector, setSelector] = useState('');
+  const [accountId, setAccountId] = useState('');
+  const account = accounts.find((a) => a.id === accountId) ?? accounts.find((a) => a.is_default) ?? accounts[0];
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (account && (await add(account.id, domain, selector))) {
+      setDomain('');
+      setSelector('');
+    }
+  };
+  return (
+    <form className="card form-row" onSubmit={(e) => void submit(e)} aria-labelledby="add-domain">
+      <h2 id="add-domain">Add a sending domain</h2>
+      <label>
+        Domain <input className="input" value={domain} onChange={(e) => setDomain(e.target.value)} placeholder="mail.example.com" required />
+      </label>
+      <label>
+        DKIM selector <input className="input" value={selector} onChange={(e) => setSelector(e.target.value)} placeholder="mailyard" />
+      </label>
+      {accounts.length > 1 && (
+        <label>
+          Account{' '}
+          <select className="input" value={account?.id ?? ''} onChange={(e) => setAccountId(e.target.value)}>
+            {accounts.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <button className="button primary" type="submit" disabled={busy === 'add' || !account}>
+        Add domain
+      </button>
+    </form>
+  );
+}
+
+function OutcomeControl({ d }: { d: EmulatorDomain }) {
+  const { setOutcome, busy } = useDomains();
+  const [outcome, setOutcomeValue] = useState<'verified' | 'failed'>(d.verification.outcome);
+  const [reason, setReason] = useState(d.verification.outcome === 'failed' ? (d.verification.reason ?? '') : '');
+  const key = `outcome:${d.account_id}:${d.domain}`;
+  return (
+    <form
+      className="form-row"
+      aria-label={`Verification outcome of ${d.domain}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void setOutcome(d.account_id, d.domain, outcome, reason);
+      }}
+    >
+      <label>
+        Next verification{' '}
+        <select className="input" value={outcome} onChange={(e) => setOutcomeValue(e.target.value as 'verified' | 'failed')}>
+          <option value="verified">verified</option>
+          <option value="failed">failed</option>
+        </select>
+      </label>
+      {outcome === 'failed' && (
+        <label>
+          Reason <input className="input wide" value={reason} onChange={(e) => setReason(e.target.value)} placeholder="SPF record missing" maxLength={500} />
+        </label>
+      )}
+      <button className="button" type="submit" disabled={busy === key}>
+        Set outcome
+      </button>
+      <span className="muted">
+        now: {d.verification.outcome}
+        {d.verification.reason ? ` (${d.verification.reason})` : ''}
+      </span>
+    </form>
+  );
+}
+
+function DomainCard({ d, showAccount }: { d: EmulatorDomain; showAccount: boolean }) {
+  const { verify, remove, busy, accounts } = useDomains();
+  const title = d.domain_unicode === d.domain ? d.domain : `${d.domain_unicode} (${d.domain})`;
+  return (
+    <section className="card" aria-label={`Domain ${d.domain}`} data-testid={`domain-${d.domain}`}>
+      <div className="card-head">
+        <h2>{title}</h2>
+        <StatusBadge status={d.status} />
+        {showAccount && <span className="muted">{accounts.find((a) => a.id === d.account_id)?.name ?? d.account_id}</span>}
+        <span className="spacer" />
+        <button className="button primary" disabled={busy === `verify:${d.account_id}:${d.domain}`} onClick={() => void verify(d.account_id, d.domain)}>
+          Verify now
+        </button>
+        <button
+          className="button danger"
+          disabled={busy === `delete:${d.account_id}:${d.domain}`}
+          onClick={() => {
+            if (window.confirm(`Delete ${d.domain} and its DKIM key?`)) void remove(d.account_id, d.domain);
+          }}
+        >
+          Delete
+        </button>
+      </div>
+      {d.reason && (
+        <p className="error" data-testid="domain-reason">
+          {d.reason}
+        </p>
+      )}
+      <p className="muted">
+        Added {d.created_at}
+        {d.checked_at ? ` · checked ${d.checked_at}` : ' · not checked yet'}
+        {d.verified_at ? ` · verified ${d.verified_at}` : ''}
+      </p>
+      <table className="table records">
+        <thead>
+          <tr>
+            <th>Type</th>
+            <th>Host</th>
+            <th>Value</th>
+            <th>Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {d.dns_records.map((r) => (
+            <tr key={`${r.type} ${r.host}`}>
+              <td>{r.type}</td>
+              <td>
+                <code>{r.host}</code> <CopyButton text={r.host} label="Copy host" />
+              </td>
+              <td>
+                <code className="record-value">{r.value}</code> <CopyButton text={r.value} label="Copy value" />
+              </td>
+              <td>
+                <StatusBadge status={r.status} />
+                {r.reason && <div className="muted small">{r.reason}</div>}
+                {r.found && r.found.length > 0 && <div className="muted small">found: {r.found.join(' | ')}</div>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <OutcomeControl key={`${d.verification.outcome}:${d.verification.reason ?? ''}`} d={d} />
+      <details>
+        <summary>History ({d.checks.length})</summary>
+        {d.checks.length === 0 ? (
+          <p className="muted">No verification yet.</p>
+        ) : (
+          <ol className="history">
+            {d.checks.map((c, i) => (
+              <li key={`${c.checked_at}-${i}`}>
+                <code>{c.checked_at}</code> <StatusBadge status={c.status} /> <span className="muted">{c.mode}</span>
+                {c.reason ? <span className="muted"> · {c.reason}</span> : null}
+              </li>
+            ))}
+          </ol>
+        )}
+      </details>
+    </section>
+  );
+}
+
+/** Sending domains: the records to publish, verification and its outcome, history. */
+export function Domains() {
+  const { domains, accounts, loading, error, notice, load } = useDomains();
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return (
+    <main>
+      <AddDomainForm />
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {notice && (
+        <p className="notice" aria-live="polite" data-testid="notice">
+          {notice}
+        </p>
+      )}
+      {loading && <p className="muted">Loading…</p>}
+      {!loading && domains.length === 0 && (
+        <p className="muted">
+          No sending domains yet. Add one, publish its records, then verify it: mail from a verified domain is DKIM-signed.
+        </p>
+      )}
+      {domains.map((d) => (
+        <DomainCard key={`${d.account_id}:${d.domain}`} d={d} showAccount={accounts.length > 1} />
+      ))}
+    </main>
+  );
+}
