@@ -63,6 +63,38 @@ export class ServiceClient {
   listDomains(): Promise<CallOutput<Svc['listDomains']>> {
     return this.http.call(service.listDomains, {});
   }
+
+  configureInboundRouting(body: CallInput<Svc['configureInboundRouting']>['body']): Promise<CallOutput<Svc['configureInboundRouting']>> {
+    return this.http.call(service.configureInboundRouting, { body });
+  }
+
+  updateInboundDomain(domain: string, body: CallInput<Svc['updateInboundDomain']>['body']): Promise<CallOutput<Svc['updateInboundDomain']>> {
+    return this.http.call(service.updateInboundDomain, { params: { domain }, body });
+  }
+
+  getInboundDomain(domain: string): Promise<CallOutput<Svc['getInboundDomain']>> {
+    return this.http.call(service.getInboundDomain, { params: { domain } });
+  }
+
+  deleteInboundDomain(domain: string): Promise<CallOutput<Svc['deleteInboundDomain']>> {
+    return this.http.call(service.deleteInboundDomain, { params: { domain } });
+  }
+
+  createInboundUsername(body: CallInput<Svc['createInboundUsername']>['body']): Promise<CallOutput<Svc['createInboundUsername']>> {
+    return this.http.call(service.createInboundUsername, { body });
+  }
+
+  updateInboundUsername(
+    domain: string,
+    username: string,
+    body: CallInput<Svc['updateInboundUsername']>['body'],
+  ): Promise<CallOutput<Svc['updateInboundUsername']>> {
+    return this.http.call(service.updateInboundUsername, { params: { domain, username }, body });
+  }
+
+  getInboundUsername(domain: string, username: string): Promise<CallOutput<Svc['getInboundUsername']>> {
+    return this.http.call(service.getInboundUsername, { params: { domain, username } });
+  }
 }
 
 /** Typed client of the emulator's control API (`/emulator`). */
@@ -147,6 +179,10 @@ export class ControlClient {
 
   setDomainVerification(domain: string, body: CallInput<Ctl['setDomainVerification']>['body']): Promise<CallOutput<Ctl['setDomainVerification']>> {
     return this.http.call(control.setDomainVerification, { params: { domain }, body });
+  }
+
+  simulateInbound(body: CallInput<Ctl['simulateInbound']>['body']): Promise<CallOutput<Ctl['simulateInbound']>> {
+    return this.http.call(control.simulateInbound, { body });
   }
 }
 

@@ -26,6 +26,12 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     key: 'strictWebhookUrls',
     help: 'webhook URLs must be https and public, as the real service requires',
   },
+  'smtp-auth': {
+    type: 'string',
+    key: 'smtpAuth',
+    value: 'MODE',
+    help: 'optional (default): mail without AUTH goes to the default account; required: AUTH with an API key first',
+  },
   'retry-schedule': {
     type: 'string',
     key: 'retrySchedule',

@@ -35,7 +35,8 @@ const processIo: Io = {
 };
 
 function startupLines(emulator: EmulatorHandle): string[] {
-  const smtp = emulator.urls.smtp ?? `not available yet (the SMTP sink is not built; --smtp-port ${emulator.config.smtpPort} is reserved)`;
+  const auth = emulator.config.smtpAuth === 'required' ? 'AUTH required' : 'AUTH optional';
+  const smtp = `${emulator.urls.smtp}  (${auth}: any user name, an API key as the password; STARTTLS offered)`;
   return [
     `Mailyard ${emulator.version}`,
     `HTTP:     ${emulator.urls.http}  (web UI, /v1 service API, /emulator control API, /openapi.json)`,
@@ -45,10 +46,12 @@ function startupLines(emulator: EmulatorHandle): string[] {
   ];
 }
 
-function describeStartError(err: unknown, args: { host?: unknown; httpPort?: unknown }): string {
+function describeStartError(err: unknown, args: { host?: unknown; httpPort?: unknown; smtpPort?: unknown }): string {
   const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
   if (e.code === 'EADDRINUSE') {
-    return `port ${String(e.port ?? args.httpPort ?? 4400)} on ${String(e.address ?? args.host ?? '127.0.0.1')} is already in use (--http-port); choose another port, or 0 for a free one`;
+    const flag = e.port !== undefined && e.port !== 0 && String(e.port) === String(args.smtpPort ?? 2525) ? '--smtp-port' : '--http-port';
+    const port = e.port ?? (flag === '--smtp-port' ? args.smtpPort : args.httpPort) ?? 4400;
+    return `port ${String(port)} on ${String(e.address ?? args.host ?? '127.0.0.1')} is already in use (${flag}); choose another port, or 0 for a free one`;
   }
   if (e.code === 'EADDRNOTAVAIL') return `cannot listen on ${String(args.host)}: no such address on this machine (--host)`;
   if (e.code === 'EACCES') return `permission denied: ${e.message}`;

@@ -27,6 +27,8 @@ export const EmulatorConfigSchema = z
     memory: z.boolean().default(false),
     apiKey: ApiKey.optional(),
     strictWebhookUrls: z.boolean().default(false),
+    /** `required`: the SMTP sink refuses mail without AUTH (an account's API key as the password). */
+    smtpAuth: z.enum(['optional', 'required'], { error: 'must be optional or required' }).default('optional'),
     logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     /** `geo_location` of opens from loopback and private addresses: `Country,City`. */
     geoDefault: z
@@ -60,6 +62,8 @@ export const EmulatorConfigSchema = z
     globalConcurrency: z.number().int().positive().default(64),
     /** Folder of the built web UI (index.html); the CLI and desktop entries point it at out/renderer. */
     uiDir: z.string().optional(),
+    /** Largest message the SMTP sink accepts, in bytes (552 beyond). */
+    maxMessageBytes: z.number().int().positive().default(25 * 1024 * 1024),
     /** Largest request body accepted, in bytes. */
     maxBodyBytes: z.number().int().positive().default(25 * 1024 * 1024),
     /** On close, how long requests in flight may take before their connections are cut. */

@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { version } from '../../package.json';
+import { SEND_LIMITS } from '../../src-shared/schemas/email';
 import type { Health } from '../../src-shared/schemas/emulator';
 import { EmulatorClock, isoTimestamp } from './clock';
 import { defaultDataDir, EmulatorConfigSchema, type EmulatorConfig, type EmulatorConfigInput } from './config';
-import { Dispatcher } from './dispatch/dispatcher';
+import { Dispatcher, type DeliveryTarget } from './dispatch/dispatcher';
 import { EmulatorEvents } from './emulator-events';
 import { buildHttpApp } from './http/app';
 import { createLogger } from './logger';
@@ -18,6 +19,11 @@ import { MessageLog } from './services/email/message-log';
 import { MessagesService } from './services/email/messages.service';
 import { TrackingService } from './services/email/tracking.service';
 import { EventsService, WEBHOOK_TARGET } from './services/events.service';
+import { InboundService } from './services/inbound/inbound.service';
+import { checkUrl } from './services/url-check';
+import { MailIntake } from './smtp/mail-intake';
+import { SmtpSink } from './smtp/smtp-sink';
+import { loadTlsIdentity } from './smtp/tls-certificate';
 import { Simulator } from './services/simulation/simulator';
 import { lookupHost, probeUrl, type HostLookup, type UrlProbe } from './services/reachability';
 import { WebhooksService } from './services/webhooks.service';
@@ -25,6 +31,7 @@ import { AccountsRepo } from './store/accounts.repo';
 import { DomainsRepo } from './store/domains.repo';
 import { openDatabase } from './store/database';
 import { DeliveriesRepo } from './store/deliveries.repo';
+import { InboundRepo } from './store/inbound.repo';
 import { MessagesRepo } from './store/messages.repo';
 import { SimulationRepo } from './store/simulation.repo';
 import { StateRepo } from './store/state.repo';
@@ -55,6 +62,7 @@ export interface EmulatorServices {
   dispatcher: Dispatcher;
   simulator: Simulator;
   domains: DomainsService;
+  inbound: InboundService;
 }
 
 export interface EmulatorHandle {
@@ -91,6 +99,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
   const db = openDatabase(dataDir);
   let app: FastifyInstance | undefined;
   let clock: EmulatorClock | undefined;
+  let smtp: SmtpSink | undefined;
   try {
     const state = new StateRepo(db);
     // Emulated time never goes back across restarts: the offset of the last run is kept.
@@ -107,8 +116,8 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
         events,
         logger: logger.child({ component: 'dispatcher' }),
         signingSecret: (accountId) => accounts.signingSecret(accountId),
-        resolveTarget: (kind, id) => {
-          if (kind !== WEBHOOK_TARGET) return undefined;
+        resolveTarget: (kind, id): DeliveryTarget | undefined => {
+          if (kind !== WEBHOOK_TARGET) return inbound.resolveTarget(kind, id);
           const webhook = webhooksRepo.findById(id);
           return webhook && { url: webhook.url, method: webhook.method, headers: JSON.parse(webhook.headers) as Record<string, string> };
         },
@@ -123,15 +132,22 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
         userAgent: `Mailyard/${version}`,
       },
     );
+    const urlPolicy = {
+      strict: config.strictWebhookUrls,
+      timeoutMs: config.reachabilityTimeoutMs,
+      probe: seams.probe ?? probeUrl,
+      lookup: seams.lookup ?? lookupHost,
+    };
+    const inbound = new InboundService({
+      repo: new InboundRepo(db),
+      clock,
+      dispatcher,
+      checkUrl: (url, path) => checkUrl(urlPolicy, url, path),
+    });
     const webhooks = new WebhooksService(
       webhooksRepo,
       clock,
-      {
-        strict: config.strictWebhookUrls,
-        timeoutMs: config.reachabilityTimeoutMs,
-        probe: seams.probe ?? probeUrl,
-        lookup: seams.lookup ?? lookupHost,
-      },
+      urlPolicy,
       (webhookId, deleted) => (deleted ? dispatcher.cancelTarget(WEBHOOK_TARGET, webhookId) : dispatcher.targetChanged(WEBHOOK_TARGET, webhookId)),
     );
     const messagesRepo = new MessagesRepo(db);
@@ -185,6 +201,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       dispatcher,
       simulator,
       domains,
+      inbound,
     };
 
     const liveClock = clock;
@@ -209,15 +226,39 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     });
     await app.listen({ host: config.host, port: config.httpPort });
     const address = app.server.address() as AddressInfo;
-    const urls = { http: `http://${urlHostOf(address.address)}:${address.port}`, smtp: null };
+    const intake = new MailIntake({ email, inbound });
+    smtp = new SmtpSink(
+      {
+        authenticate: (apiKey) => accounts.authenticate(apiKey),
+        defaultAccountId: () => accounts.defaultAccount().id,
+        accept: (mail) => intake.accept(mail),
+        logger: logger.child({ component: 'smtp' }),
+      },
+      {
+        host: config.host,
+        port: config.smtpPort,
+        auth: config.smtpAuth,
+        maxMessageBytes: config.maxMessageBytes,
+        maxRecipients: SEND_LIMITS.recipients,
+        tls: await loadTlsIdentity(dataDir),
+        banner: `Mailyard ${version} SMTP sink: mail here is captured, never delivered`,
+        closeGraceMs: config.shutdownGraceMs,
+      },
+    );
+    const smtpAddress = await smtp.listen();
+    const urls = {
+      http: `http://${urlHostOf(address.address)}:${address.port}`,
+      smtp: `smtp://${urlHostOf(smtpAddress.address)}:${smtpAddress.port}`,
+    };
     httpUrl = urls.http;
-    const ports = { http: address.port, smtp: null };
+    const ports = { http: address.port, smtp: smtpAddress.port };
     health = { status: 'ok', version, started_at: startedAt, urls, ports, data_dir: dataDir };
     dispatcher.start();
     simulator.start();
     logger.info({ urls, dataDir }, 'mailyard started');
 
     const listening = app;
+    const smtpListening = smtp;
     let closing: Promise<void> | undefined;
     return {
       version,
@@ -236,7 +277,8 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
           // cannot block shutdown. Attempts cut short are recorded and retried on the next start.
           const grace = setTimeout(() => listening.server.closeAllConnections(), config.shutdownGraceMs);
           simulator.stop();
-          await Promise.all([listening.close(), dispatcher.stop(config.shutdownGraceMs)]);
+          // The SMTP sink stops first: a message it is still taking in may enqueue deliveries.
+          await Promise.all([listening.close(), smtpListening.close().then(() => dispatcher.stop(config.shutdownGraceMs))]);
           clearTimeout(grace);
           writes.flush();
           state.set(CLOCK_OFFSET_KEY, String(liveClock.state().offsetMs));
@@ -250,6 +292,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     };
   } catch (err) {
     await app?.close();
+    await smtp?.close();
     clock?.dispose();
     db.close();
     throw err;

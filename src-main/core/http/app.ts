@@ -13,6 +13,7 @@ import { controlRoutes } from './routes/control.routes';
 import { dispatchRoutes } from './routes/dispatch.routes';
 import { domainControlRoutes, domainRoutes } from './routes/domains.routes';
 import { emailRoutes } from './routes/email.routes';
+import { inboundControlRoutes, inboundRoutes } from './routes/inbound.routes';
 import { messagesRoutes } from './routes/messages.routes';
 import { trackingRoutes } from './routes/tracking.routes';
 import { simulationRoutes } from './routes/simulation.routes';
@@ -100,6 +101,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     v1.addHook('onRequest', bearerAuth(deps.services.accounts));
     webhookRoutes(v1, deps.services.webhooks);
     emailRoutes(v1, deps.services.email);
+    inboundRoutes(v1, deps.services.inbound);
     domainRoutes(v1, deps.services.domains);
   });
 
@@ -117,6 +119,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     });
     simulationRoutes(control, deps.services.email);
     messagesRoutes(control, deps.services.messages);
+    inboundControlRoutes(control, { inbound: deps.services.inbound, accounts: deps.services.accounts });
     domainControlRoutes(control, deps.services.domains);
     streamRoutes(control, deps.events);
   });

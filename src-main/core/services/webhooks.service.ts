@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { ulid } from 'ulid';
 import { MESSAGES } from '../../../src-shared/errors';
 import { EMAIL_EVENT_KINDS, type WebhookEvent } from '../../../src-shared/events';
@@ -12,15 +11,7 @@ import type {
 import { isoTimestamp, type Clock } from '../clock';
 import { AppError } from '../errors';
 import type { WebhookRow, WebhooksRepo } from '../store/webhooks.repo';
-import { isNonPublicAddress, UnreachableError, urlHost, type HostLookup, type UrlProbe } from './reachability';
-
-export interface WebhookUrlPolicy {
-  /** `--strict-webhook-urls`: https only, and never a loopback, private or link-local address. */
-  strict: boolean;
-  timeoutMs: number;
-  probe: UrlProbe;
-  lookup: HostLookup;
-}
+import { checkUrl, type WebhookUrlPolicy } from './url-check';
 
 type Options = RegisterWebhookBody['webhook_options'];
 
@@ -148,38 +139,7 @@ export class WebhooksService {
     this.onChanged(current.id, true);
   }
 
-  /** Rules 5 and 6: strict-mode address policy, then a real connection to the URL's host and port. */
-  private async checkUrl(value: string): Promise<void> {
-    const url = new URL(value);
-    const { strict, timeoutMs, probe, lookup } = this.urlPolicy;
-    try {
-      if (!strict) {
-        await probe(url, { timeoutMs, verifyTls: false });
-        return;
-      }
-      if (url.protocol !== 'https:') {
-        const message = 'must be an https URL (strict webhook URLs are on)';
-        throw new AppError('validation', `webhook_url ${message}`, [{ path: 'webhook_url', message }]);
-      }
-      const host = urlHost(url);
-      const literal = isIP(host) !== 0;
-      let addresses: string[];
-      try {
-        addresses = literal ? [host] : await lookup(host);
-      } catch {
-        throw new UnreachableError(`host ${host} not found`);
-      }
-      const internal = addresses.find(isNonPublicAddress);
-      if (internal !== undefined || addresses.length === 0) {
-        const what = literal ? host : `${host} resolves to ${internal ?? 'no address'}, which`;
-        throw new UnreachableError(`${what} is not a public address (strict webhook URLs are on)`);
-      }
-      await probe(url, { timeoutMs, verifyTls: true, address: addresses[0] });
-    } catch (err) {
-      if (err instanceof UnreachableError) {
-        throw new AppError('unreachable', MESSAGES.unreachablePrefix + err.message, [{ path: 'webhook_url', message: err.message }]);
-      }
-      throw err;
-    }
+  private checkUrl(value: string): Promise<void> {
+    return checkUrl(this.urlPolicy, value, 'webhook_url');
   }
 }

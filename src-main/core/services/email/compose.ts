@@ -4,6 +4,17 @@ import type { SendEmailBody } from '../../../../src-shared/schemas/email';
 
 const address = (r: { email: string; name?: string }) => (r.name ? { name: r.name, address: r.email } : r.email);
 
+/** Attachments of a request as the composer takes them: bytes only (never a path or URL). */
+export function composerAttachments(list: SendEmailBody['attachments'] = []) {
+  return list.map((a) => ({
+    filename: a.filename,
+    content: Buffer.from(a.content, 'base64'),
+    contentType: a.type,
+    contentDisposition: a.disposition ?? (a.content_id ? ('inline' as const) : ('attachment' as const)),
+    cid: a.content_id,
+  }));
+}
+
 /**
  * The send payload as a real MIME message, its raw bytes (nodemailer's composer). Attachments are given as bytes
  * only: the composer is told never to read a file or fetch a URL, whatever a request says.
@@ -22,13 +33,7 @@ export async function composeMessage(
 ): Promise<Buffer> {
   const html = options.html ?? body.content.find((c) => c.type === 'text/html')?.value;
   const text = options.text ?? body.content.find((c) => c.type === 'text/plain')?.value;
-  const attachments = (body.attachments ?? []).map((a) => ({
-    filename: a.filename,
-    content: Buffer.from(a.content, 'base64'),
-    contentType: a.type,
-    contentDisposition: a.disposition ?? (a.content_id ? 'inline' : 'attachment'),
-    cid: a.content_id,
-  }));
+  const attachments = composerAttachments(body.attachments);
   const composer = new MailComposer({
     from: address(body.from),
     to: body.to.map(address),

@@ -11,9 +11,32 @@ import { planFor } from '../simulation/plan';
 import { composeMessage } from './compose';
 import { addTracking, type TrackingToken } from './tracking';
 
+type RecipientType = 'to' | 'cc' | 'bcc';
+
+/** A message taken in by the SMTP sink: its raw bytes as they came and the facts read from its headers and envelope. */
+export interface IncomingMessage {
+  raw: Buffer;
+  from: { email: string; name: string };
+  subject: string;
+  campaignId: string;
+  customArgs: Record<string, string>;
+  recipients: Array<{ email: string; name: string; type: RecipientType }>;
+}
+
+/** One send as it is recorded: a message per recipient, sharing raw content where it is the same buffer. */
+interface RecordedSend {
+  source: 'api' | 'smtp';
+  from: { email: string; name: string };
+  subject: string;
+  campaignId: string;
+  mailerId: string;
+  customArgs: Record<string, string>;
+  recipients: Array<{ email: string; name: string; type: RecipientType; refId: string; raw: Buffer; tokens: TrackingToken[] }>;
+}
+
 export interface SentMessage {
   email: string;
-  recipient_type: 'to' | 'cc' | 'bcc';
+  recipient_type: RecipientType;
   ref_id: string;
 }
 
@@ -64,8 +87,7 @@ export class EmailService {
    * tracking, the recipients share one composed message; with it, each gets its own links.
    */
   async send(accountId: string, body: SendEmailBody): Promise<SentMessage[]> {
-    const { clock, messages, simulation } = this.deps;
-    const now = clock.now();
+    const now = this.deps.clock.now();
     const date = new Date(now);
     const recipients = [
       ...body.to.map((r) => ({ ...r, type: 'to' as const })),
@@ -96,20 +118,53 @@ export class EmailService {
       }
     }
 
+    return this.record(accountId, now, {
+      source: 'api',
+      from: { email: body.from.email, name: body.from.name ?? '' },
+      subject: body.subject,
+      campaignId: body.campaign_id ?? '',
+      mailerId: settings.mailer_id ?? '',
+      customArgs: body.custom_args ?? {},
+      recipients: recipients.map((r) => ({ email: r.email, name: r.name ?? '', type: r.type, refId: r.refId, ...contents.get(r.refId)! })),
+    });
+  }
+
+  /**
+   * A message the SMTP sink accepted, kept exactly as it came: one log entry per envelope recipient,
+   * each through the same simulation and events as an API send.
+   */
+  acceptSmtp(accountId: string, message: IncomingMessage): Promise<SentMessage[]> {
+    const now = this.deps.clock.now();
+    return this.record(accountId, now, {
+      source: 'smtp',
+      from: message.from,
+      subject: message.subject,
+      campaignId: message.campaignId,
+      mailerId: '',
+      customArgs: message.customArgs,
+      recipients: message.recipients.map((r) => ({ ...r, refId: this.newRefId(now), raw: message.raw, tokens: [] })),
+    });
+  }
+
+  /**
+   * Stores the messages of one send (API or SMTP) with the simulation's plan for each recipient, in
+   * one group-committed write; answers once the rows are in the store.
+   */
+  private async record(accountId: string, now: number, send: RecordedSend): Promise<SentMessage[]> {
+    const { messages, simulation } = this.deps;
     const createdAt = isoTimestamp(now);
     const rules = this.rules();
-    const customArgs = JSON.stringify(body.custom_args ?? {});
+    const customArgs = JSON.stringify(send.customArgs);
     // A shared composition is stored once, under the ref_id of its first recipient.
     const storedAs = new Map<Buffer, string>();
     const sent: SentMessage[] = [];
     await this.deps.writes.run(() => {
-      for (const r of recipients) {
-        const content = contents.get(r.refId)!;
-        let sendId = storedAs.get(content.raw);
+      for (const r of send.recipients) {
+        let sendId = storedAs.get(r.raw);
         if (sendId === undefined) {
           sendId = r.refId;
-          storedAs.set(content.raw, sendId);
-          messages.insertContent({ send_id: sendId, raw: content.raw });
+          storedAs.set(r.raw, sendId);
+          messages.insertContent({ send_id: sendId, raw: r.raw });
         }
         const lc = r.email.toLowerCase();
         const plan = planFor(r.email, simulation.isSuppressed(accountId, lc), rules);
@@ -117,17 +172,17 @@ export class EmailService {
           ref_id: r.refId,
           account_id: accountId,
           send_id: sendId,
-          source: 'api',
-          from_email: body.from.email,
-          from_name: body.from.name ?? '',
+          source: send.source,
+          from_email: send.from.email,
+          from_name: send.from.name,
           recipient_email: r.email,
           recipient_lc: lc,
           recipient_domain: lc.slice(lc.lastIndexOf('@') + 1),
-          recipient_name: r.name ?? '',
+          recipient_name: r.name,
           recipient_type: r.type,
-          subject: body.subject,
-          campaign_id: body.campaign_id ?? '',
-          mailer_id: settings.mailer_id ?? '',
+          subject: send.subject,
+          campaign_id: send.campaignId,
+          mailer_id: send.mailerId,
           custom_args: customArgs,
           status: plan.kind === 'suppressed' ? 'suppressed' : 'queued',
           created_ms: now,
@@ -135,7 +190,7 @@ export class EmailService {
           delivered_ms: null,
           delivered_at: null,
         });
-        for (const t of content.tokens) messages.insertToken({ ...t, ref_id: r.refId });
+        for (const t of r.tokens) messages.insertToken({ ...t, ref_id: r.refId });
         if (plan.kind === 'events') {
           let at = now;
           for (const e of plan.events) {

@@ -1,0 +1,375 @@
+import { simpleParser, type AddressObject } from 'mailparser';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { monotonicFactory, ulid } from 'ulid';
+import type {
+  ConfigureInboundDomainBody,
+  CreateInboundUsernameBody,
+  InboundDomainRecord,
+  InboundPayload,
+  InboundUsernameRecord,
+  SimulateInboundBody,
+  SimulateInboundResult,
+  UpdateInboundDomainBody,
+  UpdateInboundUsernameBody,
+} from '../../../../src-shared/schemas/inbound';
+import { isoTimestamp, type Clock } from '../../clock';
+import type { DeliveryTarget, Dispatcher } from '../../dispatch/dispatcher';
+import { AppError } from '../../errors';
+import type { InboundDomainRow, InboundRepo, InboundUsernameRow } from '../../store/inbound.repo';
+import { parseDomainName } from '../domains/hostname';
+import { composerAttachments } from '../email/compose';
+
+/** Dispatcher target kinds of inbound posts: a username with its own URL, else its domain. */
+export const INBOUND_DOMAIN_TARGET = 'inbound_domain';
+export const INBOUND_USERNAME_TARGET = 'inbound_username';
+
+type Method = InboundDomainRecord['method'];
+
+export interface InboundDeps {
+  repo: InboundRepo;
+  clock: Clock;
+  dispatcher: Pick<Dispatcher, 'enqueue' | 'targetChanged' | 'cancelTarget'>;
+  /** The reachability check of a URL being set (422 when it cannot be connected to). */
+  checkUrl: (url: string, path: string) => Promise<void>;
+}
+
+/** Where one recipient's inbound mail goes. */
+export interface InboundRoute {
+  accountId: string;
+  domain: InboundDomainRow;
+  username: InboundUsernameRow | undefined;
+  localPart: string;
+}
+
+export interface RoutedRecipient {
+  email: string;
+  refId: string;
+  deliveryId: string;
+}
+
+const domainNotFound = () => new AppError('not_found', 'Inbound Domain Not Found');
+const usernameNotFound = () => new AppError('not_found', 'Inbound Username Not Found');
+
+function headersOf(json: string | null): Record<string, string> | null {
+  return json === null ? null : (JSON.parse(json) as Record<string, string>);
+}
+
+function addressList(value: AddressObject | AddressObject[] | undefined): Array<{ email: string; name: string }> {
+  const objects = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  return objects.flatMap((o) => o.value.flatMap((a) => (a.address ? [{ email: a.address, name: a.name ?? '' }] : [])));
+}
+
+/**
+ * Inbound routing: routes per domain and username (create, update, get, delete), and the delivery of
+ * inbound mail, parsed, through the dispatcher (retries and attempt log as for webhooks) to the
+ * username's URL, else the domain's.
+ */
+export class InboundService {
+  private readonly newRefId = monotonicFactory();
+
+  constructor(private readonly deps: InboundDeps) {}
+
+  /** The domain as stored (lower-case ASCII), or a 400 naming the field. */
+  private domainName(input: string, path = 'domain'): string {
+    const parsed = parseDomainName(input);
+    if ('error' in parsed) throw new AppError('validation', `${path} ${parsed.error}`, [{ path, message: parsed.error }]);
+    return parsed.ascii;
+  }
+
+  private findDomain(accountId: string, domain: string): InboundDomainRow {
+    const row = this.deps.repo.domain(accountId, this.domainName(domain));
+    if (!row) throw domainNotFound();
+    return row;
+  }
+
+  private findUsername(accountId: string, domain: string, username: string): { domain: InboundDomainRow; username: InboundUsernameRow } {
+    const domainRow = this.findDomain(accountId, domain);
+    const row = this.deps.repo.username(domainRow.id, username.toLowerCase());
+    if (!row) throw usernameNotFound();
+    return { domain: domainRow, username: row };
+  }
+
+  private domainRecord(row: InboundDomainRow): InboundDomainRecord {
+    return {
+      domain: row.domain,
+      url: row.url,
+      method: row.method as Method,
+      headers: headersOf(row.headers)!,
+      usernames: this.deps.repo.usernamesOf(row.id).map((u) => u.username),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  private usernameRecord(domain: InboundDomainRow, row: InboundUsernameRow): InboundUsernameRecord {
+    return {
+      domain: domain.domain,
+      username: row.username,
+      url: row.url,
+      method: row.method as Method | null,
+      headers: headersOf(row.headers),
+      effective: effectiveTarget(domain, row) as InboundUsernameRecord['effective'],
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  async configureDomain(accountId: string, body: ConfigureInboundDomainBody): Promise<InboundDomainRecord> {
+    const domain = this.domainName(body.domain);
+    if (this.deps.repo.domain(accountId, domain)) throw new AppError('conflict', 'Inbound Domain Already Exists');
+    await this.deps.checkUrl(body.url, 'url');
+    const now = isoTimestamp(this.deps.clock.now());
+    const row: InboundDomainRow = {
+      id: ulid(),
+      account_id: accountId,
+      domain,
+      url: body.url,
+      method: body.method,
+      headers: JSON.stringify(body.headers ?? {}),
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      this.deps.repo.insertDomain(row);
+    } catch (err) {
+      // A concurrent request configured it while the URL was being checked.
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new AppError('conflict', 'Inbound Domain Already Exists');
+      throw err;
+    }
+    return this.domainRecord(row);
+  }
+
+  async updateDomain(accountId: string, domain: string, body: UpdateInboundDomainBody): Promise<InboundDomainRecord> {
+    const current = this.findDomain(accountId, domain);
+    if (body.url !== undefined && body.url !== current.url) await this.deps.checkUrl(body.url, 'url');
+    this.deps.repo.updateDomain({
+      id: current.id,
+      url: body.url ?? current.url,
+      method: body.method ?? current.method,
+      headers: body.headers === undefined ? current.headers : JSON.stringify(body.headers),
+      updated_at: isoTimestamp(this.deps.clock.now()),
+    });
+    // Retries follow the new settings, for the domain and for its usernames that use them.
+    this.deps.dispatcher.targetChanged(INBOUND_DOMAIN_TARGET, current.id);
+    for (const u of this.deps.repo.usernamesOf(current.id)) this.deps.dispatcher.targetChanged(INBOUND_USERNAME_TARGET, u.id);
+    return this.domainRecord(this.deps.repo.domainById(current.id)!);
+  }
+
+  getDomain(accountId: string, domain: string): InboundDomainRecord {
+    return this.domainRecord(this.findDomain(accountId, domain));
+  }
+
+  /** Deletes the route and its usernames; their pending posts are cancelled. */
+  deleteDomain(accountId: string, domain: string): void {
+    const current = this.findDomain(accountId, domain);
+    const usernames = this.deps.repo.usernamesOf(current.id);
+    this.deps.repo.deleteDomain(current.id);
+    this.deps.dispatcher.cancelTarget(INBOUND_DOMAIN_TARGET, current.id);
+    for (const u of usernames) this.deps.dispatcher.cancelTarget(INBOUND_USERNAME_TARGET, u.id);
+  }
+
+  async createUsername(accountId: string, body: CreateInboundUsernameBody): Promise<InboundUsernameRecord> {
+    const domain = this.findDomain(accountId, body.domain);
+    const username = body.username.toLowerCase();
+    if (this.deps.repo.username(domain.id, username)) throw new AppError('conflict', 'Inbound Username Already Exists');
+    if (body.url === undefined && (body.method !== undefined || body.headers !== undefined)) {
+      const path = body.method !== undefined ? 'method' : 'headers';
+      throw new AppError('validation', `${path} needs url (without url, mail goes to the domain's URL with its method and headers)`, [
+        { path, message: 'needs url' },
+      ]);
+    }
+    if (body.url !== undefined) await this.deps.checkUrl(body.url, 'url');
+    const now = isoTimestamp(this.deps.clock.now());
+    const row: InboundUsernameRow = {
+      id: ulid(),
+      domain_id: domain.id,
+      username,
+      url: body.url ?? null,
+      method: body.url === undefined ? null : (body.method ?? domain.method),
+      headers: body.url === undefined ? null : JSON.stringify(body.headers ?? {}),
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      this.deps.repo.insertUsername(row);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new AppError('conflict', 'Inbound Username Already Exists');
+      throw err;
+    }
+    return this.usernameRecord(domain, row);
+  }
+
+  async updateUsername(accountId: string, domain: string, username: string, body: UpdateInboundUsernameBody): Promise<InboundUsernameRecord> {
+    const found = this.findUsername(accountId, domain, username);
+    const current = found.username;
+    const url = body.url === undefined ? current.url : body.url;
+    if (url === null && (body.method !== undefined || body.headers !== undefined)) {
+      const path = body.method !== undefined ? 'method' : 'headers';
+      throw new AppError('validation', `${path} needs url (without url, mail goes to the domain's URL with its method and headers)`, [
+        { path, message: 'needs url' },
+      ]);
+    }
+    if (url !== null && url !== current.url) await this.deps.checkUrl(url, 'url');
+    this.deps.repo.updateUsername({
+      id: current.id,
+      url,
+      method: url === null ? null : (body.method ?? current.method ?? found.domain.method),
+      headers: url === null ? null : body.headers !== undefined ? JSON.stringify(body.headers) : (current.headers ?? '{}'),
+      updated_at: isoTimestamp(this.deps.clock.now()),
+    });
+    this.deps.dispatcher.targetChanged(INBOUND_USERNAME_TARGET, current.id);
+    return this.usernameRecord(found.domain, this.deps.repo.usernameById(current.id)!);
+  }
+
+  getUsername(accountId: string, domain: string, username: string): InboundUsernameRecord {
+    const found = this.findUsername(accountId, domain, username);
+    return this.usernameRecord(found.domain, found.username);
+  }
+
+  /**
+   * The route of a recipient address: the account's own route of its domain first, else the oldest
+   * route of that domain in any account (mail for a routed domain reaches whoever routes it, as MX
+   * records would send it). Undefined when the domain is not routed.
+   */
+  routeFor(accountId: string, email: string): InboundRoute | undefined {
+    const at = email.lastIndexOf('@');
+    if (at <= 0) return undefined;
+    const parsed = parseDomainName(email.slice(at + 1));
+    if ('error' in parsed) return undefined;
+    const routes = this.deps.repo.domainRoutes(parsed.ascii);
+    const domain = routes.find((r) => r.account_id === accountId) ?? routes[0];
+    if (!domain) return undefined;
+    const localPart = email.slice(0, at).toLowerCase();
+    // `user+tag@` reaches `user` when there is no route for the tagged name itself.
+    const username = this.deps.repo.username(domain.id, localPart) ?? this.deps.repo.username(domain.id, localPart.split('+')[0]!);
+    return { accountId: domain.account_id, domain, username, localPart };
+  }
+
+  /** Where a delivery of `kind`/`id` goes now; undefined once the route is gone. */
+  resolveTarget(kind: string, id: string): DeliveryTarget | undefined {
+    if (kind === INBOUND_DOMAIN_TARGET) {
+      const domain = this.deps.repo.domainById(id);
+      return domain && effectiveTarget(domain, undefined);
+    }
+    if (kind === INBOUND_USERNAME_TARGET) {
+      const username = this.deps.repo.usernameById(id);
+      const domain = username && this.deps.repo.domainById(username.domain_id);
+      return domain && effectiveTarget(domain, username);
+    }
+    return undefined;
+  }
+
+  /**
+   * An inbound email without SMTP (`POST /emulator/inbound`): composed from fields, or taken raw, and
+   * routed exactly as the SMTP sink would route it. Recipients whose domain has no route are named.
+   */
+  async simulate(accountId: string, body: SimulateInboundBody): Promise<SimulateInboundResult> {
+    const raw = body.raw !== undefined ? Buffer.from(body.raw, 'utf8') : await composeInbound(body, new Date(this.deps.clock.now()));
+    const routed: Array<{ email: string; route: InboundRoute }> = [];
+    const results: SimulateInboundResult['recipients'] = [];
+    for (const email of body.to) {
+      const route = this.routeFor(accountId, email);
+      if (route) routed.push({ email, route });
+      else {
+        const domain = email.slice(email.lastIndexOf('@') + 1);
+        results.push({ email, routed: false, ref_id: null, delivery_id: null, reason: `no inbound route for the domain ${domain}` });
+      }
+    }
+    for (const r of await this.deliver(raw, routed, 'api')) {
+      results.push({ email: r.email, routed: true, ref_id: r.refId, delivery_id: r.deliveryId, reason: null });
+    }
+    return { recipients: body.to.map((email) => results.find((r) => r.email === email)!) };
+  }
+
+  /**
+   * Posts an inbound email to the route of each recipient: parsed once, stored as it came, and one
+   * delivery per recipient (a persisted row before its first attempt, retried like a webhook).
+   */
+  async deliver(raw: Buffer, routed: Array<{ email: string; route: InboundRoute }>, source: 'smtp' | 'api'): Promise<RoutedRecipient[]> {
+    if (routed.length === 0) return [];
+    const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
+    const now = this.deps.clock.now();
+    const timestamp = isoTimestamp(now);
+    const from = addressList(parsed.from)[0] ?? { email: '', name: '' };
+    const headers: Record<string, string> = {};
+    for (const h of parsed.headerLines) {
+      const colon = h.line.indexOf(':');
+      const name = h.line.slice(0, colon).trim();
+      const value = h.line.slice(colon + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
+      headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+    }
+    const common = {
+      event: 'inbound' as const,
+      timestamp,
+      from,
+      to: addressList(parsed.to),
+      cc: addressList(parsed.cc),
+      subject: parsed.subject ?? '',
+      text: parsed.text ?? '',
+      html: typeof parsed.html === 'string' ? parsed.html : '',
+      headers,
+      // Names and Content-IDs are data in the payload, never used as paths.
+      attachments: parsed.attachments.map((a, i) => ({
+        filename: a.filename ?? `attachment-${i + 1}`,
+        content_type: a.contentType,
+        size: a.size,
+        content_id: a.contentId ? a.contentId.replace(/^<|>$/g, '') : '',
+        content: a.content.toString('base64'),
+      })),
+    };
+    return routed.map(({ email, route }) => {
+      const refId = this.newRefId(now);
+      const username = route.username?.username ?? route.localPart;
+      const payload: InboundPayload = { ...common, ref_id: refId, domain: route.domain.domain, username, recipient: email };
+      const target = route.username?.url
+        ? { kind: INBOUND_USERNAME_TARGET, id: route.username.id, url: route.username.url }
+        : { kind: INBOUND_DOMAIN_TARGET, id: route.domain.id, url: route.domain.url };
+      const deliveryId = this.deps.dispatcher.enqueue({
+        accountId: route.accountId,
+        target,
+        category: 'INBOUND',
+        event: 'inbound',
+        refId,
+        payload,
+      });
+      this.deps.repo.insertMessage({
+        ref_id: refId,
+        account_id: route.accountId,
+        domain: route.domain.domain,
+        username,
+        source,
+        from_email: from.email,
+        subject: common.subject,
+        raw,
+        delivery_id: deliveryId,
+        created_ms: now,
+        created_at: timestamp,
+      });
+      return { email, refId, deliveryId };
+    });
+  }
+}
+
+/** A username's own URL, method and headers, else its domain's. */
+function effectiveTarget(domain: InboundDomainRow, username: InboundUsernameRow | undefined): DeliveryTarget {
+  if (username?.url) return { url: username.url, method: username.method ?? domain.method, headers: headersOf(username.headers) ?? {} };
+  return { url: domain.url, method: domain.method, headers: headersOf(domain.headers)! };
+}
+
+/** A simulated inbound email as MIME (nodemailer's composer, never reading files or URLs). */
+function composeInbound(body: SimulateInboundBody, date: Date): Promise<Buffer> {
+  const from = body.from!;
+  return new MailComposer({
+    from: from.name ? { name: from.name, address: from.email } : from.email,
+    to: body.to,
+    subject: body.subject ?? '',
+    text: body.text,
+    html: body.html,
+    date,
+    attachments: composerAttachments(body.attachments),
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  })
+    .compile()
+    .build();
+}

@@ -1,0 +1,48 @@
+import type { EmailService } from '../services/email/email.service';
+import type { InboundRoute, InboundService } from '../services/inbound/inbound.service';
+import { readMessageFacts, type MailAddress } from './parse-message';
+import type { AcceptedMail } from './smtp-sink';
+
+/** The header address matching an envelope recipient, case-insensitively. */
+function findAddress(list: MailAddress[], email: string): MailAddress | undefined {
+  const lc = email.toLowerCase();
+  return list.find((a) => a.email.toLowerCase() === lc);
+}
+
+/**
+ * What happens to a message the SMTP sink accepted: recipients at an inbound-routed domain go to
+ * inbound routing; every other recipient is captured and goes through the simulation, exactly as an
+ * API send. A recipient is `to` or `cc` when the headers name it so, else `bcc`.
+ */
+export class MailIntake {
+  constructor(private readonly deps: { email: EmailService; inbound: InboundService }) {}
+
+  async accept(mail: AcceptedMail): Promise<string[]> {
+    const routed: Array<{ email: string; route: InboundRoute }> = [];
+    const captured: string[] = [];
+    for (const email of mail.recipients) {
+      const route = this.deps.inbound.routeFor(mail.accountId, email);
+      if (route) routed.push({ email, route });
+      else captured.push(email);
+    }
+    const refIds: string[] = [];
+    if (captured.length > 0) {
+      const facts = readMessageFacts(mail.raw);
+      const sent = await this.deps.email.acceptSmtp(mail.accountId, {
+        raw: mail.raw,
+        from: facts.from ?? { email: mail.mailFrom, name: '' },
+        subject: facts.subject,
+        campaignId: facts.campaignId,
+        customArgs: facts.customArgs,
+        recipients: captured.map((email) => {
+          const to = findAddress(facts.to, email);
+          const cc = to ? undefined : findAddress(facts.cc, email);
+          return { email, name: (to ?? cc)?.name ?? '', type: to ? 'to' : cc ? 'cc' : 'bcc' };
+        }),
+      });
+      refIds.push(...sent.map((s) => s.ref_id));
+    }
+    if (routed.length > 0) refIds.push(...(await this.deps.inbound.deliver(mail.raw, routed, 'smtp')).map((r) => r.refId));
+    return refIds;
+  }
+}

@@ -1,0 +1,121 @@
+import libmime from 'libmime';
+import addressparser from 'nodemailer/lib/addressparser';
+
+export interface MailAddress {
+  email: string;
+  name: string;
+}
+
+/** What the sink needs of a message at acceptance: read from its header block only, never failing. */
+export interface MessageEnvelopeFacts {
+  from: MailAddress | null;
+  to: MailAddress[];
+  cc: MailAddress[];
+  subject: string;
+  messageId: string | null;
+  /** `X-Mailyard-Campaign-Id`: the campaign of an SMTP send (the API's `campaign_id`). */
+  campaignId: string;
+  /** `X-Mailyard-Custom-Args`: a JSON object of strings (the API's `custom_args`); ignored when not one. */
+  customArgs: Record<string, string>;
+  /** Why the header block is not what RFC 5322 asks, if it is not (the message is kept as it came). */
+  problems: string[];
+}
+
+/** Headers are read from at most this much of a message's start. */
+const HEADER_SCAN_LIMIT = 256 * 1024;
+
+/** The byte offset where the header block ends (the blank line), or the whole scanned length. */
+function headerEnd(raw: Buffer): number {
+  const scan = raw.length > HEADER_SCAN_LIMIT ? raw.subarray(0, HEADER_SCAN_LIMIT) : raw;
+  const crlf = scan.indexOf('\r\n\r\n');
+  const lf = scan.indexOf('\n\n');
+  if (crlf === -1 && lf === -1) return scan.length;
+  if (crlf === -1) return lf;
+  if (lf === -1) return crlf;
+  return Math.min(crlf, lf);
+}
+
+/** The unfolded header fields, lower-cased names; the first occurrence of each wins. */
+export function readHeaders(raw: Buffer): Map<string, string> {
+  const headers = new Map<string, string>();
+  const block = raw.subarray(0, headerEnd(raw)).toString('utf8');
+  let name: string | null = null;
+  let value = '';
+  const flush = () => {
+    if (name !== null && !headers.has(name)) headers.set(name, value.trim());
+  };
+  for (const line of block.split(/\r?\n/)) {
+    if ((line.startsWith(' ') || line.startsWith('\t')) && name !== null) {
+      value += ` ${line.trim()}`;
+      continue;
+    }
+    flush();
+    const colon = line.indexOf(':');
+    if (colon <= 0) {
+      name = null;
+      continue;
+    }
+    name = line.slice(0, colon).trim().toLowerCase();
+    value = line.slice(colon + 1);
+  }
+  flush();
+  return headers;
+}
+
+/** Encoded words (RFC 2047) decoded; text that is not valid encoding is kept as it is. */
+function decodeText(value: string): string {
+  try {
+    return libmime.decodeWords(value);
+  } catch {
+    return value;
+  }
+}
+
+function addresses(value: string | undefined): MailAddress[] {
+  if (!value) return [];
+  try {
+    return addressparser(value, { flatten: true })
+      .filter((a) => a.address)
+      .map((a) => ({ email: a.address, name: decodeText(a.name ?? '') }));
+  } catch {
+    return [];
+  }
+}
+
+function customArgsOf(value: string | undefined, problems: string[]): Record<string, string> {
+  if (!value) return {};
+  try {
+    const parsed: unknown = JSON.parse(decodeText(value));
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && Object.values(parsed).every((v) => typeof v === 'string')) {
+      return parsed as Record<string, string>;
+    }
+  } catch {
+    // reported below
+  }
+  problems.push('X-Mailyard-Custom-Args is not a JSON object of strings; ignored');
+  return {};
+}
+
+/**
+ * The facts of a message the sink records at once (sender, recipients by header, subject, campaign),
+ * from its header block alone: the body is not parsed on the way in. Never throws: a message that
+ * breaks the rules yields what can be read, and its problems.
+ */
+export function readMessageFacts(raw: Buffer): MessageEnvelopeFacts {
+  const headers = readHeaders(raw);
+  const problems: string[] = [];
+  if (headers.size === 0) problems.push('the message has no header fields');
+  const from = addresses(headers.get('from'))[0] ?? null;
+  if (!from) problems.push('the message has no valid From header');
+  const messageId = headers.get('message-id')?.trim() || null;
+  return {
+    from,
+    to: addresses(headers.get('to')),
+    cc: addresses(headers.get('cc')),
+    subject: decodeText(headers.get('subject') ?? ''),
+    messageId,
+    campaignId: decodeText(headers.get('x-mailyard-campaign-id') ?? '').slice(0, 256),
+    customArgs: customArgsOf(headers.get('x-mailyard-custom-args'), problems),
+    problems,
+  };
+}

@@ -1,0 +1,173 @@
+import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from 'smtp-server';
+import type { TlsIdentity } from './tls-certificate';
+
+/** A message the sink accepted: who sent it, to whom (the envelope), and its bytes exactly as they came. */
+export interface AcceptedMail {
+  accountId: string;
+  mailFrom: string;
+  recipients: string[];
+  raw: Buffer;
+}
+
+export interface SmtpSinkDeps {
+  /** The account whose API key this is, if any. */
+  authenticate: (apiKey: string) => { id: string } | undefined;
+  /** The account of mail sent without AUTH. */
+  defaultAccountId: () => string;
+  /** Stores and routes an accepted message; answers the ref_ids of what it recorded. */
+  accept: (mail: AcceptedMail) => Promise<string[]>;
+  logger: Logger;
+}
+
+export interface SmtpSinkOptions {
+  host: string;
+  port: number;
+  auth: 'optional' | 'required';
+  maxMessageBytes: number;
+  maxRecipients: number;
+  tls: TlsIdentity;
+  /** Shown in the greeting. */
+  banner: string;
+  /** Idle connections are closed after this long. */
+  socketTimeoutMs?: number;
+  /** On close, how long open connections may go on before they are told 421 and closed. */
+  closeGraceMs: number;
+}
+
+/** An SMTP reply: smtp-server sends `err.responseCode` and `err.message`. */
+function smtpError(code: number, message: string): Error & { responseCode: number } {
+  return Object.assign(new Error(message), { responseCode: code });
+}
+
+/** What `close` reads of one of smtp-server's connections. */
+interface IdleCheck {
+  session?: { envelope?: { mailFrom?: unknown } };
+  _dataStream?: unknown;
+  send?: (code: number, message: string) => void;
+  close?: () => void;
+}
+
+/** A 250 reply line stays well under SMTP's 512-octet limit: the first ref_ids, then a count. */
+const REPLY_REF_IDS = 12;
+
+export function queuedReply(refIds: string[]): string {
+  const shown = refIds.slice(0, REPLY_REF_IDS).join(' ');
+  const more = refIds.length > REPLY_REF_IDS ? ` (+${refIds.length - REPLY_REF_IDS} more in the email logs)` : '';
+  return `OK queued as ${shown}${more}`;
+}
+
+/** Reads a DATA stream to its end, keeping nothing once it is over the limit (the rest is drained). */
+function readMessage(stream: Readable & { sizeExceeded?: boolean }, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    });
+    stream.once('end', () => resolve(size > limit || stream.sizeExceeded ? null : Buffer.concat(chunks, size)));
+    stream.once('error', reject);
+  });
+}
+
+/**
+ * The SMTP listener (smtp-server): accepts mail for any domain from any application that sends by
+ * SMTP. AUTH PLAIN and LOGIN take an account's API key as the password, on plain connections and
+ * after STARTTLS alike; mail without AUTH belongs to the default account unless AUTH is required.
+ * Limits answer as SMTP does: 552 for a message over the size, 452 for a recipient over the count.
+ */
+export class SmtpSink {
+  private readonly server: SMTPServer;
+
+  constructor(
+    private readonly deps: SmtpSinkDeps,
+    private readonly options: SmtpSinkOptions,
+  ) {
+    this.server = new SMTPServer({
+      name: 'mailyard.local',
+      banner: options.banner,
+      key: options.tls.key,
+      cert: options.tls.cert,
+      size: options.maxMessageBytes,
+      authMethods: ['PLAIN', 'LOGIN'],
+      authOptional: options.auth === 'optional',
+      allowInsecureAuth: true,
+      hideENHANCEDSTATUSCODES: false,
+      // DSN parameters are accepted by default; the sink keeps no notion of them.
+      hideDSN: true,
+      disabledCommands: [],
+      logger: false,
+      socketTimeout: options.socketTimeoutMs ?? 60_000,
+      closeTimeout: options.closeGraceMs,
+      onAuth: (auth, _session, callback) => this.onAuth(auth, callback),
+      onRcptTo: (_address, session, callback) => {
+        if (session.envelope.rcptTo.length >= options.maxRecipients) {
+          return callback(smtpError(452, `Too many recipients: at most ${options.maxRecipients} per message`));
+        }
+        callback();
+      },
+      onData: (stream, session, callback) => {
+        this.onData(stream, session).then(
+          (reply) => callback(null, reply),
+          (err: Error & { responseCode?: number }) => {
+            if (err.responseCode === undefined) this.deps.logger.error({ err }, 'smtp message not stored');
+            callback(err.responseCode === undefined ? smtpError(451, 'Temporary failure storing the message: try again') : err);
+          },
+        );
+      },
+    });
+    this.server.on('error', (err) => this.deps.logger.warn({ err }, 'smtp connection error'));
+  }
+
+  private onAuth(auth: SMTPServerAuthentication, callback: (err: Error | null | undefined, response?: { user: string }) => void): void {
+    const account = auth.password ? this.deps.authenticate(auth.password) : undefined;
+    if (!account) return callback(smtpError(535, 'Authentication failed: use an account API key as the password'));
+    callback(null, { user: account.id });
+  }
+
+  private async onData(stream: Readable & { sizeExceeded?: boolean }, session: SMTPServerSession): Promise<string> {
+    const raw = await readMessage(stream, this.options.maxMessageBytes);
+    if (raw === null) throw smtpError(552, `Message too large: at most ${this.options.maxMessageBytes} bytes`);
+    const accountId = typeof session.user === 'string' ? session.user : this.deps.defaultAccountId();
+    const refIds = await this.deps.accept({
+      accountId,
+      mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+      recipients: session.envelope.rcptTo.map((r) => r.address),
+      raw,
+    });
+    return queuedReply(refIds);
+  }
+
+  /** Starts listening; answers the bound address. */
+  listen(): Promise<AddressInfo> {
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      this.server.server.once('error', onError);
+      this.server.listen(this.options.port, this.options.host, () => {
+        this.server.server.off('error', onError);
+        resolve(this.server.server.address() as AddressInfo);
+      });
+    });
+  }
+
+  /**
+   * Stops accepting connections. Idle ones (no transaction begun: a pooled client between messages)
+   * are told 421 and closed at once; those in a transaction get the close grace to finish it.
+   */
+  close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // smtp-server keeps its connections in `connections` and an idle session's envelope has no
+    // sender; both are read defensively, since neither is part of its typed surface.
+    const connections = (this.server as unknown as { connections?: Set<IdleCheck> }).connections;
+    for (const connection of connections ?? []) {
+      if (connection.session?.envelope?.mailFrom === false && !connection._dataStream) {
+        connection.send?.(421, 'Server shutting down');
+        connection.close?.();
+      }
+    }
+    return closed;
+  }
+}

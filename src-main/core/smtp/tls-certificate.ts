@@ -1,0 +1,64 @@
+import { X509Certificate } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generate } from 'selfsigned';
+
+export interface TlsIdentity {
+  key: string;
+  cert: string;
+}
+
+const KEY_FILE = 'smtp-tls-key.pem';
+const CERT_FILE = 'smtp-tls-cert.pem';
+/** A certificate this close to its end is made anew at start. */
+const RENEW_BEFORE_MS = 7 * 24 * 3600 * 1000;
+
+async function makeCertificate(now: Date): Promise<TlsIdentity> {
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate: now,
+    notAfterDate: new Date(now.getTime() + 5 * 365 * 24 * 3600 * 1000),
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
+    ],
+  });
+  return { key: pems.private, cert: pems.cert };
+}
+
+/** A kept certificate that still parses and is not about to expire; otherwise undefined. */
+async function readKept(dir: string, now: Date): Promise<TlsIdentity | undefined> {
+  try {
+    const [key, cert] = await Promise.all([readFile(join(dir, KEY_FILE), 'utf8'), readFile(join(dir, CERT_FILE), 'utf8')]);
+    const validTo = Date.parse(new X509Certificate(cert).validTo);
+    return validTo - now.getTime() > RENEW_BEFORE_MS ? { key, cert } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The SMTP sink's STARTTLS identity: a self-signed certificate for localhost, made on first start and
+ * kept in the data directory (made afresh for every start in memory mode).
+ */
+export async function loadTlsIdentity(dataDir: string | null, now = new Date()): Promise<TlsIdentity> {
+  if (dataDir === null) return makeCertificate(now);
+  const kept = await readKept(dataDir, now);
+  if (kept) return kept;
+  const made = await makeCertificate(now);
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(join(dataDir, KEY_FILE), made.key, { mode: 0o600 });
+  await writeFile(join(dataDir, CERT_FILE), made.cert);
+  return made;
+}

@@ -1,0 +1,125 @@
+import type { Db } from './database';
+
+export interface InboundDomainRow {
+  id: string;
+  account_id: string;
+  domain: string;
+  url: string;
+  method: string;
+  headers: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InboundUsernameRow {
+  id: string;
+  domain_id: string;
+  username: string;
+  url: string | null;
+  method: string | null;
+  headers: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InboundMessageRow {
+  ref_id: string;
+  account_id: string;
+  domain: string;
+  username: string;
+  source: 'smtp' | 'api';
+  from_email: string;
+  subject: string;
+  raw: Buffer;
+  delivery_id: string | null;
+  created_ms: number;
+  created_at: string;
+}
+
+export class InboundRepo {
+  private readonly stmts;
+
+  constructor(db: Db) {
+    this.stmts = {
+      domain: db.prepare<[string, string], InboundDomainRow>('SELECT * FROM inbound_domains WHERE account_id = ? AND domain = ?'),
+      domainById: db.prepare<[string], InboundDomainRow>('SELECT * FROM inbound_domains WHERE id = ?'),
+      /** Every account's route of a domain, the oldest first. */
+      domainRoutes: db.prepare<[string], InboundDomainRow>('SELECT * FROM inbound_domains WHERE domain = ? ORDER BY id'),
+      insertDomain: db.prepare<[InboundDomainRow]>(
+        `INSERT INTO inbound_domains (id, account_id, domain, url, method, headers, created_at, updated_at)
+         VALUES (@id, @account_id, @domain, @url, @method, @headers, @created_at, @updated_at)`,
+      ),
+      updateDomain: db.prepare<[Pick<InboundDomainRow, 'id' | 'url' | 'method' | 'headers' | 'updated_at'>]>(
+        'UPDATE inbound_domains SET url = @url, method = @method, headers = @headers, updated_at = @updated_at WHERE id = @id',
+      ),
+      deleteDomain: db.prepare<[string]>('DELETE FROM inbound_domains WHERE id = ?'),
+      username: db.prepare<[string, string], InboundUsernameRow>('SELECT * FROM inbound_usernames WHERE domain_id = ? AND username = ?'),
+      usernameById: db.prepare<[string], InboundUsernameRow>('SELECT * FROM inbound_usernames WHERE id = ?'),
+      usernamesOf: db.prepare<[string], InboundUsernameRow>('SELECT * FROM inbound_usernames WHERE domain_id = ? ORDER BY username'),
+      insertUsername: db.prepare<[InboundUsernameRow]>(
+        `INSERT INTO inbound_usernames (id, domain_id, username, url, method, headers, created_at, updated_at)
+         VALUES (@id, @domain_id, @username, @url, @method, @headers, @created_at, @updated_at)`,
+      ),
+      updateUsername: db.prepare<[Pick<InboundUsernameRow, 'id' | 'url' | 'method' | 'headers' | 'updated_at'>]>(
+        'UPDATE inbound_usernames SET url = @url, method = @method, headers = @headers, updated_at = @updated_at WHERE id = @id',
+      ),
+      insertMessage: db.prepare<[InboundMessageRow]>(
+        `INSERT INTO inbound_messages (ref_id, account_id, domain, username, source, from_email, subject, raw, delivery_id, created_ms, created_at)
+         VALUES (@ref_id, @account_id, @domain, @username, @source, @from_email, @subject, @raw, @delivery_id, @created_ms, @created_at)`,
+      ),
+      message: db.prepare<[string], InboundMessageRow>('SELECT * FROM inbound_messages WHERE ref_id = ?'),
+    };
+  }
+
+  domain(accountId: string, domain: string): InboundDomainRow | undefined {
+    return this.stmts.domain.get(accountId, domain);
+  }
+
+  domainById(id: string): InboundDomainRow | undefined {
+    return this.stmts.domainById.get(id);
+  }
+
+  domainRoutes(domain: string): InboundDomainRow[] {
+    return this.stmts.domainRoutes.all(domain);
+  }
+
+  insertDomain(row: InboundDomainRow): void {
+    this.stmts.insertDomain.run(row);
+  }
+
+  updateDomain(row: Pick<InboundDomainRow, 'id' | 'url' | 'method' | 'headers' | 'updated_at'>): void {
+    this.stmts.updateDomain.run(row);
+  }
+
+  deleteDomain(id: string): void {
+    this.stmts.deleteDomain.run(id);
+  }
+
+  username(domainId: string, username: string): InboundUsernameRow | undefined {
+    return this.stmts.username.get(domainId, username);
+  }
+
+  usernameById(id: string): InboundUsernameRow | undefined {
+    return this.stmts.usernameById.get(id);
+  }
+
+  usernamesOf(domainId: string): InboundUsernameRow[] {
+    return this.stmts.usernamesOf.all(domainId);
+  }
+
+  insertUsername(row: InboundUsernameRow): void {
+    this.stmts.insertUsername.run(row);
+  }
+
+  updateUsername(row: Pick<InboundUsernameRow, 'id' | 'url' | 'method' | 'headers' | 'updated_at'>): void {
+    this.stmts.updateUsername.run(row);
+  }
+
+  insertMessage(row: InboundMessageRow): void {
+    this.stmts.insertMessage.run(row);
+  }
+
+  message(refId: string): InboundMessageRow | undefined {
+    return this.stmts.message.get(refId);
+  }
+}

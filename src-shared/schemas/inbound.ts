@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { Timestamp } from './common';
+import { EmailAddress, EmailAttachment, EmailRecipient } from './email';
+import { WebhookHeaders, WebhookMethod, WebhookUrl } from './webhooks';
+
+/** Explicit limits of inbound routing (documented in the README). */
+export const INBOUND_LIMITS = {
+  domainLength: 253,
+  /** A local part (RFC 5321: 64 octets). */
+  usernameLength: 64,
+  /** Recipients of one simulated inbound email. */
+  recipients: 100,
+} as const;
+
+const DomainField = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(INBOUND_LIMITS.domainLength, `must be at most ${INBOUND_LIMITS.domainLength} characters`)
+  .meta({ example: 'inbound.example.com' });
+
+/** A local part: printable ASCII or UTF-8 without spaces, `@`, angle brackets or quotes. */
+export const InboundUsername = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(INBOUND_LIMITS.usernameLength, `must be at most ${INBOUND_LIMITS.usernameLength} characters`)
+  .regex(/^[^\s@<>"(),;:\\[\]]+$/, 'must be the part of an address before the @, without spaces or @')
+  .meta({ example: 'support' });
+
+export const InboundDomainParams = z.strictObject({ domain: DomainField });
+export const InboundUsernameParams = z.strictObject({ domain: DomainField, username: InboundUsername });
+
+/** configureInboundRouting (spec part 2.8). */
+export const ConfigureInboundDomainBody = z
+  .strictObject({
+    domain: DomainField,
+    url: WebhookUrl,
+    method: WebhookMethod,
+    headers: WebhookHeaders.optional(),
+  })
+  .meta({ id: 'ConfigureInboundDomainBody' });
+export type ConfigureInboundDomainBody = z.infer<typeof ConfigureInboundDomainBody>;
+
+/** updateInboundDomain: the fields given replace the stored ones (`headers` wholesale). */
+export const UpdateInboundDomainBody = z
+  .strictObject({
+    url: WebhookUrl.optional(),
+    method: WebhookMethod.optional(),
+    headers: WebhookHeaders.optional(),
+  })
+  .meta({ id: 'UpdateInboundDomainBody' });
+export type UpdateInboundDomainBody = z.infer<typeof UpdateInboundDomainBody>;
+
+/** createInboundUsername: without `url`, mail for the username goes to the domain's URL. */
+export const CreateInboundUsernameBody = z
+  .strictObject({
+    domain: DomainField,
+    username: InboundUsername,
+    url: WebhookUrl.optional(),
+    method: WebhookMethod.optional(),
+    headers: WebhookHeaders.optional(),
+  })
+  .meta({ id: 'CreateInboundUsernameBody' });
+export type CreateInboundUsernameBody = z.infer<typeof CreateInboundUsernameBody>;
+
+/** updateInboundUsername: `url: null` goes back to the domain's URL, method and headers. */
+export const UpdateInboundUsernameBody = z
+  .strictObject({
+    url: WebhookUrl.nullable().optional(),
+    method: WebhookMethod.optional(),
+    headers: WebhookHeaders.optional(),
+  })
+  .meta({ id: 'UpdateInboundUsernameBody' });
+export type UpdateInboundUsernameBody = z.infer<typeof UpdateInboundUsernameBody>;
+
+export const InboundDomainRecord = z
+  .object({
+    domain: z.string(),
+    url: z.string(),
+    method: WebhookMethod,
+    headers: z.record(z.string(), z.string()),
+    usernames: z.array(z.string()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'InboundDomainRecord' });
+export type InboundDomainRecord = z.infer<typeof InboundDomainRecord>;
+
+export const InboundUsernameRecord = z
+  .object({
+    domain: z.string(),
+    username: z.string(),
+    /** Its own URL, or null when mail goes to the domain's. */
+    url: z.string().nullable(),
+    method: WebhookMethod.nullable(),
+    headers: z.record(z.string(), z.string()).nullable(),
+    /** Where its mail is posted now: its own settings, else the domain's. */
+    effective: z.object({ url: z.string(), method: WebhookMethod, headers: z.record(z.string(), z.string()) }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'InboundUsernameRecord' });
+export type InboundUsernameRecord = z.infer<typeof InboundUsernameRecord>;
+
+const Address = z.object({ email: z.string(), name: z.string() });
+
+/** The body posted to an inbound route: one email, parsed. */
+export const InboundPayload = z
+  .strictObject({
+    event: z.literal('inbound'),
+    timestamp: Timestamp,
+    ref_id: z.string(),
+    domain: z.string(),
+    username: z.string(),
+    /** The envelope recipient this post is for. */
+    recipient: z.string(),
+    from: Address,
+    to: z.array(Address),
+    cc: z.array(Address),
+    subject: z.string(),
+    text: z.string(),
+    html: z.string(),
+    headers: z.record(z.string(), z.string()),
+    attachments: z.array(
+      z.strictObject({
+        filename: z.string(),
+        content_type: z.string(),
+        size: z.number().int().nonnegative(),
+        content_id: z.string(),
+        content: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'InboundPayload' });
+export type InboundPayload = z.infer<typeof InboundPayload>;
+
+/**
+ * `POST /emulator/inbound`: an inbound email without SMTP, either as fields (composed into MIME) or
+ * as a raw RFC 5322 message. It is routed exactly as if the SMTP sink had received it.
+ */
+export const SimulateInboundBody = z
+  .strictObject({
+    account_id: z.string().optional(),
+    from: EmailRecipient.optional(),
+    to: z.array(EmailAddress).min(1, 'must list at least one recipient').max(INBOUND_LIMITS.recipients, `must list at most ${INBOUND_LIMITS.recipients} recipients`),
+    subject: z.string().max(998, 'must be at most 998 characters').optional(),
+    text: z.string().optional(),
+    html: z.string().optional(),
+    attachments: z.array(EmailAttachment).max(20, 'must have at most 20 attachments').optional(),
+    /** A whole message as it would come over SMTP; the other content fields must then be absent. */
+    raw: z.string().min(1, 'must not be empty').optional(),
+  })
+  .superRefine((body, ctx) => {
+    const fields = (['from', 'subject', 'text', 'html', 'attachments'] as const).filter((f) => body[f] !== undefined);
+    if (body.raw !== undefined && fields.length > 0) {
+      ctx.addIssue({ code: 'custom', path: [fields[0]!], message: 'may not be given with raw (the raw message carries it)' });
+    }
+    if (body.raw === undefined && body.from === undefined) ctx.addIssue({ code: 'custom', path: ['from'], message: 'is required unless raw is given' });
+  })
+  .meta({ id: 'SimulateInboundBody' });
+export type SimulateInboundBody = z.infer<typeof SimulateInboundBody>;
+
+export const SimulateInboundResult = z.object({
+  /** Each recipient: routed (with the delivery that posts it) or why not. */
+  recipients: z.array(
+    z.object({
+      email: z.string(),
+      routed: z.boolean(),
+      ref_id: z.string().nullable(),
+      delivery_id: z.string().nullable(),
+      reason: z.string().nullable(),
+    }),
+  ),
+});
+export type SimulateInboundResult = z.infer<typeof SimulateInboundResult>;
