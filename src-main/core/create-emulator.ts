@@ -163,6 +163,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       logger: logger.child({ component: 'simulator' }),
     });
     const writes = new WriteBatcher(db);
+    const inboundRoutes = new InboundRepo(db);
     const domains = new DomainsService({
       repo: new DomainsRepo(db),
       webhooks: webhooksRepo,
@@ -170,6 +171,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       clock,
       mode: config.dnsVerification,
       resolver: seams.dnsResolver ?? new Resolver({ timeout: 3000, tries: 2 }),
+      inboundRouted: (accountId, domain) => inboundRoutes.domain(accountId, domain) !== undefined,
     });
     let httpUrl = '';
     const email = new EmailService({

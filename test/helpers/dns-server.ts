@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 export interface DnsZone {
   TXT: Map<string, string[]>;
   CNAME: Map<string, string>;
+  MX: Map<string, Array<{ priority: number; exchange: string }>>;
 }
 
 export interface TestDnsServer {
@@ -16,8 +17,8 @@ export interface TestDnsServer {
   close(): Promise<void>;
 }
 
-const TYPES: Record<number, 'TXT' | 'CNAME'> = { 16: 'TXT', 5: 'CNAME' };
-const TYPE_CODE = { TXT: 16, CNAME: 5 } as const;
+const TYPES: Record<number, 'TXT' | 'CNAME' | 'MX'> = { 16: 'TXT', 5: 'CNAME', 15: 'MX' };
+const TYPE_CODE = { TXT: 16, CNAME: 5, MX: 15 } as const;
 
 function encodeName(name: string): Buffer {
   const parts = name.replace(/\.$/, '').split('.').filter(Boolean);
@@ -48,12 +49,12 @@ function readQuestion(msg: Buffer): { name: string; type: number; end: number } 
 }
 
 /**
- * A tiny authoritative DNS server over UDP on 127.0.0.1 for tests: answers TXT and CNAME from `zone`,
+ * A tiny authoritative DNS server over UDP on 127.0.0.1 for tests: answers TXT, CNAME and MX from `zone`,
  * NXDOMAIN for a name it has no record of at all, an empty answer (NODATA) for a known name without
  * records of the asked type. Enough for node's resolver (c-ares) and for mailauth.
  */
 export async function startDnsServer(): Promise<TestDnsServer> {
-  const zone: DnsZone = { TXT: new Map(), CNAME: new Map() };
+  const zone: DnsZone = { TXT: new Map(), CNAME: new Map(), MX: new Map() };
   const queries: TestDnsServer['queries'] = [];
   const socket = createSocket('udp4');
   socket.on('message', (msg: Buffer, rinfo: RemoteInfo) => {
@@ -61,13 +62,19 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     const q = readQuestion(msg);
     const type = TYPES[q.type];
     queries.push({ name: q.name, type: type ?? String(q.type) });
-    const known = zone.TXT.has(q.name) || zone.CNAME.has(q.name);
+    const known = zone.TXT.has(q.name) || zone.CNAME.has(q.name) || zone.MX.has(q.name);
     const answers: Buffer[] = [];
     if (type === 'TXT') {
       for (const text of zone.TXT.get(q.name) ?? []) answers.push(txtData(text));
     } else if (type === 'CNAME') {
       const target = zone.CNAME.get(q.name);
       if (target) answers.push(encodeName(target));
+    } else if (type === 'MX') {
+      for (const mx of zone.MX.get(q.name) ?? []) {
+        const preference = Buffer.alloc(2);
+        preference.writeUInt16BE(mx.priority);
+        answers.push(Buffer.concat([preference, encodeName(mx.exchange)]));
+      }
     }
     const header = Buffer.alloc(12);
     header.writeUInt16BE(msg.readUInt16BE(0), 0);

@@ -208,6 +208,23 @@ describe('domain operations (simulated verification)', () => {
     expect(all[0]!.account_id).toBe(emu.handle.defaultAccount.id);
   });
 
+  it('lists an MX record while inbound routing uses the domain', async () => {
+    await emu.service.addDomain({ domain: 'in.example' });
+    expect((await emu.service.getDomain('in.example')).data.dns_records.map((r) => r.type)).toEqual(['TXT', 'TXT', 'CNAME']);
+    await emu.service.configureInboundRouting({ domain: 'in.example', url: receiver.url, method: 'POST' });
+    const d = (await emu.service.getDomain('in.example')).data;
+    expect(d.dns_records[3]).toEqual({ type: 'MX', host: 'in.example', value: '10 mx.mailyard.test', status: 'pending' });
+    const v = (await emu.service.verifyDomain('in.example')).data;
+    expect(v.dns_records.map((r) => [r.type, r.status])).toEqual([
+      ['TXT', 'verified'],
+      ['TXT', 'verified'],
+      ['CNAME', 'verified'],
+      ['MX', 'verified'],
+    ]);
+    await emu.request('DELETE', '/v1/inbound/domain/in.example', { body: {} });
+    expect((await emu.service.getDomain('in.example')).data.dns_records.map((r) => r.type)).toEqual(['TXT', 'TXT', 'CNAME']);
+  });
+
   it('sends no notification without a DOMAIN_VERIFICATION webhook', async () => {
     await emu.service.addDomain({ domain: 'example.com' });
     await emu.service.verifyDomain('example.com');
@@ -353,6 +370,25 @@ describe('real DNS verification against a local DNS server', () => {
     const v = res.json.data as DomainRecord;
     expect(v.status).toBe('failed');
     for (const r of v.dns_records) expect(r.reason).toMatch(/^DNS lookup failed \((ECONNREFUSED|ETIMEOUT)\)$/);
+  });
+
+  it('checks the MX record when inbound routing uses the domain: found, missing, elsewhere', async () => {
+    const d = (await emu.service.addDomain({ domain: 'mx.example' })).data;
+    publish(d);
+    await emu.service.configureInboundRouting({ domain: 'mx.example', url: receiver.url, method: 'POST' });
+    const missing = (await emu.service.verifyDomain('mx.example')).data;
+    expect(missing.status).toBe('failed');
+    expect(missing.dns_records[3]).toMatchObject({ type: 'MX', status: 'failed', found: [], reason: 'no MX record found' });
+    expect(missing.reason).toBe('MX mx.example: no MX record found');
+
+    dns.zone.MX.set('mx.example', [{ priority: 5, exchange: 'mail.elsewhere.example' }]);
+    const elsewhere = (await emu.service.verifyDomain('mx.example')).data;
+    expect(elsewhere.dns_records[3]).toMatchObject({ status: 'failed', reason: 'the MX records point to 5 mail.elsewhere.example, expected mx.mailyard.test' });
+
+    dns.zone.MX.set('mx.example', [{ priority: 10, exchange: 'mx.mailyard.test' }]);
+    const found = (await emu.service.verifyDomain('mx.example')).data;
+    expect(found.status).toBe('verified');
+    expect(found.dns_records[3]).toMatchObject({ status: 'verified', found: ['10 mx.mailyard.test'] });
   });
 
   it('fails when two SPF records are published', async () => {

@@ -4,11 +4,15 @@ import type { DnsRecord } from '../../../../src-shared/schemas/domains';
 export const SPF_INCLUDE = 'spf.mailyard.test';
 export const RETURN_PATH_LABEL = 'mly-bounces';
 export const RETURN_PATH_TARGET = 'bounces.mailyard.test';
+/** The inbound mail host, listed when inbound routing uses the domain. */
+export const MX_HOST = 'mx.mailyard.test';
+export const MX_PRIORITY = 10;
 
 /** The part of node's `dns.promises.Resolver` a real check uses; tests point one at a local DNS server. */
 export interface DnsResolver {
   resolveTxt(host: string): Promise<string[][]>;
   resolveCname(host: string): Promise<string[]>;
+  resolveMx(host: string): Promise<Array<{ exchange: string; priority: number }>>;
 }
 
 export const dkimHost = (selector: string, domain: string) => `${selector}._domainkey.${domain}`;
@@ -22,6 +26,18 @@ export function dnsRecordsFor(domain: string, selector: string, publicKeyBase64:
     { type: 'TXT', host: dkimHost(selector, domain), value: dkimValue(publicKeyBase64), status: 'pending' },
     { type: 'CNAME', host: `${RETURN_PATH_LABEL}.${domain}`, value: RETURN_PATH_TARGET, status: 'pending' },
   ];
+}
+
+export const mxRecordFor = (domain: string): DnsRecord => ({ type: 'MX', host: domain, value: `${MX_PRIORITY} ${MX_HOST}`, status: 'pending' });
+
+/**
+ * The records as they stand: the stored ones, with the MX only while inbound routing uses the
+ * domain (pending until a verification checks it).
+ */
+export function withMx(stored: DnsRecord[], domain: string, routed: boolean): DnsRecord[] {
+  const base = stored.filter((r) => r.type !== 'MX');
+  if (!routed) return base;
+  return [...base, stored.find((r) => r.type === 'MX') ?? mxRecordFor(domain)];
 }
 
 const isSpf = (r: DnsRecord) => r.type === 'TXT' && /^v=spf1\b/i.test(r.value);
@@ -42,6 +58,11 @@ const hostName = (name: string) => name.toLowerCase().replace(/\.$/, '');
 
 /** What DNS answered, compared with what the record asks for. */
 function judge(record: DnsRecord, found: string[]): { ok: boolean; reason?: string } {
+  if (record.type === 'MX') {
+    if (found.length === 0) return { ok: false, reason: 'no MX record found' };
+    if (found.some((f) => hostName(f.split(/\s+/).at(-1)!) === MX_HOST)) return { ok: true };
+    return { ok: false, reason: `the MX records point to ${found.join(', ')}, expected ${MX_HOST}` };
+  }
   if (record.type === 'CNAME') {
     if (found.length === 0) return { ok: false, reason: 'no CNAME record found' };
     if (found.some((f) => hostName(f) === hostName(record.value))) return { ok: true };
@@ -77,7 +98,12 @@ export async function checkInDns(records: DnsRecord[], resolver: DnsResolver): P
     records.map(async (record): Promise<DnsRecord> => {
       let found: string[];
       try {
-        found = record.type === 'CNAME' ? await resolver.resolveCname(record.host) : (await resolver.resolveTxt(record.host)).map((chunks) => chunks.join(''));
+        found =
+          record.type === 'CNAME'
+            ? await resolver.resolveCname(record.host)
+            : record.type === 'MX'
+              ? (await resolver.resolveMx(record.host)).map((mx) => `${mx.priority} ${mx.exchange}`)
+              : (await resolver.resolveTxt(record.host)).map((chunks) => chunks.join(''));
       } catch (err) {
         const code = (err as { code?: string }).code ?? 'error';
         if (!NOT_FOUND.has(code)) {

@@ -18,7 +18,7 @@ import { AppError } from '../../errors';
 import type { DomainRow, DomainsRepo } from '../../store/domains.repo';
 import type { WebhooksRepo } from '../../store/webhooks.repo';
 import { WEBHOOK_TARGET } from '../events.service';
-import { checkInDns, dnsRecordsFor, type DnsResolver } from './dns-records';
+import { checkInDns, dnsRecordsFor, withMx, type DnsResolver } from './dns-records';
 import { domainOfAddress, parseDomainName } from './hostname';
 
 export const DEFAULT_DKIM_SELECTOR = 'mailyard';
@@ -34,6 +34,8 @@ export interface DomainsDeps {
   mode: DnsVerificationMode;
   /** Used in real mode. */
   resolver: DnsResolver;
+  /** Whether the account's inbound routing uses the domain (then an MX record is listed). */
+  inboundRouted?: (accountId: string, domain: string) => boolean;
   /** A DKIM key pair: PKCS#8 PEM private key, base64 DER SubjectPublicKeyInfo public key. */
   generateKey?: () => Promise<DkimKeyPair>;
 }
@@ -83,7 +85,7 @@ function domainName(input: string, path = 'domain'): { ascii: string; unicode: s
   return parsed;
 }
 
-function toRecord(row: DomainRow): DomainRecord {
+function toRecord(row: DomainRow, routed: boolean): DomainRecord {
   const options = JSON.parse(row.options) as DomainOptions;
   const ascii = row.domain;
   return {
@@ -97,7 +99,7 @@ function toRecord(row: DomainRow): DomainRecord {
     selector: row.selector,
     status: row.status,
     reason: row.reason,
-    dns_records: JSON.parse(row.records) as DnsRecord[],
+    dns_records: withMx(JSON.parse(row.records) as DnsRecord[], row.domain, routed),
     created_at: row.created_at,
     verified_at: row.verified_at,
     checked_at: row.checked_at,
@@ -149,15 +151,15 @@ export class DomainsService {
     };
     // A concurrent add may have won while the key was being generated.
     if (!repo.insert(row)) throw exists();
-    return toRecord(row);
+    return this.toRecord(row);
   }
 
   get(accountId: string, domain: string): DomainRecord {
-    return toRecord(this.row(accountId, domain));
+    return this.toRecord(this.row(accountId, domain));
   }
 
   list(accountId: string): DomainRecord[] {
-    return this.deps.repo.list(accountId).map(toRecord);
+    return this.deps.repo.list(accountId).map((row) => this.toRecord(row));
   }
 
   delete(accountId: string, domain: string): void {
@@ -173,7 +175,8 @@ export class DomainsService {
   async verify(accountId: string, domain: string): Promise<DomainRecord> {
     const before = this.row(accountId, domain);
     const { repo, clock, mode } = this.deps;
-    const stored = JSON.parse(before.records) as DnsRecord[];
+    const routed = this.routed(before);
+    const stored = withMx(JSON.parse(before.records) as DnsRecord[], before.domain, routed);
     let records: DnsRecord[];
     let reason: string | null = null;
     if (before.next_outcome === 'failed') {
@@ -181,7 +184,7 @@ export class DomainsService {
       records = stored.map((r) => ({ type: r.type, host: r.host, value: r.value, status: 'failed', reason: reason! }));
     } else if (mode === 'real') {
       // The published values are derived from the key, so a record never disagrees with the key that signs.
-      const expected = dnsRecordsFor(before.domain, before.selector, publicKeyOf(before.dkim_private_key));
+      const expected = withMx(dnsRecordsFor(before.domain, before.selector, publicKeyOf(before.dkim_private_key)), before.domain, routed);
       records = await checkInDns(expected, this.deps.resolver);
       const failed = records.filter((r) => r.status !== 'verified');
       if (failed.length) reason = failed.map((r) => `${r.type} ${r.host}: ${r.reason}`).join('; ');
@@ -213,7 +216,7 @@ export class DomainsService {
       },
     );
     if (!updated) throw notFound();
-    return toRecord(repo.findById(current.id)!);
+    return this.toRecord(repo.findById(current.id)!);
   }
 
   /** Control API: the outcome of the domain's next verifications, in one account or every account that has it. */
@@ -229,7 +232,7 @@ export class DomainsService {
   /** Control API: every account's domains with their outcome setting and recent checks. */
   listAll(): EmulatorDomain[] {
     return this.deps.repo.listAll().map((row) => ({
-      ...toRecord(row),
+      ...this.toRecord(row),
       account_id: row.account_id,
       verification: { outcome: row.next_outcome, reason: row.next_outcome === 'failed' ? (row.next_reason ?? DEFAULT_FAILURE) : null },
       checks: this.deps.repo.checks(row.id, CHECKS_KEPT).map(
@@ -244,6 +247,14 @@ export class DomainsService {
     if (domain === undefined) return undefined;
     const row = this.deps.repo.signingKey(accountId, domain);
     return row && { domainName: domain, keySelector: row.selector, privateKey: row.dkim_private_key };
+  }
+
+  private routed(row: DomainRow): boolean {
+    return this.deps.inboundRouted?.(row.account_id, row.domain) ?? false;
+  }
+
+  private toRecord(row: DomainRow): DomainRecord {
+    return toRecord(row, this.routed(row));
   }
 
   private row(accountId: string, domain: string): DomainRow {
