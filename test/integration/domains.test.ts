@@ -70,6 +70,9 @@ describe('domain operations (simulated verification)', () => {
 
     const got = await emu.service.getDomain('mail.example.com');
     expect(got.data).toEqual(d);
+    for (const path of ['/v1/domain/mail.example.com', '/v1/domain', '/emulator/domains']) {
+      expect((await emu.request('GET', path)).text, path).not.toMatch(/PRIVATE KEY|BEGIN|dkim_private_key/);
+    }
     expect((await emu.service.listDomains()).data.map((x) => x.domain)).toEqual(['mail.example.com']);
   });
 
