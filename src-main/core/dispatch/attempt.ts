@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { ATTEMPT_ERROR_CODES } from '../../../src-shared/schemas/dispatch';
 
 export type AttemptErrorCode = (typeof ATTEMPT_ERROR_CODES)[number];
@@ -32,7 +32,8 @@ class AttemptTimeout extends Error {
 
 function headerRecord(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
     if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
@@ -66,58 +67,97 @@ export function classifyError(err: unknown, url: URL, timeoutMs: number, stoppin
 /**
  * One HTTP attempt: sends the request, reads at most `responseBodyLimit` bytes of the answer, and
  * classifies the outcome. Only a 2xx answer succeeds; a redirect is not followed and fails.
+ *
+ * Uses undici's dispatch interface directly (a handler object, no response stream, no async
+ * iterator): the same connection pool and time-outs as `request`, for about two thirds of its CPU.
  */
-export async function sendAttempt(req: HttpAttemptRequest, options: AttemptOptions): Promise<HttpAttemptResult> {
+export function sendAttempt(req: HttpAttemptRequest, options: AttemptOptions): Promise<HttpAttemptResult> {
   const started = performance.now();
-  const url = new URL(req.url);
-  // The time-out is wall time by nature (a network wait, not scheduled work). undici bounds the
-  // wait for the response head; a timer bounds the body to what is left of it.
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let url: URL;
   try {
-    const res = await request(url, {
-      method: req.method as 'POST',
-      headers: req.headers,
-      body: req.body,
-      dispatcher: options.agent,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    });
-    const left = Math.max(0, options.timeoutMs - (performance.now() - started));
-    timer = setTimeout(() => res.body.destroy(new AttemptTimeout()), left);
+    url = new URL(req.url);
+  } catch (err) {
+    return Promise.resolve({ durationMs: 0, response: null, error: classifyError(err, new URL('http://invalid'), options.timeoutMs, false), succeeded: false });
+  }
+  return new Promise<HttpAttemptResult>((resolve) => {
+    // The time-out is wall time by nature (a network wait, not scheduled work). undici bounds the
+    // wait for the response head; a timer bounds the body to what is left of it.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+    let status = 0;
+    let headers: Record<string, string> = {};
     const chunks: Buffer[] = [];
     let size = 0;
-    let truncated = false;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      const room = options.responseBodyLimit - size;
-      if (chunk.length > room) {
-        chunks.push(chunk.subarray(0, room));
-        truncated = true;
-        res.body.destroy();
-        break;
-      }
-      chunks.push(chunk);
-      size += chunk.length;
+    const finish = (truncated: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const response = { status, headers, body: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'), truncated };
+      const succeeded = status >= 200 && status < 300;
+      const error =
+        status >= 300 && status < 400
+          ? { code: 'redirect' as const, message: `redirects are not followed (Location: ${headers.location ?? 'none'})` }
+          : null;
+      resolve({ durationMs: Math.round(performance.now() - started), response, error, succeeded });
+    };
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({
+        durationMs: Math.round(performance.now() - started),
+        response: null,
+        error: classifyError(err, url, options.timeoutMs, options.stopping()),
+        succeeded: false,
+      });
+    };
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart() {},
+      onResponseStart(controller, statusCode, responseHeaders) {
+        // 1xx informational answers come before the real one.
+        if (statusCode < 200) return;
+        status = statusCode;
+        headers = headerRecord(responseHeaders);
+        const left = Math.max(0, options.timeoutMs - (performance.now() - started));
+        timer = setTimeout(() => {
+          fail(new AttemptTimeout());
+          controller.abort(new AttemptTimeout());
+        }, left);
+      },
+      onResponseData(controller, chunk) {
+        if (settled || status === 0) return;
+        const room = options.responseBodyLimit - size;
+        if (chunk.length > room) {
+          chunks.push(chunk.subarray(0, room));
+          finish(true);
+          controller.abort(new Error('response body over the limit; the rest is not read'));
+          return;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+      },
+      onResponseEnd() {
+        finish(false);
+      },
+      onResponseError(_controller, err) {
+        fail(err);
+      },
+    };
+    try {
+      options.agent.dispatch(
+        {
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: req.method as Dispatcher.HttpMethod,
+          headers: req.headers,
+          body: req.body,
+          headersTimeout: options.timeoutMs,
+          bodyTimeout: options.timeoutMs,
+        },
+        handler,
+      );
+    } catch (err) {
+      fail(err);
     }
-    const response = {
-      status: res.statusCode,
-      headers: headerRecord(res.headers),
-      body: Buffer.concat(chunks).toString('utf8'),
-      truncated,
-    };
-    const succeeded = res.statusCode >= 200 && res.statusCode < 300;
-    const error =
-      res.statusCode >= 300 && res.statusCode < 400
-        ? { code: 'redirect' as const, message: `redirects are not followed (Location: ${response.headers.location ?? 'none'})` }
-        : null;
-    return { durationMs: Math.round(performance.now() - started), response, error, succeeded };
-  } catch (err) {
-    return {
-      durationMs: Math.round(performance.now() - started),
-      response: null,
-      error: classifyError(err, url, options.timeoutMs, options.stopping()),
-      succeeded: false,
-    };
-  } finally {
-    clearTimeout(timer);
-  }
+  });
 }

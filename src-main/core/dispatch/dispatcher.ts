@@ -76,7 +76,38 @@ interface Completion {
  */
 const BATCH_WINDOW_MS = 2;
 
+/**
+ * Fresh deliveries (see `Dispatcher.fresh`) held at most, without their payloads (about 300 bytes
+ * each). Beyond it, claims go back to querying the store until it has no due delivery left.
+ */
+const FRESH_LIMIT = 50_000;
+
 const targetKey = (row: Pick<DeliveryRow, 'target_kind' | 'target_id'>) => `${row.target_kind}:${row.target_id}`;
+
+/** A first-in first-out queue of rows that does not copy on every take. */
+class RowQueue {
+  private rows: DeliveryRow[] = [];
+  private head = 0;
+
+  get length(): number {
+    return this.rows.length - this.head;
+  }
+
+  push(row: DeliveryRow): void {
+    this.rows.push(row);
+  }
+
+  shift(): DeliveryRow | undefined {
+    if (this.head === this.rows.length) return undefined;
+    const row = this.rows[this.head]!;
+    this.rows[this.head++] = undefined as unknown as DeliveryRow;
+    if (this.head > 1024 && this.head * 2 > this.rows.length) {
+      this.rows = this.rows.slice(this.head);
+      this.head = 0;
+    }
+    return row;
+  }
+}
 
 /**
  * The durable webhook dispatcher. Every request is a `deliveries` row before its first attempt.
@@ -99,6 +130,20 @@ export class Dispatcher {
   private readonly targets = new Map<string, DeliveryTarget | null>();
   /** New deliveries of the current synchronous run, inserted together in a microtask. */
   private enqueued: DeliveryRow[] = [];
+  /**
+   * Deliveries this process inserted, due at once and not claimed yet, per target in creation order,
+   * without their payloads (the claim reads it back). While `freshComplete`, these are all the due
+   * pending deliveries in the store, so a claim is an update by id: no query for due rows, no row
+   * read back. Anything that may add a due delivery behind its back (a clock jump, the alarm for a
+   * scheduled retry, a release, an immediate retry, too many fresh ones) drops it, and claims query
+   * the store until a query finds no more due deliveries.
+   */
+  private readonly fresh = new Map<string, RowQueue>();
+  private freshCount = 0;
+  private freshComplete = false;
+  /** The last timestamp made, by its millisecond (many rows of one tick share one). */
+  private stampMs = -1;
+  private stampIso = '';
   /** Wakes the dispatcher on the emulator clock when the next delivery becomes due. */
   private readonly alarm: ClockAlarm;
   private tickSoon: ReturnType<typeof setImmediate> | undefined;
@@ -115,7 +160,11 @@ export class Dispatcher {
     private readonly deps: DispatcherDeps,
     private readonly options: DispatcherOptions,
   ) {
-    this.alarm = new ClockAlarm(deps.clock, () => this.queueTick(true));
+    this.alarm = new ClockAlarm(deps.clock, () => {
+      // Scheduled retries are due now: the store has due deliveries that are not fresh.
+      this.dropFresh();
+      this.queueTick(true);
+    });
     this.agent = new Agent({
       keepAliveTimeout: 4_000,
       connections: options.perTargetConcurrency,
@@ -140,6 +189,7 @@ export class Dispatcher {
     // Claimed ahead but never sent: back to pending, so no attempt is recorded for them.
     const unsent = this.ready.splice(0).map((r) => r.id);
     if (unsent.length > 0) this.deps.repo.transaction(() => this.deps.repo.release(unsent, isoTimestamp(this.deps.clock.now())));
+    this.dropFresh();
     const pending = [...this.inFlight.values()];
     if (pending.length > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -159,7 +209,7 @@ export class Dispatcher {
   /** Persists a new delivery, due now, and wakes the dispatcher. Returns its id. */
   enqueue(input: EnqueueInput): string {
     const now = this.deps.clock.now();
-    const iso = isoTimestamp(now);
+    const iso = this.stamp(now);
     const row: DeliveryRow = {
       id: this.newId(now),
       account_id: input.accountId,
@@ -201,6 +251,34 @@ export class Dispatcher {
     this.deps.repo.transaction(() => {
       for (const row of rows) this.deps.repo.insert(row);
     });
+    if (!this.freshComplete) return;
+    if (this.freshCount + rows.length > FRESH_LIMIT) return this.dropFresh();
+    // (Inside a caller's transaction that is later rolled back, a row is never claimed: the claim
+    // by id finds nothing.)
+    for (const row of rows) {
+      row.payload = '';
+      const key = targetKey(row);
+      let queue = this.fresh.get(key);
+      if (!queue) this.fresh.set(key, (queue = new RowQueue()));
+      queue.push(row);
+    }
+    this.freshCount += rows.length;
+  }
+
+  /** The store may hold due deliveries that are not fresh: claims query it again. */
+  private dropFresh(): void {
+    this.freshComplete = false;
+    this.fresh.clear();
+    this.freshCount = 0;
+  }
+
+  /** `isoTimestamp`, made once per millisecond. */
+  private stamp(ms: number): string {
+    if (ms !== this.stampMs) {
+      this.stampMs = ms;
+      this.stampIso = isoTimestamp(ms);
+    }
+    return this.stampIso;
   }
 
   /** Sends a delivery now, whatever its status, and waits for the outcome (a manual attempt). */
@@ -229,6 +307,11 @@ export class Dispatcher {
   cancelTarget(kind: string, id: string): number {
     this.flushEnqueued();
     this.targetChanged(kind, id);
+    const queue = this.fresh.get(`${kind}:${id}`);
+    if (queue) {
+      this.freshCount -= queue.length;
+      this.fresh.delete(`${kind}:${id}`);
+    }
     return this.deps.repo.cancelForTarget(kind, id, isoTimestamp(this.deps.clock.now()));
   }
 
@@ -273,6 +356,7 @@ export class Dispatcher {
 
   /** Re-reads what is due (after the clock jumped, for example). */
   wake(): void {
+    this.dropFresh();
     this.queueTick(true);
   }
 
@@ -320,11 +404,15 @@ export class Dispatcher {
     const now = this.deps.clock.now();
     const counts = new Map(this.perTarget);
     for (const row of this.ready) counts.set(targetKey(row), (counts.get(targetKey(row)) ?? 0) + 1);
+    const stamp = this.stamp(now);
+    if (this.freshComplete) return this.claimFresh(counts, perTargetLimit, globalLimit, now, stamp);
     const saturated = [...counts].filter(([, n]) => n >= perTargetLimit).map(([key]) => key);
-    const stamp = isoTimestamp(now);
     while (this.inFlight.size + this.ready.length < globalLimit) {
       const room = globalLimit - this.inFlight.size - this.ready.length;
-      const rows = this.deps.repo.claimDue(now, saturated, Math.min(room, 100), stamp);
+      const asked = Math.min(room, 100);
+      const rows = this.deps.repo.claimDue(now, saturated, asked, stamp);
+      // Every due delivery of every target is claimed: from now on, the fresh ones are all there are.
+      if (rows.length < asked && saturated.length === 0) this.freshComplete = true;
       if (rows.length === 0) break;
       const overflow: string[] = [];
       for (const row of rows) {
@@ -339,7 +427,30 @@ export class Dispatcher {
         counts.set(key, n + 1);
         this.ready.push(row);
       }
-      if (overflow.length > 0) this.deps.repo.release(overflow, stamp);
+      if (overflow.length > 0) {
+        this.deps.repo.release(overflow, stamp);
+        this.freshComplete = false;
+      }
+    }
+  }
+
+  /** Claims fresh deliveries by id, oldest first per target, within the same limits. */
+  private claimFresh(counts: Map<string, number>, perTargetLimit: number, globalLimit: number, now: number, stamp: string): void {
+    for (const [key, queue] of this.fresh) {
+      let room = Math.min(globalLimit - this.inFlight.size - this.ready.length, perTargetLimit - (counts.get(key) ?? 0));
+      if (this.inFlight.size + this.ready.length >= globalLimit) break;
+      while (room > 0 && queue.length > 0) {
+        const row = queue.shift()!;
+        this.freshCount--;
+        const payload = this.deps.repo.claimOne(row.id, now, stamp);
+        if (payload === undefined) continue;
+        row.payload = payload;
+        row.status = 'sending';
+        row.updated_at = stamp;
+        this.ready.push(row);
+        room--;
+      }
+      if (queue.length === 0) this.fresh.delete(key);
     }
   }
 
@@ -374,7 +485,7 @@ export class Dispatcher {
     const key = targetKey(row);
     this.perTarget.set(key, (this.perTarget.get(key) ?? 0) + 1);
     const request = this.buildRequest(row, target);
-    const startedAt = isoTimestamp(this.deps.clock.now());
+    const startedAt = this.stamp(this.deps.clock.now());
     const done = sendAttempt(request, {
       agent: this.agent,
       timeoutMs: this.options.timeoutMs,
@@ -444,8 +555,11 @@ export class Dispatcher {
       target_url: request.url,
       last_status_code: result.response?.status ?? null,
       last_error: lastError,
-      updated_at: isoTimestamp(this.deps.clock.now()),
+      updated_at: this.stamp(this.deps.clock.now()),
     };
+    // Pending and due already (a manual attempt on a pending delivery, a zero-delay retry): the
+    // store has a due delivery that is not fresh.
+    if (next.status === 'pending' && next.nextAttemptAt !== null && next.nextAttemptAt <= this.deps.clock.now()) this.dropFresh();
     return new Promise((committed) => {
       this.completions.push({ row, attempt, update, committed });
       // Soon when slots may starve or someone waits for this outcome; otherwise batch it.

@@ -67,15 +67,24 @@ export interface DeliveryFilter {
 
 export class DeliveriesRepo {
   private readonly stmts;
+  /** One transaction wrapper for every `transaction` call (better-sqlite3 builds one per `db.transaction`). */
+  private readonly inTransaction: (fn: () => unknown) => unknown;
 
   constructor(private readonly db: Db) {
+    this.inTransaction = db.transaction((fn: () => unknown) => fn());
     this.stmts = {
-      insert: db.prepare<[DeliveryRow]>(
+      // Positional parameters on the hot paths: binding an array is cheaper than naming each field.
+      insert: db.prepare<unknown[]>(
         `INSERT INTO deliveries (id, account_id, target_kind, target_id, category, event, ref_id, payload, target_url, status,
            attempts, scheduled_attempts, next_attempt_at, last_status_code, last_error, created_ms, created_at, updated_at)
-         VALUES (@id, @account_id, @target_kind, @target_id, @category, @event, @ref_id, @payload, @target_url, @status,
-           @attempts, @scheduled_attempts, @next_attempt_at, @last_status_code, @last_error, @created_ms, @created_at, @updated_at)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      // Claims one delivery known to be due; its payload is all a caller does not already hold.
+      claimOne: db
+        .prepare<[string, string, number], string>(
+          `UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status = 'pending' AND next_attempt_at <= ? RETURNING payload`,
+        )
+        .pluck(),
       claimAll: db.prepare<[string, number, number], DeliveryRow>(
         `UPDATE deliveries SET status = 'sending', updated_at = ?
           WHERE id IN (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?)
@@ -99,16 +108,14 @@ export class DeliveriesRepo {
       get: db.prepare<[string], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?'),
       // A full scan, run once at start: cheaper than an index every status change has to maintain.
       sending: db.prepare<[], DeliveryRow>("SELECT * FROM deliveries WHERE status = 'sending' ORDER BY id"),
-      update: db.prepare<[DeliveryUpdate]>(
-        `UPDATE deliveries SET status = @status, attempts = @attempts, scheduled_attempts = @scheduled_attempts,
-           next_attempt_at = @next_attempt_at, target_url = @target_url, last_status_code = @last_status_code,
-           last_error = @last_error, updated_at = @updated_at WHERE id = @id`,
+      update: db.prepare<unknown[]>(
+        `UPDATE deliveries SET status = ?, attempts = ?, scheduled_attempts = ?, next_attempt_at = ?, target_url = ?,
+           last_status_code = ?, last_error = ?, updated_at = ? WHERE id = ?`,
       ),
-      insertAttempt: db.prepare<[AttemptRow]>(
+      insertAttempt: db.prepare<unknown[]>(
         `INSERT INTO delivery_attempts (delivery_id, number, trigger, outcome, started_at, duration_ms, request_method, request_url,
            request_headers, response_status, response_headers, response_body, response_truncated, error_code, error)
-         VALUES (@delivery_id, @number, @trigger, @outcome, @started_at, @duration_ms, @request_method, @request_url,
-           @request_headers, @response_status, @response_headers, @response_body, @response_truncated, @error_code, @error)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       attempts: db.prepare<[string], AttemptRow>('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY number'),
       cancelTarget: db.prepare<[string, string, string]>(
@@ -120,13 +127,24 @@ export class DeliveriesRepo {
 
   /** Runs `fn` in one transaction (one commit for many writes). */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.inTransaction(fn) as T;
   }
 
   /** Records an attempt and its delivery's next state (call inside `transaction`). */
-  writeAttempt(attempt: AttemptRow, update: DeliveryUpdate): void {
-    this.stmts.insertAttempt.run(attempt);
-    this.stmts.update.run(update);
+  writeAttempt(a: AttemptRow, update: DeliveryUpdate): void {
+    this.stmts.insertAttempt.run(
+      a.delivery_id, a.number, a.trigger, a.outcome, a.started_at, a.duration_ms, a.request_method, a.request_url,
+      a.request_headers, a.response_status, a.response_headers, a.response_body, a.response_truncated, a.error_code, a.error,
+    );
+    this.completeUpdate(update);
+  }
+
+  /**
+   * Claims (marks `sending`) one delivery the caller knows, if it is still pending and due; returns
+   * its payload, or undefined when it is not (claimed or cancelled meanwhile, or never committed).
+   */
+  claimOne(id: string, now: number, updatedAt: string): string | undefined {
+    return this.stmts.claimOne.get(updatedAt, id, now);
   }
 
   /**
@@ -142,8 +160,11 @@ export class DeliveriesRepo {
     return rows.sort((a, b) => a.next_attempt_at! - b.next_attempt_at! || (a.id < b.id ? -1 : 1));
   }
 
-  insert(row: DeliveryRow): void {
-    this.stmts.insert.run(row);
+  insert(r: DeliveryRow): void {
+    this.stmts.insert.run(
+      r.id, r.account_id, r.target_kind, r.target_id, r.category, r.event, r.ref_id, r.payload, r.target_url, r.status,
+      r.attempts, r.scheduled_attempts, r.next_attempt_at, r.last_status_code, r.last_error, r.created_ms, r.created_at, r.updated_at,
+    );
   }
 
   /** The earliest next attempt of any pending delivery. */
@@ -166,8 +187,8 @@ export class DeliveriesRepo {
   }
 
   /** Changes a delivery without an attempt (for example: cancelled because its target is gone). */
-  completeUpdate(update: DeliveryUpdate): void {
-    this.stmts.update.run(update);
+  completeUpdate(u: DeliveryUpdate): void {
+    this.stmts.update.run(u.status, u.attempts, u.scheduled_attempts, u.next_attempt_at, u.target_url, u.last_status_code, u.last_error, u.updated_at, u.id);
   }
 
   /** Marks a delivery as being sent by hand; false when an attempt is already in flight. */
