@@ -232,7 +232,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     smtp = new SmtpSink(
       {
         authenticate: (apiKey) => accounts.authenticate(apiKey),
-        defaultAccountId: () => accounts.defaultAccount().id,
+        defaultAccountId: () => accounts.defaultAccountId(),
         accept: (mail) => intake.accept(mail),
         logger: logger.child({ component: 'smtp' }),
       },

@@ -38,6 +38,7 @@ export function generateApiKey(): string {
 export class AccountsService {
   /** Signing secrets by account id, read on every delivery attempt. */
   private readonly secrets = new Map<string, string | null>();
+  private defaultId: string | undefined;
 
   constructor(
     private readonly repo: AccountsRepo,
@@ -63,7 +64,13 @@ export class AccountsService {
   }
 
   defaultAccount(): Account {
-    return this.list().find((a) => a.isDefault)!;
+    return toAccount(this.repo.findDefault()!);
+  }
+
+  /** The default account's id (it never changes once made): where mail without AUTH goes. */
+  defaultAccountId(): string {
+    this.defaultId ??= this.repo.findDefault()!.id;
+    return this.defaultId;
   }
 
   /** The account's Standard Webhooks secret, or null when its webhook requests are not signed. */

@@ -1,9 +1,9 @@
-import { monotonicFactory } from 'ulid';
 import type { EmailEventKind } from '../../../src-shared/events';
 import { EMAIL_EVENT_PAYLOADS, type EmailEventPayload } from '../../../src-shared/schemas/events';
 import type { FireEventBody, FireEventResult } from '../../../src-shared/schemas/dispatch';
 import type { z } from 'zod';
 import { isoTimestamp, type Clock } from '../clock';
+import { monotonicUlids } from '../ids';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import { AppError } from '../errors';
 import { describeFieldError, fieldErrors } from '../zod-errors';
@@ -23,7 +23,7 @@ export interface EmitResult {
 
 /** Email events on their way out: the account's EMAIL_EVENT webhook filter, then the dispatcher. */
 export class EventsService {
-  private readonly newRefId = monotonicFactory();
+  private readonly newRefId = monotonicUlids();
 
   constructor(
     private readonly webhooks: WebhooksService,

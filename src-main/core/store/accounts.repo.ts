@@ -16,6 +16,7 @@ export class AccountsRepo {
     this.stmts = {
       list: db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY is_default DESC, created_at, id'),
       byId: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?'),
+      default: db.prepare<[], AccountRow>('SELECT * FROM accounts WHERE is_default = 1 ORDER BY created_at, id LIMIT 1'),
       setSecret: db.prepare<[string | null, string]>('UPDATE accounts SET signing_secret = ? WHERE id = ?'),
       byKey: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE api_key = ?'),
       count: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM accounts'),
@@ -27,6 +28,10 @@ export class AccountsRepo {
 
   list(): AccountRow[] {
     return this.stmts.list.all();
+  }
+
+  findDefault(): AccountRow | undefined {
+    return this.stmts.default.get();
   }
 
   findById(id: string): AccountRow | undefined {

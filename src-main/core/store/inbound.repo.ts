@@ -45,6 +45,7 @@ export class InboundRepo {
       domainById: db.prepare<[string], InboundDomainRow>('SELECT * FROM inbound_domains WHERE id = ?'),
       /** Every account's route of a domain, the oldest first. */
       domainRoutes: db.prepare<[string], InboundDomainRow>('SELECT * FROM inbound_domains WHERE domain = ? ORDER BY id'),
+      routedDomains: db.prepare<[], { domain: string }>('SELECT DISTINCT domain FROM inbound_domains'),
       insertDomain: db.prepare<[InboundDomainRow]>(
         `INSERT INTO inbound_domains (id, account_id, domain, url, method, headers, created_at, updated_at)
          VALUES (@id, @account_id, @domain, @url, @method, @headers, @created_at, @updated_at)`,
@@ -81,6 +82,11 @@ export class InboundRepo {
 
   domainRoutes(domain: string): InboundDomainRow[] {
     return this.stmts.domainRoutes.all(domain);
+  }
+
+  /** Every domain some account routes. */
+  routedDomains(): string[] {
+    return this.stmts.routedDomains.all().map((r) => r.domain);
   }
 
   insertDomain(row: InboundDomainRow): void {

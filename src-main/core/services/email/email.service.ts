@@ -1,6 +1,6 @@
-import { monotonicFactory } from 'ulid';
 import type { EmailLogRecord, EmailLogsQuery, SendEmailBody, SimulationRule } from '../../../../src-shared/schemas/email';
 import { isoTimestamp, type Clock } from '../../clock';
+import { monotonicUlids } from '../../ids';
 import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
@@ -63,7 +63,9 @@ function toLogRecord(row: MessageRow, events: Array<{ event: string; timestamp: 
 /** Sending email and what follows: composing, storing, planning the simulation, the logs, suppressions. */
 export class EmailService {
   /** ref_ids: ULIDs in creation order even within one millisecond (the logs page by ref_id). */
-  private readonly newRefId = monotonicFactory();
+  private readonly newRefId = monotonicUlids();
+  /** The simulation rules, read once and replaced with them. */
+  private cachedRules: SimulationRule[] | undefined;
 
   constructor(
     private readonly deps: {
@@ -241,8 +243,10 @@ export class EmailService {
     this.deps.simulation.suppress(accountId, email.toLowerCase(), source, isoTimestamp(this.deps.clock.now()));
   }
 
+  /** The simulation rules in the order they are tried (read on every send: kept in memory). */
   rules(): SimulationRule[] {
-    return this.deps.simulation.rules().map((r) => ({ pattern: r.pattern, events: JSON.parse(r.events) as SimulationRule['events'] }));
+    this.cachedRules ??= this.deps.simulation.rules().map((r) => ({ pattern: r.pattern, events: JSON.parse(r.events) as SimulationRule['events'] }));
+    return this.cachedRules;
   }
 
   /** Replaces the rules; each rule's event fields must make valid payloads (checked with a sample). */
@@ -260,6 +264,7 @@ export class EmailService {
       }),
     );
     this.deps.simulation.replaceRules(rules.map((r) => ({ pattern: r.pattern, events: JSON.stringify(r.events) })));
+    this.cachedRules = undefined;
     return this.rules();
   }
 }

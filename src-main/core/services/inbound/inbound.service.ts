@@ -1,6 +1,6 @@
 import { simpleParser, type AddressObject } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { monotonicFactory, ulid } from 'ulid';
+import { ulid } from 'ulid';
 import type {
   ConfigureInboundDomainBody,
   CreateInboundUsernameBody,
@@ -15,6 +15,7 @@ import type {
 import { isoTimestamp, type Clock } from '../../clock';
 import type { DeliveryTarget, Dispatcher } from '../../dispatch/dispatcher';
 import { AppError } from '../../errors';
+import { monotonicUlids } from '../../ids';
 import type { InboundDomainRow, InboundRepo, InboundUsernameRow } from '../../store/inbound.repo';
 import { parseDomainName } from '../domains/hostname';
 import { composerAttachments } from '../email/compose';
@@ -54,7 +55,7 @@ function headersOf(json: string | null): Record<string, string> | null {
   return json === null ? null : (JSON.parse(json) as Record<string, string>);
 }
 
-function addressList(value: AddressObject | AddressObject[] | undefined): Array<{ email: string; name: string }> {
+export function addressList(value: AddressObject | AddressObject[] | undefined): Array<{ email: string; name: string }> {
   const objects = value === undefined ? [] : Array.isArray(value) ? value : [value];
   return objects.flatMap((o) => o.value.flatMap((a) => (a.address ? [{ email: a.address, name: a.name ?? '' }] : [])));
 }
@@ -65,7 +66,9 @@ function addressList(value: AddressObject | AddressObject[] | undefined): Array<
  * username's URL, else the domain's.
  */
 export class InboundService {
-  private readonly newRefId = monotonicFactory();
+  private readonly newRefId = monotonicUlids();
+  /** Domains with a route in any account: every SMTP recipient is checked against them. */
+  private routed: Set<string> | undefined;
 
   constructor(private readonly deps: InboundDeps) {}
 
@@ -131,6 +134,7 @@ export class InboundService {
     };
     try {
       this.deps.repo.insertDomain(row);
+      this.routed = undefined;
     } catch (err) {
       // A concurrent request configured it while the URL was being checked.
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new AppError('conflict', 'Inbound Domain Already Exists');
@@ -164,6 +168,7 @@ export class InboundService {
     const current = this.findDomain(accountId, domain);
     const usernames = this.deps.repo.usernamesOf(current.id);
     this.deps.repo.deleteDomain(current.id);
+    this.routed = undefined;
     this.deps.dispatcher.cancelTarget(INBOUND_DOMAIN_TARGET, current.id);
     for (const u of usernames) this.deps.dispatcher.cancelTarget(INBOUND_USERNAME_TARGET, u.id);
   }
@@ -234,15 +239,22 @@ export class InboundService {
   routeFor(accountId: string, email: string): InboundRoute | undefined {
     const at = email.lastIndexOf('@');
     if (at <= 0) return undefined;
-    const parsed = parseDomainName(email.slice(at + 1));
-    if ('error' in parsed) return undefined;
-    const routes = this.deps.repo.domainRoutes(parsed.ascii);
-    const domain = routes.find((r) => r.account_id === accountId) ?? routes[0];
-    if (!domain) return undefined;
+    this.routed ??= new Set(this.deps.repo.routedDomains());
+    let domain = email.slice(at + 1).toLowerCase();
+    if (!this.routed.has(domain)) {
+      // Only a domain that is not plain ASCII can still match, in its IDN (punycode) form.
+      if (/^[\x00-\x7f]*$/.test(domain)) return undefined;
+      const parsed = parseDomainName(domain);
+      if ('error' in parsed || !this.routed.has(parsed.ascii)) return undefined;
+      domain = parsed.ascii;
+    }
+    const routes = this.deps.repo.domainRoutes(domain);
+    const route = routes.find((r) => r.account_id === accountId) ?? routes[0];
+    if (!route) return undefined;
     const localPart = email.slice(0, at).toLowerCase();
     // `user+tag@` reaches `user` when there is no route for the tagged name itself.
-    const username = this.deps.repo.username(domain.id, localPart) ?? this.deps.repo.username(domain.id, localPart.split('+')[0]!);
-    return { accountId: domain.account_id, domain, username, localPart };
+    const username = this.deps.repo.username(route.id, localPart) ?? this.deps.repo.username(route.id, localPart.split('+')[0]!);
+    return { accountId: route.account_id, domain: route, username, localPart };
   }
 
   /** Where a delivery of `kind`/`id` goes now; undefined once the route is gone. */

@@ -9,14 +9,24 @@ import type { EventsService } from '../events.service';
 const BATCH = 500;
 
 /**
+ * Ticks are at least this far apart in wall time: under load, the events that fall due meanwhile are
+ * emitted together in one transaction instead of one small transaction each. A lone event is emitted
+ * at once (nothing ran in the last interval). Wall time: this is write batching, not scheduled work.
+ */
+const MIN_TICK_INTERVAL_MS = 10;
+
+/**
  * Emits simulated events when their time comes on the emulator clock. Each batch is one transaction:
  * the scheduled rows go, the events enter the message log, and their deliveries enter the outbox, so
  * a crash either emits an event with its delivery or not at all.
  */
 export class Simulator {
   private readonly alarm: ClockAlarm;
-  private queued: ReturnType<typeof setImmediate> | undefined;
+  /** Cancels the tick that is queued, if one is. */
+  private queued: (() => void) | undefined;
   private running = false;
+  /** Wall time (performance.now) of the last tick. */
+  private lastTickAt = -Infinity;
 
   constructor(
     private readonly deps: {
@@ -39,13 +49,21 @@ export class Simulator {
   stop(): void {
     this.running = false;
     this.alarm.clear();
-    clearImmediate(this.queued);
+    this.queued?.();
     this.queued = undefined;
   }
 
   /** New events were scheduled, or the clock changed: look again. */
   wake(): void {
-    if (this.running) this.queued ??= setImmediate(() => this.tick());
+    if (!this.running || this.queued) return;
+    const wait = MIN_TICK_INTERVAL_MS - (performance.now() - this.lastTickAt);
+    if (wait > 0) {
+      const timer = setTimeout(() => this.tick(), wait);
+      this.queued = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(() => this.tick());
+      this.queued = () => clearImmediate(immediate);
+    }
   }
 
   /** When the next simulated event is due, if any is scheduled. */
@@ -56,6 +74,7 @@ export class Simulator {
   private tick(): void {
     this.queued = undefined;
     if (!this.running) return;
+    this.lastTickAt = performance.now();
     const { repo, clock, events, log, dispatcher } = this.deps;
     const now = clock.now();
     const due = repo.due(now, BATCH);
