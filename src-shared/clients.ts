@@ -129,6 +129,14 @@ export class ControlClient {
     return this.http.call(control.listMessages, { query });
   }
 
+  countMessages(query: CallInput<Ctl['countMessages']>['query'] = {}): Promise<CallOutput<Ctl['countMessages']>> {
+    return this.http.call(control.countMessages, { query });
+  }
+
+  getStats(): Promise<CallOutput<Ctl['getStats']>> {
+    return this.http.call(control.getStats, {});
+  }
+
   getMessage(refId: string): Promise<CallOutput<Ctl['getMessage']>> {
     return this.http.call(control.getMessage, { params: { ref_id: refId } });
   }

@@ -30,6 +30,7 @@ import { EmailLogsPage, EmailLogsQuery, SendEmailBody, SendEmailResult, Simulati
 import { AddDomainBody, DomainParams, DomainRecord, EmulatorDomain, SetVerificationBody, VerificationSetting } from './schemas/domains';
 import { AccountRecord, CreateAccountBody, Health } from './schemas/emulator';
 import { DeletedCount, ListMessagesQuery, MessageDetail, MessagePage, MessageRefParams } from './schemas/messages';
+import { CountMessagesQuery, EmulatorStats, MessageCount } from './schemas/stats';
 import { DeleteWebhookBody, RegisterWebhookBody, UpdateWebhookBody, WebhookRecord } from './schemas/webhooks';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -316,6 +317,23 @@ export const controlOperations = defineOperations({
     auth: 'none',
     query: ListMessagesQuery,
     response: dataResponse(MessagePage),
+  },
+  countMessages: {
+    method: 'GET',
+    path: '/emulator/messages/count',
+    summary: 'How many captured messages match the filters of the list',
+    tag: 'Messages',
+    auth: 'none',
+    query: CountMessagesQuery,
+    response: dataResponse(MessageCount),
+  },
+  getStats: {
+    method: 'GET',
+    path: '/emulator/stats',
+    summary: 'Totals of messages, events and deliveries, and events per minute over the last hour',
+    tag: 'Emulator',
+    auth: 'none',
+    response: dataResponse(EmulatorStats),
   },
   getMessage: {
     method: 'GET',

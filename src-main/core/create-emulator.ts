@@ -16,7 +16,7 @@ import type { DnsResolver } from './services/domains/dns-records';
 import { DomainsService } from './services/domains/domains.service';
 import { EmailService } from './services/email/email.service';
 import { MessageLog } from './services/email/message-log';
-import { MessagesService } from './services/email/messages.service';
+import { MessagesService, toSummary } from './services/email/messages.service';
 import { TrackingService } from './services/email/tracking.service';
 import { EventsService, WEBHOOK_TARGET } from './services/events.service';
 import { InboundService } from './services/inbound/inbound.service';
@@ -25,6 +25,7 @@ import { MailIntake } from './smtp/mail-intake';
 import { SmtpSink } from './smtp/smtp-sink';
 import { loadTlsIdentity } from './smtp/tls-certificate';
 import { Simulator } from './services/simulation/simulator';
+import { StatsService } from './services/stats.service';
 import { lookupHost, probeUrl, type HostLookup, type UrlProbe } from './services/reachability';
 import { WebhooksService } from './services/webhooks.service';
 import { AccountsRepo } from './store/accounts.repo';
@@ -35,6 +36,7 @@ import { InboundRepo } from './store/inbound.repo';
 import { MessagesRepo } from './store/messages.repo';
 import { SimulationRepo } from './store/simulation.repo';
 import { StateRepo } from './store/state.repo';
+import { StatsRepo } from './store/stats.repo';
 import { WriteBatcher } from './store/write-batcher';
 import { WebhooksRepo } from './store/webhooks.repo';
 
@@ -63,6 +65,7 @@ export interface EmulatorServices {
   simulator: Simulator;
   domains: DomainsService;
   inbound: InboundService;
+  stats: StatsService;
 }
 
 export interface EmulatorHandle {
@@ -152,7 +155,12 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     );
     const messagesRepo = new MessagesRepo(db);
     const simulationRepo = new SimulationRepo(db);
-    const messageLog = new MessageLog(messagesRepo, simulationRepo, clock);
+    const messageLog = new MessageLog(messagesRepo, simulationRepo, clock, (change) => {
+      if (!events.hasListeners('message.updated')) return;
+      // An event that leaves the status as it is: the status stored now.
+      const status = change.status ?? messagesRepo.get(change.ref_id)?.status ?? 'queued';
+      events.emit('message.updated', { ...change, status });
+    });
     const emailEvents = new EventsService(webhooks, accounts, dispatcher, clock, messageLog);
     const simulator = new Simulator({
       repo: simulationRepo,
@@ -183,6 +191,9 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       baseUrl: () => httpUrl,
       writes,
       dkim: (accountId, fromEmail) => domains.signingKey(accountId, fromEmail),
+      created: (rows) => {
+        if (events.hasListeners('message.created')) for (const row of rows) events.emit('message.created', toSummary(row));
+      },
     });
     const defaultAccount = accounts.bootstrap(config.apiKey);
     const services: EmulatorServices = {
@@ -204,6 +215,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       simulator,
       domains,
       inbound,
+      stats: new StatsService(new StatsRepo(db), clock),
     };
 
     const liveClock = clock;

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { AttemptRecord, DeliverySummary } from '../../src-shared/schemas/dispatch';
+import type { MessageSummary } from '../../src-shared/schemas/messages';
 
 /** What the emulator announces as it happens (the live stream and the desktop shell listen). */
 export interface EmulatorEventMap {
@@ -7,6 +8,10 @@ export interface EmulatorEventMap {
   'delivery.updated': DeliverySummary;
   'attempt.completed': { delivery_id: string; attempt: AttemptRecord };
   'clock.changed': { now: string; speed: number };
+  /** A captured message (API or SMTP), once it is in the store. */
+  'message.created': MessageSummary;
+  /** An event happened to a stored message; `status` is its log status after it. */
+  'message.updated': { ref_id: string; event: string; timestamp: string; delivery_id: string | null; status: string };
 }
 export type EmulatorEventName = keyof EmulatorEventMap;
 

@@ -107,6 +107,8 @@ export const FireEventBody = z
     recipient: z.string().min(3).max(320).optional(),
     /** Payload fields to set or override; the result must still match the event's payload schema. */
     fields: z.record(z.string(), z.unknown()).optional(),
+    /** Build the payload and say whether the webhook filter would send it, without sending or recording anything. */
+    dry_run: z.boolean().optional(),
   })
   .meta({ id: 'FireEventBody' });
 
@@ -118,6 +120,8 @@ export const FireEventResult = z
     sent: z.boolean(),
     /** Why it was not sent, in words. */
     reason: z.string().nullable(),
+    /** Present on a dry run: `sent` then says whether it would be sent. */
+    dry_run: z.boolean().optional(),
   })
   .meta({ id: 'FireEventResult' });
 

@@ -110,7 +110,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
 
   await app.register(async (control) => {
     control.addHook('onRequest', controlGuard(deps.host));
-    controlRoutes(control, { accounts: deps.services.accounts, health: deps.health });
+    controlRoutes(control, { accounts: deps.services.accounts, health: deps.health, stats: deps.services.stats });
     dispatchRoutes(control, {
       clock: deps.clock,
       dispatcher: deps.services.dispatcher,

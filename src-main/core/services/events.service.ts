@@ -65,13 +65,18 @@ export class EventsService {
     return parsed.data as EmailEventPayload;
   }
 
+  /** The account's EMAIL_EVENT webhook when it takes events of `kind`, else why not, in words. */
+  private filterFor(accountId: string, kind: EmailEventKind) {
+    const filter = this.webhooks.emailEventFilter(accountId);
+    if (!filter) return { filter: undefined, reason: 'the account has no EMAIL_EVENT webhook; register one to receive events' };
+    if (!filter.enabled[kind]) return { filter: undefined, reason: `the EMAIL_EVENT webhook does not have ${kind} enabled in webhook_options.events` };
+    return { filter, reason: null };
+  }
+
   /** Hands an email event to the dispatcher when the account's webhook has its kind enabled. */
   emitEmailEvent(accountId: string, payload: EmailEventPayload): EmitResult {
-    const filter = this.webhooks.emailEventFilter(accountId);
-    if (!filter) return { sent: false, deliveryId: null, reason: 'the account has no EMAIL_EVENT webhook; register one to receive events' };
-    if (!filter.enabled[payload.event]) {
-      return { sent: false, deliveryId: null, reason: `the EMAIL_EVENT webhook does not have ${payload.event} enabled in webhook_options.events` };
-    }
+    const { filter, reason } = this.filterFor(accountId, payload.event);
+    if (!filter) return { sent: false, deliveryId: null, reason };
     const deliveryId = this.dispatcher.enqueue({
       accountId,
       target: { kind: WEBHOOK_TARGET, id: filter.webhookId, url: filter.url },
@@ -94,6 +99,10 @@ export class EventsService {
     if (!this.accounts.get(accountId)) throw new AppError('not_found', 'Account Not Found');
     const fields = { ...(message || body.ref_id === undefined ? {} : { ref_id: body.ref_id }), ...body.fields };
     const payload = this.buildPayload(body.event, message, fields, this.clock.now(), body.recipient);
+    if (body.dry_run === true) {
+      const { reason } = this.filterFor(accountId, payload.event);
+      return { payload, delivery_id: null, sent: reason === null, reason, dry_run: true };
+    }
     const result = this.emitEmailEvent(accountId, payload);
     // An event about a stored message is part of its log, as a simulated one would be.
     if (message && message.accountId === accountId) this.log.apply(message, payload, result.deliveryId);

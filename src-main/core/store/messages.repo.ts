@@ -60,6 +60,33 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** The UI's search of captured messages: a substring of recipient, subject or sender, and exact filters. */
+export interface MessageSearch {
+  q?: string;
+  status?: string;
+  campaignId?: string;
+  accountId?: string;
+}
+
+function searchTerms(filter: MessageSearch): { where: string[]; params: Record<string, unknown> } {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (filter.q !== undefined && filter.q !== '') {
+    where.push("(recipient_lc LIKE '%' || @q || '%' ESCAPE '\\' OR subject LIKE '%' || @q || '%' ESCAPE '\\' OR from_email LIKE '%' || @q || '%' ESCAPE '\\')");
+    params.q = likeLiteral(filter.q.toLowerCase());
+  }
+  for (const [sql, name, value] of [
+    ['status = @status', 'status', filter.status],
+    ['campaign_id = @campaignId', 'campaignId', filter.campaignId],
+    ['account_id = @accountId', 'accountId', filter.accountId],
+  ] as const) {
+    if (value === undefined) continue;
+    where.push(sql);
+    params[name] = value;
+  }
+  return { where, params };
+}
+
 export class MessagesRepo {
   private readonly stmts;
 
@@ -171,25 +198,22 @@ export class MessagesRepo {
   }
 
   /** Captured messages for the UI: newest first, searched and filtered. */
-  search(filter: { q?: string; status?: string; campaignId?: string; accountId?: string; before?: string; limit: number }): MessageRow[] {
-    const where: string[] = [];
-    const params: Record<string, unknown> = { limit: filter.limit };
-    if (filter.q !== undefined) {
-      where.push("(recipient_lc LIKE '%' || @q || '%' ESCAPE '\\' OR subject LIKE '%' || @q || '%' ESCAPE '\\' OR from_email LIKE '%' || @q || '%' ESCAPE '\\')");
-      params.q = likeLiteral(filter.q.toLowerCase());
+  search(filter: MessageSearch & { before?: string; limit: number }): MessageRow[] {
+    const { where, params } = searchTerms(filter);
+    if (filter.before !== undefined) {
+      where.push('ref_id < @before');
+      params.before = filter.before;
     }
-    for (const [sql, name, value] of [
-      ['status = @status', 'status', filter.status],
-      ['campaign_id = @campaignId', 'campaignId', filter.campaignId],
-      ['account_id = @accountId', 'accountId', filter.accountId],
-      ['ref_id < @before', 'before', filter.before],
-    ] as const) {
-      if (value === undefined) continue;
-      where.push(sql);
-      params[name] = value;
-    }
+    params.limit = filter.limit;
     const sql = `SELECT * FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ref_id DESC LIMIT @limit`;
     return this.db.prepare<[Record<string, unknown>], MessageRow>(sql).all(params);
+  }
+
+  /** How many messages the same search finds (the UI's list shows it; an index-only count without q). */
+  count(filter: MessageSearch): number {
+    const { where, params } = searchTerms(filter);
+    const sql = `SELECT COUNT(*) AS n FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
+    return this.db.prepare<[Record<string, unknown>], { n: number }>(sql).get(params)!.n;
   }
 
   /** The email logs: newest first, filtered. Each filter has an index that keeps ref_id order. */

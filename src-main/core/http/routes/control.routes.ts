@@ -2,12 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { controlOperations as ops } from '../../../../src-shared/operations';
 import type { Health } from '../../../../src-shared/schemas/emulator';
 import { toAccountRecord, type AccountsService } from '../../services/accounts.service';
+import type { StatsService } from '../../services/stats.service';
 import { registerOperation } from '../operation-route';
 import { ok } from '../respond';
 
-export function controlRoutes(app: FastifyInstance, deps: { accounts: AccountsService; health: () => Health }): void {
+export function controlRoutes(app: FastifyInstance, deps: { accounts: AccountsService; health: () => Health; stats: StatsService }): void {
   const { accounts } = deps;
   registerOperation(app, ops.getHealth, () => ok('Mailyard is running', deps.health()));
+  registerOperation(app, ops.getStats, () => ok('Stats retrieved successfully', deps.stats.stats()));
   registerOperation(app, ops.listAccounts, () => ok('Accounts retrieved successfully', accounts.list().map(toAccountRecord)));
   registerOperation(app, ops.createAccount, ({ body }) =>
     ok('Account created successfully', toAccountRecord(accounts.create({ name: body.name, apiKey: body.api_key }))),

@@ -46,6 +46,7 @@ function download(reply: FastifyReply, filename: string, contentType: string, bo
 
 export function messagesRoutes(app: FastifyInstance, messages: MessagesService): void {
   registerOperation(app, ops.listMessages, ({ query }) => ok('Messages retrieved successfully', messages.list(query)));
+  registerOperation(app, ops.countMessages, ({ query }) => ok('Messages counted', { count: messages.count(query) }));
   registerOperation(app, ops.getMessage, async ({ params }) => ok('Message retrieved successfully', await messages.detail(params.ref_id)));
   registerOperation(app, ops.deleteMessage, ({ params }) => {
     messages.delete(params.ref_id);

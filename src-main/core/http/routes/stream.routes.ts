@@ -1,13 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorEventName, EmulatorEvents } from '../../emulator-events';
 
-const STREAMED: EmulatorEventName[] = ['delivery.created', 'delivery.updated', 'attempt.completed', 'clock.changed'];
+const STREAMED: EmulatorEventName[] = [
+  'delivery.created',
+  'delivery.updated',
+  'attempt.completed',
+  'clock.changed',
+  'message.created',
+  'message.updated',
+];
 
 /** A client that reads slower than this much unsent data is dropped (EventSource reconnects). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /**
- * `GET /emulator/stream`: server-sent events announcing deliveries, attempts and clock changes as they
+ * `GET /emulator/stream`: server-sent events announcing deliveries, attempts, clock changes, new messages and their events as they
  * happen, so the UI (or `curl -N`) follows along without polling.
  */
 export function streamRoutes(app: FastifyInstance, events: EmulatorEvents): void {

@@ -79,6 +79,8 @@ export class EmailService {
       baseUrl: () => string;
       /** Commits the writes of concurrent sends together. */
       writes: WriteBatcher;
+      /** Announces the stored messages of a send, after their commit (the UI's live list). */
+      created?: (rows: MessageRow[]) => void;
       /** The DKIM key of the sender's verified domain of the account, if it has one. */
       dkim?: (accountId: string, fromEmail: string) => { domainName: string; keySelector: string; privateKey: string } | undefined;
     },
@@ -160,6 +162,7 @@ export class EmailService {
     // A shared composition is stored once, under the ref_id of its first recipient.
     const storedAs = new Map<Buffer, string>();
     const sent: SentMessage[] = [];
+    const rows: MessageRow[] = [];
     await this.deps.writes.run(() => {
       for (const r of send.recipients) {
         let sendId = storedAs.get(r.raw);
@@ -170,7 +173,7 @@ export class EmailService {
         }
         const lc = r.email.toLowerCase();
         const plan = planFor(r.email, simulation.isSuppressed(accountId, lc), rules);
-        messages.insertMessage({
+        const row: MessageRow = {
           ref_id: r.refId,
           account_id: accountId,
           send_id: sendId,
@@ -191,7 +194,9 @@ export class EmailService {
           created_at: createdAt,
           delivered_ms: null,
           delivered_at: null,
-        });
+        };
+        messages.insertMessage(row);
+        if (this.deps.created) rows.push(row);
         for (const t of r.tokens) messages.insertToken({ ...t, ref_id: r.refId });
         if (plan.kind === 'events') {
           let at = now;
@@ -204,6 +209,7 @@ export class EmailService {
       }
     });
     this.deps.scheduled();
+    if (rows.length > 0) this.deps.created?.(rows);
     return sent;
   }
 

@@ -45,6 +45,8 @@ export class MessageLog {
     private readonly messages: MessagesRepo,
     private readonly simulation: SimulationRepo,
     private readonly clock: Clock,
+    /** Announces each applied event with the message's status after it (the UI's live list). */
+    private readonly applied?: (change: { ref_id: string; event: string; timestamp: string; delivery_id: string | null; status: string | null }) => void,
   ) {}
 
   find(refId: string): MessageFacts | undefined {
@@ -64,5 +66,6 @@ export class MessageLog {
     }
     if (status === 'delivered') this.messages.setDelivered(refId, status, Date.parse(payload.timestamp), payload.timestamp);
     else if (status !== undefined) this.messages.setStatus(refId, status);
+    this.applied?.({ ref_id: refId, event: payload.event, timestamp: payload.timestamp, delivery_id: deliveryId, status: status ?? null });
   }
 }

@@ -4,7 +4,7 @@ import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 
-function toSummary(row: MessageRow): MessageSummary {
+export function toSummary(row: MessageRow): MessageSummary {
   return {
     ref_id: row.ref_id,
     account_id: row.account_id,
@@ -43,6 +43,11 @@ export class MessagesService {
     });
     const { page, next } = paginate(rows, query.limit, (r) => r.ref_id);
     return { messages: page.map(toSummary), next_cursor: next };
+  }
+
+  /** How many messages the list's filters find. */
+  count(query: { q?: string; status?: string; campaign_id?: string; account_id?: string }): number {
+    return this.repo.count({ q: query.q, status: query.status, campaignId: query.campaign_id, accountId: query.account_id });
   }
 
   /** The raw message (RFC 5322 bytes) as it was composed or received. */

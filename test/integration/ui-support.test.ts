@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+import { startEmulator, type TestEmulator } from '../helpers/emulator';
+
+/** What the web UI needs beyond the API: counts, the dashboard's stats, live messages, a dry-run event. */
+describe('UI support endpoints', () => {
+  let emu: TestEmulator;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    emu = await startEmulator();
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await emu.cleanup();
+    await receiver.close();
+  });
+
+  const send = (to: string, subject: string, campaign_id?: string) =>
+    emu.service.sendEmail({
+      from: { email: 'app@example.com' },
+      to: [{ email: to }],
+      subject,
+      content: [{ type: 'text/plain', value: 'hi' }],
+      ...(campaign_id ? { campaign_id } : {}),
+    });
+
+  it('announces each new message and each of its events on the live stream', async () => {
+    const seen: Array<{ name: string; data: any }> = [];
+    const offs = [
+      emu.handle.events.on('message.created', (data) => seen.push({ name: 'message.created', data })),
+      emu.handle.events.on('message.updated', (data) => seen.push({ name: 'message.updated', data })),
+    ];
+    const sent = await send('bounce@sim.mailyard.test', 'Live one');
+    const refId = sent.data.messages[0]!.ref_id;
+    expect(seen[0]).toMatchObject({ name: 'message.created', data: { ref_id: refId, subject: 'Live one', status: 'queued', source: 'api' } });
+    await emu.control.setClock({ advance_ms: 60_000 });
+    await expect.poll(() => seen.find((s) => s.name === 'message.updated')?.data).toMatchObject({ ref_id: refId, event: 'bounce', status: 'bounced' });
+    offs.forEach((off) => off());
+  });
+
+  it('streams message.created as server-sent events', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${emu.url}/emulator/stream`, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    await reader.read(); // the "connected" comment
+    await send('ann@example.com', 'Streamed');
+    let text = '';
+    while (!text.includes('event: message.created')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toMatch(/event: message.created\ndata: \{[^\n]*"subject":"Streamed"/);
+    controller.abort();
+  });
+
+  it('counts messages with the list filters and reports totals and the last hour of events', async () => {
+    await send('bob@example.com', 'Counted A', 'spring');
+    await send('bob@example.com', 'Counted B', 'spring');
+    expect((await emu.control.countMessages({ campaign_id: 'spring' })).data.count).toBe(2);
+    expect((await emu.control.countMessages({ q: 'counted' })).data.count).toBe(2);
+    expect((await emu.control.countMessages({ q: '100%' })).data.count).toBe(0);
+    const all = (await emu.control.countMessages()).data.count;
+    expect(all).toBe(4);
+    const stats = (await emu.control.getStats()).data;
+    expect(stats.messages).toBe(4);
+    expect(stats.events).toBeGreaterThanOrEqual(1);
+    expect(stats.timeline.counts).toHaveLength(60);
+    expect(stats.timeline.counts.reduce((a, b) => a + b, 0)).toBe(stats.events);
+  });
+
+  it('a dry run builds the payload and says whether the filter would send it, sending nothing', async () => {
+    const dry = (await emu.control.fireEvent({ event: 'bounce', recipient: 'x@example.com', dry_run: true })).data;
+    expect(dry).toMatchObject({ sent: false, delivery_id: null, dry_run: true, reason: 'the account has no EMAIL_EVENT webhook; register one to receive events' });
+    expect(dry.payload).toMatchObject({ event: 'bounce', recipient: { email: 'x@example.com' } });
+    await emu.service.registerWebhook({ webhook_url: receiver.url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { bounce: true } } });
+    expect((await emu.control.fireEvent({ event: 'bounce', recipient: 'x@example.com', dry_run: true })).data).toMatchObject({ sent: true, reason: null });
+    expect((await emu.control.fireEvent({ event: 'open', recipient: 'x@example.com', dry_run: true })).data.reason).toBe(
+      'the EMAIL_EVENT webhook does not have open enabled in webhook_options.events',
+    );
+    expect((await emu.control.listDeliveries()).data.deliveries).toHaveLength(0);
+    expect(receiver.requests).toHaveLength(0);
+  });
+});
