@@ -95,6 +95,54 @@ export class ServiceClient {
   getInboundUsername(domain: string, username: string): Promise<CallOutput<Svc['getInboundUsername']>> {
     return this.http.call(service.getInboundUsername, { params: { domain, username } });
   }
+
+  configureSMTP(body: CallInput<Svc['configureSMTP']>['body']): Promise<CallOutput<Svc['configureSMTP']>> {
+    return this.http.call(service.configureSMTP, { body });
+  }
+
+  updateSMTP(body: CallInput<Svc['updateSMTP']>['body']): Promise<CallOutput<Svc['updateSMTP']>> {
+    return this.http.call(service.updateSMTP, { body });
+  }
+
+  getSMTPConfig(mailerId: string): Promise<CallOutput<Svc['getSMTPConfig']>> {
+    return this.http.call(service.getSMTPConfig, { params: { mailer_id: mailerId } });
+  }
+
+  deleteSMTPConfig(mailerId: string): Promise<CallOutput<Svc['deleteSMTPConfig']>> {
+    return this.http.call(service.deleteSMTPConfig, { params: { mailer_id: mailerId } });
+  }
+
+  listSMTPConfigs(): Promise<CallOutput<Svc['listSMTPConfigs']>> {
+    return this.http.call(service.listSMTPConfigs, {});
+  }
+
+  configureIMAP(body: CallInput<Svc['configureIMAP']>['body']): Promise<CallOutput<Svc['configureIMAP']>> {
+    return this.http.call(service.configureIMAP, { body });
+  }
+
+  updateIMAP(body: CallInput<Svc['updateIMAP']>['body']): Promise<CallOutput<Svc['updateIMAP']>> {
+    return this.http.call(service.updateIMAP, { body });
+  }
+
+  getIMAPConfig(mailerId: string): Promise<CallOutput<Svc['getIMAPConfig']>> {
+    return this.http.call(service.getIMAPConfig, { params: { mailer_id: mailerId } });
+  }
+
+  deleteIMAPConfig(mailerId: string): Promise<CallOutput<Svc['deleteIMAPConfig']>> {
+    return this.http.call(service.deleteIMAPConfig, { params: { mailer_id: mailerId } });
+  }
+
+  listIMAPConfigs(): Promise<CallOutput<Svc['listIMAPConfigs']>> {
+    return this.http.call(service.listIMAPConfigs, {});
+  }
+
+  setOAuthActive(body: CallInput<Svc['setOAuthActive']>['body']): Promise<CallOutput<Svc['setOAuthActive']>> {
+    return this.http.call(service.setOAuthActive, { body });
+  }
+
+  oauthLogin(body: CallInput<Svc['oauthLogin']>['body']): Promise<CallOutput<Svc['oauthLogin']>> {
+    return this.http.call(service.oauthLogin, { body });
+  }
 }
 
 /** Typed client of the emulator's control API (`/emulator`). */
@@ -191,6 +239,14 @@ export class ControlClient {
 
   simulateInbound(body: CallInput<Ctl['simulateInbound']>['body']): Promise<CallOutput<Ctl['simulateInbound']>> {
     return this.http.call(control.simulateInbound, { body });
+  }
+
+  listEmulatorMailers(): Promise<CallOutput<Ctl['listEmulatorMailers']>> {
+    return this.http.call(control.listEmulatorMailers, {});
+  }
+
+  testMailer(mailerId: string): Promise<CallOutput<Ctl['testMailer']>> {
+    return this.http.call(control.testMailer, { params: { mailer_id: mailerId } });
   }
 }
 

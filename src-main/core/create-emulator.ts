@@ -20,6 +20,11 @@ import { MessagesService, toSummary } from './services/email/messages.service';
 import { TrackingService } from './services/email/tracking.service';
 import { EventsService, WEBHOOK_TARGET } from './services/events.service';
 import { InboundService } from './services/inbound/inbound.service';
+import { ImapConnector } from './imap/imap-connector';
+import { IMAP_WEBHOOK_TARGET, MailersService } from './services/mailers/mailers.service';
+import { fileKeyStore, memoryKeyStore, SecretBox, type SecretKeyStore } from './services/mailers/secret-box';
+import { SmtpRelay } from './services/mailers/smtp-relay';
+import { OAuthService } from './services/oauth/oauth.service';
 import { checkUrl } from './services/url-check';
 import { MailIntake } from './smtp/mail-intake';
 import { SmtpSink } from './smtp/smtp-sink';
@@ -33,6 +38,7 @@ import { DomainsRepo } from './store/domains.repo';
 import { openDatabase } from './store/database';
 import { DeliveriesRepo } from './store/deliveries.repo';
 import { InboundRepo } from './store/inbound.repo';
+import { MailersRepo } from './store/mailers.repo';
 import { MessagesRepo } from './store/messages.repo';
 import { SimulationRepo } from './store/simulation.repo';
 import { StateRepo } from './store/state.repo';
@@ -52,6 +58,8 @@ export interface EmulatorSeams {
   lookup?: HostLookup;
   /** DNS for `--dns-verification real` (default: node's resolver with the system's servers). */
   dnsResolver?: DnsResolver;
+  /** The key that encrypts mailer passwords and tokens (default: a 0600 file in the data directory, or memory). */
+  secretKeys?: SecretKeyStore;
 }
 
 export interface EmulatorServices {
@@ -65,6 +73,10 @@ export interface EmulatorServices {
   simulator: Simulator;
   domains: DomainsService;
   inbound: InboundService;
+  mailers: MailersService;
+  oauth: OAuthService;
+  relay: SmtpRelay;
+  imap: ImapConnector;
   stats: StatsService;
 }
 
@@ -120,6 +132,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
         logger: logger.child({ component: 'dispatcher' }),
         signingSecret: (accountId) => accounts.signingSecret(accountId),
         resolveTarget: (kind, id): DeliveryTarget | undefined => {
+          if (kind === IMAP_WEBHOOK_TARGET) return mailers.resolveTarget(id);
           if (kind !== WEBHOOK_TARGET) return inbound.resolveTarget(kind, id);
           const webhook = webhooksRepo.findById(id);
           return webhook && { url: webhook.url, method: webhook.method, headers: JSON.parse(webhook.headers) as Record<string, string> };
@@ -191,9 +204,47 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       baseUrl: () => httpUrl,
       writes,
       dkim: (accountId, fromEmail) => domains.signingKey(accountId, fromEmail),
+      relay: { check: (a, m) => relay.check(a, m), queue: (r, m, at) => relay.queue(r, m, at), wake: () => relay.wake() },
       created: (rows) => {
         if (events.hasListeners('message.created')) for (const row of rows) events.emit('message.created', toSummary(row));
       },
+    });
+    const mailersRepo = new MailersRepo(db);
+    const mailers = new MailersService({
+      repo: mailersRepo,
+      clock,
+      secrets: new SecretBox(seams.secretKeys ?? (dataDir === null ? memoryKeyStore() : fileKeyStore(dataDir))),
+      dispatcher,
+      checkUrl: (url, path) => checkUrl(urlPolicy, url, path),
+      changed: (id, row) => imap.follow(id, row),
+    });
+    const relay = new SmtpRelay({
+      repo: mailersRepo,
+      mailers,
+      messages: messagesRepo,
+      events: emailEvents,
+      log: messageLog,
+      dispatcher,
+      clock,
+      logger: logger.child({ component: 'relay' }),
+      verifyTls: config.strictWebhookUrls,
+    });
+    const imap = new ImapConnector({
+      mailers,
+      repo: mailersRepo,
+      events: emailEvents,
+      log: messageLog,
+      dispatcher,
+      clock,
+      logger: logger.child({ component: 'imap' }),
+      verifyTls: config.strictWebhookUrls,
+    });
+    const oauth = new OAuthService({
+      repo: mailersRepo,
+      mailers,
+      clock,
+      baseUrl: () => httpUrl,
+      accountName: (id) => accounts.get(id)?.name ?? id,
     });
     const defaultAccount = accounts.bootstrap(config.apiKey);
     const services: EmulatorServices = {
@@ -215,6 +266,10 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       simulator,
       domains,
       inbound,
+      mailers,
+      oauth,
+      relay,
+      imap,
       stats: new StatsService(new StatsRepo(db), clock),
     };
 
@@ -269,6 +324,8 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     health = { status: 'ok', version, started_at: startedAt, urls, ports, data_dir: dataDir };
     dispatcher.start();
     simulator.start();
+    relay.start();
+    imap.start();
     logger.info({ urls, dataDir }, 'mailyard started');
 
     const listening = app;
@@ -292,7 +349,9 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
           const grace = setTimeout(() => listening.server.closeAllConnections(), config.shutdownGraceMs);
           simulator.stop();
           // The SMTP sink stops first: a message it is still taking in may enqueue deliveries.
-          await Promise.all([listening.close(), smtpListening.close().then(() => dispatcher.stop(config.shutdownGraceMs))]);
+          // So do the relay and the IMAP connector: what they finish enqueues deliveries too.
+          const intake = Promise.all([smtpListening.close(), relay.stop(config.shutdownGraceMs), imap.stop()]);
+          await Promise.all([listening.close(), intake.then(() => dispatcher.stop(config.shutdownGraceMs))]);
           clearTimeout(grace);
           writes.flush();
           state.set(CLOCK_OFFSET_KEY, String(liveClock.state().offsetMs));

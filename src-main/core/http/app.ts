@@ -14,6 +14,8 @@ import { dispatchRoutes } from './routes/dispatch.routes';
 import { domainControlRoutes, domainRoutes } from './routes/domains.routes';
 import { emailRoutes } from './routes/email.routes';
 import { inboundControlRoutes, inboundRoutes } from './routes/inbound.routes';
+import { mailerControlRoutes, mailerRoutes } from './routes/mailers.routes';
+import { oauthRoutes } from './routes/oauth.routes';
 import { messagesRoutes } from './routes/messages.routes';
 import { trackingRoutes } from './routes/tracking.routes';
 import { simulationRoutes } from './routes/simulation.routes';
@@ -102,11 +104,14 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     webhookRoutes(v1, deps.services.webhooks);
     emailRoutes(v1, deps.services.email);
     inboundRoutes(v1, deps.services.inbound);
+    mailerRoutes(v1, { mailers: deps.services.mailers, oauth: deps.services.oauth });
     domainRoutes(v1, deps.services.domains);
   });
 
   // Tracked mail's links: public (a mail client or browser follows them), no API key, no Host check.
   await app.register(async (t) => trackingRoutes(t, deps.services.tracking));
+  // The OAuth consent page: a browser opens it and posts its form, so like /t it has no API key or JSON guard.
+  await app.register(async (o) => oauthRoutes(o, deps.services.oauth));
 
   await app.register(async (control) => {
     control.addHook('onRequest', controlGuard(deps.host));
@@ -121,6 +126,10 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     messagesRoutes(control, deps.services.messages);
     inboundControlRoutes(control, { inbound: deps.services.inbound, accounts: deps.services.accounts });
     domainControlRoutes(control, deps.services.domains);
+    mailerControlRoutes(control, {
+      mailers: deps.services.mailers,
+      test: (id) => deps.services.mailers.test(id, (row) => (row.config_type === 'smtp' ? deps.services.relay.test(row) : deps.services.imap.test(row))),
+    });
     streamRoutes(control, deps.events);
   });
 

@@ -83,6 +83,8 @@ export class EmailService {
       created?: (rows: MessageRow[]) => void;
       /** The DKIM key of the sender's verified domain of the account, if it has one. */
       dkim?: (accountId: string, fromEmail: string) => { domainName: string; keySelector: string; privateKey: string } | undefined;
+      /** Sends with `settings.mailer_id` are relayed for real instead of simulated (the mailers' SMTP relay). */
+      relay?: { check(accountId: string, mailerId: string): void; queue(refId: string, mailerId: string, at: number): void; wake(): void };
     },
   ) {}
 
@@ -101,6 +103,7 @@ export class EmailService {
     const html = body.content.find((c) => c.type === 'text/html')?.value;
     const text = body.content.find((c) => c.type === 'text/plain')?.value;
     const settings = body.settings ?? {};
+    if (settings.mailer_id) this.deps.relay?.check(accountId, settings.mailer_id);
     const dkim = this.deps.dkim?.(accountId, body.from.email);
     const tracked = settings.open_tracking === true || settings.click_tracking === true || settings.unsubscribe_tracking === true;
 
@@ -159,6 +162,8 @@ export class EmailService {
     const createdAt = isoTimestamp(now);
     const rules = this.rules();
     const customArgs = JSON.stringify(send.customArgs);
+    // A message sent through a mailer gets its real outcome from the relay, not the simulation.
+    const relay = send.mailerId !== '' ? this.deps.relay : undefined;
     // A shared composition is stored once, under the ref_id of its first recipient.
     const storedAs = new Map<Buffer, string>();
     const sent: SentMessage[] = [];
@@ -198,7 +203,8 @@ export class EmailService {
         messages.insertMessage(row);
         if (this.deps.created) rows.push(row);
         for (const t of r.tokens) messages.insertToken({ ...t, ref_id: r.refId });
-        if (plan.kind === 'events') {
+        if (plan.kind === 'events' && relay) relay.queue(r.refId, send.mailerId, now);
+        else if (plan.kind === 'events') {
           let at = now;
           for (const e of plan.events) {
             at += e.delayMs;
@@ -209,6 +215,7 @@ export class EmailService {
       }
     });
     this.deps.scheduled();
+    relay?.wake();
     if (rows.length > 0) this.deps.created?.(rows);
     return sent;
   }

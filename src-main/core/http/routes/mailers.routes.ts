@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import { controlOperations as ctl, serviceOperations as ops } from '../../../../src-shared/operations';
+import type { MailersService } from '../../services/mailers/mailers.service';
+import type { OAuthService } from '../../services/oauth/oauth.service';
+import { registerOperation } from '../operation-route';
+import { ok } from '../respond';
+
+export function mailerRoutes(app: FastifyInstance, deps: { mailers: MailersService; oauth: OAuthService }): void {
+  const { mailers, oauth } = deps;
+  for (const [type, label] of [
+    ['smtp', 'SMTP'],
+    ['imap', 'IMAP'],
+  ] as const) {
+    registerOperation(app, type === 'smtp' ? ops.configureSMTP : ops.configureIMAP, async ({ body, request }) =>
+      ok(`${label} configuration created successfully`, await mailers.configure(request.account!.id, type, body)),
+    );
+    registerOperation(app, type === 'smtp' ? ops.updateSMTP : ops.updateIMAP, async ({ body, request }) =>
+      ok(`${label} configuration updated successfully`, await mailers.update(request.account!.id, type, body)),
+    );
+    registerOperation(app, type === 'smtp' ? ops.getSMTPConfig : ops.getIMAPConfig, ({ params, request }) =>
+      ok(`${label} configuration retrieved successfully`, mailers.getRecord(request.account!.id, type, params.mailer_id)),
+    );
+    registerOperation(app, type === 'smtp' ? ops.deleteSMTPConfig : ops.deleteIMAPConfig, ({ params, request }) => {
+      mailers.delete(request.account!.id, type, params.mailer_id);
+      return ok(`${label} configuration deleted successfully`);
+    });
+    registerOperation(app, type === 'smtp' ? ops.listSMTPConfigs : ops.listIMAPConfigs, ({ request }) =>
+      ok(`${label} configurations retrieved successfully`, mailers.list(request.account!.id, type)),
+    );
+  }
+  registerOperation(app, ops.setOAuthActive, ({ body, request }) => {
+    const result = mailers.setOAuthActive(request.account!.id, body);
+    return ok(result.oauth_active ? 'OAuth activated' : 'OAuth deactivated', result);
+  });
+  registerOperation(app, ops.oauthLogin, ({ body, request }) => {
+    const result = oauth.login(request.account!.id, body);
+    return ok('authorization_url' in result ? 'Open authorization_url to approve the login' : 'Login successful', result);
+  });
+}
+
+/** The control API's view of mailers: every account's, and a connection test against the real server. */
+export function mailerControlRoutes(app: FastifyInstance, deps: { mailers: MailersService; test: (mailerId: string) => Promise<import('../../../../src-shared/schemas/mailers').MailerTestResult> }): void {
+  registerOperation(app, ctl.listEmulatorMailers, () => ok('Mailers retrieved successfully', deps.mailers.listAll()));
+  registerOperation(app, ctl.testMailer, async ({ params }) => {
+    const result = await deps.test(params.mailer_id);
+    return ok(result.ok ? 'Connection and login succeeded' : `Connection test failed: ${result.message}`, result);
+  });
+}

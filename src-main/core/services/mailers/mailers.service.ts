@@ -1,0 +1,270 @@
+import { ulid } from 'ulid';
+import type { ConfigType, ConfigureMailerBody, MailerRecord, MailerTestResult, SetOAuthActiveBody, UpdateMailerBody } from '../../../../src-shared/schemas/mailers';
+import { isoTimestamp, type Clock } from '../../clock';
+import type { DeliveryTarget, Dispatcher } from '../../dispatch/dispatcher';
+import { AppError } from '../../errors';
+import type { MailerRow, MailersRepo } from '../../store/mailers.repo';
+import type { SecretBox } from './secret-box';
+
+/** Dispatcher target kind of the posts of an IMAP configuration's new messages. */
+export const IMAP_WEBHOOK_TARGET = 'imap_mailer';
+
+const LABEL: Record<ConfigType, string> = { smtp: 'SMTP', imap: 'IMAP' };
+
+export const mailerNotFound = (type?: ConfigType) => new AppError('not_found', type ? `${LABEL[type]} Config Not Found` : 'Mailer Not Found');
+
+const invalid = (path: string, message: string) => new AppError('validation', `${path} ${message}`, [{ path, message }]);
+
+/** How to log in: a password, an OAuth access token (XOAUTH2), or no login at all. */
+export type MailerCredentials = { user: string; pass?: string; accessToken?: string } | null;
+
+/** The token stored on a mailer by oauthLogin. */
+export interface StoredToken {
+  access_token: string;
+  refresh_token?: string;
+  token_type: string;
+  scope: string | null;
+  expires_at: string | null;
+  app_id: string;
+}
+
+interface Webhook {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+}
+
+export interface MailersDeps {
+  repo: MailersRepo;
+  clock: Clock;
+  secrets: SecretBox;
+  dispatcher: Pick<Dispatcher, 'targetChanged' | 'cancelTarget'>;
+  /** The reachability check of an IMAP webhook URL being set (422 when it cannot be connected to). */
+  checkUrl: (url: string, path: string) => Promise<void>;
+  /** A configuration was added, changed or deleted (undefined): the IMAP connector follows. */
+  changed: (id: string, row: MailerRow | undefined) => void;
+}
+
+/**
+ * SMTP and IMAP configurations (spec part 2.7): validation, storage with the password and tokens
+ * sealed (AES-256-GCM, key outside the database), records without secrets, status, OAuth tokens.
+ */
+export class MailersService {
+  constructor(private readonly deps: MailersDeps) {}
+
+  private find(accountId: string, id: string, type?: ConfigType): MailerRow {
+    const row = this.deps.repo.get(id);
+    if (!row || row.account_id !== accountId || (type !== undefined && row.config_type !== type)) throw mailerNotFound(type);
+    return row;
+  }
+
+  /** A mailer of the account, for the relay and OAuth; throws 404. */
+  get(accountId: string, id: string, type?: ConfigType): MailerRow {
+    return this.find(accountId, id, type);
+  }
+
+  row(id: string): MailerRow | undefined {
+    return this.deps.repo.get(id);
+  }
+
+  toRecord(row: MailerRow): MailerRecord {
+    const webhook = row.webhook === null ? null : (JSON.parse(row.webhook) as Webhook);
+    const meta = row.oauth_meta === null ? null : (JSON.parse(row.oauth_meta) as Omit<StoredToken, 'access_token' | 'refresh_token'>);
+    return {
+      mailer_id: row.id,
+      name: row.name,
+      email: row.email,
+      config_type: row.config_type,
+      connection_type: row.connection_type,
+      config: { host: row.host, port: row.port, username: row.username, secure: row.secure as MailerRecord['config']['secure'], has_password: row.password_enc !== null },
+      webhook: webhook as MailerRecord['webhook'],
+      oauth_active: row.oauth_active === 1,
+      oauth:
+        row.connection_type === 'oauth' || row.oauth_token_enc !== null
+          ? {
+              has_token: row.oauth_token_enc !== null,
+              app_id: meta?.app_id ?? null,
+              token_type: meta?.token_type ?? null,
+              scope: meta?.scope ?? null,
+              expires_at: meta?.expires_at ?? null,
+            }
+          : null,
+      status: row.status as MailerRecord['status'],
+      last_error: row.last_error,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  /** Rules beyond the schema, on the configuration as it will be stored. */
+  private checkRules(type: ConfigType, c: { connection_type: string; username: string; hasPassword: boolean; webhook: unknown }): void {
+    if (c.webhook !== null && c.webhook !== undefined && type !== 'imap') throw invalid('webhook', 'is only for IMAP configurations');
+    if (c.connection_type === 'oauth') {
+      if (c.username === '') throw invalid('config.username', 'is required with connection_type oauth (the XOAUTH2 login names the user)');
+      return;
+    }
+    if (type === 'imap' && c.username === '') throw invalid('config.username', 'is required for an IMAP configuration');
+    if (type === 'imap' && !c.hasPassword) throw invalid('config.password', 'is required for an IMAP configuration with connection_type basic');
+    if (c.hasPassword && c.username === '') throw invalid('config.username', 'is required with a password');
+  }
+
+  private checkType(pathType: ConfigType, given: ConfigType | undefined): void {
+    if (given !== undefined && given !== pathType) throw invalid('config_type', `must be ${pathType} for /v1/${pathType}`);
+  }
+
+  async configure(accountId: string, pathType: ConfigType, body: ConfigureMailerBody): Promise<MailerRecord> {
+    this.checkType(pathType, body.config_type);
+    const username = body.config.username ?? '';
+    const password = body.config.password ?? '';
+    this.checkRules(pathType, { connection_type: body.connection_type, username, hasPassword: password !== '', webhook: body.webhook });
+    if (body.webhook) await this.deps.checkUrl(body.webhook.url, 'webhook.url');
+    const now = isoTimestamp(this.deps.clock.now());
+    const row: MailerRow = {
+      id: ulid(),
+      account_id: accountId,
+      config_type: pathType,
+      name: body.name,
+      email: body.email,
+      connection_type: body.connection_type,
+      host: body.config.host,
+      port: body.config.port,
+      username,
+      secure: body.config.secure,
+      password_enc: password === '' ? null : this.deps.secrets.seal(password),
+      webhook: body.webhook ? JSON.stringify({ url: body.webhook.url, method: body.webhook.method, headers: body.webhook.headers ?? {} }) : null,
+      oauth_active: 0,
+      oauth_token_enc: null,
+      oauth_meta: null,
+      status: pathType === 'imap' ? 'connecting' : 'untested',
+      last_error: null,
+      imap_uidvalidity: null,
+      imap_uid_next: null,
+      created_at: now,
+      updated_at: now,
+    };
+    this.deps.repo.insert(row);
+    this.deps.changed(row.id, row);
+    return this.toRecord(row);
+  }
+
+  async update(accountId: string, pathType: ConfigType, body: UpdateMailerBody): Promise<MailerRecord> {
+    const current = this.find(accountId, body.mailer_id, pathType);
+    this.checkType(pathType, body.config_type);
+    const c = body.config ?? {};
+    const connectionType = body.connection_type ?? current.connection_type;
+    const username = c.username ?? current.username;
+    const passwordEnc = c.password === null || c.password === '' ? null : c.password !== undefined ? this.deps.secrets.seal(c.password) : current.password_enc;
+    const webhook =
+      body.webhook === undefined
+        ? current.webhook
+        : body.webhook === null
+          ? null
+          : JSON.stringify({ url: body.webhook.url, method: body.webhook.method, headers: body.webhook.headers ?? {} });
+    this.checkRules(pathType, { connection_type: connectionType, username, hasPassword: passwordEnc !== null, webhook });
+    const oldUrl = current.webhook === null ? null : (JSON.parse(current.webhook) as Webhook).url;
+    if (body.webhook && body.webhook.url !== oldUrl) await this.deps.checkUrl(body.webhook.url, 'webhook.url');
+    const connectionChanged =
+      c.host !== undefined || c.port !== undefined || c.username !== undefined || c.password !== undefined || c.secure !== undefined || body.connection_type !== undefined;
+    this.deps.repo.update({
+      id: current.id,
+      name: body.name ?? current.name,
+      email: body.email ?? current.email,
+      connection_type: connectionType,
+      host: c.host ?? current.host,
+      port: c.port ?? current.port,
+      username,
+      secure: c.secure ?? current.secure,
+      password_enc: passwordEnc,
+      webhook,
+      status: connectionChanged ? (pathType === 'imap' ? 'connecting' : 'untested') : current.status,
+      last_error: connectionChanged ? null : current.last_error,
+      updated_at: isoTimestamp(this.deps.clock.now()),
+    });
+    const row = this.deps.repo.get(current.id)!;
+    if (webhook === null && current.webhook !== null) this.deps.dispatcher.cancelTarget(IMAP_WEBHOOK_TARGET, current.id);
+    else this.deps.dispatcher.targetChanged(IMAP_WEBHOOK_TARGET, current.id);
+    if (connectionChanged) this.deps.changed(row.id, row);
+    return this.toRecord(row);
+  }
+
+  getRecord(accountId: string, pathType: ConfigType, id: string): MailerRecord {
+    return this.toRecord(this.find(accountId, id, pathType));
+  }
+
+  list(accountId: string, type: ConfigType): MailerRecord[] {
+    return this.deps.repo.ofAccount(accountId, type).map((r) => this.toRecord(r));
+  }
+
+  listAll(): Array<MailerRecord & { account_id: string }> {
+    return this.deps.repo.all().map((r) => ({ ...this.toRecord(r), account_id: r.account_id }));
+  }
+
+  delete(accountId: string, pathType: ConfigType, id: string): void {
+    const current = this.find(accountId, id, pathType);
+    this.deps.repo.delete(current.id);
+    this.deps.dispatcher.cancelTarget(IMAP_WEBHOOK_TARGET, current.id);
+    this.deps.changed(current.id, undefined);
+  }
+
+  /**
+   * A connection test against the real server (`connect`: the relay's or the IMAP connector's). An SMTP
+   * configuration's status follows the outcome; an IMAP one keeps its live connection's status.
+   */
+  async test(id: string, connect: (row: MailerRow) => Promise<{ ok: boolean; message: string }>): Promise<MailerTestResult> {
+    const row = this.deps.repo.get(id);
+    if (!row) throw mailerNotFound();
+    const started = performance.now();
+    const result = await connect(row);
+    const durationMs = Math.round(performance.now() - started);
+    if (row.config_type === 'smtp' && this.deps.repo.get(id)) this.setStatus(id, result.ok ? 'ok' : 'error', result.ok ? null : result.message);
+    const now = this.deps.repo.get(id) ?? row;
+    return { ok: result.ok, message: result.message, duration_ms: durationMs, mailer: this.toRecord(now) };
+  }
+
+  setStatus(id: string, status: MailerRecord['status'], lastError: string | null): void {
+    this.deps.repo.setStatus(id, status, lastError);
+  }
+
+  setOAuthActive(accountId: string, body: SetOAuthActiveBody): { mailer_id: string; oauth_active: boolean } {
+    const current = this.find(accountId, body.mailer_id);
+    const active = body.active ?? true;
+    this.deps.repo.setOAuthActive(current.id, active, isoTimestamp(this.deps.clock.now()));
+    if ((current.oauth_active === 1) !== active) this.deps.changed(current.id, this.deps.repo.get(current.id));
+    return { mailer_id: current.id, oauth_active: active };
+  }
+
+  /** Stores a token on the mailer (sealed) and turns its OAuth on. */
+  storeToken(row: MailerRow, token: StoredToken): void {
+    const { access_token: _a, refresh_token: _r, ...meta } = token;
+    this.deps.repo.setOAuthToken(row.id, this.deps.secrets.seal(JSON.stringify(token)), JSON.stringify(meta), isoTimestamp(this.deps.clock.now()));
+    this.deps.changed(row.id, this.deps.repo.get(row.id));
+  }
+
+  /**
+   * How the mailer logs in now: its OAuth token (XOAUTH2) when OAuth is on, else its password, else no
+   * login. Throws a plain Error (a connection failure, in words) when a secret cannot be read.
+   */
+  credentials(row: MailerRow): MailerCredentials {
+    if (row.connection_type === 'oauth' && row.oauth_active !== 1) {
+      throw new Error('OAuth is off for this mailer: log in with oauthLogin or turn it on with setOAuthActive');
+    }
+    if (row.oauth_active === 1) {
+      if (row.oauth_token_enc === null) throw new Error('no OAuth token is stored: log in with oauthLogin first');
+      const json = this.deps.secrets.open(row.oauth_token_enc);
+      if (json === undefined) throw new Error('the stored OAuth token cannot be decrypted (the secret key changed); log in again');
+      return { user: row.username, accessToken: (JSON.parse(json) as StoredToken).access_token };
+    }
+    if (row.password_enc === null) return null;
+    const pass = this.deps.secrets.open(row.password_enc);
+    if (pass === undefined) throw new Error('the stored password cannot be decrypted (the secret key changed); set it again');
+    return { user: row.username, pass };
+  }
+
+  /** Where the post of an IMAP configuration's message goes now; undefined once it has no webhook. */
+  resolveTarget(id: string): DeliveryTarget | undefined {
+    const row = this.deps.repo.get(id);
+    if (!row || row.webhook === null) return undefined;
+    const webhook = JSON.parse(row.webhook) as Webhook;
+    return { url: webhook.url, method: webhook.method, headers: webhook.headers };
+  }
+}

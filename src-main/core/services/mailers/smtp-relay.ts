@@ -1,0 +1,213 @@
+import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
+import type { Logger } from 'pino';
+import type { Clock } from '../../clock';
+import type { Dispatcher } from '../../dispatch/dispatcher';
+import { AppError } from '../../errors';
+import type { MailerRow, MailersRepo, RelayRow } from '../../store/mailers.repo';
+import type { MessagesRepo } from '../../store/messages.repo';
+import type { MessageLog } from '../email/message-log';
+import type { EventsService } from '../events.service';
+import type { MailerCredentials, MailersService } from './mailers.service';
+
+/** Messages relayed at the same time at most. */
+const CONCURRENCY = 4;
+
+/** The nodemailer options of an SMTP configuration: `secure` as the contract names it, bounded time-outs. */
+export function smtpTransportOptions(row: MailerRow, credentials: MailerCredentials, verifyTls: boolean): SMTPTransport.Options {
+  const implicitTls = row.secure === 'SSL' || (row.secure === 'Auto' && row.port === 465);
+  return {
+    host: row.host,
+    port: row.port,
+    secure: implicitTls,
+    requireTLS: row.secure === 'Tls',
+    ignoreTLS: row.secure === 'None',
+    auth:
+      credentials === null
+        ? undefined
+        : credentials.accessToken !== undefined
+          ? { type: 'OAuth2', user: credentials.user, accessToken: credentials.accessToken }
+          : { user: credentials.user, pass: credentials.pass },
+    tls: { rejectUnauthorized: verifyTls },
+    name: 'mailyard.local',
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  };
+}
+
+interface SmtpFailure {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+  message: string;
+}
+
+/**
+ * A failure as an SMTP reply: the server's own code and reply when it answered, else a 4.4.x reply
+ * in the words of the connection failure (as an MTA reports a host it could not talk to).
+ */
+export function smtpReply(err: SmtpFailure): { code: number; response: string; connectionLevel: boolean } {
+  const connectionLevel = err.code !== 'EENVELOPE' && err.code !== 'EMESSAGE';
+  if (typeof err.responseCode === 'number' && err.responseCode > 0) {
+    return { code: err.responseCode, response: (err.response ?? err.message).trim(), connectionLevel };
+  }
+  const reason = err.message.replace(/\s+/g, ' ').trim();
+  const enhanced = err.code === 'ETIMEDOUT' ? '4.4.2' : '4.4.1';
+  return { code: 421, response: `421 ${enhanced} ${reason}${err.code ? ` (${err.code})` : ''}`, connectionLevel: true };
+}
+
+export interface SmtpRelayDeps {
+  repo: MailersRepo;
+  mailers: MailersService;
+  messages: MessagesRepo;
+  events: EventsService;
+  log: MessageLog;
+  dispatcher: Pick<Dispatcher, 'commitEnqueued'>;
+  clock: Clock;
+  logger: Logger;
+  verifyTls: boolean;
+}
+
+/**
+ * Relays messages sent with `settings.mailer_id` to that SMTP configuration's server, for real. Each
+ * message is a row (`mailer_relays`) before it is attempted, so a restart loses none. The outcome is
+ * the message's real event: `delivery` when the server accepts it, `smtp_error` with the server's code
+ * and reply (log status `failed`) when it refuses or cannot be reached. One attempt per message.
+ */
+export class SmtpRelay {
+  private running = false;
+  /** Set once stop's grace is over: an attempt finishing later writes nothing (it is relayed again on the next start). */
+  private closed = false;
+  private queued: ReturnType<typeof setImmediate> | undefined;
+  private readonly inFlight = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: SmtpRelayDeps) {}
+
+  start(): void {
+    this.running = true;
+    this.closed = false;
+    this.wake();
+  }
+
+  /** Stops taking messages; relays in flight get `graceMs`, and those not done are relayed on the next start. */
+  async stop(graceMs: number): Promise<void> {
+    this.running = false;
+    clearImmediate(this.queued);
+    this.queued = undefined;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(this.inFlight.values()), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
+    this.closed = true;
+  }
+
+  /** For the email service: the mailer of a send must be an SMTP configuration of the account. */
+  check(accountId: string, mailerId: string): void {
+    const row = this.deps.mailers.row(mailerId);
+    if (!row || row.account_id !== accountId) {
+      throw new AppError('validation', 'settings.mailer_id names no SMTP configuration of this account', [
+        { path: 'settings.mailer_id', message: 'names no SMTP configuration of this account' },
+      ]);
+    }
+    if (row.config_type !== 'smtp') {
+      throw new AppError('validation', 'settings.mailer_id names an IMAP configuration; only SMTP configurations send', [
+        { path: 'settings.mailer_id', message: 'names an IMAP configuration' },
+      ]);
+    }
+  }
+
+  /** For the email service, inside the send's write: the message waits for its relay. */
+  queue(refId: string, mailerId: string, at: number): void {
+    this.deps.repo.queueRelay({ ref_id: refId, mailer_id: mailerId, queued_ms: at });
+  }
+
+  wake(): void {
+    if (this.running) this.queued ??= setImmediate(() => this.pump());
+  }
+
+  private pump(): void {
+    this.queued = undefined;
+    if (!this.running) return;
+    const free = CONCURRENCY - this.inFlight.size;
+    if (free <= 0) return;
+    for (const relay of this.deps.repo.relays(CONCURRENCY * 2)) {
+      if (this.inFlight.size >= CONCURRENCY) break;
+      if (this.inFlight.has(relay.ref_id)) continue;
+      const done = this.relay(relay)
+        .catch((err: unknown) => this.deps.logger.error({ err, refId: relay.ref_id }, 'relay failed unexpectedly'))
+        .finally(() => {
+          this.inFlight.delete(relay.ref_id);
+          this.wake();
+        });
+      this.inFlight.set(relay.ref_id, done);
+    }
+  }
+
+  private async relay(relay: RelayRow): Promise<void> {
+    const { repo, mailers, messages } = this.deps;
+    const message = messages.get(relay.ref_id);
+    const content = message && messages.content(message.send_id);
+    if (!message || !content) {
+      repo.removeRelay(relay.ref_id);
+      return;
+    }
+    const mailer = mailers.row(relay.mailer_id);
+    if (!mailer) {
+      return this.finish(relay, { ok: false, code: 451, response: `451 4.3.0 The mailer ${relay.mailer_id} was deleted before the message was relayed` });
+    }
+    let outcome: Outcome;
+    try {
+      const transport = nodemailer.createTransport(smtpTransportOptions(mailer, mailers.credentials(mailer), this.deps.verifyTls));
+      try {
+        const info = await transport.sendMail({ envelope: { from: message.from_email, to: [message.recipient_email] }, raw: content.raw });
+        outcome = { ok: true, response: info.response };
+      } finally {
+        transport.close();
+      }
+    } catch (err) {
+      const reply = smtpReply(err as SmtpFailure);
+      outcome = { ok: false, code: reply.code, response: reply.response, mailerError: reply.connectionLevel };
+    }
+    if (this.closed) return;
+    this.finish(relay, outcome, mailer);
+  }
+
+  /** The message's real event, its log status and the mailer's status, in one transaction. */
+  private finish(relay: RelayRow, outcome: Outcome, mailer?: MailerRow): void {
+    const { repo, events, log, dispatcher, clock, mailers } = this.deps;
+    const message = log.find(relay.ref_id);
+    repo.transaction(() => {
+      repo.removeRelay(relay.ref_id);
+      if (mailer) {
+        if (outcome.ok) mailers.setStatus(mailer.id, 'ok', null);
+        else if (outcome.mailerError) mailers.setStatus(mailer.id, 'error', outcome.response);
+        else if (mailer.status !== 'ok') mailers.setStatus(mailer.id, 'ok', null);
+      }
+      if (!message) return;
+      const payload = outcome.ok
+        ? events.buildPayload('delivery', message, {}, clock.now())
+        : events.buildPayload('smtp_error', message, { smtp_code: outcome.code, smtp_response: outcome.response }, clock.now());
+      const result = events.emitEmailEvent(message.accountId, payload);
+      log.apply(message, payload, result.deliveryId);
+      dispatcher.commitEnqueued();
+    });
+    if (!outcome.ok) this.deps.logger.info({ refId: relay.ref_id, mailerId: relay.mailer_id, reply: outcome.response }, 'relay refused');
+  }
+
+  /** `POST /emulator/mailers/{id}/test` for SMTP: connect, say hello, log in, and quit. */
+  async test(mailer: MailerRow): Promise<{ ok: boolean; message: string }> {
+    try {
+      const transport = nodemailer.createTransport(smtpTransportOptions(mailer, this.deps.mailers.credentials(mailer), this.deps.verifyTls));
+      try {
+        await transport.verify();
+      } finally {
+        transport.close();
+      }
+      return { ok: true, message: `Connected to ${mailer.host}:${mailer.port}${mailer.username ? ` and logged in as ${mailer.username}` : ''}` };
+    } catch (err) {
+      return { ok: false, message: smtpReply(err as SmtpFailure).response };
+    }
+  }
+}
+
+type Outcome = { ok: true; response: string } | { ok: false; code: number; response: string; mailerError?: boolean };

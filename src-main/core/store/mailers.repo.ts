@@ -1,0 +1,222 @@
+import type { Db } from './database';
+
+export interface MailerRow {
+  id: string;
+  account_id: string;
+  config_type: 'smtp' | 'imap';
+  name: string;
+  email: string;
+  connection_type: 'basic' | 'oauth';
+  host: string;
+  port: number;
+  username: string;
+  secure: string;
+  password_enc: Buffer | null;
+  webhook: string | null;
+  oauth_active: number;
+  oauth_token_enc: Buffer | null;
+  oauth_meta: string | null;
+  status: string;
+  last_error: string | null;
+  imap_uidvalidity: number | null;
+  imap_uid_next: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type MailerSettings = Pick<
+  MailerRow,
+  'id' | 'name' | 'email' | 'connection_type' | 'host' | 'port' | 'username' | 'secure' | 'password_enc' | 'webhook' | 'status' | 'last_error' | 'updated_at'
+>;
+
+export interface ImapMessageRow {
+  ref_id: string;
+  mailer_id: string;
+  account_id: string;
+  uidvalidity: number;
+  uid: number;
+  message_id: string;
+  from_email: string;
+  subject: string;
+  raw: Buffer;
+  bounce_ref_id: string | null;
+  delivery_id: string | null;
+  created_ms: number;
+  created_at: string;
+}
+
+export interface RelayRow {
+  ref_id: string;
+  mailer_id: string;
+  queued_ms: number;
+}
+
+export interface OAuthRequestRow {
+  state: string;
+  account_id: string;
+  app_id: string;
+  redirect_uri: string | null;
+  mailer_id: string | null;
+  type: string | null;
+  status: 'pending' | 'approved' | 'denied' | 'used';
+  code_hash: string | null;
+  created_ms: number;
+  expires_ms: number;
+}
+
+/** SMTP and IMAP configurations, the relay queue, messages taken from IMAP inboxes, OAuth requests. */
+export class MailersRepo {
+  private readonly stmts;
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      insert: db.prepare<[MailerRow]>(
+        `INSERT INTO mailers (id, account_id, config_type, name, email, connection_type, host, port, username, secure, password_enc,
+           webhook, oauth_active, oauth_token_enc, oauth_meta, status, last_error, imap_uidvalidity, imap_uid_next, created_at, updated_at)
+         VALUES (@id, @account_id, @config_type, @name, @email, @connection_type, @host, @port, @username, @secure, @password_enc,
+           @webhook, @oauth_active, @oauth_token_enc, @oauth_meta, @status, @last_error, @imap_uidvalidity, @imap_uid_next, @created_at, @updated_at)`,
+      ),
+      update: db.prepare<[MailerSettings]>(
+        `UPDATE mailers SET name = @name, email = @email, connection_type = @connection_type, host = @host, port = @port,
+           username = @username, secure = @secure, password_enc = @password_enc, webhook = @webhook, status = @status,
+           last_error = @last_error, updated_at = @updated_at WHERE id = @id`,
+      ),
+      byId: db.prepare<[string], MailerRow>('SELECT * FROM mailers WHERE id = ?'),
+      ofAccount: db.prepare<[string, string], MailerRow>('SELECT * FROM mailers WHERE account_id = ? AND config_type = ? ORDER BY id'),
+      all: db.prepare<[], MailerRow>('SELECT * FROM mailers ORDER BY id'),
+      ofType: db.prepare<[string], MailerRow>('SELECT * FROM mailers WHERE config_type = ? ORDER BY id'),
+      delete: db.prepare<[string]>('DELETE FROM mailers WHERE id = ?'),
+      setStatus: db.prepare<[string, string | null, string]>('UPDATE mailers SET status = ?, last_error = ? WHERE id = ?'),
+      setOAuthActive: db.prepare<[number, string, string]>('UPDATE mailers SET oauth_active = ?, updated_at = ? WHERE id = ?'),
+      setOAuthToken: db.prepare<[Buffer, string, string, string]>(
+        'UPDATE mailers SET oauth_token_enc = ?, oauth_meta = ?, oauth_active = 1, updated_at = ? WHERE id = ?',
+      ),
+      setImapPosition: db.prepare<[number, number, string]>('UPDATE mailers SET imap_uidvalidity = ?, imap_uid_next = ? WHERE id = ?'),
+      insertImapMessage: db.prepare<[ImapMessageRow]>(
+        `INSERT OR IGNORE INTO imap_messages (ref_id, mailer_id, account_id, uidvalidity, uid, message_id, from_email, subject, raw,
+           bounce_ref_id, delivery_id, created_ms, created_at)
+         VALUES (@ref_id, @mailer_id, @account_id, @uidvalidity, @uid, @message_id, @from_email, @subject, @raw,
+           @bounce_ref_id, @delivery_id, @created_ms, @created_at)`,
+      ),
+      hasImapMessage: db.prepare<[string, number, number], { one: number }>(
+        'SELECT 1 AS one FROM imap_messages WHERE mailer_id = ? AND uidvalidity = ? AND uid = ?',
+      ),
+      imapMessages: db.prepare<[string], Omit<ImapMessageRow, 'raw'>>(
+        `SELECT ref_id, mailer_id, account_id, uidvalidity, uid, message_id, from_email, subject, bounce_ref_id, delivery_id, created_ms, created_at
+         FROM imap_messages WHERE mailer_id = ? ORDER BY ref_id`,
+      ),
+      queueRelay: db.prepare<[RelayRow]>('INSERT INTO mailer_relays (ref_id, mailer_id, queued_ms) VALUES (@ref_id, @mailer_id, @queued_ms)'),
+      relays: db.prepare<[number], RelayRow>('SELECT * FROM mailer_relays ORDER BY queued_ms, ref_id LIMIT ?'),
+      removeRelay: db.prepare<[string]>('DELETE FROM mailer_relays WHERE ref_id = ?'),
+      /** The recipients of one composed message (one Message-ID), to match a DSN's recipient. */
+      sameSend: db.prepare<[string], { ref_id: string; recipient_lc: string; account_id: string }>(
+        'SELECT ref_id, recipient_lc, account_id FROM messages WHERE send_id = (SELECT send_id FROM messages WHERE ref_id = ?)',
+      ),
+      insertOAuth: db.prepare<[OAuthRequestRow]>(
+        `INSERT INTO oauth_requests (state, account_id, app_id, redirect_uri, mailer_id, type, status, code_hash, created_ms, expires_ms)
+         VALUES (@state, @account_id, @app_id, @redirect_uri, @mailer_id, @type, @status, @code_hash, @created_ms, @expires_ms)`,
+      ),
+      oauthByState: db.prepare<[string], OAuthRequestRow>('SELECT * FROM oauth_requests WHERE state = ?'),
+      oauthByCode: db.prepare<[string], OAuthRequestRow>('SELECT * FROM oauth_requests WHERE code_hash = ?'),
+      setOAuthRequest: db.prepare<[string, string | null, string]>('UPDATE oauth_requests SET status = ?, code_hash = ? WHERE state = ?'),
+      pruneOAuth: db.prepare<[number]>('DELETE FROM oauth_requests WHERE expires_ms < ?'),
+    };
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  insert(row: MailerRow): void {
+    this.stmts.insert.run(row);
+  }
+
+  update(row: MailerSettings): void {
+    this.stmts.update.run(row);
+  }
+
+  get(id: string): MailerRow | undefined {
+    return this.stmts.byId.get(id);
+  }
+
+  ofAccount(accountId: string, type: 'smtp' | 'imap'): MailerRow[] {
+    return this.stmts.ofAccount.all(accountId, type);
+  }
+
+  all(): MailerRow[] {
+    return this.stmts.all.all();
+  }
+
+  ofType(type: 'smtp' | 'imap'): MailerRow[] {
+    return this.stmts.ofType.all(type);
+  }
+
+  delete(id: string): void {
+    this.stmts.delete.run(id);
+  }
+
+  setStatus(id: string, status: string, lastError: string | null): void {
+    this.stmts.setStatus.run(status, lastError, id);
+  }
+
+  setOAuthActive(id: string, active: boolean, updatedAt: string): void {
+    this.stmts.setOAuthActive.run(active ? 1 : 0, updatedAt, id);
+  }
+
+  /** Stores a token (sealed) and what may be shown of it, and turns OAuth on. */
+  setOAuthToken(id: string, sealed: Buffer, meta: string, updatedAt: string): void {
+    this.stmts.setOAuthToken.run(sealed, meta, updatedAt, id);
+  }
+
+  setImapPosition(id: string, uidValidity: number, uidNext: number): void {
+    this.stmts.setImapPosition.run(uidValidity, uidNext, id);
+  }
+
+  insertImapMessage(row: ImapMessageRow): void {
+    this.stmts.insertImapMessage.run(row);
+  }
+
+  hasImapMessage(mailerId: string, uidValidity: number, uid: number): boolean {
+    return this.stmts.hasImapMessage.get(mailerId, uidValidity, uid) !== undefined;
+  }
+
+  imapMessages(mailerId: string): Array<Omit<ImapMessageRow, 'raw'>> {
+    return this.stmts.imapMessages.all(mailerId);
+  }
+
+  queueRelay(row: RelayRow): void {
+    this.stmts.queueRelay.run(row);
+  }
+
+  relays(limit: number): RelayRow[] {
+    return this.stmts.relays.all(limit);
+  }
+
+  removeRelay(refId: string): void {
+    this.stmts.removeRelay.run(refId);
+  }
+
+  sameSend(refId: string): Array<{ ref_id: string; recipient_lc: string; account_id: string }> {
+    return this.stmts.sameSend.all(refId);
+  }
+
+  insertOAuthRequest(row: OAuthRequestRow): void {
+    this.stmts.insertOAuth.run(row);
+  }
+
+  oauthRequest(state: string): OAuthRequestRow | undefined {
+    return this.stmts.oauthByState.get(state);
+  }
+
+  oauthRequestByCode(codeHash: string): OAuthRequestRow | undefined {
+    return this.stmts.oauthByCode.get(codeHash);
+  }
+
+  setOAuthRequest(state: string, status: OAuthRequestRow['status'], codeHash: string | null): void {
+    this.stmts.setOAuthRequest.run(status, codeHash, state);
+  }
+
+  pruneOAuthRequests(before: number): void {
+    this.stmts.pruneOAuth.run(before);
+  }
+}

@@ -1,0 +1,302 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
+import { SECRET_KEY_FILE } from '../../src-main/core/services/mailers/secret-box';
+import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { closedPort, startReceiver, type Receiver } from '../helpers/receiver';
+import { startRelayTarget, type RelayTarget } from '../helpers/relay-target';
+
+let emu: TestEmulator;
+let receiver: Receiver;
+let target: RelayTarget;
+
+beforeEach(async () => {
+  receiver = await startReceiver();
+  target = await startRelayTarget({ user: 'relay-user', pass: 'relay-pass-123', accessToken: (t) => t.startsWith('mya_') });
+  emu = await startEmulator();
+  await emu.service.registerWebhook({
+    webhook_url: receiver.url,
+    event: 'EMAIL_EVENT',
+    method: 'POST',
+    webhook_options: { events: Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true])) },
+  });
+});
+afterEach(async () => {
+  await emu.cleanup();
+  await receiver.close();
+  await target.close();
+});
+
+/** Polls `check` until it returns a value other than undefined (bounded). */
+async function until<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const smtpConfig = (over: Record<string, unknown> = {}) => ({
+  name: 'Relay',
+  email: 'app@example.com',
+  config_type: 'smtp',
+  connection_type: 'basic',
+  config: { host: '127.0.0.1', port: target.port, username: 'relay-user', password: 'relay-pass-123', secure: 'None' },
+  ...over,
+});
+
+function mail(to: string[], mailerId: string) {
+  return {
+    from: { email: 'app@example.com', name: 'Example App' },
+    to: to.map((email) => ({ email })),
+    subject: 'Relayed receipt',
+    content: [{ type: 'text/plain', value: 'Thanks!' }],
+    settings: { mailer_id: mailerId },
+  };
+}
+
+const events = (kind: string) => receiver.requests.map((r) => JSON.parse(r.body)).filter((p) => p.event === kind);
+
+describe('SMTP and IMAP configurations', () => {
+  it('configures, reads, updates and deletes them, never returning the password', async () => {
+    const created = await emu.request('POST', '/v1/smtp', { body: smtpConfig() });
+    expect(created.status, created.text).toBe(200);
+    expect(created.json).toMatchObject({
+      success: true,
+      message: 'SMTP configuration created successfully',
+      data: {
+        name: 'Relay',
+        config_type: 'smtp',
+        connection_type: 'basic',
+        config: { host: '127.0.0.1', port: target.port, username: 'relay-user', secure: 'None', has_password: true },
+        oauth_active: false,
+        status: 'untested',
+        last_error: null,
+      },
+    });
+    expect(created.text).not.toContain('relay-pass-123');
+    const id = created.json.data.mailer_id as string;
+
+    const got = await emu.request('GET', `/v1/smtp/${id}`);
+    expect(got.json.data.mailer_id).toBe(id);
+    expect(got.text).not.toContain('relay-pass-123');
+    expect((await emu.request('GET', `/v1/imap/${id}`)).json).toEqual({ success: false, message: 'IMAP Config Not Found' });
+    expect((await emu.request('GET', '/v1/smtp/01NOPE')).status).toBe(404);
+    const other = await emu.control.createAccount({ name: 'other' });
+    expect((await emu.request('GET', `/v1/smtp/${id}`, { apiKey: other.data.api_key })).status).toBe(404);
+
+    const updated = await emu.request('PUT', '/v1/smtp', { body: { mailer_id: id, name: 'Renamed', config: { password: 'changed-pass' } } });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.json.data).toMatchObject({ name: 'Renamed', config: { has_password: true, port: target.port } });
+    const cleared = await emu.request('PUT', '/v1/smtp', { body: { mailer_id: id, config: { password: null, username: '' } } });
+    expect(cleared.json.data.config).toMatchObject({ has_password: false, username: '' });
+    expect((await emu.request('PUT', '/v1/smtp', { body: { mailer_id: '01NOPE', name: 'x' } })).status).toBe(404);
+    expect((await emu.service.listSMTPConfigs()).data.map((m) => m.mailer_id)).toEqual([id]);
+
+    expect((await emu.request('DELETE', `/v1/smtp/${id}`)).json).toEqual({ success: true, message: 'SMTP configuration deleted successfully' });
+    expect((await emu.request('GET', `/v1/smtp/${id}`)).status).toBe(404);
+    expect((await emu.request('DELETE', `/v1/smtp/${id}`)).status).toBe(404);
+  });
+
+  it('refuses bad configurations with a 400 naming the field, and an unreachable IMAP webhook with a 422', async () => {
+    const cases: Array<[unknown, string, string]> = [
+      [smtpConfig({ config_type: 'imap' }), '/v1/smtp', 'config_type'],
+      [smtpConfig({ connection_type: 'token' }), '/v1/smtp', 'connection_type'],
+      [smtpConfig({ config: { host: '127.0.0.1', port: 70000, secure: 'None' } }), '/v1/smtp', 'config.port'],
+      [smtpConfig({ config: { host: '127.0.0.1', port: 25, secure: 'STARTTLS' } }), '/v1/smtp', 'config.secure'],
+      [smtpConfig({ config: { host: 'bad host!', port: 25, secure: 'None' } }), '/v1/smtp', 'config.host'],
+      [smtpConfig({ email: 'not-an-address' }), '/v1/smtp', 'email'],
+      [smtpConfig({ webhook: { url: receiver.url } }), '/v1/smtp', 'webhook'],
+      [smtpConfig({ config: { host: '127.0.0.1', port: 25, password: 'p', secure: 'None' } }), '/v1/smtp', 'config.username'],
+      [smtpConfig({ connection_type: 'oauth', config: { host: '127.0.0.1', port: 25, secure: 'None' } }), '/v1/smtp', 'config.username'],
+      [smtpConfig({ config_type: 'imap', config: { host: '127.0.0.1', port: 143, username: 'u', secure: 'None' } }), '/v1/imap', 'config.password'],
+      [smtpConfig({ extra: true }), '/v1/smtp', 'extra'],
+    ];
+    for (const [body, path, field] of cases) {
+      const res = await emu.request('POST', path, { body });
+      expect(res.status, `${field}: ${res.text}`).toBe(400);
+      expect(res.json.errors.map((e: { path: string }) => e.path), res.text).toContain(field);
+    }
+    const unreachable = await emu.request('POST', '/v1/imap', {
+      body: smtpConfig({
+        config_type: 'imap',
+        config: { host: '127.0.0.1', port: 143, username: 'u', password: 'p', secure: 'None' },
+        webhook: { url: `http://127.0.0.1:${await closedPort()}/imap` },
+      }),
+    });
+    expect(unreachable.status).toBe(422);
+    expect(unreachable.json.message).toMatch(/^Webhook URL is not reachable: /);
+    const noAuth = await emu.request('POST', '/v1/smtp', { body: smtpConfig(), apiKey: null });
+    expect(noAuth.status).toBe(401);
+  });
+
+  it('keeps passwords encrypted with a key file (mode 0600) outside the database', async () => {
+    await emu.service.configureSMTP(smtpConfig() as never);
+    await emu.stop();
+    const db = readFileSync(join(emu.dataDir, 'mailyard.db'));
+    const wal = (() => {
+      try {
+        return readFileSync(join(emu.dataDir, 'mailyard.db-wal'));
+      } catch {
+        return Buffer.alloc(0);
+      }
+    })();
+    expect(db.includes('relay-pass-123')).toBe(false);
+    expect(wal.includes('relay-pass-123')).toBe(false);
+    const key = statSync(join(emu.dataDir, SECRET_KEY_FILE));
+    expect(key.mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('SMTP relay', () => {
+  it('relays a send through the mailer: accepted gives delivery, a 550 gives smtp_error and the log status failed', async () => {
+    const mailer = (await emu.service.configureSMTP(smtpConfig() as never)).data;
+    target.refuse.add('nobody@example.org');
+    const sent = await emu.service.sendEmail(mail(['ann@example.org', 'nobody@example.org'], mailer.mailer_id) as never);
+    const [ann, nobody] = sent.data.messages;
+
+    const [relayed] = await target.waitFor(1);
+    expect(relayed!.to).toEqual(['ann@example.org']);
+    expect(relayed!.from).toBe('app@example.com');
+    expect(relayed!.user).toBe('relay-user');
+    expect(relayed!.raw.toString()).toContain('Subject: Relayed receipt');
+    expect(relayed!.raw.toString()).toMatch(/Message-ID: <[0-9A-Z]{26}@mailyard\.local>/);
+
+    await receiver.waitFor(2);
+    const delivery = events('delivery')[0];
+    expect(delivery).toMatchObject({ ref_id: ann!.ref_id, mailer_id: mailer.mailer_id, recipient: { email: 'ann@example.org' } });
+    const error = events('smtp_error')[0];
+    expect(error).toMatchObject({ ref_id: nobody!.ref_id, mailer_id: mailer.mailer_id, smtp_code: 550, recipient: { email: 'nobody@example.org' } });
+    expect(error.smtp_response).toMatch(/^550 5\.1\.1 <nobody@example\.org>: Recipient address rejected/);
+
+    const logs = (await emu.service.getEmailLogs({ campaignId: undefined } as never)).data.logs;
+    expect(logs.find((l) => l.ref_id === ann!.ref_id)).toMatchObject({ status: 'delivered', mailer_id: mailer.mailer_id });
+    expect(logs.find((l) => l.ref_id === nobody!.ref_id)).toMatchObject({ status: 'failed', events: [{ event: 'smtp_error' }] });
+    // A refused recipient is not the mailer's fault: it stays ok.
+    expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data).toMatchObject({ status: 'ok', last_error: null });
+  });
+
+  it('reports an unreachable server as smtp_error (421 4.4.1) and the mailer in error; sends naming no SMTP mailer are refused', async () => {
+    const port = await closedPort();
+    const mailer = (await emu.service.configureSMTP(smtpConfig({ config: { host: '127.0.0.1', port, secure: 'None' } }) as never)).data;
+    const sent = await emu.service.sendEmail(mail(['ann@example.org'], mailer.mailer_id) as never);
+    await receiver.waitFor(1);
+    expect(events('smtp_error')[0]).toMatchObject({ ref_id: sent.data.messages[0]!.ref_id, smtp_code: 421 });
+    expect(events('smtp_error')[0].smtp_response).toMatch(/^421 4\.4\.1 .*ECONNREFUSED/);
+    const record = await until(async () => {
+      const m = (await emu.service.getSMTPConfig(mailer.mailer_id)).data;
+      return m.status === 'error' ? m : undefined;
+    });
+    expect(record.last_error).toMatch(/ECONNREFUSED/);
+    expect((await emu.service.getEmailLogs({ refId: sent.data.messages[0]!.ref_id })).data.logs[0]!.status).toBe('failed');
+
+    const unknown = await emu.request('POST', '/v1/email/send', { body: mail(['ann@example.org'], '01UNKNOWN') });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.errors[0].path).toBe('settings.mailer_id');
+  });
+
+  it('tests a configuration against the real server: login accepted, wrong password, unreachable', async () => {
+    const good = (await emu.service.configureSMTP(smtpConfig() as never)).data;
+    const okResult = await emu.control.testMailer(good.mailer_id);
+    expect(okResult.data).toMatchObject({ ok: true, mailer: { status: 'ok' } });
+    expect(target.logins.at(-1)).toMatchObject({ user: 'relay-user', ok: true });
+
+    const wrong = (await emu.service.configureSMTP(smtpConfig({ config: { host: '127.0.0.1', port: target.port, username: 'relay-user', password: 'nope', secure: 'None' } }) as never)).data;
+    const failed = await emu.control.testMailer(wrong.mailer_id);
+    expect(failed.data.ok).toBe(false);
+    expect(failed.data.message).toMatch(/^535 /);
+    expect(failed.data.mailer).toMatchObject({ status: 'error' });
+
+    const down = (await emu.service.configureSMTP(smtpConfig({ config: { host: '127.0.0.1', port: await closedPort(), secure: 'None' } }) as never)).data;
+    expect((await emu.control.testMailer(down.mailer_id)).data).toMatchObject({ ok: false });
+    expect((await emu.request('POST', '/emulator/mailers/01NOPE/test', { body: {} })).status).toBe(404);
+  });
+});
+
+describe('OAuth (the emulator as its own offline authorization server)', () => {
+  it('runs the authorization-code flow through the consent page with a real client following redirects, then relays with XOAUTH2', async () => {
+    const mailer = (
+      await emu.service.configureSMTP(
+        smtpConfig({ connection_type: 'oauth', config: { host: '127.0.0.1', port: target.port, username: 'relay-user', secure: 'None' } }) as never,
+      )
+    ).data;
+    expect(mailer.oauth).toEqual({ has_token: false, app_id: null, token_type: null, scope: null, expires_at: null });
+    const redirectUri = receiver.url.replace('/hooks', '/oauth/callback');
+    const login = await emu.service.oauthLogin({ app_id: 'my-app', redirect_uri: redirectUri, mailer_id: mailer.mailer_id, type: 'smtp' });
+    expect(login.message).toBe('Open authorization_url to approve the login');
+    const { authorization_url: authorizationUrl, state } = login.data as { authorization_url: string; state: string };
+    expect(authorizationUrl.startsWith(`${emu.url}/oauth/authorize?`)).toBe(true);
+
+    // The consent page: plain HTML, no API key, no JSON guard.
+    const consent = await fetch(authorizationUrl);
+    expect(consent.status).toBe(200);
+    expect(consent.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await consent.text();
+    expect(html).toContain('my-app');
+    expect(html).toContain('Relay');
+
+    // Approving posts the form; the client follows the 302 to redirect_uri with code and state.
+    const before = receiver.requests.length;
+    const approved = await fetch(`${emu.url}/oauth/authorize`, {
+      method: 'POST',
+      body: new URLSearchParams({ state, decision: 'approve' }),
+      redirect: 'follow',
+    });
+    expect(approved.status).toBe(200);
+    expect(approved.redirected).toBe(true);
+    const callback = new URL(receiver.requests[before]!.url, receiver.url);
+    expect(callback.pathname).toBe('/oauth/callback');
+    expect(callback.searchParams.get('state')).toBe(state);
+    const code = callback.searchParams.get('code')!;
+    expect(code).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+
+    // The page cannot be answered twice.
+    expect((await fetch(`${emu.url}/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ state, decision: 'approve' }) })).status).toBe(400);
+
+    const exchanged = await emu.service.oauthLogin({ app_id: 'my-app', redirect_uri: redirectUri, token: { code } });
+    expect(exchanged).toMatchObject({ message: 'Login successful', data: { mailer_id: mailer.mailer_id, oauth_active: true, token_type: 'Bearer' } });
+    expect(JSON.stringify(exchanged)).not.toContain('mya_');
+    const reused = await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'my-app', token: { code } } });
+    expect(reused.status).toBe(400);
+    expect(reused.json.errors[0].path).toBe('token.code');
+
+    const stored = (await emu.service.getSMTPConfig(mailer.mailer_id)).data;
+    expect(stored).toMatchObject({ oauth_active: true, oauth: { has_token: true, app_id: 'my-app', scope: 'mail.send' } });
+    expect(JSON.stringify(stored)).not.toContain('mya_');
+
+    await emu.service.sendEmail(mail(['ann@example.org'], mailer.mailer_id) as never);
+    const [relayed] = await target.waitFor(1);
+    expect(relayed!.method).toBe('XOAUTH2');
+    expect(relayed!.user).toBe('relay-user');
+
+    const off = await emu.service.setOAuthActive({ mailer_id: mailer.mailer_id, active: false });
+    expect(off).toMatchObject({ message: 'OAuth deactivated', data: { mailer_id: mailer.mailer_id, oauth_active: false } });
+    expect((await emu.request('POST', '/v1/oauth/active', { body: { mailer_id: '01NOPE' } })).status).toBe(404);
+  });
+
+  it('without redirect_uri the emulator finishes the login itself; denying stores nothing; tokens from elsewhere are stored as given', async () => {
+    const mailer = (await emu.service.configureSMTP(smtpConfig() as never)).data;
+    const first = (await emu.service.oauthLogin({ app_id: 'ui', mailer_id: mailer.mailer_id })).data as { authorization_url: string; state: string };
+    const denied = await fetch(`${emu.url}/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ state: first.state, decision: 'deny' }) , redirect: 'manual' });
+    expect(denied.status).toBe(302);
+    const deniedTo = new URL(denied.headers.get('location')!);
+    expect(deniedTo.searchParams.get('error')).toBe('access_denied');
+    expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data.oauth_active).toBe(false);
+
+    const second = (await emu.service.oauthLogin({ app_id: 'ui', mailer_id: mailer.mailer_id })).data as { authorization_url: string; state: string };
+    const done = await fetch(`${emu.url}/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ state: second.state, decision: 'approve' }) });
+    expect(done.status).toBe(200);
+    expect(new URL(done.url).pathname).toBe('/oauth/callback');
+    expect(await done.text()).toContain('Login successful');
+    expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data).toMatchObject({ oauth_active: true, oauth: { has_token: true, app_id: 'ui' } });
+
+    const given = await emu.service.oauthLogin({ app_id: 'ext', mailer_id: mailer.mailer_id, token: { access_token: 'ya29.external', expires_in: 60 } });
+    expect(given.data).toMatchObject({ oauth_active: true, token_type: 'Bearer' });
+    expect((await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', token: { access_token: 'x' } } })).json.errors[0].path).toBe('mailer_id');
+    expect((await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', mailer_id: mailer.mailer_id, type: 'imap' } })).json.errors[0].path).toBe('type');
+    expect((await fetch(`${emu.url}/oauth/authorize?state=unknown-state-value-123`)).status).toBe(400);
+  });
+});
