@@ -14,10 +14,14 @@ export interface ServeProcess {
   exited: Promise<number | string | null>;
 }
 
-/** Starts the built `mailyard serve` as a child process and waits for its start-up lines. */
+/**
+ * Starts the built `mailyard serve` as a child process and waits for its start-up lines. The SMTP
+ * sink gets a free port unless the caller names one (tests run in parallel).
+ */
 export async function startServeProcess(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
   if (!existsSync(BUILT)) throw new Error('the CLI is not built: run `npm run build` (npm test does) first');
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...process.env, MAILYARD_LOG_LEVEL: 'warn', ...env } });
+  const smtpPort = args.includes('--smtp-port') || env.MAILYARD_SMTP_PORT !== undefined ? [] : ['--smtp-port', '0'];
+  const child = spawn(process.execPath, [BIN, 'serve', ...args, ...smtpPort], { env: { ...process.env, MAILYARD_LOG_LEVEL: 'warn', ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d));

@@ -5,6 +5,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import nodemailer from 'nodemailer';
 import { startServeProcess } from '../helpers/serve-process';
 
 const BIN = resolve(import.meta.dirname, '../../bin/mailyard.js');
@@ -59,7 +60,7 @@ describe('mailyard serve', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(lines['API key']).toMatch(/^cli-test-key-1234 /);
     expect(lines.Data).toBe(dataDir);
-    expect(lines.SMTP).toBeDefined();
+    expect(lines.SMTP).toMatch(/^smtp:\/\/127\.0\.0\.1:\d+ {2}\(AUTH optional: any user name, an API key as the password; STARTTLS offered\)$/);
 
     const health = await (await fetch(`${url}/emulator/health`)).json();
     expect(health.data.data_dir).toBe(dataDir);
@@ -97,6 +98,22 @@ describe('mailyard serve', () => {
       const detail = await (await fetch(`${url}/emulator/messages/${ref}`)).json();
       expect(detail.data.attachments[0].filename).toBe('a.txt');
       expect(detail.data.html).toContain('/t/c/');
+
+      // The SMTP sink in the bundle: a message over STARTTLS with AUTH, captured with its attachment.
+      const health = await (await fetch(`${url}/emulator/health`)).json();
+      const info = await nodemailer
+        .createTransport({
+          host: '127.0.0.1',
+          port: health.data.ports.smtp,
+          requireTLS: true,
+          tls: { rejectUnauthorized: false },
+          auth: { user: 'bundle', pass: 'bundle-key-1234567' },
+        })
+        .sendMail({ from: 'app@example.com', to: 'Ann <ann@example.org>', subject: 'Über SMTP', text: 'hi', attachments: [{ filename: 'b.txt', content: 'bytes' }] });
+      const smtpRef = /queued as (\S+)$/.exec(info.response)![1]!;
+      const smtpDetail = await (await fetch(`${url}/emulator/messages/${smtpRef}`)).json();
+      expect(smtpDetail.data).toMatchObject({ source: 'smtp', subject: 'Über SMTP', recipient: { email: 'ann@example.org', name: 'Ann' } });
+      expect(smtpDetail.data.attachments[0].filename).toBe('b.txt');
     } finally {
       child.kill('SIGTERM');
       await exited;
@@ -125,6 +142,7 @@ describe('mailyard serve', () => {
     [['--memory', '--data-dir', '/tmp/x'], {}, 'mailyard: --data-dir and --memory cannot be used together'],
     [[], { MAILYARD_MEMORY: 'maybe' }, 'mailyard: invalid value for MAILYARD_MEMORY: expected true or false, got "maybe"'],
     [['--retry-schedule', '5x'], {}, 'mailyard: invalid value for --retry-schedule: "5x" is not a duration (use a number and ms, s, m, h or d, as in 5s or 2h), got "5x"'],
+    [['--smtp-auth', 'always'], {}, 'mailyard: invalid value for --smtp-auth: must be optional or required, got "always"'],
     [['--nope'], {}, "mailyard: Unknown option '--nope'"],
     [['--http-port'], {}, "mailyard: Option '--http-port <value>' argument missing"],
   ])('exits with status 2 and names the problem: %j %j', async (args, env, message) => {
@@ -141,6 +159,9 @@ describe('mailyard serve', () => {
       const result = await run(['serve', '--memory', '--http-port', String(port)]);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(`mailyard: could not start: port ${port} on 127.0.0.1 is already in use (--http-port); choose another port, or 0 for a free one`);
+      const smtp = await run(['serve', '--memory', '--http-port', '0', '--smtp-port', String(port)]);
+      expect(smtp.code).toBe(1);
+      expect(smtp.stderr).toContain(`mailyard: could not start: port ${port} on 127.0.0.1 is already in use (--smtp-port); choose another port, or 0 for a free one`);
     } finally {
       blocker.close();
     }
@@ -149,7 +170,7 @@ describe('mailyard serve', () => {
   it('prints its options with --help', async () => {
     const result = await run(['serve', '--help']);
     expect(result.code).toBe(0);
-    for (const flag of ['--host', '--http-port', '--smtp-port', '--data-dir', '--memory', '--api-key', '--strict-webhook-urls', '--retry-schedule', '--log-level', 'MAILYARD_HTTP_PORT']) {
+    for (const flag of ['--host', '--http-port', '--smtp-port', '--smtp-auth', '--data-dir', '--memory', '--api-key', '--strict-webhook-urls', '--retry-schedule', '--log-level', 'MAILYARD_HTTP_PORT']) {
       expect(result.stdout).toContain(flag);
     }
   });
