@@ -1,45 +1,59 @@
-import { useEffect, useSyncExternalStore, type MouseEvent } from 'react';
+import { useEffect } from 'react';
+import { Deliveries } from './features/deliveries/Deliveries';
 import { Domains } from './features/domains/Domains';
+import { FireEvent } from './features/events/FireEvent';
+import { Messages } from './features/messages/Messages';
 import { Overview } from './features/overview/Overview';
+import { SendEmail } from './features/send/SendEmail';
+import { Settings } from './features/settings/Settings';
+import { Simulation } from './features/simulation/Simulation';
+import { Webhooks } from './features/webhooks/Webhooks';
+import { onLinkClick, usePath } from './router';
+import { useClockOffset } from './stores/clock-store';
 import { useOverview } from './stores/overview-store';
 
 /** The screens, by path. The emulator serves the UI for any non-API path, so each is a deep link. */
 const SCREENS = [
   { path: '/', label: 'Overview', render: () => <Overview /> },
+  { path: '/messages', label: 'Messages', render: () => <Messages /> },
+  { path: '/deliveries', label: 'Deliveries', render: () => <Deliveries /> },
+  { path: '/send', label: 'Send', render: () => <SendEmail /> },
+  { path: '/events', label: 'Fire event', render: () => <FireEvent /> },
+  { path: '/webhooks', label: 'Webhooks', render: () => <Webhooks /> },
+  { path: '/simulation', label: 'Simulation', render: () => <Simulation /> },
   { path: '/domains', label: 'Domains', render: () => <Domains /> },
+  { path: '/settings', label: 'Settings', render: () => <Settings /> },
 ] as const;
 
-function subscribe(onChange: () => void): () => void {
-  window.addEventListener('popstate', onChange);
-  return () => window.removeEventListener('popstate', onChange);
-}
-
-const currentPath = () => window.location.pathname;
-
-function navigate(e: MouseEvent<HTMLAnchorElement>, path: string): void {
-  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-  e.preventDefault();
-  if (window.location.pathname !== path) {
-    window.history.pushState(null, '', path);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }
-}
-
 export function App() {
-  const path = useSyncExternalStore(subscribe, currentPath);
+  const path = usePath();
   const { health, error, load } = useOverview();
   useEffect(() => {
     void load();
   }, [load]);
+  const { sync, follow } = useClockOffset();
+  useEffect(() => {
+    void sync();
+    return follow();
+  }, [sync, follow]);
   const screen = SCREENS.find((s) => s.path !== '/' && (path === s.path || path.startsWith(`${s.path}/`))) ?? SCREENS[0];
+  useEffect(() => {
+    document.title = screen.path === '/' ? 'Mailyard' : `${screen.label} · Mailyard`;
+  }, [screen]);
   return (
     <div className="page">
       <header className="topbar">
-        <span className="brand">Mailyard</span>
-        {health && <span className="muted">v{health.version}</span>}
+        <a className="brand" href="/" onClick={(e) => onLinkClick(e, '/')}>
+          <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true">
+            <rect x="2" y="5" width="20" height="14" rx="2.5" fill="none" stroke="currentColor" strokeWidth="2" />
+            <path d="M3 7l9 6 9-6" fill="none" stroke="currentColor" strokeWidth="2" />
+          </svg>
+          Mailyard
+        </a>
+        {health && <span className="muted small">v{health.version}</span>}
         <nav className="nav" aria-label="Screens">
           {SCREENS.map((s) => (
-            <a key={s.path} href={s.path} aria-current={s === screen ? 'page' : undefined} onClick={(e) => navigate(e, s.path)}>
+            <a key={s.path} href={s.path} aria-current={s === screen ? 'page' : undefined} onClick={(e) => onLinkClick(e, s.path)}>
               {s.label}
             </a>
           ))}

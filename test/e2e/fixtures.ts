@@ -1,4 +1,5 @@
-import { test as base } from '@playwright/test';
+import { test as base, type Page } from '@playwright/test';
+import { startReceiver, type Receiver } from '../helpers/receiver';
 import { startServeProcess } from '../helpers/serve-process';
 
 export interface Served {
@@ -6,15 +7,57 @@ export interface Served {
   apiKey: string;
 }
 
-export const test = base.extend<{ served: Served }>({
+export const test = base.extend<{ served: Served; serveArgs: string[]; receiver: Receiver }>({
+  // Extra `mailyard serve` flags for one file or test (`test.use({ serveArgs: [...] })`).
+  serveArgs: [[], { option: true }],
   // The built `mailyard serve` on a free port, in memory, for one test.
-  served: async ({}, use) => {
+  served: async ({ serveArgs }, use) => {
     const apiKey = 'e2e-key-0123456789';
-    const serve = await startServeProcess(['--http-port', '0', '--smtp-port', '0', '--memory', '--api-key', apiKey]);
+    const serve = await startServeProcess(['--http-port', '0', '--smtp-port', '0', '--memory', '--api-key', apiKey, ...serveArgs]);
     await use({ url: serve.url, apiKey });
     serve.child.kill('SIGTERM');
     await serve.exited;
   },
+  // A real local webhook receiver (answers 200 unless told otherwise).
+  receiver: async ({}, use) => {
+    const receiver = await startReceiver();
+    await use(receiver);
+    await receiver.close();
+  },
 });
 
 export { expect } from '@playwright/test';
+
+/** Collects page errors and console errors; `allow` lists console texts expected on purpose. */
+export function watchErrors(page: Page, allow: RegExp[] = []): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && !allow.some((a) => a.test(m.text())) && errors.push(m.text()));
+  return errors;
+}
+
+/** The service API as the test's account, through the page's request context. */
+export async function api(page: Page, served: Served, method: 'POST' | 'PUT' | 'DELETE' | 'GET', path: string, data?: unknown) {
+  const res = await page.request.fetch(`${served.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${served.apiKey}`, 'content-type': 'application/json' },
+    ...(data === undefined ? {} : { data: JSON.stringify(data) }),
+  });
+  const body = await res.json();
+  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${JSON.stringify(body)}`);
+  return body;
+}
+
+export async function registerWebhook(page: Page, served: Served, url: string, events: Record<string, boolean>) {
+  return api(page, served, 'POST', '/v1/webhook/register', { webhook_url: url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events } });
+}
+
+export async function sendEmail(page: Page, served: Served, to: string, subject: string, html = '<p>Hello</p>') {
+  const res = await api(page, served, 'POST', '/v1/email/send', {
+    from: { email: 'app@example.com', name: 'App' },
+    to: [{ email: to }],
+    subject,
+    content: [{ type: 'text/html', value: html }],
+  });
+  return res.data.messages[0].ref_id as string;
+}

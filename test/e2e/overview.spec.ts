@@ -17,8 +17,8 @@ test('the first page shows the listeners and the API key, and copies the key', a
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(served.apiKey);
 
   // The ready-made command registers a webhook against this emulator with this key.
-  await expect(page.locator('pre.snippet')).toContainText(`curl -X POST ${served.url}/v1/webhook/register`);
-  await expect(page.locator('pre.snippet')).toContainText(`Authorization: Bearer ${served.apiKey}`);
+  await expect(page.locator('pre.snippet.webhook-cmd')).toContainText(`curl -X POST ${served.url}/v1/webhook/register`);
+  await expect(page.locator('pre.snippet.webhook-cmd')).toContainText(`Authorization: Bearer ${served.apiKey}`);
   expect(errors).toEqual([]);
 });
 

@@ -1,4 +1,6 @@
 import { CopyButton } from '../../components/CopyButton';
+import { firstSendCommand } from '../messages/Messages';
+import { DashboardStrip } from './DashboardStrip';
 import { useOverview } from '../../stores/overview-store';
 
 function firstWebhookCommand(httpUrl: string, apiKey: string): string {
@@ -16,6 +18,7 @@ export function Overview() {
   const defaultAccount = accounts.find((a) => a.is_default) ?? accounts[0];
   return (
     <main>
+      <DashboardStrip />
       {loading && <p className="muted">Loading…</p>}
       {error && (
         <p className="error" role="alert">
@@ -71,10 +74,20 @@ export function Overview() {
         </section>
       )}
       {health && defaultAccount && (
+        <section className="card" aria-labelledby="first-send">
+          <h2 id="first-send">Send your first email</h2>
+          <p className="muted">
+            To a simulator address: <code>click@sim.mailyard.test</code> gets a delivery, an open and a click, on the emulator clock.
+          </p>
+          <pre className="snippet send">{firstSendCommand(health.urls.http, defaultAccount.api_key)}</pre>
+          <CopyButton text={firstSendCommand(health.urls.http, defaultAccount.api_key)} label="Copy send command" />
+        </section>
+      )}
+      {health && defaultAccount && (
         <section className="card" aria-labelledby="next">
           <h2 id="next">Register your first webhook</h2>
           <p className="muted">Point it at your local receiver; events are delivered there with real retries.</p>
-          <pre className="snippet">{firstWebhookCommand(health.urls.http, defaultAccount.api_key)}</pre>
+          <pre className="snippet webhook-cmd">{firstWebhookCommand(health.urls.http, defaultAccount.api_key)}</pre>
           <CopyButton text={firstWebhookCommand(health.urls.http, defaultAccount.api_key)} label="Copy command" />
         </section>
       )}

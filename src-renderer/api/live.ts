@@ -1,0 +1,69 @@
+import type { AttemptRecord, DeliverySummary } from '../../src-shared/schemas/dispatch';
+import type { MessageSummary } from '../../src-shared/schemas/messages';
+
+/** What `GET /emulator/stream` announces (the emulator's EmulatorEventMap, as the UI reads it). */
+export interface LiveEvents {
+  'delivery.created': DeliverySummary;
+  'delivery.updated': DeliverySummary;
+  'attempt.completed': { delivery_id: string; attempt: AttemptRecord };
+  'clock.changed': { now: string; speed: number };
+  'message.created': MessageSummary;
+  'message.updated': { ref_id: string; event: string; timestamp: string; delivery_id: string | null; status: MessageSummary['status'] };
+}
+export type LiveEventName = keyof LiveEvents;
+type Listener<K extends LiveEventName> = (data: LiveEvents[K]) => void;
+
+const NAMES: LiveEventName[] = ['delivery.created', 'delivery.updated', 'attempt.completed', 'clock.changed', 'message.created', 'message.updated'];
+
+/**
+ * One EventSource for the whole UI, opened on the first subscription and closed after the last;
+ * it reconnects by itself. `onReconnect` listeners hear when it comes back, to reload what they show.
+ */
+class LiveStream {
+  private source: EventSource | null = null;
+  private readonly listeners = new Map<LiveEventName, Set<Listener<never>>>();
+  private readonly reconnects = new Set<() => void>();
+  private count = 0;
+  private wasOpen = false;
+
+  on<K extends LiveEventName>(name: K, listener: Listener<K>): () => void {
+    let set = this.listeners.get(name);
+    if (!set) this.listeners.set(name, (set = new Set()));
+    set.add(listener as Listener<never>);
+    this.retain();
+    return () => {
+      set.delete(listener as Listener<never>);
+      this.release();
+    };
+  }
+
+  onReconnect(listener: () => void): () => void {
+    this.reconnects.add(listener);
+    return () => this.reconnects.delete(listener);
+  }
+
+  private retain(): void {
+    if (this.count++ > 0) return;
+    const source = new EventSource('/emulator/stream');
+    this.source = source;
+    source.onopen = () => {
+      if (this.wasOpen) for (const r of this.reconnects) r();
+      this.wasOpen = true;
+    };
+    for (const name of NAMES) {
+      source.addEventListener(name, (e) => {
+        const data = JSON.parse((e as MessageEvent<string>).data) as never;
+        for (const l of this.listeners.get(name) ?? []) l(data);
+      });
+    }
+  }
+
+  private release(): void {
+    if (--this.count > 0) return;
+    this.source?.close();
+    this.source = null;
+    this.wasOpen = false;
+  }
+}
+
+export const live = new LiveStream();

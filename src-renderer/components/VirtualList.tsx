@@ -1,0 +1,145 @@
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+
+export interface VirtualListProps<T> {
+  items: readonly T[];
+  /** Every row is this tall (px): the list renders only the rows in view, whatever their number. */
+  rowHeight: number;
+  getKey: (item: T) => string;
+  renderRow: (item: T, index: number, active: boolean) => ReactNode;
+  /** The key of the open item (highlighted, and where keyboard navigation starts). */
+  selectedKey: string | null;
+  onOpen: (item: T) => void;
+  /** Called when the user scrolls near the end and more can be loaded. */
+  onEndReached?: () => void;
+  hasMore?: boolean;
+  label: string;
+  testId?: string;
+  /** Extra rows rendered above and below the view, so fast scrolling does not show blanks. */
+  overscan?: number;
+}
+
+/**
+ * A windowed list: a spacer as tall as all rows, and only the visible ones rendered, absolutely
+ * positioned. Up/down (and j/k, Home/End, PageUp/PageDown) move the active row, Enter opens it.
+ * When rows are added at the top (live updates) while scrolled down, the view stays where it was.
+ */
+export function VirtualList<T>(props: VirtualListProps<T>) {
+  const { items, rowHeight, getKey, renderRow, selectedKey, onOpen, onEndReached, hasMore, label, testId, overscan = 8 } = props;
+  const ref = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(600);
+  const [active, setActive] = useState(0);
+  const firstKey = useRef<string | null>(null);
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setHeight(el.clientHeight);
+    const observer = new ResizeObserver(() => setHeight(el.clientHeight));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  // Anchoring: rows prepended above a scrolled view push the scroll position down by as many rows.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    const prev = firstKey.current;
+    firstKey.current = items.length ? getKey(items[0]!) : null;
+    if (!el || prev === null || prev === firstKey.current || el.scrollTop < rowHeight) return;
+    const limit = Math.min(items.length, 5000);
+    for (let i = 1; i < limit; i++) {
+      if (getKey(items[i]!) === prev) {
+        el.scrollTop += i * rowHeight;
+        setActive((a) => a + i);
+        return;
+      }
+    }
+  }, [items, getKey, rowHeight]);
+
+  // The active row follows the open one.
+  useEffect(() => {
+    if (selectedKey === null) return;
+    const i = items.findIndex((it) => getKey(it) === selectedKey);
+    if (i >= 0) setActive(i);
+  }, [selectedKey, items, getKey]);
+
+  const start = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
+  const end = Math.min(items.length, Math.ceil((scrollTop + height) / rowHeight) + overscan);
+
+  useEffect(() => {
+    if (hasMore && onEndReached && end >= items.length - overscan * 2) onEndReached();
+  }, [end, items.length, hasMore, onEndReached, overscan]);
+
+  const scrollIntoView = useCallback(
+    (i: number) => {
+      const el = ref.current;
+      if (!el) return;
+      const top = i * rowHeight;
+      if (top < el.scrollTop) el.scrollTop = top;
+      else if (top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = top + rowHeight - el.clientHeight;
+    },
+    [rowHeight],
+  );
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (items.length === 0) return;
+    const page = Math.max(1, Math.floor(height / rowHeight) - 1);
+    const moves: Record<string, number> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, PageDown: page, PageUp: -page, Home: -Infinity, End: Infinity };
+    const move = moves[e.key];
+    if (move !== undefined) {
+      e.preventDefault();
+      const next = Math.max(0, Math.min(items.length - 1, active + (Number.isFinite(move) ? move : move > 0 ? items.length : -items.length)));
+      setActive(next);
+      scrollIntoView(next);
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      const item = items[Math.min(active, items.length - 1)];
+      if (item) onOpen(item);
+    }
+  };
+
+  const rows: ReactNode[] = [];
+  for (let i = start; i < end; i++) {
+    const item = items[i]!;
+    const key = getKey(item);
+    rows.push(
+      <div
+        key={key}
+        id={`row-${key}`}
+        role="option"
+        aria-selected={key === selectedKey}
+        className={`vrow${key === selectedKey ? ' selected' : ''}${i === active ? ' active' : ''}`}
+        style={{ top: i * rowHeight, height: rowHeight }}
+        onClick={() => {
+          setActive(i);
+          onOpen(item);
+        }}
+      >
+        {renderRow(item, i, i === active)}
+      </div>,
+    );
+  }
+  const activeItem = items[active];
+  return (
+    <div
+      ref={ref}
+      className="vlist"
+      role="listbox"
+      aria-label={label}
+      tabIndex={0}
+      data-testid={testId}
+      aria-activedescendant={activeItem ? `row-${getKey(activeItem)}` : undefined}
+      onKeyDown={onKeyDown}
+      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+    >
+      <div className="vspacer" style={{ height: items.length * rowHeight + (hasMore ? rowHeight : 0) }}>
+        {rows}
+        {hasMore && (
+          <div className="vrow loading muted" style={{ top: items.length * rowHeight, height: rowHeight }}>
+            Loading more…
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+import { useCallback, useEffect } from 'react';
+import { EMAIL_EVENT_KINDS } from '../../../src-shared/events';
+import { DELIVERY_STATUSES, type DeliverySummary } from '../../../src-shared/schemas/dispatch';
+import { Badge, EventTag } from '../../components/Badge';
+import { Link } from '../../components/Link';
+import { Time } from '../../components/Time';
+import { VirtualList } from '../../components/VirtualList';
+import { idAfter, navigate, usePath } from '../../router';
+import { useDeliveries } from '../../stores/deliveries-store';
+import { DeliveryDetailPane } from './DeliveryDetail';
+
+const ROW_HEIGHT = 56;
+
+function Row({ d }: { d: DeliverySummary }) {
+  return (
+    <div className="mrow">
+      <div className="line">
+        <EventTag event={d.event} />
+        <span className="ellipsis target">{d.target.url}</span>
+        <span className="spacer" />
+        <span className="muted small">
+          <Time iso={d.created_at} />
+        </span>
+      </div>
+      <div className="line small">
+        <Badge value={d.status} />
+        <span className="muted">
+          {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
+          {d.last_status_code !== null ? ` · HTTP ${d.last_status_code}` : d.last_error ? ` · ${d.last_error}` : ''}
+        </span>
+        <span className="spacer" />
+        {d.next_attempt_at && d.status === 'pending' && (
+          <span className="muted">
+            next <Time iso={d.next_attempt_at} />
+          </span>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function Filters() {
+  const { filters, setFilters } = useDeliveries();
+  return (
+    <div className="list-toolbar">
+      <select className="input" aria-label="Delivery status" value={filters.status} onChange={(e) => setFilters({ status: e.target.value })}>
+        <option value="">any status</option>
+        {DELIVERY_STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </select>
+      <select className="input" aria-label="Event" value={filters.event} onChange={(e) => setFilters({ event: e.target.value })}>
+        <option value="">any event</option>
+        {[...EMAIL_EVENT_KINDS, 'domain_verification', 'inbound'].map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </select>
+      <input
+        className="input grow"
+        placeholder="ref_id"
+        aria-label="Message ref_id"
+        defaultValue={filters.ref_id}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') setFilters({ ref_id: e.currentTarget.value });
+        }}
+        onBlur={(e) => e.currentTarget.value !== filters.ref_id && setFilters({ ref_id: e.currentTarget.value })}
+      />
+    </div>
+  );
+}
+
+/** Every webhook request the dispatcher made or will make: live, with each attempt's request and response. */
+export function Deliveries() {
+  const path = usePath();
+  const selectedId = idAfter(path, '/deliveries');
+  const { rows, loading, error, nextCursor, loadMore, reload, follow, select, detail, detailError, filters } = useDeliveries();
+  useEffect(() => {
+    const off = follow();
+    void reload();
+    return off;
+  }, [follow, reload]);
+  useEffect(() => {
+    void select(selectedId);
+  }, [selectedId, select]);
+  const open = useCallback((d: DeliverySummary) => navigate(`/deliveries/${d.id}`), []);
+  const getKey = useCallback((d: DeliverySummary) => d.id, []);
+  const renderRow = useCallback((d: DeliverySummary) => <Row d={d} />, []);
+  const filtered = filters.status !== '' || filters.event !== '' || filters.ref_id !== '';
+  return (
+    <main className="split">
+      <section className="list-pane" aria-label="Deliveries">
+        <Filters />
+        {error && (
+          <p className="error pad" role="alert">
+            {error}
+          </p>
+        )}
+        {!loading && rows.length === 0 ? (
+          filtered ? (
+            <p className="muted pad">No delivery matches these filters.</p>
+          ) : (
+            <div className="empty" data-testid="deliveries-empty">
+              <h2>No webhook deliveries yet</h2>
+              <p className="muted">
+                Register a webhook on the <Link to="/webhooks">Webhooks</Link> screen, then <Link to="/send">send an email</Link> or{' '}
+                <Link to="/events">fire an event</Link>: every request to your receiver shows up here, with each attempt.
+              </p>
+            </div>
+          )
+        ) : (
+          <VirtualList
+            items={rows}
+            rowHeight={ROW_HEIGHT}
+            getKey={getKey}
+            renderRow={renderRow}
+            selectedKey={selectedId}
+            onOpen={open}
+            onEndReached={loadMore}
+            hasMore={nextCursor !== null}
+            label="Deliveries, newest first"
+            testId="delivery-list"
+          />
+        )}
+      </section>
+      <section className="detail-pane" aria-label="Delivery">
+        {detailError && <p className="error pad">{detailError}</p>}
+        {selectedId && detail ? (
+          <DeliveryDetailPane d={detail} />
+        ) : selectedId && !detailError ? (
+          <p className="muted pad">Loading…</p>
+        ) : (
+          !selectedId && (
+            <div className="hint">
+              <p>Select a delivery to see every attempt: request and response headers and bodies.</p>
+              <p className="muted small">
+                Keys: <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>Enter</kbd> opens.
+              </p>
+            </div>
+          )
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,129 @@
+import type { AttemptRecord, DeliveryDetail as Detail } from '../../../src-shared/schemas/dispatch';
+import { Badge, EventTag } from '../../components/Badge';
+import { CopyButton } from '../../components/CopyButton';
+import { BodyView, HeadersTable, JsonView } from '../../components/JsonView';
+import { Link } from '../../components/Link';
+import { Time } from '../../components/Time';
+import { useDeliveries } from '../../stores/deliveries-store';
+import { toCurl } from './curl';
+
+function Attempt({ a, open }: { a: AttemptRecord; open: boolean }) {
+  return (
+    <li className={`attempt ${a.outcome}`} data-testid="attempt">
+      <details open={open}>
+        <summary>
+          <span className="dot" />
+          <strong>#{a.number}</strong> <Badge value={a.outcome} />{' '}
+          {a.response ? <code>HTTP {a.response.status}</code> : a.error ? <code>{a.error.code}</code> : null}{' '}
+          <span className="muted small">
+            {a.trigger} · <Time iso={a.started_at} exact /> · {a.duration_ms} ms
+          </span>
+        </summary>
+        {a.error && <p className="error small">{a.error.message}</p>}
+        <div className="req-res">
+          <section>
+            <h4>
+              Request <code>{a.request.method}</code> <code className="small">{a.request.url}</code>
+            </h4>
+            <HeadersTable headers={a.request.headers} />
+            <BodyView text={a.request.body} />
+          </section>
+          <section>
+            <h4>Response {a.response && <code>HTTP {a.response.status}</code>}</h4>
+            {a.response ? (
+              <>
+                <HeadersTable headers={a.response.headers} />
+                <BodyView text={a.response.body} />
+                {a.response.truncated && <p className="muted small">Body truncated to its first 64 KiB.</p>}
+              </>
+            ) : (
+              <p className="muted small">No response{a.error ? `: ${a.error.message}` : ''}.</p>
+            )}
+          </section>
+        </div>
+      </details>
+    </li>
+  );
+}
+
+export function DeliveryDetailPane({ d }: { d: Detail }) {
+  const { retry, retrying, notice } = useDeliveries();
+  const last = d.attempt_log[d.attempt_log.length - 1];
+  const curl = toCurl(
+    last?.request ?? { method: 'POST', url: d.target.url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(d.payload) },
+  );
+  const attempts = [...d.attempt_log].reverse();
+  return (
+    <article className="detail" aria-label={`Delivery ${d.id}`} data-testid="delivery-detail">
+      <header className="detail-head">
+        <div className="detail-title">
+          <h2>
+            <EventTag event={d.event} /> to <code>{d.target.url}</code>
+          </h2>
+          <Badge value={d.status} testId="delivery-status" />
+        </div>
+        <dl className="facts compact">
+          <dt>Delivery</dt>
+          <dd>
+            <code>{d.id}</code> <span className="muted small">(sent as webhook-id)</span>
+          </dd>
+          <dt>Category</dt>
+          <dd>{d.category}</dd>
+          {d.ref_id && (
+            <>
+              <dt>Message</dt>
+              <dd>
+                <Link to={`/messages/${d.ref_id}`}>{d.ref_id}</Link>
+              </dd>
+            </>
+          )}
+          <dt>Attempts</dt>
+          <dd data-testid="delivery-attempts">{d.attempts}</dd>
+          <dt>Created</dt>
+          <dd>
+            <Time iso={d.created_at} exact />
+          </dd>
+          {d.next_attempt_at && (
+            <>
+              <dt>Next attempt</dt>
+              <dd>
+                <Time iso={d.next_attempt_at} exact /> <span className="muted">(emulator clock)</span>
+              </dd>
+            </>
+          )}
+          {d.last_error && (
+            <>
+              <dt>Last error</dt>
+              <dd className="error">{d.last_error}</dd>
+            </>
+          )}
+        </dl>
+        <div className="toolbar">
+          <button type="button" className="button primary" disabled={retrying || d.status === 'sending'} onClick={() => void retry(d.id)}>
+            {retrying ? 'Sending…' : 'Retry now'}
+          </button>
+          <CopyButton text={curl} label="Copy as curl" />
+          {notice && (
+            <span className="notice small" data-testid="retry-notice">
+              {notice}
+            </span>
+          )}
+        </div>
+      </header>
+      <div className="scroll-body">
+        <h3>Attempts</h3>
+        {attempts.length === 0 ? (
+          <p className="muted">No attempt yet{d.next_attempt_at ? '; the first is due at the time above' : ''}.</p>
+        ) : (
+          <ol className="timeline attempts">
+            {attempts.map((a, i) => (
+              <Attempt key={a.number} a={a} open={i === 0} />
+            ))}
+          </ol>
+        )}
+        <h3>Payload</h3>
+        <JsonView value={d.payload} testId="delivery-payload" />
+      </div>
+    </article>
+  );
+}

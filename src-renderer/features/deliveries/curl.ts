@@ -1,0 +1,15 @@
+/** A shell word in single quotes (a quote inside becomes '\''). */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The request of an attempt as a curl command that sends exactly it again. */
+export function toCurl(req: { method: string; url: string; headers: Record<string, string>; body: string }): string {
+  const lines = [`curl -X ${req.method} ${shellQuote(req.url)}`];
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (['content-length', 'host', 'connection'].includes(name.toLowerCase())) continue;
+    lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
+  }
+  if (req.body !== '') lines.push(`  --data-raw ${shellQuote(req.body)}`);
+  return lines.join(' \\\n');
+}

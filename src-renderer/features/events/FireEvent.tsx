@@ -1,0 +1,184 @@
+import { useEffect, useState } from 'react';
+import type { z } from 'zod';
+import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../../src-shared/events';
+import type { FireEventResult } from '../../../src-shared/schemas/dispatch';
+import { control, describeError } from '../../api/clients';
+import { JsonView } from '../../components/JsonView';
+import { Link } from '../../components/Link';
+import { useOverview } from '../../stores/overview-store';
+
+type Result = z.output<typeof FireEventResult>;
+
+function parseFields(text: string): { fields?: Record<string, unknown>; error?: string } {
+  if (!text.trim()) return { fields: {} };
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return { error: 'Field overrides must be a JSON object, e.g. {"campaign_id": "spring"}' };
+    return { fields: v as Record<string, unknown> };
+  } catch (err) {
+    return { error: `Field overrides are not valid JSON: ${(err as Error).message}` };
+  }
+}
+
+/** Stripe's `trigger` for email: any of the twelve kinds, previewed, through the same filter and dispatcher. */
+export function FireEvent() {
+  const { accounts } = useOverview();
+  const params = new URLSearchParams(window.location.search);
+  const [kind, setKind] = useState<EmailEventKind>((params.get('event') as EmailEventKind | null) ?? 'delivery');
+  const [target, setTarget] = useState<'message' | 'recipient'>(params.get('ref_id') ? 'message' : 'recipient');
+  const [refId, setRefId] = useState(params.get('ref_id') ?? '');
+  const [recipient, setRecipient] = useState('ann@example.com');
+  const [accountId, setAccountId] = useState('');
+  const [fieldsText, setFieldsText] = useState('');
+  const [preview, setPreview] = useState<Result | null>(null);
+  const [previewError, setPreviewError] = useState<string | null>(null);
+  const [result, setResult] = useState<Result | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const parsed = parseFields(fieldsText);
+
+  const body = () => ({
+    event: kind,
+    ...(accountId ? { account_id: accountId } : {}),
+    ...(target === 'message' && refId.trim() ? { ref_id: refId.trim() } : {}),
+    ...(target === 'recipient' && recipient.trim() ? { recipient: recipient.trim() } : {}),
+    ...(parsed.fields && Object.keys(parsed.fields).length ? { fields: parsed.fields } : {}),
+  });
+
+  // The payload preview: a dry run on the emulator (nothing is sent or recorded), after a short pause.
+  const key = JSON.stringify([kind, target, refId, recipient, accountId, fieldsText]);
+  useEffect(() => {
+    if (parsed.error) {
+      setPreviewError(parsed.error);
+      return;
+    }
+    let gone = false;
+    const t = window.setTimeout(() => {
+      control.fireEvent({ ...body(), dry_run: true }).then(
+        (res) => {
+          if (gone) return;
+          setPreview(res.data);
+          setPreviewError(null);
+        },
+        (err: unknown) => !gone && setPreviewError(describeError(err)),
+      );
+    }, 200);
+    return () => {
+      gone = true;
+      window.clearTimeout(t);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+
+  const fire = async () => {
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    try {
+      setResult((await control.fireEvent(body())).data);
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="wide two-col">
+      <section className="card" aria-labelledby="fire-title">
+        <h2 id="fire-title">Fire a synthetic event</h2>
+        <p className="muted small">Goes through the account's EMAIL_EVENT webhook filter, the dispatcher and its retries, like a simulated one.</p>
+        <label className="field">
+          <span>Event</span>
+          <select className="input" aria-label="Event kind" value={kind} onChange={(e) => setKind(e.target.value as EmailEventKind)}>
+            {EMAIL_EVENT_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset className="field">
+          <legend>About</legend>
+          <label>
+            <input type="radio" name="target" checked={target === 'recipient'} onChange={() => setTarget('recipient')} /> a free recipient
+          </label>{' '}
+          <label>
+            <input type="radio" name="target" checked={target === 'message'} onChange={() => setTarget('message')} /> a stored message
+          </label>
+          {target === 'recipient' ? (
+            <input className="input" aria-label="Recipient" value={recipient} onChange={(e) => setRecipient(e.target.value)} />
+          ) : (
+            <input className="input" aria-label="Message ref_id" placeholder="ref_id of a message" value={refId} onChange={(e) => setRefId(e.target.value)} />
+          )}
+        </fieldset>
+        {accounts.length > 1 && (
+          <label className="field">
+            <span>Account (whose webhook filter applies)</span>
+            <select className="input" value={accountId} onChange={(e) => setAccountId(e.target.value)}>
+              <option value="">the message's, or the default</option>
+              {accounts.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label className="field">
+          <span>Field overrides (JSON)</span>
+          <textarea
+            className="input code"
+            rows={6}
+            aria-label="Field overrides"
+            placeholder={'{"campaign_id": "spring", "bounce_type": "soft"}'}
+            value={fieldsText}
+            onChange={(e) => setFieldsText(e.target.value)}
+          />
+        </label>
+        <div className="toolbar">
+          <button type="button" className="button primary" disabled={busy || Boolean(parsed.error)} onClick={() => void fire()}>
+            Fire {kind}
+          </button>
+        </div>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        {result && (
+          <p className={result.sent ? 'notice' : 'warn'} data-testid="fire-result">
+            {result.sent ? (
+              <>
+                Sent: delivery <Link to={`/deliveries/${result.delivery_id}`}>{result.delivery_id}</Link>
+              </>
+            ) : (
+              <>Not sent: {result.reason}</>
+            )}
+            {target === 'message' && refId && (
+              <>
+                {' · '}
+                <Link to={`/messages/${refId.trim()}`}>the message</Link>
+              </>
+            )}
+          </p>
+        )}
+      </section>
+      <section className="card" aria-labelledby="preview-title">
+        <h2 id="preview-title">Payload preview</h2>
+        {preview && !previewError && (
+          <p className={preview.sent ? 'notice small' : 'warn small'} data-testid="filter-verdict">
+            {preview.sent ? 'The webhook filter will send this event.' : `The webhook filter will not send it: ${preview.reason}.`}
+            {!preview.sent && (
+              <>
+                {' '}
+                <Link to="/webhooks">Webhooks</Link>
+              </>
+            )}
+          </p>
+        )}
+        {previewError ? <p className="error">{previewError}</p> : preview ? <JsonView value={preview.payload} testId="payload-preview" /> : <p className="muted">…</p>}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,174 @@
+import { useCallback, useEffect, useState } from 'react';
+import { EMAIL_STATUSES } from '../../../src-shared/schemas/email';
+import type { MessageSummary } from '../../../src-shared/schemas/messages';
+import { Badge } from '../../components/Badge';
+import { CopyButton } from '../../components/CopyButton';
+import { Link } from '../../components/Link';
+import { Time } from '../../components/Time';
+import { VirtualList } from '../../components/VirtualList';
+import { idAfter, navigate, usePath } from '../../router';
+import { useMessages } from '../../stores/messages-store';
+import { useOverview } from '../../stores/overview-store';
+import { MessageDetailPane } from './MessageDetail';
+
+const ROW_HEIGHT = 56;
+
+export function firstSendCommand(httpUrl: string, apiKey: string): string {
+  return [
+    `curl -X POST ${httpUrl}/v1/email/send \\`,
+    `  -H 'Authorization: Bearer ${apiKey}' -H 'Content-Type: application/json' \\`,
+    `  -d '{"from":{"email":"app@example.com"},"to":[{"email":"click@sim.mailyard.test"}],"subject":"Hello from Mailyard","content":[{"type":"text/html","value":"<p>Hello <a href=\\"https://example.com\\">there</a></p>"}]}'`,
+  ].join('\n');
+}
+
+function EmptyInbox() {
+  const { health, accounts } = useOverview();
+  const account = accounts.find((a) => a.is_default) ?? accounts[0];
+  if (!health || !account) return null;
+  const cmd = firstSendCommand(health.urls.http, account.api_key);
+  return (
+    <div className="empty" data-testid="messages-empty">
+      <h2>No messages yet</h2>
+      <p className="muted">Send your first email with the API and it appears here at once:</p>
+      <pre className="snippet">{cmd}</pre>
+      <p>
+        <CopyButton text={cmd} label="Copy command" /> or use the <Link to="/send">Send form</Link>
+        {health.urls.smtp && (
+          <>
+            , or point any SMTP client at <code>{health.urls.smtp.replace('smtp://', '')}</code>
+          </>
+        )}
+        .
+      </p>
+    </div>
+  );
+}
+
+function Row({ m }: { m: MessageSummary }) {
+  return (
+    <div className="mrow">
+      <div className="line">
+        <span className="who">{m.recipient.email}</span>
+        <span className="spacer" />
+        <span className="muted small">
+          <Time iso={m.created_at} />
+        </span>
+      </div>
+      <div className="line">
+        <span className="subject">{m.subject || '(no subject)'}</span>
+        <span className="muted small ellipsis">· {m.from.email}</span>
+        <span className="spacer" />
+        {m.campaign_id && <span className="badge">{m.campaign_id}</span>}
+        <Badge value={m.status} />
+      </div>
+    </div>
+  );
+}
+
+function Filters() {
+  const { filters, setFilters, total, rows, clearAll } = useMessages();
+  const [q, setQ] = useState(filters.q);
+  const [campaign, setCampaign] = useState(filters.campaign_id);
+  // Typing searches after a short pause.
+  useEffect(() => {
+    if (q === filters.q && campaign === filters.campaign_id) return;
+    const t = window.setTimeout(() => setFilters({ q, campaign_id: campaign }), 250);
+    return () => window.clearTimeout(t);
+  }, [q, campaign, filters.q, filters.campaign_id, setFilters]);
+  return (
+    <div className="list-toolbar">
+      <input className="input grow" type="search" placeholder="Search recipient, subject, sender" aria-label="Search messages" value={q} onChange={(e) => setQ(e.target.value)} />
+      <select className="input" aria-label="Status" value={filters.status} onChange={(e) => setFilters({ status: e.target.value })}>
+        <option value="">any status</option>
+        {EMAIL_STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </select>
+      <input className="input narrow" placeholder="campaign" aria-label="Campaign" value={campaign} onChange={(e) => setCampaign(e.target.value)} />
+      <span className="muted small count" data-testid="message-count">
+        {total === null ? `${rows.length}` : total.toLocaleString()} message{total === 1 ? '' : 's'}
+      </span>
+      <button
+        type="button"
+        className="button danger small"
+        disabled={rows.length === 0}
+        onClick={() => {
+          if (window.confirm('Delete every captured message?')) void clearAll();
+        }}
+      >
+        Clear
+      </button>
+    </div>
+  );
+}
+
+/** Every captured message, newest first and live; the open one beside the list. */
+export function Messages() {
+  const path = usePath();
+  const selectedId = idAfter(path, '/messages');
+  const { rows, loading, error, nextCursor, loadMore, reload, follow, select, detail, detailError, filters } = useMessages();
+
+  useEffect(() => {
+    const off = follow();
+    void reload();
+    return off;
+  }, [follow, reload]);
+  useEffect(() => {
+    void select(selectedId);
+  }, [selectedId, select]);
+
+  const open = useCallback((m: MessageSummary) => navigate(`/messages/${m.ref_id}`), []);
+  const getKey = useCallback((m: MessageSummary) => m.ref_id, []);
+  const renderRow = useCallback((m: MessageSummary) => <Row m={m} />, []);
+  const filtered = filters.q !== '' || filters.status !== '' || filters.campaign_id !== '';
+
+  return (
+    <main className="split">
+      <section className="list-pane" aria-label="Messages">
+        <Filters />
+        {error && (
+          <p className="error pad" role="alert">
+            {error}
+          </p>
+        )}
+        {!loading && rows.length === 0 && !filtered ? (
+          <EmptyInbox />
+        ) : !loading && rows.length === 0 ? (
+          <p className="muted pad">No message matches these filters.</p>
+        ) : (
+          <VirtualList
+            items={rows}
+            rowHeight={ROW_HEIGHT}
+            getKey={getKey}
+            renderRow={renderRow}
+            selectedKey={selectedId}
+            onOpen={open}
+            onEndReached={loadMore}
+            hasMore={nextCursor !== null}
+            label="Messages, newest first"
+            testId="message-list"
+          />
+        )}
+      </section>
+      <section className="detail-pane" aria-label="Message">
+        {detailError && <p className="error pad">{detailError}</p>}
+        {selectedId && detail ? (
+          <MessageDetailPane d={detail} />
+        ) : selectedId && !detailError ? (
+          <p className="muted pad">Loading…</p>
+        ) : (
+          !selectedId && (
+            <div className="hint">
+              <p>Select a message to see it rendered, its source, headers and events.</p>
+              <p className="muted small">
+                Keys: <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>Enter</kbd> opens.
+              </p>
+            </div>
+          )
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,223 @@
+import { useState, type FormEvent } from 'react';
+import type { SendEmailBody } from '../../../src-shared/schemas/email';
+import { describeError, fieldErrors, serviceAs } from '../../api/clients';
+import { JsonView } from '../../components/JsonView';
+import { Link } from '../../components/Link';
+import { useOverview } from '../../stores/overview-store';
+
+/** The simulator's addresses (one click adds one to To) and what each does. */
+const SIMULATOR = [
+  ['delivered', 'delivery'],
+  ['bounce', 'hard bounce'],
+  ['soft-bounce', 'soft bounce'],
+  ['spam', 'delivery, spam'],
+  ['open', 'delivery, open'],
+  ['click', 'delivery, open, click'],
+  ['unsubscribe', 'delivery, unsubscribe'],
+  ['policy-rejection', 'policy_rejection'],
+  ['generation-failure', 'generation_failure'],
+  ['generation-rejection', 'generation_rejection'],
+  ['smtp-error', 'smtp_error'],
+  ['phishing', 'phishing'],
+] as const;
+
+const list = (text: string) =>
+  text
+    .split(/[,;\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((email) => {
+      const m = /^(.*)<([^>]+)>$/.exec(email);
+      return m ? { email: m[2]!.trim(), name: m[1]!.trim().replace(/^"|"$/g, '') } : { email };
+    });
+
+function readBase64(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error ?? new Error('cannot read the file'));
+    reader.readAsDataURL(file);
+  });
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+  refs: Array<{ email: string; recipient_type: string; ref_id: string }>;
+}
+
+export function SendEmail() {
+  const { accounts } = useOverview();
+  const [accountId, setAccountId] = useState('');
+  const account = accounts.find((a) => a.id === accountId) ?? accounts.find((a) => a.is_default) ?? accounts[0];
+  const [from, setFrom] = useState('App <app@example.com>');
+  const [to, setTo] = useState('');
+  const [cc, setCc] = useState('');
+  const [bcc, setBcc] = useState('');
+  const [subject, setSubject] = useState('Hello from Mailyard');
+  const [html, setHtml] = useState('<h1>Hello!</h1>\n<p>This is a test. <a href="https://example.com/welcome">Open the welcome page</a>.</p>');
+  const [text, setText] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [tracking, setTracking] = useState({ open_tracking: false, click_tracking: false, unsubscribe_tracking: false });
+  const [campaign, setCampaign] = useState('');
+  const [args, setArgs] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [error, setError] = useState<{ message: string; errors: Array<{ path: string; message: string }> } | null>(null);
+
+  const addSim = (local: string) => {
+    const address = `${local}@sim.mailyard.test`;
+    setTo((t) => (t.trim() ? `${t.trim().replace(/,$/, '')}, ${address}` : address));
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!account) return;
+    setBusy(true);
+    setError(null);
+    setAnswer(null);
+    try {
+      const [sender] = list(from);
+      const customArgs = Object.fromEntries(
+        args
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .map((l) => {
+            const i = l.indexOf('=');
+            return i < 0 ? [l, ''] : [l.slice(0, i).trim(), l.slice(i + 1).trim()];
+          }),
+      );
+      const body: SendEmailBody = {
+        from: sender ?? { email: '' },
+        to: list(to),
+        ...(list(cc).length ? { cc: list(cc) } : {}),
+        ...(list(bcc).length ? { bcc: list(bcc) } : {}),
+        subject,
+        content: [...(html.trim() ? [{ type: 'text/html' as const, value: html }] : []), ...(text.trim() ? [{ type: 'text/plain' as const, value: text }] : [])],
+        ...(files.length
+          ? { attachments: await Promise.all(files.map(async (f) => ({ filename: f.name, content: await readBase64(f), ...(f.type ? { type: f.type } : {}) }))) }
+          : {}),
+        ...(tracking.open_tracking || tracking.click_tracking || tracking.unsubscribe_tracking ? { settings: tracking } : {}),
+        ...(campaign.trim() ? { campaign_id: campaign.trim() } : {}),
+        ...(Object.keys(customArgs).length ? { custom_args: customArgs } : {}),
+      };
+      const res = await serviceAs(account.api_key).sendEmail(body);
+      setAnswer({ status: 200, body: res, refs: res.data.messages });
+    } catch (err) {
+      setError({ message: describeError(err), errors: fieldErrors(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="wide">
+      <form className="card send-form" onSubmit={(e) => void submit(e)} aria-labelledby="send-title">
+        <div className="card-head">
+          <h2 id="send-title">Send a test email</h2>
+          <span className="muted small">POST /v1/email/send as {account?.name ?? '…'}</span>
+          {accounts.length > 1 && (
+            <select className="input" aria-label="Account" value={account?.id ?? ''} onChange={(e) => setAccountId(e.target.value)}>
+              {accounts.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </div>
+        <div className="grid2">
+          <label className="field">
+            <span>From</span>
+            <input className="input" value={from} onChange={(e) => setFrom(e.target.value)} />
+          </label>
+          <label className="field">
+            <span>Subject</span>
+            <input className="input" value={subject} onChange={(e) => setSubject(e.target.value)} />
+          </label>
+          <label className="field span2">
+            <span>To</span>
+            <input className="input" value={to} onChange={(e) => setTo(e.target.value)} placeholder="ann@example.com, Bob <bob@example.com>" />
+          </label>
+          <div className="span2 sims" aria-label="Simulator recipients">
+            <span className="muted small">Simulator:</span>
+            {SIMULATOR.map(([local, what]) => (
+              <button key={local} type="button" className="chip" title={`${local}@sim.mailyard.test: ${what}`} onClick={() => addSim(local)}>
+                {local}
+              </button>
+            ))}
+          </div>
+          <label className="field">
+            <span>Cc</span>
+            <input className="input" value={cc} onChange={(e) => setCc(e.target.value)} />
+          </label>
+          <label className="field">
+            <span>Bcc</span>
+            <input className="input" value={bcc} onChange={(e) => setBcc(e.target.value)} />
+          </label>
+          <label className="field span2">
+            <span>HTML</span>
+            <textarea className="input code" rows={7} value={html} onChange={(e) => setHtml(e.target.value)} />
+          </label>
+          <label className="field span2">
+            <span>Text</span>
+            <textarea className="input code" rows={3} value={text} onChange={(e) => setText(e.target.value)} placeholder="Plain-text part (optional)" />
+          </label>
+          <label className="field">
+            <span>Attachments</span>
+            <input type="file" multiple onChange={(e) => setFiles([...(e.target.files ?? [])])} />
+          </label>
+          <fieldset className="field toggles">
+            <legend>Tracking</legend>
+            {(['open_tracking', 'click_tracking', 'unsubscribe_tracking'] as const).map((k) => (
+              <label key={k}>
+                <input type="checkbox" checked={tracking[k]} onChange={(e) => setTracking({ ...tracking, [k]: e.target.checked })} /> {k.replace('_tracking', '')}
+              </label>
+            ))}
+          </fieldset>
+          <label className="field">
+            <span>Campaign</span>
+            <input className="input" value={campaign} onChange={(e) => setCampaign(e.target.value)} placeholder="spring-sale" />
+          </label>
+          <label className="field">
+            <span>Custom args (key=value per line)</span>
+            <textarea className="input code" rows={2} value={args} onChange={(e) => setArgs(e.target.value)} placeholder="order=1234" />
+          </label>
+        </div>
+        <div className="toolbar">
+          <button className="button primary" type="submit" disabled={busy || !account}>
+            {busy ? 'Sending…' : 'Send'}
+          </button>
+        </div>
+        {error && (
+          <div className="error" role="alert" data-testid="send-error">
+            <strong>{error.message}</strong>
+            {error.errors.length > 1 && (
+              <ul>
+                {error.errors.map((e) => (
+                  <li key={`${e.path}-${e.message}`}>
+                    <code>{e.path}</code> {e.message}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
+      </form>
+      {answer && (
+        <section className="card" aria-labelledby="answer-title" data-testid="send-answer">
+          <h2 id="answer-title">API answer</h2>
+          <ul className="refs">
+            {answer.refs.map((r) => (
+              <li key={r.ref_id}>
+                <span className="badge">{r.recipient_type}</span> {r.email} → <Link to={`/messages/${r.ref_id}`}>{r.ref_id}</Link>
+              </li>
+            ))}
+          </ul>
+          <JsonView value={answer.body} />
+        </section>
+      )}
+    </main>
+  );
+}

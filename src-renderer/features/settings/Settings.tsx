@@ -1,0 +1,91 @@
+import { useState, type FormEvent } from 'react';
+import { control, describeError } from '../../api/clients';
+import { CopyButton } from '../../components/CopyButton';
+import { Time } from '../../components/Time';
+import { useOverview } from '../../stores/overview-store';
+
+/** Accounts with their API keys, and how this emulator runs: ports, data directory, version. */
+export function Settings() {
+  const { health, accounts, load } = useOverview();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await control.createAccount(name.trim() ? { name: name.trim() } : {});
+      setName('');
+      await load();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+  return (
+    <main className="wide">
+      <section className="card" aria-labelledby="keys-title">
+        <h2 id="keys-title">Accounts and API keys</h2>
+        <p className="muted small">
+          Each key is an account: its webhooks, messages and domains are its own. Use it as <code>Authorization: Bearer KEY</code> on <code>/v1</code>, or as the SMTP password.
+        </p>
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Account</th>
+              <th>API key</th>
+              <th>Created</th>
+              <th>Signed webhooks</th>
+            </tr>
+          </thead>
+          <tbody>
+            {accounts.map((a) => (
+              <tr key={a.id}>
+                <td>
+                  {a.name} {a.is_default && <span className="badge">default</span>}
+                </td>
+                <td>
+                  <code>{a.api_key}</code> <CopyButton text={a.api_key} label="Copy key" />
+                </td>
+                <td>
+                  <Time iso={a.created_at} exact />
+                </td>
+                <td>{a.signing_secret ? 'yes' : <span className="muted">no</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <form className="form-row" onSubmit={(e) => void create(e)}>
+          <input className="input" aria-label="New account name" placeholder="Account name" value={name} onChange={(e) => setName(e.target.value)} />
+          <button className="button" type="submit">
+            Create account
+          </button>
+          {error && <span className="error">{error}</span>}
+        </form>
+      </section>
+      {health && (
+        <section className="card" aria-labelledby="run-title">
+          <h2 id="run-title">This emulator</h2>
+          <dl className="facts">
+            <dt>Version</dt>
+            <dd data-testid="version">{health.version}</dd>
+            <dt>HTTP</dt>
+            <dd>
+              <code>{health.urls.http}</code> <span className="muted">port {health.ports.http}</span>
+            </dd>
+            <dt>SMTP</dt>
+            <dd>{health.urls.smtp ? <code>{health.urls.smtp}</code> : <span className="muted">off</span>} {health.ports.smtp !== null && <span className="muted">port {health.ports.smtp}</span>}</dd>
+            <dt>Data</dt>
+            <dd>{health.data_dir ? <><code>{health.data_dir}</code> <CopyButton text={health.data_dir} label="Copy path" /></> : <span className="muted">in memory: nothing is kept after exit</span>}</dd>
+            <dt>Started</dt>
+            <dd>
+              <Time iso={health.started_at} exact />
+            </dd>
+            <dt>API</dt>
+            <dd>
+              <a href="/openapi.json">/openapi.json</a> <span className="muted">(OpenAPI 3.1)</span>
+            </dd>
+          </dl>
+        </section>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,245 @@
+import { useCallback, useEffect, useState } from 'react';
+import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../../src-shared/events';
+import type { ClockState } from '../../../src-shared/schemas/dispatch';
+import { control, describeError, fieldErrors } from '../../api/clients';
+import { live } from '../../api/live';
+import { Time } from '../../components/Time';
+
+interface DraftEvent {
+  event: EmailEventKind;
+  delay_ms: number;
+  fields: string;
+}
+interface DraftRule {
+  pattern: string;
+  events: DraftEvent[];
+}
+
+const SPEEDS = [0, 1, 10, 60, 600, 3600];
+const JUMPS: Array<[string, number]> = [
+  ['+5 s', 5_000],
+  ['+1 min', 60_000],
+  ['+5 min', 300_000],
+  ['+1 h', 3_600_000],
+  ['+1 day', 86_400_000],
+];
+
+function Clock() {
+  const [clock, setClock] = useState<ClockState | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [custom, setCustom] = useState('');
+  const load = useCallback(async () => {
+    try {
+      setClock((await control.getClock()).data);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+    const t = window.setInterval(() => void load(), 1000);
+    const offs = [live.on('clock.changed', () => void load()), live.on('delivery.updated', () => void load())];
+    return () => {
+      window.clearInterval(t);
+      offs.forEach((o) => o());
+    };
+  }, [load]);
+  const set = async (body: { speed?: number; advance_ms?: number }) => {
+    setError(null);
+    try {
+      setClock((await control.setClock(body)).data);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="clock-title">
+      <div className="card-head">
+        <h2 id="clock-title">Emulator clock</h2>
+        <span className="muted small">Simulated events and webhook retries run on this clock: speed it up or jump ahead instead of waiting.</span>
+      </div>
+      {clock && (
+        <dl className="facts">
+          <dt>Now</dt>
+          <dd>
+            <code data-testid="clock-now">{clock.now}</code> {clock.offset_ms > 0 && <span className="muted">({Math.round(clock.offset_ms / 1000).toLocaleString()} s ahead of real time)</span>}
+          </dd>
+          <dt>Speed</dt>
+          <dd data-testid="clock-speed">{clock.speed === 0 ? 'paused' : `${clock.speed}×`}</dd>
+          <dt>Next event</dt>
+          <dd>{clock.next_event_at ? <Time iso={clock.next_event_at} exact /> : <span className="muted">none scheduled</span>}</dd>
+          <dt>Next retry</dt>
+          <dd>
+            {clock.next_due_at ? <Time iso={clock.next_due_at} exact /> : <span className="muted">none due</span>} <span className="muted">· {clock.pending_deliveries} pending deliveries</span>
+          </dd>
+        </dl>
+      )}
+      <div className="toolbar">
+        <span className="muted small">Speed</span>
+        <div className="segmented" role="group" aria-label="Clock speed">
+          {SPEEDS.map((s) => (
+            <button key={s} type="button" className={`seg${clock?.speed === s ? ' on' : ''}`} aria-pressed={clock?.speed === s} onClick={() => void set({ speed: s })}>
+              {s === 0 ? 'Pause' : `${s}×`}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="toolbar">
+        <span className="muted small">Jump ahead</span>
+        {JUMPS.map(([label, ms]) => (
+          <button key={label} type="button" className="button" onClick={() => void set({ advance_ms: ms })}>
+            {label}
+          </button>
+        ))}
+        {clock?.next_event_at && (
+          <button type="button" className="button primary" onClick={() => void set({ advance_ms: Math.max(0, Date.parse(clock.next_event_at!) - clock.now_ms) })}>
+            To the next event
+          </button>
+        )}
+        <input className="input narrow" aria-label="Jump seconds" placeholder="seconds" value={custom} onChange={(e) => setCustom(e.target.value)} />
+        <button type="button" className="button" disabled={!/^\d+$/.test(custom)} onClick={() => void set({ advance_ms: Number(custom) * 1000 })}>
+          Jump
+        </button>
+      </div>
+      {error && <p className="error">{error}</p>}
+    </section>
+  );
+}
+
+function Rules() {
+  const [rules, setRules] = useState<DraftRule[] | null>(null);
+  const [error, setError] = useState<{ message: string; errors: Array<{ path: string; message: string }> } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    try {
+      const res = await control.getRules();
+      setRules(res.data.rules.map((r) => ({ pattern: r.pattern, events: r.events.map((e) => ({ event: e.event, delay_ms: e.delay_ms, fields: e.fields ? JSON.stringify(e.fields) : '' })) })));
+    } catch (err) {
+      setError({ message: describeError(err), errors: [] });
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  if (!rules) return null;
+  const update = (i: number, f: (r: DraftRule) => DraftRule) => setRules(rules.map((r, j) => (j === i ? f(r) : r)));
+  const save = async () => {
+    setError(null);
+    setNotice(null);
+    try {
+      const body = {
+        rules: rules.map((r, i) => ({
+          pattern: r.pattern,
+          events: r.events.map((e, j) => {
+            let fields: Record<string, unknown> | undefined;
+            if (e.fields.trim()) {
+              try {
+                fields = JSON.parse(e.fields) as Record<string, unknown>;
+              } catch {
+                throw new Error(`rules.${i}.events.${j}.fields is not valid JSON`);
+              }
+            }
+            return { event: e.event, delay_ms: e.delay_ms, ...(fields ? { fields } : {}) };
+          }),
+        })),
+      };
+      const res = await control.setRules(body);
+      setNotice(`${res.message}: ${res.data.rules.length} rule${res.data.rules.length === 1 ? '' : 's'}`);
+    } catch (err) {
+      setError({ message: err instanceof Error && !('body' in err) && err.message.startsWith('rules.') ? err.message : describeError(err), errors: fieldErrors(err) });
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="rules-title">
+      <div className="card-head">
+        <h2 id="rules-title">Simulation rules</h2>
+        <span className="muted small">
+          Tried in order, before the simulator addresses. A pattern is an address or a glob such as <code>*@example.com</code>.
+        </span>
+      </div>
+      {rules.length === 0 && <p className="muted">No rules: recipients get the simulator's events (<code>bounce@sim.mailyard.test</code>…) or a delivery.</p>}
+      {rules.map((r, i) => (
+        <div className="rule" key={i} data-testid="rule">
+          <div className="form-row">
+            <label>
+              Pattern <input className="input wide" value={r.pattern} onChange={(e) => update(i, (x) => ({ ...x, pattern: e.target.value }))} placeholder="*@acme.test" />
+            </label>
+            <span className="spacer" />
+            <button type="button" className="button small" disabled={i === 0} onClick={() => setRules([...rules.slice(0, i - 1), r, rules[i - 1]!, ...rules.slice(i + 1)])}>
+              ↑
+            </button>
+            <button type="button" className="button danger small" onClick={() => setRules(rules.filter((_, j) => j !== i))}>
+              Remove rule
+            </button>
+          </div>
+          <ol className="rule-events">
+            {r.events.map((e, j) => (
+              <li key={j} className="form-row">
+                <select className="input" aria-label="Rule event" value={e.event} onChange={(ev) => update(i, (x) => ({ ...x, events: x.events.map((y, k) => (k === j ? { ...y, event: ev.target.value as EmailEventKind } : y)) }))}>
+                  {EMAIL_EVENT_KINDS.map((k) => (
+                    <option key={k}>{k}</option>
+                  ))}
+                </select>
+                <label>
+                  after{' '}
+                  <input
+                    className="input narrow"
+                    type="number"
+                    min={0}
+                    value={e.delay_ms}
+                    onChange={(ev) => update(i, (x) => ({ ...x, events: x.events.map((y, k) => (k === j ? { ...y, delay_ms: Number(ev.target.value) } : y)) }))}
+                  />{' '}
+                  ms
+                </label>
+                <input
+                  className="input grow code"
+                  placeholder='fields, e.g. {"bounce_type":"soft"}'
+                  value={e.fields}
+                  onChange={(ev) => update(i, (x) => ({ ...x, events: x.events.map((y, k) => (k === j ? { ...y, fields: ev.target.value } : y)) }))}
+                />
+                <button type="button" className="button small" aria-label="Remove event" onClick={() => update(i, (x) => ({ ...x, events: x.events.filter((_, k) => k !== j) }))}>
+                  ×
+                </button>
+              </li>
+            ))}
+          </ol>
+          <button type="button" className="button small" onClick={() => update(i, (x) => ({ ...x, events: [...x.events, { event: 'delivery', delay_ms: 1000, fields: '' }] }))}>
+            Add event
+          </button>
+        </div>
+      ))}
+      <div className="toolbar">
+        <button type="button" className="button" onClick={() => setRules([...rules, { pattern: '', events: [{ event: 'delivery', delay_ms: 1000, fields: '' }] }])}>
+          Add rule
+        </button>
+        <button type="button" className="button primary" onClick={() => void save()}>
+          Save rules
+        </button>
+        {notice && <span className="notice small">{notice}</span>}
+      </div>
+      {error && (
+        <div className="error" role="alert">
+          {error.message}
+          {error.errors.length > 1 && (
+            <ul>
+              {error.errors.map((e) => (
+                <li key={`${e.path}-${e.message}`}>
+                  <code>{e.path}</code> {e.message}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function Simulation() {
+  return (
+    <main className="wide">
+      <Clock />
+      <Rules />
+    </main>
+  );
+}

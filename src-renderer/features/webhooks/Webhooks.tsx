@@ -1,0 +1,249 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { EMAIL_EVENT_KINDS, WEBHOOK_METHODS, type WebhookEvent, type WebhookMethod } from '../../../src-shared/events';
+import type { WebhookRecord } from '../../../src-shared/schemas/webhooks';
+import type { AccountRecord } from '../../../src-shared/schemas/emulator';
+import { control, describeError, fieldErrors, serviceAs } from '../../api/clients';
+import { CopyButton } from '../../components/CopyButton';
+import { useOverview } from '../../stores/overview-store';
+
+interface Problem {
+  message: string;
+  errors: Array<{ path: string; message: string }>;
+}
+
+const TYPES: Array<{ event: WebhookEvent; title: string; about: string }> = [
+  { event: 'EMAIL_EVENT', title: 'Email events', about: 'delivery, open, click, bounce… for every message, the kinds you enable' },
+  { event: 'DOMAIN_VERIFICATION', title: 'Domain verification', about: "a notification whenever a sending domain's status changes" },
+];
+
+/** The field errors whose path starts with `prefix`, as the API words them. */
+function FieldError({ problem, prefix }: { problem: Problem | null; prefix: string }) {
+  const errs = problem?.errors.filter((e) => e.path === prefix || e.path.startsWith(`${prefix}.`)) ?? [];
+  if (errs.length === 0) return null;
+  return (
+    <span className="field-error" data-testid={`error-${prefix}`}>
+      {errs.map((e) => (e.path === prefix ? e.message : `${e.path.slice(prefix.length + 1)}: ${e.message}`)).join('; ')}
+    </span>
+  );
+}
+
+function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYPES)[number]; existing: WebhookRecord | undefined; account: AccountRecord; onChanged: () => Promise<void> }) {
+  const [url, setUrl] = useState(existing?.webhook_url ?? '');
+  const [method, setMethod] = useState<WebhookMethod>(existing?.method ?? 'POST');
+  const [headers, setHeaders] = useState<Array<[string, string]>>(Object.entries(existing?.headers ?? {}));
+  const [events, setEvents] = useState<Record<string, boolean>>({ ...(existing?.webhook_options?.events ?? {}) });
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const isEmail = type.event === 'EMAIL_EVENT';
+
+  const run = async (action: () => Promise<{ message: string }>) => {
+    setBusy(true);
+    setProblem(null);
+    setNotice(null);
+    try {
+      const res = await action();
+      setNotice(res.message);
+      await onChanged();
+    } catch (err) {
+      setProblem({ message: describeError(err), errors: fieldErrors(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const svc = serviceAs(account.api_key);
+    const body = {
+      event: type.event,
+      webhook_url: url,
+      method,
+      headers: Object.fromEntries(headers.filter(([n]) => n.trim() !== '').map(([n, v]) => [n.trim(), v])),
+      ...(isEmail ? { webhook_options: { events: Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, events[k] === true])) } } : {}),
+    };
+    void run(() => (existing ? svc.updateWebhook(body) : svc.registerWebhook(body)));
+  };
+
+  return (
+    <form className="card webhook" onSubmit={submit} aria-label={`${type.event} webhook`} data-testid={`webhook-${type.event}`}>
+      <div className="card-head">
+        <h2>{type.title}</h2>
+        <code className="small">{type.event}</code>
+        <span className={`pill ${existing ? 'tone-ok' : 'tone-muted'}`}>{existing ? 'registered' : 'not registered'}</span>
+        <span className="spacer" />
+        <span className="muted small">{type.about}</span>
+      </div>
+      <div className="grid2">
+        <label className="field span2">
+          <span>URL</span>
+          <input className="input" aria-label="Webhook URL" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/hooks" />
+          <FieldError problem={problem} prefix="webhook_url" />
+        </label>
+        <label className="field">
+          <span>Method</span>
+          <select className="input" aria-label="Method" value={method} onChange={(e) => setMethod(e.target.value as WebhookMethod)}>
+            {WEBHOOK_METHODS.map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>
+          <FieldError problem={problem} prefix="method" />
+        </label>
+        <div className="field">
+          <span>Headers</span>
+          {headers.map(([n, v], i) => (
+            <div className="header-row" key={i}>
+              <input className="input" aria-label="Header name" value={n} placeholder="X-Secret" onChange={(e) => setHeaders(headers.map((h, j) => (j === i ? [e.target.value, h[1]] : h)))} />
+              <input className="input" aria-label="Header value" value={v} onChange={(e) => setHeaders(headers.map((h, j) => (j === i ? [h[0], e.target.value] : h)))} />
+              <button type="button" className="button small" aria-label="Remove header" onClick={() => setHeaders(headers.filter((_, j) => j !== i))}>
+                ×
+              </button>
+            </div>
+          ))}
+          <button type="button" className="button small" onClick={() => setHeaders([...headers, ['', '']])}>
+            Add header
+          </button>
+          <FieldError problem={problem} prefix="headers" />
+        </div>
+        {isEmail && (
+          <fieldset className="field span2 toggles twelve">
+            <legend>
+              Events{' '}
+              <button type="button" className="linkish" onClick={() => setEvents(Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true])))}>
+                all
+              </button>{' '}
+              <button type="button" className="linkish" onClick={() => setEvents({})}>
+                none
+              </button>
+            </legend>
+            {EMAIL_EVENT_KINDS.map((k) => (
+              <label key={k} className="toggle">
+                <input type="checkbox" checked={events[k] === true} onChange={(e) => setEvents({ ...events, [k]: e.target.checked })} /> {k}
+              </label>
+            ))}
+            <FieldError problem={problem} prefix="webhook_options" />
+          </fieldset>
+        )}
+      </div>
+      {problem && (
+        <p className="error" role="alert" data-testid="webhook-error">
+          {problem.message}
+        </p>
+      )}
+      {notice && (
+        <p className="notice" data-testid="webhook-notice">
+          {notice}
+        </p>
+      )}
+      <div className="toolbar">
+        <button type="submit" className="button primary" disabled={busy}>
+          {existing ? 'Save changes' : 'Register'}
+        </button>
+        {existing && (
+          <button
+            type="button"
+            className="button danger"
+            disabled={busy}
+            onClick={() => {
+              if (window.confirm(`Delete the ${type.event} webhook? Scheduled retries to it are cancelled.`)) {
+                void run(() => serviceAs(account.api_key).deleteWebhook({ event: type.event }));
+              }
+            }}
+          >
+            Delete
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function SigningSecret({ account, onChanged }: { account: AccountRecord; onChanged: () => Promise<void> }) {
+  const [error, setError] = useState<string | null>(null);
+  const [show, setShow] = useState(false);
+  const act = async (f: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await f();
+      await onChanged();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="secret-title">
+      <div className="card-head">
+        <h2 id="secret-title">Signing secret</h2>
+        <span className="muted small">Standard Webhooks: each request gets webhook-signature, an HMAC-SHA256 of id, timestamp and body.</span>
+      </div>
+      {account.signing_secret ? (
+        <p>
+          <code data-testid="signing-secret">{show ? account.signing_secret : `${account.signing_secret.slice(0, 10)}…`}</code>{' '}
+          <button type="button" className="button small" onClick={() => setShow(!show)}>
+            {show ? 'Hide' : 'Show'}
+          </button>{' '}
+          <CopyButton text={account.signing_secret} label="Copy secret" />
+        </p>
+      ) : (
+        <p className="muted">Requests are not signed.</p>
+      )}
+      <div className="toolbar">
+        <button type="button" className="button" onClick={() => void act(() => control.setSigningSecret(account.id))}>
+          {account.signing_secret ? 'Rotate' : 'Generate a secret'}
+        </button>
+        {account.signing_secret && (
+          <button type="button" className="button danger" onClick={() => void act(() => control.deleteSigningSecret(account.id))}>
+            Stop signing
+          </button>
+        )}
+      </div>
+      {error && <p className="error">{error}</p>}
+    </section>
+  );
+}
+
+/** The account's two webhooks (register, edit, delete) and its signing secret. */
+export function Webhooks() {
+  const { accounts, load: loadAccounts } = useOverview();
+  const [accountId, setAccountId] = useState('');
+  const account = accounts.find((a) => a.id === accountId) ?? accounts.find((a) => a.is_default) ?? accounts[0];
+  const [hooks, setHooks] = useState<WebhookRecord[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    if (!account) return;
+    try {
+      setHooks((await serviceAs(account.api_key).listWebhooks()).data);
+      setError(null);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }, [account]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return (
+    <main className="wide">
+      {accounts.length > 1 && (
+        <label className="form-row">
+          Account{' '}
+          <select className="input" value={account?.id ?? ''} onChange={(e) => setAccountId(e.target.value)}>
+            {accounts.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {error && <p className="error">{error}</p>}
+      {account &&
+        hooks &&
+        TYPES.map((t) => {
+          const existing = hooks.find((h) => h.event === t.event);
+          // A new key remounts the form with the stored values after each change.
+          return <WebhookForm key={`${account.id}:${t.event}`} type={t} existing={existing} account={account} onChanged={load} />;
+        })}
+      {account && <SigningSecret account={account} onChanged={loadAccounts} />}
+    </main>
+  );
+}

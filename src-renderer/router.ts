@@ -1,0 +1,34 @@
+import { useSyncExternalStore, type MouseEvent } from 'react';
+
+/** Client-side routing by path: the emulator serves the UI for any non-API path, so each screen is a deep link. */
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener('popstate', onChange);
+  return () => window.removeEventListener('popstate', onChange);
+}
+
+const currentPath = () => window.location.pathname;
+
+export function usePath(): string {
+  return useSyncExternalStore(subscribe, currentPath);
+}
+
+export function navigate(path: string, replace = false): void {
+  if (window.location.pathname === path) return;
+  if (replace) window.history.replaceState(null, '', path);
+  else window.history.pushState(null, '', path);
+  window.dispatchEvent(new PopStateEvent('popstate'));
+}
+
+/** For `<a href onClick>`: a plain left click navigates in place; modified clicks keep the browser's behaviour. */
+export function onLinkClick(e: MouseEvent<HTMLAnchorElement>, path: string): void {
+  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  navigate(path);
+}
+
+/** The path segment after a screen's prefix: `/messages/01H...` gives `01H...`. */
+export function idAfter(path: string, prefix: string): string | null {
+  if (!path.startsWith(`${prefix}/`)) return null;
+  const id = decodeURIComponent(path.slice(prefix.length + 1).split('/')[0] ?? '');
+  return id || null;
+}

@@ -1,0 +1,55 @@
+import { expect, registerWebhook, test, watchErrors } from './fixtures';
+
+// One attempt per delivery, so a failure is final at once.
+test.use({ serveArgs: ['--retry-schedule', 'none'] });
+
+test('retry a failed delivery from its detail and see the new attempt', async ({ served, receiver, page, context }) => {
+  const errors = watchErrors(page);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.url });
+  receiver.answer = (_req, i) => (i === 0 ? { status: 503, body: '{"error":"down for maintenance"}' } : 200);
+  await registerWebhook(page, served, receiver.url, { bounce: true });
+
+  await page.goto(`${served.url}/deliveries`);
+  await expect(page.getByTestId('deliveries-empty')).toBeVisible();
+  const fired = await page.request.post(`${served.url}/emulator/events`, { data: { event: 'bounce', recipient: 'ann@example.com' } });
+  const deliveryId = (await fired.json()).data.delivery_id as string;
+
+  // It shows up live and fails.
+  const row = page.getByTestId('delivery-list').getByRole('option');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('failed');
+  await expect(row).toContainText('HTTP 503');
+  await row.click();
+  await expect(page).toHaveURL(`${served.url}/deliveries/${deliveryId}`);
+  const detail = page.getByTestId('delivery-detail');
+  await expect(page.getByTestId('delivery-status')).toHaveText('failed');
+  await expect(detail.getByTestId('attempt')).toHaveCount(1);
+  await expect(detail.getByTestId('attempt').first()).toContainText('HTTP 503');
+  await expect(detail.getByTestId('attempt').first()).toContainText('"error": "down for maintenance"');
+  await expect(detail.getByTestId('delivery-payload')).toContainText('"event": "bounce"');
+
+  // Copy as curl: the request as it was sent.
+  await detail.getByRole('button', { name: /^Copy as curl/ }).click();
+  const curl = await page.evaluate(() => navigator.clipboard.readText());
+  expect(curl).toContain(`curl -X POST '${receiver.url}'`);
+  expect(curl).toContain(`-H 'webhook-id: ${deliveryId}'`);
+  expect(curl).toContain("--data-raw '{\"event\":\"bounce\"");
+
+  await detail.getByRole('button', { name: 'Retry now' }).click();
+  await expect(page.getByTestId('retry-notice')).toHaveText('Attempt 2: succeeded (HTTP 200)');
+  await expect(page.getByTestId('delivery-status')).toHaveText('succeeded');
+  await expect(detail.getByTestId('attempt')).toHaveCount(2);
+  await expect(detail.getByTestId('attempt').first()).toContainText('#2');
+  await expect(detail.getByTestId('attempt').first()).toContainText('manual');
+  await expect(page.getByTestId('delivery-attempts')).toHaveText('2');
+  await expect(row).toContainText('succeeded');
+  expect(receiver.requests).toHaveLength(2);
+  expect(receiver.requests[1]!.headers['webhook-id']).toBe(deliveryId);
+
+  // Filters: by status.
+  await page.getByLabel('Delivery status').selectOption('failed');
+  await expect(page.getByText('No delivery matches these filters.')).toBeVisible();
+  await page.getByLabel('Delivery status').selectOption('succeeded');
+  await expect(row).toHaveCount(1);
+  expect(errors).toEqual([]);
+});

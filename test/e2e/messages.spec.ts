@@ -1,0 +1,194 @@
+import { startReceiver } from '../helpers/receiver';
+import { api, expect, registerWebhook, sendEmail, test, watchErrors } from './fixtures';
+
+test('a message sent from the form appears live in Messages, and its delivery in Deliveries', async ({ served, receiver, page, context }) => {
+  const errors = watchErrors(page);
+  await registerWebhook(page, served, receiver.url, { delivery: true });
+
+  // Messages is open (and empty) before anything is sent: what follows arrives without a reload.
+  await page.goto(`${served.url}/messages`);
+  await expect(page.getByTestId('messages-empty')).toContainText(`curl -X POST ${served.url}/v1/email/send`);
+  await expect(page.getByTestId('messages-empty')).toContainText(`Bearer ${served.apiKey}`);
+
+  const form = await context.newPage();
+  await form.goto(`${served.url}/send`);
+  await form.getByRole('button', { name: 'delivered', exact: true }).click();
+  await expect(form.getByLabel('To', { exact: true })).toHaveValue('delivered@sim.mailyard.test');
+  await form.getByLabel('Subject').fill('Live from the form');
+  await form.getByRole('button', { name: 'Send', exact: true }).click();
+  const answer = form.getByTestId('send-answer');
+  await expect(answer).toContainText('delivered@sim.mailyard.test');
+  await expect(answer).toContainText('"message": "Email queued"');
+  const refId = (await answer.getByRole('link').first().textContent())!;
+  expect(refId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+
+  // The open Messages page shows it live, and its status turns delivered as the simulation runs.
+  const list = page.getByTestId('message-list');
+  await expect(list.getByRole('option')).toHaveCount(1);
+  await expect(list).toContainText('Live from the form');
+  await expect(page.getByTestId('message-count')).toHaveText('1 message');
+  await expect(list.getByText('delivered', { exact: true })).toBeVisible();
+
+  // The link of the answer opens the message; its events show the webhook delivery.
+  await answer.getByRole('link', { name: refId }).click();
+  await expect(form).toHaveURL(`${served.url}/messages/${refId}`);
+  await expect(form.getByTestId('message-detail')).toContainText('Live from the form');
+  await form.getByRole('tab', { name: /Events/ }).click();
+  const events = form.getByTestId('message-events');
+  await expect(events).toContainText('delivery');
+  await expect(events.getByText('succeeded')).toBeVisible();
+  await receiver.waitFor(1);
+
+  // Deliveries, open before the next one, shows the next delivery live.
+  await form.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Deliveries' }).click();
+  const deliveries = form.getByTestId('delivery-list');
+  await expect(deliveries.getByRole('option')).toHaveCount(1);
+  await sendEmail(page, served, 'delivered@sim.mailyard.test', 'Second');
+  await expect(deliveries.getByRole('option')).toHaveCount(2);
+  await expect(deliveries.getByRole('option').first()).toContainText('succeeded');
+  await expect(list.getByRole('option')).toHaveCount(2);
+  expect(errors).toEqual([]);
+});
+
+test('searching, filters and keyboard navigation in the list', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  for (const [to, subject] of [
+    ['ann@example.com', 'Invoice 1'],
+    ['bob@example.com', 'Welcome Bob'],
+    ['bounce@sim.mailyard.test', 'Invoice 2'],
+  ]) {
+    await sendEmail(page, served, to!, subject!);
+  }
+  await page.goto(`${served.url}/messages`);
+  const list = page.getByTestId('message-list');
+  await expect(list.getByRole('option')).toHaveCount(3);
+  await page.getByLabel('Search messages').fill('invoice');
+  await expect(list.getByRole('option')).toHaveCount(2);
+  await expect(page.getByTestId('message-count')).toHaveText('2 messages');
+  await page.getByLabel('Search messages').fill('');
+  await expect(list.getByRole('option')).toHaveCount(3);
+
+  // Up/down move, Enter opens: newest first.
+  await list.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('message-detail')).toContainText('Welcome Bob');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('message-detail')).toContainText('Invoice 1');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('message-detail')).toContainText('Invoice 2');
+
+  // Status filter: the bounce arrives as the clock runs.
+  await page.request.post(`${served.url}/emulator/clock`, { data: { advance_ms: 60_000 } });
+  await page.getByLabel('Status').selectOption('bounced');
+  await expect(list.getByRole('option')).toHaveCount(1);
+  await expect(list).toContainText('bounce@sim.mailyard.test');
+  expect(errors).toEqual([]);
+});
+
+test('fire a bounce from a message: sent to the webhook, and the message turns bounced', async ({ served, receiver, page }) => {
+  const errors = watchErrors(page);
+  await registerWebhook(page, served, receiver.url, { bounce: true });
+  const refId = await sendEmail(page, served, 'ann@example.com', 'Please bounce');
+  await page.goto(`${served.url}/messages/${refId}`);
+  const detail = page.getByTestId('message-detail');
+  await expect(detail).toContainText('Please bounce');
+  await detail.getByLabel('Event to fire').selectOption('bounce');
+  await detail.getByRole('button', { name: 'Fire event' }).click();
+  await expect(detail.getByTestId('fire-result')).toContainText('bounce sent: delivery');
+  await expect(detail.getByTestId('message-status')).toHaveText('bounced');
+  const [req] = await receiver.waitFor(1);
+  expect(JSON.parse(req!.body)).toMatchObject({ event: 'bounce', ref_id: refId, recipient: { email: 'ann@example.com' }, bounce_type: 'hard' });
+
+  await detail.getByRole('tab', { name: /Events/ }).click();
+  await expect(page.getByTestId('message-events')).toContainText('bounce');
+  // The delivery link opens the delivery with the request the receiver got.
+  await page.getByTestId('message-events').getByRole('link').first().click();
+  await expect(page.getByTestId('delivery-detail')).toContainText(receiver.url);
+  await expect(page.getByTestId('delivery-status')).toHaveText('succeeded');
+
+  // A kind the webhook does not take is recorded on the message and said plainly.
+  await page.goto(`${served.url}/messages/${refId}`);
+  await detail.getByLabel('Event to fire').selectOption('open');
+  await detail.getByRole('button', { name: 'Fire event' }).click();
+  await expect(detail.getByTestId('fire-result')).toHaveText(
+    'open recorded, not sent: the EMAIL_EVENT webhook does not have open enabled in webhook_options.events',
+  );
+  expect(errors).toEqual([]);
+});
+
+test("a message's HTML runs no script and no event handler in the preview", async ({ served, page }) => {
+  const errors = watchErrors(page);
+  // Anything that runs would call this server: it must get no request at all.
+  const canary = await startReceiver();
+  const canaryHost = new URL(canary.url).host;
+  const requests: string[] = [];
+  page.on('request', (r) => r.url().includes(canaryHost) && requests.push(r.url()));
+  try {
+    const html = [
+      '<h1 id="title">Hostile</h1>',
+      `<script>fetch('http://${canaryHost}/script'); window.__pwned = 'script'; top.__pwned = 'script';</script>`,
+      `<img src="missing.png" onerror="fetch('http://${canaryHost}/onerror'); top.__pwned = 'onerror'">`,
+      `<svg onload="fetch('http://${canaryHost}/svg')"></svg>`,
+      `<a href="javascript:fetch('http://${canaryHost}/js-url')" id="jslink">click</a>`,
+      `<iframe src="javascript:fetch('http://${canaryHost}/frame')"></iframe>`,
+    ].join('\n');
+    const refId = await sendEmail(page, served, 'ann@example.com', 'Hostile HTML', html);
+    await page.goto(`${served.url}/messages/${refId}`);
+    const frameEl = page.locator('iframe[title="HTML preview"]');
+    await expect(frameEl).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
+    const frame = page.frameLocator('iframe[title="HTML preview"]');
+    await expect(frame.locator('#title')).toHaveText('Hostile');
+    await frame.locator('#jslink').click({ force: true });
+    await page.waitForTimeout(1500);
+
+    expect(requests).toEqual([]);
+    expect(canary.requests).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+    const inner = page.frames().find((f) => f.url().endsWith(`/emulator/messages/${refId}/html`))!;
+    expect(await inner.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+
+    // The preview is served with a script-free policy too (a second line of defence).
+    const res = await page.request.get(`${served.url}/emulator/messages/${refId}/html`);
+    expect(res.headers()['content-security-policy']).toContain("default-src 'none'");
+    expect(res.headers()['content-security-policy']).not.toContain('script-src');
+
+    // The mobile width toggle narrows the frame.
+    await page.getByRole('button', { name: 'Mobile (375 px)' }).click();
+    await expect.poll(async () => (await frameEl.boundingBox())!.width).toBeLessThan(380);
+  } finally {
+    await canary.close();
+  }
+  // The browser reports the blocked script, handler and javascript: URL; nothing else may fail.
+  expect(errors.filter((e) => !/Content Security Policy|sandboxed|Blocked script execution|missing\.png|404/.test(e))).toEqual([]);
+});
+
+test('text, headers, raw source and attachments of a message', async ({ served, page }) => {
+  const res = await api(page, served, 'POST', '/v1/email/send', {
+    from: { email: 'app@example.com' },
+    to: [{ email: 'ann@example.com' }],
+    subject: 'With parts',
+    content: [
+      { type: 'text/html', value: '<p>Hi</p>' },
+      { type: 'text/plain', value: 'Plain hello' },
+    ],
+    attachments: [{ filename: 'notes.txt', content: Buffer.from('attached text').toString('base64'), type: 'text/plain' }],
+  });
+  const refId = res.data.messages[0].ref_id as string;
+  await page.goto(`${served.url}/messages/${refId}`);
+  await page.getByRole('tab', { name: 'Text' }).click();
+  await expect(page.getByText('Plain hello')).toBeVisible();
+  await page.getByRole('tab', { name: /Headers/ }).click();
+  await expect(page.getByRole('rowheader', { name: 'Subject' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Raw' }).click();
+  await expect(page.getByTestId('raw-source')).toContainText('Subject: With parts');
+  await page.getByRole('tab', { name: /Attachments/ }).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('notes.txt');
+  expect((await import('node:fs')).readFileSync((await file.path())!, 'utf8')).toBe('attached text');
+});

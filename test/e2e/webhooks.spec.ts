@@ -1,0 +1,77 @@
+import { closedPort } from '../helpers/receiver';
+import { api, expect, test, watchErrors } from './fixtures';
+
+test('register a webhook: the API validation messages inline as worded, then a correct one, edit and delete', async ({ served, receiver, page }) => {
+  // The refused registrations are 400 and 422 answers on purpose.
+  const errors = watchErrors(page, [/status of 4\d\d/]);
+  await page.goto(`${served.url}/webhooks`);
+  const card = page.getByTestId('webhook-EMAIL_EVENT');
+  await expect(card).toContainText('not registered');
+
+  // No event enabled: the spec's message, verbatim.
+  await card.getByLabel('Webhook URL').fill(receiver.url);
+  await card.getByRole('button', { name: 'Register' }).click();
+  await expect(card.getByRole('alert')).toHaveText('at least one of webhook_options.events must be true');
+
+  // A bad URL and a reserved header: each problem beside its field, the first as the message.
+  await card.getByLabel('Webhook URL').fill('ftp://example.com/hooks');
+  await card.getByRole('checkbox', { name: 'bounce' }).check();
+  await card.getByRole('button', { name: 'Add header' }).click();
+  await card.getByLabel('Header name').fill('Host');
+  await card.getByLabel('Header value').fill('evil.example');
+  await card.getByRole('button', { name: 'Register' }).click();
+  await expect(card.getByTestId('error-webhook_url')).toHaveText('must be an absolute http or https URL');
+  await expect(card.getByTestId('error-headers')).toHaveText('Host: may not be set: the emulator sets this header itself');
+  await expect(card.getByRole('alert')).toContainText('webhook_url');
+
+  // A receiver nobody listens on: the reachability check's 422.
+  await card.getByRole('button', { name: 'Remove header' }).click();
+  await card.getByLabel('Webhook URL').fill(`http://127.0.0.1:${await closedPort()}/hooks`);
+  await card.getByRole('button', { name: 'Register' }).click();
+  await expect(card.getByRole('alert')).toContainText('Webhook URL is not reachable: ');
+
+  // Then correctly: a real receiver, two events, a custom header.
+  await card.getByLabel('Webhook URL').fill(receiver.url);
+  await card.getByRole('checkbox', { name: 'delivery' }).check();
+  await card.getByRole('button', { name: 'Add header' }).click();
+  await card.getByLabel('Header name').fill('X-Secret');
+  await card.getByLabel('Header value').fill('s3cret');
+  await card.getByRole('button', { name: 'Register' }).click();
+  await expect(card.getByTestId('webhook-notice')).toHaveText('Webhook created successfully');
+  await expect(card.getByRole('alert')).toHaveCount(0);
+  await expect(card).toContainText('registered');
+  const listed = await api(page, served, 'GET', '/v1/webhook');
+  expect(listed.data[0]).toMatchObject({
+    event: 'EMAIL_EVENT',
+    webhook_url: receiver.url,
+    method: 'POST',
+    headers: { 'X-Secret': 's3cret' },
+    webhook_options: { events: { delivery: true, bounce: true, open: false } },
+  });
+
+  // Edit: the method and one more event.
+  await card.getByLabel('Method').selectOption('PUT');
+  await card.getByRole('checkbox', { name: 'click' }).check();
+  await card.getByRole('button', { name: 'Save changes' }).click();
+  await expect(card.getByTestId('webhook-notice')).toHaveText('Webhook updated successfully');
+  expect((await api(page, served, 'GET', '/v1/webhook')).data[0]).toMatchObject({ method: 'PUT', webhook_options: { events: { click: true } } });
+
+  // A DOMAIN_VERIFICATION webhook has no event toggles.
+  const domain = page.getByTestId('webhook-DOMAIN_VERIFICATION');
+  await expect(domain.getByRole('checkbox')).toHaveCount(0);
+  await domain.getByLabel('Webhook URL').fill(receiver.url);
+  await domain.getByRole('button', { name: 'Register' }).click();
+  await expect(domain.getByTestId('webhook-notice')).toHaveText('Webhook created successfully');
+
+  page.once('dialog', (d) => void d.accept());
+  await card.getByRole('button', { name: 'Delete' }).click();
+  await expect(card.getByTestId('webhook-notice')).toHaveText('Webhook deleted successfully');
+  expect((await api(page, served, 'GET', '/v1/webhook')).data.map((w: { event: string }) => w.event)).toEqual(['DOMAIN_VERIFICATION']);
+
+  // The signing secret: generated, shown, then off.
+  await page.getByRole('button', { name: 'Generate a secret' }).click();
+  await expect(page.getByTestId('signing-secret')).toContainText('whsec_');
+  await page.getByRole('button', { name: 'Stop signing' }).click();
+  await expect(page.getByText('Requests are not signed.')).toBeVisible();
+  expect(errors).toEqual([]);
+});
