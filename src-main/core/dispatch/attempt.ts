@@ -23,6 +23,21 @@ export interface AttemptOptions {
   responseBodyLimit: number;
   /** True while the dispatcher cuts attempts short on shutdown (it destroys the agent). */
   stopping: () => boolean;
+  /** Parsed URLs by their text, kept by the caller across attempts (a few targets, many attempts). */
+  urls?: Map<string, URL>;
+}
+
+/** Parses `text`, from `cache` when it was parsed before; the cache is emptied past 256 entries. */
+function parseUrl(text: string, cache: Map<string, URL> | undefined): URL {
+  let url = cache?.get(text);
+  if (url === undefined) {
+    url = new URL(text);
+    if (cache) {
+      if (cache.size >= 256) cache.clear();
+      cache.set(text, url);
+    }
+  }
+  return url;
 }
 
 /** The body of a response did not arrive within what was left of the time-out. */
@@ -75,7 +90,7 @@ export function sendAttempt(req: HttpAttemptRequest, options: AttemptOptions): P
   const started = performance.now();
   let url: URL;
   try {
-    url = new URL(req.url);
+    url = parseUrl(req.url, options.urls);
   } catch (err) {
     return Promise.resolve({ durationMs: 0, response: null, error: classifyError(err, new URL('http://invalid'), options.timeoutMs, false), succeeded: false });
   }

@@ -141,6 +141,13 @@ export class Dispatcher {
   private readonly fresh = new Map<string, RowQueue>();
   private freshCount = 0;
   private freshComplete = false;
+  /** Parsed target URLs, for the attempts. */
+  private readonly urls = new Map<string, URL>();
+  /**
+   * Set when the earliest scheduled attempt after now may have changed (a retry was scheduled, the
+   * clock moved, the alarm rang): the next tick asks the store again. Otherwise the alarm stands.
+   */
+  private scheduleChanged = true;
   /** The last timestamp made, by its millisecond (many rows of one tick share one). */
   private stampMs = -1;
   private stampIso = '';
@@ -163,6 +170,7 @@ export class Dispatcher {
     this.alarm = new ClockAlarm(deps.clock, () => {
       // Scheduled retries are due now: the store has due deliveries that are not fresh.
       this.dropFresh();
+      this.scheduleChanged = true;
       this.queueTick(true);
     });
     this.agent = new Agent({
@@ -357,6 +365,7 @@ export class Dispatcher {
   /** Re-reads what is due (after the clock jumped, for example). */
   wake(): void {
     this.dropFresh();
+    this.scheduleChanged = true;
     this.queueTick(true);
   }
 
@@ -477,6 +486,8 @@ export class Dispatcher {
   private armTimer(): void {
     // Deliveries already due but not claimed are waiting for a target's slot: a finishing attempt
     // wakes the dispatcher for them. The alarm is only for what becomes due later.
+    if (!this.scheduleChanged) return;
+    this.scheduleChanged = false;
     this.alarm.set(this.deps.repo.nextDueAfter(this.deps.clock.now()));
   }
 
@@ -491,6 +502,7 @@ export class Dispatcher {
       timeoutMs: this.options.timeoutMs,
       responseBodyLimit: this.options.responseBodyLimit,
       stopping: () => this.aborting,
+      urls: this.urls,
     }).then((result) => {
       const left = (this.perTarget.get(key) ?? 1) - 1;
       if (left > 0) this.perTarget.set(key, left);
@@ -557,9 +569,12 @@ export class Dispatcher {
       last_error: lastError,
       updated_at: this.stamp(this.deps.clock.now()),
     };
-    // Pending and due already (a manual attempt on a pending delivery, a zero-delay retry): the
-    // store has a due delivery that is not fresh.
-    if (next.status === 'pending' && next.nextAttemptAt !== null && next.nextAttemptAt <= this.deps.clock.now()) this.dropFresh();
+    if (next.status === 'pending') {
+      this.scheduleChanged = true;
+      // Pending and due already (a manual attempt on a pending delivery, a zero-delay retry): the
+      // store has a due delivery that is not fresh.
+      if (next.nextAttemptAt !== null && next.nextAttemptAt <= this.deps.clock.now()) this.dropFresh();
+    }
     return new Promise((committed) => {
       this.completions.push({ row, attempt, update, committed });
       // Soon when slots may starve or someone waits for this outcome; otherwise batch it.
