@@ -1,0 +1,174 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
+import Database from 'better-sqlite3';
+import { monotonicFactory } from 'ulid';
+import { createEmulator } from '../../src-main/core/create-emulator';
+import { DATABASE_FILE } from '../../src-main/core/store/database';
+
+/**
+ * The Messages screen with 100 and with 100,000 stored messages, in headless Chromium against the
+ * built UI: time from navigation to the first rendered row (median of LOADS page loads), and frame
+ * times while scrolling the list (SCROLL_FRAMES frames at SCROLL_PX per frame; the small list goes
+ * back and forth over its height, the large one keeps going down and loads pages as it goes).
+ * The small store is the baseline, measured in the same run. Target: large at most 1.5x small.
+ */
+// UI_BENCH_SIZES=100,2000 for a quick smoke run.
+const SIZES = (process.env.UI_BENCH_SIZES ?? '100,100000').split(',').map(Number);
+const LOADS = 7;
+const SCROLL_FRAMES = 300;
+const SCROLL_PX = 60;
+const TARGET = 1.5;
+const UI_DIR = resolve(import.meta.dirname, '../../out/renderer');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+const RAW = Buffer.from('From: app@example.com\r\nTo: user@example.com\r\nSubject: Bench\r\nContent-Type: text/plain\r\n\r\nHello\r\n');
+
+/** Fills the store directly (the send path has its own benchmark): one shared content, `count` messages a second apart. */
+function fill(file: string, accountId: string, count: number): void {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  const ulid = monotonicFactory();
+  db.prepare("INSERT INTO message_contents (send_id, raw) VALUES ('bench', ?)").run(RAW);
+  const insert = db.prepare(
+    `INSERT INTO messages (ref_id, account_id, send_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
+       recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at)
+     VALUES (?, ?, 'bench', 'api', 'app@example.com', 'App', ?, ?, ?, '', 'to', ?, ?, '', '{}', ?, ?, ?, NULL, NULL)`,
+  );
+  const start = Date.now() - count * 1000;
+  const statuses = ['delivered', 'delivered', 'bounced', 'queued'];
+  const batch = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const ms = start + i * 1000;
+      const email = `user${i}@domain${i % 200}.test`;
+      insert.run(ulid(ms), accountId, email, email, `domain${i % 200}.test`, `Your receipt #${i}`, `campaign-${i % 20}`, statuses[i % 4], ms, new Date(ms).toISOString());
+    }
+  });
+  for (let i = 0; i < count; i += 50_000) batch(i, Math.min(count, i + 50_000));
+  db.close();
+}
+
+interface Figures {
+  firstRowMs: number;
+  firstRowSamples: number[];
+  frameP50: number;
+  frameP95: number;
+  frameMax: number;
+  longFrames: number;
+  rowsLoaded: number;
+}
+
+async function measure(browser: Browser, url: string): Promise<Figures> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  // Records when the first row is in the DOM, relative to navigation start.
+  await context.addInitScript(() => {
+    const w = window as unknown as { __firstRow?: number };
+    new MutationObserver((_, observer) => {
+      if (w.__firstRow === undefined && document.querySelector('[data-testid="message-list"] [role="option"]')) {
+        w.__firstRow = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const page = await context.newPage();
+  const firstRowSamples: number[] = [];
+  for (let i = 0; i < LOADS + 1; i++) {
+    await page.goto(`${url}/messages`);
+    await page.waitForFunction(() => (window as unknown as { __firstRow?: number }).__firstRow !== undefined);
+    const t = await page.evaluate(() => (window as unknown as { __firstRow: number }).__firstRow);
+    if (i > 0) firstRowSamples.push(t); // the first load warms the HTTP cache and the JIT
+  }
+  await page.waitForTimeout(300);
+  const frames = await page.evaluate(
+    ({ frames, px }) =>
+      new Promise<{ deltas: number[]; rows: number }>((done) => {
+        const list = document.querySelector<HTMLElement>('[data-testid="message-list"]')!;
+        const deltas: number[] = [];
+        let last = performance.now();
+        let direction = 1;
+        let n = 0;
+        const step = (now: number) => {
+          deltas.push(now - last);
+          last = now;
+          const max = list.scrollHeight - list.clientHeight;
+          if (list.scrollTop + px * direction > max || list.scrollTop + px * direction < 0) direction = -direction;
+          list.scrollTop += px * direction;
+          if (++n < frames) requestAnimationFrame(step);
+          else done({ deltas: deltas.slice(1), rows: Math.round(list.scrollHeight / 56) });
+        };
+        requestAnimationFrame(step);
+      }),
+    { frames: SCROLL_FRAMES, px: SCROLL_PX },
+  );
+  await context.close();
+  return {
+    firstRowMs: median(firstRowSamples),
+    firstRowSamples,
+    frameP50: percentile(frames.deltas, 50),
+    frameP95: percentile(frames.deltas, 95),
+    frameMax: Math.max(...frames.deltas),
+    longFrames: frames.deltas.filter((d) => d > 50).length,
+    rowsLoaded: frames.rows,
+  };
+}
+
+export default async function run(): Promise<boolean> {
+  if (!existsSync(join(UI_DIR, 'index.html'))) throw new Error('the UI is not built: run `npm run build` first');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const results = new Map<number, Figures>();
+  try {
+    for (const size of SIZES) {
+      const dir = await mkdtemp(join(tmpdir(), `mailyard-bench-ui-${size}-`));
+      try {
+        const first = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: dir, logLevel: 'silent' });
+        const accountId = first.defaultAccount.id;
+        await first.close();
+        const t0 = performance.now();
+        fill(join(dir, DATABASE_FILE), accountId, size);
+        console.log(`${size.toLocaleString()} messages stored in ${Math.round(performance.now() - t0)} ms`);
+        const emu = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: dir, logLevel: 'silent', uiDir: UI_DIR });
+        try {
+          results.set(size, await measure(browser, emu.urls.http));
+        } finally {
+          await emu.close();
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  const small = results.get(SIZES[0]!)!;
+  const large = results.get(SIZES[1]!)!;
+  for (const [size, f] of results) {
+    console.log(
+      `${String(size).padStart(7)} messages: first row ${round(f.firstRowMs)} ms (median of ${f.firstRowSamples.map((x) => Math.round(x)).join(', ')}); ` +
+        `scroll frames p50 ${round(f.frameP50)} ms, p95 ${round(f.frameP95)} ms, max ${round(f.frameMax)} ms, ${f.longFrames} over 50 ms; ${f.rowsLoaded} rows loaded`,
+    );
+  }
+  const firstRowRatio = round(large.firstRowMs / small.firstRowMs, 2);
+  const frameRatio = round(large.frameP95 / small.frameP95, 2);
+  console.log(`ratios (${SIZES[1]!.toLocaleString()} / ${SIZES[0]!.toLocaleString()}): first row ${firstRowRatio}, p95 scroll frame ${frameRatio} (target <= ${TARGET})`);
+  const figures = {
+    bench: 'ui',
+    sizes: SIZES,
+    first_row_ms: { small: round(small.firstRowMs), large: round(large.firstRowMs) },
+    scroll_frame_p95_ms: { small: round(small.frameP95), large: round(large.frameP95) },
+    scroll_frame_max_ms: { small: round(small.frameMax), large: round(large.frameMax) },
+    long_frames: { small: small.longFrames, large: large.longFrames },
+    first_row_ratio: firstRowRatio,
+    scroll_frame_ratio: frameRatio,
+    target: TARGET,
+    pass: firstRowRatio <= TARGET && frameRatio <= TARGET,
+  };
+  console.log(JSON.stringify(figures));
+  return figures.pass;
+}
