@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../../src-main/core/store/database';
+import { DATABASE_FILE, loadMigrations } from '../../src-main/core/store/database';
 import { startEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 
@@ -73,10 +73,14 @@ describe('the store survives a restart', () => {
     const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
     try {
       const rows = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all();
-      expect(rows).toEqual([
+      // Every migration file, once each, in order (0001-accounts-webhooks.sql is version 1, ...).
+      expect(rows).toEqual(loadMigrations().map((m) => ({ version: m.version, name: m.name })));
+      expect(rows.slice(0, 5)).toEqual([
         { version: 1, name: 'accounts-webhooks' },
         { version: 2, name: 'deliveries' },
         { version: 3, name: 'messages' },
+        { version: 4, name: 'inbound' },
+        { version: 5, name: 'domains' },
       ]);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
