@@ -217,6 +217,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       dispatcher,
       checkUrl: (url, path) => checkUrl(urlPolicy, url, path),
       changed: (id, row) => imap.follow(id, row),
+      announce: (change) => events.emit('mailer.updated', change),
     });
     const relay = new SmtpRelay({
       repo: mailersRepo,

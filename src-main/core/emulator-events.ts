@@ -12,6 +12,8 @@ export interface EmulatorEventMap {
   'message.created': MessageSummary;
   /** An event happened to a stored message; `status` is its log status after it. */
   'message.updated': { ref_id: string; event: string; timestamp: string; delivery_id: string | null; status: string };
+  /** A mailer was added, changed or deleted (`status: "deleted"`), or its connection status changed. */
+  'mailer.updated': { mailer_id: string; account_id: string; config_type: string; status: string; last_error: string | null };
 }
 export type EmulatorEventName = keyof EmulatorEventMap;
 

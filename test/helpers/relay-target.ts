@@ -25,7 +25,7 @@ export interface RelayTarget {
  * A second SMTP server, started by a test as the relay target of an SMTP mailer (smtp-server, plain,
  * AUTH PLAIN/LOGIN with `user`/`pass`, XOAUTH2 with `accessToken`).
  */
-export async function startRelayTarget(options: { user?: string; pass?: string; accessToken?: (token: string) => boolean } = {}): Promise<RelayTarget> {
+export async function startRelayTarget(options: { user?: string; pass?: string; accessToken?: (token: string) => boolean; port?: number } = {}): Promise<RelayTarget> {
   const state: RelayTarget = {
     port: 0,
     received: [],
@@ -75,7 +75,7 @@ export async function startRelayTarget(options: { user?: string; pass?: string; 
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   state.port = (server.server.address() as AddressInfo).port;
   state.waitFor = (count, timeoutMs = 10_000) =>

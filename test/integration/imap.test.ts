@@ -62,6 +62,8 @@ function mail(subject: string, extra = ''): string {
 describe.skipIf(!hasDovecot)('IMAP connector against Dovecot', () => {
   it('watches the inbox with IDLE and posts each new message to the webhook (mail already there is not posted)', async () => {
     await dovecot.deliver('alice', mail('Old news'));
+    const live: string[] = [];
+    emu.handle.events.on('mailer.updated', (change) => live.push(change.status));
     const mailer = (await emu.service.configureIMAP(imapConfig())).data;
     expect(mailer).toMatchObject({ config_type: 'imap', status: 'connecting', webhook: { url: inbox.url, method: 'POST', headers: {} } });
     await connected(mailer.mailer_id);
@@ -92,6 +94,14 @@ describe.skipIf(!hasDovecot)('IMAP connector against Dovecot', () => {
 
     // The control API's connection test logs in for real.
     expect((await emu.control.testMailer(mailer.mailer_id)).data).toMatchObject({ ok: true });
+    expect(live.slice(0, 2)).toEqual(['connecting', 'connected']);
+
+    // Deleted: the connection is closed and new mail goes nowhere.
+    await emu.service.deleteIMAPConfig(mailer.mailer_id);
+    expect(live.at(-1)).toBe('deleted');
+    await dovecot.deliver('alice', mail('After the end'));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(inbox.requests).toHaveLength(2);
   });
 
   it('a wrong password gives imap_error and status error; the right one connects', async () => {

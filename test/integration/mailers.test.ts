@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import { SECRET_KEY_FILE } from '../../src-main/core/services/mailers/secret-box';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { closedPort, startReceiver, type Receiver } from '../helpers/receiver';
+import { closedPort, startReceiver, startSilentTcpServer, type Receiver } from '../helpers/receiver';
 import { startRelayTarget, type RelayTarget } from '../helpers/relay-target';
 
 let emu: TestEmulator;
@@ -213,6 +213,37 @@ describe('SMTP relay', () => {
     const down = (await emu.service.configureSMTP(smtpConfig({ config: { host: '127.0.0.1', port: await closedPort(), secure: 'None' } }) as never)).data;
     expect((await emu.control.testMailer(down.mailer_id)).data).toMatchObject({ ok: false });
     expect((await emu.request('POST', '/emulator/mailers/01NOPE/test', { body: {} })).status).toBe(404);
+  });
+});
+
+describe('SMTP relay across a restart', () => {
+  it('keeps a message whose relay was cut short by a shutdown and relays it on the next start', async () => {
+    const silent = await startSilentTcpServer();
+    const original = emu;
+    await emu.stop();
+    const first = await startEmulator({ shutdownGraceMs: 200 }, {}, emu.dataDir);
+    const mailer = (await first.service.configureSMTP(smtpConfig({ config: { host: '127.0.0.1', port: silent.port, username: 'relay-user', password: 'relay-pass-123', secure: 'None' } }) as never)).data;
+    const sent = await first.service.sendEmail(mail(['ann@example.org'], mailer.mailer_id) as never);
+    await new Promise((r) => setTimeout(r, 200));
+    await first.stop();
+    await silent.close();
+
+    const back = await startRelayTarget({ user: 'relay-user', pass: 'relay-pass-123', port: silent.port });
+    emu = await startEmulator({}, {}, first.dataDir);
+    try {
+      const [relayed] = await back.waitFor(1);
+      expect(relayed!.to).toEqual(['ann@example.org']);
+      const log = await until(async () => {
+        const l = (await emu.service.getEmailLogs({ refId: sent.data.messages[0]!.ref_id })).data.logs[0];
+        return l?.status === 'delivered' ? l : undefined;
+      });
+      expect(log.events.map((e) => e.event)).toEqual(['delivery']);
+    } finally {
+      await back.close();
+      await emu.stop();
+      // afterEach removes the data directory through the emulator that made it.
+      emu = original;
+    }
   });
 });
 

@@ -8,6 +8,7 @@ const STREAMED: EmulatorEventName[] = [
   'clock.changed',
   'message.created',
   'message.updated',
+  'mailer.updated',
 ];
 
 /** A client that reads slower than this much unsent data is dropped (EventSource reconnects). */

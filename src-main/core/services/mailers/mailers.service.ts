@@ -43,6 +43,8 @@ export interface MailersDeps {
   checkUrl: (url: string, path: string) => Promise<void>;
   /** A configuration was added, changed or deleted (undefined): the IMAP connector follows. */
   changed: (id: string, row: MailerRow | undefined) => void;
+  /** Announces a change of a mailer or of its status (the live stream). */
+  announce?: (change: { mailer_id: string; account_id: string; config_type: string; status: string; last_error: string | null }) => void;
 }
 
 /**
@@ -143,6 +145,7 @@ export class MailersService {
       updated_at: now,
     };
     this.deps.repo.insert(row);
+    this.announce(row);
     this.deps.changed(row.id, row);
     return this.toRecord(row);
   }
@@ -181,6 +184,7 @@ export class MailersService {
       updated_at: isoTimestamp(this.deps.clock.now()),
     });
     const row = this.deps.repo.get(current.id)!;
+    this.announce(row);
     if (webhook === null && current.webhook !== null) this.deps.dispatcher.cancelTarget(IMAP_WEBHOOK_TARGET, current.id);
     else this.deps.dispatcher.targetChanged(IMAP_WEBHOOK_TARGET, current.id);
     if (connectionChanged) this.deps.changed(row.id, row);
@@ -202,6 +206,7 @@ export class MailersService {
   delete(accountId: string, pathType: ConfigType, id: string): void {
     const current = this.find(accountId, id, pathType);
     this.deps.repo.delete(current.id);
+    this.announce({ ...current, status: 'deleted', last_error: null });
     this.deps.dispatcher.cancelTarget(IMAP_WEBHOOK_TARGET, current.id);
     this.deps.changed(current.id, undefined);
   }
@@ -222,7 +227,14 @@ export class MailersService {
   }
 
   setStatus(id: string, status: MailerRecord['status'], lastError: string | null): void {
+    const before = this.deps.repo.get(id);
+    if (!before || (before.status === status && before.last_error === lastError)) return;
     this.deps.repo.setStatus(id, status, lastError);
+    this.announce({ ...before, status, last_error: lastError });
+  }
+
+  private announce(row: Pick<MailerRow, 'id' | 'account_id' | 'config_type' | 'status' | 'last_error'>): void {
+    this.deps.announce?.({ mailer_id: row.id, account_id: row.account_id, config_type: row.config_type, status: row.status, last_error: row.last_error });
   }
 
   setOAuthActive(accountId: string, body: SetOAuthActiveBody): { mailer_id: string; oauth_active: boolean } {

@@ -1,0 +1,265 @@
+import { ImapFlow } from 'imapflow';
+import { simpleParser } from 'mailparser';
+import type { Logger } from 'pino';
+import { monotonicFactory } from 'ulid';
+import type { ImapMessagePayload } from '../../../src-shared/schemas/mailers';
+import { isoTimestamp, type Clock } from '../clock';
+import type { Dispatcher } from '../dispatch/dispatcher';
+import type { MessageLog } from '../services/email/message-log';
+import type { EventsService } from '../services/events.service';
+import { addressList } from '../services/inbound/inbound.service';
+import { IMAP_WEBHOOK_TARGET, type MailersService } from '../services/mailers/mailers.service';
+import type { MailerRow, MailersRepo } from '../store/mailers.repo';
+import { readDsn } from './dsn';
+import { describeImapError, imapOptions, reconnectDelay } from './imap-options';
+
+const MAILBOX = 'INBOX';
+
+export interface ImapConnectorDeps {
+  mailers: MailersService;
+  repo: MailersRepo;
+  events: EventsService;
+  log: MessageLog;
+  dispatcher: Pick<Dispatcher, 'enqueue' | 'commitEnqueued'>;
+  clock: Clock;
+  logger: Logger;
+  verifyTls: boolean;
+}
+
+
+/** One configuration's connection: connect, take new mail, reconnect after failures. */
+export class InboxWatch {
+  private client: ImapFlow | undefined;
+  private closed = false;
+  private failures = 0;
+  /** One imap_error per outage: set when it is sent, cleared once connected again. */
+  private reported = false;
+  private cancelTimer: (() => void) | undefined;
+  /** Fetches run one after another. */
+  private syncing: Promise<void> = Promise.resolve();
+  private readonly newRefId = monotonicFactory();
+
+  constructor(
+    private readonly id: string,
+    private readonly deps: ImapConnectorDeps,
+  ) {}
+
+  open(): void {
+    void this.connect();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.cancelTimer?.();
+    const client = this.client;
+    this.client = undefined;
+    if (!client) return;
+    try {
+      await Promise.race([client.logout(), new Promise((r) => setTimeout(r, 1000))]);
+    } catch {
+      // Closing anyway.
+    }
+    client.close();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    const { mailers, verifyTls } = this.deps;
+    const row = mailers.row(this.id);
+    if (!row) return;
+    mailers.setStatus(this.id, 'connecting', row.last_error);
+    let client: ImapFlow;
+    try {
+      client = new ImapFlow(imapOptions(row, mailers.credentials(row), verifyTls));
+    } catch (err) {
+      return this.failed(row, err);
+    }
+    client.on('error', (err: unknown) => this.deps.logger.debug({ err, mailerId: this.id }, 'imap connection error'));
+    client.on('close', () => {
+      if (this.client !== client || this.closed) return;
+      this.client = undefined;
+      this.disconnected();
+    });
+    client.on('exists', () => this.sync(client));
+    this.client = client;
+    try {
+      await client.connect();
+      await client.mailboxOpen(MAILBOX);
+    } catch (err) {
+      if (this.client === client) this.client = undefined;
+      client.close();
+      if (this.closed) return;
+      return this.failed(row, err);
+    }
+    if (this.closed || this.client !== client) return void client.close();
+    this.failures = 0;
+    this.reported = false;
+    mailers.setStatus(this.id, 'connected', null);
+    this.deps.logger.info({ mailerId: this.id, host: row.host }, 'imap connected');
+    this.sync(client);
+  }
+
+  private failed(row: MailerRow, err: unknown): void {
+    const error = describeImapError(err);
+    this.failures++;
+    this.deps.mailers.setStatus(this.id, 'error', error);
+    this.deps.logger.info({ mailerId: this.id, host: row.host, error }, 'imap connection failed');
+    if (!this.reported) {
+      this.reported = true;
+      const { events, clock } = this.deps;
+      const payload = events.buildPayload('imap_error', undefined, { mailer_id: this.id, host: row.host, error }, clock.now());
+      events.emitEmailEvent(row.account_id, payload);
+    }
+    this.retryAfter(reconnectDelay(this.failures));
+  }
+
+  /** The server closed a working connection: connect again after a short wait. */
+  private disconnected(): void {
+    const row = this.deps.mailers.row(this.id);
+    if (!row) return;
+    this.deps.mailers.setStatus(this.id, 'connecting', 'the connection was closed; reconnecting');
+    this.failures = 1;
+    this.retryAfter(reconnectDelay(1));
+  }
+
+  private retryAfter(delayMs: number): void {
+    if (this.closed) return;
+    this.cancelTimer?.();
+    this.cancelTimer = this.deps.clock.setTimer(this.deps.clock.now() + delayMs, () => {
+      this.cancelTimer = undefined;
+      void this.connect();
+    });
+  }
+
+  private sync(client: ImapFlow): void {
+    this.syncing = this.syncing
+      .then(() => this.fetchNew(client))
+      .catch((err: unknown) => this.deps.logger.warn({ err, mailerId: this.id }, 'imap fetch failed'));
+  }
+
+  /**
+   * Takes the messages from the last position on. On the first connection (or a new UIDVALIDITY) the
+   * position starts at the inbox's next UID: mail already there is not posted.
+   */
+  private async fetchNew(client: ImapFlow): Promise<void> {
+    if (this.closed || this.client !== client || !client.mailbox) return;
+    const mailbox = client.mailbox;
+    const uidValidity = Number(mailbox.uidValidity);
+    const row = this.deps.mailers.row(this.id);
+    if (!row) return;
+    let from = row.imap_uid_next;
+    if (row.imap_uidvalidity !== uidValidity || from === null) {
+      // A fresh start (or a recreated inbox): what is there already is not posted, only what comes next.
+      from = mailbox.uidNext;
+      this.deps.repo.setImapPosition(this.id, uidValidity, from);
+    }
+    await this.take(client, row, uidValidity, from);
+  }
+
+  private async take(client: ImapFlow, row: MailerRow, uidValidity: number, from: number): Promise<void> {
+    let next = from;
+    for await (const message of client.fetch(`${from}:*`, { uid: true, source: true }, { uid: true })) {
+      if (message.uid < from || !message.source || this.deps.repo.hasImapMessage(this.id, uidValidity, message.uid)) continue;
+      await this.store(row, uidValidity, message.uid, message.source);
+      next = Math.max(next, message.uid + 1);
+    }
+    if (next !== from) this.deps.repo.setImapPosition(this.id, uidValidity, next);
+  }
+
+  /** One new message: stored, posted to the webhook, and a bounce when it is a DSN about Mailyard's mail. */
+  private async store(row: MailerRow, uidValidity: number, uid: number, raw: Buffer): Promise<void> {
+    const { repo, events, log, dispatcher, clock, mailers } = this.deps;
+    const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
+    const now = clock.now();
+    const timestamp = isoTimestamp(now);
+    const refId = this.newRefId(now);
+    const dsn = readDsn(parsed, raw);
+    // The bounced message: one of this account's, the recipient the DSN names among those of its Message-ID.
+    let bounce: ImapMessagePayload['bounce'] = null;
+    if (dsn) {
+      for (const candidate of dsn.refIds) {
+        const sameSend = repo.sameSend(candidate).filter((m) => m.account_id === row.account_id);
+        const match = sameSend.find((m) => m.recipient_lc === dsn.recipient.toLowerCase()) ?? sameSend.find((m) => m.ref_id === candidate);
+        if (match) {
+          bounce = { ref_id: match.ref_id, recipient: dsn.recipient, bounce_type: dsn.bounceType, status: dsn.status, diagnostic: dsn.diagnostic };
+          break;
+        }
+      }
+    }
+    const headers: Record<string, string> = {};
+    for (const h of parsed.headerLines) {
+      const colon = h.line.indexOf(':');
+      const name = h.line.slice(0, colon).trim();
+      const value = h.line.slice(colon + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
+      headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+    }
+    const payload: ImapMessagePayload = {
+      event: 'imap_message',
+      timestamp,
+      ref_id: refId,
+      mailer_id: this.id,
+      mailbox: MAILBOX,
+      uid,
+      message_id: parsed.messageId ?? '',
+      from: addressList(parsed.from)[0] ?? { email: '', name: '' },
+      to: addressList(parsed.to),
+      cc: addressList(parsed.cc),
+      subject: parsed.subject ?? '',
+      date: parsed.date ? parsed.date.toISOString() : null,
+      text: parsed.text ?? '',
+      html: typeof parsed.html === 'string' ? parsed.html : '',
+      headers,
+      attachments: parsed.attachments.map((a, i) => ({
+        filename: a.filename ?? `attachment-${i + 1}`,
+        content_type: a.contentType,
+        size: a.size,
+        content_id: a.contentId ? a.contentId.replace(/^<|>$/g, '') : '',
+        content: a.content.toString('base64'),
+      })),
+      bounce,
+    };
+    const current = mailers.row(this.id);
+    if (!current || this.closed) return;
+    repo.transaction(() => {
+      const webhook = current.webhook === null ? null : (JSON.parse(current.webhook) as { url: string });
+      const deliveryId = webhook
+        ? dispatcher.enqueue({
+            accountId: current.account_id,
+            target: { kind: IMAP_WEBHOOK_TARGET, id: this.id, url: webhook.url },
+            category: 'IMAP',
+            event: 'imap_message',
+            refId,
+            payload,
+          })
+        : null;
+      repo.insertImapMessage({
+        ref_id: refId,
+        mailer_id: this.id,
+        account_id: current.account_id,
+        uidvalidity: uidValidity,
+        uid,
+        message_id: payload.message_id,
+        from_email: payload.from.email,
+        subject: payload.subject,
+        raw,
+        bounce_ref_id: bounce?.ref_id ?? null,
+        delivery_id: deliveryId,
+        created_ms: now,
+        created_at: timestamp,
+      });
+      const message = bounce && log.find(bounce.ref_id);
+      if (message && dsn) {
+        const event = events.buildPayload(
+          'bounce',
+          message,
+          { bounce_type: dsn.bounceType, bounce_category: dsn.bounceCategory, bounce_reason: dsn.diagnostic },
+          now,
+          message.recipient.email,
+        );
+        const result = events.emitEmailEvent(message.accountId, event);
+        log.apply(message, event, result.deliveryId);
+      }
+      dispatcher.commitEnqueued();
+    });
+  }
+}
