@@ -5,7 +5,7 @@ import type { AttemptRecord, DeliveryDetail, DeliverySummary } from '../../../sr
 import { ClockAlarm, isoTimestamp, type Clock } from '../clock';
 import type { EmulatorEvents } from '../emulator-events';
 import { AppError } from '../errors';
-import type { AttemptRow, DeliveriesRepo, DeliveryFilter, DeliveryRow, DeliveryUpdate } from '../store/deliveries.repo';
+import type { AttemptRow, DeliveriesRepo, DeliveryFilter, DeliveryOrigin, DeliveryRow, DeliveryUpdate } from '../store/deliveries.repo';
 import { sendAttempt, type HttpAttemptResult } from './attempt';
 import { toAttemptRecord, toDeliveryDetail, toDeliverySummary } from './records';
 import { nextRetryDelay } from './retry-policy';
@@ -77,35 +77,54 @@ interface Completion {
 const BATCH_WINDOW_MS = 2;
 
 /**
- * Fresh deliveries (see `Dispatcher.fresh`) held at most, without their payloads (about 300 bytes
- * each). Beyond it, claims go back to querying the store until it has no due delivery left.
+ * Fresh deliveries (see `Dispatcher.fresh`) held at most (about 64 bytes each). Beyond it, claims
+ * go back to querying the store until it has no due delivery left.
  */
 const FRESH_LIMIT = 50_000;
 
 const targetKey = (row: Pick<DeliveryRow, 'target_kind' | 'target_id'>) => `${row.target_kind}:${row.target_id}`;
 
-/** A first-in first-out queue of rows that does not copy on every take. */
-class RowQueue {
-  private rows: DeliveryRow[] = [];
+/**
+ * Fresh deliveries of one target, oldest first: ids, each with its origin (shared by consecutive
+ * deliveries that have it in common). About 64 bytes each, so a burst of them stays cheap to hold.
+ * Takes do not copy the queue.
+ */
+class FreshQueue {
+  private ids: string[] = [];
+  private origins: DeliveryOrigin[] = [];
   private head = 0;
+  private last: DeliveryOrigin | undefined;
+  private taken: DeliveryOrigin | undefined;
 
   get length(): number {
-    return this.rows.length - this.head;
+    return this.ids.length - this.head;
   }
 
   push(row: DeliveryRow): void {
-    this.rows.push(row);
+    let origin = this.last;
+    if (origin === undefined || origin.account_id !== row.account_id || origin.category !== row.category || origin.event !== row.event) {
+      origin = this.last = { account_id: row.account_id, target_kind: row.target_kind, target_id: row.target_id, category: row.category, event: row.event };
+    }
+    this.ids.push(row.id);
+    this.origins.push(origin);
   }
 
-  shift(): DeliveryRow | undefined {
-    if (this.head === this.rows.length) return undefined;
-    const row = this.rows[this.head]!;
-    this.rows[this.head++] = undefined as unknown as DeliveryRow;
-    if (this.head > 1024 && this.head * 2 > this.rows.length) {
-      this.rows = this.rows.slice(this.head);
+  /** The oldest id; `origin()` before the next `take` gives its origin. */
+  take(): string | undefined {
+    if (this.head === this.ids.length) return undefined;
+    const id = this.ids[this.head]!;
+    this.taken = this.origins[this.head]!;
+    this.head++;
+    if (this.head > 1024 && this.head * 2 > this.ids.length) {
+      this.ids = this.ids.slice(this.head);
+      this.origins = this.origins.slice(this.head);
       this.head = 0;
     }
-    return row;
+    return id;
+  }
+
+  origin(): DeliveryOrigin {
+    return this.taken!;
   }
 }
 
@@ -132,13 +151,13 @@ export class Dispatcher {
   private enqueued: DeliveryRow[] = [];
   /**
    * Deliveries this process inserted, due at once and not claimed yet, per target in creation order,
-   * without their payloads (the claim reads it back). While `freshComplete`, these are all the due
+   * as ids (the claim reads the rest back). While `freshComplete`, these are all the due
    * pending deliveries in the store, so a claim is an update by id: no query for due rows, no row
    * read back. Anything that may add a due delivery behind its back (a clock jump, the alarm for a
    * scheduled retry, a release, an immediate retry, too many fresh ones) drops it, and claims query
    * the store until a query finds no more due deliveries.
    */
-  private readonly fresh = new Map<string, RowQueue>();
+  private readonly fresh = new Map<string, FreshQueue>();
   private freshCount = 0;
   private freshComplete = false;
   /** Parsed target URLs, for the attempts. */
@@ -264,10 +283,9 @@ export class Dispatcher {
     // (Inside a caller's transaction that is later rolled back, a row is never claimed: the claim
     // by id finds nothing.)
     for (const row of rows) {
-      row.payload = '';
       const key = targetKey(row);
       let queue = this.fresh.get(key);
-      if (!queue) this.fresh.set(key, (queue = new RowQueue()));
+      if (!queue) this.fresh.set(key, (queue = new FreshQueue()));
       queue.push(row);
     }
     this.freshCount += rows.length;
@@ -449,14 +467,31 @@ export class Dispatcher {
       let room = Math.min(globalLimit - this.inFlight.size - this.ready.length, perTargetLimit - (counts.get(key) ?? 0));
       if (this.inFlight.size + this.ready.length >= globalLimit) break;
       while (room > 0 && queue.length > 0) {
-        const row = queue.shift()!;
+        const id = queue.take()!;
         this.freshCount--;
-        const payload = this.deps.repo.claimOne(row.id, now, stamp);
-        if (payload === undefined) continue;
-        row.payload = payload;
-        row.status = 'sending';
-        row.updated_at = stamp;
-        this.ready.push(row);
+        const c = this.deps.repo.claimOne(id, now, stamp);
+        if (c === undefined) continue;
+        const o = queue.origin();
+        this.ready.push({
+          id,
+          account_id: o.account_id,
+          target_kind: o.target_kind,
+          target_id: o.target_id,
+          category: o.category,
+          event: o.event,
+          ref_id: c.ref_id,
+          payload: c.payload,
+          target_url: c.target_url,
+          status: 'sending',
+          attempts: c.attempts,
+          scheduled_attempts: c.scheduled_attempts,
+          next_attempt_at: c.next_attempt_at,
+          last_status_code: c.last_status_code,
+          last_error: c.last_error,
+          created_ms: c.created_ms,
+          created_at: c.created_at,
+          updated_at: stamp,
+        });
         room--;
       }
       if (queue.length === 0) this.fresh.delete(key);

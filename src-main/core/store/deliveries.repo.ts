@@ -40,6 +40,12 @@ export interface AttemptRow {
   error: string | null;
 }
 
+/** What a delivery never changes after its creation (but its id). */
+export type DeliveryOrigin = Pick<DeliveryRow, 'account_id' | 'target_kind' | 'target_id' | 'category' | 'event'>;
+
+/** A claimed delivery's fields but its id, its origin, and its status and updated_at (just set). */
+export type ClaimedFields = Omit<DeliveryRow, 'id' | keyof DeliveryOrigin | 'status' | 'updated_at'>;
+
 /** What an attempt changes on its delivery. */
 export interface DeliveryUpdate {
   id: string;
@@ -79,12 +85,11 @@ export class DeliveriesRepo {
            attempts, scheduled_attempts, next_attempt_at, last_status_code, last_error, created_ms, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      // Claims one delivery known to be due; its payload is all a caller does not already hold.
-      claimOne: db
-        .prepare<[string, string, number], string>(
-          `UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status = 'pending' AND next_attempt_at <= ? RETURNING payload`,
-        )
-        .pluck(),
+      // Claims one delivery known to be due; returns what a caller does not already hold.
+      claimOne: db.prepare<[string, string, number], ClaimedFields>(
+        `UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status = 'pending' AND next_attempt_at <= ?
+          RETURNING ref_id, payload, target_url, attempts, scheduled_attempts, next_attempt_at, last_status_code, last_error, created_ms, created_at`,
+      ),
       claimAll: db.prepare<[string, number, number], DeliveryRow>(
         `UPDATE deliveries SET status = 'sending', updated_at = ?
           WHERE id IN (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?)
@@ -141,9 +146,10 @@ export class DeliveriesRepo {
 
   /**
    * Claims (marks `sending`) one delivery the caller knows, if it is still pending and due; returns
-   * its payload, or undefined when it is not (claimed or cancelled meanwhile, or never committed).
+   * its fields but the unchanging ones (see `DeliveryOrigin`), or undefined when it is not (claimed
+   * or cancelled meanwhile, or never committed).
    */
-  claimOne(id: string, now: number, updatedAt: string): string | undefined {
+  claimOne(id: string, now: number, updatedAt: string): ClaimedFields | undefined {
     return this.stmts.claimOne.get(updatedAt, id, now);
   }
 
