@@ -1,0 +1,113 @@
+import { resolve } from 'node:path';
+import type { Page } from '@playwright/test';
+import { startReceiver } from '../helpers/receiver';
+import { api, expect, registerWebhook, test } from '../e2e/fixtures';
+
+const DOCS = resolve(import.meta.dirname, '../../docs');
+
+const NEWSLETTER = `<!doctype html><html><body style="margin:0;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif">
+<table width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
+<table width="560" cellpadding="0" cellspacing="0" style="background:#fff;border-radius:8px;max-width:100%">
+<tr><td style="background:#3b5bdb;color:#fff;padding:20px 28px;border-radius:8px 8px 0 0;font-size:20px;font-weight:bold">Acme Outdoor</td></tr>
+<tr><td style="padding:28px;color:#1b1d21;font-size:15px;line-height:1.5">
+<h1 style="font-size:22px;margin:0 0 12px">Your order is on its way</h1>
+<p>Hi Ann, order <b>#1042</b> left our warehouse this morning. It should arrive on Thursday.</p>
+<p style="margin:24px 0"><a href="https://acme.test/track/1042" style="background:#3b5bdb;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">Track your parcel</a></p>
+<p style="color:#636b78;font-size:13px">1 × Trail running shoes, 1 × Merino socks</p>
+</td></tr></table></td></tr></table></body></html>`;
+
+async function seed(page: Page, served: { url: string; apiKey: string }, receiverUrl: string) {
+  await registerWebhook(page, served, receiverUrl, { delivery: true, open: true, click: true, bounce: true, spam: true, unsubscribe: true });
+  const sends: Array<[string, string, string]> = [
+    ['ann@example.com', 'Your order is on its way', 'shipping'],
+    ['click@sim.mailyard.test', 'Spring sale: 20% off everything', 'spring-sale'],
+    ['bounce@sim.mailyard.test', 'Spring sale: 20% off everything', 'spring-sale'],
+    ['spam@sim.mailyard.test', 'Spring sale: 20% off everything', 'spring-sale'],
+    ['soft-bounce@sim.mailyard.test', 'Your receipt #1041', 'receipts'],
+    ['open@sim.mailyard.test', 'Welcome to Acme Outdoor', 'onboarding'],
+    ['unsubscribe@sim.mailyard.test', 'Weekly digest', 'digest'],
+    ['delivered@sim.mailyard.test', 'Reset your password', ''],
+  ];
+  for (const [to, subject, campaign] of sends) {
+    await api(page, served, 'POST', '/v1/email/send', {
+      from: { email: 'orders@acme.test', name: 'Acme Outdoor' },
+      to: [{ email: to, name: to.startsWith('ann') ? 'Ann Lee' : '' }],
+      subject,
+      content: [
+        { type: 'text/html', value: NEWSLETTER },
+        { type: 'text/plain', value: 'Hi Ann, order #1042 left our warehouse this morning.' },
+      ],
+      ...(campaign ? { campaign_id: campaign } : {}),
+      custom_args: { order: '1042' },
+    });
+  }
+  await page.request.post(`${served.url}/emulator/clock`, { data: { advance_ms: 120_000 } });
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`screenshots (${scheme})`, async ({ served, page }) => {
+    const receiver = await startReceiver();
+    // The receiver is down for the first requests: failed attempts to show.
+    receiver.answer = (_req, i) => (i % 4 === 3 ? { status: 500, body: '{"error":"database is locked"}' } : { status: 200, body: '{"received":true}' });
+    try {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width: 1360, height: 820 });
+      await seed(page, served, receiver.url);
+      const suffix = scheme === 'dark' ? '-dark' : '';
+
+      await page.goto(`${served.url}/messages`);
+      await expect(page.getByTestId('message-list').getByRole('option')).toHaveCount(8);
+      await page.getByTestId('message-list').getByRole('option').last().click();
+      await expect(page.frameLocator('iframe[title="HTML preview"]').getByText('Your order is on its way')).toBeVisible();
+      await page.screenshot({ path: `${DOCS}/messages${suffix}.png` });
+
+      await page.getByRole('tab', { name: /Events/ }).click();
+      await page.getByRole('link', { name: 'Deliveries' }).click();
+      const rows = page.getByTestId('delivery-list').getByRole('option');
+      await expect(rows.first()).toBeVisible();
+      await page.getByTestId('delivery-list').getByRole('option').filter({ hasText: 'HTTP 500' }).first().click();
+      await expect(page.getByTestId('delivery-detail')).toBeVisible();
+      await page.screenshot({ path: `${DOCS}/deliveries${suffix}.png` });
+
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Overview' }).click();
+      await expect(page.getByTestId('stat-messages')).toHaveText('8');
+      await page.screenshot({ path: `${DOCS}/overview${suffix}.png` });
+
+      if (scheme === 'light') {
+        await page.getByRole('link', { name: 'Send' }).click();
+        await page.getByRole('button', { name: 'click', exact: true }).click();
+        await page.getByRole('button', { name: 'Send', exact: true }).click();
+        await expect(page.getByTestId('send-answer')).toBeVisible();
+        await page.screenshot({ path: `${DOCS}/send.png`, fullPage: true });
+
+        await page.goto(`${served.url}/events`);
+        await page.getByLabel('Event kind').selectOption('bounce');
+        await page.getByLabel('Field overrides').fill('{"bounce_type": "soft", "campaign_id": "spring-sale"}');
+        await expect(page.getByTestId('payload-preview')).toContainText('"bounce_type": "soft"');
+        await page.screenshot({ path: `${DOCS}/fire-event.png` });
+
+        await page.goto(`${served.url}/webhooks`);
+        const card = page.getByTestId('webhook-DOMAIN_VERIFICATION');
+        await card.getByLabel('Webhook URL').fill('not a url');
+        await card.getByRole('button', { name: 'Register' }).click();
+        await expect(card.getByRole('alert')).toBeVisible();
+        await page.screenshot({ path: `${DOCS}/webhooks.png`, fullPage: true });
+
+        await page.request.put(`${served.url}/emulator/rules`, {
+          data: { rules: [{ pattern: '*@acme-qa.test', events: [{ event: 'delivery', delay_ms: 1000 }, { event: 'bounce', delay_ms: 30000, fields: { bounce_type: 'soft' } }] }] },
+        });
+        await api(page, served, 'POST', '/v1/email/send', {
+          from: { email: 'qa@acme.test' },
+          to: [{ email: 'tester@acme-qa.test' }],
+          subject: 'Rule check',
+          content: [{ type: 'text/plain', value: 'x' }],
+        });
+        await page.goto(`${served.url}/simulation`);
+        await expect(page.getByTestId('rule')).toHaveCount(1);
+        await page.screenshot({ path: `${DOCS}/simulation.png` });
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+}
