@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Deliveries } from './features/deliveries/Deliveries';
 import { Domains } from './features/domains/Domains';
 import { FireEvent } from './features/events/FireEvent';
+import { Mailers } from './features/mailers/Mailers';
 import { Messages } from './features/messages/Messages';
 import { Overview } from './features/overview/Overview';
 import { SendEmail } from './features/send/SendEmail';
@@ -22,6 +23,7 @@ const SCREENS = [
   { path: '/webhooks', label: 'Webhooks', render: () => <Webhooks /> },
   { path: '/simulation', label: 'Simulation', render: () => <Simulation /> },
   { path: '/domains', label: 'Domains', render: () => <Domains /> },
+  { path: '/mailers', label: 'Mailers', render: () => <Mailers /> },
   { path: '/settings', label: 'Settings', render: () => <Settings /> },
 ] as const;
 

@@ -9,11 +9,12 @@ export interface LiveEvents {
   'clock.changed': { now: string; speed: number };
   'message.created': MessageSummary;
   'message.updated': { ref_id: string; event: string; timestamp: string; delivery_id: string | null; status: MessageSummary['status'] };
+  'mailer.updated': { mailer_id: string; account_id: string; config_type: string; status: string; last_error: string | null };
 }
 export type LiveEventName = keyof LiveEvents;
 type Listener<K extends LiveEventName> = (data: LiveEvents[K]) => void;
 
-const NAMES: LiveEventName[] = ['delivery.created', 'delivery.updated', 'attempt.completed', 'clock.changed', 'message.created', 'message.updated'];
+const NAMES: LiveEventName[] = ['delivery.created', 'delivery.updated', 'attempt.completed', 'clock.changed', 'message.created', 'message.updated', 'mailer.updated'];
 
 /**
  * One EventSource for the whole UI, opened on the first subscription and closed after the last;

@@ -241,7 +241,10 @@ export class MailersService {
     const current = this.find(accountId, body.mailer_id);
     const active = body.active ?? true;
     this.deps.repo.setOAuthActive(current.id, active, isoTimestamp(this.deps.clock.now()));
-    if ((current.oauth_active === 1) !== active) this.deps.changed(current.id, this.deps.repo.get(current.id));
+    if ((current.oauth_active === 1) !== active) {
+      this.announce(current);
+      this.deps.changed(current.id, this.deps.repo.get(current.id));
+    }
     return { mailer_id: current.id, oauth_active: active };
   }
 
@@ -249,6 +252,7 @@ export class MailersService {
   storeToken(row: MailerRow, token: StoredToken): void {
     const { access_token: _a, refresh_token: _r, ...meta } = token;
     this.deps.repo.setOAuthToken(row.id, this.deps.secrets.seal(JSON.stringify(token)), JSON.stringify(meta), isoTimestamp(this.deps.clock.now()));
+    this.announce(row);
     this.deps.changed(row.id, this.deps.repo.get(row.id));
   }
 
