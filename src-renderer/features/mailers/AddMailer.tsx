@@ -1,0 +1,141 @@
+import { useState, type FormEvent } from 'react';
+import type { AccountRecord } from '../../../src-shared/schemas/emulator';
+import { MAILER_SECURE, type MailerRecord } from '../../../src-shared/schemas/mailers';
+import { describeError, fieldErrors, serviceAs } from '../../api/clients';
+
+type Problem = { message: string; errors: Array<{ path: string; message: string }> };
+
+function FieldError({ problem, path }: { problem: Problem | null; path: string }) {
+  const errs = problem?.errors.filter((e) => e.path === path || e.path.startsWith(`${path}.`)) ?? [];
+  if (errs.length === 0) return null;
+  return <span className="field-error">{errs.map((e) => e.message).join('; ')}</span>;
+}
+
+/** Add an SMTP or IMAP configuration; the password goes to the emulator once and is never shown again. */
+export function AddMailer({ account, onAdded }: { account: AccountRecord; onAdded: () => Promise<void> }) {
+  const [type, setType] = useState<'smtp' | 'imap'>('smtp');
+  const [connection, setConnection] = useState<'basic' | 'oauth'>('basic');
+  const [form, setForm] = useState({ name: '', email: '', host: '127.0.0.1', port: '587', username: '', password: '', secure: 'Auto', webhook: '' });
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value });
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setProblem(null);
+    const body = {
+      name: form.name,
+      email: form.email,
+      config_type: type,
+      connection_type: connection,
+      config: {
+        host: form.host,
+        port: Number(form.port),
+        ...(form.username ? { username: form.username } : {}),
+        ...(form.password ? { password: form.password } : {}),
+        secure: form.secure as MailerRecord['config']['secure'],
+      },
+      ...(type === 'imap' && form.webhook ? { webhook: { url: form.webhook, method: 'POST' as const } } : {}),
+    };
+    try {
+      const svc = serviceAs(account.api_key);
+      await (type === 'smtp' ? svc.configureSMTP(body) : svc.configureIMAP(body));
+      setForm({ ...form, name: '', password: '' });
+      await onAdded();
+    } catch (err) {
+      setProblem({ message: describeError(err), errors: fieldErrors(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card" onSubmit={(e) => void submit(e)} aria-label="Add a mailer">
+      <div className="card-head">
+        <h2>Add a mailer</h2>
+        <div className="segmented" role="group" aria-label="Type">
+          {(['smtp', 'imap'] as const).map((t) => (
+            <button
+              key={t}
+              type="button"
+              className={`seg${type === t ? ' on' : ''}`}
+              aria-pressed={type === t}
+              onClick={() => {
+                setType(t);
+                setForm({ ...form, port: t === 'smtp' ? '587' : '143' });
+              }}
+            >
+              {t.toUpperCase()}
+            </button>
+          ))}
+        </div>
+        <span className="muted small">{type === 'smtp' ? 'sends with settings.mailer_id are relayed to this server for real' : 'the inbox is watched live; new mail is posted to the webhook'}</span>
+      </div>
+      <div className="grid2">
+        <label className="field">
+          <span>Name</span>
+          <input className="input" aria-label="Name" value={form.name} onChange={set('name')} />
+          <FieldError problem={problem} path="name" />
+        </label>
+        <label className="field">
+          <span>Email</span>
+          <input className="input" aria-label="Email" value={form.email} onChange={set('email')} placeholder="app@example.com" />
+          <FieldError problem={problem} path="email" />
+        </label>
+        <label className="field">
+          <span>Host</span>
+          <input className="input" aria-label="Host" value={form.host} onChange={set('host')} />
+          <FieldError problem={problem} path="config.host" />
+        </label>
+        <label className="field">
+          <span>Port</span>
+          <input className="input" aria-label="Port" inputMode="numeric" value={form.port} onChange={set('port')} />
+          <FieldError problem={problem} path="config.port" />
+        </label>
+        <label className="field">
+          <span>Username</span>
+          <input className="input" aria-label="Username" value={form.username} onChange={set('username')} autoComplete="off" />
+          <FieldError problem={problem} path="config.username" />
+        </label>
+        <label className="field">
+          <span>Password</span>
+          <input className="input" aria-label="Password" type="password" value={form.password} onChange={set('password')} autoComplete="new-password" />
+          <FieldError problem={problem} path="config.password" />
+        </label>
+        <label className="field">
+          <span>Security</span>
+          <select className="input" aria-label="Security" value={form.secure} onChange={set('secure')}>
+            {MAILER_SECURE.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Login</span>
+          <select className="input" aria-label="Login" value={connection} onChange={(e) => setConnection(e.target.value as 'basic' | 'oauth')}>
+            <option value="basic">basic (password)</option>
+            <option value="oauth">oauth (log in after adding)</option>
+          </select>
+        </label>
+        {type === 'imap' && (
+          <label className="field span2">
+            <span>Webhook URL (new mail is posted here)</span>
+            <input className="input" aria-label="Webhook URL" value={form.webhook} onChange={set('webhook')} placeholder="http://127.0.0.1:3000/imap" />
+            <FieldError problem={problem} path="webhook" />
+          </label>
+        )}
+      </div>
+      {problem && (
+        <p className="error" role="alert">
+          {problem.message}
+        </p>
+      )}
+      <div className="toolbar">
+        <button type="submit" className="button primary" disabled={busy}>
+          Add {type.toUpperCase()} mailer
+        </button>
+      </div>
+    </form>
+  );
+}
