@@ -67,7 +67,8 @@ export class InboxWatch {
     const { mailers, verifyTls } = this.deps;
     const row = mailers.row(this.id);
     if (!row) return;
-    mailers.setStatus(this.id, 'connecting', row.last_error);
+    // While retrying after a failure the status stays `error` (with the reason) until a connection works.
+    if (row.status !== 'error') mailers.setStatus(this.id, 'connecting', row.last_error);
     let client: ImapFlow;
     try {
       client = new ImapFlow(imapOptions(row, mailers.credentials(row), verifyTls));
