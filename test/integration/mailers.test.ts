@@ -324,6 +324,13 @@ describe('OAuth (the emulator as its own offline authorization server)', () => {
     expect(await done.text()).toContain('Login successful');
     expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data).toMatchObject({ oauth_active: true, oauth: { has_token: true, app_id: 'ui' } });
 
+    // Without a mailer, the callback page shows the code for oauthLogin.
+    const bare = (await emu.service.oauthLogin({ app_id: 'cli' })).data as { state: string };
+    const shown = await fetch(`${emu.url}/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ state: bare.state, decision: 'approve' }) });
+    const code = /<code>([A-Za-z0-9_-]{20,})<\/code>/.exec(await shown.text())?.[1];
+    expect(code).toBeDefined();
+    expect((await emu.service.oauthLogin({ app_id: 'cli', token: { code: code! }, mailer_id: mailer.mailer_id })).message).toBe('Login successful');
+
     const given = await emu.service.oauthLogin({ app_id: 'ext', mailer_id: mailer.mailer_id, token: { access_token: 'ya29.external', expires_in: 60 } });
     expect(given.data).toMatchObject({ oauth_active: true, token_type: 'Bearer' });
     expect((await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', token: { access_token: 'x' } } })).json.errors[0].path).toBe('mailer_id');

@@ -75,6 +75,14 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
     if (!state || !code) return unknown(reply);
     const result = oauth.callback(state, code);
     if (!result.ok) return page(reply, 400, 'Login not completed', `<p>${escape(result.reason)}</p>`);
+    if (result.mailerName === null) {
+      return page(
+        reply,
+        200,
+        'Authorization code',
+        `<p><code>${escape(code)}</code></p><p>Give it to <code>oauthLogin</code> as <code>token: {code}</code> with a <code>mailer_id</code> within 10 minutes.</p>`,
+      );
+    }
     return page(reply, 200, 'Login successful', `<p>The token is stored on the mailer <b>${escape(result.mailerName)}</b>. You can close this window.</p>`);
   });
 }

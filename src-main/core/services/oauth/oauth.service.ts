@@ -156,10 +156,11 @@ export class OAuthService {
    * `/oauth/callback`, the redirect of requests made without a redirect_uri: the code is exchanged here
    * and the token stored on the request's mailer, so a login from the UI needs no client of its own.
    */
-  callback(state: string, code: string): { ok: true; mailerName: string } | { ok: false; reason: string } {
+  callback(state: string, code: string): { ok: true; mailerName: string | null } | { ok: false; reason: string } {
     const request = this.deps.repo.oauthRequest(state);
     if (!request || request.redirect_uri !== null) return { ok: false, reason: 'This login is not known to this Mailyard.' };
-    if (request.mailer_id === null) return { ok: false, reason: `Authorization code: ${code} — give it to oauthLogin as token.code with a mailer_id.` };
+    // Without a mailer there is nothing to store: the code is shown, for oauthLogin with a mailer_id.
+    if (request.mailer_id === null) return { ok: true, mailerName: null };
     try {
       this.login(request.account_id, { app_id: request.app_id, token: { code }, mailer_id: request.mailer_id });
       return { ok: true, mailerName: this.deps.mailers.row(request.mailer_id)?.name ?? request.mailer_id };
