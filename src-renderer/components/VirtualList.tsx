@@ -29,6 +29,8 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(600);
   const [active, setActive] = useState(0);
+  /** Rows that arrived above while the view was scrolled down (a pill offers to go up to them). */
+  const [newAbove, setNewAbove] = useState(0);
   const firstKey = useRef<string | null>(null);
 
   useLayoutEffect(() => {
@@ -51,6 +53,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
       if (getKey(items[i]!) === prev) {
         el.scrollTop += i * rowHeight;
         setActive((a) => a + i);
+        setNewAbove((n) => n + i);
         return;
       }
     }
@@ -121,24 +124,41 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   }
   const activeItem = items[active];
   return (
-    <div
-      ref={ref}
-      className="vlist"
-      role="listbox"
-      aria-label={label}
-      tabIndex={0}
-      data-testid={testId}
-      aria-activedescendant={activeItem ? `row-${getKey(activeItem)}` : undefined}
-      onKeyDown={onKeyDown}
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
-    >
-      <div className="vspacer" style={{ height: items.length * rowHeight + (hasMore ? rowHeight : 0) }}>
-        {rows}
-        {hasMore && (
-          <div className="vrow loading muted" style={{ top: items.length * rowHeight, height: rowHeight }}>
-            Loading more…
-          </div>
-        )}
+    <div className="vlist-wrap">
+      {newAbove > 0 && (
+        <button
+          type="button"
+          className="new-above"
+          onClick={() => {
+            if (ref.current) ref.current.scrollTop = 0;
+            setNewAbove(0);
+          }}
+        >
+          ↑ {newAbove} new
+        </button>
+      )}
+      <div
+        ref={ref}
+        className="vlist"
+        role="listbox"
+        aria-label={label}
+        tabIndex={0}
+        data-testid={testId}
+        aria-activedescendant={activeItem ? `row-${getKey(activeItem)}` : undefined}
+        onKeyDown={onKeyDown}
+        onScroll={(e) => {
+          setScrollTop(e.currentTarget.scrollTop);
+          if (e.currentTarget.scrollTop < rowHeight) setNewAbove(0);
+        }}
+      >
+        <div className="vspacer" style={{ height: items.length * rowHeight + (hasMore ? rowHeight : 0) }}>
+          {rows}
+          {hasMore && (
+            <div className="vrow loading muted" style={{ top: items.length * rowHeight, height: rowHeight }}>
+              Loading more…
+            </div>
+          )}
+        </div>
       </div>
     </div>
   );

@@ -192,3 +192,26 @@ test('text, headers, raw source and attachments of a message', async ({ served, 
   expect(file.suggestedFilename()).toBe('notes.txt');
   expect((await import('node:fs')).readFileSync((await file.path())!, 'utf8')).toBe('attached text');
 });
+
+test('new messages arriving while the list is scrolled down keep the view still, and a pill goes up to them', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  for (let i = 0; i < 40; i++) await sendEmail(page, served, `user${i}@example.com`, `Message ${i}`);
+  await page.goto(`${served.url}/messages`);
+  const list = page.getByTestId('message-list');
+  await expect(page.getByTestId('message-count')).toHaveText('40 messages');
+  await list.evaluate((el) => (el.scrollTop = 20 * 56));
+  await expect(list.getByText('Message 19', { exact: true })).toBeInViewport();
+
+  await sendEmail(page, served, 'late1@example.com', 'Late 1');
+  await sendEmail(page, served, 'late2@example.com', 'Late 2');
+  await expect(page.getByRole('button', { name: '↑ 2 new' })).toBeVisible();
+  await expect(page.getByTestId('message-count')).toHaveText('42 messages');
+  // The row that was at the top of the view is still there.
+  await expect(list.getByText('Message 19', { exact: true })).toBeInViewport();
+  expect(await list.evaluate((el) => el.scrollTop)).toBe(22 * 56);
+
+  await page.getByRole('button', { name: '↑ 2 new' }).click();
+  await expect(list.getByText('Late 2', { exact: true })).toBeInViewport();
+  await expect(page.getByRole('button', { name: /new$/ })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
