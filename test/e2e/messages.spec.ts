@@ -191,6 +191,12 @@ test('text, headers, raw source and attachments of a message', async ({ served, 
   const file = await download;
   expect(file.suggestedFilename()).toBe('notes.txt');
   expect((await import('node:fs')).readFileSync((await file.path())!, 'utf8')).toBe('attached text');
+
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await expect(page).toHaveURL(`${served.url}/messages`);
+  await expect(page.getByTestId('messages-empty')).toBeVisible();
+  expect((await page.request.get(`${served.url}/emulator/messages/${refId}`)).status()).toBe(404);
 });
 
 test('new messages arriving while the list is scrolled down keep the view still, and a pill goes up to them', async ({ served, page }) => {

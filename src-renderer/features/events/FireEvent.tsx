@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../../src-shared/events';
 import type { FireEventResult } from '../../../src-shared/schemas/dispatch';
+import type { MessageSummary } from '../../../src-shared/schemas/messages';
 import { control, describeError } from '../../api/clients';
 import { JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
@@ -36,6 +37,14 @@ export function FireEvent() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const parsed = parseFields(fieldsText);
+  // The latest messages, offered in the ref_id field.
+  const [recent, setRecent] = useState<MessageSummary[]>([]);
+  useEffect(() => {
+    control.listMessages({ limit: 20 }).then(
+      (res) => setRecent(res.data.messages),
+      () => setRecent([]),
+    );
+  }, []);
 
   const body = () => ({
     event: kind,
@@ -109,7 +118,16 @@ export function FireEvent() {
           {target === 'recipient' ? (
             <input className="input" aria-label="Recipient" value={recipient} onChange={(e) => setRecipient(e.target.value)} />
           ) : (
-            <input className="input" aria-label="Message ref_id" placeholder="ref_id of a message" value={refId} onChange={(e) => setRefId(e.target.value)} />
+            <>
+              <input className="input" aria-label="Message ref_id" placeholder="ref_id of a message" list="recent-messages" value={refId} onChange={(e) => setRefId(e.target.value)} />
+              <datalist id="recent-messages">
+                {recent.map((m) => (
+                  <option key={m.ref_id} value={m.ref_id}>
+                    {`${m.recipient.email} · ${m.subject}`}
+                  </option>
+                ))}
+              </datalist>
+            </>
           )}
         </fieldset>
         {accounts.length > 1 && (

@@ -9,6 +9,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { HeadersTable } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
+import { navigate } from '../../router';
 import { useMessages } from '../../stores/messages-store';
 
 type Tab = 'preview' | 'text' | 'headers' | 'raw' | 'attachments' | 'events';
@@ -212,7 +213,7 @@ export function MessageDetailPane({ d }: { d: Detail }) {
             type="button"
             className="button danger"
             onClick={() => {
-              if (window.confirm('Delete this message?')) void remove(d.ref_id);
+              if (window.confirm('Delete this message?')) void remove(d.ref_id).then(() => navigate('/messages', true));
             }}
           >
             Delete

@@ -95,7 +95,7 @@ function Filters() {
         className="button danger small"
         disabled={rows.length === 0}
         onClick={() => {
-          if (window.confirm('Delete every captured message?')) void clearAll();
+          if (window.confirm('Delete every captured message?')) void clearAll().then(() => navigate('/messages', true));
         }}
       >
         Clear
