@@ -14,6 +14,8 @@ export default defineConfig({
         input: {
           cli: resolve(import.meta.dirname, 'src-main/cli/index.ts'),
           desktop: resolve(import.meta.dirname, 'src-main/desktop/index.ts'),
+          // Run by `npm start` under plain Node before Electron: better-sqlite3 built for Electron.
+          'prepare-native-sqlite': resolve(import.meta.dirname, 'src-main/desktop/prepare-native-sqlite.ts'),
         },
       },
     },

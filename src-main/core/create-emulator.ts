@@ -60,6 +60,8 @@ export interface EmulatorSeams {
   dnsResolver?: DnsResolver;
   /** The key that encrypts mailer passwords and tokens (default: a 0600 file in the data directory, or memory). */
   secretKeys?: SecretKeyStore;
+  /** better-sqlite3's native module for this runtime (the desktop app: a build for Electron); default: its own. */
+  sqliteNativeBinding?: string;
 }
 
 export interface EmulatorServices {
@@ -111,7 +113,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
   const logger = seams.logger ?? createLogger(config.logLevel);
   const dataDir = config.memory ? null : (config.dataDir ?? defaultDataDir());
 
-  const db = openDatabase(dataDir);
+  const db = openDatabase(dataDir, { nativeBinding: seams.sqliteNativeBinding });
   let app: FastifyInstance | undefined;
   let clock: EmulatorClock | undefined;
   let smtp: SmtpSink | undefined;

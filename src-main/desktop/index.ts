@@ -1,44 +1,179 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { app, BrowserWindow } from 'electron';
-import { createEmulator, type EmulatorHandle } from '../core/create-emulator';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, session, shell } from 'electron';
+import { createEmulator, VERSION, type EmulatorHandle } from '../core/create-emulator';
+import { UI_CSP } from '../core/http/ui';
+import { recordDownloads, registerDesktopActions, SavedFiles } from './desktop-actions';
+import { openMainWindow } from './main-window';
+import { aboutDetail, buildMenuTemplate, type MenuActions } from './menu';
+import { chooseNativeSqlite } from './native-sqlite';
+import { notifyFailedDeliveries } from './notifications';
+import { startWithPortFallback, describeFallbacks } from './ports';
+import { loadPreferences, savePreferences } from './preferences';
+import { lockDownContents, lockDownSession, openInBrowser } from './security';
+import { installShutdown } from './shutdown';
 
 /**
- * The desktop shell: the same emulator as `mailyard serve`, inside the Electron main process, and a
- * window that loads the web UI from the emulator's own listener. A first cut; the full shell
- * (single instance, port fallback, menus, packaging) is its own piece of work.
+ * The desktop app's main process: the composition of the pieces beside it. The same emulator as
+ * `mailyard serve`, started here with its data in the user-data folder, and one window showing the
+ * web UI from the emulator's own listener. Built to out/main/desktop.js.
  */
-let emulator: EmulatorHandle | undefined;
 
-async function start(): Promise<void> {
-  emulator = await createEmulator({ uiDir: join(import.meta.dirname, '../renderer') });
-  const origin = new URL(emulator.urls.http).origin;
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    title: 'Mailyard',
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/preload.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
-  });
-  window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  window.webContents.on('will-navigate', (event, url) => {
-    if (new URL(url).origin !== origin) event.preventDefault();
-  });
-  await window.loadURL(emulator.urls.http);
+const OUT = import.meta.dirname; // out/main
+const PRODUCT = 'Mailyard';
+
+function fail(title: string, err: unknown): void {
+  dialog.showErrorBox(title, err instanceof Error ? err.message : String(err));
+  app.exit(1);
 }
 
-app.on('window-all-closed', () => app.quit());
-app.on('before-quit', (event) => {
-  if (!emulator) return;
-  event.preventDefault();
-  const closing = emulator;
-  emulator = undefined;
-  void closing.close().finally(() => app.quit());
-});
-app.whenReady().then(start, (err: unknown) => {
-  console.error(err);
-  app.exit(1);
-});
+/** The better-sqlite3 binding for this Electron (see native-sqlite.ts); undefined: the module's own. */
+function sqliteBinding(): string | undefined {
+  if (app.isPackaged) return undefined; // electron-builder rebuilt node_modules/better-sqlite3 for Electron
+  const root = app.getAppPath();
+  const pkg = createRequire(join(root, 'package.json')).resolve('better-sqlite3/package.json');
+  const choice = chooseNativeSqlite({
+    isPackaged: app.isPackaged,
+    projectRoot: root,
+    target: {
+      sqliteVersion: (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version,
+      electronVersion: process.versions.electron ?? '',
+      platform: process.platform,
+      arch: process.arch,
+    },
+    exists: existsSync,
+  });
+  if (choice.kind === 'missing') throw new Error(choice.message);
+  return choice.kind === 'prepared' ? choice.binding : undefined;
+}
+
+function main(): void {
+  // One folder whatever the package's name: Linux ~/.config/Mailyard, macOS ~/Library/Application
+  // Support/Mailyard, Windows %APPDATA%\Mailyard. The emulator's data lives in its `data` folder.
+  app.setName(PRODUCT);
+  app.setPath('userData', join(app.getPath('appData'), PRODUCT));
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  const dataDir = join(app.getPath('userData'), 'data');
+  const preferencesFile = join(app.getPath('userData'), 'preferences.json');
+  let preferences = loadPreferences(preferencesFile);
+  let window: BrowserWindow | undefined;
+  let emulator: EmulatorHandle | undefined;
+  let resolveStarted: (handle: EmulatorHandle | undefined) => void = () => {};
+  const started = new Promise<EmulatorHandle | undefined>((resolve) => (resolveStarted = resolve));
+
+  installShutdown(
+    app,
+    async () => (await started)?.close(),
+    (err) => console.error('mailyard: error while stopping', err),
+  );
+  app.on('second-instance', () => {
+    if (!window || window.isDestroyed()) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+
+  const showWindow = async (path = '/') => {
+    if (!emulator) return;
+    if (window && !window.isDestroyed()) {
+      if (path !== '/') await window.loadURL(new URL(path, emulator.urls.http).href);
+      window.show();
+      window.focus();
+      return;
+    }
+    window = await openMainWindow(BrowserWindow, {
+      preload: join(OUT, '../preload/preload.cjs'),
+      url: new URL(path, emulator.urls.http).href,
+      title: `${PRODUCT} · ${emulator.urls.http}`,
+      openInBrowser: (url) => openInBrowser(shell, url),
+    });
+  };
+
+  const refreshMenu = () => {
+    if (!emulator) return;
+    const running = emulator;
+    const loginItemsSupported = process.platform === 'darwin' || process.platform === 'win32';
+    const actions: MenuActions = {
+      copyApiKey: () => clipboard.writeText(running.defaultAccount.apiKey),
+      openDataFolder: () => void shell.openPath(dataDir),
+      openInBrowser: () => void openInBrowser(shell, running.urls.http),
+      setStartAtLogin: (enabled) => {
+        app.setLoginItemSettings({ openAtLogin: enabled });
+        refreshMenu();
+      },
+      setFailureNotifications: (enabled) => {
+        preferences = { ...preferences, failureNotifications: enabled };
+        savePreferences(preferencesFile, preferences);
+        refreshMenu();
+      },
+      showAbout: () =>
+        void dialog.showMessageBox({
+          type: 'info',
+          title: `About ${PRODUCT}`,
+          message: `${PRODUCT} ${VERSION}`,
+          detail: aboutDetail({ version: VERSION, versions: process.versions, platform: `${process.platform}-${process.arch}`, dataDir, httpUrl: running.urls.http }),
+        }),
+      quit: () => app.quit(),
+    };
+    const template = buildMenuTemplate(
+      {
+        platform: process.platform,
+        httpUrl: running.urls.http,
+        smtpUrl: running.urls.smtp,
+        loginItemsSupported,
+        startAtLogin: loginItemsSupported && app.getLoginItemSettings().openAtLogin,
+        failureNotifications: preferences.failureNotifications,
+      },
+      actions,
+    );
+    Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+  };
+
+  const start = async () => {
+    const binding = sqliteBinding();
+    const { result, fallbacks } = await startWithPortFallback((ports) =>
+      createEmulator(
+        { httpPort: ports.http, smtpPort: ports.smtp, dataDir, uiDir: join(OUT, '../renderer') },
+        { sqliteNativeBinding: binding },
+      ),
+    );
+    emulator = result;
+    resolveStarted(result);
+    const origin = new URL(result.urls.http).origin;
+    lockDownSession(session.defaultSession, { origin, csp: UI_CSP });
+    // Any other web contents (none is opened on purpose) gets the same lockdown.
+    app.on('web-contents-created', (_event, contents) => lockDownContents(contents, { origin, openInBrowser: (url) => openInBrowser(shell, url) }));
+    const saved = new SavedFiles();
+    recordDownloads(session.defaultSession, saved);
+    registerDesktopActions({ ipcMain, shell, origin: () => origin, dataDir, saved });
+    notifyFailedDeliveries(result.events, {
+      enabled: () => preferences.failureNotifications && Notification.isSupported(),
+      notify: (notice) => {
+        const note = new Notification({ title: notice.title, body: notice.body });
+        note.on('click', () => void showWindow(notice.path));
+        note.show();
+      },
+    });
+    refreshMenu();
+    await showWindow();
+    const moved = describeFallbacks(fallbacks, result.ports);
+    if (moved && window) {
+      void dialog.showMessageBox(window, { type: 'info', title: PRODUCT, message: 'A default port was in use', detail: `${moved}\n\nWeb UI and API: ${result.urls.http}\nSMTP: ${result.urls.smtp ?? 'off'}` });
+    }
+  };
+
+  app.on('window-all-closed', () => {
+    // On macOS the app (and the emulator) keeps running without windows, as apps there do.
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => void showWindow());
+  app.whenReady().then(start).catch((err: unknown) => {
+    resolveStarted(undefined);
+    fail(`${PRODUCT} could not start`, err);
+  });
+}
+
+main();

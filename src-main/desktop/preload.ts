@@ -1,5 +1,10 @@
-import { contextBridge } from 'electron';
+import { contextBridge, ipcRenderer } from 'electron';
+import { buildDesktopApi, DESKTOP_API_KEY } from './desktop-api';
 
-// The renderer talks to the emulator over HTTP. The preload only tells it that it runs in the
-// desktop shell; desktop-only actions are added here one function each.
-contextBridge.exposeInMainWorld('mailyardDesktop', { isDesktop: true });
+// The preload (sandboxed, CommonJS): `window.mailyardDesktop` with exactly one function per
+// desktop-only action (open the data folder, reveal a saved file, open a link), each passing plain
+// values to the main process, which checks them. The page gets no ipcRenderer, no Node, nothing else.
+contextBridge.exposeInMainWorld(
+  DESKTOP_API_KEY,
+  buildDesktopApi((channel, ...args) => ipcRenderer.invoke(channel, ...args)),
+);

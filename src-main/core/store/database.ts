@@ -51,14 +51,22 @@ export function migrate(db: Db, migrations: Migration[] = loadMigrations()): num
 
 export const DATABASE_FILE = 'mailyard.db';
 
+export interface OpenDatabaseOptions {
+  /**
+   * Path of a better_sqlite3.node built for this runtime (the desktop app passes one built for
+   * Electron's ABI); by default better-sqlite3 loads its own build, the one for Node.
+   */
+  nativeBinding?: string;
+}
+
 /** Opens (creating if needed) the store in `dataDir`, or in memory when `dataDir` is null, and migrates it. */
-export function openDatabase(dataDir: string | null): Db {
+export function openDatabase(dataDir: string | null, options: OpenDatabaseOptions = {}): Db {
   let file = ':memory:';
   if (dataDir !== null) {
     mkdirSync(dataDir, { recursive: true });
     file = join(dataDir, DATABASE_FILE);
   }
-  const db = new Database(file);
+  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
