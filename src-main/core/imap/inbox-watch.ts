@@ -7,7 +7,7 @@ import { isoTimestamp, type Clock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import type { MessageLog } from '../services/email/message-log';
 import type { EventsService } from '../services/events.service';
-import { addressList } from '../services/inbound/inbound.service';
+import { mailContentOf } from '../services/email/parsed-mail';
 import { IMAP_WEBHOOK_TARGET, type MailersService } from '../services/mailers/mailers.service';
 import type { MailerRow, MailersRepo } from '../store/mailers.repo';
 import { readDsn } from './dsn';
@@ -187,13 +187,6 @@ export class InboxWatch {
         }
       }
     }
-    const headers: Record<string, string> = {};
-    for (const h of parsed.headerLines) {
-      const colon = h.line.indexOf(':');
-      const name = h.line.slice(0, colon).trim();
-      const value = h.line.slice(colon + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
-      headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
-    }
     const payload: ImapMessagePayload = {
       event: 'imap_message',
       timestamp,
@@ -202,21 +195,8 @@ export class InboxWatch {
       mailbox: MAILBOX,
       uid,
       message_id: parsed.messageId ?? '',
-      from: addressList(parsed.from)[0] ?? { email: '', name: '' },
-      to: addressList(parsed.to),
-      cc: addressList(parsed.cc),
-      subject: parsed.subject ?? '',
       date: parsed.date ? parsed.date.toISOString() : null,
-      text: parsed.text ?? '',
-      html: typeof parsed.html === 'string' ? parsed.html : '',
-      headers,
-      attachments: parsed.attachments.map((a, i) => ({
-        filename: a.filename ?? `attachment-${i + 1}`,
-        content_type: a.contentType,
-        size: a.size,
-        content_id: a.contentId ? a.contentId.replace(/^<|>$/g, '') : '',
-        content: a.content.toString('base64'),
-      })),
+      ...mailContentOf(parsed),
       bounce,
     };
     const current = mailers.row(this.id);

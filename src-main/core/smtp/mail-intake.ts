@@ -1,6 +1,7 @@
 import type { EmailService } from '../services/email/email.service';
 import type { InboundRoute, InboundService } from '../services/inbound/inbound.service';
-import { readMessageFacts, type MailAddress } from './parse-message';
+import type { MailAddress } from '../services/email/parsed-mail';
+import { readMessageFacts } from './parse-message';
 import type { AcceptedMail } from './smtp-sink';
 
 /** The header address matching an envelope recipient, case-insensitively. */

@@ -1,10 +1,7 @@
 import libmime from 'libmime';
 import addressparser from 'nodemailer/lib/addressparser';
+import type { MailAddress } from '../services/email/parsed-mail';
 
-export interface MailAddress {
-  email: string;
-  name: string;
-}
 
 /** What the sink needs of a message at acceptance: read from its header block only, never failing. */
 export interface MessageEnvelopeFacts {

@@ -1,4 +1,4 @@
-import { simpleParser, type AddressObject } from 'mailparser';
+import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { ulid } from 'ulid';
 import type {
@@ -19,6 +19,7 @@ import { monotonicUlids } from '../../ids';
 import type { InboundDomainRow, InboundRepo, InboundUsernameRow } from '../../store/inbound.repo';
 import { parseDomainName } from '../domains/hostname';
 import { composerAttachments } from '../email/compose';
+import { mailContentOf } from '../email/parsed-mail';
 
 /** Dispatcher target kinds of inbound posts: a username with its own URL, else its domain. */
 export const INBOUND_DOMAIN_TARGET = 'inbound_domain';
@@ -53,11 +54,6 @@ const usernameNotFound = () => new AppError('not_found', 'Inbound Username Not F
 
 function headersOf(json: string | null): Record<string, string> | null {
   return json === null ? null : (JSON.parse(json) as Record<string, string>);
-}
-
-export function addressList(value: AddressObject | AddressObject[] | undefined): Array<{ email: string; name: string }> {
-  const objects = value === undefined ? [] : Array.isArray(value) ? value : [value];
-  return objects.flatMap((o) => o.value.flatMap((a) => (a.address ? [{ email: a.address, name: a.name ?? '' }] : [])));
 }
 
 /**
@@ -302,33 +298,7 @@ export class InboundService {
     const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
     const now = this.deps.clock.now();
     const timestamp = isoTimestamp(now);
-    const from = addressList(parsed.from)[0] ?? { email: '', name: '' };
-    const headers: Record<string, string> = {};
-    for (const h of parsed.headerLines) {
-      const colon = h.line.indexOf(':');
-      const name = h.line.slice(0, colon).trim();
-      const value = h.line.slice(colon + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
-      headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
-    }
-    const common = {
-      event: 'inbound' as const,
-      timestamp,
-      from,
-      to: addressList(parsed.to),
-      cc: addressList(parsed.cc),
-      subject: parsed.subject ?? '',
-      text: parsed.text ?? '',
-      html: typeof parsed.html === 'string' ? parsed.html : '',
-      headers,
-      // Names and Content-IDs are data in the payload, never used as paths.
-      attachments: parsed.attachments.map((a, i) => ({
-        filename: a.filename ?? `attachment-${i + 1}`,
-        content_type: a.contentType,
-        size: a.size,
-        content_id: a.contentId ? a.contentId.replace(/^<|>$/g, '') : '',
-        content: a.content.toString('base64'),
-      })),
-    };
+    const common = { event: 'inbound' as const, timestamp, ...mailContentOf(parsed) };
     return routed.map(({ email, route }) => {
       const refId = this.newRefId(now);
       const username = route.username?.username ?? route.localPart;
@@ -350,7 +320,7 @@ export class InboundService {
         domain: route.domain.domain,
         username,
         source,
-        from_email: from.email,
+        from_email: common.from.email,
         subject: common.subject,
         raw,
         delivery_id: deliveryId,
