@@ -59,7 +59,9 @@ function mail(subject: string, extra = ''): string {
   return `From: Carol <carol@example.net>\r\nTo: alice@example.org\r\nSubject: ${subject}\r\nMessage-ID: <${subject.replace(/\W/g, '')}@example.net>\r\n${extra}\r\nHello from ${subject}\r\n`;
 }
 
-describe.skipIf(!hasDovecot)('IMAP connector against Dovecot', () => {
+// Without Debian's dovecot-imapd these tests are skipped on a developer's machine (and counted as
+// skipped in the summary line); in CI (`CI` set, where .ci/run installs it) they always run.
+describe.skipIf(!hasDovecot && !process.env.CI)('IMAP connector against Dovecot', () => {
   it('watches the inbox with IDLE and posts each new message to the webhook (mail already there is not posted)', async () => {
     await dovecot.deliver('alice', mail('Old news'));
     const live: string[] = [];
