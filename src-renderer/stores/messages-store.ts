@@ -59,6 +59,8 @@ export const useMessages = create<MessagesState>((set, get) => {
   let created: MessageSummary[] = [];
   let updated = new Map<string, LiveEvents['message.updated']>();
   let flushTimer: number | undefined;
+  // Messages announced while a reload is under way: applied on top of the page it answers.
+  let duringReload: MessageSummary[] = [];
 
   const flush = () => {
     flushTimer = undefined;
@@ -111,11 +113,15 @@ export const useMessages = create<MessagesState>((set, get) => {
     reload: async () => {
       const gen = ++generation;
       const q = query(get().filters);
+      duringReload = [];
       set({ loading: true, error: null });
       try {
         const page = await control.listMessages({ ...q, limit: PAGE });
         if (gen !== generation) return;
-        set({ rows: page.data.messages, nextCursor: page.data.next_cursor, loading: false });
+        const newest = page.data.messages[0]?.ref_id ?? '';
+        const missed = duringReload.filter((m) => m.ref_id > newest && matches(m, get().filters)).reverse();
+        duringReload = [];
+        set({ rows: [...missed, ...page.data.messages], nextCursor: page.data.next_cursor, loading: false });
         // The count comes after the first rows: it never delays them.
         const count = await control.countMessages(q);
         if (gen === generation) set({ total: count.data.count });
@@ -175,6 +181,7 @@ export const useMessages = create<MessagesState>((set, get) => {
       const offs = [
         live.on('message.created', (m) => {
           created.push(m);
+          if (get().loading) duringReload.push(m);
           scheduleFlush();
         }),
         live.on('message.updated', (u) => {

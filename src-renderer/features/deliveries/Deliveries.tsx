@@ -53,7 +53,7 @@ function Filters() {
       </select>
       <select className="input" aria-label="Event" value={filters.event} onChange={(e) => setFilters({ event: e.target.value })}>
         <option value="">any event</option>
-        {[...EMAIL_EVENT_KINDS, 'domain_verification', 'inbound'].map((s) => (
+        {[...EMAIL_EVENT_KINDS, 'domain_verification', 'inbound', 'imap_message'].map((s) => (
           <option key={s} value={s}>
             {s}
           </option>
