@@ -80,6 +80,10 @@ test('searching, filters and keyboard navigation in the list', async ({ served, 
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('message-detail')).toContainText('Invoice 2');
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(`${served.url}/messages`);
+  await page.keyboard.press('/');
+  await expect(page.getByLabel('Search messages')).toBeFocused();
 
   // Status filter: the bounce arrives as the clock runs.
   await page.request.post(`${served.url}/emulator/clock`, { data: { advance_ms: 60_000 } });

@@ -119,6 +119,21 @@ export function Messages() {
     void select(selectedId);
   }, [selectedId, select]);
 
+  // "/" searches, Escape closes the open message (unless typing in a field).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
+      if (e.key === '/' && !typing) {
+        e.preventDefault();
+        document.querySelector<HTMLInputElement>('input[aria-label="Search messages"]')?.focus();
+      } else if (e.key === 'Escape' && !typing && window.location.pathname.startsWith('/messages/')) {
+        navigate('/messages');
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   const open = useCallback((m: MessageSummary) => navigate(`/messages/${m.ref_id}`), []);
   const getKey = useCallback((m: MessageSummary) => m.ref_id, []);
   const renderRow = useCallback((m: MessageSummary) => <Row m={m} />, []);
@@ -163,7 +178,7 @@ export function Messages() {
             <div className="hint">
               <p>Select a message to see it rendered, its source, headers and events.</p>
               <p className="muted small">
-                Keys: <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>Enter</kbd> opens.
+                Keys: <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>Enter</kbd> opens, <kbd>Esc</kbd> closes, <kbd>/</kbd> searches.
               </p>
             </div>
           )
