@@ -80,17 +80,20 @@ function runNode(script: string, args: string[], cwd: string): Promise<number> {
   });
 }
 
+/** Copies a package's files for a build of its own: its `build` (the Node build) and `node_modules` stay behind. */
+export function copyPackageSources(from: string, to: string): void {
+  cpSync(from, to, {
+    recursive: true,
+    filter: (src) => {
+      const top = src.slice(from.length).split(/[\\/]/).find(Boolean);
+      return top !== 'build' && top !== 'node_modules';
+    },
+  });
+}
+
 const realDeps: PrepareDeps = {
   exists: existsSync,
-  copyPackage: (from, to) =>
-    cpSync(from, to, {
-      recursive: true,
-      // The Node build and anything installed inside the package stay behind.
-      filter: (src) => {
-        const rel = src.slice(from.length).split(/[\\/]/).filter(Boolean);
-        return rel[0] !== 'build' && rel[0] !== 'node_modules';
-      },
-    }),
+  copyPackage: copyPackageSources,
   remove: (path) => rmSync(path, { recursive: true, force: true }),
   rename: renameSync,
   runNode,

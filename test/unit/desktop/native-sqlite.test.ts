@@ -135,3 +135,36 @@ describe('prepareNativeSqlite', () => {
     await expect(prepareNativeSqlite(plan, TARGET, { ...tools, nodeGyp: undefined }, noGyp)).rejects.toThrow(/node-gyp is not installed/);
   });
 });
+
+describe('the pieces that touch the disk', () => {
+  it('copies better-sqlite3 for a build of its own without its Node build', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, existsSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { copyPackageSources } = await import('../../../src-main/desktop/prepare-native-sqlite');
+    const dir = mkdtempSync(join(tmpdir(), 'mailyard-native-'));
+    const from = join(dir, 'better-sqlite3');
+    for (const sub of ['build/Release', 'deps/sqlite3', 'src', 'node_modules/x', 'lib']) mkdirSync(join(from, sub), { recursive: true });
+    for (const file of ['package.json', 'binding.gyp', 'build/Release/better_sqlite3.node', 'deps/sqlite3/sqlite3.c', 'src/better_sqlite3.cpp', 'node_modules/x/index.js', 'lib/index.js']) {
+      writeFileSync(join(from, file), 'x');
+    }
+    const to = join(dir, 'staged');
+    copyPackageSources(from, to);
+    for (const file of ['package.json', 'binding.gyp', 'deps/sqlite3/sqlite3.c', 'src/better_sqlite3.cpp', 'lib/index.js']) expect(existsSync(join(to, file)), file).toBe(true);
+    expect(existsSync(join(to, 'build'))).toBe(false);
+    expect(existsSync(join(to, 'node_modules'))).toBe(false);
+  });
+
+  it('the store loads the native binding it is given (the desktop passes its Electron build this way)', async () => {
+    const { createRequire } = await import('node:module');
+    const { openDatabase } = await import('../../../src-main/core/store/database');
+    const { createEmulator } = await import('../../../src-main/core/create-emulator');
+    const sqliteDir = join(createRequire(import.meta.url).resolve('better-sqlite3/package.json'), '..');
+    // Here the only build is the one for Node: handed over explicitly, it is the one loaded.
+    const db = openDatabase(null, { nativeBinding: bindingFileIn(sqliteDir) });
+    expect(db.prepare('SELECT 1 AS one').get()).toEqual({ one: 1 });
+    db.close();
+    const missing = join(sqliteDir, 'no-such-build', 'better_sqlite3.node');
+    expect(() => openDatabase(null, { nativeBinding: missing })).toThrow();
+    await expect(createEmulator({ memory: true, logLevel: 'silent', httpPort: 0, smtpPort: 0 }, { sqliteNativeBinding: missing })).rejects.toThrow();
+  });
+});
