@@ -46,7 +46,8 @@ const query = (f: MessageFilters) => ({
 /** The list's filters applied to a new message, so a live one is shown only when it matches. */
 function matches(m: MessageSummary, f: MessageFilters): boolean {
   const q = f.q.trim().toLowerCase();
-  if (q && !m.recipient.email.toLowerCase().includes(q) && !m.subject.toLowerCase().includes(q) && !m.from.email.toLowerCase().includes(q)) return false;
+  const hit = m.recipient.email.toLowerCase().includes(q) || m.subject.toLowerCase().includes(q) || m.from.email.toLowerCase().includes(q) || m.ref_id === q.toUpperCase();
+  if (q && !hit) return false;
   if (f.status && m.status !== f.status) return false;
   if (f.campaign_id.trim() && m.campaign_id !== f.campaign_id.trim()) return false;
   return true;

@@ -40,7 +40,7 @@ export const MessageDetail = MessageSummary.extend({
 export type MessageDetail = z.infer<typeof MessageDetail>;
 
 export const ListMessagesQuery = z.strictObject({
-  /** Searches recipient, sender and subject (case-insensitive substring). */
+  /** Searches recipient, sender and subject (case-insensitive substring), and finds a message by its ref_id. */
   q: z.string().max(320).optional(),
   status: z.enum(EMAIL_STATUSES, { error: `must be one of ${EMAIL_STATUSES.join(', ')}` }).optional(),
   campaign_id: z.string().max(256).optional(),

@@ -56,6 +56,8 @@ describe('UI support endpoints', () => {
     expect((await emu.control.countMessages({ campaign_id: 'spring' })).data.count).toBe(2);
     expect((await emu.control.countMessages({ q: 'counted' })).data.count).toBe(2);
     expect((await emu.control.countMessages({ q: '100%' })).data.count).toBe(0);
+    const [first] = (await emu.control.listMessages({ q: 'counted a' })).data.messages;
+    expect((await emu.control.listMessages({ q: first!.ref_id.toLowerCase() })).data.messages.map((m) => m.ref_id)).toEqual([first!.ref_id]);
     const all = (await emu.control.countMessages()).data.count;
     expect(all).toBe(4);
     const stats = (await emu.control.getStats()).data;

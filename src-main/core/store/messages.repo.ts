@@ -72,8 +72,9 @@ function searchTerms(filter: MessageSearch): { where: string[]; params: Record<s
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   if (filter.q !== undefined && filter.q !== '') {
-    where.push("(recipient_lc LIKE '%' || @q || '%' ESCAPE '\\' OR subject LIKE '%' || @q || '%' ESCAPE '\\' OR from_email LIKE '%' || @q || '%' ESCAPE '\\')");
+    where.push("(recipient_lc LIKE '%' || @q || '%' ESCAPE '\\' OR subject LIKE '%' || @q || '%' ESCAPE '\\' OR from_email LIKE '%' || @q || '%' ESCAPE '\\' OR ref_id = @refId)");
     params.q = likeLiteral(filter.q.toLowerCase());
+    params.refId = filter.q.trim().toUpperCase();
   }
   for (const [sql, name, value] of [
     ['status = @status', 'status', filter.status],

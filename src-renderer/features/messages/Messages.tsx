@@ -77,7 +77,7 @@ function Filters() {
   }, [q, campaign, filters.q, filters.campaign_id, setFilters]);
   return (
     <div className="list-toolbar">
-      <input className="input grow" type="search" placeholder="Search recipient, subject, sender" aria-label="Search messages" value={q} onChange={(e) => setQ(e.target.value)} />
+      <input className="input grow" type="search" placeholder="Search recipient, subject, sender or ref_id" aria-label="Search messages" value={q} onChange={(e) => setQ(e.target.value)} />
       <select className="input" aria-label="Status" value={filters.status} onChange={(e) => setFilters({ status: e.target.value })}>
         <option value="">any status</option>
         {EMAIL_STATUSES.map((s) => (
