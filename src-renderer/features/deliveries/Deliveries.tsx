@@ -91,7 +91,7 @@ export function Deliveries() {
   const renderRow = useCallback((d: DeliverySummary) => <Row d={d} />, []);
   const filtered = filters.status !== '' || filters.event !== '' || filters.ref_id !== '';
   return (
-    <main className="split">
+    <main className={`split${selectedId ? " has-detail" : ""}`}>
       <section className="list-pane" aria-label="Deliveries">
         <Filters />
         {error && (

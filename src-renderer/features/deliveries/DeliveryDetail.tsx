@@ -56,6 +56,9 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
   return (
     <article className="detail" aria-label={`Delivery ${d.id}`} data-testid="delivery-detail">
       <header className="detail-head">
+        <Link to="/deliveries" className="narrow-only small">
+          ← All deliveries
+        </Link>
         <div className="detail-title">
           <h2>
             <EventTag event={d.event} /> to <code>{d.target.url}</code>

@@ -178,6 +178,9 @@ export function MessageDetailPane({ d }: { d: Detail }) {
   return (
     <article className="detail" aria-label={`Message ${d.subject}`} data-testid="message-detail">
       <header className="detail-head">
+        <Link to="/messages" className="narrow-only small">
+          ← All messages
+        </Link>
         <div className="detail-title">
           <h2>{d.subject || <span className="muted">(no subject)</span>}</h2>
           <Badge value={d.status} testId="message-status" />

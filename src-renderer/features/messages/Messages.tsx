@@ -140,7 +140,7 @@ export function Messages() {
   const filtered = filters.q !== '' || filters.status !== '' || filters.campaign_id !== '';
 
   return (
-    <main className="split">
+    <main className={`split${selectedId ? " has-detail" : ""}`}>
       <section className="list-pane" aria-label="Messages">
         <Filters />
         {error && (
