@@ -1,8 +1,10 @@
 /**
- * The desktop-only actions the preload exposes to the UI, one function each, as `window.mailyardDesktop`.
- * Everything else the UI does goes over HTTP to the emulator, in the desktop app as in a browser.
- * Shared by the preload (renderer side) and desktop-actions.ts (main side); no imports, since the
- * sandboxed preload can load nothing but electron's renderer modules (the build inlines this file).
+ * The desktop-only actions the desktop app's preload exposes to the UI, one function each, as
+ * `window.mailyardDesktop` (absent in a browser). Everything else the UI does goes over HTTP to the
+ * emulator, in the desktop app as in a browser. Used by the preload (src-main/desktop/preload.ts),
+ * its main-process side (desktop-actions.ts) and, for the type, the UI:
+ * `(window as { mailyardDesktop?: MailyardDesktopApi }).mailyardDesktop?.openDataFolder()`.
+ * No imports: the sandboxed preload can load nothing but electron (the build inlines this file).
  */
 export const DESKTOP_API_KEY = 'mailyardDesktop';
 

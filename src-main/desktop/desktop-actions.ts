@@ -1,5 +1,5 @@
 import type { DownloadItem, IpcMain, IpcMainInvokeEvent, Session, Shell } from 'electron';
-import { DESKTOP_CHANNELS } from './desktop-api';
+import { DESKTOP_CHANNELS } from '../../src-shared/desktop-api';
 import { isEmulatorUrl, openInBrowser } from './security';
 
 /** The files this app saved in this session (downloads and exports): the only ones revealFile shows. */

@@ -1,5 +1,5 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { buildDesktopApi, DESKTOP_API_KEY } from './desktop-api';
+import { buildDesktopApi, DESKTOP_API_KEY } from '../../src-shared/desktop-api';
 
 // The preload (sandboxed, CommonJS): `window.mailyardDesktop` with exactly one function per
 // desktop-only action (open the data folder, reveal a saved file, open a link), each passing plain
