@@ -44,7 +44,7 @@ function matches(d: DeliverySummary, f: DeliveryFilters): boolean {
 
 export const useDeliveries = create<DeliveriesState>((set, get) => {
   let generation = 0;
-  let pending = new Map<string, { d: DeliverySummary; created: boolean }>();
+  let pending = new Map<string, DeliverySummary>();
   let flushTimer: number | undefined;
   let detailTimer: number | undefined;
 
@@ -58,17 +58,18 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
     // Live changes concern recent deliveries: look for them near the top first.
     for (let i = 0; i < next.length && index.size < batch.size && i < 20_000; i++) if (batch.has(next[i]!.id)) index.set(next[i]!.id, i);
     const added: DeliverySummary[] = [];
-    for (const [id, { d }] of batch) {
+    // A known row is updated in place (it stays until the next reload even if it no longer matches the filters).
+    for (const [id, d] of batch) {
       const i = index.get(id);
-      if (i !== undefined) next[i] = filters.status && d.status !== filters.status ? { ...d } : d;
+      if (i !== undefined) next[i] = d;
       else if (matches(d, filters)) added.push(d);
     }
     added.sort((a, b) => (a.id < b.id ? 1 : -1));
     set({ rows: added.length ? [...added, ...next] : next });
     if (selected && batch.has(selected)) scheduleDetail();
   };
-  const queue = (d: DeliverySummary, created: boolean) => {
-    pending.set(d.id, { d, created });
+  const queue = (d: DeliverySummary) => {
+    pending.set(d.id, d);
     flushTimer ??= window.setTimeout(flush, 100);
   };
   const scheduleDetail = () => {
@@ -148,8 +149,8 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
     },
     follow: () => {
       const offs = [
-        live.on('delivery.created', (d) => queue(d, true)),
-        live.on('delivery.updated', (d) => queue(d, false)),
+        live.on('delivery.created', queue),
+        live.on('delivery.updated', queue),
         live.on('attempt.completed', (a) => {
           if (a.delivery_id === get().selected) scheduleDetail();
         }),
