@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test as base, type Page } from '@playwright/test';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { startServeProcess } from '../helpers/serve-process';
@@ -7,16 +10,21 @@ export interface Served {
   apiKey: string;
 }
 
-export const test = base.extend<{ served: Served; serveArgs: string[]; receiver: Receiver }>({
+export const test = base.extend<{ served: Served; serveArgs: string[]; dataDir: boolean; receiver: Receiver }>({
   // Extra `mailyard serve` flags for one file or test (`test.use({ serveArgs: [...] })`).
   serveArgs: [[], { option: true }],
-  // The built `mailyard serve` on a free port, in memory, for one test.
-  served: async ({ serveArgs }, use) => {
+  // A temporary data directory instead of `--memory` (`test.use({ dataDir: true })`).
+  dataDir: [false, { option: true }],
+  // The built `mailyard serve` on a free port, in memory (or a temporary directory), for one test.
+  served: async ({ serveArgs, dataDir }, use) => {
     const apiKey = 'e2e-key-0123456789';
-    const serve = await startServeProcess(['--http-port', '0', '--smtp-port', '0', '--memory', '--api-key', apiKey, ...serveArgs]);
+    const dir = dataDir ? await mkdtemp(join(tmpdir(), 'mailyard-e2e-')) : null;
+    const storage = dir ? ['--data-dir', dir] : ['--memory'];
+    const serve = await startServeProcess(['--http-port', '0', '--smtp-port', '0', ...storage, '--api-key', apiKey, ...serveArgs]);
     await use({ url: serve.url, apiKey });
     serve.child.kill('SIGTERM');
     await serve.exited;
+    if (dir) await rm(dir, { recursive: true, force: true });
   },
   // A real local webhook receiver (answers 200 unless told otherwise).
   receiver: async ({}, use) => {

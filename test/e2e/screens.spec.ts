@@ -101,3 +101,20 @@ test('Overview: the dashboard counts messages, events and failed deliveries', as
   await api(page, served, 'GET', '/v1/webhook');
   expect(errors).toEqual([]);
 });
+
+test.describe('with a data directory', () => {
+  test.use({ dataDir: true });
+  test("Settings: the desktop app's Open folder button calls its preload function", async ({ served, page }) => {
+    // A stand-in for the desktop preload's window.mailyardDesktop (a browser has none).
+    await page.addInitScript(() => {
+      (window as unknown as { mailyardDesktop: object }).mailyardDesktop = {
+        openDataFolder: async () => void ((window as unknown as { __opened: number }).__opened = 1),
+        revealFile: async () => {},
+        openLink: async () => {},
+      };
+    });
+    await page.goto(`${served.url}/settings`);
+    await page.getByRole('button', { name: 'Open folder' }).click();
+    expect(await page.evaluate(() => (window as unknown as { __opened?: number }).__opened)).toBe(1);
+  });
+});

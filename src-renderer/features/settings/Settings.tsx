@@ -1,10 +1,14 @@
 import { useState, type FormEvent } from 'react';
+import { DESKTOP_API_KEY, type MailyardDesktopApi } from '../../../src-shared/desktop-api';
 import { control, describeError } from '../../api/clients';
 import { CopyButton } from '../../components/CopyButton';
 import { Time } from '../../components/Time';
 import { useOverview } from '../../stores/overview-store';
 
 /** Accounts with their API keys, and how this emulator runs: ports, data directory, version. */
+/** The desktop app's preload functions; absent in a browser. */
+const desktop = () => (window as unknown as Record<string, MailyardDesktopApi | undefined>)[DESKTOP_API_KEY];
+
 export function Settings() {
   const { health, accounts, load } = useOverview();
   const [name, setName] = useState('');
@@ -74,7 +78,20 @@ export function Settings() {
             <dt>SMTP</dt>
             <dd>{health.urls.smtp ? <code>{health.urls.smtp}</code> : <span className="muted">off</span>} {health.ports.smtp !== null && <span className="muted">port {health.ports.smtp}</span>}</dd>
             <dt>Data</dt>
-            <dd>{health.data_dir ? <><code>{health.data_dir}</code> <CopyButton text={health.data_dir} label="Copy path" /></> : <span className="muted">in memory: nothing is kept after exit</span>}</dd>
+            <dd>
+              {health.data_dir ? (
+                <>
+                  <code>{health.data_dir}</code> <CopyButton text={health.data_dir} label="Copy path" />{' '}
+                  {desktop() && (
+                    <button type="button" className="button" onClick={() => void desktop()!.openDataFolder()}>
+                      Open folder
+                    </button>
+                  )}
+                </>
+              ) : (
+                <span className="muted">in memory: nothing is kept after exit</span>
+              )}
+            </dd>
             <dt>Started</dt>
             <dd>
               <Time iso={health.started_at} exact />
