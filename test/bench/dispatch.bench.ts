@@ -130,7 +130,8 @@ async function startEmulator(url: string, dataDir: string): Promise<EmulatorHand
 
 async function drained(emu: EmulatorHandle): Promise<void> {
   const { dispatcher } = emu.services;
-  while (dispatcher.inFlightCount() > 0 || dispatcher.pendingCount() > 0) await new Promise((r) => setTimeout(r, 10));
+  // pendingCount first: it commits what was just enqueued, which may set attempts on their way.
+  while (dispatcher.pendingCount() > 0 || dispatcher.inFlightCount() > 0) await new Promise((r) => setTimeout(r, 10));
 }
 
 async function dispatcherThroughput(emu: EmulatorHandle): Promise<Round> {

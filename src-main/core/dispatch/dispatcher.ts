@@ -270,25 +270,59 @@ export class Dispatcher {
     this.flushEnqueued();
   }
 
-  /** Commits the deliveries enqueued in this synchronous run (reads call it first). */
+  /**
+   * Commits the deliveries enqueued in this synchronous run (reads call it first). While nothing
+   * older is due, those that fit the claim limits are inserted claimed (`sending`) and sent at once
+   * after the commit: one write and one commit less, and no wait for a tick. Never inside a
+   * caller's transaction, which may still roll back.
+   */
   private flushEnqueued(): void {
     if (this.enqueued.length === 0) return;
     const rows = this.enqueued;
     this.enqueued = [];
+    const claimed = this.running && this.freshComplete && !this.deps.repo.inTransaction() ? this.claimAtInsert(rows) : [];
     this.deps.repo.transaction(() => {
       for (const row of rows) this.deps.repo.insert(row);
     });
+    if (claimed.length > 0) {
+      this.ready.push(...claimed);
+      this.launchReady();
+    }
     if (!this.freshComplete) return;
-    if (this.freshCount + rows.length > FRESH_LIMIT) return this.dropFresh();
+    if (this.freshCount + rows.length - claimed.length > FRESH_LIMIT) return this.dropFresh();
     // (Inside a caller's transaction that is later rolled back, a row is never claimed: the claim
     // by id finds nothing.)
     for (const row of rows) {
+      if (row.status === 'sending') continue;
       const key = targetKey(row);
       let queue = this.fresh.get(key);
       if (!queue) this.fresh.set(key, (queue = new FreshQueue()));
       queue.push(row);
+      this.freshCount++;
     }
-    this.freshCount += rows.length;
+  }
+
+  /** Marks `sending` the new rows that fit the claim limits, oldest first per target; returns them. */
+  private claimAtInsert(rows: DeliveryRow[]): DeliveryRow[] {
+    const globalLimit = this.options.globalConcurrency * 2;
+    let room = globalLimit - this.inFlight.size - this.ready.length;
+    if (room <= 0) return [];
+    const perTargetLimit = this.options.perTargetConcurrency * 2;
+    const counts = new Map(this.perTarget);
+    for (const row of this.ready) counts.set(targetKey(row), (counts.get(targetKey(row)) ?? 0) + 1);
+    const claimed: DeliveryRow[] = [];
+    for (const row of rows) {
+      const key = targetKey(row);
+      // Older fresh deliveries of the target go first.
+      if ((this.fresh.get(key)?.length ?? 0) > 0) continue;
+      const n = counts.get(key) ?? 0;
+      if (n >= perTargetLimit) continue;
+      counts.set(key, n + 1);
+      row.status = 'sending';
+      claimed.push(row);
+      if (--room === 0) break;
+    }
+    return claimed;
   }
 
   /** The store may hold due deliveries that are not fresh: claims query it again. */
@@ -331,8 +365,9 @@ export class Dispatcher {
 
   /** Cancels the pending deliveries of a target that is gone. */
   cancelTarget(kind: string, id: string): number {
-    this.flushEnqueued();
+    // Forgotten first: a delivery of it claimed as it is inserted is then cancelled, not sent.
     this.targetChanged(kind, id);
+    this.flushEnqueued();
     const queue = this.fresh.get(`${kind}:${id}`);
     if (queue) {
       this.freshCount -= queue.length;

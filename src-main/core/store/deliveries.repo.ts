@@ -74,10 +74,10 @@ export interface DeliveryFilter {
 export class DeliveriesRepo {
   private readonly stmts;
   /** One transaction wrapper for every `transaction` call (better-sqlite3 builds one per `db.transaction`). */
-  private readonly inTransaction: (fn: () => unknown) => unknown;
+  private readonly runInTransaction: (fn: () => unknown) => unknown;
 
   constructor(private readonly db: Db) {
-    this.inTransaction = db.transaction((fn: () => unknown) => fn());
+    this.runInTransaction = db.transaction((fn: () => unknown) => fn());
     this.stmts = {
       // Positional parameters on the hot paths: binding an array is cheaper than naming each field.
       insert: db.prepare<unknown[]>(
@@ -132,7 +132,12 @@ export class DeliveriesRepo {
 
   /** Runs `fn` in one transaction (one commit for many writes). */
   transaction<T>(fn: () => T): T {
-    return this.inTransaction(fn) as T;
+    return this.runInTransaction(fn) as T;
+  }
+
+  /** Whether a transaction is open (a caller's, which may still roll back). */
+  inTransaction(): boolean {
+    return this.db.inTransaction;
   }
 
   /** Records an attempt and its delivery's next state (call inside `transaction`). */
