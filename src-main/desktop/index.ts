@@ -5,7 +5,7 @@ import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, ses
 import { createEmulator, VERSION, type EmulatorHandle } from '../core/create-emulator';
 import { UI_CSP } from '../core/http/ui';
 import { recordDownloads, registerDesktopActions, SavedFiles } from './desktop-actions';
-import { openMainWindow } from './main-window';
+import { createMainWindow } from './main-window';
 import { aboutDetail, buildMenuTemplate, type MenuActions } from './menu';
 import { chooseNativeSqlite } from './native-sqlite';
 import { notifyFailedDeliveries } from './notifications';
@@ -84,12 +84,14 @@ function main(): void {
       window.focus();
       return;
     }
-    window = await openMainWindow(BrowserWindow, {
+    const url = new URL(path, emulator.urls.http).href;
+    window = createMainWindow(BrowserWindow, {
       preload: join(OUT, '../preload/preload.cjs'),
-      url: new URL(path, emulator.urls.http).href,
+      url,
       title: `${PRODUCT} · ${emulator.urls.http}`,
-      openInBrowser: (url) => openInBrowser(shell, url),
+      openInBrowser: (link) => openInBrowser(shell, link),
     });
+    await window.loadURL(url);
   };
 
   const refreshMenu = () => {
@@ -170,10 +172,15 @@ function main(): void {
     if (process.platform !== 'darwin') app.quit();
   });
   app.on('activate', () => void showWindow());
-  app.whenReady().then(start).catch((err: unknown) => {
-    resolveStarted(undefined);
-    fail(`${PRODUCT} could not start`, err);
-  });
+  app
+    .whenReady()
+    .then(start)
+    .catch(async (err: unknown) => {
+      resolveStarted(undefined);
+      // Started but the window could not load: the database is closed before the app exits.
+      await emulator?.close().catch(() => {});
+      fail(`${PRODUCT} could not start`, err);
+    });
 }
 
 main();

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { mainWindowOptions, openMainWindow } from '../../../src-main/desktop/main-window';
+import { createMainWindow, mainWindowOptions } from '../../../src-main/desktop/main-window';
 import { FakeContents, FakeEmitter, fakeEvent } from './fakes';
 
 class FakeWindow extends FakeEmitter {
@@ -32,14 +32,15 @@ describe('the main window', () => {
     });
   });
 
-  it('locks its contents down before loading the UI from the emulator, and shows when ready', async () => {
+  it('is locked down before the UI loads, to the origin of the emulator it belongs to, and shows when ready', async () => {
     const openInBrowser = vi.fn();
-    const window = (await openMainWindow(FakeWindow as never, {
+    const window = createMainWindow(FakeWindow as never, {
       preload: '/p.cjs',
       url: 'http://127.0.0.1:51234/',
       title: 'Mailyard',
       openInBrowser,
-    })) as unknown as FakeWindow;
+    }) as unknown as FakeWindow;
+    await window.loadURL('http://127.0.0.1:51234/');
     expect(window.loadURL).toHaveBeenCalledWith('http://127.0.0.1:51234/');
     expect(window.lockedAtLoad).toEqual(expect.arrayContaining(['will-navigate', 'will-redirect', 'will-frame-navigate', 'will-attach-webview', 'window-open']));
     expect(window.options.webPreferences.sandbox).toBe(true);
