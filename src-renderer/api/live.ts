@@ -18,14 +18,13 @@ const NAMES: LiveEventName[] = ['delivery.created', 'delivery.updated', 'attempt
 
 /**
  * One EventSource for the whole UI, opened on the first subscription and closed after the last;
- * it reconnects by itself. `onReconnect` listeners hear when it comes back, to reload what they show.
+ * it reconnects by itself. `onReconnect` listeners hear each time it connects, to reload what they show.
  */
 class LiveStream {
   private source: EventSource | null = null;
   private readonly listeners = new Map<LiveEventName, Set<Listener<never>>>();
   private readonly reconnects = new Set<() => void>();
   private count = 0;
-  private wasOpen = false;
 
   on<K extends LiveEventName>(name: K, listener: Listener<K>): () => void {
     let set = this.listeners.get(name);
@@ -38,6 +37,10 @@ class LiveStream {
     };
   }
 
+  /**
+   * Called each time the stream (re)connects, the first time included: what was announced before
+   * the connection was up (or while it was down) is missed, so a listener reloads what it shows.
+   */
   onReconnect(listener: () => void): () => void {
     this.reconnects.add(listener);
     return () => this.reconnects.delete(listener);
@@ -48,8 +51,7 @@ class LiveStream {
     const source = new EventSource('/emulator/stream');
     this.source = source;
     source.onopen = () => {
-      if (this.wasOpen) for (const r of this.reconnects) r();
-      this.wasOpen = true;
+      for (const r of this.reconnects) r();
     };
     for (const name of NAMES) {
       source.addEventListener(name, (e) => {
@@ -63,7 +65,6 @@ class LiveStream {
     if (--this.count > 0) return;
     this.source?.close();
     this.source = null;
-    this.wasOpen = false;
   }
 }
 
