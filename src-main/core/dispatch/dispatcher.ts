@@ -5,7 +5,8 @@ import type { AttemptRecord, DeliveryDetail, DeliverySummary } from '../../../sr
 import { ClockAlarm, isoTimestamp, type Clock } from '../clock';
 import type { EmulatorEvents } from '../emulator-events';
 import { AppError } from '../errors';
-import type { AttemptRow, DeliveriesRepo, DeliveryFilter, DeliveryOrigin, DeliveryRow, DeliveryUpdate } from '../store/deliveries.repo';
+import type { AttemptRow, DeliveriesRepo, DeliveryFilter, DeliveryRow, DeliveryUpdate } from '../store/deliveries.repo';
+import { FreshQueue } from './fresh-queue';
 import { sendAttempt, type HttpAttemptResult } from './attempt';
 import { toAttemptRecord, toDeliveryDetail, toDeliverySummary } from './records';
 import { nextRetryDelay } from './retry-policy';
@@ -83,50 +84,6 @@ const BATCH_WINDOW_MS = 2;
 const FRESH_LIMIT = 50_000;
 
 const targetKey = (row: Pick<DeliveryRow, 'target_kind' | 'target_id'>) => `${row.target_kind}:${row.target_id}`;
-
-/**
- * Fresh deliveries of one target, oldest first: ids, each with its origin (shared by consecutive
- * deliveries that have it in common). About 64 bytes each, so a burst of them stays cheap to hold.
- * Takes do not copy the queue.
- */
-class FreshQueue {
-  private ids: string[] = [];
-  private origins: DeliveryOrigin[] = [];
-  private head = 0;
-  private last: DeliveryOrigin | undefined;
-  private taken: DeliveryOrigin | undefined;
-
-  get length(): number {
-    return this.ids.length - this.head;
-  }
-
-  push(row: DeliveryRow): void {
-    let origin = this.last;
-    if (origin === undefined || origin.account_id !== row.account_id || origin.category !== row.category || origin.event !== row.event) {
-      origin = this.last = { account_id: row.account_id, target_kind: row.target_kind, target_id: row.target_id, category: row.category, event: row.event };
-    }
-    this.ids.push(row.id);
-    this.origins.push(origin);
-  }
-
-  /** The oldest id; `origin()` before the next `take` gives its origin. */
-  take(): string | undefined {
-    if (this.head === this.ids.length) return undefined;
-    const id = this.ids[this.head]!;
-    this.taken = this.origins[this.head]!;
-    this.head++;
-    if (this.head > 1024 && this.head * 2 > this.ids.length) {
-      this.ids = this.ids.slice(this.head);
-      this.origins = this.origins.slice(this.head);
-      this.head = 0;
-    }
-    return id;
-  }
-
-  origin(): DeliveryOrigin {
-    return this.taken!;
-  }
-}
 
 /**
  * The durable webhook dispatcher. Every request is a `deliveries` row before its first attempt.

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { FreshQueue } from '../../src-main/core/dispatch/fresh-queue';
+import type { DeliveryRow } from '../../src-main/core/store/deliveries.repo';
+
+function row(id: string, event = 'delivery'): DeliveryRow {
+  return {
+    id,
+    account_id: 'acc',
+    target_kind: 'webhook',
+    target_id: 'wh',
+    category: 'EMAIL_EVENT',
+    event,
+    ref_id: null,
+    payload: '{}',
+    target_url: 'http://127.0.0.1/hooks',
+    status: 'pending',
+    attempts: 0,
+    scheduled_attempts: 0,
+    next_attempt_at: 0,
+    last_status_code: null,
+    last_error: null,
+    created_ms: 0,
+    created_at: '',
+    updated_at: '',
+  };
+}
+
+describe('FreshQueue', () => {
+  it('gives ids back oldest first, each with its origin, shared while it is the same', () => {
+    const q = new FreshQueue();
+    q.push(row('a'));
+    q.push(row('b'));
+    q.push(row('c', 'open'));
+    expect(q.length).toBe(3);
+    expect(q.take()).toBe('a');
+    const first = q.origin();
+    expect(first).toEqual({ account_id: 'acc', target_kind: 'webhook', target_id: 'wh', category: 'EMAIL_EVENT', event: 'delivery' });
+    expect(q.take()).toBe('b');
+    expect(q.origin()).toBe(first);
+    expect(q.take()).toBe('c');
+    expect(q.origin().event).toBe('open');
+    expect(q.length).toBe(0);
+    expect(q.take()).toBeUndefined();
+  });
+
+  it('keeps order across its compaction', () => {
+    const q = new FreshQueue();
+    for (let i = 0; i < 5000; i++) q.push(row(String(i)));
+    const taken: string[] = [];
+    for (let i = 0; i < 3000; i++) taken.push(q.take()!);
+    for (let i = 5000; i < 6000; i++) q.push(row(String(i)));
+    while (q.length > 0) taken.push(q.take()!);
+    expect(taken).toEqual(Array.from({ length: 6000 }, (_, i) => String(i)));
+  });
+});
