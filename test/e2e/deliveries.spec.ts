@@ -46,6 +46,13 @@ test('retry a failed delivery from its detail and see the new attempt', async ({
   expect(receiver.requests).toHaveLength(2);
   expect(receiver.requests[1]!.headers['webhook-id']).toBe(deliveryId);
 
+  // Keyboard: Escape closes the delivery, Enter on the list opens it again.
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(`${served.url}/deliveries`);
+  await page.getByTestId('delivery-list').focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(`${served.url}/deliveries/${deliveryId}`);
+
   // Filters: by status.
   await page.getByLabel('Delivery status').selectOption('failed');
   await expect(page.getByText('No delivery matches these filters.')).toBeVisible();

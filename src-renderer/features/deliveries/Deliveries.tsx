@@ -86,6 +86,15 @@ export function Deliveries() {
   useEffect(() => {
     void select(selectedId);
   }, [selectedId, select]);
+  // Escape closes the open delivery (unless typing in a field).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
+      if (e.key === 'Escape' && !typing && window.location.pathname.startsWith('/deliveries/')) navigate('/deliveries');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   const open = useCallback((d: DeliverySummary) => navigate(`/deliveries/${d.id}`), []);
   const getKey = useCallback((d: DeliverySummary) => d.id, []);
   const renderRow = useCallback((d: DeliverySummary) => <Row d={d} />, []);
@@ -137,7 +146,7 @@ export function Deliveries() {
             <div className="hint">
               <p>Select a delivery to see every attempt: request and response headers and bodies.</p>
               <p className="muted small">
-                Keys: <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>Enter</kbd> opens.
+                Keys: <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>Enter</kbd> opens, <kbd>Esc</kbd> closes.
               </p>
             </div>
           )
