@@ -55,6 +55,7 @@ export function FireEvent() {
   });
 
   // The payload preview: a dry run on the emulator (nothing is sent or recorded), after a short pause.
+  // It runs again when any input changes: `key` is all of them.
   const key = JSON.stringify([kind, target, refId, recipient, accountId, fieldsText]);
   useEffect(() => {
     if (parsed.error) {
@@ -76,7 +77,6 @@ export function FireEvent() {
       gone = true;
       window.clearTimeout(t);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
 
   const fire = async () => {
