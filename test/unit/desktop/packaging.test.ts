@@ -28,6 +28,9 @@ describe('packaging', () => {
     expect(config.extraMetadata.main).toBe(pkg.main);
     expect(pkg.main).toBe('out/main/desktop.js');
     expect(config.files).toContain('out/**/*');
+    // Only what runs: not the npm start step, not better-sqlite3's sources and build leftovers.
+    expect(config.files).toContain('!out/main/prepare-native-sqlite.js');
+    expect(config.files).toContain('!**/node_modules/better-sqlite3/{deps,src}/**');
     expect(config.electronFuses).toMatchObject({ runAsNode: false, enableNodeOptionsEnvironmentVariable: false, enableNodeCliInspectArguments: false, onlyLoadAppFromAsar: true });
   });
 
