@@ -8,6 +8,8 @@ import { startServeProcess } from '../helpers/serve-process';
 export interface Served {
   url: string;
   apiKey: string;
+  /** The SMTP sink's port. */
+  smtpPort: number;
 }
 
 export const test = base.extend<{ served: Served; serveArgs: string[]; dataDir: boolean; receiver: Receiver }>({
@@ -21,7 +23,8 @@ export const test = base.extend<{ served: Served; serveArgs: string[]; dataDir: 
     const dir = dataDir ? await mkdtemp(join(tmpdir(), 'mailyard-e2e-')) : null;
     const storage = dir ? ['--data-dir', dir] : ['--memory'];
     const serve = await startServeProcess(['--http-port', '0', '--smtp-port', '0', ...storage, '--api-key', apiKey, ...serveArgs]);
-    await use({ url: serve.url, apiKey });
+    const smtpPort = Number(/^SMTP:\s+smtp:\/\/[^\s]+:(\d+)/m.exec(serve.stdout())?.[1]);
+    await use({ url: serve.url, apiKey, smtpPort });
     serve.child.kill('SIGTERM');
     await serve.exited;
     if (dir) await rm(dir, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import nodemailer from 'nodemailer';
 import { startReceiver } from '../helpers/receiver';
 import { api, expect, registerWebhook, sendEmail, test, watchErrors } from './fixtures';
 
@@ -223,5 +224,32 @@ test('new messages arriving while the list is scrolled down keep the view still,
   await page.getByRole('button', { name: '↑ 2 new' }).click();
   await expect(list.getByText('Late 2', { exact: true })).toBeInViewport();
   await expect(page.getByRole('button', { name: /new$/ })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('mail sent over SMTP appears live too, with its source, headers and campaign', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  await page.goto(`${served.url}/messages`);
+  await expect(page.getByTestId('messages-empty')).toBeVisible();
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: served.smtpPort, secure: false, ignoreTLS: true });
+  await transport.sendMail({
+    from: 'Legacy App <legacy@example.com>',
+    to: 'bob@example.com',
+    subject: 'Sent by SMTP',
+    html: '<p>Hello from <b>SMTP</b></p>',
+    headers: { 'X-Mailyard-Campaign-Id': 'legacy' },
+  });
+  transport.close();
+  const row = page.getByTestId('message-list').getByRole('option');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Sent by SMTP');
+  await expect(row).toContainText('legacy');
+  await row.click();
+  const detail = page.getByTestId('message-detail');
+  await expect(detail).toContainText('via SMTP');
+  await expect(detail).toContainText('Legacy App <legacy@example.com>');
+  await expect(page.frameLocator('iframe[title="HTML preview"]').locator('b')).toHaveText('SMTP');
+  await page.getByRole('tab', { name: /Headers/ }).click();
+  await expect(page.getByRole('rowheader', { name: 'X-Mailyard-Campaign-Id' })).toBeVisible();
   expect(errors).toEqual([]);
 });
