@@ -1,0 +1,144 @@
+import { fork } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { MailDev } from 'maildev';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { SMTPServer } from 'smtp-server';
+import { createEmulator } from '../../src-main/core/create-emulator';
+import { DATABASE_FILE } from '../../src-main/core/store/database';
+
+/**
+ * SMTP intake: messages/s of Mailyard's sink (every message stored and its events scheduled) against
+ * MailDev (the npm package) and against a bare smtp-server that only drains the data, all measured in
+ * the same run, in interleaved rounds, with the same raw-socket load from another process at
+ * concurrency 16. Two profiles: 2,000 messages of 5 KB, and 300 messages with a 200 KB attachment.
+ */
+const CONCURRENCY = 16;
+const ROUNDS = 3;
+const PROFILES = [
+  { name: 'small', total: 2_000, attachmentBytes: 0 },
+  { name: 'attachment', total: 300, attachmentBytes: 200 * 1024 },
+] as const;
+const TARGET_VS_MAILDEV = 2;
+const TARGET_VS_BARE = 0.5;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function composeMessage(attachmentBytes: number): Promise<string> {
+  const paragraph = 'Thank you for your order. Your receipt is below, with the items, taxes and shipping. ';
+  const html = `<html><body>${`<p>${paragraph}</p>`.repeat(40)}</body></html>`.slice(0, 3 * 1024);
+  const raw = await new MailComposer({
+    from: 'Shop <shop@example.com>',
+    to: 'Customer <customer@example.org>',
+    subject: 'Your receipt #12345',
+    text: paragraph.repeat(20).slice(0, 1500),
+    html,
+    attachments: attachmentBytes
+      ? [{ filename: 'photo.jpg', content: Buffer.from(Array.from({ length: attachmentBytes }, (_, i) => (i * 7919) % 256)) }]
+      : [],
+  })
+    .compile()
+    .build();
+  return raw.toString('latin1');
+}
+
+export default async function run(): Promise<boolean> {
+  const load = fork(new URL('./smtp-load-process.mjs', import.meta.url));
+  const drive = (port: number, message: string, total: number) =>
+    new Promise<{ seconds: number; accepted: number; rejected: number; firstError: string | null }>((resolve) => {
+      load.once('message', resolve as never);
+      load.send({ port, message, total, concurrency: CONCURRENCY });
+    });
+
+  const dir = await mkdtemp(join(tmpdir(), 'mailyard-bench-smtp-'));
+  const emu = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: join(dir, 'mailyard'), logLevel: 'silent' });
+  const db = new Database(join(dir, 'mailyard', DATABASE_FILE), { readonly: true });
+  const stored = () => (db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n;
+  const scheduled = () =>
+    (db.prepare('SELECT (SELECT COUNT(*) FROM scheduled_events) + (SELECT COUNT(*) FROM message_events) AS n').get() as { n: number }).n;
+
+  const bare = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    size: 25 * 1024 * 1024,
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => {});
+      stream.on('end', () => callback());
+    },
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const barePort = (bare.server.address() as AddressInfo).port;
+
+  const maildevPort = await freePort();
+  const maildev = new MailDev({ smtp: maildevPort, ip: '127.0.0.1', disableWeb: true, silent: true, mailDirectory: join(dir, 'maildev') } as never);
+  await maildev.start();
+
+  const servers = [
+    { name: 'bare', port: barePort },
+    { name: 'mailyard', port: emu.ports.smtp! },
+    { name: 'maildev', port: maildevPort },
+  ] as const;
+  const results: Record<string, Record<string, number>> = {};
+  let pass = true;
+  try {
+    for (const profile of PROFILES) {
+      const message = await composeMessage(profile.attachmentBytes);
+      const rates: Record<string, number[]> = { bare: [], mailyard: [], maildev: [] };
+      for (const s of servers) await drive(s.port, message, 100); // warm-up
+      for (let r = 0; r < ROUNDS; r++) {
+        for (const s of servers) {
+          const before = s.name === 'mailyard' ? { stored: stored(), scheduled: scheduled() } : null;
+          const got = await drive(s.port, message, profile.total);
+          if (got.accepted !== profile.total) throw new Error(`${s.name} accepted ${got.accepted} of ${profile.total}: ${got.firstError}`);
+          if (before) {
+            const newlyStored = stored() - before.stored;
+            const newlyScheduled = scheduled() - before.scheduled;
+            if (newlyStored !== profile.total || newlyScheduled < profile.total) {
+              throw new Error(`mailyard stored ${newlyStored} and scheduled ${newlyScheduled} events for ${profile.total} messages`);
+            }
+          }
+          rates[s.name]!.push(profile.total / got.seconds);
+        }
+      }
+      const m = { bare: median(rates.bare!), mailyard: median(rates.mailyard!), maildev: median(rates.maildev!) };
+      const vsMaildev = round2(m.mailyard / m.maildev);
+      const vsBare = round2(m.mailyard / m.bare);
+      const maildevVsBare = round2(m.maildev / m.bare);
+      const list = (xs: number[]) => xs.map((x) => Math.round(x)).join(', ');
+      console.log(`${profile.name} (${profile.total} messages of ${Math.round(message.length / 1024)} KB, concurrency ${CONCURRENCY}):`);
+      console.log(`  bare smtp-server: ${Math.round(m.bare)} messages/s (rounds: ${list(rates.bare!)})`);
+      console.log(`  mailyard:         ${Math.round(m.mailyard)} messages/s (rounds: ${list(rates.mailyard!)}), every message stored and its events scheduled`);
+      console.log(`  maildev:          ${Math.round(m.maildev)} messages/s (rounds: ${list(rates.maildev!)})`);
+      console.log(`  mailyard/maildev ${vsMaildev} (target >= ${TARGET_VS_MAILDEV}), mailyard/bare ${vsBare} (target >= ${TARGET_VS_BARE}), maildev/bare ${maildevVsBare}`);
+      results[profile.name] = {
+        bare_per_s: Math.round(m.bare),
+        mailyard_per_s: Math.round(m.mailyard),
+        maildev_per_s: Math.round(m.maildev),
+        vs_maildev: vsMaildev,
+        vs_bare: vsBare,
+      };
+      if (vsMaildev < TARGET_VS_MAILDEV || vsBare < TARGET_VS_BARE) pass = false;
+    }
+    console.log(JSON.stringify({ bench: 'smtp', concurrency: CONCURRENCY, rounds: ROUNDS, ...results, targets: { vs_maildev: TARGET_VS_MAILDEV, vs_bare: TARGET_VS_BARE }, pass }));
+    return pass;
+  } finally {
+    load.kill();
+    db.close();
+    await maildev.stop();
+    await new Promise<void>((resolve) => bare.close(() => resolve()));
+    await emu.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
