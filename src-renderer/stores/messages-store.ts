@@ -8,6 +8,8 @@ export interface MessageFilters {
   q: string;
   status: string;
   campaign_id: string;
+  /** Empty: every account. */
+  account_id: string;
 }
 
 const PAGE = 200;
@@ -41,6 +43,7 @@ const query = (f: MessageFilters) => ({
   ...(f.q.trim() ? { q: f.q.trim() } : {}),
   ...(f.status ? { status: f.status as MessageSummary['status'] } : {}),
   ...(f.campaign_id.trim() ? { campaign_id: f.campaign_id.trim() } : {}),
+  ...(f.account_id ? { account_id: f.account_id } : {}),
 });
 
 /** The list's filters applied to a new message, so a live one is shown only when it matches. */
@@ -50,6 +53,7 @@ function matches(m: MessageSummary, f: MessageFilters): boolean {
   if (q && !hit) return false;
   if (f.status && m.status !== f.status) return false;
   if (f.campaign_id.trim() && m.campaign_id !== f.campaign_id.trim()) return false;
+  if (f.account_id && m.account_id !== f.account_id) return false;
   return true;
 }
 
@@ -102,7 +106,7 @@ export const useMessages = create<MessagesState>((set, get) => {
     loadingMore: false,
     error: null,
     total: null,
-    filters: { q: '', status: '', campaign_id: '' },
+    filters: { q: '', status: '', campaign_id: '', account_id: '' },
     selected: null,
     detail: null,
     deliveries: [],

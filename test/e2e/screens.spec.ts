@@ -83,9 +83,19 @@ test('Settings: API keys with copy, a new account, ports, data directory and ver
   await expect(page.getByTestId('version')).toHaveText(health.version);
   await expect(page.getByText(`port ${health.ports.http}`)).toBeVisible();
   await expect(page.getByText('in memory: nothing is kept after exit')).toBeVisible();
-  // With two accounts, the Send form asks which one sends.
+  // With two accounts, the Send form asks which one sends, and Messages filters by account.
   await page.getByRole('link', { name: 'Send' }).click();
-  await expect(page.getByLabel('Account')).toBeVisible();
+  await page.getByLabel('Account').selectOption({ label: 'Staging' });
+  await page.getByLabel('To', { exact: true }).fill('staging@example.com');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByTestId('send-answer')).toBeVisible();
+  await sendEmail(page, served, 'default@example.com', 'From the default account');
+  await page.getByRole('link', { name: 'Messages' }).click();
+  const list = page.getByTestId('message-list');
+  await expect(list.getByRole('option')).toHaveCount(2);
+  await page.getByLabel('Account').selectOption({ label: 'Staging' });
+  await expect(list.getByRole('option')).toHaveCount(1);
+  await expect(list).toContainText('staging@example.com');
   expect(errors).toEqual([]);
 });
 

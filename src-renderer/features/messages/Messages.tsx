@@ -67,6 +67,7 @@ function Row({ m }: { m: MessageSummary }) {
 
 function Filters() {
   const { filters, setFilters, total, rows, clearAll } = useMessages();
+  const accounts = useOverview((s) => s.accounts);
   const [q, setQ] = useState(filters.q);
   const [campaign, setCampaign] = useState(filters.campaign_id);
   // Typing searches after a short pause.
@@ -87,6 +88,16 @@ function Filters() {
         ))}
       </select>
       <input className="input narrow" placeholder="campaign" aria-label="Campaign" value={campaign} onChange={(e) => setCampaign(e.target.value)} />
+      {accounts.length > 1 && (
+        <select className="input" aria-label="Account" value={filters.account_id} onChange={(e) => setFilters({ account_id: e.target.value })}>
+          <option value="">all accounts</option>
+          {accounts.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.name}
+            </option>
+          ))}
+        </select>
+      )}
       <span className="muted small count" data-testid="message-count">
         {total === null ? `${rows.length}` : total.toLocaleString()} message{total === 1 ? '' : 's'}
       </span>
@@ -137,7 +148,7 @@ export function Messages() {
   const open = useCallback((m: MessageSummary) => navigate(`/messages/${m.ref_id}`), []);
   const getKey = useCallback((m: MessageSummary) => m.ref_id, []);
   const renderRow = useCallback((m: MessageSummary) => <Row m={m} />, []);
-  const filtered = filters.q !== '' || filters.status !== '' || filters.campaign_id !== '';
+  const filtered = filters.q !== '' || filters.status !== '' || filters.campaign_id !== '' || filters.account_id !== '';
 
   return (
     <main className={`split${selectedId ? " has-detail" : ""}`}>
