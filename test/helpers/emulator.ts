@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { ControlClient, ServiceClient } from '../../src-shared/clients';
+import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import type { EmulatorConfigInput } from '../../src-main/core/config';
 import { createEmulator, type EmulatorHandle, type EmulatorSeams } from '../../src-main/core/create-emulator';
 
@@ -15,6 +16,8 @@ export interface TestEmulator {
   control: ControlClient;
   /** A raw HTTP request to the emulator; the body is sent as given (a string) or as JSON. */
   request(method: string, path: string, options?: RequestOptions): Promise<RawResponse>;
+  /** Registers the account's EMAIL_EVENT webhook at `url` (POST) with every event kind enabled. */
+  registerEmailWebhook(url: string): Promise<unknown>;
   /** Stops the emulator; the data directory is kept until `cleanup`. */
   stop(): Promise<void>;
   /** Stops the emulator and removes its data directory. */
@@ -73,12 +76,13 @@ export async function startEmulator(
   const url = handle.urls.http;
   const apiKey = handle.defaultAccount.apiKey;
   const stop = () => handle.close();
+  const service = new ServiceClient({ baseUrl: url, apiKey });
   return {
     handle,
     url,
     apiKey,
     dataDir,
-    service: new ServiceClient({ baseUrl: url, apiKey }),
+    service,
     control: new ControlClient({ baseUrl: url }),
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
@@ -90,6 +94,10 @@ export async function startEmulator(
         headers['content-type'] ??= 'application/json';
       }
       return rawRequest(url, method, path, headers, body);
+    },
+    registerEmailWebhook(webhookUrl) {
+      const events = Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true]));
+      return service.registerWebhook({ webhook_url: webhookUrl, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events } });
     },
     stop,
     async cleanup() {

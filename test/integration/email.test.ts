@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import { EMAIL_EVENT_PAYLOADS } from '../../src-shared/schemas/events';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
@@ -10,12 +9,7 @@ let receiver: Receiver;
 beforeEach(async () => {
   receiver = await startReceiver();
   emu = await startEmulator();
-  await emu.service.registerWebhook({
-    webhook_url: receiver.url,
-    event: 'EMAIL_EVENT',
-    method: 'POST',
-    webhook_options: { events: Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true])) },
-  });
+  await emu.registerEmailWebhook(receiver.url);
   await emu.control.setClock({ speed: 0 });
 });
 afterEach(async () => {

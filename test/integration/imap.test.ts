@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import { ImapMessagePayload } from '../../src-shared/schemas/mailers';
 import { startDovecot, hasDovecot, type Dovecot } from '../helpers/dovecot';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
@@ -17,12 +16,7 @@ beforeEach(async () => {
   inbox = await startReceiver();
   events = await startReceiver();
   emu = await startEmulator();
-  await emu.service.registerWebhook({
-    webhook_url: events.url,
-    event: 'EMAIL_EVENT',
-    method: 'POST',
-    webhook_options: { events: Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true])) },
-  });
+  await emu.registerEmailWebhook(events.url);
 });
 afterEach(async () => {
   await emu.cleanup();

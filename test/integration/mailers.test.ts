@@ -1,7 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import { SECRET_KEY_FILE } from '../../src-main/core/services/mailers/secret-box';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { closedPort, startReceiver, startSilentTcpServer, type Receiver } from '../helpers/receiver';
@@ -15,12 +14,7 @@ beforeEach(async () => {
   receiver = await startReceiver();
   target = await startRelayTarget({ user: 'relay-user', pass: 'relay-pass-123', accessToken: (t) => t.startsWith('mya_') });
   emu = await startEmulator();
-  await emu.service.registerWebhook({
-    webhook_url: receiver.url,
-    event: 'EMAIL_EVENT',
-    method: 'POST',
-    webhook_options: { events: Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true])) },
-  });
+  await emu.registerEmailWebhook(receiver.url);
 });
 afterEach(async () => {
   await emu.cleanup();

@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import { EMAIL_EVENT_PAYLOADS } from '../../src-shared/schemas/events';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
@@ -128,12 +127,7 @@ describe('SMTP sink: what real clients send', () => {
   it('takes the campaign and custom args from X-Mailyard headers, and runs the simulation with events to the webhook', async () => {
     receiver = await startReceiver();
     emu = await startEmulator();
-    await emu.service.registerWebhook({
-      webhook_url: receiver.url,
-      event: 'EMAIL_EVENT',
-      method: 'POST',
-      webhook_options: { events: Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true])) },
-    });
+    await emu.registerEmailWebhook(receiver.url);
     await emu.control.setClock({ speed: 0 });
     const info = await transport(emu.handle.ports.smtp!).sendMail({
       from: 'app@example.com',
