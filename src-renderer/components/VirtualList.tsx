@@ -14,6 +14,8 @@ export interface VirtualListProps<T> {
   hasMore?: boolean;
   label: string;
   testId?: string;
+  /** Hears whether the view is at the top (a store may then trim rows that piled up below). */
+  onTopChange?: (atTop: boolean) => void;
   /** Extra rows rendered above and below the view, so fast scrolling does not show blanks. */
   overscan?: number;
 }
@@ -24,7 +26,7 @@ export interface VirtualListProps<T> {
  * When rows are added at the top (live updates) while scrolled down, the view stays where it was.
  */
 export function VirtualList<T>(props: VirtualListProps<T>) {
-  const { items, rowHeight, getKey, renderRow, selectedKey, onOpen, onEndReached, hasMore, label, testId, overscan = 8 } = props;
+  const { items, rowHeight, getKey, renderRow, selectedKey, onOpen, onEndReached, hasMore, label, testId, onTopChange, overscan = 8 } = props;
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(600);
@@ -147,8 +149,10 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
         aria-activedescendant={activeItem ? `row-${getKey(activeItem)}` : undefined}
         onKeyDown={onKeyDown}
         onScroll={(e) => {
-          setScrollTop(e.currentTarget.scrollTop);
-          if (e.currentTarget.scrollTop < rowHeight) setNewAbove(0);
+          const top = e.currentTarget.scrollTop;
+          if ((top < rowHeight) !== (scrollTop < rowHeight)) onTopChange?.(top < rowHeight);
+          setScrollTop(top);
+          if (top < rowHeight) setNewAbove(0);
         }}
       >
         <div className="vspacer" style={{ height: items.length * rowHeight + (hasMore ? rowHeight : 0) }}>

@@ -10,6 +10,8 @@ export interface DeliveryFilters {
 }
 
 const PAGE = 200;
+/** Live rows beyond this, while the view is at the top, are dropped by reloading the first page (memory stays bounded under load). */
+const LIVE_CAP = 2000;
 
 interface DeliveriesState {
   rows: DeliverySummary[];
@@ -30,6 +32,8 @@ interface DeliveriesState {
   refreshDetail: () => Promise<void>;
   retry: (id: string) => Promise<void>;
   follow: () => () => void;
+  /** The list's view is at the top: rows that pile up from live updates may be trimmed. */
+  setAtTop: (atTop: boolean) => void;
 }
 
 const query = (f: DeliveryFilters) => ({
@@ -47,6 +51,8 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
   let pending = new Map<string, DeliverySummary>();
   let flushTimer: number | undefined;
   let detailTimer: number | undefined;
+  let atTop = true;
+  let lastTrim = 0;
 
   const flush = () => {
     flushTimer = undefined;
@@ -65,8 +71,13 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
       else if (matches(d, filters)) added.push(d);
     }
     added.sort((a, b) => (a.id < b.id ? 1 : -1));
-    set({ rows: added.length ? [...added, ...next] : next });
+    const rowsNow = added.length ? [...added, ...next] : next;
+    set({ rows: rowsNow });
     if (selected && batch.has(selected)) scheduleDetail();
+    if (rowsNow.length > LIVE_CAP && atTop && !get().loading && Date.now() - lastTrim > 5000) {
+      lastTrim = Date.now();
+      void get().reload();
+    }
   };
   const queue = (d: DeliverySummary) => {
     pending.set(d.id, d);
@@ -147,7 +158,11 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
         set({ retrying: false });
       }
     },
+    setAtTop: (value) => {
+      atTop = value;
+    },
     follow: () => {
+      atTop = true; // a list mounts scrolled to the top
       const offs = [
         live.on('delivery.created', queue),
         live.on('delivery.updated', queue),

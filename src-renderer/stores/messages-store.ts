@@ -13,6 +13,8 @@ export interface MessageFilters {
 }
 
 const PAGE = 200;
+/** Live rows beyond this, while the view is at the top, are dropped by reloading the first page (memory stays bounded under load). */
+const LIVE_CAP = 2000;
 
 interface MessagesState {
   rows: MessageSummary[];
@@ -37,6 +39,8 @@ interface MessagesState {
   clearAll: () => Promise<void>;
   /** Subscribes to the live stream; returns the unsubscribe. */
   follow: () => () => void;
+  /** The list's view is at the top: rows that pile up from live updates may be trimmed. */
+  setAtTop: (atTop: boolean) => void;
 }
 
 const query = (f: MessageFilters) => ({
@@ -66,6 +70,8 @@ export const useMessages = create<MessagesState>((set, get) => {
   let flushTimer: number | undefined;
   // Messages announced while a reload is under way: applied on top of the page it answers.
   let duringReload: MessageSummary[] = [];
+  let atTop = true;
+  let lastTrim = 0;
 
   const flush = () => {
     flushTimer = undefined;
@@ -90,6 +96,10 @@ export const useMessages = create<MessagesState>((set, get) => {
     }
     set({ rows: next, total: total === null ? null : total + added.length });
     if (selected && changes.has(selected)) scheduleDetail();
+    if (next.length > LIVE_CAP && atTop && !get().loading && Date.now() - lastTrim > 5000) {
+      lastTrim = Date.now();
+      void get().reload();
+    }
   };
   const scheduleFlush = () => {
     flushTimer ??= window.setTimeout(flush, 100);
@@ -182,7 +192,11 @@ export const useMessages = create<MessagesState>((set, get) => {
         set({ error: describeError(err) });
       }
     },
+    setAtTop: (value) => {
+      atTop = value;
+    },
     follow: () => {
+      atTop = true; // a list mounts scrolled to the top
       const offs = [
         live.on('message.created', (m) => {
           created.push(m);

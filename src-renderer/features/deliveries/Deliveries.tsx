@@ -77,7 +77,7 @@ function Filters() {
 export function Deliveries() {
   const path = usePath();
   const selectedId = idAfter(path, '/deliveries');
-  const { rows, loading, error, nextCursor, loadMore, reload, follow, select, detail, detailError, filters } = useDeliveries();
+  const { rows, loading, error, nextCursor, loadMore, reload, follow, select, detail, detailError, filters, setAtTop } = useDeliveries();
   useEffect(() => {
     const off = follow();
     void reload();
@@ -130,6 +130,7 @@ export function Deliveries() {
             onOpen={open}
             onEndReached={loadMore}
             hasMore={nextCursor !== null}
+            onTopChange={setAtTop}
             label="Deliveries, newest first"
             testId="delivery-list"
           />

@@ -119,7 +119,7 @@ function Filters() {
 export function Messages() {
   const path = usePath();
   const selectedId = idAfter(path, '/messages');
-  const { rows, loading, error, nextCursor, loadMore, reload, follow, select, detail, detailError, filters } = useMessages();
+  const { rows, loading, error, nextCursor, loadMore, reload, follow, select, detail, detailError, filters, setAtTop } = useMessages();
 
   useEffect(() => {
     const off = follow();
@@ -173,6 +173,7 @@ export function Messages() {
             onOpen={open}
             onEndReached={loadMore}
             hasMore={nextCursor !== null}
+            onTopChange={setAtTop}
             label="Messages, newest first"
             testId="message-list"
           />
