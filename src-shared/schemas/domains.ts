@@ -20,7 +20,7 @@ export type DomainStatus = z.infer<typeof DomainStatus>;
 export const DNS_RECORD_TYPES = ['TXT', 'CNAME', 'MX'] as const;
 
 /** The domain as typed: checked as a hostname by the service (IDN converted to its ASCII form). */
-const DomainName = z
+export const DomainName = z
   .string()
   .trim()
   .min(1, 'must not be empty')

@@ -1,23 +1,16 @@
 import { z } from 'zod';
 import { Timestamp } from './common';
+import { DomainName } from './domains';
 import { EmailAddress, EmailAttachment, EmailRecipient } from './email';
 import { WebhookHeaders, WebhookMethod, WebhookUrl } from './webhooks';
 
 /** Explicit limits of inbound routing (documented in the README). */
 export const INBOUND_LIMITS = {
-  domainLength: 253,
   /** A local part (RFC 5321: 64 octets). */
   usernameLength: 64,
   /** Recipients of one simulated inbound email. */
   recipients: 100,
 } as const;
-
-const DomainField = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(INBOUND_LIMITS.domainLength, `must be at most ${INBOUND_LIMITS.domainLength} characters`)
-  .meta({ example: 'inbound.example.com' });
 
 /** A local part: printable ASCII or UTF-8 without spaces, `@`, angle brackets or quotes. */
 export const InboundUsername = z
@@ -28,13 +21,13 @@ export const InboundUsername = z
   .regex(/^[^\s@<>"(),;:\\[\]]+$/, 'must be the part of an address before the @, without spaces or @')
   .meta({ example: 'support' });
 
-export const InboundDomainParams = z.strictObject({ domain: DomainField });
-export const InboundUsernameParams = z.strictObject({ domain: DomainField, username: InboundUsername });
+export const InboundDomainParams = z.strictObject({ domain: DomainName });
+export const InboundUsernameParams = z.strictObject({ domain: DomainName, username: InboundUsername });
 
 /** configureInboundRouting (spec part 2.8). */
 export const ConfigureInboundDomainBody = z
   .strictObject({
-    domain: DomainField,
+    domain: DomainName,
     url: WebhookUrl,
     method: WebhookMethod,
     headers: WebhookHeaders.optional(),
@@ -55,7 +48,7 @@ export type UpdateInboundDomainBody = z.infer<typeof UpdateInboundDomainBody>;
 /** createInboundUsername: without `url`, mail for the username goes to the domain's URL. */
 export const CreateInboundUsernameBody = z
   .strictObject({
-    domain: DomainField,
+    domain: DomainName,
     username: InboundUsername,
     url: WebhookUrl.optional(),
     method: WebhookMethod.optional(),
