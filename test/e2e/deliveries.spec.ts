@@ -19,6 +19,14 @@ test('retry a failed delivery from its detail and see the new attempt', async ({
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('failed');
   await expect(row).toContainText('HTTP 503');
+
+  // The dashboard counts it, and its tile opens the failed deliveries.
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Overview' }).click();
+  await expect(page.getByTestId('stat-failed')).toHaveText('1');
+  await page.getByTestId('stat-failed').click();
+  await expect(page).toHaveURL(`${served.url}/deliveries?status=failed`);
+  await expect(page.getByLabel('Delivery status')).toHaveValue('failed');
+  await expect(row).toHaveCount(1);
   await row.click();
   await expect(page).toHaveURL(`${served.url}/deliveries/${deliveryId}`);
   const detail = page.getByTestId('delivery-detail');
@@ -54,7 +62,7 @@ test('retry a failed delivery from its detail and see the new attempt', async ({
   await expect(page).toHaveURL(`${served.url}/deliveries/${deliveryId}`);
 
   // Filters: by status.
-  await page.getByLabel('Delivery status').selectOption('failed');
+  await page.getByLabel('Delivery status').selectOption('pending');
   await expect(page.getByText('No delivery matches these filters.')).toBeVisible();
   await page.getByLabel('Delivery status').selectOption('succeeded');
   await expect(row).toHaveCount(1);

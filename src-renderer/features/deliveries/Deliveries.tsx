@@ -80,7 +80,10 @@ export function Deliveries() {
   const { rows, loading, error, nextCursor, loadMore, reload, follow, select, detail, detailError, filters, setAtTop } = useDeliveries();
   useEffect(() => {
     const off = follow();
-    void reload();
+    // A link may carry a status filter (the dashboard's failed deliveries: /deliveries?status=failed).
+    const status = new URLSearchParams(window.location.search).get('status');
+    if (status !== null && (DELIVERY_STATUSES as readonly string[]).includes(status)) useDeliveries.getState().setFilters({ status });
+    else void reload();
     return off;
   }, [follow, reload]);
   useEffect(() => {

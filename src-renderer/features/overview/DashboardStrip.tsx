@@ -46,7 +46,7 @@ export function DashboardStrip() {
     ['Messages', stats.messages, '/messages', 'stat-messages'],
     ['Events', stats.events, '/messages', 'stat-events'],
     ['Deliveries', stats.deliveries.total, '/deliveries', 'stat-deliveries'],
-    ['Failed deliveries', stats.deliveries.failed, '/deliveries', 'stat-failed'],
+    ['Failed deliveries', stats.deliveries.failed, '/deliveries?status=failed', 'stat-failed'],
   ];
   return (
     <section className="strip" aria-label="Dashboard">
