@@ -29,6 +29,8 @@ async function seed(page: Page, served: { url: string; apiKey: string }, receive
     ['delivered@sim.mailyard.test', 'Reset your password', ''],
   ];
   for (const [to, subject, campaign] of sends) {
+    // Spread over the last hour of the emulator clock, so the dashboard's chart has a shape.
+    await page.request.post(`${served.url}/emulator/clock`, { data: { advance_ms: 330_000 } });
     await api(page, served, 'POST', '/v1/email/send', {
       from: { email: 'orders@acme.test', name: 'Acme Outdoor' },
       to: [{ email: to, name: to.startsWith('ann') ? 'Ann Lee' : '' }],
@@ -65,7 +67,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('link', { name: 'Deliveries' }).click();
       const rows = page.getByTestId('delivery-list').getByRole('option');
       await expect(rows.first()).toBeVisible();
-      await page.getByTestId('delivery-list').getByRole('option').filter({ hasText: 'HTTP 500' }).first().click();
+      await page.getByTestId('delivery-list').getByRole('option').filter({ hasText: '2 attempts' }).first().click();
       await expect(page.getByTestId('delivery-detail')).toBeVisible();
       await page.screenshot({ path: `${DOCS}/deliveries${suffix}.png` });
 
