@@ -25,7 +25,7 @@ function fill(file: string, accountId: string, count: number): string[] {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   const ulid = monotonicFactory();
-  db.prepare("INSERT INTO message_contents (send_id, raw, text, html, headers, attachments) VALUES ('bench', x'00', NULL, NULL, '{}', '[]')").run();
+  db.prepare("INSERT INTO message_contents (send_id, raw) VALUES ('bench', x'00')").run();
   const insert = db.prepare(
     `INSERT INTO messages (ref_id, account_id, send_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
        recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at)
