@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startReceiver } from '../helpers/receiver';
-import { api, expect, registerWebhook, test } from '../e2e/fixtures';
+import { api, expect, registerWebhook, test, type Served } from '../e2e/fixtures';
 
 const DOCS = resolve(import.meta.dirname, '../../docs');
 
@@ -16,7 +16,7 @@ const NEWSLETTER = `<!doctype html><html><body style="margin:0;background:#f4f5f
 <p style="color:#636b78;font-size:13px">1 × Trail running shoes, 1 × Merino socks</p>
 </td></tr></table></td></tr></table></body></html>`;
 
-async function seed(page: Page, served: { url: string; apiKey: string }, receiverUrl: string) {
+async function seed(page: Page, served: Served, receiverUrl: string) {
   await registerWebhook(page, served, receiverUrl, { delivery: true, open: true, click: true, bounce: true, spam: true, unsubscribe: true });
   const sends: Array<[string, string, string]> = [
     ['ann@example.com', 'Your order is on its way', 'shipping'],
