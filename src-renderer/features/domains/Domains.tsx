@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { EmulatorDomain } from '../../../src-shared/schemas/domains';
 import { CopyButton } from '../../components/CopyButton';
 import { useDomains } from '../../stores/domains-store';
+import { AccountSelect } from '../../components/AccountSelect';
 
 function StatusBadge({ status }: { status: string }) {
   return <span className={`badge status-${status}`}>{status}</span>;
@@ -32,13 +33,7 @@ function AddDomainForm() {
       {accounts.length > 1 && (
         <label>
           Account{' '}
-          <select className="input" value={account?.id ?? ''} onChange={(e) => setAccountId(e.target.value)}>
-            {accounts.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
+          <AccountSelect accounts={accounts} value={account?.id ?? ''} onChange={setAccountId} />
         </label>
       )}
       <button className="button primary" type="submit" disabled={busy === 'add' || !account}>

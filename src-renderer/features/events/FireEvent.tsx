@@ -7,6 +7,7 @@ import { control, describeError } from '../../api/clients';
 import { JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { useOverview } from '../../stores/overview-store';
+import { AccountSelect } from '../../components/AccountSelect';
 
 type Result = z.output<typeof FireEventResult>;
 
@@ -133,14 +134,7 @@ export function FireEvent() {
         {accounts.length > 1 && (
           <label className="field">
             <span>Account (whose webhook filter applies)</span>
-            <select className="input" value={accountId} onChange={(e) => setAccountId(e.target.value)}>
-              <option value="">the message's, or the default</option>
-              {accounts.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
+            <AccountSelect accounts={accounts} value={accountId} onChange={setAccountId} anyLabel="the message's, or the default" />
           </label>
         )}
         <label className="field">

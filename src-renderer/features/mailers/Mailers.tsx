@@ -5,6 +5,7 @@ import { control, describeError, serviceAs } from '../../api/clients';
 import { live } from '../../api/live';
 import { useOverview } from '../../stores/overview-store';
 import { AddMailer } from './AddMailer';
+import { AccountSelect } from '../../components/AccountSelect';
 
 type Mailer = MailerRecord & { account_id: string };
 
@@ -146,13 +147,7 @@ export function Mailers() {
       {accounts.length > 1 && (
         <label className="form-row">
           Account{' '}
-          <select className="input" value={account?.id ?? ''} onChange={(e) => setAccountId(e.target.value)}>
-            {accounts.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
+          <AccountSelect accounts={accounts} value={account?.id ?? ''} onChange={setAccountId} />
         </label>
       )}
       {error && <p className="error">{error}</p>}

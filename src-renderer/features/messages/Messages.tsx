@@ -10,6 +10,7 @@ import { idAfter, navigate, usePath } from '../../router';
 import { useMessages } from '../../stores/messages-store';
 import { useOverview } from '../../stores/overview-store';
 import { MessageDetailPane } from './MessageDetail';
+import { AccountSelect } from '../../components/AccountSelect';
 
 const ROW_HEIGHT = 56;
 
@@ -89,14 +90,13 @@ function Filters() {
       </select>
       <input className="input narrow" placeholder="campaign" aria-label="Campaign" value={campaign} onChange={(e) => setCampaign(e.target.value)} />
       {accounts.length > 1 && (
-        <select className="input" aria-label="Account" value={filters.account_id} onChange={(e) => setFilters({ account_id: e.target.value })}>
-          <option value="">all accounts</option>
-          {accounts.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name}
-            </option>
-          ))}
-        </select>
+        <AccountSelect
+          accounts={accounts}
+          value={filters.account_id}
+          onChange={(accountId) => setFilters({ account_id: accountId })}
+          anyLabel="all accounts"
+          ariaLabel="Account"
+        />
       )}
       <span className="muted small count" data-testid="message-count">
         {total === null ? `${rows.length}` : total.toLocaleString()} message{total === 1 ? '' : 's'}

@@ -4,6 +4,7 @@ import { describeError, fieldErrors, serviceAs } from '../../api/clients';
 import { JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { useOverview } from '../../stores/overview-store';
+import { AccountSelect } from '../../components/AccountSelect';
 
 /** The simulator's addresses (one click adds one to To) and what each does. */
 const SIMULATOR = [
@@ -118,13 +119,7 @@ export function SendEmail() {
           <h2 id="send-title">Send a test email</h2>
           <span className="muted small">POST /v1/email/send as {account?.name ?? '…'}</span>
           {accounts.length > 1 && (
-            <select className="input" aria-label="Account" value={account?.id ?? ''} onChange={(e) => setAccountId(e.target.value)}>
-              {accounts.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
+            <AccountSelect accounts={accounts} value={account?.id ?? ''} onChange={setAccountId} ariaLabel="Account" />
           )}
         </div>
         <div className="grid2">

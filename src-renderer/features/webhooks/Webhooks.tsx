@@ -5,6 +5,7 @@ import type { AccountRecord } from '../../../src-shared/schemas/emulator';
 import { control, describeError, fieldErrors, serviceAs } from '../../api/clients';
 import { CopyButton } from '../../components/CopyButton';
 import { useOverview } from '../../stores/overview-store';
+import { AccountSelect } from '../../components/AccountSelect';
 
 interface Problem {
   message: string;
@@ -226,13 +227,7 @@ export function Webhooks() {
       {accounts.length > 1 && (
         <label className="form-row">
           Account{' '}
-          <select className="input" value={account?.id ?? ''} onChange={(e) => setAccountId(e.target.value)}>
-            {accounts.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
+          <AccountSelect accounts={accounts} value={account?.id ?? ''} onChange={setAccountId} />
         </label>
       )}
       {error && <p className="error">{error}</p>}
