@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monotonicFactory } from 'ulid';
+import { monotonicUlids } from '../../src-main/core/ids';
 import { Agent, request } from 'undici';
 import { createEmulator, type EmulatorHandle } from '../../src-main/core/create-emulator';
 import type { EmailEventPayload } from '../../src-shared/schemas/events';
@@ -26,7 +26,8 @@ const TOTAL = 20_000;
 const CONCURRENCY = 16;
 const RATE = 1_000;
 const RATE_SECONDS = 5;
-const ulid = monotonicFactory();
+/** ref_ids as the emulator makes them for its events. */
+const ulid = monotonicUlids();
 
 function payload(i: number): EmailEventPayload {
   return {

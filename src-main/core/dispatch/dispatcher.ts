@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import { monotonicFactory } from 'ulid';
 import { Agent } from 'undici';
 import type { AttemptRecord, DeliveryDetail, DeliverySummary } from '../../../src-shared/schemas/dispatch';
 import { ClockAlarm, isoTimestamp, type Clock } from '../clock';
 import type { EmulatorEvents } from '../emulator-events';
 import { AppError } from '../errors';
+import { monotonicUlids } from '../ids';
 import type { AttemptRow, DeliveriesRepo, DeliveryFilter, DeliveryRow, DeliveryUpdate } from '../store/deliveries.repo';
 import { FreshQueue } from './fresh-queue';
 import { sendAttempt, type HttpAttemptResult } from './attempt';
@@ -137,7 +137,7 @@ export class Dispatcher {
   /** Set once `stop` has finished: nothing may touch the store any more. */
   private stopped = false;
   /** Delivery ids: ULIDs in creation order even within one millisecond (the list pages by id). */
-  private readonly newId = monotonicFactory();
+  private readonly newId = monotonicUlids();
 
   constructor(
     private readonly deps: DispatcherDeps,
