@@ -9,6 +9,8 @@ export interface DeliveryFilters {
   ref_id: string;
 }
 
+/** The first page fills a tall window with room to scroll; the pages after it are bigger. */
+const FIRST_PAGE = 60;
 const PAGE = 200;
 /** Live rows beyond this, while the view is at the top, are dropped by reloading the first page (memory stays bounded under load). */
 const LIVE_CAP = 2000;
@@ -108,7 +110,7 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
       const gen = ++generation;
       set({ loading: true, error: null });
       try {
-        const page = await control.listDeliveries({ ...query(get().filters), limit: PAGE });
+        const page = await control.listDeliveries({ ...query(get().filters), limit: FIRST_PAGE });
         if (gen === generation) set({ rows: page.data.deliveries, nextCursor: page.data.next_cursor, loading: false });
       } catch (err) {
         if (gen === generation) set({ error: describeError(err), loading: false });

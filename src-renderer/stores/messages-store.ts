@@ -12,6 +12,8 @@ export interface MessageFilters {
   account_id: string;
 }
 
+/** The first page fills a tall window with room to scroll; the pages after it are bigger. */
+const FIRST_PAGE = 60;
 const PAGE = 200;
 /** Live rows beyond this, while the view is at the top, are dropped by reloading the first page (memory stays bounded under load). */
 const LIVE_CAP = 2000;
@@ -131,7 +133,7 @@ export const useMessages = create<MessagesState>((set, get) => {
       duringReload = [];
       set({ loading: true, error: null });
       try {
-        const page = await control.listMessages({ ...q, limit: PAGE });
+        const page = await control.listMessages({ ...q, limit: FIRST_PAGE });
         if (gen !== generation) return;
         const newest = page.data.messages[0]?.ref_id ?? '';
         const missed = duringReload.filter((m) => m.ref_id > newest && matches(m, get().filters)).reverse();
