@@ -219,5 +219,11 @@ describe('inbound mail', () => {
     expect(both.status).toBe(400);
     expect(both.json.message).toMatch(/subject may not be given with raw/);
     expect((await emu.request('POST', '/emulator/inbound', { body: { to: ['a@in.example.com'] } })).json.message).toMatch(/^from is required/);
+    const unknown = await emu.request('POST', '/emulator/inbound', { body: { account_id: 'nope', to: ['a@in.example.com'], raw: 'x' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.message).toBe('Account Not Found');
+    const fired = await emu.request('POST', '/emulator/events', { body: { event: 'delivery', account_id: 'nope' } });
+    expect(fired.status).toBe(404);
+    expect(fired.json.message).toBe('Account Not Found');
   });
 });

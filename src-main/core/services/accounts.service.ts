@@ -73,6 +73,13 @@ export class AccountsService {
     return this.defaultId;
   }
 
+  /** A control-API request's account: the one named (404 when there is none), else the default. */
+  accountIdOr404(accountId: string | undefined): string {
+    if (accountId === undefined) return this.defaultAccountId();
+    if (!this.repo.findById(accountId)) throw new AppError('not_found', 'Account Not Found');
+    return accountId;
+  }
+
   /** The account's Standard Webhooks secret, or null when its webhook requests are not signed. */
   signingSecret(accountId: string): string | null {
     if (!this.secrets.has(accountId)) this.secrets.set(accountId, this.repo.findById(accountId)?.signing_secret ?? null);

@@ -95,8 +95,7 @@ export class EventsService {
    */
   fireSynthetic(body: z.output<typeof FireEventBody>): z.output<typeof FireEventResult> {
     const message = body.ref_id === undefined ? undefined : this.log.find(body.ref_id);
-    const accountId = body.account_id ?? message?.accountId ?? this.accounts.defaultAccount().id;
-    if (!this.accounts.get(accountId)) throw new AppError('not_found', 'Account Not Found');
+    const accountId = this.accounts.accountIdOr404(body.account_id ?? message?.accountId);
     const fields = { ...(message || body.ref_id === undefined ? {} : { ref_id: body.ref_id }), ...body.fields };
     const payload = this.buildPayload(body.event, message, fields, this.clock.now(), body.recipient);
     if (body.dry_run === true) {

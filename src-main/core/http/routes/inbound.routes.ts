@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { controlOperations as ctl, serviceOperations as ops } from '../../../../src-shared/operations';
 import type { AccountsService } from '../../services/accounts.service';
 import type { InboundService } from '../../services/inbound/inbound.service';
-import { AppError } from '../../errors';
 import { registerOperation } from '../operation-route';
 import { ok } from '../respond';
 
@@ -34,8 +33,6 @@ export function inboundRoutes(app: FastifyInstance, inbound: InboundService): vo
 /** `POST /emulator/inbound`: an inbound email without SMTP, for the default account unless one is named. */
 export function inboundControlRoutes(app: FastifyInstance, deps: { inbound: InboundService; accounts: AccountsService }): void {
   registerOperation(app, ctl.simulateInbound, async ({ body }) => {
-    const accountId = body.account_id ?? deps.accounts.defaultAccount().id;
-    if (!deps.accounts.get(accountId)) throw new AppError('not_found', 'Account Not Found');
-    return ok('Inbound email routed', await deps.inbound.simulate(accountId, body));
+    return ok('Inbound email routed', await deps.inbound.simulate(deps.accounts.accountIdOr404(body.account_id), body));
   });
 }
