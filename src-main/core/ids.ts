@@ -17,6 +17,14 @@ function pooledRandom(size = 2048): () => number {
   };
 }
 
+const tokenRandom = pooledRandom(512);
+
+/** 64 random bits as 16 hex digits (MIME boundaries), from a pooled random source. */
+export function randomHex64(): string {
+  const word = () => Math.floor(tokenRandom() * 0x1_0000_0000).toString(16).padStart(8, '0');
+  return word() + word();
+}
+
 /** ULIDs in creation order even within one millisecond (lists page by them), from a pooled random source. */
 export function monotonicUlids(): ULIDFactory {
   return monotonicFactory(pooledRandom());

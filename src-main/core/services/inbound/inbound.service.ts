@@ -18,7 +18,7 @@ import { AppError } from '../../errors';
 import { monotonicUlids } from '../../ids';
 import type { InboundDomainRow, InboundRepo, InboundUsernameRow } from '../../store/inbound.repo';
 import { parseDomainName } from '../domains/hostname';
-import { composerAttachments } from '../email/compose';
+import { composerAttachments, renderInMemory } from '../email/compose';
 import { mailContentOf } from '../email/parsed-mail';
 
 /** Dispatcher target kinds of inbound posts: a username with its own URL, else its domain. */
@@ -339,9 +339,9 @@ function effectiveTarget(domain: InboundDomainRow, username: InboundUsernameRow 
 }
 
 /** A simulated inbound email as MIME (nodemailer's composer, never reading files or URLs). */
-function composeInbound(body: SimulateInboundBody, date: Date): Promise<Buffer> {
+async function composeInbound(body: SimulateInboundBody, date: Date): Promise<Buffer> {
   const from = body.from!;
-  return new MailComposer({
+  const tree = new MailComposer({
     from: from.name ? { name: from.name, address: from.email } : from.email,
     to: body.to,
     subject: body.subject ?? '',
@@ -351,7 +351,6 @@ function composeInbound(body: SimulateInboundBody, date: Date): Promise<Buffer> 
     attachments: composerAttachments(body.attachments),
     disableFileAccess: true,
     disableUrlAccess: true,
-  })
-    .compile()
-    .build();
+  }).compile();
+  return renderInMemory(tree) ?? tree.build();
 }
