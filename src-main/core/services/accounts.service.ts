@@ -39,6 +39,8 @@ export class AccountsService {
   /** Signing secrets by account id, read on every delivery attempt. */
   private readonly secrets = new Map<string, string | null>();
   private defaultId: string | undefined;
+  /** Accounts by API key, read on every /v1 request and SMTP AUTH (keys never change; only found keys are kept). */
+  private readonly byKey = new Map<string, Account>();
 
   constructor(
     private readonly repo: AccountsRepo,
@@ -91,6 +93,7 @@ export class AccountsService {
     const value = secret === undefined ? generateSigningSecret() : secret;
     if (!this.repo.setSigningSecret(accountId, value)) throw new AppError('not_found', 'Account Not Found');
     this.secrets.set(accountId, value);
+    this.byKey.clear();
     return this.get(accountId)!;
   }
 
@@ -100,8 +103,13 @@ export class AccountsService {
 
   /** The account a Bearer token belongs to, or undefined. */
   authenticate(apiKey: string): Account | undefined {
+    const cached = this.byKey.get(apiKey);
+    if (cached) return cached;
     const row = this.repo.findByKey(apiKey);
-    return row ? toAccount(row) : undefined;
+    if (!row) return undefined;
+    const account = toAccount(row);
+    this.byKey.set(apiKey, account);
+    return account;
   }
 
   create(input: { name?: string; apiKey?: string }): Account {

@@ -115,7 +115,15 @@ function publicKeyOf(privateKeyPem: string): string {
  * Sending domains: the records a user must publish, a DKIM key per domain, verification (simulated
  * or in real DNS), and a DOMAIN_VERIFICATION notification on every status change.
  */
+const SIGNING_KEYS_KEPT = 1_000;
+
 export class DomainsService {
+  /**
+   * signingKey() answers by account and sender domain, read on every send: kept in memory (null for "none")
+   * and forgotten whenever a domain is added, checked or deleted. At most SIGNING_KEYS_KEPT entries.
+   */
+  private readonly signingKeys = new Map<string, DkimSigningKey | null>();
+
   constructor(private readonly deps: DomainsDeps) {}
 
   async add(accountId: string, body: AddDomainBody): Promise<DomainRecord> {
@@ -151,6 +159,7 @@ export class DomainsService {
     };
     // A concurrent add may have won while the key was being generated.
     if (!repo.insert(row)) throw exists();
+    this.signingKeys.clear();
     return this.toRecord(row);
   }
 
@@ -165,6 +174,7 @@ export class DomainsService {
   delete(accountId: string, domain: string): void {
     const { ascii } = domainName(domain);
     if (!this.deps.repo.delete(accountId, ascii)) throw notFound();
+    this.signingKeys.clear();
   }
 
   /**
@@ -215,6 +225,7 @@ export class DomainsService {
         if (previous !== status) this.notify(current, previous, status, records, reason, at);
       },
     );
+    this.signingKeys.clear();
     if (!updated) throw notFound();
     return this.toRecord(repo.findById(current.id)!);
   }
@@ -243,10 +254,15 @@ export class DomainsService {
 
   /** The key that signs mail from `fromEmail` for the account: only for a verified domain of its own. */
   signingKey(accountId: string, fromEmail: string): DkimSigningKey | undefined {
+    const cacheKey = `${accountId}\n${fromEmail.slice(fromEmail.lastIndexOf('@') + 1).toLowerCase()}`;
+    const cached = this.signingKeys.get(cacheKey);
+    if (cached !== undefined) return cached ?? undefined;
     const domain = domainOfAddress(fromEmail);
-    if (domain === undefined) return undefined;
-    const row = this.deps.repo.signingKey(accountId, domain);
-    return row && { domainName: domain, keySelector: row.selector, privateKey: row.dkim_private_key };
+    const row = domain === undefined ? undefined : this.deps.repo.signingKey(accountId, domain);
+    const key = row ? { domainName: domain!, keySelector: row.selector, privateKey: row.dkim_private_key } : null;
+    if (this.signingKeys.size >= SIGNING_KEYS_KEPT) this.signingKeys.clear();
+    this.signingKeys.set(cacheKey, key);
+    return key ?? undefined;
   }
 
   private routed(row: DomainRow): boolean {
