@@ -35,7 +35,8 @@ import { lookupHost, probeUrl, type HostLookup, type UrlProbe } from './services
 import { WebhooksService } from './services/webhooks.service';
 import { AccountsRepo } from './store/accounts.repo';
 import { DomainsRepo } from './store/domains.repo';
-import { openDatabase } from './store/database';
+import { lockDataDir } from './store/data-dir-lock';
+import { openDatabase, type Db } from './store/database';
 import { DeliveriesRepo } from './store/deliveries.repo';
 import { InboundRepo } from './store/inbound.repo';
 import { MailersRepo } from './store/mailers.repo';
@@ -113,7 +114,14 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
   const logger = seams.logger ?? createLogger(config.logLevel);
   const dataDir = config.memory ? null : (config.dataDir ?? defaultDataDir());
 
-  const db = openDatabase(dataDir, { nativeBinding: seams.sqliteNativeBinding });
+  const unlock = dataDir === null ? () => {} : lockDataDir(dataDir);
+  let db: Db;
+  try {
+    db = openDatabase(dataDir, { nativeBinding: seams.sqliteNativeBinding });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   let app: FastifyInstance | undefined;
   let clock: EmulatorClock | undefined;
   let smtp: SmtpSink | undefined;
@@ -360,6 +368,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
           state.set(CLOCK_OFFSET_KEY, String(liveClock.state().offsetMs));
           liveClock.dispose();
           db.close();
+          unlock();
           logger.info('mailyard stopped');
           logger.flush?.();
         })();
@@ -371,6 +380,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     await smtp?.close();
     clock?.dispose();
     db.close();
+    unlock();
     throw err;
   }
 }

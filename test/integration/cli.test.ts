@@ -167,6 +167,21 @@ describe('mailyard serve', () => {
     }
   });
 
+  it('exits with status 1 and a clear message when another Mailyard uses the data directory', async () => {
+    const dataDir = join(dir, 'shared');
+    const first = await startServeProcess(['--http-port', '0', '--data-dir', dataDir]);
+    try {
+      const second = await run(['serve', '--http-port', '0', '--smtp-port', '0', '--data-dir', dataDir]);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`mailyard: could not start: the data directory ${dataDir} is in use by another Mailyard (process ${first.child.pid}).`);
+      // The first one still serves.
+      expect((await fetch(`${first.url}/emulator/health`)).status).toBe(200);
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+    }
+  });
+
   it('prints its options with --help', async () => {
     const result = await run(['serve', '--help']);
     expect(result.code).toBe(0);
