@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, ServiceClient } from '../../src-shared/clients';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
@@ -158,5 +161,38 @@ describe('web UI', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+});
+
+describe('web UI, built', () => {
+  it('serves the page and files as they are now: a rebuild shows without a restart', async () => {
+    const uiDir = await mkdtemp(join(tmpdir(), 'mailyard-ui-'));
+    const write = (name: string, text: string) => writeFile(join(uiDir, name), text);
+    await mkdir(join(uiDir, 'assets'));
+    await write('index.html', '<!doctype html><script type="module" src="/assets/index-old.js"></script>');
+    await write('assets/index-old.js', 'console.log("old")');
+    await write('.env', 'SECRET=1');
+    const ui = await startEmulator({ uiDir });
+    try {
+      const get = (path: string, accept = 'text/html') => fetch(`${ui.url}${path}`, { headers: { accept } });
+      expect(await (await get('/')).text()).toContain('index-old.js');
+      expect((await get('/assets/index-old.js', '*/*')).status).toBe(200);
+      // A deep link gets the page (the UI routes on the client); an unknown API path stays a JSON 404.
+      expect(await (await get('/messages/01ABC')).text()).toContain('index-old.js');
+      const api = await get('/v1/nothing-here', 'application/json');
+      expect(api.status).toBe(404);
+      expect(await api.json()).toMatchObject({ success: false });
+      expect((await get('/.env', '*/*')).status).toBe(404);
+
+      // `npm run build` replaces the page and its hashed files.
+      await write('assets/index-new.js', 'console.log("new")');
+      await write('index.html', '<!doctype html><script type="module" src="/assets/index-new.js"></script><!-- new -->');
+      await rm(join(uiDir, 'assets/index-old.js'));
+      expect(await (await get('/')).text()).toContain('index-new.js');
+      expect((await get('/assets/index-new.js', '*/*')).status).toBe(200);
+    } finally {
+      await ui.cleanup();
+      await rm(uiDir, { recursive: true, force: true });
+    }
   });
 });

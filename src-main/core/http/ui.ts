@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -30,6 +30,9 @@ function setUiHeaders(reply: FastifyReply): FastifyReply {
 /**
  * Serves the built renderer at `/`. Returns the function that answers an unknown GET that is not an
  * API path: the UI's index page (the UI routes on the client), so deep links keep working.
+ *
+ * Both the page and the files are looked up when asked for, not once at start: after `npm run build`
+ * a running emulator serves the new UI (its page names new asset files) at the next reload.
  */
 export async function registerUi(app: FastifyInstance, uiDir: string | undefined): Promise<(reply: FastifyReply) => FastifyReply> {
   const index = uiDir ? join(uiDir, 'index.html') : undefined;
@@ -38,14 +41,23 @@ export async function registerUi(app: FastifyInstance, uiDir: string | undefined
     app.get('/', (_req, reply) => page(reply));
     return page;
   }
-  const html = readFileSync(index);
   await app.register(fastifyStatic, {
     root: uiDir,
     index: false,
-    wildcard: false,
+    dotfiles: 'ignore',
     setHeaders: (reply) => setUiHeaders(reply),
   });
-  const page = (reply: FastifyReply) => setUiHeaders(reply).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+  let cached: { mtimeMs: number; html: Buffer } | undefined;
+  const html = (): Buffer => {
+    try {
+      const { mtimeMs } = statSync(index);
+      if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, html: readFileSync(index) };
+    } catch {
+      // Mid-rebuild (the file is briefly gone): the last page read.
+    }
+    return cached?.html ?? Buffer.from(NOT_BUILT);
+  };
+  const page = (reply: FastifyReply) => setUiHeaders(reply).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html());
   app.get('/', (_req, reply) => page(reply));
   return page;
 }
