@@ -6,6 +6,7 @@ import { monotonicUlids } from '../../src-main/core/ids';
 import { Agent, request } from 'undici';
 import { createEmulator, type EmulatorHandle } from '../../src-main/core/create-emulator';
 import type { EmailEventPayload } from '../../src-shared/schemas/events';
+import { sized } from './scale';
 
 /**
  * The dispatcher against a bare undici loop, same receiver, same concurrency, in one run.
@@ -22,10 +23,10 @@ import type { EmailEventPayload } from '../../src-shared/schemas/events';
  *
  * The receiver counts the distinct webhook-id values it answered: every delivery must arrive.
  */
-const TOTAL = 20_000;
+const TOTAL = sized(20_000, 300);
 const CONCURRENCY = 16;
-const RATE = 1_000;
-const RATE_SECONDS = 5;
+const RATE = sized(1_000, 200);
+const RATE_SECONDS = sized(5, 1);
 /** ref_ids as the emulator makes them for its events. */
 const ulid = monotonicUlids();
 
@@ -57,7 +58,7 @@ function receiverCount(child: ChildProcess): Promise<{ answered: number; distinc
   });
 }
 
-const ROUNDS = 3;
+const ROUNDS = sized(3, 1);
 
 function median(values: number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -5,6 +5,7 @@ import { monotonicFactory } from 'ulid';
 import Database from 'better-sqlite3';
 import { createEmulator, type EmulatorHandle } from '../../src-main/core/create-emulator';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
+import { sized } from './scale';
 
 /**
  * p95 of five typical email-log queries with 10,000 and with 1,000,000 stored messages: by refId,
@@ -12,8 +13,8 @@ import { DATABASE_FILE } from '../../src-main/core/store/database';
  * at a million at most 2x p95 at ten thousand. The stores are filled directly (the send path has its
  * own benchmark); the queries go through the service, as the HTTP route calls it.
  */
-const SIZES = [10_000, 1_000_000];
-const SAMPLES = 200;
+const SIZES = sized([10_000, 1_000_000], [500, 2_000]);
+const SAMPLES = sized(200, 20);
 const STATUSES = ['delivered', 'delivered', 'delivered', 'bounced', 'deferred', 'queued'];
 const WORDS = ['receipt', 'welcome', 'invoice', 'reminder', 'newsletter', 'update', 'offer', 'security', 'report', 'digest'];
 

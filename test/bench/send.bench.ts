@@ -4,15 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { createEmulator } from '../../src-main/core/create-emulator';
+import { sized } from './scale';
 
 /**
  * sendEmail requests/s (one recipient, 5 KB HTML) against a bare fastify route answering 200 on the
  * same machine, measured in the same run: three interleaved rounds each, medians compared. The load
  * comes from another process at concurrency 16.
  */
-const TOTAL = 3_000;
+const TOTAL = sized(3_000, 100);
 const CONCURRENCY = 16;
-const ROUNDS = 3;
+const WARM_UP = sized(500, 20);
+const ROUNDS = sized(3, 1);
 
 const html = `<html><body>${'<p>Thank you for your order. Your receipt is below. '.repeat(100)}</p></body></html>`.slice(0, 5 * 1024);
 
@@ -43,8 +45,8 @@ export default async function run(): Promise<boolean> {
   });
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${emu.defaultAccount.apiKey}` };
   try {
-    await drive(bareUrl, headers, body, 500);
-    await drive(`${emu.urls.http}/v1/email/send`, headers, body, 500);
+    await drive(bareUrl, headers, body, WARM_UP);
+    await drive(`${emu.urls.http}/v1/email/send`, headers, body, WARM_UP);
     const bareRates: number[] = [];
     const sendRates: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {

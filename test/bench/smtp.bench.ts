@@ -9,6 +9,7 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import { SMTPServer } from 'smtp-server';
 import { createEmulator } from '../../src-main/core/create-emulator';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
+import { sized } from './scale';
 
 /**
  * SMTP intake: messages/s of Mailyard's sink (every message stored and its events scheduled) against
@@ -17,10 +18,10 @@ import { DATABASE_FILE } from '../../src-main/core/store/database';
  * concurrency 16. Two profiles: 2,000 messages of 5 KB, and 300 messages with a 200 KB attachment.
  */
 const CONCURRENCY = 16;
-const ROUNDS = 3;
+const ROUNDS = sized(3, 1);
 const PROFILES = [
-  { name: 'small', total: 2_000, attachmentBytes: 0 },
-  { name: 'attachment', total: 300, attachmentBytes: 200 * 1024 },
+  { name: 'small', total: sized(2_000, 40), attachmentBytes: 0 },
+  { name: 'attachment', total: sized(300, 10), attachmentBytes: 200 * 1024 },
 ] as const;
 const TARGET_VS_MAILDEV = 2;
 const TARGET_VS_BARE = 0.5;
@@ -96,7 +97,7 @@ export default async function run(): Promise<boolean> {
     for (const profile of PROFILES) {
       const message = await composeMessage(profile.attachmentBytes);
       const rates: Record<string, number[]> = { bare: [], mailyard: [], maildev: [] };
-      for (const s of servers) await drive(s.port, message, 100); // warm-up
+      for (const s of servers) await drive(s.port, message, sized(100, 5)); // warm-up
       for (let r = 0; r < ROUNDS; r++) {
         for (const s of servers) {
           const before = s.name === 'mailyard' ? { stored: stored(), scheduled: scheduled() } : null;

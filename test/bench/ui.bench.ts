@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { monotonicFactory } from 'ulid';
 import { createEmulator, type EmulatorHandle } from '../../src-main/core/create-emulator';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
+import { sized } from './scale';
 
 /**
  * The Messages screen with 100 and with 100,000 stored messages, in headless Chromium against the
@@ -17,11 +18,11 @@ import { DATABASE_FILE } from '../../src-main/core/store/database';
  * large one. Target: large at most 1.5x small.
  */
 // UI_BENCH_SIZES=100,2000 for a quick smoke run.
-const SIZES = (process.env.UI_BENCH_SIZES ?? '100,100000').split(',').map(Number);
-const LOADS = 7;
-const SCROLL_FRAMES = 300;
+const SIZES = (process.env.UI_BENCH_SIZES ?? sized('100,100000', '20,300')).split(',').map(Number);
+const LOADS = sized(7, 1);
+const SCROLL_FRAMES = sized(300, 20);
 const SCROLL_PX = 60;
-const SCROLL_ROUNDS = 2;
+const SCROLL_ROUNDS = sized(2, 1);
 const TARGET = 1.5;
 const UI_DIR = resolve(import.meta.dirname, '../../out/renderer');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
