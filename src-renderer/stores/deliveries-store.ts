@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { DeliveryDetail, DeliverySummary } from '../../src-shared/schemas/dispatch';
 import { control, describeError } from '../api/clients';
 import { live } from '../api/live';
+import { batched, openItem, pagedList, type DetailState, type ListState } from './live-list';
 
 export interface DeliveryFilters {
   status: string;
@@ -9,22 +10,9 @@ export interface DeliveryFilters {
   ref_id: string;
 }
 
-/** The first page fills a tall window with room to scroll; the pages after it are bigger. */
-const FIRST_PAGE = 60;
-const PAGE = 200;
-/** Live rows beyond this, while the view is at the top, are dropped by reloading the first page (memory stays bounded under load). */
-const LIVE_CAP = 2000;
-
-interface DeliveriesState {
-  rows: DeliverySummary[];
-  nextCursor: string | null;
-  loading: boolean;
-  loadingMore: boolean;
-  error: string | null;
+interface DeliveriesState extends ListState<DeliverySummary>, DetailState {
   filters: DeliveryFilters;
-  selected: string | null;
   detail: DeliveryDetail | null;
-  detailError: string | null;
   retrying: boolean;
   notice: string | null;
   setFilters: (f: Partial<DeliveryFilters>) => void;
@@ -49,15 +37,17 @@ function matches(d: DeliverySummary, f: DeliveryFilters): boolean {
 }
 
 export const useDeliveries = create<DeliveriesState>((set, get) => {
-  let generation = 0;
   let pending = new Map<string, DeliverySummary>();
-  let flushTimer: number | undefined;
-  let detailTimer: number | undefined;
-  let atTop = true;
-  let lastTrim = 0;
 
-  const flush = () => {
-    flushTimer = undefined;
+  const list = pagedList<DeliverySummary, DeliveriesState>(set, get, {
+    fetch: async (page) => {
+      const res = await control.listDeliveries({ ...query(get().filters), ...page });
+      return { rows: res.data.deliveries, nextCursor: res.data.next_cursor };
+    },
+  });
+  const open = openItem<DeliveriesState>(set, get, async (id) => ({ detail: (await control.getDelivery(id)).data }), 100);
+
+  const applyLive = batched(() => {
     const { rows, filters, selected } = get();
     const batch = pending;
     pending = new Map();
@@ -73,21 +63,13 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
       else if (matches(d, filters)) added.push(d);
     }
     added.sort((a, b) => (a.id < b.id ? 1 : -1));
-    const rowsNow = added.length ? [...added, ...next] : next;
-    set({ rows: rowsNow });
-    if (selected && batch.has(selected)) scheduleDetail();
-    if (rowsNow.length > LIVE_CAP && atTop && !get().loading && Date.now() - lastTrim > 5000) {
-      lastTrim = Date.now();
-      void get().reload();
-    }
-  };
+    set({ rows: added.length ? [...added, ...next] : next });
+    if (selected && batch.has(selected)) open.refreshSoon();
+    list.trimIfLong();
+  });
   const queue = (d: DeliverySummary) => {
     pending.set(d.id, d);
-    flushTimer ??= window.setTimeout(flush, 100);
-  };
-  const scheduleDetail = () => {
-    window.clearTimeout(detailTimer);
-    detailTimer = window.setTimeout(() => void get().refreshDetail(), 100);
+    applyLive();
   };
 
   return {
@@ -106,45 +88,14 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
       set({ filters: { ...get().filters, ...f } });
       void get().reload();
     },
-    reload: async () => {
-      const gen = ++generation;
-      set({ loading: true, error: null });
-      try {
-        const page = await control.listDeliveries({ ...query(get().filters), limit: FIRST_PAGE });
-        if (gen === generation) set({ rows: page.data.deliveries, nextCursor: page.data.next_cursor, loading: false });
-      } catch (err) {
-        if (gen === generation) set({ error: describeError(err), loading: false });
-      }
-    },
-    loadMore: async () => {
-      const { nextCursor, loadingMore, filters } = get();
-      if (!nextCursor || loadingMore) return;
-      const gen = generation;
-      set({ loadingMore: true });
-      try {
-        const page = await control.listDeliveries({ ...query(filters), limit: PAGE, cursor: nextCursor });
-        if (gen === generation) set({ rows: [...get().rows, ...page.data.deliveries], nextCursor: page.data.next_cursor });
-      } catch (err) {
-        set({ error: describeError(err) });
-      } finally {
-        set({ loadingMore: false });
-      }
-    },
+    reload: list.reload,
+    loadMore: list.loadMore,
     select: async (id) => {
       if (id === get().selected && get().detail?.id === id) return;
       set({ selected: id, detail: null, detailError: null, notice: null });
       if (id) await get().refreshDetail();
     },
-    refreshDetail: async () => {
-      const id = get().selected;
-      if (!id) return;
-      try {
-        const res = await control.getDelivery(id);
-        if (get().selected === id) set({ detail: res.data, detailError: null });
-      } catch (err) {
-        if (get().selected === id) set({ detailError: describeError(err) });
-      }
-    },
+    refreshDetail: open.refresh,
     retry: async (id) => {
       set({ retrying: true, notice: null, detailError: null });
       try {
@@ -160,16 +111,14 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
         set({ retrying: false });
       }
     },
-    setAtTop: (value) => {
-      atTop = value;
-    },
+    setAtTop: list.setAtTop,
     follow: () => {
-      atTop = true; // a list mounts scrolled to the top
+      list.mounted();
       const offs = [
         live.on('delivery.created', queue),
         live.on('delivery.updated', queue),
         live.on('attempt.completed', (a) => {
-          if (a.delivery_id === get().selected) scheduleDetail();
+          if (a.delivery_id === get().selected) open.refreshSoon();
         }),
         live.onReconnect(() => void get().reload()),
       ];

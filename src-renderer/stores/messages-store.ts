@@ -3,6 +3,7 @@ import type { DeliverySummary } from '../../src-shared/schemas/dispatch';
 import type { MessageDetail, MessageSummary } from '../../src-shared/schemas/messages';
 import { control, describeError } from '../api/clients';
 import { live, type LiveEvents } from '../api/live';
+import { batched, openItem, pagedList, type DetailState, type ListState } from './live-list';
 
 export interface MessageFilters {
   q: string;
@@ -12,26 +13,13 @@ export interface MessageFilters {
   account_id: string;
 }
 
-/** The first page fills a tall window with room to scroll; the pages after it are bigger. */
-const FIRST_PAGE = 60;
-const PAGE = 200;
-/** Live rows beyond this, while the view is at the top, are dropped by reloading the first page (memory stays bounded under load). */
-const LIVE_CAP = 2000;
-
-interface MessagesState {
-  rows: MessageSummary[];
-  nextCursor: string | null;
-  loading: boolean;
-  loadingMore: boolean;
-  error: string | null;
+interface MessagesState extends ListState<MessageSummary>, DetailState {
   /** How many match the filters (null until counted). */
   total: number | null;
   filters: MessageFilters;
-  selected: string | null;
   detail: MessageDetail | null;
   /** The deliveries that carried this message's events. */
   deliveries: DeliverySummary[];
-  detailError: string | null;
   setFilters: (f: Partial<MessageFilters>) => void;
   reload: () => Promise<void>;
   loadMore: () => Promise<void>;
@@ -64,19 +52,40 @@ function matches(m: MessageSummary, f: MessageFilters): boolean {
 }
 
 export const useMessages = create<MessagesState>((set, get) => {
-  let generation = 0;
-  let detailTimer: number | undefined;
-  // Live announcements are applied in batches: one new array per frame, not one per message.
+  // Live announcements are applied in batches: one new array per batch, not one per message.
   let created: MessageSummary[] = [];
   let updated = new Map<string, LiveEvents['message.updated']>();
-  let flushTimer: number | undefined;
   // Messages announced while a reload is under way: applied on top of the page it answers.
   let duringReload: MessageSummary[] = [];
-  let atTop = true;
-  let lastTrim = 0;
 
-  const flush = () => {
-    flushTimer = undefined;
+  const list = pagedList<MessageSummary, MessagesState>(set, get, {
+    fetch: async (page) => {
+      const res = await control.listMessages({ ...query(get().filters), ...page });
+      return { rows: res.data.messages, nextCursor: res.data.next_cursor };
+    },
+    firstRows: (rows) => {
+      const newest = rows[0]?.ref_id ?? '';
+      const missed = duringReload.filter((m) => m.ref_id > newest && matches(m, get().filters)).reverse();
+      duringReload = [];
+      return [...missed, ...rows];
+    },
+    // The count comes after the first rows: it never delays them.
+    afterFirstPage: async (current) => {
+      const count = await control.countMessages(query(get().filters));
+      if (current()) set({ total: count.data.count });
+    },
+  });
+  const open = openItem<MessagesState>(
+    set,
+    get,
+    async (refId) => {
+      const [detail, deliveries] = await Promise.all([control.getMessage(refId), control.listDeliveries({ ref_id: refId, limit: 100 })]);
+      return { detail: detail.data, deliveries: deliveries.data.deliveries };
+    },
+    150,
+  );
+
+  const applyLive = batched(() => {
     const { rows, filters, total, selected } = get();
     const fresh = created.filter((m) => matches(m, filters)).reverse();
     const changes = updated;
@@ -97,19 +106,9 @@ export const useMessages = create<MessagesState>((set, get) => {
       }
     }
     set({ rows: next, total: total === null ? null : total + added.length });
-    if (selected && changes.has(selected)) scheduleDetail();
-    if (next.length > LIVE_CAP && atTop && !get().loading && Date.now() - lastTrim > 5000) {
-      lastTrim = Date.now();
-      void get().reload();
-    }
-  };
-  const scheduleFlush = () => {
-    flushTimer ??= window.setTimeout(flush, 100);
-  };
-  const scheduleDetail = () => {
-    window.clearTimeout(detailTimer);
-    detailTimer = window.setTimeout(() => void get().refreshDetail(), 150);
-  };
+    if (selected && changes.has(selected)) open.refreshSoon();
+    list.trimIfLong();
+  });
 
   return {
     rows: [],
@@ -127,55 +126,17 @@ export const useMessages = create<MessagesState>((set, get) => {
       set({ filters: { ...get().filters, ...f } });
       void get().reload();
     },
-    reload: async () => {
-      const gen = ++generation;
-      const q = query(get().filters);
+    reload: () => {
       duringReload = [];
-      set({ loading: true, error: null });
-      try {
-        const page = await control.listMessages({ ...q, limit: FIRST_PAGE });
-        if (gen !== generation) return;
-        const newest = page.data.messages[0]?.ref_id ?? '';
-        const missed = duringReload.filter((m) => m.ref_id > newest && matches(m, get().filters)).reverse();
-        duringReload = [];
-        set({ rows: [...missed, ...page.data.messages], nextCursor: page.data.next_cursor, loading: false });
-        // The count comes after the first rows: it never delays them.
-        const count = await control.countMessages(q);
-        if (gen === generation) set({ total: count.data.count });
-      } catch (err) {
-        if (gen === generation) set({ error: describeError(err), loading: false });
-      }
+      return list.reload();
     },
-    loadMore: async () => {
-      const { nextCursor, loadingMore, filters } = get();
-      if (!nextCursor || loadingMore) return;
-      const gen = generation;
-      set({ loadingMore: true });
-      try {
-        const page = await control.listMessages({ ...query(filters), limit: PAGE, cursor: nextCursor });
-        if (gen !== generation) return;
-        set({ rows: [...get().rows, ...page.data.messages], nextCursor: page.data.next_cursor });
-      } catch (err) {
-        set({ error: describeError(err) });
-      } finally {
-        set({ loadingMore: false });
-      }
-    },
+    loadMore: list.loadMore,
     select: async (refId) => {
       if (refId === get().selected && get().detail?.ref_id === refId) return;
       set({ selected: refId, detail: null, deliveries: [], detailError: null });
       if (refId) await get().refreshDetail();
     },
-    refreshDetail: async () => {
-      const refId = get().selected;
-      if (!refId) return;
-      try {
-        const [detail, deliveries] = await Promise.all([control.getMessage(refId), control.listDeliveries({ ref_id: refId, limit: 100 })]);
-        if (get().selected === refId) set({ detail: detail.data, deliveries: deliveries.data.deliveries, detailError: null });
-      } catch (err) {
-        if (get().selected === refId) set({ detailError: describeError(err) });
-      }
-    },
+    refreshDetail: open.refresh,
     remove: async (refId) => {
       try {
         await control.deleteMessage(refId);
@@ -194,23 +155,21 @@ export const useMessages = create<MessagesState>((set, get) => {
         set({ error: describeError(err) });
       }
     },
-    setAtTop: (value) => {
-      atTop = value;
-    },
+    setAtTop: list.setAtTop,
     follow: () => {
-      atTop = true; // a list mounts scrolled to the top
+      list.mounted();
       const offs = [
         live.on('message.created', (m) => {
           created.push(m);
           if (get().loading) duringReload.push(m);
-          scheduleFlush();
+          applyLive();
         }),
         live.on('message.updated', (u) => {
           updated.set(u.ref_id, u);
-          scheduleFlush();
+          applyLive();
         }),
         live.on('delivery.updated', (d) => {
-          if (d.ref_id && d.ref_id === get().selected) scheduleDetail();
+          if (d.ref_id && d.ref_id === get().selected) open.refreshSoon();
         }),
         live.onReconnect(() => void get().reload()),
       ];

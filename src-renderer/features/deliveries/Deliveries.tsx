@@ -1,11 +1,10 @@
-import { useCallback, useEffect } from 'react';
+import { useEffect } from 'react';
 import { EMAIL_EVENT_KINDS } from '../../../src-shared/events';
 import { DELIVERY_STATUSES, type DeliverySummary } from '../../../src-shared/schemas/dispatch';
 import { Badge, EventTag } from '../../components/Badge';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
-import { VirtualList } from '../../components/VirtualList';
-import { idAfter, navigate, usePath } from '../../router';
+import { ListDetail } from '../../components/ListDetail';
 import { useDeliveries } from '../../stores/deliveries-store';
 import { DeliveryDetailPane } from './DeliveryDetail';
 
@@ -73,11 +72,13 @@ function Filters() {
   );
 }
 
+const getKey = (d: DeliverySummary) => d.id;
+const renderRow = (d: DeliverySummary) => <Row d={d} />;
+
 /** Every webhook request the dispatcher made or will make: live, with each attempt's request and response. */
 export function Deliveries() {
-  const path = usePath();
-  const selectedId = idAfter(path, '/deliveries');
-  const { rows, loading, error, nextCursor, loadMore, reload, follow, select, detail, detailError, filters, setAtTop } = useDeliveries();
+  const source = useDeliveries();
+  const { reload, follow, detail, filters } = source;
   useEffect(() => {
     const off = follow();
     // A link may carry a status filter (the dashboard's failed deliveries: /deliveries?status=failed).
@@ -86,76 +87,39 @@ export function Deliveries() {
     else void reload();
     return off;
   }, [follow, reload]);
-  useEffect(() => {
-    void select(selectedId);
-  }, [selectedId, select]);
-  // Escape closes the open delivery (unless typing in a field).
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
-      if (e.key === 'Escape' && !typing && window.location.pathname.startsWith('/deliveries/')) navigate('/deliveries');
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
-  const open = useCallback((d: DeliverySummary) => navigate(`/deliveries/${d.id}`), []);
-  const getKey = useCallback((d: DeliverySummary) => d.id, []);
-  const renderRow = useCallback((d: DeliverySummary) => <Row d={d} />, []);
   const filtered = filters.status !== '' || filters.event !== '' || filters.ref_id !== '';
   return (
-    <main className={`split${selectedId ? " has-detail" : ""}`}>
-      <section className="list-pane" aria-label="Deliveries">
-        <Filters />
-        {error && (
-          <p className="error pad" role="alert">
-            {error}
+    <ListDetail
+      name="Deliveries"
+      itemName="Delivery"
+      basePath="/deliveries"
+      source={source}
+      getKey={getKey}
+      renderRow={renderRow}
+      rowHeight={ROW_HEIGHT}
+      listLabel="Deliveries, newest first"
+      testId="delivery-list"
+      filters={<Filters />}
+      filtered={filtered}
+      noMatch="No delivery matches these filters."
+      empty={
+        <div className="empty" data-testid="deliveries-empty">
+          <h2>No webhook deliveries yet</h2>
+          <p className="muted">
+            Register a webhook on the <Link to="/webhooks">Webhooks</Link> screen, then <Link to="/send">send an email</Link> or{' '}
+            <Link to="/events">fire an event</Link>: every request to your receiver shows up here, with each attempt.
           </p>
-        )}
-        {!loading && rows.length === 0 ? (
-          filtered ? (
-            <p className="muted pad">No delivery matches these filters.</p>
-          ) : (
-            <div className="empty" data-testid="deliveries-empty">
-              <h2>No webhook deliveries yet</h2>
-              <p className="muted">
-                Register a webhook on the <Link to="/webhooks">Webhooks</Link> screen, then <Link to="/send">send an email</Link> or{' '}
-                <Link to="/events">fire an event</Link>: every request to your receiver shows up here, with each attempt.
-              </p>
-            </div>
-          )
-        ) : (
-          <VirtualList
-            items={rows}
-            rowHeight={ROW_HEIGHT}
-            getKey={getKey}
-            renderRow={renderRow}
-            selectedKey={selectedId}
-            onOpen={open}
-            onEndReached={loadMore}
-            hasMore={nextCursor !== null}
-            onTopChange={setAtTop}
-            label="Deliveries, newest first"
-            testId="delivery-list"
-          />
-        )}
-      </section>
-      <section className="detail-pane" aria-label="Delivery">
-        {detailError && <p className="error pad">{detailError}</p>}
-        {selectedId && detail ? (
-          <DeliveryDetailPane d={detail} />
-        ) : selectedId && !detailError ? (
-          <p className="muted pad">Loading…</p>
-        ) : (
-          !selectedId && (
-            <div className="hint">
-              <p>Select a delivery to see every attempt: request and response headers and bodies.</p>
-              <p className="muted small">
-                Keys: <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>Enter</kbd> opens, <kbd>Esc</kbd> closes.
-              </p>
-            </div>
-          )
-        )}
-      </section>
-    </main>
+        </div>
+      }
+      detail={detail && <DeliveryDetailPane d={detail} />}
+      hint={
+        <>
+          <p>Select a delivery to see every attempt: request and response headers and bodies.</p>
+          <p className="muted small">
+            Keys: <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>Enter</kbd> opens, <kbd>Esc</kbd> closes.
+          </p>
+        </>
+      }
+    />
   );
 }

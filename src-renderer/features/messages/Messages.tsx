@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { EMAIL_STATUSES } from '../../../src-shared/schemas/email';
 import type { MessageSummary } from '../../../src-shared/schemas/messages';
 import { Badge } from '../../components/Badge';
 import { CopyButton } from '../../components/CopyButton';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
-import { VirtualList } from '../../components/VirtualList';
-import { idAfter, navigate, usePath } from '../../router';
+import { ListDetail } from '../../components/ListDetail';
+import { navigate } from '../../router';
 import { useMessages } from '../../stores/messages-store';
 import { useOverview } from '../../stores/overview-store';
 import { MessageDetailPane } from './MessageDetail';
@@ -115,87 +115,59 @@ function Filters() {
   );
 }
 
+const getKey = (m: MessageSummary) => m.ref_id;
+const renderRow = (m: MessageSummary) => <Row m={m} />;
+
 /** Every captured message, newest first and live; the open one beside the list. */
 export function Messages() {
-  const path = usePath();
-  const selectedId = idAfter(path, '/messages');
-  const { rows, loading, error, nextCursor, loadMore, reload, follow, select, detail, detailError, filters, setAtTop } = useMessages();
+  const source = useMessages();
+  const { reload, follow, detail, filters } = source;
 
   useEffect(() => {
     const off = follow();
     void reload();
     return off;
   }, [follow, reload]);
-  useEffect(() => {
-    void select(selectedId);
-  }, [selectedId, select]);
 
-  // "/" searches, Escape closes the open message (unless typing in a field).
+  // "/" searches (unless typing in a field).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
       if (e.key === '/' && !typing) {
         e.preventDefault();
         document.querySelector<HTMLInputElement>('input[aria-label="Search messages"]')?.focus();
-      } else if (e.key === 'Escape' && !typing && window.location.pathname.startsWith('/messages/')) {
-        navigate('/messages');
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const open = useCallback((m: MessageSummary) => navigate(`/messages/${m.ref_id}`), []);
-  const getKey = useCallback((m: MessageSummary) => m.ref_id, []);
-  const renderRow = useCallback((m: MessageSummary) => <Row m={m} />, []);
   const filtered = filters.q !== '' || filters.status !== '' || filters.campaign_id !== '' || filters.account_id !== '';
 
   return (
-    <main className={`split${selectedId ? " has-detail" : ""}`}>
-      <section className="list-pane" aria-label="Messages">
-        <Filters />
-        {error && (
-          <p className="error pad" role="alert">
-            {error}
+    <ListDetail
+      name="Messages"
+      itemName="Message"
+      basePath="/messages"
+      source={source}
+      getKey={getKey}
+      renderRow={renderRow}
+      rowHeight={ROW_HEIGHT}
+      listLabel="Messages, newest first"
+      testId="message-list"
+      filters={<Filters />}
+      filtered={filtered}
+      noMatch="No message matches these filters."
+      empty={<EmptyInbox />}
+      detail={detail && <MessageDetailPane d={detail} />}
+      hint={
+        <>
+          <p>Select a message to see it rendered, its source, headers and events.</p>
+          <p className="muted small">
+            Keys: <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>Enter</kbd> opens, <kbd>Esc</kbd> closes, <kbd>/</kbd> searches.
           </p>
-        )}
-        {!loading && rows.length === 0 && !filtered ? (
-          <EmptyInbox />
-        ) : !loading && rows.length === 0 ? (
-          <p className="muted pad">No message matches these filters.</p>
-        ) : (
-          <VirtualList
-            items={rows}
-            rowHeight={ROW_HEIGHT}
-            getKey={getKey}
-            renderRow={renderRow}
-            selectedKey={selectedId}
-            onOpen={open}
-            onEndReached={loadMore}
-            hasMore={nextCursor !== null}
-            onTopChange={setAtTop}
-            label="Messages, newest first"
-            testId="message-list"
-          />
-        )}
-      </section>
-      <section className="detail-pane" aria-label="Message">
-        {detailError && <p className="error pad">{detailError}</p>}
-        {selectedId && detail ? (
-          <MessageDetailPane d={detail} />
-        ) : selectedId && !detailError ? (
-          <p className="muted pad">Loading…</p>
-        ) : (
-          !selectedId && (
-            <div className="hint">
-              <p>Select a message to see it rendered, its source, headers and events.</p>
-              <p className="muted small">
-                Keys: <kbd>↑</kbd> <kbd>↓</kbd> move, <kbd>Enter</kbd> opens, <kbd>Esc</kbd> closes, <kbd>/</kbd> searches.
-              </p>
-            </div>
-          )
-        )}
-      </section>
-    </main>
+        </>
+      }
+    />
   );
 }
