@@ -22,7 +22,7 @@ const GROUP_LIMIT = 256;
  * added wait). Under load (the last commit ended under BUSY_WITHIN_MS ago), the commit waits
  * GROUP_WINDOW_MS for more writes to join it: most of a commit's cost is rewriting the same index
  * pages, whatever the number of rows, and 16 SMTP connections gave groups of 2 or 3 per turn but 12
- * per millisecond, for about a fifth more messages per second.
+ * per millisecond, for about a tenth more small messages per second.
  */
 export class WriteBatcher {
   private queue: Pending[] = [];
