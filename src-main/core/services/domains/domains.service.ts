@@ -111,12 +111,13 @@ function publicKeyOf(privateKeyPem: string): string {
   return createPublicKey(privateKeyPem).export({ type: 'spki', format: 'der' }).toString('base64');
 }
 
+/** At most this many answers of signingKey() are kept in memory. */
+const SIGNING_KEYS_KEPT = 1_000;
+
 /**
  * Sending domains: the records a user must publish, a DKIM key per domain, verification (simulated
  * or in real DNS), and a DOMAIN_VERIFICATION notification on every status change.
  */
-const SIGNING_KEYS_KEPT = 1_000;
-
 export class DomainsService {
   /**
    * signingKey() answers by account and sender domain, read on every send: kept in memory (null for "none")
