@@ -87,7 +87,7 @@ function inMemory(node: MimeNode): boolean {
   const internals = node as unknown as NodeInternals;
   if (internals._raw || internals._transforms?.length || internals._processFuncs?.length || node.newline) return false;
   const content = node.content;
-  if (content !== undefined && content !== '' && typeof content !== 'string' && !Buffer.isBuffer(content)) return false;
+  if (content !== undefined && typeof content !== 'string' && !Buffer.isBuffer(content)) return false;
   return node.childNodes.every(inMemory);
 }
 
