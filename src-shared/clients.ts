@@ -248,6 +248,10 @@ export class ControlClient {
   testMailer(mailerId: string): Promise<CallOutput<Ctl['testMailer']>> {
     return this.http.call(control.testMailer, { params: { mailer_id: mailerId } });
   }
+
+  listImapMessages(mailerId: string, query: CallInput<Ctl['listImapMessages']>['query'] = {}): Promise<CallOutput<Ctl['listImapMessages']>> {
+    return this.http.call(control.listImapMessages, { params: { mailer_id: mailerId }, query });
+  }
 }
 
 export { ApiError } from './http-client';

@@ -31,6 +31,8 @@ import { AddDomainBody, DomainParams, DomainRecord, EmulatorDomain, SetVerificat
 import { AccountRecord, CreateAccountBody, Health } from './schemas/emulator';
 import {
   ConfigureMailerBody,
+  ImapMessagePage,
+  ListImapMessagesQuery,
   MailerIdParams,
   MailerRecord,
   MailerTestResult,
@@ -612,6 +614,17 @@ export const controlOperations = defineOperations({
     params: MailerIdParams,
     response: dataResponse(MailerTestResult),
     errors: [404, 415],
+  },
+  listImapMessages: {
+    method: 'GET',
+    path: '/emulator/mailers/{mailer_id}/messages',
+    summary: 'The messages an IMAP configuration took from its inbox, newest first, with cursor pagination (the raw source of one: GET /emulator/imap-messages/{ref_id}/raw)',
+    tag: 'Mailers',
+    auth: 'none',
+    params: MailerIdParams,
+    query: ListImapMessagesQuery,
+    response: dataResponse(ImapMessagePage),
+    errors: [404],
   },
 });
 

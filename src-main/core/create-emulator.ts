@@ -249,6 +249,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       clock,
       logger: logger.child({ component: 'imap' }),
       verifyTls: config.strictWebhookUrls,
+      announce: (message) => events.emit('imap.message', message),
     });
     const oauth = new OAuthService({
       repo: mailersRepo,

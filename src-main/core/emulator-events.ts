@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { AttemptRecord, DeliverySummary } from '../../src-shared/schemas/dispatch';
+import type { ImapMessageSummary } from '../../src-shared/schemas/mailers';
 import type { MessageSummary } from '../../src-shared/schemas/messages';
 
 /** What the emulator announces as it happens (the live stream and the desktop shell listen). */
@@ -14,6 +15,8 @@ export interface EmulatorEventMap {
   'message.updated': { ref_id: string; event: string; timestamp: string; delivery_id: string | null; status: string };
   /** A mailer was added, changed or deleted (`status: "deleted"`), or its connection status changed. */
   'mailer.updated': { mailer_id: string; account_id: string; config_type: string; status: string; last_error: string | null };
+  /** The IMAP connector took a message from an inbox (it is in the store). */
+  'imap.message': ImapMessageSummary;
 }
 export type EmulatorEventName = keyof EmulatorEventMap;
 

@@ -1,4 +1,5 @@
 import type { AttemptRecord, DeliverySummary } from '../../src-shared/schemas/dispatch';
+import type { ImapMessageSummary } from '../../src-shared/schemas/mailers';
 import type { MessageSummary } from '../../src-shared/schemas/messages';
 
 /** What `GET /emulator/stream` announces (the emulator's EmulatorEventMap, as the UI reads it). */
@@ -10,11 +11,21 @@ export interface LiveEvents {
   'message.created': MessageSummary;
   'message.updated': { ref_id: string; event: string; timestamp: string; delivery_id: string | null; status: MessageSummary['status'] };
   'mailer.updated': { mailer_id: string; account_id: string; config_type: string; status: string; last_error: string | null };
+  'imap.message': ImapMessageSummary;
 }
 export type LiveEventName = keyof LiveEvents;
 type Listener<K extends LiveEventName> = (data: LiveEvents[K]) => void;
 
-const NAMES: LiveEventName[] = ['delivery.created', 'delivery.updated', 'attempt.completed', 'clock.changed', 'message.created', 'message.updated', 'mailer.updated'];
+const NAMES: LiveEventName[] = [
+  'delivery.created',
+  'delivery.updated',
+  'attempt.completed',
+  'clock.changed',
+  'message.created',
+  'message.updated',
+  'mailer.updated',
+  'imap.message',
+];
 
 /**
  * One EventSource for the whole UI, opened on the first subscription and closed after the last;

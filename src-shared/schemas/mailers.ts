@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common';
+import { pageSizeParam, Timestamp } from './common';
 import { EmailAddress } from './email';
 import { WebhookHeaders, WebhookMethod, WebhookUrl } from './webhooks';
 
@@ -195,3 +195,32 @@ export const ImapMessagePayload = z
   })
   .meta({ id: 'ImapMessagePayload' });
 export type ImapMessagePayload = z.infer<typeof ImapMessagePayload>;
+
+/** A message the IMAP connector took from an inbox, as the control API lists it (the raw source is a download). */
+export const ImapMessageSummary = z
+  .object({
+    ref_id: z.string(),
+    mailer_id: z.string(),
+    uidvalidity: z.number().int(),
+    uid: z.number().int(),
+    message_id: z.string(),
+    from_email: z.string(),
+    subject: z.string(),
+    /** Bytes of the raw message as the server gave it. */
+    size: z.number().int().nonnegative(),
+    /** A delivery-status notification about a message Mailyard sent: that message's ref_id. */
+    bounce_ref_id: z.string().nullable(),
+    /** The delivery that posts it to the configuration's webhook; null without a webhook. */
+    delivery_id: z.string().nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'ImapMessageSummary' });
+export type ImapMessageSummary = z.infer<typeof ImapMessageSummary>;
+
+export const ListImapMessagesQuery = z.strictObject({
+  limit: pageSizeParam(500, 50),
+  cursor: z.string().max(200).optional(),
+});
+
+export const ImapMessagePage = z.object({ messages: z.array(ImapMessageSummary), total: z.number().int().nonnegative(), next_cursor: z.string().nullable() });
+export type ImapMessagePage = z.infer<typeof ImapMessagePage>;

@@ -1,5 +1,6 @@
+import { hasDovecot, startDovecot } from '../helpers/dovecot';
 import { startRelayTarget } from '../helpers/relay-target';
-import { expect, test, watchErrors } from './fixtures';
+import { api, expect, test, watchErrors } from './fixtures';
 
 test('the Mailers screen adds an SMTP mailer, tests it against a real server with the status updated live, and deletes it', async ({ served, page }) => {
   const errors = watchErrors(page, [/status of 400/]);
@@ -40,5 +41,52 @@ test('the Mailers screen adds an SMTP mailer, tests it against a real server wit
     expect(errors).toEqual([]);
   } finally {
     await target.close();
+  }
+});
+
+// Without Debian's dovecot-imapd this test is skipped on a developer's machine; in CI it always runs.
+test('an IMAP mailer shows the messages it takes from the inbox as they arrive, with their webhook post and raw source', async ({ served, page, receiver }) => {
+  test.skip(!hasDovecot && !process.env.CI, 'dovecot-imapd is not installed');
+  const errors = watchErrors(page);
+  const dovecot = await startDovecot({ alice: 'alice-secret' });
+  try {
+    const mailer = (
+      await api(page, served, 'POST', '/v1/imap', {
+        name: 'Support inbox',
+        email: 'alice@example.org',
+        config_type: 'imap',
+        connection_type: 'basic',
+        config: { host: '127.0.0.1', port: dovecot.port, username: 'alice', password: 'alice-secret', secure: 'None' },
+        webhook: { url: receiver.url, method: 'POST' },
+      })
+    ).data as { mailer_id: string };
+    await page.goto(`${served.url}/mailers`);
+    const row = page.getByTestId(`mailer-${mailer.mailer_id}`);
+    await expect(row.getByTestId('mailer-status')).toHaveText('connected');
+    await row.getByRole('button', { name: 'Messages' }).click();
+    const panel = page.getByTestId(`mailer-messages-${mailer.mailer_id}`);
+    await expect(panel).toContainText('No messages taken from this inbox yet.');
+
+    await dovecot.deliver(
+      'alice',
+      'From: Carol <carol@example.net>\r\nTo: alice@example.org\r\nSubject: Where is my order?\r\nMessage-ID: <order-1@example.net>\r\n\r\nHello\r\n',
+    );
+    const listed = panel.getByRole('table', { name: 'Messages taken from the inbox' }).getByRole('row').filter({ hasText: 'Where is my order?' });
+    await expect(listed).toContainText('carol@example.net');
+    await expect(panel.getByTestId('imap-count')).toHaveText('1 message taken from the inbox');
+    const eml = listed.getByRole('link', { name: '.eml' });
+    const source = await page.request.get(`${served.url}${await eml.getAttribute('href')}`);
+    expect(source.headers()['content-type']).toBe('message/rfc822');
+    expect(await source.text()).toContain('Subject: Where is my order?');
+
+    // The post went to the configuration's webhook; its delivery is one click away.
+    const [post] = await receiver.waitFor(1);
+    await listed.getByRole('link', { name: 'delivery' }).click();
+    await expect(page).toHaveURL(`${served.url}/deliveries/${post!.headers['webhook-id']}`);
+    await expect(page.getByTestId('delivery-status')).toHaveText('succeeded');
+    await expect(page.getByTestId('delivery-payload')).toContainText('"subject": "Where is my order?"');
+    expect(errors).toEqual([]);
+  } finally {
+    await dovecot.cleanup();
   }
 });

@@ -111,6 +111,7 @@ describe('GET /openapi.json', () => {
         '/emulator/health',
         '/emulator/inbound',
         '/emulator/mailers',
+        '/emulator/mailers/{mailer_id}/messages',
         '/emulator/mailers/{mailer_id}/test',
         '/emulator/messages',
         '/emulator/messages/count',

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ImapMessagePayload } from '../../src-shared/schemas/mailers';
+import { ApiError } from '../../src-shared/clients';
+import { ImapMessagePayload, type ImapMessageSummary } from '../../src-shared/schemas/mailers';
 import { startDovecot, hasDovecot, type Dovecot } from '../helpers/dovecot';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
@@ -198,5 +199,62 @@ describe.skipIf(!hasDovecot && !process.env.CI)('IMAP connector against Dovecot'
     expect(JSON.parse(post!.body).bounce).toMatchObject({ ref_id: nobody!.ref_id, recipient: 'nobody@example.net', bounce_type: 'hard', status: '5.1.1' });
     const log = (await emu.service.getEmailLogs({ refId: nobody!.ref_id })).data.logs[0]!;
     expect(log).toMatchObject({ status: 'bounced', events: [{ event: 'bounce' }] });
+    // The report is listed with the message it is about, and its post.
+    const listed = (await emu.control.listImapMessages(mailer.mailer_id)).data.messages;
+    expect(listed).toMatchObject([{ subject: 'Undelivered Mail Returned to Sender', bounce_ref_id: nobody!.ref_id, delivery_id: post!.headers['webhook-id'] }]);
+  });
+
+  it('lists the messages it took, newest first and a page at a time, each with its raw source as the server gave it', async () => {
+    const { webhook: _none, ...withoutWebhook } = imapConfig();
+    const mailer = (await emu.service.configureIMAP(withoutWebhook)).data;
+    await connected(mailer.mailer_id);
+    const announced: ImapMessageSummary[] = [];
+    emu.handle.events.on('imap.message', (m) => announced.push(m));
+    for (const subject of ['One', 'Two', 'Three']) await dovecot.deliver('alice', mail(subject));
+
+    const firstPage = () => emu.control.listImapMessages(mailer.mailer_id, { limit: 2 });
+    const first = await until('three messages taken', async () => {
+      const page = (await firstPage()).data;
+      return page.total === 3 ? page : undefined;
+    });
+    expect(first.messages.map((m) => m.subject)).toEqual(['Three', 'Two']);
+    expect(first.messages[0]).toMatchObject({
+      mailer_id: mailer.mailer_id,
+      from_email: 'carol@example.net',
+      message_id: '<Three@example.net>',
+      bounce_ref_id: null,
+      delivery_id: null,
+    });
+    expect(first.next_cursor).toEqual(expect.any(String));
+    const rest = (await emu.control.listImapMessages(mailer.mailer_id, { limit: 2, cursor: first.next_cursor! })).data;
+    expect(rest).toMatchObject({ total: 3, next_cursor: null });
+    expect(rest.messages.map((m) => m.subject)).toEqual(['One']);
+    // Each was announced on the live stream as it was stored, in arrival order.
+    expect(announced.map((m) => m.subject)).toEqual(['One', 'Two', 'Three']);
+    expect(announced[0]).toEqual(rest.messages[0]);
+
+    const one = rest.messages[0]!;
+    const res = await fetch(`${emu.url}/emulator/imap-messages/${one.ref_id}/raw`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('message/rfc822');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename=${one.ref_id}.eml`);
+    const raw = Buffer.from(await res.arrayBuffer());
+    expect(raw.length).toBe(one.size);
+    expect(raw.toString()).toContain('Subject: One\r\nMessage-ID: <One@example.net>\r\n');
+    expect(raw.toString()).toContain('Hello from One');
+
+    // Clear answers for what is not there.
+    const statusOfCall = (p: Promise<unknown>) => p.then(() => 200, (e: ApiError) => [e.status, e.body.message]);
+    expect(await statusOfCall(emu.control.listImapMessages('01JDNOSUCHMAILER0000000000'))).toEqual([404, 'IMAP Config Not Found']);
+    const smtp = (await emu.service.configureSMTP({ ...withoutWebhook, config_type: 'smtp' })).data;
+    expect(await statusOfCall(emu.control.listImapMessages(smtp.mailer_id))).toEqual([404, 'IMAP Config Not Found']);
+    expect(await statusOfCall(emu.control.listImapMessages(mailer.mailer_id, { cursor: 'not-a-cursor' }))).toEqual([400, 'cursor is not a cursor this API gave out']);
+    const missing = await fetch(`${emu.url}/emulator/imap-messages/01JDNOSUCHMESSAGE000000000/raw`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { message: string }).message).toBe('IMAP Message Not Found');
+
+    // Deleting the configuration deletes what it took.
+    await emu.service.deleteIMAPConfig(mailer.mailer_id);
+    expect((await fetch(`${emu.url}/emulator/imap-messages/${one.ref_id}/raw`)).status).toBe(404);
   });
 });

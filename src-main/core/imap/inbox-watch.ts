@@ -2,14 +2,14 @@ import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import type { Logger } from 'pino';
 import { monotonicFactory } from 'ulid';
-import type { ImapMessagePayload } from '../../../src-shared/schemas/mailers';
+import type { ImapMessagePayload, ImapMessageSummary } from '../../../src-shared/schemas/mailers';
 import { isoTimestamp, type Clock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import type { MessageLog } from '../services/email/message-log';
 import type { EventsService } from '../services/events.service';
 import { mailContentOf } from '../services/email/parsed-mail';
-import { IMAP_WEBHOOK_TARGET, type MailersService } from '../services/mailers/mailers.service';
-import type { MailerRow, MailersRepo } from '../store/mailers.repo';
+import { IMAP_WEBHOOK_TARGET, toImapMessageSummary, type MailersService } from '../services/mailers/mailers.service';
+import type { ImapMessageRow, MailerRow, MailersRepo } from '../store/mailers.repo';
 import { readDsn } from './dsn';
 import { describeImapError, imapOptions, reconnectDelay } from './imap-options';
 
@@ -24,6 +24,8 @@ export interface ImapConnectorDeps {
   clock: Clock;
   logger: Logger;
   verifyTls: boolean;
+  /** A message taken from an inbox is in the store (the live stream). */
+  announce?: (message: ImapMessageSummary) => void;
 }
 
 
@@ -201,6 +203,21 @@ export class InboxWatch {
     };
     const current = mailers.row(this.id);
     if (!current || this.closed) return;
+    const stored: ImapMessageRow = {
+      ref_id: refId,
+      mailer_id: this.id,
+      account_id: current.account_id,
+      uidvalidity: uidValidity,
+      uid,
+      message_id: payload.message_id,
+      from_email: payload.from.email,
+      subject: payload.subject,
+      raw,
+      bounce_ref_id: bounce?.ref_id ?? null,
+      delivery_id: null,
+      created_ms: now,
+      created_at: timestamp,
+    };
     repo.transaction(() => {
       const webhook = current.webhook === null ? null : (JSON.parse(current.webhook) as { url: string });
       const deliveryId = webhook
@@ -213,21 +230,8 @@ export class InboxWatch {
             payload,
           })
         : null;
-      repo.insertImapMessage({
-        ref_id: refId,
-        mailer_id: this.id,
-        account_id: current.account_id,
-        uidvalidity: uidValidity,
-        uid,
-        message_id: payload.message_id,
-        from_email: payload.from.email,
-        subject: payload.subject,
-        raw,
-        bounce_ref_id: bounce?.ref_id ?? null,
-        delivery_id: deliveryId,
-        created_ms: now,
-        created_at: timestamp,
-      });
+      stored.delivery_id = deliveryId;
+      repo.insertImapMessage(stored);
       const message = bounce && log.find(bounce.ref_id);
       if (message && dsn) {
         const event = events.buildPayload(
@@ -242,5 +246,6 @@ export class InboxWatch {
       }
       dispatcher.commitEnqueued();
     });
+    this.deps.announce?.(toImapMessageSummary({ ...stored, size: raw.length }));
   }
 }

@@ -45,6 +45,9 @@ export interface ImapMessageRow {
   created_at: string;
 }
 
+/** A listed message: its row without the raw source, and the source's size in bytes. */
+export type ImapMessageListRow = Omit<ImapMessageRow, 'raw'> & { size: number };
+
 export interface RelayRow {
   ref_id: string;
   mailer_id: string;
@@ -101,10 +104,12 @@ export class MailersRepo {
       hasImapMessage: db.prepare<[string, number, number], { one: number }>(
         'SELECT 1 AS one FROM imap_messages WHERE mailer_id = ? AND uidvalidity = ? AND uid = ?',
       ),
-      imapMessages: db.prepare<[string], Omit<ImapMessageRow, 'raw'>>(
-        `SELECT ref_id, mailer_id, account_id, uidvalidity, uid, message_id, from_email, subject, bounce_ref_id, delivery_id, created_ms, created_at
-         FROM imap_messages WHERE mailer_id = ? ORDER BY ref_id`,
+      imapMessagesBefore: db.prepare<[string, string, number], ImapMessageListRow>(
+        `SELECT ref_id, mailer_id, account_id, uidvalidity, uid, message_id, from_email, subject, length(raw) AS size, bounce_ref_id, delivery_id, created_ms, created_at
+         FROM imap_messages WHERE mailer_id = ? AND ref_id < ? ORDER BY ref_id DESC LIMIT ?`,
       ),
+      imapMessageCount: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM imap_messages WHERE mailer_id = ?'),
+      imapRaw: db.prepare<[string], { raw: Buffer }>('SELECT raw FROM imap_messages WHERE ref_id = ?'),
       queueRelay: db.prepare<[RelayRow]>('INSERT INTO mailer_relays (ref_id, mailer_id, queued_ms) VALUES (@ref_id, @mailer_id, @queued_ms)'),
       relays: db.prepare<[number], RelayRow>('SELECT * FROM mailer_relays ORDER BY queued_ms, ref_id LIMIT ?'),
       removeRelay: db.prepare<[string]>('DELETE FROM mailer_relays WHERE ref_id = ?'),
@@ -180,8 +185,19 @@ export class MailersRepo {
     return this.stmts.hasImapMessage.get(mailerId, uidValidity, uid) !== undefined;
   }
 
-  imapMessages(mailerId: string): Array<Omit<ImapMessageRow, 'raw'>> {
-    return this.stmts.imapMessages.all(mailerId);
+  /** A mailer's messages newest first: `limit` of them with a ref_id below `before` (all when absent). */
+  imapMessages(mailerId: string, before: string | undefined, limit: number): ImapMessageListRow[] {
+    // Every ref_id is a ULID (Crockford base32), so '~' sorts after all of them.
+    return this.stmts.imapMessagesBefore.all(mailerId, before ?? '~', limit);
+  }
+
+  imapMessageCount(mailerId: string): number {
+    return this.stmts.imapMessageCount.get(mailerId)!.n;
+  }
+
+  /** The raw source of a message taken from an inbox, as the server gave it. */
+  imapRaw(refId: string): Buffer | undefined {
+    return this.stmts.imapRaw.get(refId)?.raw;
   }
 
   queueRelay(row: RelayRow): void {

@@ -5,6 +5,7 @@ import { control, describeError, serviceAs } from '../../api/clients';
 import { live } from '../../api/live';
 import { useOverview } from '../../stores/overview-store';
 import { AddMailer } from './AddMailer';
+import { ImapMessages } from './ImapMessages';
 import { AccountSelect } from '../../components/AccountSelect';
 
 type Mailer = MailerRecord & { account_id: string };
@@ -28,95 +29,110 @@ function MailerRow({ mailer, account, onChanged }: { mailer: Mailer; account: Ac
     }
   };
   const svc = serviceAs(account.api_key);
+  const [showMessages, setShowMessages] = useState(false);
   return (
-    <tr data-testid={`mailer-${mailer.mailer_id}`}>
-      <td>
-        <b>{mailer.name}</b>
-        <div className="muted small">{mailer.email}</div>
-      </td>
-      <td>
-        <code className="small">{mailer.config_type.toUpperCase()}</code>
-      </td>
-      <td className="target">
-        {mailer.config.host}:{mailer.config.port} · {mailer.config.secure}
-        <div className="muted small">
-          {mailer.config.username || 'no login'}
-          {mailer.config.has_password ? ' · password stored' : ''}
-          {mailer.oauth?.has_token ? ` · OAuth token (${mailer.oauth_active ? 'on' : 'off'})` : ''}
-        </div>
-      </td>
-      <td>
-        <span className={`pill tone-${STATUS_TONE[mailer.status] ?? 'muted'}`} data-testid="mailer-status">
-          {mailer.status}
-        </span>
-        {mailer.last_error && <div className="error small">{mailer.last_error}</div>}
-        {note && (
-          <div className={`${note.ok ? 'notice' : 'error'} small`} role="status">
-            {note.text}
-            {note.link && (
-              <>
-                {' '}
-                <a href={note.link} target="_blank" rel="noreferrer">
-                  open the consent page
-                </a>
-              </>
-            )}
+    <>
+      <tr data-testid={`mailer-${mailer.mailer_id}`}>
+        <td>
+          <b>{mailer.name}</b>
+          <div className="muted small">{mailer.email}</div>
+        </td>
+        <td>
+          <code className="small">{mailer.config_type.toUpperCase()}</code>
+        </td>
+        <td className="target">
+          {mailer.config.host}:{mailer.config.port} · {mailer.config.secure}
+          <div className="muted small">
+            {mailer.config.username || 'no login'}
+            {mailer.config.has_password ? ' · password stored' : ''}
+            {mailer.oauth?.has_token ? ` · OAuth token (${mailer.oauth_active ? 'on' : 'off'})` : ''}
           </div>
-        )}
-      </td>
-      <td>
-        <div className="toolbar">
-          <button
-            type="button"
-            className="button small"
-            disabled={busy}
-            onClick={() =>
-              void act(async () => {
-                const r = (await control.testMailer(mailer.mailer_id)).data;
-                return { ok: r.ok, text: `${r.message} (${r.duration_ms} ms)` };
-              })
-            }
-          >
-            Test
-          </button>
-          <button
-            type="button"
-            className="button small"
-            disabled={busy}
-            onClick={() =>
-              void act(async () => {
-                const r = (await svc.oauthLogin({ app_id: 'mailyard-ui', mailer_id: mailer.mailer_id })).data;
-                if (!('authorization_url' in r)) return;
-                window.open(r.authorization_url, '_blank', 'noopener');
-                return { ok: true, text: 'Approve the login in the page that opened.', link: r.authorization_url };
-              })
-            }
-          >
-            OAuth login
-          </button>
-          {mailer.oauth?.has_token && (
-            <button type="button" className="button small" disabled={busy} onClick={() => void act(async () => void (await svc.setOAuthActive({ mailer_id: mailer.mailer_id, active: !mailer.oauth_active })))}>
-              {mailer.oauth_active ? 'OAuth off' : 'OAuth on'}
-            </button>
+        </td>
+        <td>
+          <span className={`pill tone-${STATUS_TONE[mailer.status] ?? 'muted'}`} data-testid="mailer-status">
+            {mailer.status}
+          </span>
+          {mailer.last_error && <div className="error small">{mailer.last_error}</div>}
+          {note && (
+            <div className={`${note.ok ? 'notice' : 'error'} small`} role="status">
+              {note.text}
+              {note.link && (
+                <>
+                  {' '}
+                  <a href={note.link} target="_blank" rel="noreferrer">
+                    open the consent page
+                  </a>
+                </>
+              )}
+            </div>
           )}
-          <button
-            type="button"
-            className="button small danger"
-            disabled={busy}
-            onClick={() => {
-              if (!window.confirm(`Delete the mailer ${mailer.name}?`)) return;
-              void act(async () => void (await (mailer.config_type === 'smtp' ? svc.deleteSMTPConfig(mailer.mailer_id) : svc.deleteIMAPConfig(mailer.mailer_id))));
-            }}
-          >
-            Delete
-          </button>
-        </div>
-      </td>
-    </tr>
+        </td>
+        <td>
+          <div className="toolbar">
+            <button
+              type="button"
+              className="button small"
+              disabled={busy}
+              onClick={() =>
+                void act(async () => {
+                  const r = (await control.testMailer(mailer.mailer_id)).data;
+                  return { ok: r.ok, text: `${r.message} (${r.duration_ms} ms)` };
+                })
+              }
+            >
+              Test
+            </button>
+            {mailer.config_type === 'imap' && (
+              <button type="button" className="button small" aria-expanded={showMessages} onClick={() => setShowMessages((v) => !v)}>
+                {showMessages ? 'Hide messages' : 'Messages'}
+              </button>
+            )}
+            <button
+              type="button"
+              className="button small"
+              disabled={busy}
+              onClick={() =>
+                void act(async () => {
+                  const r = (await svc.oauthLogin({ app_id: 'mailyard-ui', mailer_id: mailer.mailer_id })).data;
+                  if (!('authorization_url' in r)) return;
+                  window.open(r.authorization_url, '_blank', 'noopener');
+                  return { ok: true, text: 'Approve the login in the page that opened.', link: r.authorization_url };
+                })
+              }
+            >
+              OAuth login
+            </button>
+            {mailer.oauth?.has_token && (
+              <button type="button" className="button small" disabled={busy} onClick={() => void act(async () => void (await svc.setOAuthActive({ mailer_id: mailer.mailer_id, active: !mailer.oauth_active })))}>
+                {mailer.oauth_active ? 'OAuth off' : 'OAuth on'}
+              </button>
+            )}
+            <button
+              type="button"
+              className="button small danger"
+              disabled={busy}
+              onClick={() => {
+                if (!window.confirm(`Delete the mailer ${mailer.name}?`)) return;
+                void act(async () => void (await (mailer.config_type === 'smtp' ? svc.deleteSMTPConfig(mailer.mailer_id) : svc.deleteIMAPConfig(mailer.mailer_id))));
+              }}
+            >
+              Delete
+            </button>
+          </div>
+        </td>
+      </tr>
+      {showMessages && (
+        <tr data-testid={`mailer-messages-${mailer.mailer_id}`}>
+          <td colSpan={5}>
+            <ImapMessages mailerId={mailer.mailer_id} />
+          </td>
+        </tr>
+      )}
+    </>
   );
 }
 
-/** The account's SMTP and IMAP mailers with their live status: add, test, OAuth login, delete. */
+/** The account's SMTP and IMAP mailers with their live status: add, test, OAuth login, delete, and what each IMAP inbox gave. */
 export function Mailers() {
   const { accounts } = useOverview();
   const [accountId, setAccountId] = useState('');

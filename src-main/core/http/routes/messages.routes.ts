@@ -36,7 +36,8 @@ const AttachmentParams = MessageRefParams.extend({
   n: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number({ error: 'must be an attachment index' }).int().min(0)),
 });
 
-function download(reply: FastifyReply, filename: string, contentType: string, body: Buffer): FastifyReply {
+/** A file answer that never renders on the emulator's origin, named safely. */
+export function download(reply: FastifyReply, filename: string, contentType: string, body: Buffer): FastifyReply {
   return reply
     .type(/^[\w.+-]+\/[\w.+-]+$/.test(contentType) ? contentType : 'application/octet-stream')
     .header('content-disposition', contentDisposition(safeFilename(filename)))

@@ -9,14 +9,16 @@ const STREAMED: EmulatorEventName[] = [
   'message.created',
   'message.updated',
   'mailer.updated',
+  'imap.message',
 ];
 
 /** A client that reads slower than this much unsent data is dropped (EventSource reconnects). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /**
- * `GET /emulator/stream`: server-sent events announcing deliveries, attempts, clock changes, new messages and their events as they
- * happen, so the UI (or `curl -N`) follows along without polling.
+ * `GET /emulator/stream`: server-sent events announcing deliveries, attempts, clock changes, new messages
+ * and their events, mailer changes and messages taken from IMAP inboxes as they happen, so the UI (or
+ * `curl -N`) follows along without polling.
  */
 export function streamRoutes(app: FastifyInstance, events: EmulatorEvents): void {
   const open = new Set<() => void>();

@@ -1,9 +1,19 @@
 import { ulid } from 'ulid';
-import type { ConfigType, ConfigureMailerBody, MailerRecord, MailerTestResult, SetOAuthActiveBody, UpdateMailerBody } from '../../../../src-shared/schemas/mailers';
+import type {
+  ConfigType,
+  ConfigureMailerBody,
+  ImapMessagePage,
+  ImapMessageSummary,
+  MailerRecord,
+  MailerTestResult,
+  SetOAuthActiveBody,
+  UpdateMailerBody,
+} from '../../../../src-shared/schemas/mailers';
 import { isoTimestamp, type Clock } from '../../clock';
+import { decodeCursor, paginate } from '../../cursor';
 import type { DeliveryTarget, Dispatcher } from '../../dispatch/dispatcher';
 import { AppError } from '../../errors';
-import type { MailerRow, MailersRepo } from '../../store/mailers.repo';
+import type { ImapMessageListRow, MailerRow, MailersRepo } from '../../store/mailers.repo';
 import type { SecretBox } from './secret-box';
 
 /** Dispatcher target kind of the posts of an IMAP configuration's new messages. */
@@ -12,6 +22,23 @@ export const IMAP_WEBHOOK_TARGET = 'imap_mailer';
 const LABEL: Record<ConfigType, string> = { smtp: 'SMTP', imap: 'IMAP' };
 
 export const mailerNotFound = (type?: ConfigType) => new AppError('not_found', type ? `${LABEL[type]} Config Not Found` : 'Mailer Not Found');
+
+/** A message taken from an inbox as the control API shows it. */
+export function toImapMessageSummary(row: ImapMessageListRow): ImapMessageSummary {
+  return {
+    ref_id: row.ref_id,
+    mailer_id: row.mailer_id,
+    uidvalidity: row.uidvalidity,
+    uid: row.uid,
+    message_id: row.message_id,
+    from_email: row.from_email,
+    subject: row.subject,
+    size: row.size,
+    bounce_ref_id: row.bounce_ref_id,
+    delivery_id: row.delivery_id,
+    created_at: row.created_at,
+  };
+}
 
 const invalid = (path: string, message: string) => new AppError('validation', `${path} ${message}`, [{ path, message }]);
 
@@ -224,6 +251,22 @@ export class MailersService {
     if (row.config_type === 'smtp' && this.deps.repo.get(id)) this.setStatus(id, result.ok ? 'ok' : 'error', result.ok ? null : result.message);
     const now = this.deps.repo.get(id) ?? row;
     return { ok: result.ok, message: result.message, duration_ms: durationMs, mailer: this.toRecord(now) };
+  }
+
+  /** The messages an IMAP configuration took from its inbox, newest first; 404 for an unknown or SMTP configuration. */
+  imapMessages(id: string, query: { limit: number; cursor?: string }): ImapMessagePage {
+    const row = this.deps.repo.get(id);
+    if (!row || row.config_type !== 'imap') throw mailerNotFound('imap');
+    const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'cursor');
+    const { page, next } = paginate(this.deps.repo.imapMessages(id, before, query.limit + 1), query.limit, (r) => r.ref_id);
+    return { messages: page.map(toImapMessageSummary), total: this.deps.repo.imapMessageCount(id), next_cursor: next };
+  }
+
+  /** The raw source of a message taken from an inbox, as the server gave it. */
+  imapRaw(refId: string): Buffer {
+    const raw = this.deps.repo.imapRaw(refId);
+    if (!raw) throw new AppError('not_found', 'IMAP Message Not Found');
+    return raw;
   }
 
   setStatus(id: string, status: MailerRecord['status'], lastError: string | null): void {
