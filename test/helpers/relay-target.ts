@@ -15,6 +15,8 @@ export interface RelayTarget {
   received: RelayedMail[];
   /** Recipients refused at RCPT TO with `550 5.1.1`. */
   refuse: Set<string>;
+  /** Recipients refused for now at RCPT TO with `451 4.7.1` (greylisting), this many more times each. */
+  tempfail: Map<string, number>;
   /** Logins made, accepted or not. */
   logins: Array<{ method: string; user: string; ok: boolean }>;
   waitFor(count: number, timeoutMs?: number): Promise<RelayedMail[]>;
@@ -30,6 +32,7 @@ export async function startRelayTarget(options: { user?: string; pass?: string; 
     port: 0,
     received: [],
     refuse: new Set(),
+    tempfail: new Map(),
     logins: [],
     waitFor: async () => [],
     close: async () => {},
@@ -54,6 +57,11 @@ export async function startRelayTarget(options: { user?: string; pass?: string; 
     onRcptTo(address, _session, callback) {
       if (state.refuse.has(address.address.toLowerCase())) {
         return callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown`), { responseCode: 550 }));
+      }
+      const left = state.tempfail.get(address.address.toLowerCase()) ?? 0;
+      if (left > 0) {
+        state.tempfail.set(address.address.toLowerCase(), left - 1);
+        return callback(Object.assign(new Error(`4.7.1 <${address.address}>: Recipient address rejected: Greylisted, try again later`), { responseCode: 451 }));
       }
       callback();
     },

@@ -173,23 +173,67 @@ describe('SMTP relay', () => {
     expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data).toMatchObject({ status: 'ok', last_error: null });
   });
 
-  it('reports an unreachable server as smtp_error (421 4.4.1) and the mailer in error; sends naming no SMTP mailer are refused', async () => {
+  it('retries an unreachable server on the emulator clock, then reports smtp_error (421 4.4.1); the mailer is in error; sends naming no SMTP mailer are refused', async () => {
     const port = await closedPort();
     const mailer = (await emu.service.configureSMTP(smtpConfig({ config: { host: '127.0.0.1', port, secure: 'None' } }) as never)).data;
     const sent = await emu.service.sendEmail(mail(['ann@example.org'], mailer.mailer_id) as never);
-    await receiver.waitFor(1);
-    expect(events('smtp_error')[0]).toMatchObject({ ref_id: sent.data.messages[0]!.ref_id, smtp_code: 421 });
-    expect(events('smtp_error')[0].smtp_response).toMatch(/^421 4\.4\.1 .*ECONNREFUSED/);
+    const refId = sent.data.messages[0]!.ref_id;
+    const statusOf = async () => (await emu.service.getEmailLogs({ refId })).data.logs[0]!.status;
+    // The first attempt fails for now: the message waits, deferred, and nothing is reported yet.
     const record = await until(async () => {
       const m = (await emu.service.getSMTPConfig(mailer.mailer_id)).data;
       return m.status === 'error' ? m : undefined;
     });
     expect(record.last_error).toMatch(/ECONNREFUSED/);
-    expect((await emu.service.getEmailLogs({ refId: sent.data.messages[0]!.ref_id })).data.logs[0]!.status).toBe('failed');
+    await until(async () => ((await statusOf()) === 'deferred' ? true : undefined));
+    expect(events('smtp_error')).toEqual([]);
+
+    // Four more attempts, each after the schedule's delay (moved through on the clock), then the failure is final.
+    const started = (await emu.control.getClock()).data.now_ms;
+    await until(async () => {
+      if (events('smtp_error').length > 0) return true;
+      await emu.control.setClock({ advance_ms: 30 * 60_000 });
+      await new Promise((r) => setTimeout(r, 100));
+      return undefined;
+    }, 15_000);
+    expect(events('smtp_error')[0]).toMatchObject({ ref_id: refId, smtp_code: 421 });
+    expect(events('smtp_error')[0].smtp_response).toMatch(/^421 4\.4\.1 .*ECONNREFUSED/);
+    expect(await statusOf()).toBe('failed');
+    // Not before the last delay: 1 + 5 + 15 + 60 minutes after the first attempt.
+    expect(Date.parse(events('smtp_error')[0].timestamp) - started).toBeGreaterThanOrEqual(81 * 60_000);
 
     const unknown = await emu.request('POST', '/v1/email/send', { body: mail(['ann@example.org'], '01UNKNOWN') });
     expect(unknown.status).toBe(400);
     expect(unknown.json.errors[0].path).toBe('settings.mailer_id');
+  });
+
+  it('retries a recipient the server greylists (451) after a minute on the emulator clock, and the message is delivered', async () => {
+    await emu.control.setClock({ speed: 0 });
+    const mailer = (await emu.service.configureSMTP(smtpConfig() as never)).data;
+    target.tempfail.set('ann@example.org', 1);
+    const announced: string[] = [];
+    emu.handle.events.on('message.updated', (u) => announced.push(`${u.event}:${u.status}`));
+    const sent = await emu.service.sendEmail(mail(['ann@example.org'], mailer.mailer_id) as never);
+    const refId = sent.data.messages[0]!.ref_id;
+    const log = async () => (await emu.service.getEmailLogs({ refId })).data.logs[0]!;
+
+    await until(async () => ((await log()).status === 'deferred' ? true : undefined));
+    expect(target.received).toEqual([]);
+    expect(announced).toEqual(['relay_deferred:deferred']);
+    // A refused recipient is not the mailer's fault, even for now.
+    expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data).toMatchObject({ status: 'ok', last_error: null });
+
+    // Not before its minute is up.
+    await emu.control.setClock({ advance_ms: 59_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(target.received).toEqual([]);
+    await emu.control.setClock({ advance_ms: 1_000 });
+    const [relayed] = await target.waitFor(1);
+    expect(relayed!.to).toEqual(['ann@example.org']);
+    await receiver.waitFor(1);
+    expect(events('delivery')[0]).toMatchObject({ ref_id: refId, mailer_id: mailer.mailer_id });
+    expect(await log()).toMatchObject({ status: 'delivered', events: [{ event: 'delivery' }] });
+    expect(events('smtp_error')).toEqual([]);
   });
 
   it('tests a configuration against the real server: login accepted, wrong password, unreachable', async () => {

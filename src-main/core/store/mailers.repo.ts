@@ -52,6 +52,11 @@ export interface RelayRow {
   ref_id: string;
   mailer_id: string;
   queued_ms: number;
+  /** Attempts made so far (each ended in a temporary failure). */
+  attempts: number;
+  /** When the next attempt is due (emulated epoch ms). */
+  next_ms: number;
+  last_reply: string | null;
 }
 
 export interface OAuthRequestRow {
@@ -110,8 +115,12 @@ export class MailersRepo {
       ),
       imapMessageCount: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM imap_messages WHERE mailer_id = ?'),
       imapRaw: db.prepare<[string], { raw: Buffer }>('SELECT raw FROM imap_messages WHERE ref_id = ?'),
-      queueRelay: db.prepare<[RelayRow]>('INSERT INTO mailer_relays (ref_id, mailer_id, queued_ms) VALUES (@ref_id, @mailer_id, @queued_ms)'),
-      relays: db.prepare<[number], RelayRow>('SELECT * FROM mailer_relays ORDER BY queued_ms, ref_id LIMIT ?'),
+      queueRelay: db.prepare<[string, string, number, number]>(
+        'INSERT INTO mailer_relays (ref_id, mailer_id, queued_ms, attempts, next_ms, last_reply) VALUES (?, ?, ?, 0, ?, NULL)',
+      ),
+      dueRelays: db.prepare<[number, number], RelayRow>('SELECT * FROM mailer_relays WHERE next_ms <= ? ORDER BY next_ms, ref_id LIMIT ?'),
+      nextRelayAfter: db.prepare<[number], { at: number | null }>('SELECT MIN(next_ms) AS at FROM mailer_relays WHERE next_ms > ?'),
+      deferRelay: db.prepare<[number, number, string, string]>('UPDATE mailer_relays SET attempts = ?, next_ms = ?, last_reply = ? WHERE ref_id = ?'),
       removeRelay: db.prepare<[string]>('DELETE FROM mailer_relays WHERE ref_id = ?'),
       /** The recipients of one composed message (one Message-ID), to match a DSN's recipient. */
       sameSend: db.prepare<[string], { ref_id: string; recipient_lc: string; account_id: string }>(
@@ -200,12 +209,24 @@ export class MailersRepo {
     return this.stmts.imapRaw.get(refId)?.raw;
   }
 
-  queueRelay(row: RelayRow): void {
-    this.stmts.queueRelay.run(row);
+  /** A message waiting for its relay, due at `at`. */
+  queueRelay(refId: string, mailerId: string, at: number): void {
+    this.stmts.queueRelay.run(refId, mailerId, at, at);
   }
 
-  relays(limit: number): RelayRow[] {
-    return this.stmts.relays.all(limit);
+  /** Relays due at `now`, the longest waiting first. */
+  dueRelays(now: number, limit: number): RelayRow[] {
+    return this.stmts.dueRelays.all(now, limit);
+  }
+
+  /** When the next relay that is not due yet becomes due. */
+  nextRelayAfter(now: number): number | null {
+    return this.stmts.nextRelayAfter.get(now)!.at;
+  }
+
+  /** A relay refused for now: tried again at `nextMs`. */
+  deferRelay(refId: string, attempts: number, nextMs: number, lastReply: string): void {
+    this.stmts.deferRelay.run(attempts, nextMs, lastReply, refId);
   }
 
   removeRelay(refId: string): void {

@@ -68,4 +68,13 @@ export class MessageLog {
     else if (status !== undefined) this.messages.setStatus(refId, status);
     this.applied?.({ ref_id: refId, event: payload.event, timestamp: payload.timestamp, delivery_id: deliveryId, status: status ?? null });
   }
+
+  /**
+   * The SMTP mailer's server refused a message for now; it is tried again later. No event of the
+   * service: the status says it, and the announcement names it `relay_deferred`.
+   */
+  defer(refId: string, timestamp: string): void {
+    this.messages.setStatus(refId, 'deferred');
+    this.applied?.({ ref_id: refId, event: 'relay_deferred', timestamp, delivery_id: null, status: 'deferred' });
+  }
 }

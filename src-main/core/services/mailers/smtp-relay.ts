@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { Logger } from 'pino';
-import type { Clock } from '../../clock';
+import { ClockAlarm, isoTimestamp, type Clock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { AppError } from '../../errors';
 import type { MailerRow, MailersRepo, RelayRow } from '../../store/mailers.repo';
@@ -12,6 +12,14 @@ import type { MailerCredentials, MailersService } from './mailers.service';
 
 /** Messages relayed at the same time at most. */
 const CONCURRENCY = 4;
+
+/**
+ * After a temporary failure (a 4xx reply, or no connection: reported as 421), the next attempt waits
+ * this long on the emulator clock; after the last one, the failure is final (`smtp_error`). Five
+ * attempts over 1 h 21 min: enough for greylisting and a server restart, short enough to test by
+ * moving the clock.
+ */
+export const RELAY_RETRY_DELAYS_MS: readonly number[] = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000];
 
 /** The nodemailer options of an SMTP configuration: `secure` as the contract names it, bounded time-outs. */
 export function smtpTransportOptions(row: MailerRow, credentials: MailerCredentials, verifyTls: boolean): SMTPTransport.Options {
@@ -73,7 +81,9 @@ export interface SmtpRelayDeps {
  * Relays messages sent with `settings.mailer_id` to that SMTP configuration's server, for real. Each
  * message is a row (`mailer_relays`) before it is attempted, so a restart loses none. The outcome is
  * the message's real event: `delivery` when the server accepts it, `smtp_error` with the server's code
- * and reply (log status `failed`) when it refuses or cannot be reached. One attempt per message.
+ * and reply (log status `failed`) when it refuses. A temporary failure (4xx, or no connection) leaves
+ * the message `deferred` and is tried again on the emulator clock (RELAY_RETRY_DELAYS_MS); the last
+ * one is final.
  */
 export class SmtpRelay {
   private running = false;
@@ -81,8 +91,12 @@ export class SmtpRelay {
   private closed = false;
   private queued: ReturnType<typeof setImmediate> | undefined;
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Wakes the relay on the emulator clock when a deferred message is due again. */
+  private readonly alarm: ClockAlarm;
 
-  constructor(private readonly deps: SmtpRelayDeps) {}
+  constructor(private readonly deps: SmtpRelayDeps) {
+    this.alarm = new ClockAlarm(deps.clock, () => this.wake());
+  }
 
   start(): void {
     this.running = true;
@@ -93,6 +107,7 @@ export class SmtpRelay {
   /** Stops taking messages; relays in flight get `graceMs`, and those not done are relayed on the next start. */
   async stop(graceMs: number): Promise<void> {
     this.running = false;
+    this.alarm.clear();
     clearImmediate(this.queued);
     this.queued = undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -118,7 +133,7 @@ export class SmtpRelay {
 
   /** For the email service, inside the send's write: the message waits for its relay. */
   queue(refId: string, mailerId: string, at: number): void {
-    this.deps.repo.queueRelay({ ref_id: refId, mailer_id: mailerId, queued_ms: at });
+    this.deps.repo.queueRelay(refId, mailerId, at);
   }
 
   wake(): void {
@@ -130,7 +145,10 @@ export class SmtpRelay {
     if (!this.running) return;
     const free = CONCURRENCY - this.inFlight.size;
     if (free <= 0) return;
-    for (const relay of this.deps.repo.relays(CONCURRENCY * 2)) {
+    const now = this.deps.clock.now();
+    // Deferred ones wait for the alarm; a finishing relay wakes the pump for those due but over the limit.
+    this.alarm.set(this.deps.repo.nextRelayAfter(now));
+    for (const relay of this.deps.repo.dueRelays(now, CONCURRENCY * 2)) {
       if (this.inFlight.size >= CONCURRENCY) break;
       if (this.inFlight.has(relay.ref_id)) continue;
       const done = this.relay(relay)
@@ -169,20 +187,43 @@ export class SmtpRelay {
       outcome = { ok: false, code: reply.code, response: reply.response, mailerError: reply.connectionLevel };
     }
     if (this.closed) return;
+    if (!outcome.ok && outcome.code >= 400 && outcome.code < 500 && relay.attempts < RELAY_RETRY_DELAYS_MS.length) {
+      return this.defer(relay, outcome, mailer);
+    }
     this.finish(relay, outcome, mailer);
+  }
+
+  /** The mailer's status after an attempt: a refused recipient or message is not the mailer's fault. */
+  private mailerStatusAfter(mailer: MailerRow, outcome: Outcome): void {
+    const { mailers } = this.deps;
+    if (outcome.ok) mailers.setStatus(mailer.id, 'ok', null);
+    else if (outcome.mailerError) mailers.setStatus(mailer.id, 'error', outcome.response);
+    else if (mailer.status !== 'ok') mailers.setStatus(mailer.id, 'ok', null);
+  }
+
+  /** A temporary failure: the message waits, `deferred`, for its next attempt. */
+  private defer(relay: RelayRow, outcome: Extract<Outcome, { ok: false }>, mailer: MailerRow): void {
+    const { repo, log, clock } = this.deps;
+    const now = clock.now();
+    const next = now + RELAY_RETRY_DELAYS_MS[relay.attempts]!;
+    repo.transaction(() => {
+      repo.deferRelay(relay.ref_id, relay.attempts + 1, next, outcome.response);
+      this.mailerStatusAfter(mailer, outcome);
+      log.defer(relay.ref_id, isoTimestamp(now));
+    });
+    this.deps.logger.info(
+      { refId: relay.ref_id, mailerId: relay.mailer_id, reply: outcome.response, attempt: relay.attempts + 1, nextAttemptAt: isoTimestamp(next) },
+      'relay deferred',
+    );
   }
 
   /** The message's real event, its log status and the mailer's status, in one transaction. */
   private finish(relay: RelayRow, outcome: Outcome, mailer?: MailerRow): void {
-    const { repo, events, log, dispatcher, clock, mailers } = this.deps;
+    const { repo, events, log, dispatcher, clock } = this.deps;
     const message = log.find(relay.ref_id);
     repo.transaction(() => {
       repo.removeRelay(relay.ref_id);
-      if (mailer) {
-        if (outcome.ok) mailers.setStatus(mailer.id, 'ok', null);
-        else if (outcome.mailerError) mailers.setStatus(mailer.id, 'error', outcome.response);
-        else if (mailer.status !== 'ok') mailers.setStatus(mailer.id, 'ok', null);
-      }
+      if (mailer) this.mailerStatusAfter(mailer, outcome);
       if (!message) return;
       const payload = outcome.ok
         ? events.buildPayload('delivery', message, {}, clock.now())
