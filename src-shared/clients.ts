@@ -249,6 +249,10 @@ export class ControlClient {
     return this.http.call(control.testMailer, { params: { mailer_id: mailerId } });
   }
 
+  releaseMessage(refId: string, body: CallInput<Ctl['releaseMessage']>['body']): Promise<CallOutput<Ctl['releaseMessage']>> {
+    return this.http.call(control.releaseMessage, { params: { ref_id: refId }, body });
+  }
+
   listImapMessages(mailerId: string, query: CallInput<Ctl['listImapMessages']>['query'] = {}): Promise<CallOutput<Ctl['listImapMessages']>> {
     return this.http.call(control.listImapMessages, { params: { mailer_id: mailerId }, query });
   }

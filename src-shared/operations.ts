@@ -42,7 +42,7 @@ import {
   SetOAuthActiveBody,
   UpdateMailerBody,
 } from './schemas/mailers';
-import { DeletedCount, ListMessagesQuery, MessageDetail, MessagePage, MessageRefParams } from './schemas/messages';
+import { DeletedCount, ListMessagesQuery, MessageDetail, MessagePage, MessageRefParams, ReleaseMessageBody, ReleaseResult } from './schemas/messages';
 import { CountMessagesQuery, EmulatorStats, MessageCount } from './schemas/stats';
 import { DeleteWebhookBody, RegisterWebhookBody, UpdateWebhookBody, WebhookRecord } from './schemas/webhooks';
 
@@ -473,6 +473,17 @@ export const controlOperations = defineOperations({
     params: MessageRefParams,
     response: dataResponse(MessageDetail),
     errors: [404],
+  },
+  releaseMessage: {
+    method: 'POST',
+    path: '/emulator/messages/{ref_id}/release',
+    summary: 'Send a captured message, byte for byte, to real recipients through an SMTP mailer (its events and log are not changed)',
+    tag: 'Messages',
+    auth: 'none',
+    params: MessageRefParams,
+    body: ReleaseMessageBody,
+    response: dataResponse(ReleaseResult),
+    errors: [404, 413, 415],
   },
   deleteMessage: {
     method: 'DELETE',

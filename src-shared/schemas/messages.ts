@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageSizeParam, Timestamp } from './common';
-import { EMAIL_STATUSES, RECIPIENT_TYPES } from './email';
+import { EMAIL_STATUSES, EmailAddress, RECIPIENT_TYPES } from './email';
 
 export const MessageSummary = z
   .object({
@@ -52,3 +52,30 @@ export const ListMessagesQuery = z.strictObject({
 export const MessagePage = z.object({ messages: z.array(MessageSummary), next_cursor: z.string().nullable() });
 export const MessageRefParams = z.strictObject({ ref_id: z.string().min(1).max(64) });
 export const DeletedCount = z.object({ deleted: z.number().int() });
+
+/** Recipients of one release at most. */
+export const RELEASE_MAX_RECIPIENTS = 50;
+
+/** Sends a captured message, as it was captured, to real recipients through an SMTP mailer. */
+export const ReleaseMessageBody = z.strictObject({
+  mailer_id: z.string({ error: 'must name an SMTP mailer' }).min(1, 'must name an SMTP mailer').max(64, 'must be at most 64 characters'),
+  /** Envelope recipients; the message's own recipient when absent. Its headers are not changed. */
+  to: z
+    .array(EmailAddress)
+    .min(1, 'must list at least one address')
+    .max(RELEASE_MAX_RECIPIENTS, `must list at most ${RELEASE_MAX_RECIPIENTS} addresses`)
+    .optional(),
+});
+
+export const ReleaseResult = z.object({
+  /** True when the server accepted the message for at least one recipient. */
+  ok: z.boolean(),
+  mailer_id: z.string(),
+  accepted: z.array(z.string()),
+  rejected: z.array(z.string()),
+  /** The server's reply: its acceptance, or the refusal (or a 421 naming why it could not be reached). */
+  smtp_code: z.number().int().nullable(),
+  smtp_response: z.string(),
+  duration_ms: z.number().int().nonnegative(),
+});
+export type ReleaseResult = z.infer<typeof ReleaseResult>;

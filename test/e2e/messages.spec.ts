@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import { startReceiver } from '../helpers/receiver';
+import { startRelayTarget } from '../helpers/relay-target';
 import { api, expect, registerWebhook, sendEmail, test, watchErrors } from './fixtures';
 
 test('a message sent from the form appears live in Messages, and its delivery in Deliveries', async ({ served, receiver, page, context }) => {
@@ -252,4 +253,45 @@ test('mail sent over SMTP appears live too, with its source, headers and campaig
   await page.getByRole('tab', { name: /Headers/ }).click();
   await expect(page.getByRole('rowheader', { name: 'X-Mailyard-Campaign-Id' })).toBeVisible();
   expect(errors).toEqual([]);
+});
+
+test('Release… sends a captured message for real through an SMTP mailer and shows the server answer', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  const target = await startRelayTarget({ user: 'ui-user', pass: 'ui-pass-123' });
+  try {
+    const refId = await sendEmail(page, served, 'customer@example.net', 'Release from the UI');
+    // Without a mailer, the panel says where to add one.
+    await page.goto(`${served.url}/messages/${refId}`);
+    const detail = page.getByTestId('message-detail');
+    await detail.getByRole('button', { name: 'Release…' }).click();
+    const form = detail.getByRole('form', { name: 'Release the message' });
+    await expect(form).toContainText('Add one first.');
+    await form.getByRole('button', { name: 'Close' }).click();
+
+    await api(page, served, 'POST', '/v1/smtp', {
+      name: 'Local relay',
+      email: 'app@example.com',
+      config_type: 'smtp',
+      connection_type: 'basic',
+      config: { host: '127.0.0.1', port: target.port, username: 'ui-user', password: 'ui-pass-123', secure: 'None' },
+    });
+    await page.reload();
+    await detail.getByRole('button', { name: 'Release…' }).click();
+    await expect(form.getByLabel('SMTP mailer')).toContainText(`Local relay (127.0.0.1:${target.port})`);
+    await expect(form.getByLabel('Release to')).toHaveValue('customer@example.net');
+    await form.getByLabel('Release to').fill('me@example.org, qa@example.org');
+    await form.getByRole('button', { name: 'Release', exact: true }).click();
+    await expect(form.getByTestId('release-result')).toContainText('Released to me@example.org, qa@example.org');
+    const [got] = await target.waitFor(1);
+    expect(got!.to).toEqual(['me@example.org', 'qa@example.org']);
+    expect(got!.raw.toString()).toContain('Subject: Release from the UI');
+
+    target.refuse.add('nobody@example.org');
+    await form.getByLabel('Release to').fill('nobody@example.org');
+    await form.getByRole('button', { name: 'Release', exact: true }).click();
+    await expect(form.getByTestId('release-result')).toContainText('The SMTP server did not take the message: 550 5.1.1 <nobody@example.org>');
+    expect(errors).toEqual([]);
+  } finally {
+    await target.close();
+  }
 });

@@ -1,3 +1,4 @@
+import nodemailer from 'nodemailer';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -234,6 +235,47 @@ describe('SMTP relay', () => {
     expect(events('delivery')[0]).toMatchObject({ ref_id: refId, mailer_id: mailer.mailer_id });
     expect(await log()).toMatchObject({ status: 'delivered', events: [{ event: 'delivery' }] });
     expect(events('smtp_error')).toEqual([]);
+  });
+
+  it('releases a captured message byte for byte to real recipients through an SMTP mailer, without touching its log', async () => {
+    await emu.control.setClock({ speed: 0 });
+    const mailer = (await emu.service.configureSMTP(smtpConfig() as never)).data;
+    // Captured by the SMTP sink, as an application sends it: never relayed by itself.
+    await nodemailer.createTransport({ host: '127.0.0.1', port: emu.handle.ports.smtp!, secure: false, ignoreTLS: true }).sendMail({
+      from: 'Shop <shop@example.com>',
+      to: 'customer@example.net',
+      subject: 'Release me',
+      text: 'Captured first.',
+      html: '<p>Captured <b>first</b>.</p>',
+    });
+    const captured = await until(async () => (await emu.control.listMessages({ q: 'Release me' })).data.messages[0]);
+    const raw = Buffer.from(await (await fetch(`${emu.url}/emulator/messages/${captured.ref_id}/raw`)).arrayBuffer());
+    const before = (await emu.control.getMessage(captured.ref_id)).data;
+
+    const released = await emu.control.releaseMessage(captured.ref_id, { mailer_id: mailer.mailer_id, to: ['me@example.org', 'qa@example.org'] });
+    expect(released.message).toBe('Released to me@example.org, qa@example.org');
+    expect(released.data).toMatchObject({ ok: true, mailer_id: mailer.mailer_id, accepted: ['me@example.org', 'qa@example.org'], rejected: [], smtp_code: 250 });
+    expect(released.data.smtp_response).toMatch(/^250 2\.0\.0 Ok: queued as RELAY1/);
+    const [got] = await target.waitFor(1);
+    expect(got).toMatchObject({ from: 'shop@example.com', to: ['me@example.org', 'qa@example.org'], user: 'relay-user' });
+    expect(got!.raw.equals(raw)).toBe(true);
+
+    // Its own recipient by default; a refusal comes back as the server said it.
+    target.refuse.add('customer@example.net');
+    const refused = await emu.control.releaseMessage(captured.ref_id, { mailer_id: mailer.mailer_id });
+    expect(refused.data).toMatchObject({ ok: false, accepted: [], rejected: ['customer@example.net'], smtp_code: 550 });
+    expect(refused.message).toMatch(/^The SMTP server did not take the message: 550 5\.1\.1 <customer@example\.net>/);
+    // A developer's action: the log, the events and the webhook stay as they were.
+    expect((await emu.control.getMessage(captured.ref_id)).data).toEqual(before);
+    expect(receiver.requests).toEqual([]);
+
+    // Clear answers for what cannot be released.
+    const unknown = await emu.request('POST', `/emulator/messages/${captured.ref_id}/release`, { body: { mailer_id: '01JDNOSUCHMAILER0000000000' } });
+    expect([unknown.status, unknown.json.message]).toEqual([400, 'mailer_id names no SMTP mailer']);
+    const badTo = await emu.request('POST', `/emulator/messages/${captured.ref_id}/release`, { body: { mailer_id: mailer.mailer_id, to: ['nope'] } });
+    expect([badTo.status, badTo.json.errors[0].path]).toEqual([400, 'to.0']);
+    const missing = await emu.request('POST', '/emulator/messages/01JDNOSUCHMESSAGE000000000/release', { body: { mailer_id: mailer.mailer_id } });
+    expect([missing.status, missing.json.message]).toEqual([404, 'Message Not Found']);
   });
 
   it('tests a configuration against the real server: login accepted, wrong password, unreachable', async () => {

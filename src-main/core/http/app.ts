@@ -123,7 +123,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       events: deps.services.events,
     });
     simulationRoutes(control, deps.services.email);
-    messagesRoutes(control, deps.services.messages);
+    messagesRoutes(control, deps.services.messages, (refId, body) => deps.services.relay.release(refId, body.mailer_id, body.to));
     inboundControlRoutes(control, { inbound: deps.services.inbound, accounts: deps.services.accounts });
     domainControlRoutes(control, deps.services.domains);
     mailerControlRoutes(control, {

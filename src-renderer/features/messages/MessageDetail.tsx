@@ -11,6 +11,7 @@ import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
 import { navigate } from '../../router';
 import { useMessages } from '../../stores/messages-store';
+import { ReleaseMessage } from './ReleaseMessage';
 
 type Tab = 'preview' | 'text' | 'headers' | 'raw' | 'attachments' | 'events';
 
@@ -211,6 +212,7 @@ export function MessageDetailPane({ d }: { d: Detail }) {
         </dl>
         <div className="toolbar">
           <FireFromMessage d={d} />
+          <ReleaseMessage d={d} />
           <span className="spacer" />
           <button
             type="button"

@@ -2,7 +2,7 @@ import { create as contentDisposition } from 'content-disposition';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { controlOperations as ops } from '../../../../src-shared/operations';
-import { MessageRefParams } from '../../../../src-shared/schemas/messages';
+import { MessageRefParams, type ReleaseMessageBody, type ReleaseResult } from '../../../../src-shared/schemas/messages';
 import type { MessagesService } from '../../services/email/messages.service';
 import { registerOperation } from '../operation-route';
 import { ok } from '../respond';
@@ -45,8 +45,19 @@ export function download(reply: FastifyReply, filename: string, contentType: str
     .send(body);
 }
 
-export function messagesRoutes(app: FastifyInstance, messages: MessagesService): void {
+export function messagesRoutes(
+  app: FastifyInstance,
+  messages: MessagesService,
+  release: (refId: string, body: z.output<typeof ReleaseMessageBody>) => Promise<ReleaseResult>,
+): void {
   registerOperation(app, ops.listMessages, ({ query }) => ok('Messages retrieved successfully', messages.list(query)));
+  registerOperation(app, ops.releaseMessage, async ({ params, body }) => {
+    const result = await release(params.ref_id, body);
+    const message = result.ok
+      ? `Released to ${result.accepted.join(', ')}${result.rejected.length > 0 ? `; refused for ${result.rejected.join(', ')}` : ''}`
+      : `The SMTP server did not take the message: ${result.smtp_response}`;
+    return ok(message, result);
+  });
   registerOperation(app, ops.countMessages, ({ query }) => ok('Messages counted', { count: messages.count(query) }));
   registerOperation(app, ops.getMessage, async ({ params }) => ok('Message retrieved successfully', await messages.detail(params.ref_id)));
   registerOperation(app, ops.deleteMessage, ({ params }) => {

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { ClockAlarm, isoTimestamp, type Clock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { AppError } from '../../errors';
+import type { ReleaseResult } from '../../../../src-shared/schemas/messages';
 import type { MailerRow, MailersRepo, RelayRow } from '../../store/mailers.repo';
 import type { MessagesRepo } from '../../store/messages.repo';
 import type { MessageLog } from '../email/message-log';
@@ -173,24 +174,61 @@ export class SmtpRelay {
     if (!mailer) {
       return this.finish(relay, { ok: false, code: 451, response: `451 4.3.0 The mailer ${relay.mailer_id} was deleted before the message was relayed` });
     }
-    let outcome: Outcome;
-    try {
-      const transport = nodemailer.createTransport(smtpTransportOptions(mailer, mailers.credentials(mailer), this.deps.verifyTls));
-      try {
-        const info = await transport.sendMail({ envelope: { from: message.from_email, to: [message.recipient_email] }, raw: content.raw });
-        outcome = { ok: true, response: info.response };
-      } finally {
-        transport.close();
-      }
-    } catch (err) {
-      const reply = smtpReply(err as SmtpFailure);
-      outcome = { ok: false, code: reply.code, response: reply.response, mailerError: reply.connectionLevel };
-    }
+    const { outcome } = await this.transmit(mailer, message.from_email, [message.recipient_email], content.raw);
     if (this.closed) return;
     if (!outcome.ok && outcome.code >= 400 && outcome.code < 500 && relay.attempts < RELAY_RETRY_DELAYS_MS.length) {
       return this.defer(relay, outcome, mailer);
     }
     this.finish(relay, outcome, mailer);
+  }
+
+  /** One SMTP transaction with the mailer's server: the message as stored, to the envelope's recipients. */
+  private async transmit(mailer: MailerRow, from: string, to: string[], raw: Buffer): Promise<{ outcome: Outcome; accepted: string[]; rejected: string[] }> {
+    const address = (a: string | { address: string }) => (typeof a === 'string' ? a : a.address);
+    try {
+      const transport = nodemailer.createTransport(smtpTransportOptions(mailer, this.deps.mailers.credentials(mailer), this.deps.verifyTls));
+      try {
+        const info = await transport.sendMail({ envelope: { from, to }, raw });
+        return { outcome: { ok: true, response: info.response }, accepted: info.accepted.map(address), rejected: info.rejected.map(address) };
+      } finally {
+        transport.close();
+      }
+    } catch (err) {
+      const reply = smtpReply(err as SmtpFailure);
+      return { outcome: { ok: false, code: reply.code, response: reply.response, mailerError: reply.connectionLevel }, accepted: [], rejected: to };
+    }
+  }
+
+  /**
+   * `POST /emulator/messages/{ref_id}/release`: sends a stored message, byte for byte as it was
+   * captured, to `to` (its own recipient when absent) through an SMTP mailer, now. A developer's
+   * action, not part of the simulation: the message's events and log status stay as they are; the
+   * mailer's status follows the outcome as after a relay.
+   */
+  async release(refId: string, mailerId: string, to: string[] | undefined): Promise<ReleaseResult> {
+    const { messages, mailers } = this.deps;
+    const message = messages.get(refId);
+    const content = message && messages.content(message.send_id);
+    if (!message || !content) throw new AppError('not_found', 'Message Not Found');
+    const mailer = mailers.row(mailerId);
+    if (!mailer || mailer.config_type !== 'smtp') {
+      const why = mailer ? 'names an IMAP configuration; only SMTP configurations send' : 'names no SMTP mailer';
+      throw new AppError('validation', `mailer_id ${why}`, [{ path: 'mailer_id', message: why }]);
+    }
+    const started = performance.now();
+    const { outcome, accepted, rejected } = await this.transmit(mailer, message.from_email, to ?? [message.recipient_email], content.raw);
+    if (mailers.row(mailer.id)) this.mailerStatusAfter(mailer, outcome);
+    const code = outcome.ok ? Number(/^\d{3}/.exec(outcome.response)?.[0] ?? NaN) : outcome.code;
+    this.deps.logger.info({ refId, mailerId, accepted, rejected, reply: outcome.response }, 'message released');
+    return {
+      ok: outcome.ok,
+      mailer_id: mailer.id,
+      accepted,
+      rejected,
+      smtp_code: Number.isNaN(code) ? null : code,
+      smtp_response: outcome.response,
+      duration_ms: Math.round(performance.now() - started),
+    };
   }
 
   /** The mailer's status after an attempt: a refused recipient or message is not the mailer's fault. */
