@@ -1,23 +1,8 @@
 import { EventEmitter } from 'node:events';
-import type { AttemptRecord, DeliverySummary } from '../../src-shared/schemas/dispatch';
-import type { ImapMessageSummary } from '../../src-shared/schemas/mailers';
-import type { MessageSummary } from '../../src-shared/schemas/messages';
+import type { LiveEventMap } from '../../src-shared/live-events';
 
-/** What the emulator announces as it happens (the live stream and the desktop shell listen). */
-export interface EmulatorEventMap {
-  'delivery.created': DeliverySummary;
-  'delivery.updated': DeliverySummary;
-  'attempt.completed': { delivery_id: string; attempt: AttemptRecord };
-  'clock.changed': { now: string; speed: number };
-  /** A captured message (API or SMTP), once it is in the store. */
-  'message.created': MessageSummary;
-  /** An event happened to a stored message; `status` is its log status after it. */
-  'message.updated': { ref_id: string; event: string; timestamp: string; delivery_id: string | null; status: string };
-  /** A mailer was added, changed or deleted (`status: "deleted"`), or its connection status changed. */
-  'mailer.updated': { mailer_id: string; account_id: string; config_type: string; status: string; last_error: string | null };
-  /** The IMAP connector took a message from an inbox (it is in the store). */
-  'imap.message': ImapMessageSummary;
-}
+/** What the emulator announces as it happens: the live stream's events (the stream and the desktop shell listen). */
+export type EmulatorEventMap = LiveEventMap;
 export type EmulatorEventName = keyof EmulatorEventMap;
 
 export class EmulatorEvents {

@@ -1,31 +1,9 @@
-import type { AttemptRecord, DeliverySummary } from '../../src-shared/schemas/dispatch';
-import type { ImapMessageSummary } from '../../src-shared/schemas/mailers';
-import type { MessageSummary } from '../../src-shared/schemas/messages';
+import { LIVE_EVENT_NAMES, type LiveEventMap, type LiveEventName } from '../../src-shared/live-events';
 
-/** What `GET /emulator/stream` announces (the emulator's EmulatorEventMap, as the UI reads it). */
-export interface LiveEvents {
-  'delivery.created': DeliverySummary;
-  'delivery.updated': DeliverySummary;
-  'attempt.completed': { delivery_id: string; attempt: AttemptRecord };
-  'clock.changed': { now: string; speed: number };
-  'message.created': MessageSummary;
-  'message.updated': { ref_id: string; event: string; timestamp: string; delivery_id: string | null; status: MessageSummary['status'] };
-  'mailer.updated': { mailer_id: string; account_id: string; config_type: string; status: string; last_error: string | null };
-  'imap.message': ImapMessageSummary;
-}
-export type LiveEventName = keyof LiveEvents;
+export type { LiveEventName };
+/** What `GET /emulator/stream` announces (src-shared's LiveEventMap). */
+export type LiveEvents = LiveEventMap;
 type Listener<K extends LiveEventName> = (data: LiveEvents[K]) => void;
-
-const NAMES: LiveEventName[] = [
-  'delivery.created',
-  'delivery.updated',
-  'attempt.completed',
-  'clock.changed',
-  'message.created',
-  'message.updated',
-  'mailer.updated',
-  'imap.message',
-];
 
 /**
  * One EventSource for the whole UI, opened on the first subscription and closed after the last;
@@ -64,7 +42,7 @@ class LiveStream {
     source.onopen = () => {
       for (const r of this.reconnects) r();
     };
-    for (const name of NAMES) {
+    for (const name of LIVE_EVENT_NAMES) {
       source.addEventListener(name, (e) => {
         const data = JSON.parse((e as MessageEvent<string>).data) as never;
         for (const l of this.listeners.get(name) ?? []) l(data);

@@ -105,6 +105,7 @@ export const SendEmailResult = z.object({
 });
 
 export const EMAIL_STATUSES = ['queued', 'delivered', 'deferred', 'bounced', 'rejected', 'failed', 'suppressed'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
 /** ISO 8601: a date (2026-11-22) or a date-time with Z or an offset. */
 const IsoDate = z

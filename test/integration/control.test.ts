@@ -116,6 +116,7 @@ describe('GET /openapi.json', () => {
         '/emulator/messages',
         '/emulator/messages/count',
         '/emulator/messages/{ref_id}',
+        '/emulator/messages/{ref_id}/release',
         '/emulator/rules',
         '/emulator/stats',
         '/v1/domain',

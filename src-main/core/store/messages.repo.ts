@@ -1,3 +1,4 @@
+import type { EmailStatus } from '../../../src-shared/schemas/email';
 import type { Db } from './database';
 
 export interface MessageContentRow {
@@ -21,7 +22,7 @@ export interface MessageRow {
   campaign_id: string;
   mailer_id: string;
   custom_args: string;
-  status: string;
+  status: EmailStatus;
   created_ms: number;
   created_at: string;
   delivered_ms: number | null;

@@ -1,16 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { EmulatorEventName, EmulatorEvents } from '../../emulator-events';
+import { LIVE_EVENT_NAMES } from '../../../../src-shared/live-events';
+import type { EmulatorEvents } from '../../emulator-events';
 
-const STREAMED: EmulatorEventName[] = [
-  'delivery.created',
-  'delivery.updated',
-  'attempt.completed',
-  'clock.changed',
-  'message.created',
-  'message.updated',
-  'mailer.updated',
-  'imap.message',
-];
 
 /** A client that reads slower than this much unsent data is dropped (EventSource reconnects). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -36,7 +27,7 @@ export function streamRoutes(app: FastifyInstance, events: EmulatorEvents): void
       'x-content-type-options': 'nosniff',
     });
     res.write('retry: 2000\n: connected\n\n');
-    const offs = STREAMED.map((name) =>
+    const offs = LIVE_EVENT_NAMES.map((name) =>
       events.on(name, (data) => {
         if (res.writableLength > MAX_BUFFERED_BYTES) return end();
         res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);

@@ -1,3 +1,4 @@
+import type { EmailStatus } from '../../../../src-shared/schemas/email';
 import type { EmailEventPayload } from '../../../../src-shared/schemas/events';
 import type { Clock } from '../../clock';
 import { isoTimestamp } from '../../clock';
@@ -30,7 +31,7 @@ export function factsOf(row: MessageRow): MessageFacts {
 }
 
 /** What each event does to its message's log status (kinds not listed leave it as it is). */
-const STATUS_AFTER: Partial<Record<EmailEventPayload['event'], string>> = {
+const STATUS_AFTER: Partial<Record<EmailEventPayload['event'], EmailStatus>> = {
   delivery: 'delivered',
   policy_rejection: 'rejected',
   phishing: 'rejected',
@@ -46,7 +47,7 @@ export class MessageLog {
     private readonly simulation: SimulationRepo,
     private readonly clock: Clock,
     /** Announces each applied event with the message's status after it (the UI's live list). */
-    private readonly applied?: (change: { ref_id: string; event: string; timestamp: string; delivery_id: string | null; status: string | null }) => void,
+    private readonly applied?: (change: { ref_id: string; event: string; timestamp: string; delivery_id: string | null; status: EmailStatus | null }) => void,
   ) {}
 
   find(refId: string): MessageFacts | undefined {

@@ -1,0 +1,38 @@
+import type { AttemptRecord, DeliverySummary } from './schemas/dispatch';
+import type { ImapMessageSummary } from './schemas/mailers';
+import type { MessageSummary } from './schemas/messages';
+
+/**
+ * What `GET /emulator/stream` announces, by event name: the emulator emits these as they happen (and
+ * the desktop shell listens), the UI reads them. One definition for both sides.
+ */
+export interface LiveEventMap {
+  'delivery.created': DeliverySummary;
+  'delivery.updated': DeliverySummary;
+  'attempt.completed': { delivery_id: string; attempt: AttemptRecord };
+  'clock.changed': { now: string; speed: number };
+  /** A captured message (API or SMTP), once it is in the store. */
+  'message.created': MessageSummary;
+  /**
+   * An event happened to a stored message (or its relay was deferred: `relay_deferred`); `status` is
+   * its log status after it.
+   */
+  'message.updated': { ref_id: string; event: string; timestamp: string; delivery_id: string | null; status: MessageSummary['status'] };
+  /** A mailer was added, changed or deleted (`status: "deleted"`), or its connection status changed. */
+  'mailer.updated': { mailer_id: string; account_id: string; config_type: string; status: string; last_error: string | null };
+  /** The IMAP connector took a message from an inbox (it is in the store). */
+  'imap.message': ImapMessageSummary;
+}
+export type LiveEventName = keyof LiveEventMap;
+
+/** Every name the stream carries. */
+export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
+  'delivery.created',
+  'delivery.updated',
+  'attempt.completed',
+  'clock.changed',
+  'message.created',
+  'message.updated',
+  'mailer.updated',
+  'imap.message',
+];
