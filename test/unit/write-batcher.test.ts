@@ -41,6 +41,51 @@ describe('WriteBatcher', () => {
   });
 });
 
+describe('WriteBatcher, when a write fails', () => {
+  it('runs the group again with each write in its own savepoint: the others are stored once, with their results', async () => {
+    const d = db();
+    const batcher = new WriteBatcher(d);
+    const runs = new Map<string, number>();
+    const write = (name: string, id: number, v: string | null) => () => {
+      runs.set(name, (runs.get(name) ?? 0) + 1);
+      d.prepare('INSERT INTO t (id, v) VALUES (?, ?)').run(id, v);
+      return `${name} stored`;
+    };
+    const first = batcher.run(write('first', 1, 'a'));
+    const bad = batcher.run(write('bad', 2, null));
+    const last = batcher.run(write('last', 3, 'c'));
+    await expect(bad).rejects.toThrow(/NOT NULL/);
+    expect(await Promise.all([first, last])).toEqual(['first stored', 'last stored']);
+    expect(d.prepare('SELECT id, v FROM t ORDER BY id').all()).toEqual([
+      { id: 1, v: 'a' },
+      { id: 3, v: 'c' },
+    ]);
+    // Together up to the failing one, then each alone after the rollback.
+    expect(Object.fromEntries(runs)).toEqual({ first: 2, bad: 2, last: 1 });
+  });
+
+  it('runs a write that is alone in its group once, and rejects it', async () => {
+    const d = db();
+    const batcher = new WriteBatcher(d);
+    let runs = 0;
+    const bad = batcher.run(() => {
+      runs++;
+      d.prepare('INSERT INTO t (id, v) VALUES (1, NULL)').run();
+    });
+    await expect(bad).rejects.toThrow(/NOT NULL/);
+    expect(runs).toBe(1);
+    expect(d.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 0 });
+  });
+
+  it('runs a group without a failure once', async () => {
+    const d = db();
+    const batcher = new WriteBatcher(d);
+    let runs = 0;
+    await Promise.all([1, 2, 3].map((i) => batcher.run(() => (runs++, d.prepare("INSERT INTO t (id, v) VALUES (?, 'x')").run(i)))));
+    expect(runs).toBe(3);
+  });
+});
+
 describe('WriteBatcher under load', () => {
   const count = (d: Database.Database) => (d.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
 

@@ -169,6 +169,10 @@ export class EmailService {
     const sent: SentMessage[] = [];
     const rows: MessageRow[] = [];
     await this.deps.writes.run(() => {
+      // The batcher may run this twice (after another write of its group failed): start afresh.
+      storedAs.clear();
+      sent.length = 0;
+      rows.length = 0;
       for (const r of send.recipients) {
         let sendId = storedAs.get(r.raw);
         if (sendId === undefined) {
