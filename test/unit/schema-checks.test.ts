@@ -1,0 +1,58 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { loadMigrations, migrate } from '../../src-main/core/store/database';
+
+/** Every CHECK with an IN list in the schema (each costs a temporary table per checking statement). */
+function inListChecks(db: Database.Database): string[] {
+  const tables = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table'").all() as Array<{ name: string; sql: string }>;
+  return tables.flatMap((t) => [...t.sql.matchAll(/CHECK \(\w+ IN \([^)]*\)\)/g)].map((m) => `${t.name}: ${m[0]}`));
+}
+
+function seed(db: Database.Database): void {
+  db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
+  db.prepare("INSERT INTO message_contents (send_id, raw) VALUES ('s1', x'41')").run();
+  db.prepare(
+    `INSERT INTO messages (ref_id, account_id, send_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
+       recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at)
+     VALUES ('m1', 'acc', 's1', 'smtp', 'a@example.com', '', 'b@example.org', 'b@example.org', 'example.org', '', 'to', 'Hi', '', '', '{}', 'queued', 1, 'now')`,
+  ).run();
+  db.prepare(
+    `INSERT INTO deliveries (id, account_id, target_kind, target_id, category, event, ref_id, payload, target_url, status, created_ms, created_at, updated_at)
+     VALUES ('d1', 'acc', 'webhook', 'w1', 'EMAIL_EVENT', 'delivery', 'm1', '{}', 'http://127.0.0.1/', 'pending', 1, 'now', 'now')`,
+  ).run();
+}
+
+describe('CHECK constraints', () => {
+  it('are OR chains in a new store, and still refuse what they refused', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    expect(inListChecks(db)).toEqual([]);
+    seed(db);
+    expect(() => db.prepare("UPDATE deliveries SET status = 'lost' WHERE id = 'd1'").run()).toThrow(/CHECK constraint failed: status = 'pending' OR/);
+    expect(() => db.prepare("UPDATE messages SET status = 'opened' WHERE ref_id = 'm1'").run()).toThrow(/CHECK constraint failed/);
+    expect(() => db.prepare("UPDATE messages SET recipient_type = 'reply-to' WHERE ref_id = 'm1'").run()).toThrow(/CHECK constraint failed/);
+    expect(() => db.prepare("UPDATE accounts SET is_default = 2 WHERE id = 'acc'").run()).toThrow(/CHECK constraint failed/);
+    // Every value a constraint named is still accepted.
+    for (const status of ['pending', 'sending', 'succeeded', 'failed', 'cancelled']) db.prepare('UPDATE deliveries SET status = ? WHERE id = ?').run(status, 'd1');
+    for (const status of ['queued', 'delivered', 'deferred', 'bounced', 'rejected', 'failed', 'suppressed']) db.prepare('UPDATE messages SET status = ? WHERE ref_id = ?').run(status, 'm1');
+  });
+
+  it('are rewritten in a store made before the change, keeping its rows, with the schema intact', () => {
+    const all = loadMigrations();
+    const rewrite = all.findIndex((m) => m.name === 'check-constraints-as-or-chains');
+    expect(rewrite).toBeGreaterThan(0);
+    const db = new Database(':memory:');
+    migrate(db, all.slice(0, rewrite));
+    expect(inListChecks(db).length).toBe(17);
+    seed(db);
+
+    expect(migrate(db, all)).toBe(all.length - rewrite);
+    expect(inListChecks(db)).toEqual([]);
+    expect(db.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+    expect(db.prepare('SELECT id, status FROM deliveries').all()).toEqual([{ id: 'd1', status: 'pending' }]);
+    expect(db.prepare('SELECT ref_id, status FROM messages').all()).toEqual([{ ref_id: 'm1', status: 'queued' }]);
+    expect(() => db.prepare("UPDATE deliveries SET status = 'lost' WHERE id = 'd1'").run()).toThrow(/CHECK constraint failed/);
+    // Defensive mode is back on: the schema cannot be written by anything else.
+    expect(() => db.pragma('writable_schema = ON') && db.prepare("UPDATE sqlite_schema SET sql = sql WHERE name = 'messages'").run()).toThrow(/may not be modified/);
+  });
+});
