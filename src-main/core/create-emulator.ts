@@ -264,7 +264,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       webhooks,
       events: emailEvents,
       email,
-      messages: new MessagesService(messagesRepo),
+      messages: new MessagesService(messagesRepo, (refId) => mailersRepo.relayOf(refId)),
       tracking: new TrackingService({
         messages: messagesRepo,
         simulation: simulationRepo,

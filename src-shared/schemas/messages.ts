@@ -36,6 +36,13 @@ export const MessageDetail = MessageSummary.extend({
   events: z.array(z.object({ event: z.string(), timestamp: Timestamp, delivery_id: z.string().nullable() })),
   /** Size of the raw message in bytes. */
   size: z.number().int(),
+  /**
+   * Sent through an SMTP mailer and not relayed yet: its attempts so far (each refused for now), when
+   * the next one is due, and the server's last reply. Null otherwise (the outcome is then an event).
+   */
+  relay: z
+    .object({ mailer_id: z.string(), attempts: z.number().int().nonnegative(), next_attempt_at: Timestamp, last_reply: z.string().nullable() })
+    .nullable(),
 }).meta({ id: 'MessageDetail' });
 export type MessageDetail = z.infer<typeof MessageDetail>;
 

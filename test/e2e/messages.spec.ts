@@ -295,3 +295,34 @@ test('Release… sends a captured message for real through an SMTP mailer and sh
     await target.close();
   }
 });
+
+test('a message its SMTP mailer server refused for now says so in its header: deferred, the reply, the next attempt', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  const target = await startRelayTarget({ user: 'ui-user', pass: 'ui-pass-123' });
+  try {
+    target.tempfail.set('customer@example.net', 1);
+    const mailer = await api(page, served, 'POST', '/v1/smtp', {
+      name: 'Greylisting relay',
+      email: 'app@example.com',
+      config_type: 'smtp',
+      connection_type: 'basic',
+      config: { host: '127.0.0.1', port: target.port, username: 'ui-user', password: 'ui-pass-123', secure: 'None' },
+    });
+    const sent = await api(page, served, 'POST', '/v1/email/send', {
+      from: { email: 'app@example.com' },
+      to: [{ email: 'customer@example.net' }],
+      subject: 'Greylisted once',
+      content: [{ type: 'text/plain', value: 'Hello' }],
+      settings: { mailer_id: mailer.data.mailer_id },
+    });
+    await page.goto(`${served.url}/messages/${sent.data.messages[0].ref_id}`);
+    const detail = page.getByTestId('message-detail');
+    await expect(detail.getByTestId('message-status')).toHaveText('deferred');
+    const relay = detail.getByTestId('message-relay');
+    await expect(relay).toContainText('refused for now once; next attempt in 1 min');
+    await expect(relay).toContainText('451 4.7.1 <customer@example.net>: Recipient address rejected: Greylisted');
+    expect(errors).toEqual([]);
+  } finally {
+    await target.close();
+  }
+});

@@ -221,6 +221,13 @@ describe('SMTP relay', () => {
     await until(async () => ((await log()).status === 'deferred' ? true : undefined));
     expect(target.received).toEqual([]);
     expect(announced).toEqual(['relay_deferred:deferred']);
+    // The message says why it waits, and until when.
+    const now = (await emu.control.getClock()).data.now_ms;
+    const waiting = (await emu.control.getMessage(refId)).data.relay!;
+    expect(waiting).toMatchObject({ mailer_id: mailer.mailer_id, attempts: 1 });
+    expect(waiting.last_reply).toMatch(/^451 4\.7\.1 <ann@example\.org>: Recipient address rejected: Greylisted/);
+    expect(Date.parse(waiting.next_attempt_at) - now).toBeGreaterThan(55_000);
+    expect(Date.parse(waiting.next_attempt_at) - now).toBeLessThanOrEqual(60_000);
     // A refused recipient is not the mailer's fault, even for now.
     expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data).toMatchObject({ status: 'ok', last_error: null });
 
@@ -235,6 +242,7 @@ describe('SMTP relay', () => {
     expect(events('delivery')[0]).toMatchObject({ ref_id: refId, mailer_id: mailer.mailer_id });
     expect(await log()).toMatchObject({ status: 'delivered', events: [{ event: 'delivery' }] });
     expect(events('smtp_error')).toEqual([]);
+    expect((await emu.control.getMessage(refId)).data.relay).toBeNull();
   });
 
   it('releases a captured message byte for byte to real recipients through an SMTP mailer, without touching its log', async () => {

@@ -119,6 +119,7 @@ export class MailersRepo {
         'INSERT INTO mailer_relays (ref_id, mailer_id, queued_ms, attempts, next_ms, last_reply) VALUES (?, ?, ?, 0, ?, NULL)',
       ),
       dueRelays: db.prepare<[number, number], RelayRow>('SELECT * FROM mailer_relays WHERE next_ms <= ? ORDER BY next_ms, ref_id LIMIT ?'),
+      relayOf: db.prepare<[string], RelayRow>('SELECT * FROM mailer_relays WHERE ref_id = ?'),
       nextRelayAfter: db.prepare<[number], { at: number | null }>('SELECT MIN(next_ms) AS at FROM mailer_relays WHERE next_ms > ?'),
       deferRelay: db.prepare<[number, number, string, string]>('UPDATE mailer_relays SET attempts = ?, next_ms = ?, last_reply = ? WHERE ref_id = ?'),
       removeRelay: db.prepare<[string]>('DELETE FROM mailer_relays WHERE ref_id = ?'),
@@ -217,6 +218,11 @@ export class MailersRepo {
   /** Relays due at `now`, the longest waiting first. */
   dueRelays(now: number, limit: number): RelayRow[] {
     return this.stmts.dueRelays.all(now, limit);
+  }
+
+  /** The relay a message waits for, if it does. */
+  relayOf(refId: string): RelayRow | undefined {
+    return this.stmts.relayOf.get(refId);
   }
 
   /** When the next relay that is not due yet becomes due. */

@@ -205,6 +205,21 @@ export function MessageDetailPane({ d }: { d: Detail }) {
               <dd>{d.campaign_id}</dd>
             </>
           )}
+          {d.relay && (
+            <>
+              <dt>Relay</dt>
+              <dd data-testid="message-relay">
+                {d.relay.attempts === 0 ? (
+                  'waiting for its relay through the SMTP mailer'
+                ) : (
+                  <>
+                    refused for now {d.relay.attempts === 1 ? 'once' : `${d.relay.attempts} times`}; next attempt <Time iso={d.relay.next_attempt_at} />
+                    {d.relay.last_reply && <div className="muted small">{d.relay.last_reply}</div>}
+                  </>
+                )}
+              </dd>
+            </>
+          )}
           <dt>ref_id</dt>
           <dd>
             <code>{d.ref_id}</code> <CopyButton text={d.ref_id} label="Copy ref_id" />

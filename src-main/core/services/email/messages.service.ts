@@ -2,6 +2,8 @@ import { simpleParser, type Attachment } from 'mailparser';
 import type { MessageDetail, MessageSummary } from '../../../../src-shared/schemas/messages';
 import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
+import { isoTimestamp } from '../../clock';
+import type { RelayRow } from '../../store/mailers.repo';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 
 export function toSummary(row: MessageRow): MessageSummary {
@@ -30,7 +32,11 @@ export interface AttachmentDownload {
 
 /** The captured messages, as the UI shows them: list, detail, raw source, HTML, attachments. */
 export class MessagesService {
-  constructor(private readonly repo: MessagesRepo) {}
+  constructor(
+    private readonly repo: MessagesRepo,
+    /** The relay a message sent through an SMTP mailer still waits for. */
+    private readonly relayOf: (refId: string) => RelayRow | undefined = () => undefined,
+  ) {}
 
   list(query: { q?: string; status?: string; campaign_id?: string; account_id?: string; limit: number; cursor?: string }) {
     const rows = this.repo.search({
@@ -64,6 +70,7 @@ export class MessagesService {
     if (!row || !content) throw notFound();
     const parsed = await simpleParser(content.raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
     const events = this.repo.eventsOf([refId]).get(refId) ?? [];
+    const relay = this.relayOf(refId);
     return {
       ...toSummary(row),
       headers: parsed.headerLines.map((h) => {
@@ -82,6 +89,7 @@ export class MessagesService {
       })),
       events: events.map((e) => ({ event: e.event, timestamp: e.timestamp, delivery_id: e.delivery_id })),
       size: content.raw.length,
+      relay: relay ? { mailer_id: relay.mailer_id, attempts: relay.attempts, next_attempt_at: isoTimestamp(relay.next_ms), last_reply: relay.last_reply } : null,
     };
   }
 
