@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { AccountRecord } from '../../src-shared/schemas/emulator';
 
 /** A choice of account by name; `anyLabel` adds a first option with an empty value (no account chosen). */
@@ -17,5 +18,21 @@ export function AccountSelect(props: {
         </option>
       ))}
     </select>
+  );
+}
+
+/** The account a screen works as: the one chosen, else the default one, else the first. */
+export function useChosenAccount(accounts: AccountRecord[]): [AccountRecord | undefined, (accountId: string) => void] {
+  const [accountId, setAccountId] = useState('');
+  return [accounts.find((a) => a.id === accountId) ?? accounts.find((a) => a.is_default) ?? accounts[0], setAccountId];
+}
+
+/** "Account [select]", shown only when there is more than one account to choose from. */
+export function AccountPicker(props: { accounts: AccountRecord[]; account: AccountRecord | undefined; onChange: (accountId: string) => void; className?: string }) {
+  if (props.accounts.length <= 1) return null;
+  return (
+    <label className={props.className}>
+      Account <AccountSelect accounts={props.accounts} value={props.account?.id ?? ''} onChange={props.onChange} />
+    </label>
   );
 }

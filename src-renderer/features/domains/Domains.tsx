@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { EmulatorDomain } from '../../../src-shared/schemas/domains';
 import { CopyButton } from '../../components/CopyButton';
 import { useDomains } from '../../stores/domains-store';
-import { AccountSelect } from '../../components/AccountSelect';
+import { AccountPicker, useChosenAccount } from '../../components/AccountSelect';
 
 function StatusBadge({ status }: { status: string }) {
   return <span className={`badge status-${status}`}>{status}</span>;
@@ -12,8 +12,7 @@ function AddDomainForm() {
   const { accounts, add, busy } = useDomains();
   const [domain, setDomain] = useState('');
   const [selector, setSelector] = useState('');
-  const [accountId, setAccountId] = useState('');
-  const account = accounts.find((a) => a.id === accountId) ?? accounts.find((a) => a.is_default) ?? accounts[0];
+  const [account, setAccountId] = useChosenAccount(accounts);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (account && (await add(account.id, domain, selector))) {
@@ -30,12 +29,7 @@ function AddDomainForm() {
       <label>
         DKIM selector <input className="input" value={selector} onChange={(e) => setSelector(e.target.value)} placeholder="mailyard" />
       </label>
-      {accounts.length > 1 && (
-        <label>
-          Account{' '}
-          <AccountSelect accounts={accounts} value={account?.id ?? ''} onChange={setAccountId} />
-        </label>
-      )}
+      <AccountPicker accounts={accounts} account={account} onChange={setAccountId} />
       <button className="button primary" type="submit" disabled={busy === 'add' || !account}>
         Add domain
       </button>

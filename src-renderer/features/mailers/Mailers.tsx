@@ -6,7 +6,7 @@ import { live } from '../../api/live';
 import { useOverview } from '../../stores/overview-store';
 import { AddMailer } from './AddMailer';
 import { ImapMessages } from './ImapMessages';
-import { AccountSelect } from '../../components/AccountSelect';
+import { AccountPicker, useChosenAccount } from '../../components/AccountSelect';
 
 type Mailer = MailerRecord & { account_id: string };
 
@@ -135,8 +135,7 @@ function MailerRow({ mailer, account, onChanged }: { mailer: Mailer; account: Ac
 /** The account's SMTP and IMAP mailers with their live status: add, test, OAuth login, delete, and what each IMAP inbox gave. */
 export function Mailers() {
   const { accounts } = useOverview();
-  const [accountId, setAccountId] = useState('');
-  const account = accounts.find((a) => a.id === accountId) ?? accounts.find((a) => a.is_default) ?? accounts[0];
+  const [account, setAccountId] = useChosenAccount(accounts);
   const [mailers, setMailers] = useState<Mailer[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
@@ -160,12 +159,7 @@ export function Mailers() {
   const mine = (mailers ?? []).filter((m) => m.account_id === account?.id);
   return (
     <main className="wide">
-      {accounts.length > 1 && (
-        <label className="form-row">
-          Account{' '}
-          <AccountSelect accounts={accounts} value={account?.id ?? ''} onChange={setAccountId} />
-        </label>
-      )}
+      <AccountPicker accounts={accounts} account={account} onChange={setAccountId} className="form-row" />
       {error && <p className="error">{error}</p>}
       <section className="card" aria-labelledby="mailers-title">
         <div className="card-head">

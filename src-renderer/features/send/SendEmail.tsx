@@ -4,7 +4,8 @@ import { describeError, fieldErrors, serviceAs } from '../../api/clients';
 import { JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { useOverview } from '../../stores/overview-store';
-import { AccountSelect } from '../../components/AccountSelect';
+import { AccountSelect, useChosenAccount } from '../../components/AccountSelect';
+import { ApiErrorAlert, type ApiErrorView } from '../../components/ApiErrorAlert';
 
 /** The simulator's addresses (one click adds one to To) and what each does. */
 const SIMULATOR = [
@@ -49,8 +50,7 @@ interface Answer {
 
 export function SendEmail() {
   const { accounts } = useOverview();
-  const [accountId, setAccountId] = useState('');
-  const account = accounts.find((a) => a.id === accountId) ?? accounts.find((a) => a.is_default) ?? accounts[0];
+  const [account, setAccountId] = useChosenAccount(accounts);
   const [from, setFrom] = useState('App <app@example.com>');
   const [to, setTo] = useState('');
   const [cc, setCc] = useState('');
@@ -64,7 +64,7 @@ export function SendEmail() {
   const [args, setArgs] = useState('');
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<Answer | null>(null);
-  const [error, setError] = useState<{ message: string; errors: Array<{ path: string; message: string }> } | null>(null);
+  const [error, setError] = useState<ApiErrorView | null>(null);
 
   const addSim = (local: string) => {
     const address = `${local}@sim.mailyard.test`;
@@ -185,20 +185,7 @@ export function SendEmail() {
             {busy ? 'Sending…' : 'Send'}
           </button>
         </div>
-        {error && (
-          <div className="error" role="alert" data-testid="send-error">
-            <strong>{error.message}</strong>
-            {error.errors.length > 1 && (
-              <ul>
-                {error.errors.map((e) => (
-                  <li key={`${e.path}-${e.message}`}>
-                    <code>{e.path}</code> {e.message}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
-        )}
+        {error && <ApiErrorAlert error={error} testId="send-error" />}
       </form>
       {answer && (
         <section className="card" aria-labelledby="answer-title" data-testid="send-answer">

@@ -4,6 +4,7 @@ import type { ClockState } from '../../../src-shared/schemas/dispatch';
 import { control, describeError, fieldErrors } from '../../api/clients';
 import { live } from '../../api/live';
 import { Time } from '../../components/Time';
+import { ApiErrorAlert, type ApiErrorView } from '../../components/ApiErrorAlert';
 
 interface DraftEvent {
   event: EmailEventKind;
@@ -108,7 +109,7 @@ function Clock() {
 
 function Rules() {
   const [rules, setRules] = useState<DraftRule[] | null>(null);
-  const [error, setError] = useState<{ message: string; errors: Array<{ path: string; message: string }> } | null>(null);
+  const [error, setError] = useState<ApiErrorView | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const load = useCallback(async () => {
     try {
@@ -217,20 +218,7 @@ function Rules() {
         </button>
         {notice && <span className="notice small">{notice}</span>}
       </div>
-      {error && (
-        <div className="error" role="alert">
-          {error.message}
-          {error.errors.length > 1 && (
-            <ul>
-              {error.errors.map((e) => (
-                <li key={`${e.path}-${e.message}`}>
-                  <code>{e.path}</code> {e.message}
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
+      {error && <ApiErrorAlert error={error} />}
     </section>
   );
 }

@@ -5,7 +5,7 @@ import type { AccountRecord } from '../../../src-shared/schemas/emulator';
 import { control, describeError, fieldErrors, serviceAs } from '../../api/clients';
 import { CopyButton } from '../../components/CopyButton';
 import { useOverview } from '../../stores/overview-store';
-import { AccountSelect } from '../../components/AccountSelect';
+import { AccountPicker, useChosenAccount } from '../../components/AccountSelect';
 
 interface Problem {
   message: string;
@@ -206,8 +206,7 @@ function SigningSecret({ account, onChanged }: { account: AccountRecord; onChang
 /** The account's two webhooks (register, edit, delete) and its signing secret. */
 export function Webhooks() {
   const { accounts, load: loadAccounts } = useOverview();
-  const [accountId, setAccountId] = useState('');
-  const account = accounts.find((a) => a.id === accountId) ?? accounts.find((a) => a.is_default) ?? accounts[0];
+  const [account, setAccountId] = useChosenAccount(accounts);
   const [hooks, setHooks] = useState<WebhookRecord[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
@@ -224,12 +223,7 @@ export function Webhooks() {
   }, [load]);
   return (
     <main className="wide">
-      {accounts.length > 1 && (
-        <label className="form-row">
-          Account{' '}
-          <AccountSelect accounts={accounts} value={account?.id ?? ''} onChange={setAccountId} />
-        </label>
-      )}
+      <AccountPicker accounts={accounts} account={account} onChange={setAccountId} className="form-row" />
       {error && <p className="error">{error}</p>}
       {account &&
         hooks &&
