@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
-import { WriteBatcher } from '../../src-main/core/store/write-batcher';
+import { describe, expect, it, vi } from 'vitest';
+import { GROUP_WINDOW_MS, WriteBatcher } from '../../src-main/core/store/write-batcher';
 
 function db() {
   const d = new Database(':memory:');
@@ -90,17 +90,27 @@ describe('WriteBatcher under load', () => {
   const count = (d: Database.Database) => (d.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
 
   it('lets writes of the next turns join a commit that follows closely on another', async () => {
-    const d = db();
-    const batcher = new WriteBatcher(d);
-    const insert = (i: number) => () => d.prepare('INSERT INTO t (id, v) VALUES (?, ?)').run(i, `v${i}`);
-    await batcher.run(insert(1));
-    // Right after a commit the store is busy: the next write waits for others to join it.
-    const second = batcher.run(insert(2));
-    await new Promise((r) => setImmediate(r));
-    expect(count(d)).toBe(1);
-    const third = batcher.run(insert(3));
-    await Promise.all([second, third]);
-    expect(count(d)).toBe(3);
+    // On fake time: under a loaded test run, real milliseconds pass between two lines.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
+    try {
+      const d = db();
+      const batcher = new WriteBatcher(d);
+      const insert = (i: number) => () => d.prepare('INSERT INTO t (id, v) VALUES (?, ?)').run(i, `v${i}`);
+      const first = batcher.run(insert(1));
+      await vi.advanceTimersByTimeAsync(0);
+      await first;
+      expect(count(d)).toBe(1);
+      // Right after a commit the store is busy: the next write waits for others to join it.
+      const second = batcher.run(insert(2));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(count(d)).toBe(1);
+      const third = batcher.run(insert(3));
+      await vi.advanceTimersByTimeAsync(GROUP_WINDOW_MS);
+      await Promise.all([second, third]);
+      expect(count(d)).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('commits at the end of the turn again once the store has been idle', async () => {
