@@ -3,6 +3,7 @@ import type { ImapMessageSummary } from '../../../src-shared/schemas/mailers';
 import { control, describeError } from '../../api/clients';
 import { live } from '../../api/live';
 import { Link } from '../../components/Link';
+import { formatSize } from '../../components/size';
 import { Time } from '../../components/Time';
 
 const PAGE = 50;
@@ -11,10 +12,6 @@ interface Loaded {
   messages: ImapMessageSummary[];
   total: number;
   next: string | null;
-}
-
-function kib(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KiB`;
 }
 
 /**
@@ -100,7 +97,7 @@ export function ImapMessages({ mailerId }: { mailerId: string }) {
                 <a href={`/emulator/imap-messages/${encodeURIComponent(m.ref_id)}/raw`} download={`${m.ref_id}.eml`}>
                   .eml
                 </a>{' '}
-                <span className="muted">{kib(m.size)}</span>
+                <span className="muted">{formatSize(m.size)}</span>
               </td>
             </tr>
           ))}

@@ -8,16 +8,13 @@ import { Badge, EventTag } from '../../components/Badge';
 import { CopyButton } from '../../components/CopyButton';
 import { HeadersTable } from '../../components/JsonView';
 import { Link } from '../../components/Link';
+import { formatSize } from '../../components/size';
 import { Time } from '../../components/Time';
 import { navigate } from '../../router';
 import { useMessages } from '../../stores/messages-store';
 import { ReleaseMessage } from './ReleaseMessage';
 
 type Tab = 'preview' | 'text' | 'headers' | 'raw' | 'attachments' | 'events';
-
-function formatSize(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
 
 /**
  * The HTML part, served by the emulator with a script-free CSP, in a sandboxed frame without

@@ -35,7 +35,7 @@ export class MessagesService {
   constructor(
     private readonly repo: MessagesRepo,
     /** The relay a message sent through an SMTP mailer still waits for. */
-    private readonly relayOf: (refId: string) => RelayRow | undefined = () => undefined,
+    private readonly relayOf: (refId: string) => RelayRow | undefined,
   ) {}
 
   list(query: { q?: string; status?: string; campaign_id?: string; account_id?: string; limit: number; cursor?: string }) {
