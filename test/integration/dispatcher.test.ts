@@ -42,10 +42,10 @@ async function advance(ms: number) {
 }
 
 /** Waits until the delivery has `n` attempts recorded (attempts finish after the receiver answers). */
-async function attemptsOf(id: string, n: number, timeoutMs = 10_000) {
+async function attemptsOf(id: string, n: number, timeoutMs = 10_000, on: TestEmulator = emu) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const d = (await emu.control.getDelivery(id)).data;
+    const d = (await on.control.getDelivery(id)).data;
     if (d.attempt_log.length >= n && d.status !== 'sending') return d;
     if (Date.now() > deadline) throw new Error(`delivery ${id} has ${d.attempt_log.length} attempts (${d.status}), expected ${n}`);
     await new Promise((r) => setTimeout(r, 20));
@@ -341,6 +341,72 @@ describe('isolation between targets', () => {
       d = (await slow.control.getDelivery(first)).data;
     }
     expect(d.attempt_log[0]!.error).toEqual({ code: 'timeout', message: `no complete response from ${new URL(hanging.url).host} within 1000 ms` });
+  });
+});
+
+describe('a burst', () => {
+  it('beyond the claim limits: each delivery arrives once, as it was made, and is recorded in full', async () => {
+    const narrow = await startEmulator({ perTargetConcurrency: 2, globalConcurrency: 2 });
+    cleanups.push(() => narrow.cleanup());
+    await registerHook(narrow.service, receiver.url);
+    const account = narrow.handle.defaultAccount.id;
+    const updates: Array<{ id: string; status: string; ref_id: string | null; attempts: number; target: { url: string } }> = [];
+    const off = narrow.handle.events.on('delivery.updated', (d) => updates.push(d));
+    cleanups.push(async () => off());
+    // 60 events in one synchronous run: 4 are claimed as they are stored, the rest wait their turn.
+    const ids = Array.from({ length: 60 }, (_, i) =>
+      narrow.handle.services.events.emitEmailEvent(account, {
+        event: 'delivery',
+        timestamp: new Date().toISOString(),
+        ref_id: `REF-${i}`,
+        recipient: { email: `user${i}@example.com`, name: '' },
+        sender: { email: 'app@example.com', name: '' },
+        subject: `Receipt ${i}`,
+        campaign_id: '',
+        mailer_id: '',
+        custom_args: { order: String(i), filler: 'x'.repeat(i * 100) },
+      }).deliveryId!,
+    );
+    const requests = await receiver.waitFor(60, 10_000);
+    const byId = new Map(requests.map((r) => [r.headers['webhook-id'] as string, JSON.parse(r.body) as { ref_id: string; custom_args: Record<string, string> }]));
+    expect(byId.size).toBe(60);
+    for (const [i, id] of ids.entries()) {
+      expect(byId.get(id)).toMatchObject({ ref_id: `REF-${i}`, custom_args: { order: String(i), filler: 'x'.repeat(i * 100) } });
+      const d = (await narrow.control.getDelivery(id)).data;
+      expect(d).toMatchObject({ status: 'succeeded', attempts: 1, ref_id: `REF-${i}`, last_status_code: 200, target: { url: receiver.url } });
+      expect(d.attempt_log).toHaveLength(1);
+      expect(d.attempt_log[0]!.request.headers['webhook-id']).toBe(id);
+      expect(JSON.parse(d.attempt_log[0]!.request.body)).toEqual(d.payload);
+    }
+    await settle();
+    expect(receiver.requests).toHaveLength(60);
+    // What the live stream announced of each, from the dispatcher's own copy of the row.
+    const finals = updates.filter((u) => u.status === 'succeeded');
+    expect(finals).toHaveLength(60);
+    for (const [i, id] of ids.entries()) expect(finals.find((u) => u.id === id)).toMatchObject({ ref_id: `REF-${i}`, attempts: 1, target: { url: receiver.url } });
+  });
+
+  it('a delivery tried by hand while it waits its turn keeps its attempt count and is sent on schedule after it', async () => {
+    const narrow = await startEmulator({ perTargetConcurrency: 1, globalConcurrency: 1, deliveryTimeoutMs: 1_000 });
+    cleanups.push(() => narrow.cleanup());
+    await registerHook(narrow.service, receiver.url);
+    // The first request hangs until its time-out, and the manual attempt is refused: the others wait.
+    receiver.answer = (_req, index) => (index === 0 ? 'hang' : index === 1 ? 500 : 200);
+    const fired = [];
+    for (let i = 0; i < 4; i++) fired.push((await narrow.control.fireEvent({ event: 'delivery', ref_id: `REF-${i}` })).data.delivery_id!);
+    await receiver.waitFor(1);
+    const last = fired[3]!;
+    const manual = (await narrow.control.retryDelivery(last)).data;
+    expect(manual.attempt).toMatchObject({ number: 1, trigger: 'manual', outcome: 'failed' });
+    expect(manual.delivery).toMatchObject({ status: 'pending', attempts: 1 });
+
+    const d = await attemptsOf(last, 2, 10_000, narrow);
+    expect(d).toMatchObject({ status: 'succeeded', attempts: 2, ref_id: 'REF-3' });
+    expect(d.attempt_log.map((a) => [a.number, a.trigger, a.outcome])).toEqual([
+      [1, 'manual', 'failed'],
+      [2, 'scheduled', 'succeeded'],
+    ]);
+    expect(d.attempt_log[1]!.request.body).toBe(d.attempt_log[0]!.request.body);
   });
 });
 

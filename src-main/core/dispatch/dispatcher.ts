@@ -461,6 +461,14 @@ export class Dispatcher {
       while (room > 0 && queue.length > 0) {
         const id = queue.take()!;
         this.freshCount--;
+        // Untried since it was queued, the usual case: only its payload needs reading back.
+        const payload = this.deps.repo.claimUntried(id, now, stamp);
+        if (payload !== undefined) {
+          this.ready.push(queue.untried(payload, stamp));
+          room--;
+          continue;
+        }
+        // Not pending any more (claimed, cancelled, never committed), or tried meanwhile.
         const c = this.deps.repo.claimOne(id, now, stamp);
         if (c === undefined) continue;
         const o = queue.origin();

@@ -90,6 +90,12 @@ export class DeliveriesRepo {
         `UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status = 'pending' AND next_attempt_at <= ?
           RETURNING ref_id, payload, target_url, attempts, scheduled_attempts, next_attempt_at, last_status_code, last_error, created_ms, created_at`,
       ),
+      // Claims one delivery known to be due and not yet tried; returns its payload alone.
+      claimUntried: db
+        .prepare<[string, string, number], string>(
+          "UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status = 'pending' AND next_attempt_at <= ? AND attempts = 0 RETURNING payload",
+        )
+        .pluck(),
       claimAll: db.prepare<[string, number, number], DeliveryRow>(
         `UPDATE deliveries SET status = 'sending', updated_at = ?
           WHERE id IN (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?)
@@ -156,6 +162,15 @@ export class DeliveriesRepo {
    */
   claimOne(id: string, now: number, updatedAt: string): ClaimedFields | undefined {
     return this.stmts.claimOne.get(updatedAt, id, now);
+  }
+
+  /**
+   * Claims (marks `sending`) one delivery the caller knows, if it is still pending, due, and has had
+   * no attempt (so the caller knows all of it but its payload); returns its payload, or undefined
+   * when it is not.
+   */
+  claimUntried(id: string, now: number, updatedAt: string): string | undefined {
+    return this.stmts.claimUntried.get(updatedAt, id, now);
   }
 
   /**
