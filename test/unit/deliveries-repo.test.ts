@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src-main/core/store/database';
-import { DeliveriesRepo, type DeliveryRow } from '../../src-main/core/store/deliveries.repo';
+import { DeliveriesRepo } from '../../src-main/core/store/deliveries.repo';
+import { deliveryRow } from '../helpers/delivery-row';
 
 function store(): { db: Database.Database; repo: DeliveriesRepo } {
   const db = new Database(':memory:');
@@ -10,28 +11,7 @@ function store(): { db: Database.Database; repo: DeliveriesRepo } {
   return { db, repo: new DeliveriesRepo(db) };
 }
 
-function delivery(id: string, nextAttemptAt: number): DeliveryRow {
-  return {
-    id,
-    account_id: 'acc',
-    target_kind: 'webhook',
-    target_id: 'wh',
-    category: 'EMAIL_EVENT',
-    event: 'delivery',
-    ref_id: null,
-    payload: `{"n":"${id}"}`,
-    target_url: 'http://127.0.0.1/hooks',
-    status: 'pending',
-    attempts: 0,
-    scheduled_attempts: 0,
-    next_attempt_at: nextAttemptAt,
-    last_status_code: null,
-    last_error: null,
-    created_ms: 0,
-    created_at: 'then',
-    updated_at: 'then',
-  };
-}
+const delivery = (id: string, nextAttemptAt: number) => deliveryRow(id, { payload: `{"n":"${id}"}`, next_attempt_at: nextAttemptAt });
 
 describe('DeliveriesRepo.claimUntried', () => {
   it('claims a delivery only while it is pending, due and untried, and reads back its payload alone', () => {

@@ -1,29 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FreshQueue } from '../../src-main/core/dispatch/fresh-queue';
-import type { DeliveryRow } from '../../src-main/core/store/deliveries.repo';
+import { deliveryRow } from '../helpers/delivery-row';
 
-function row(id: string, event = 'delivery'): DeliveryRow {
-  return {
-    id,
-    account_id: 'acc',
-    target_kind: 'webhook',
-    target_id: 'wh',
-    category: 'EMAIL_EVENT',
-    event,
-    ref_id: `ref-${id}`,
-    payload: '{}',
-    target_url: 'http://127.0.0.1/hooks',
-    status: 'pending',
-    attempts: 0,
-    scheduled_attempts: 0,
-    next_attempt_at: 0,
-    last_status_code: null,
-    last_error: null,
-    created_ms: 0,
-    created_at: '',
-    updated_at: '',
-  };
-}
+const row = (id: string, event = 'delivery') => deliveryRow(id, { event, ref_id: `ref-${id}` });
 
 describe('FreshQueue', () => {
   it('gives ids back oldest first, each with its origin, shared while it is the same', () => {
