@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Resolver } from 'node:dns/promises';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -36,7 +37,8 @@ import { WebhooksService } from './services/webhooks.service';
 import { AccountsRepo } from './store/accounts.repo';
 import { DomainsRepo } from './store/domains.repo';
 import { lockDataDir } from './store/data-dir-lock';
-import { openDatabase, type Db } from './store/database';
+import { Checkpointer } from './store/checkpointer';
+import { DATABASE_FILE, openDatabase, type Db } from './store/database';
 import { DeliveriesRepo } from './store/deliveries.repo';
 import { InboundRepo } from './store/inbound.repo';
 import { MailersRepo } from './store/mailers.repo';
@@ -63,6 +65,8 @@ export interface EmulatorSeams {
   secretKeys?: SecretKeyStore;
   /** better-sqlite3's native module for this runtime (the desktop app: a build for Electron); default: its own. */
   sqliteNativeBinding?: string;
+  /** Checkpoints on a thread of their own (default); false: SQLite's, inside commits on the main thread. */
+  checkpointThread?: boolean;
 }
 
 export interface EmulatorServices {
@@ -122,6 +126,11 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     unlock();
     throw err;
   }
+  // Checkpoints on a thread of their own (a store in memory has no WAL).
+  const checkpointer =
+    dataDir === null || seams.checkpointThread === false
+      ? undefined
+      : await Checkpointer.start(db, join(dataDir, DATABASE_FILE), { nativeBinding: seams.sqliteNativeBinding, logger });
   let app: FastifyInstance | undefined;
   let clock: EmulatorClock | undefined;
   let smtp: SmtpSink | undefined;
@@ -368,6 +377,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
           writes.flush();
           state.set(CLOCK_OFFSET_KEY, String(liveClock.state().offsetMs));
           liveClock.dispose();
+          await checkpointer?.stop();
           db.close();
           unlock();
           logger.info('mailyard stopped');
@@ -380,6 +390,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     await app?.close();
     await smtp?.close();
     clock?.dispose();
+    await checkpointer?.stop();
     db.close();
     unlock();
     throw err;

@@ -67,6 +67,9 @@ export function migrate(db: Db, migrations: Migration[] = loadMigrations()): num
 
 export const DATABASE_FILE = 'mailyard.db';
 
+/** WAL pages (about 40 MiB) after which what the WAL holds is copied into the database file. */
+export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
+
 export interface OpenDatabaseOptions {
   /**
    * Path of a better_sqlite3.node built for this runtime (the desktop app passes one built for
@@ -96,8 +99,9 @@ export function openDatabase(dataDir: string | null, options: OpenDatabaseOption
     // about 95 MB over the dispatch benchmark's rounds; 16 MiB by about 43.
     db.pragma('cache_size = -16384');
     // Checkpoint every ~40 MiB of WAL instead of every ~4 MiB: pages rewritten by many commits (the
-    // indexes' last leaves) are copied into the database once per checkpoint, not ten times.
-    db.pragma('wal_autocheckpoint = 10000');
+    // indexes' last leaves) are copied into the database once per checkpoint, not ten times. (A store
+    // in a data directory checkpoints on a thread of its own, see checkpointer.ts.)
+    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     migrate(db);
   } catch (err) {
     db.close();
