@@ -16,6 +16,10 @@ test('Fire event: the payload preview, the filter verdict in words, and firing a
   await expect(page.getByTestId('payload-preview')).toContainText('"campaign_id": "spring"');
   await page.getByLabel('Field overrides').fill('{"bounce_type": "medium"}');
   await expect(page.getByText(/fields\.bounce_type/)).toBeVisible();
+  // Fired anyway: the refusal comes back as the alert, and the button is free again.
+  await page.getByRole('button', { name: 'Fire bounce' }).click();
+  await expect(page.getByRole('alert')).toContainText('fields.bounce_type: Invalid option');
+  await expect(page.getByRole('button', { name: 'Fire bounce' })).toBeEnabled();
   await page.getByLabel('Field overrides').fill('{"bounce_type": ');
   await expect(page.getByText(/Field overrides are not valid JSON/)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Fire bounce' })).toBeDisabled();
@@ -25,6 +29,7 @@ test('Fire event: the payload preview, the filter verdict in words, and firing a
   await expect(page.getByTestId('filter-verdict')).toHaveText('The webhook filter will send this event.');
   await page.getByRole('button', { name: 'Fire bounce' }).click();
   await expect(page.getByTestId('fire-result')).toContainText('Sent: delivery');
+  await expect(page.getByRole('alert')).toHaveCount(0);
   const [req] = await receiver.waitFor(1);
   expect(JSON.parse(req!.body)).toMatchObject({ event: 'bounce', campaign_id: 'spring', recipient: { email: 'qa@example.com' } });
 

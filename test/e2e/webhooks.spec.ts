@@ -75,3 +75,22 @@ test('register a webhook: the API validation messages inline as worded, then a c
   await expect(page.getByText('Requests are not signed.')).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test('the account signing secret: generate, show, rotate, stop signing', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  await page.goto(`${served.url}/webhooks`);
+  const card = page.getByRole('region', { name: 'Signing secret' });
+  await expect(card).toContainText('Requests are not signed.');
+  await card.getByRole('button', { name: 'Generate a secret' }).click();
+  const secret = card.getByTestId('signing-secret');
+  await expect(secret).toContainText('whsec_');
+  await card.getByRole('button', { name: 'Show' }).click();
+  await expect(secret).toHaveText(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  const first = await secret.textContent();
+  await card.getByRole('button', { name: 'Rotate' }).click();
+  await expect(secret).toHaveText(/^whsec_/);
+  await expect(secret).not.toHaveText(first!);
+  await card.getByRole('button', { name: 'Stop signing' }).click();
+  await expect(card).toContainText('Requests are not signed.');
+  expect(errors).toEqual([]);
+});

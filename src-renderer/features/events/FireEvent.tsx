@@ -4,6 +4,7 @@ import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../../src-shared/even
 import type { FireEventResult } from '../../../src-shared/schemas/dispatch';
 import type { MessageSummary } from '../../../src-shared/schemas/messages';
 import { control, describeError } from '../../api/clients';
+import { useRun } from '../../api/use-run';
 import { JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { useOverview } from '../../stores/overview-store';
@@ -35,8 +36,7 @@ export function FireEvent() {
   const [preview, setPreview] = useState<Result | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [result, setResult] = useState<Result | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useRun();
   const parsed = parseFields(fieldsText);
   // The latest messages, offered in the ref_id field.
   const [recent, setRecent] = useState<MessageSummary[]>([]);
@@ -81,16 +81,8 @@ export function FireEvent() {
   }, [key]);
 
   const fire = async () => {
-    setBusy(true);
-    setError(null);
     setResult(null);
-    try {
-      setResult((await control.fireEvent(body())).data);
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    setResult((await run(() => control.fireEvent(body())))?.data ?? null);
   };
 
   return (

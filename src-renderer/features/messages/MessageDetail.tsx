@@ -3,7 +3,8 @@ import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../../src-shared/even
 import type { FireEventResult } from '../../../src-shared/schemas/dispatch';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
 import type { z } from 'zod';
-import { control, describeError } from '../../api/clients';
+import { control } from '../../api/clients';
+import { useRun } from '../../api/use-run';
 import { Badge, EventTag } from '../../components/Badge';
 import { CopyButton } from '../../components/CopyButton';
 import { HeadersTable } from '../../components/JsonView';
@@ -107,27 +108,19 @@ function Events({ d }: { d: Detail }) {
 
 function FireFromMessage({ d }: { d: Detail }) {
   const [kind, setKind] = useState<EmailEventKind>('bounce');
-  const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<z.output<typeof FireEventResult> | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run, clearError } = useRun();
   const refresh = useMessages((s) => s.refreshDetail);
   useEffect(() => {
     setResult(null);
-    setError(null);
-  }, [d.ref_id]);
-  const fire = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+    clearError();
+  }, [d.ref_id, clearError]);
+  const fire = () =>
+    run(async () => {
       const res = await control.fireEvent({ event: kind, ref_id: d.ref_id });
       setResult(res.data);
       await refresh();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <div className="fire-inline">
       <label>

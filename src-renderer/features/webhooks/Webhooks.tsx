@@ -3,6 +3,7 @@ import { EMAIL_EVENT_KINDS, WEBHOOK_METHODS, type WebhookEvent, type WebhookMeth
 import type { WebhookRecord } from '../../../src-shared/schemas/webhooks';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
 import { control, describeError, fieldErrors, serviceAs } from '../../api/clients';
+import { useRun } from '../../api/use-run';
 import { CopyButton } from '../../components/CopyButton';
 import { useOverview } from '../../stores/overview-store';
 import { AccountPicker, useChosenAccount } from '../../components/AccountSelect';
@@ -160,17 +161,13 @@ function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYP
 }
 
 function SigningSecret({ account, onChanged }: { account: AccountRecord; onChanged: () => Promise<void> }) {
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRun();
   const [show, setShow] = useState(false);
-  const act = async (f: () => Promise<unknown>) => {
-    setError(null);
-    try {
+  const act = (f: () => Promise<unknown>) =>
+    run(async () => {
       await f();
       await onChanged();
-    } catch (err) {
-      setError(describeError(err));
-    }
-  };
+    });
   return (
     <section className="card" aria-labelledby="secret-title">
       <div className="card-head">
@@ -189,11 +186,11 @@ function SigningSecret({ account, onChanged }: { account: AccountRecord; onChang
         <p className="muted">Requests are not signed.</p>
       )}
       <div className="toolbar">
-        <button type="button" className="button" onClick={() => void act(() => control.setSigningSecret(account.id))}>
+        <button type="button" className="button" disabled={busy} onClick={() => void act(() => control.setSigningSecret(account.id))}>
           {account.signing_secret ? 'Rotate' : 'Generate a secret'}
         </button>
         {account.signing_secret && (
-          <button type="button" className="button danger" onClick={() => void act(() => control.deleteSigningSecret(account.id))}>
+          <button type="button" className="button danger" disabled={busy} onClick={() => void act(() => control.deleteSigningSecret(account.id))}>
             Stop signing
           </button>
         )}
