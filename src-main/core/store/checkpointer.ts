@@ -71,6 +71,8 @@ export class Checkpointer {
   private changesAsked = -1;
   private stopping = false;
   private failed = false;
+  /** Set once a failed checkpoint is logged, until one succeeds: a lasting failure is logged once. */
+  private warned = false;
 
   private constructor(
     private readonly worker: Worker,
@@ -131,9 +133,13 @@ export class Checkpointer {
     if (typeof m !== 'object') return;
     this.asked = false;
     if ('error' in m) {
-      this.logger.warn({ reason: m.error }, 'a background checkpoint failed; the next one retries');
+      if (!this.warned) this.logger.warn({ reason: m.error }, 'a background checkpoint failed; it is retried until one succeeds');
+      this.warned = true;
+      // Asked again at the next interval, whether or not anything changes meanwhile.
+      this.changesAsked = -1;
       return;
     }
+    this.warned = false;
     // The WAL is long enough to start over: copy what is left from here, so that the next commit
     // finds every frame copied. Not inside a transaction (there is none between event-loop turns,
     // but a checkpoint there would fail).
