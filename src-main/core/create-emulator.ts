@@ -65,8 +65,6 @@ export interface EmulatorSeams {
   secretKeys?: SecretKeyStore;
   /** better-sqlite3's native module for this runtime (the desktop app: a build for Electron); default: its own. */
   sqliteNativeBinding?: string;
-  /** Checkpoints on a thread of their own (default); false: SQLite's, inside commits on the main thread. */
-  checkpointThread?: boolean;
 }
 
 export interface EmulatorServices {
@@ -127,10 +125,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     throw err;
   }
   // Checkpoints on a thread of their own (a store in memory has no WAL).
-  const checkpointer =
-    dataDir === null || seams.checkpointThread === false
-      ? undefined
-      : await Checkpointer.start(db, join(dataDir, DATABASE_FILE), { nativeBinding: seams.sqliteNativeBinding, logger });
+  const checkpointer = dataDir === null ? undefined : await Checkpointer.start(db, join(dataDir, DATABASE_FILE), { nativeBinding: seams.sqliteNativeBinding, logger });
   let app: FastifyInstance | undefined;
   let clock: EmulatorClock | undefined;
   let smtp: SmtpSink | undefined;
