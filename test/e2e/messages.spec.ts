@@ -290,7 +290,17 @@ test('Release… sends a captured message for real through an SMTP mailer and sh
     await form.getByLabel('Release to').fill('nobody@example.org');
     await form.getByRole('button', { name: 'Release', exact: true }).click();
     await expect(form.getByTestId('release-result')).toContainText('The SMTP server did not take the message: 550 5.1.1 <nobody@example.org>');
-    expect(errors).toEqual([]);
+
+    // A request the API refuses: its message in the same place, as an error; the next release clears it.
+    await form.getByLabel('Release to').fill('not an address');
+    await form.getByRole('button', { name: 'Release', exact: true }).click();
+    await expect(form.getByTestId('release-result')).toHaveClass(/error/);
+    await expect(form.getByTestId('release-result')).toContainText('to.0');
+    await form.getByLabel('Release to').fill('me@example.org');
+    await form.getByRole('button', { name: 'Release', exact: true }).click();
+    await expect(form.getByTestId('release-result')).toContainText('Released to me@example.org');
+    await expect(form.getByTestId('release-result')).toHaveClass(/notice/);
+    expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
   } finally {
     await target.close();
   }

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
 import type { MailerRecord } from '../../../src-shared/schemas/mailers';
 import { control, describeError, serviceAs } from '../../api/clients';
+import { useRun } from '../../api/use-run';
 import { live } from '../../api/live';
 import { useOverview } from '../../stores/overview-store';
 import { AddMailer } from './AddMailer';
@@ -13,21 +14,17 @@ type Mailer = MailerRecord & { account_id: string };
 const STATUS_TONE: Record<string, string> = { connected: 'ok', ok: 'ok', connecting: 'wait', untested: 'muted', error: 'bad' };
 
 function MailerRow({ mailer, account, onChanged }: { mailer: Mailer; account: AccountRecord; onChanged: () => Promise<void> }) {
-  const [note, setNote] = useState<{ ok: boolean; text: string; link?: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const act = async (f: () => Promise<{ ok: boolean; text: string; link?: string } | void>) => {
-    setBusy(true);
-    setNote(null);
-    try {
+  const [done, setDone] = useState<{ ok: boolean; text: string; link?: string } | null>(null);
+  const { busy, error, run } = useRun();
+  const act = (f: () => Promise<{ ok: boolean; text: string; link?: string } | void>) =>
+    run(async () => {
+      setDone(null);
       const result = await f();
-      if (result) setNote(result);
+      if (result) setDone(result);
       await onChanged();
-    } catch (err) {
-      setNote({ ok: false, text: describeError(err) });
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
+  // What the last button did, or why it failed.
+  const note = error ? { ok: false, text: error, link: undefined } : done;
   const svc = serviceAs(account.api_key);
   const [showMessages, setShowMessages] = useState(false);
   return (

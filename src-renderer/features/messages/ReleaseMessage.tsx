@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { MailerRecord } from '../../../src-shared/schemas/mailers';
 import type { MessageDetail, ReleaseResult } from '../../../src-shared/schemas/messages';
 import { control, describeError } from '../../api/clients';
+import { useRun } from '../../api/use-run';
 import { Link } from '../../components/Link';
 
 type SmtpMailer = MailerRecord & { account_id: string };
@@ -23,14 +24,17 @@ export function ReleaseMessage({ d }: { d: MessageDetail }) {
   const [mailers, setMailers] = useState<SmtpMailer[] | null>(null);
   const [mailerId, setMailerId] = useState('');
   const [to, setTo] = useState(d.recipient.email);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [answer, setAnswer] = useState<{ ok: boolean; text: string } | null>(null);
+  const { busy, error, run, clearError } = useRun();
+  // The server's answer, or why the release (or the list of mailers) failed.
+  const result = error ? { ok: false, text: error } : answer;
 
   useEffect(() => {
     setOpen(false);
-    setResult(null);
+    setAnswer(null);
+    clearError();
     setTo(d.recipient.email);
-  }, [d.ref_id, d.recipient.email]);
+  }, [d.ref_id, d.recipient.email, clearError]);
 
   useEffect(() => {
     if (!open || mailers !== null) return;
@@ -41,24 +45,18 @@ export function ReleaseMessage({ d }: { d: MessageDetail }) {
         // The message's own account's mailer first, if it has one.
         setMailerId((smtp.find((m) => m.account_id === d.account_id) ?? smtp[0])?.mailer_id ?? '');
       },
-      (err: unknown) => setResult({ ok: false, text: describeError(err) }),
+      (err: unknown) => setAnswer({ ok: false, text: describeError(err) }),
     );
   }, [open, mailers, d.account_id]);
 
-  const release = async () => {
-    setBusy(true);
-    setResult(null);
-    try {
+  const release = () =>
+    run(async () => {
+      setAnswer(null);
       const list = addresses(to);
       const res = await control.releaseMessage(d.ref_id, { mailer_id: mailerId, ...(list.length > 0 ? { to: list } : {}) });
       const r: ReleaseResult = res.data;
-      setResult({ ok: r.ok, text: `${res.message} (${r.duration_ms} ms)` });
-    } catch (err) {
-      setResult({ ok: false, text: describeError(err) });
-    } finally {
-      setBusy(false);
-    }
-  };
+      setAnswer({ ok: r.ok, text: `${res.message} (${r.duration_ms} ms)` });
+    });
 
   if (!open) {
     return (
