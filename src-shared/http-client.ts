@@ -14,8 +14,13 @@ export class ApiError extends Error {
     readonly status: number,
     readonly body: ErrorResponse,
   ) {
-    super(`${status} ${body.message}`);
+    super(`${status} ${body.error}`);
     this.name = 'ApiError';
+  }
+
+  /** Each field problem of `details.fields` as `{path, message}`, in the order the server listed them. */
+  get fieldErrors(): Array<{ path: string; message: string }> {
+    return Object.entries(this.body.details?.fields ?? {}).map(([path, message]) => ({ path, message }));
   }
 }
 
@@ -75,7 +80,7 @@ export class HttpClient {
     }
     if (!res.ok) {
       const parsed = ErrorResponse.safeParse(json);
-      throw new ApiError(res.status, parsed.success ? parsed.data : { success: false, message: text || res.statusText });
+      throw new ApiError(res.status, parsed.success ? parsed.data : { success: false, error: text || res.statusText });
     }
     return op.response.parse(json) as CallOutput<O>;
   }

@@ -66,6 +66,11 @@ export interface Operation {
   response: z.ZodType;
   /** Error statuses this operation may answer besides 400 (and 401 for bearer operations). */
   errors?: readonly number[];
+  /**
+   * What its error body always carries beside `success` and `error`, as the real service's docs show:
+   * `details` (the webhook calls) or `records` (the domain calls). Absent: only what the error has.
+   */
+  errorShape?: 'details' | 'records';
 }
 
 function defineOperations<const T extends Record<string, Operation>>(ops: T): T {
@@ -83,6 +88,7 @@ export const serviceOperations = defineOperations({
     body: RegisterWebhookBody,
     response: MessageResponse,
     errors: [409, 413, 415, 422],
+    errorShape: 'details',
   },
   updateWebhook: {
     method: 'PUT',
@@ -93,6 +99,7 @@ export const serviceOperations = defineOperations({
     body: UpdateWebhookBody,
     response: MessageResponse,
     errors: [404, 413, 415, 422],
+    errorShape: 'details',
   },
   deleteWebhook: {
     method: 'DELETE',
@@ -103,6 +110,7 @@ export const serviceOperations = defineOperations({
     body: DeleteWebhookBody,
     response: MessageResponse,
     errors: [404, 413, 415],
+    errorShape: 'details',
   },
   listWebhooks: {
     method: 'GET',
@@ -111,6 +119,7 @@ export const serviceOperations = defineOperations({
     tag: 'Webhooks',
     auth: 'bearer',
     response: dataResponse(z.array(WebhookRecord)),
+    errorShape: 'details',
   },
   sendEmail: {
     method: 'POST',

@@ -10,10 +10,10 @@ export function serviceAs(apiKey: string): ServiceClient {
 
 /** A failure in words: the API's own message when it answered, else why it could not be reached. */
 export function describeError(err: unknown): string {
-  return err instanceof ApiError ? err.body.message : `Cannot reach the emulator: ${(err as Error).message}`;
+  return err instanceof ApiError ? err.body.error : `Cannot reach the emulator: ${(err as Error).message}`;
 }
 
 /** The API's field errors by path (`webhook_url`, `webhook_options.events`, ...), to show beside each field. */
 export function fieldErrors(err: unknown): Array<{ path: string; message: string }> {
-  return err instanceof ApiError ? (err.body.errors ?? []) : [];
+  return err instanceof ApiError ? err.fieldErrors : [];
 }

@@ -21,7 +21,7 @@ interface DomainsState {
   setOutcome: (accountId: string, domain: string, outcome: 'verified' | 'failed', reason: string) => Promise<void>;
 }
 
-const describe = (err: unknown) => (err instanceof ApiError ? err.body.message : `Cannot reach the emulator: ${(err as Error).message}`);
+const describe = (err: unknown) => (err instanceof ApiError ? err.body.error : `Cannot reach the emulator: ${(err as Error).message}`);
 
 export const useDomains = create<DomainsState>((set, get) => {
   /** The service API as the account (its API key): the same requests a user's code makes. */

@@ -3,13 +3,17 @@ import { z } from 'zod';
 /** ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T10:15:30.123Z. */
 export const Timestamp = z.iso.datetime({ precision: 3 }).meta({ example: '2026-11-22T10:15:30.123Z' });
 
-export const FieldErrorSchema = z.object({ path: z.string(), message: z.string() });
-
+/**
+ * The error body of every operation, as the real service words it: `error` names the first problem in
+ * words; `details.fields` maps each field path to its problem when a request failed validation; the
+ * webhook calls always carry `details` (`{}` when there is nothing more), and the domain calls add `records`.
+ */
 export const ErrorResponse = z
   .object({
     success: z.literal(false),
-    message: z.string(),
-    errors: z.array(FieldErrorSchema).optional(),
+    error: z.string(),
+    details: z.looseObject({ fields: z.record(z.string(), z.string()).optional() }).optional(),
+    records: z.record(z.string(), z.unknown()).optional(),
   })
   .meta({ id: 'ErrorResponse' });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;

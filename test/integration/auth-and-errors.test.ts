@@ -34,8 +34,20 @@ describe('authentication of /v1', () => {
       headers: authorization ? { authorization } : {},
     });
     expect(res.status).toBe(401);
-    expect(res.json).toEqual({ success: false, message: 'Unauthorized' });
+    // The webhook calls always carry `details`, as the real service's docs show.
+    expect(res.json).toEqual({ success: false, error: 'Unauthorized', details: {} });
     expect(res.headers['www-authenticate']).toBe('Bearer realm="mailyard"');
+  });
+
+  it('takes the key from X-API-Key as the real service does, and refuses a request whose two keys disagree', async () => {
+    const ok = await emu.request('GET', '/v1/webhook', { apiKey: null, headers: { 'x-api-key': emu.apiKey } });
+    expect(ok.status).toBe(200);
+    const both = await emu.request('GET', '/v1/webhook', { apiKey: null, headers: { 'x-api-key': emu.apiKey, authorization: `Bearer ${emu.apiKey}` } });
+    expect(both.status).toBe(200);
+    const wrong = await emu.request('GET', '/v1/webhook', { apiKey: null, headers: { 'x-api-key': 'mly_unknown_key_000000000000' } });
+    expect([wrong.status, wrong.json.error]).toEqual([401, 'Unauthorized']);
+    const disagree = await emu.request('GET', '/v1/webhook', { apiKey: null, headers: { 'x-api-key': emu.apiKey, authorization: 'Bearer mly_unknown_key_000000000000' } });
+    expect(disagree.status).toBe(401);
   });
 
   it('accepts the scheme in any case', async () => {
@@ -54,7 +66,7 @@ describe('request errors (contract part 0)', () => {
     const res = await emu.request('POST', '/v1/webhook/register', { body: '{"webhook_url": ' });
     expect(res.status).toBe(400);
     expect(res.json.success).toBe(false);
-    expect(res.json.message).toMatch(/^request body is not valid JSON: /);
+    expect(res.json.error).toMatch(/^request body is not valid JSON: /);
   });
 
   it.each([
@@ -66,7 +78,7 @@ describe('request errors (contract part 0)', () => {
   ])('400 for %s instead of an object', async (_name, body) => {
     const res = await emu.request('POST', '/v1/webhook/register', { body });
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ success: false, message: 'request body must be a JSON object' });
+    expect(res.json).toMatchObject({ success: false, error: 'request body must be a JSON object', details: { fields: { body: 'request body must be a JSON object' } } });
   });
 
   it.each([
@@ -76,7 +88,7 @@ describe('request errors (contract part 0)', () => {
   ])('400 for a %s key, and nothing is polluted', async (_name, body) => {
     const res = await emu.request('POST', '/v1/webhook/register', { body });
     expect(res.status).toBe(400);
-    expect(res.json.message).toBe('request body may not contain the keys __proto__ or constructor.prototype');
+    expect(res.json.error).toBe('request body may not contain the keys __proto__ or constructor.prototype');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
@@ -84,7 +96,7 @@ describe('request errors (contract part 0)', () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
       const res = await emu.request('POST', '/v1/webhook/register', { body: JSON.stringify(validBody()), headers: { 'content-type': type } });
       expect(res.status, type).toBe(415);
-      expect(res.json).toEqual({ success: false, message: 'Content-Type must be application/json' });
+      expect(res.json).toEqual({ success: false, error: 'Content-Type must be application/json', details: {} });
     }
   });
 
@@ -106,17 +118,28 @@ describe('request errors (contract part 0)', () => {
       body: big,
     });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ success: false, message: 'Payload Too Large' });
+    expect(await res.json()).toEqual({ success: false, error: 'Payload Too Large', details: {} });
   });
 
   it('404 in the error shape for unknown routes', async () => {
     for (const path of ['/v1/nope', '/emulator/nope', '/openapi.json/x']) {
       const res = await emu.request('GET', path);
       expect(res.status, path).toBe(404);
-      expect(res.json).toEqual({ success: false, message: `Route GET ${path} not found` });
+      expect(res.json).toEqual({ success: false, error: `Route GET ${path} not found` });
     }
     const wrongMethod = await emu.request('PATCH', '/v1/webhook/register', { body: {} });
     expect(wrongMethod.status).toBe(404);
+  });
+
+  it('answers errors the router raises before any route runs in the same body', async () => {
+    for (const path of ['/v1/domain/%ZZ', '/v1/domain/%E0%A4%A', '/emulator/messages/%', `/v1/domain/${'a'.repeat(5000)}`, `/emulator/deliveries/${'%41'.repeat(300)}`]) {
+      const res = await emu.request('GET', path);
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+      expect(['details', 'error', 'success'], `${path}: ${res.text}`).toEqual(expect.arrayContaining(Object.keys(res.json)));
+      expect(res.json.success).toBe(false);
+      expect(res.json.error.slice(0, 200), path).toMatch(/^[A-Z]/);
+    }
   });
 
   it('never answers 500 to odd input', async () => {
@@ -143,7 +166,7 @@ describe('request errors (contract part 0)', () => {
         expect(res.status, `${method} ${path} ${body.slice(0, 60)}`).toBeGreaterThanOrEqual(400);
         expect(res.status, `${method} ${path} ${body.slice(0, 60)}`).toBeLessThan(500);
         expect(res.json.success).toBe(false);
-        expect(typeof res.json.message).toBe('string');
+        expect(typeof res.json.error).toBe('string');
       }
     }
   });

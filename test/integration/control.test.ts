@@ -43,7 +43,7 @@ describe('accounts', () => {
     expect((await emu.control.createAccount({ api_key: key })).data.api_key).toBe(key);
     const err = (await emu.control.createAccount({ api_key: key }).catch((e: unknown) => e)) as ApiError;
     expect(err.status).toBe(409);
-    expect(err.body.message).toBe('Account Already Exists');
+    expect(err.body.error).toBe('Account Already Exists');
   });
 
   it('refuses a malformed key or name with 400', async () => {
@@ -60,7 +60,7 @@ describe('control API guard', () => {
     const res = await emu.request('GET', '/emulator/health', { headers: { host } });
     expect(res.status).toBe(403);
     expect(res.json.success).toBe(false);
-    expect(res.json.message).toContain('loopback');
+    expect(res.json.error).toContain('loopback');
   });
 
   it.each(['localhost', 'LOCALHOST:4400', '127.0.0.1:1234', '127.1.2.3', '[::1]:4400', 'app.localhost'])('answers Host %s', async (host) => {

@@ -141,7 +141,7 @@ describe('delivering an event', () => {
     expect((await emu.control.setSigningSecret(emu.handle.defaultAccount.id, secret)).data.signing_secret).toBe(secret);
     const bad = await emu.request('PUT', `/emulator/accounts/${emu.handle.defaultAccount.id}/signing-secret`, { body: { secret: 'nope' } });
     expect(bad.status).toBe(400);
-    expect(bad.json.message).toBe('secret must be whsec_ followed by at least 24 bytes of base64');
+    expect(bad.json.error).toBe('secret must be whsec_ followed by at least 24 bytes of base64');
     const missing = await emu.request('PUT', '/emulator/accounts/01ABCDEFGHJKMNPQRSTVWXYZ00/signing-secret', { body: {} });
     expect(missing.status).toBe(404);
   });
@@ -253,7 +253,7 @@ describe('retries', () => {
     // Nor by hand: its target is gone.
     const retry = await emu.request('POST', `/emulator/deliveries/${id}/retry`, { body: {} });
     expect(retry.status).toBe(409);
-    expect(retry.json.message).toBe('The target of this delivery no longer exists (its webhook was deleted)');
+    expect(retry.json.error).toBe('The target of this delivery no longer exists (its webhook was deleted)');
   });
 
   it('retries a failed delivery by hand, adding a manual attempt', async () => {
@@ -426,11 +426,11 @@ describe('synthetic events', () => {
   it('refuses overrides that break the payload schema, naming the field', async () => {
     const res = await emu.request('POST', '/emulator/events', { body: { event: 'bounce', fields: { bounce_type: 'medium', extra: 1 } } });
     expect(res.status).toBe(400);
-    expect(res.json.message).toBe('fields.bounce_type: Invalid option: expected one of "hard"|"soft"');
-    expect(res.json.errors.map((e: { path: string }) => e.path)).toEqual(['fields.bounce_type', 'fields.extra']);
+    expect(res.json.error).toBe('fields.bounce_type: Invalid option: expected one of "hard"|"soft"');
+    expect(Object.keys(res.json.details.fields)).toEqual(['fields.bounce_type', 'fields.extra']);
     const kind = await emu.request('POST', '/emulator/events', { body: { event: 'explosion' } });
     expect(kind.status).toBe(400);
-    expect(kind.json.message).toMatch(/^event must be one of delivery, open, click/);
+    expect(kind.json.error).toMatch(/^event must be one of delivery, open, click/);
     const account = await emu.request('POST', '/emulator/events', { body: { event: 'open', account_id: 'nope' } });
     expect(account.status).toBe(404);
   });

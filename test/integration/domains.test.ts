@@ -118,7 +118,7 @@ describe('domain operations (simulated verification)', () => {
     await emu.service.addDomain({ domain: 'example.com' });
     const dup = await emu.request('POST', '/v1/domain', { body: { domain: 'EXAMPLE.com.' } });
     expect(dup.status).toBe(409);
-    expect(dup.json).toEqual({ success: false, message: 'Domain Already Exists' });
+    expect(dup.json).toEqual({ success: false, error: 'Domain Already Exists' });
 
     const other = (await emu.control.createAccount({ name: 'Other' })).data;
     const res = await emu.request('POST', '/v1/domain', { body: { domain: 'example.com' }, apiKey: other.api_key });
@@ -136,7 +136,7 @@ describe('domain operations (simulated verification)', () => {
     ] as const) {
       const res = await emu.request(method, path, method === 'GET' ? {} : { body: {} });
       expect(res.status, `${method} ${path}`).toBe(404);
-      expect(res.json).toEqual({ success: false, message: 'Domain Not Found' });
+      expect(res.json).toEqual({ success: false, error: 'Domain Not Found' });
     }
     const bad = await emu.request('GET', '/v1/domain/not_a_domain');
     expect(bad.status).toBe(400);
@@ -237,14 +237,14 @@ describe('domain operations (simulated verification)', () => {
   it('control: 404 for an unknown domain, 400 for a bad body, scoped by account_id', async () => {
     const unknown = await emu.request('PUT', '/emulator/domains/nothing.example/verification', { body: { outcome: 'failed' } });
     expect(unknown.status).toBe(404);
-    expect(unknown.json.message).toBe('Domain Not Found');
+    expect(unknown.json.error).toBe('Domain Not Found');
     await emu.service.addDomain({ domain: 'example.com' });
     const bad = await emu.request('PUT', '/emulator/domains/example.com/verification', { body: { outcome: 'maybe' } });
     expect(bad.status).toBe(400);
-    expect(bad.json.message).toBe('outcome must be verified or failed');
+    expect(bad.json.error).toBe('outcome must be verified or failed');
     const reasonForVerified = await emu.request('PUT', '/emulator/domains/example.com/verification', { body: { outcome: 'verified', reason: 'x' } });
     expect(reasonForVerified.status).toBe(400);
-    expect(reasonForVerified.json.message).toBe('reason is only for outcome failed');
+    expect(reasonForVerified.json.error).toBe('reason is only for outcome failed');
 
     const other = (await emu.control.createAccount({ name: 'Other' })).data;
     await emu.request('POST', '/v1/domain', { body: { domain: 'example.com' }, apiKey: other.api_key });

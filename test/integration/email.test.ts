@@ -83,7 +83,7 @@ describe('POST /v1/email/send', () => {
   ])('refuses %s with 400', async (_name, overrides, msg) => {
     const res = await emu.request('POST', '/v1/email/send', { body: { ...message(['a@example.com']), ...overrides } });
     expect(res.status).toBe(400);
-    expect(res.json.message).toBe(msg);
+    expect(res.json.error).toBe(msg);
     expect((await emu.service.getEmailLogs()).data.logs).toEqual([]);
   });
 
@@ -91,7 +91,7 @@ describe('POST /v1/email/send', () => {
     const many = (n: number) => Array.from({ length: n }, (_, i) => ({ email: `r${i}@example.com` }));
     const over = await emu.request('POST', '/v1/email/send', { body: { ...message([]), to: many(600), cc: many(300), bcc: many(101) } });
     expect(over.status).toBe(400);
-    expect(over.json.message).toBe('to must have at most 1000 recipients together with cc and bcc (got 1001)');
+    expect(over.json.error).toBe('to must have at most 1000 recipients together with cc and bcc (got 1001)');
     const ok = await emu.request('POST', '/v1/email/send', { body: { ...message([]), to: many(1000) } });
     expect(ok.status).toBe(200);
     expect(ok.json.data.messages).toHaveLength(1000);
@@ -189,7 +189,7 @@ describe('the simulation', () => {
       body: { rules: [{ pattern: '*', events: [{ event: 'bounce', delay_ms: 0, fields: { bounce_type: 'maybe' } }] }] },
     });
     expect(res.status).toBe(400);
-    expect(res.json.errors[0].path).toBe('rules.0.events.0.fields.bounce_type');
+    expect(Object.keys(res.json.details.fields)[0]).toBe('rules.0.events.0.fields.bounce_type');
     expect((await emu.control.getRules()).data.rules).toEqual([]);
   });
 

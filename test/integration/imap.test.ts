@@ -244,7 +244,7 @@ describe.skipIf(!hasDovecot && !process.env.CI)('IMAP connector against Dovecot'
     expect(raw.toString()).toContain('Hello from One');
 
     // Clear answers for what is not there.
-    const statusOfCall = (p: Promise<unknown>) => p.then(() => 200, (e: ApiError) => [e.status, e.body.message]);
+    const statusOfCall = (p: Promise<unknown>) => p.then(() => 200, (e: ApiError) => [e.status, e.body.error]);
     expect(await statusOfCall(emu.control.listImapMessages('01JDNOSUCHMAILER0000000000'))).toEqual([404, 'IMAP Config Not Found']);
     const smtp = (await emu.service.configureSMTP({ ...withoutWebhook, config_type: 'smtp' })).data;
     expect(await statusOfCall(emu.control.listImapMessages(smtp.mailer_id))).toEqual([404, 'IMAP Config Not Found']);

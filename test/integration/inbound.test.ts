@@ -49,15 +49,15 @@ describe('inbound routing API', () => {
     });
     const bad = await emu.request('POST', '/v1/inbound/domain', { body: { domain: 'not a domain', url: domainHook.url, method: 'POST' } });
     expect(bad.status).toBe(400);
-    expect(bad.json.message).toMatch(/^domain /);
+    expect(bad.json.error).toMatch(/^domain /);
     const badMethod = await emu.request('POST', '/v1/inbound/domain', { body: { domain: 'x.example.com', url: domainHook.url, method: 'SEND' } });
     expect(badMethod.status).toBe(400);
-    expect(badMethod.json.errors[0].path).toBe('method');
+    expect(Object.keys(badMethod.json.details.fields)[0]).toBe('method');
     const unreachable = await emu.request('POST', '/v1/inbound/domain', {
       body: { domain: 'y.example.com', url: `http://127.0.0.1:${await closedPort()}/in`, method: 'POST' },
     });
     expect(unreachable.status).toBe(422);
-    expect(unreachable.json.message).toMatch(/^Webhook URL is not reachable: /);
+    expect(unreachable.json.error).toMatch(/^Webhook URL is not reachable: /);
     expect((await emu.request('GET', '/v1/inbound/domain/unknown.example.com')).status).toBe(404);
 
     const updated = await emu.service.updateInboundDomain('inbound.example.com', { method: 'PUT', headers: {} });
@@ -93,10 +93,10 @@ describe('inbound routing API', () => {
     });
     const dup = await emu.request('POST', '/v1/inbound/username', { body: { domain: 'in.example.com', username: 'support' } });
     expect(dup.status).toBe(409);
-    expect(dup.json.message).toBe('Inbound Username Already Exists');
+    expect(dup.json.error).toBe('Inbound Username Already Exists');
     const methodAlone = await emu.request('POST', '/v1/inbound/username', { body: { domain: 'in.example.com', username: 'b', method: 'PUT' } });
     expect(methodAlone.status).toBe(400);
-    expect(methodAlone.json.message).toMatch(/^method needs url/);
+    expect(methodAlone.json.error).toMatch(/^method needs url/);
 
     const back = await emu.service.updateInboundUsername('in.example.com', 'support', { url: null });
     expect(back.data).toMatchObject({ url: null, method: null, headers: null, effective: { url: domainHook.url, method: 'POST', headers: {} } });
@@ -217,13 +217,13 @@ describe('inbound mail', () => {
     expect(JSON.parse(post!.body)).toMatchObject({ subject: 'raw one', from: { email: 'x@example.org' } });
     const both = await emu.request('POST', '/emulator/inbound', { body: { to: ['a@in.example.com'], raw: 'x', subject: 'y' } });
     expect(both.status).toBe(400);
-    expect(both.json.message).toMatch(/subject may not be given with raw/);
-    expect((await emu.request('POST', '/emulator/inbound', { body: { to: ['a@in.example.com'] } })).json.message).toMatch(/^from is required/);
+    expect(both.json.error).toMatch(/subject may not be given with raw/);
+    expect((await emu.request('POST', '/emulator/inbound', { body: { to: ['a@in.example.com'] } })).json.error).toMatch(/^from is required/);
     const unknown = await emu.request('POST', '/emulator/inbound', { body: { account_id: 'nope', to: ['a@in.example.com'], raw: 'x' } });
     expect(unknown.status).toBe(404);
-    expect(unknown.json.message).toBe('Account Not Found');
+    expect(unknown.json.error).toBe('Account Not Found');
     const fired = await emu.request('POST', '/emulator/events', { body: { event: 'delivery', account_id: 'nope' } });
     expect(fired.status).toBe(404);
-    expect(fired.json.message).toBe('Account Not Found');
+    expect(fired.json.error).toBe('Account Not Found');
   });
 });

@@ -78,7 +78,7 @@ describe('SMTP and IMAP configurations', () => {
     const got = await emu.request('GET', `/v1/smtp/${id}`);
     expect(got.json.data.mailer_id).toBe(id);
     expect(got.text).not.toContain('relay-pass-123');
-    expect((await emu.request('GET', `/v1/imap/${id}`)).json).toEqual({ success: false, message: 'IMAP Config Not Found' });
+    expect((await emu.request('GET', `/v1/imap/${id}`)).json).toEqual({ success: false, error: 'IMAP Config Not Found' });
     expect((await emu.request('GET', '/v1/smtp/01NOPE')).status).toBe(404);
     const other = await emu.control.createAccount({ name: 'other' });
     expect((await emu.request('GET', `/v1/smtp/${id}`, { apiKey: other.data.api_key })).status).toBe(404);
@@ -113,7 +113,7 @@ describe('SMTP and IMAP configurations', () => {
     for (const [body, path, field] of cases) {
       const res = await emu.request('POST', path, { body });
       expect(res.status, `${field}: ${res.text}`).toBe(400);
-      expect(res.json.errors.map((e: { path: string }) => e.path), res.text).toContain(field);
+      expect(Object.keys(res.json.details.fields), res.text).toContain(field);
     }
     const unreachable = await emu.request('POST', '/v1/imap', {
       body: smtpConfig({
@@ -123,7 +123,7 @@ describe('SMTP and IMAP configurations', () => {
       }),
     });
     expect(unreachable.status).toBe(422);
-    expect(unreachable.json.message).toMatch(/^Webhook URL is not reachable: /);
+    expect(unreachable.json.error).toMatch(/^Webhook URL is not reachable: /);
     const noAuth = await emu.request('POST', '/v1/smtp', { body: smtpConfig(), apiKey: null });
     expect(noAuth.status).toBe(401);
   });
@@ -205,7 +205,7 @@ describe('SMTP relay', () => {
 
     const unknown = await emu.request('POST', '/v1/email/send', { body: mail(['ann@example.org'], '01UNKNOWN') });
     expect(unknown.status).toBe(400);
-    expect(unknown.json.errors[0].path).toBe('settings.mailer_id');
+    expect(Object.keys(unknown.json.details.fields)[0]).toBe('settings.mailer_id');
   });
 
   it('retries a recipient the server greylists (451) after a minute on the emulator clock, and the message is delivered', async () => {
@@ -279,11 +279,11 @@ describe('SMTP relay', () => {
 
     // Clear answers for what cannot be released.
     const unknown = await emu.request('POST', `/emulator/messages/${captured.ref_id}/release`, { body: { mailer_id: '01JDNOSUCHMAILER0000000000' } });
-    expect([unknown.status, unknown.json.message]).toEqual([400, 'mailer_id names no SMTP mailer']);
+    expect([unknown.status, unknown.json.error]).toEqual([400, 'mailer_id names no SMTP mailer']);
     const badTo = await emu.request('POST', `/emulator/messages/${captured.ref_id}/release`, { body: { mailer_id: mailer.mailer_id, to: ['nope'] } });
-    expect([badTo.status, badTo.json.errors[0].path]).toEqual([400, 'to.0']);
+    expect([badTo.status, Object.keys(badTo.json.details.fields)[0]]).toEqual([400, 'to.0']);
     const missing = await emu.request('POST', '/emulator/messages/01JDNOSUCHMESSAGE000000000/release', { body: { mailer_id: mailer.mailer_id } });
-    expect([missing.status, missing.json.message]).toEqual([404, 'Message Not Found']);
+    expect([missing.status, missing.json.error]).toEqual([404, 'Message Not Found']);
   });
 
   it('tests a configuration against the real server: login accepted, wrong password, unreachable', async () => {
@@ -380,7 +380,7 @@ describe('OAuth (the emulator as its own offline authorization server)', () => {
     expect(JSON.stringify(exchanged)).not.toContain('mya_');
     const reused = await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'my-app', token: { code } } });
     expect(reused.status).toBe(400);
-    expect(reused.json.errors[0].path).toBe('token.code');
+    expect(Object.keys(reused.json.details.fields)[0]).toBe('token.code');
 
     const stored = (await emu.service.getSMTPConfig(mailer.mailer_id)).data;
     expect(stored).toMatchObject({ oauth_active: true, oauth: { has_token: true, app_id: 'my-app', scope: 'mail.send' } });
@@ -421,8 +421,8 @@ describe('OAuth (the emulator as its own offline authorization server)', () => {
 
     const given = await emu.service.oauthLogin({ app_id: 'ext', mailer_id: mailer.mailer_id, token: { access_token: 'ya29.external', expires_in: 60 } });
     expect(given.data).toMatchObject({ oauth_active: true, token_type: 'Bearer' });
-    expect((await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', token: { access_token: 'x' } } })).json.errors[0].path).toBe('mailer_id');
-    expect((await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', mailer_id: mailer.mailer_id, type: 'imap' } })).json.errors[0].path).toBe('type');
+    expect(Object.keys((await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', token: { access_token: 'x' } } })).json.details.fields)[0]).toBe('mailer_id');
+    expect(Object.keys((await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', mailer_id: mailer.mailer_id, type: 'imap' } })).json.details.fields)[0]).toBe('type');
     expect((await fetch(`${emu.url}/oauth/authorize?state=unknown-state-value-123`)).status).toBe(400);
   });
 });

@@ -31,7 +31,7 @@ describe('close()', () => {
     const closing = emu.cleanup();
     const res = await pending;
     expect(res.status).toBe(422);
-    expect(res.json.message).toContain('within 500 ms');
+    expect(res.json.error).toContain('within 500 ms');
     await closing;
     await silent.close();
   });

@@ -41,7 +41,7 @@ describe('--strict-webhook-urls', () => {
     await start();
     const res = await emu.request('POST', '/v1/webhook/register', { body: body('http://hooks.example.com/x') });
     expect(res.status).toBe(400);
-    expect(res.json.message).toBe('webhook_url must be an https URL (strict webhook URLs are on)');
+    expect(res.json.error).toBe('webhook_url must be an https URL (strict webhook URLs are on)');
     expect(probes).toEqual([]);
   });
 
@@ -58,7 +58,7 @@ describe('--strict-webhook-urls', () => {
     const res = await emu.request('POST', '/v1/webhook/register', { body: body(url) });
     expect(res.status).toBe(422);
     const literal = new URL(url).hostname.replace(/[[\]]/g, '') === address;
-    expect(res.json.message).toBe(
+    expect(res.json.error).toBe(
       literal
         ? `Webhook URL is not reachable: ${address} is not a public address (strict webhook URLs are on)`
         : `Webhook URL is not reachable: ${new URL(url).hostname} resolves to ${address}, which is not a public address (strict webhook URLs are on)`,
@@ -70,7 +70,7 @@ describe('--strict-webhook-urls', () => {
     await start();
     const res = await emu.request('POST', '/v1/webhook/register', { body: body('https://nowhere.example.com/x') });
     expect(res.status).toBe(422);
-    expect(res.json.message).toBe('Webhook URL is not reachable: host nowhere.example.com not found');
+    expect(res.json.error).toBe('Webhook URL is not reachable: host nowhere.example.com not found');
   });
 
   it('accepts a public https URL, connecting to the checked address with certificate verification', async () => {

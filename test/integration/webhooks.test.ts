@@ -95,22 +95,22 @@ describe('register', () => {
       const res = await register(body);
       expect(res.status).toBe(400);
       expect(res.json.success).toBe(false);
-      expect(res.json.message).toBe(message);
-      expect(res.json.errors).toContainEqual({ path, message: expect.any(String) });
+      expect(res.json.error).toBe(message);
+      expect(res.json.details.fields).toHaveProperty([path]);
       expect((await emu.service.listWebhooks()).data).toEqual([]);
     });
 
     it('lists every problem, not only the first', async () => {
       const res = await register({ webhook_url: 'nope', event: 'X', method: 'y', extra: 1 });
       expect(res.status).toBe(400);
-      expect(res.json.errors.map((e: { path: string }) => e.path)).toEqual(['webhook_url', 'event', 'method', 'extra']);
+      expect(Object.keys(res.json.details.fields)).toEqual(['webhook_url', 'event', 'method', 'extra']);
     });
 
     it('needs more than 50 headers to refuse them', async () => {
       const headers = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`X-H${i}`, 'v']));
       const res = await register(emailWebhook({ headers }));
       expect(res.status).toBe(400);
-      expect(res.json.message).toBe('headers must have at most 50 headers');
+      expect(res.json.error).toBe('headers must have at most 50 headers');
       const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`X-H${i}`, 'v']));
       expect((await register(emailWebhook({ headers: fifty }))).status).toBe(200);
     });
@@ -118,7 +118,7 @@ describe('register', () => {
     it('checks the schema before the other rules', async () => {
       const res = await register({ webhook_url: deadUrl, event: 'EMAIL_EVENT', method: 'post' });
       expect(res.status).toBe(400);
-      expect(res.json.message).toBe('method must be one of GET, POST, PUT, DELETE, PATCH');
+      expect(res.json.error).toBe('method must be one of GET, POST, PUT, DELETE, PATCH');
     });
   });
 
@@ -131,13 +131,13 @@ describe('register', () => {
     ])('400 with the spec message for %s', async (_name, overrides) => {
       const res = await register(emailWebhook(overrides));
       expect(res.status).toBe(400);
-      expect(res.json).toEqual({ success: false, message: NO_EVENT, errors: [{ path: 'webhook_options.events', message: NO_EVENT }] });
+      expect(res.json).toEqual({ success: false, error: NO_EVENT, errors: [{ path: 'webhook_options.events', message: NO_EVENT }] });
     });
 
     it('comes before the reachability check', async () => {
       const res = await register(emailWebhook({ webhook_url: deadUrl, webhook_options: undefined }));
       expect(res.status).toBe(400);
-      expect(res.json.message).toBe(NO_EVENT);
+      expect(res.json.error).toBe(NO_EVENT);
     });
   });
 
@@ -145,13 +145,13 @@ describe('register', () => {
     it('400 with the spec message', async () => {
       const res = await register({ webhook_url: receiver.url, event: 'DOMAIN_VERIFICATION', method: 'POST', webhook_options: { events: { delivery: true } } });
       expect(res.status).toBe(400);
-      expect(res.json.message).toBe(DV_EVENTS);
+      expect(res.json.error).toBe(DV_EVENTS);
     });
 
     it('even when every event is false', async () => {
       const res = await register({ webhook_url: receiver.url, event: 'DOMAIN_VERIFICATION', method: 'POST', webhook_options: { events: {} } });
       expect(res.status).toBe(400);
-      expect(res.json.message).toBe(DV_EVENTS);
+      expect(res.json.error).toBe(DV_EVENTS);
     });
   });
 
@@ -160,7 +160,7 @@ describe('register', () => {
       expect((await register(emailWebhook())).status).toBe(200);
       const res = await register(emailWebhook({ method: 'PUT' }));
       expect(res.status).toBe(409);
-      expect(res.json).toEqual({ success: false, message: 'Webhook Already Exists' });
+      expect(res.json).toEqual({ success: false, error: 'Webhook Already Exists' });
       expect((await emu.service.listWebhooks()).data[0]!.method).toBe('POST');
     });
 
@@ -181,14 +181,14 @@ describe('register', () => {
     it('422 for a closed port, naming the reason; nothing is stored', async () => {
       const res = await register(emailWebhook({ webhook_url: deadUrl }));
       expect(res.status).toBe(422);
-      expect(res.json.message).toMatch(/^Webhook URL is not reachable: connection refused by 127\.0\.0\.1:\d+$/);
+      expect(res.json.error).toMatch(/^Webhook URL is not reachable: connection refused by 127\.0\.0\.1:\d+$/);
       expect((await emu.service.listWebhooks()).data).toEqual([]);
     });
 
     it('422 for a host that does not resolve', async () => {
       const res = await register(emailWebhook({ webhook_url: 'http://mailyard-no-such-host.invalid/hooks' }));
       expect(res.status).toBe(422);
-      expect(res.json.message).toBe('Webhook URL is not reachable: host mailyard-no-such-host.invalid not found');
+      expect(res.json.error).toBe('Webhook URL is not reachable: host mailyard-no-such-host.invalid not found');
     });
 
     it('connects to a live receiver without sending it any request', async () => {
@@ -216,7 +216,7 @@ describe('register', () => {
           body: emailWebhook({ webhook_url: `https://127.0.0.1:${silent.port}/hooks` }),
         });
         expect(res.status).toBe(422);
-        expect(res.json.message).toBe(`Webhook URL is not reachable: no TLS connection to 127.0.0.1:${silent.port} within 300 ms`);
+        expect(res.json.error).toBe(`Webhook URL is not reachable: no TLS connection to 127.0.0.1:${silent.port} within 300 ms`);
       } finally {
         await quick.cleanup();
         await silent.close();
@@ -226,7 +226,7 @@ describe('register', () => {
     it('422 when an https URL points at a server that does not speak TLS', async () => {
       const res = await register(emailWebhook({ webhook_url: receiver.url.replace('http:', 'https:') }));
       expect(res.status).toBe(422);
-      expect(res.json.message).toMatch(/^Webhook URL is not reachable: (TLS handshake with 127\.0\.0\.1:\d+ failed|connection reset)/);
+      expect(res.json.error).toMatch(/^Webhook URL is not reachable: (TLS handshake with 127\.0\.0\.1:\d+ failed|connection reset)/);
     });
   });
 });
@@ -263,26 +263,26 @@ describe('update', () => {
   it('applies rule 2 when webhook_options is given', async () => {
     const res = await update({ event: 'EMAIL_EVENT', webhook_options: { events: { delivery: false } } });
     expect(res.status).toBe(400);
-    expect(res.json.message).toBe(NO_EVENT);
+    expect(res.json.error).toBe(NO_EVENT);
   });
 
   it('applies rule 3 to a DOMAIN_VERIFICATION webhook', async () => {
     await register({ webhook_url: receiver.url, event: 'DOMAIN_VERIFICATION', method: 'POST' });
     const res = await update({ event: 'DOMAIN_VERIFICATION', webhook_options: { events: { delivery: true } } });
     expect(res.status).toBe(400);
-    expect(res.json.message).toBe(DV_EVENTS);
+    expect(res.json.error).toBe(DV_EVENTS);
   });
 
   it('404 Webhook Not Found when there is none of that type', async () => {
     const res = await update({ event: 'DOMAIN_VERIFICATION', method: 'GET' });
     expect(res.status).toBe(404);
-    expect(res.json).toEqual({ success: false, message: 'Webhook Not Found' });
+    expect(res.json).toEqual({ success: false, error: 'Webhook Not Found' });
   });
 
   it('checks reachability when the URL changes, and keeps the old URL on failure', async () => {
     const res = await update({ event: 'EMAIL_EVENT', webhook_url: deadUrl });
     expect(res.status).toBe(422);
-    expect(res.json.message).toMatch(/^Webhook URL is not reachable: /);
+    expect(res.json.error).toMatch(/^Webhook URL is not reachable: /);
     expect((await emu.service.listWebhooks()).data[0]!.webhook_url).toBe(receiver.url);
   });
 
@@ -298,7 +298,7 @@ describe('update', () => {
   it('refuses schema violations with 400', async () => {
     const res = await update({ event: 'EMAIL_EVENT', webhook_url: 'x', unknown: true });
     expect(res.status).toBe(400);
-    expect(res.json.errors.map((e: { path: string }) => e.path)).toEqual(['webhook_url', 'unknown']);
+    expect(Object.keys(res.json.details.fields)).toEqual(['webhook_url', 'unknown']);
   });
 });
 
@@ -312,17 +312,17 @@ describe('delete', () => {
 
     const again = await emu.request('DELETE', '/v1/webhook/delete', { body: { event: 'EMAIL_EVENT' } });
     expect(again.status).toBe(404);
-    expect(again.json.message).toBe('Webhook Not Found');
+    expect(again.json.error).toBe('Webhook Not Found');
     expect((await register(emailWebhook())).status).toBe(200);
   });
 
   it('needs a JSON body naming the event', async () => {
     const none = await emu.request('DELETE', '/v1/webhook/delete');
     expect(none.status).toBe(400);
-    expect(none.json.message).toBe('request body is required (a JSON object)');
+    expect(none.json.error).toBe('request body is required (a JSON object)');
     const bad = await emu.request('DELETE', '/v1/webhook/delete', { body: { event: 'ALL' } });
     expect(bad.status).toBe(400);
-    expect(bad.json.message).toBe('event must be one of EMAIL_EVENT, DOMAIN_VERIFICATION');
+    expect(bad.json.error).toBe('event must be one of EMAIL_EVENT, DOMAIN_VERIFICATION');
   });
 });
 

@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import sjson from 'secure-json-parse';
 import { buildOpenApiDocument } from '../../../src-shared/openapi';
@@ -35,6 +35,9 @@ export interface HttpAppDeps {
   health: () => Health;
 }
 
+/** The longest path parameter the router matches (fastify's default of 100 is shorter than a domain name). */
+export const MAX_PARAM_LENGTH = 1024;
+
 /** Paths that belong to an API: an unknown one is a JSON 404, never the UI page. */
 const API_PREFIXES = ['/v1', '/emulator', '/t', '/oauth', '/openapi.json'];
 
@@ -52,7 +55,19 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     bodyLimit: deps.maxBodyBytes,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    // A path parameter may be a domain name of 253 characters, percent-encoded when it is an IDN.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors the router raises before any route runs (a path with malformed percent-encoding) get the
+    // API's error body too, not fastify's own.
+    frameworkErrors: (error, _request, reply) => {
+      const message =
+        error.code === 'FST_ERR_BAD_URL'
+          ? 'Bad Request: the URL path is not valid percent-encoding'
+          : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? `URI Too Long: a path parameter may have at most ${MAX_PARAM_LENGTH} characters`
+            : error.message;
+      void (reply as FastifyReply).status(error.statusCode && error.statusCode < 500 ? error.statusCode : 400).send(errorBody(message));
+    },
     // Requests the HTTP parser cannot read still get the error shape of the API.
     clientErrorHandler: (err, socket) => {
       if (!socket.writable) return socket.destroy(err);

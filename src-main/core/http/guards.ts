@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '../../../src-shared/errors';
 import type { Account, AccountsService } from '../services/accounts.service';
-import { errorBody } from './error-handler';
+import { errorBody, shapeOf } from './error-handler';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,16 +13,30 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 
-/** `Authorization: Bearer <API key>` on every `/v1` request, checked before the body is read. */
+/**
+ * The API key of a request: `Authorization: Bearer <key>`, or `X-API-Key: <key>` (which the real service
+ * also takes). Given both, they must name the same key: a request is never authenticated by one while
+ * the other is wrong.
+ */
+export function apiKeyOf(headers: FastifyRequest['headers']): string | undefined {
+  const authorization = headers.authorization;
+  const bearer = authorization === undefined ? undefined : (BEARER.exec(authorization)?.[1] ?? '');
+  const header = headers['x-api-key'];
+  const xApiKey = Array.isArray(header) ? '' : header?.trim();
+  if (bearer !== undefined && xApiKey !== undefined && bearer !== xApiKey) return undefined;
+  return bearer || xApiKey || undefined;
+}
+
+/** `Authorization: Bearer <API key>` (or `X-API-Key`) on every `/v1` request, checked before the body is read. */
 export function bearerAuth(accounts: AccountsService) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    const account = match ? accounts.authenticate(match[1]!) : undefined;
+    const key = apiKeyOf(request.headers);
+    const account = key === undefined ? undefined : accounts.authenticate(key);
     if (!account) {
       return reply
         .status(401)
         .header('www-authenticate', 'Bearer realm="mailyard"')
-        .send(errorBody(MESSAGES.unauthorized));
+        .send(errorBody(MESSAGES.unauthorized, undefined, undefined, shapeOf(request)));
     }
     request.account = account;
   };

@@ -27,6 +27,7 @@ export function registerOperation<O extends Operation>(app: FastifyInstance, op:
   app.route({
     method: op.method,
     url: toRoutePath(op.path),
+    config: { errorShape: op.errorShape ?? 'plain' },
     handler: async (request) => {
       const input = {
         params: op.params ? parseInput(op.params, request.params, 'params') : undefined,
