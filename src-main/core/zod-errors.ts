@@ -10,6 +10,15 @@ export const errorMap: z.core.$ZodErrorMap = (issue) => {
     if (issue.input === null) return `must be ${ARTICLE[issue.expected] ?? `a ${issue.expected}`}, not null`;
     return `must be ${ARTICLE[issue.expected] ?? `a ${issue.expected}`}`;
   }
+  // Bounds in words ("must be at most 64 characters"), where zod would say "Too big: expected string to have <=64 characters".
+  if ((issue.code === 'too_big' || issue.code === 'too_small') && (issue.origin === 'string' || issue.origin === 'array' || issue.origin === 'number')) {
+    const limit = Number(issue.code === 'too_big' ? issue.maximum : issue.minimum);
+    const bound = issue.code === 'too_big' ? 'at most' : 'at least';
+    if (issue.origin === 'number') return `must be ${bound} ${limit}`;
+    if (issue.code === 'too_small' && limit === 1) return issue.origin === 'string' ? 'must not be empty' : 'must have at least one item';
+    const unit = issue.origin === 'string' ? 'character' : 'item';
+    return issue.origin === 'string' ? `must be ${bound} ${limit} ${unit}${limit === 1 ? '' : 's'}` : `must have ${bound} ${limit} ${unit}${limit === 1 ? '' : 's'}`;
+  }
   return undefined;
 };
 
