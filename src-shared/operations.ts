@@ -27,7 +27,16 @@ import {
   UpdateInboundUsernameBody,
 } from './schemas/inbound';
 import { EmailLogsPage, EmailLogsQuery, SendEmailBody, SendEmailResult, SimulationRules, SubscriptionBody } from './schemas/email';
-import { AddDomainBody, DomainParams, DomainRecord, EmulatorDomain, SetVerificationBody, VerificationSetting } from './schemas/domains';
+import {
+  AddDomainBody,
+  DomainListResponse,
+  DomainParams,
+  DomainResponse,
+  EmulatorDomain,
+  SetVerificationBody,
+  VerificationSetting,
+  VerifyDomainResponse,
+} from './schemas/domains';
 import { AccountRecord, CreateAccountBody, Health } from './schemas/emulator';
 import {
   ConfigureMailerBody,
@@ -162,33 +171,35 @@ export const serviceOperations = defineOperations({
   },
   addDomain: {
     method: 'POST',
-    path: '/v1/domain',
-    summary: 'Add a sending domain: pending, with the DNS records to publish (a new RSA-2048 DKIM key)',
+    path: '/v1/domain/add',
+    summary: 'Add a sending domain: pending, with its mailer_id and the DNS records to publish (a new RSA-2048 DKIM key)',
     tag: 'Domains',
     auth: 'bearer',
     body: AddDomainBody,
-    response: dataResponse(DomainRecord),
+    response: DomainResponse,
     errors: [409, 413, 415],
   },
   getDomain: {
     method: 'GET',
     path: '/v1/domain/{domain}',
-    summary: 'A sending domain with its DNS records and status',
+    summary: 'A sending domain with its mailer_id, DNS records and status',
     tag: 'Domains',
     auth: 'bearer',
     params: DomainParams,
-    response: dataResponse(DomainRecord),
+    response: DomainResponse,
     errors: [404],
+    errorShape: 'records',
   },
   verifyDomain: {
-    method: 'POST',
-    path: '/v1/domain/{domain}/verify',
-    summary: 'Verify a sending domain now; a status change sends a DOMAIN_VERIFICATION notification',
+    method: 'PUT',
+    path: '/v1/domain/verify/{domain}',
+    summary: 'Verify a sending domain now (400 Invalid DNS records when a record does not check out); a status change sends a DOMAIN_VERIFICATION notification',
     tag: 'Domains',
     auth: 'bearer',
     params: DomainParams,
-    response: dataResponse(DomainRecord),
+    response: VerifyDomainResponse,
     errors: [404, 415],
+    errorShape: 'records',
   },
   deleteDomain: {
     method: 'DELETE',
@@ -202,11 +213,11 @@ export const serviceOperations = defineOperations({
   },
   listDomains: {
     method: 'GET',
-    path: '/v1/domain',
-    summary: "List the account's sending domains (extension)",
+    path: '/v1/domains',
+    summary: "List the account's sending domains, each as getDomain shows it",
     tag: 'Domains',
     auth: 'bearer',
-    response: dataResponse(z.array(DomainRecord)),
+    response: DomainListResponse,
   },
   configureInboundRouting: {
     method: 'POST',

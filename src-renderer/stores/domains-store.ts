@@ -21,7 +21,20 @@ interface DomainsState {
   setOutcome: (accountId: string, domain: string, outcome: 'verified' | 'failed', reason: string) => Promise<void>;
 }
 
-const describe = (err: unknown) => (err instanceof ApiError ? err.body.error : `Cannot reach the emulator: ${(err as Error).message}`);
+/**
+ * A failure in words: the service's `error`, and for a verification the records that did not check
+ * out, grouped by reason (`Invalid DNS records: no TXT record found (spf, dkim)`).
+ */
+export function describe(err: unknown): string {
+  if (!(err instanceof ApiError)) return `Cannot reach the emulator: ${(err as Error).message}`;
+  const byReason = new Map<string, string[]>();
+  for (const [name, record] of Object.entries(err.body.records ?? {})) {
+    const reason = (record as { reason?: unknown } | null)?.reason;
+    if (typeof reason === 'string') byReason.set(reason, [...(byReason.get(reason) ?? []), name]);
+  }
+  if (byReason.size === 0) return err.body.error;
+  return `${err.body.error}: ${[...byReason].map(([reason, names]) => `${reason} (${names.join(', ')})`).join('; ')}`;
+}
 
 export const useDomains = create<DomainsState>((set, get) => {
   /** The service API as the account (its API key): the same requests a user's code makes. */
@@ -31,7 +44,10 @@ export const useDomains = create<DomainsState>((set, get) => {
     return new ServiceClient({ baseUrl: '', apiKey: account.api_key });
   };
 
-  /** Runs one action: marks it busy, reloads the list after it, reports a failure in words. */
+  /**
+   * Runs one action: marks it busy, reloads the list after it (after a failure too: a verification
+   * that answers 400 has still recorded its check), reports a failure in words.
+   */
   const run = async (key: string, action: () => Promise<string>): Promise<boolean> => {
     set({ busy: key, error: null, notice: null });
     try {
@@ -40,6 +56,7 @@ export const useDomains = create<DomainsState>((set, get) => {
       set({ notice });
       return true;
     } catch (err) {
+      await get().load();
       set({ error: describe(err) });
       return false;
     } finally {
@@ -65,7 +82,7 @@ export const useDomains = create<DomainsState>((set, get) => {
     add: (accountId, domain, selector) =>
       run('add', async () => {
         const res = await service(accountId).addDomain({ domain, ...(selector.trim() ? { selector: selector.trim() } : {}) });
-        return `${res.data.domain} added: publish its records, then verify it`;
+        return `${res.domain} added (mailer_id ${res.mailer_id}): publish its records, then verify it`;
       }),
     verify: async (accountId, domain) => {
       await run(`verify:${accountId}:${domain}`, async () => (await service(accountId).verifyDomain(domain)).message);

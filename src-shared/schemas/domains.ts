@@ -67,15 +67,26 @@ export type AddDomainBody = z.infer<typeof AddDomainBody>;
 
 export const DomainParams = z.strictObject({ domain: DomainName });
 
-/** One DNS record the user must publish, with the outcome of its last check. */
+/** The names of a domain's records: the keys of `sending_records`, `receiving_records` and verify's `records`. */
+export const SENDING_RECORD_NAMES = ['spf', 'dkim', 'return_path'] as const;
+export const RECEIVING_RECORD_NAMES = ['mx'] as const;
+export type DnsRecordName = (typeof SENDING_RECORD_NAMES)[number] | (typeof RECEIVING_RECORD_NAMES)[number];
+
+/**
+ * One DNS record the user must publish, as the real service shows it (`key`, `type`, `value`,
+ * `verified`), with Mailyard's extras: the record's `status` (pending until a verification checks it)
+ * and, after a failed check, why (`reason`) and what DNS answered (`found`).
+ */
 export const DnsRecord = z
   .object({
+    /** Where it is published: a fully qualified host name, ASCII. */
+    key: z.string().meta({ example: 'mailyard._domainkey.mail.example.com' }),
     type: z.enum(DNS_RECORD_TYPES),
-    /** Where it is published (a fully qualified name, ASCII). */
-    host: z.string(),
     value: z.string(),
+    /** Whether the last verification found it as asked; false before the first. */
+    verified: z.boolean(),
     status: DomainStatus,
-    /** With `--dns-verification real`: what DNS answered at `host` for this type on the last check. */
+    /** With `--dns-verification real`: what DNS answered at `key` for this type on the last check. */
     found: z.array(z.string()).optional(),
     /** Why the last check failed. */
     reason: z.string().optional(),
@@ -83,22 +94,43 @@ export const DnsRecord = z
   .meta({ id: 'DnsRecord' });
 export type DnsRecord = z.infer<typeof DnsRecord>;
 
+/** The records that let the service send for the domain: SPF, DKIM and the return-path CNAME. */
+export const SendingRecords = z
+  .object({ spf: DnsRecord, dkim: DnsRecord, return_path: DnsRecord })
+  .meta({ id: 'SendingRecords' });
+export type SendingRecords = z.infer<typeof SendingRecords>;
+
+/** The records that bring the domain's mail to the service: the MX, only while inbound routing uses the domain (else `{}`). */
+export const ReceivingRecords = z.object({ mx: DnsRecord.optional() }).meta({ id: 'ReceivingRecords' });
+export type ReceivingRecords = z.infer<typeof ReceivingRecords>;
+
+/** Every record of the domain by name, as verifyDomain and the DOMAIN_VERIFICATION notification give them. */
+export const DomainDnsRecords = SendingRecords.extend({ mx: DnsRecord.optional() }).meta({ id: 'DomainDnsRecords' });
+export type DomainDnsRecords = z.infer<typeof DomainDnsRecords>;
+
+/** A sending domain as the service shows it (the documented fields, then Mailyard's). */
 export const DomainRecord = z
   .object({
     /** ASCII form, lower-cased (an IDN as punycode): the form used in DNS and in addresses. */
     domain: z.string(),
-    /** The domain in Unicode (equal to `domain` unless it is an IDN). */
-    domain_unicode: z.string(),
-    custom_args: z.record(z.string(), z.string()),
+    /** `domain_` + a ULID, stable for the domain's life; a send's `mailer_id` may name it. */
+    mailer_id: z.string().meta({ example: 'domain_01JC3BBW8S9YGX2VNKG5MD7BTA' }),
     is_tenant_domain: z.boolean(),
+    /** Whether the domain's last verification found every record. */
+    verified: z.boolean(),
+    sending_records: SendingRecords,
+    receiving_records: ReceivingRecords,
+    custom_args: z.record(z.string(), z.string()),
     is_tenant_subdomain: z.boolean(),
     shared_with_subaccounts: z.union([z.boolean(), z.array(z.string())]),
     ips: z.array(z.string()),
     selector: z.string(),
+    /** The domain in Unicode (equal to `domain` unless it is an IDN). */
+    domain_unicode: z.string(),
+    /** pending until the first verification, then that of the last one. */
     status: DomainStatus,
     /** Why the last verification failed; null unless `status` is failed. */
     reason: z.string().nullable(),
-    dns_records: z.array(DnsRecord),
     created_at: Timestamp,
     verified_at: Timestamp.nullable(),
     /** When verification last ran; null before the first. */
@@ -106,6 +138,20 @@ export const DomainRecord = z
   })
   .meta({ id: 'Domain' });
 export type DomainRecord = z.infer<typeof DomainRecord>;
+
+/** addDomain's and getDomain's answer: flat, the domain beside `success` and `message`. */
+export const DomainResponse = DomainRecord.extend({ success: z.literal(true), message: z.string() }).meta({ id: 'DomainResponse' });
+export type DomainResponse = z.infer<typeof DomainResponse>;
+
+/** verifyDomain's answer when every record checks out (otherwise a 400 `Invalid DNS records` with the same `records`). */
+export const VerifyDomainResponse = z
+  .object({ success: z.literal(true), message: z.string(), records: DomainDnsRecords })
+  .meta({ id: 'VerifyDomainResponse' });
+export type VerifyDomainResponse = z.infer<typeof VerifyDomainResponse>;
+
+/** `GET /v1/domains`: the account's domains, each as getDomain shows it (without its `success` and `message`). */
+export const DomainListResponse = z.object({ success: z.literal(true), domains: z.array(DomainRecord) }).meta({ id: 'DomainListResponse' });
+export type DomainListResponse = z.infer<typeof DomainListResponse>;
 
 export const VERIFICATION_OUTCOMES = ['verified', 'failed'] as const;
 
@@ -126,7 +172,7 @@ export const DomainCheck = z.object({
   mode: z.enum(['simulated', 'real']),
   status: DomainStatus,
   reason: z.string().nullable(),
-  records: z.array(DnsRecord),
+  records: DomainDnsRecords,
 });
 export type DomainCheck = z.infer<typeof DomainCheck>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../events';
 import { Timestamp } from './common';
+import { DomainDnsRecords } from './domains';
 
 /**
  * One schema per webhook payload. The six of the service spec (part 6.3) are exact; the other six and
@@ -104,7 +105,10 @@ export const DomainVerificationPayload = z
     domain: z.string(),
     status: z.enum(['pending', 'verified', 'failed']),
     previous_status: z.enum(['pending', 'verified', 'failed']),
-    records: z.array(z.strictObject({ type: z.string(), host: z.string(), status: z.string() })),
+    /** The domain's `mailer_id` (`domain_` + a ULID). */
+    mailer_id: z.string(),
+    /** Every record by name (`spf`, `dkim`, `return_path`, `mx` while inbound routing uses the domain), as verifyDomain gives them. */
+    records: DomainDnsRecords,
     reason: z.string().optional(),
   })
   .meta({ id: 'DomainVerificationNotification' });

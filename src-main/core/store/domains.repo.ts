@@ -4,6 +4,8 @@ export type DomainStatusValue = 'pending' | 'verified' | 'failed';
 
 export interface DomainRow {
   id: string;
+  /** `domain_` + a ULID: the domain's id in the service's answers. */
+  mailer_id: string;
   account_id: string;
   domain: string;
   selector: string;
@@ -41,13 +43,16 @@ export class DomainsRepo {
       list: db.prepare<[string], DomainRow>('SELECT * FROM domains WHERE account_id = ? ORDER BY domain'),
       listAll: db.prepare<[], DomainRow>('SELECT * FROM domains ORDER BY domain, account_id'),
       byName: db.prepare<[string], DomainRow>('SELECT * FROM domains WHERE domain = ?'),
+      byMailerId: db.prepare<[string, string], Pick<DomainRow, 'domain' | 'status'>>(
+        'SELECT domain, status FROM domains WHERE account_id = ? AND mailer_id = ?',
+      ),
       signing: db.prepare<[string, string], Pick<DomainRow, 'selector' | 'dkim_private_key'>>(
         "SELECT selector, dkim_private_key FROM domains WHERE account_id = ? AND domain = ? AND status = 'verified'",
       ),
       insert: db.prepare<[DomainRow]>(
-        `INSERT INTO domains (id, account_id, domain, selector, options, status, reason, records, dkim_private_key,
+        `INSERT INTO domains (id, mailer_id, account_id, domain, selector, options, status, reason, records, dkim_private_key,
            next_outcome, next_reason, created_at, updated_at, verified_at, checked_at)
-         VALUES (@id, @account_id, @domain, @selector, @options, @status, @reason, @records, @dkim_private_key,
+         VALUES (@id, @mailer_id, @account_id, @domain, @selector, @options, @status, @reason, @records, @dkim_private_key,
            @next_outcome, @next_reason, @created_at, @updated_at, @verified_at, @checked_at)`,
       ),
       updateStatus: db.prepare<[DomainStatusUpdate]>(
@@ -83,6 +88,11 @@ export class DomainsRepo {
   /** The domain of that name in every account that has it. */
   findByName(domain: string): DomainRow[] {
     return this.stmts.byName.all(domain);
+  }
+
+  /** The account's domain whose mailer_id this is: its name and status. */
+  findByMailerId(accountId: string, mailerId: string): Pick<DomainRow, 'domain' | 'status'> | undefined {
+    return this.stmts.byMailerId.get(accountId, mailerId);
   }
 
   /** The DKIM selector and key of the account's domain, when it is verified. */

@@ -1,11 +1,16 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { EmulatorDomain } from '../../../src-shared/schemas/domains';
+import type { DnsRecord, EmulatorDomain } from '../../../src-shared/schemas/domains';
 import { CopyButton } from '../../components/CopyButton';
 import { useDomains } from '../../stores/domains-store';
 import { AccountPicker, useChosenAccount } from '../../components/AccountSelect';
 
 function StatusBadge({ status }: { status: string }) {
   return <span className={`badge status-${status}`}>{status}</span>;
+}
+
+/** The records to publish, by name as the service gives them: the sending ones, then the receiving one (MX) when listed. */
+function recordsOf(d: EmulatorDomain): Array<[string, DnsRecord]> {
+  return [...Object.entries(d.sending_records), ...Object.entries(d.receiving_records)].filter((e): e is [string, DnsRecord] => e[1] !== undefined);
 }
 
 function AddDomainForm() {
@@ -102,6 +107,9 @@ function DomainCard({ d, showAccount }: { d: EmulatorDomain; showAccount: boolea
           {d.reason}
         </p>
       )}
+      <p data-testid="domain-mailer-id">
+        <span className="muted">mailer_id</span> <code>{d.mailer_id}</code> <CopyButton text={d.mailer_id} label="Copy mailer_id" />
+      </p>
       <p className="muted">
         Added {d.created_at}
         {d.checked_at ? ` · checked ${d.checked_at}` : ' · not checked yet'}
@@ -110,6 +118,7 @@ function DomainCard({ d, showAccount }: { d: EmulatorDomain; showAccount: boolea
       <table className="table records">
         <thead>
           <tr>
+            <th>Record</th>
             <th>Type</th>
             <th>Host</th>
             <th>Value</th>
@@ -117,11 +126,14 @@ function DomainCard({ d, showAccount }: { d: EmulatorDomain; showAccount: boolea
           </tr>
         </thead>
         <tbody>
-          {d.dns_records.map((r) => (
-            <tr key={`${r.type} ${r.host}`}>
+          {recordsOf(d).map(([name, r]) => (
+            <tr key={name} data-testid={`record-${name}`}>
+              <td>
+                <code>{name}</code>
+              </td>
               <td>{r.type}</td>
               <td>
-                <code>{r.host}</code> <CopyButton text={r.host} label="Copy host" />
+                <code>{r.key}</code> <CopyButton text={r.key} label="Copy host" />
               </td>
               <td>
                 <code className="record-value">{r.value}</code> <CopyButton text={r.value} label="Copy value" />

@@ -4,15 +4,27 @@ import type { DomainsService } from '../../services/domains/domains.service';
 import { registerOperation } from '../operation-route';
 import { ok } from '../respond';
 
-/** The service's domain operations (`/v1/domain`). */
+/**
+ * The service's domain operations, answered flat as the real service's docs show them: addDomain and
+ * getDomain the domain beside `success` and `message`; verifyDomain `{success, message, records}`.
+ */
 export function domainRoutes(app: FastifyInstance, domains: DomainsService): void {
-  registerOperation(app, ops.addDomain, async ({ body, request }) => ok('Domain added successfully', await domains.add(request.account!.id, body)));
-  registerOperation(app, ops.listDomains, ({ request }) => ok('Domains retrieved successfully', domains.list(request.account!.id)));
-  registerOperation(app, ops.getDomain, ({ params, request }) => ok('Domain retrieved successfully', domains.get(request.account!.id, params.domain)));
-  registerOperation(app, ops.verifyDomain, async ({ params, request }) => {
-    const domain = await domains.verify(request.account!.id, params.domain);
-    return ok(domain.status === 'verified' ? 'Domain verified successfully' : `Domain verification failed: ${domain.reason}`, domain);
-  });
+  registerOperation(app, ops.addDomain, async ({ body, request }) => ({
+    success: true as const,
+    message: 'Domain added successfully',
+    ...(await domains.add(request.account!.id, body)),
+  }));
+  registerOperation(app, ops.listDomains, ({ request }) => ({ success: true as const, domains: domains.list(request.account!.id) }));
+  registerOperation(app, ops.getDomain, ({ params, request }) => ({
+    success: true as const,
+    message: 'Domain retrieved successfully',
+    ...domains.get(request.account!.id, params.domain),
+  }));
+  registerOperation(app, ops.verifyDomain, async ({ params, request }) => ({
+    success: true as const,
+    message: 'Domain verified successfully',
+    records: await domains.verify(request.account!.id, params.domain),
+  }));
   registerOperation(app, ops.deleteDomain, ({ params, request }) => {
     domains.delete(request.account!.id, params.domain);
     return ok('Domain deleted successfully');

@@ -1,4 +1,18 @@
-import type { DnsRecord } from '../../../../src-shared/schemas/domains';
+import type { DnsRecord as PublishedRecord, DnsRecordName, DomainDnsRecords } from '../../../../src-shared/schemas/domains';
+
+/**
+ * A record as the store keeps it (in `domains.records` and `domain_checks.records`, JSON arrays in this
+ * order: SPF, DKIM, return path, then the MX while inbound routing uses the domain). The answers show
+ * it by name (`toRecordMap`).
+ */
+export interface DnsRecord {
+  type: PublishedRecord['type'];
+  host: string;
+  value: string;
+  status: PublishedRecord['status'];
+  found?: string[];
+  reason?: string;
+}
 
 /** What the emulated service asks a domain to publish. */
 export const SPF_INCLUDE = 'spf.mailyard.test';
@@ -38,6 +52,33 @@ export function withMx(stored: DnsRecord[], domain: string, routed: boolean): Dn
   const base = stored.filter((r) => r.type !== 'MX');
   if (!routed) return base;
   return [...base, stored.find((r) => r.type === 'MX') ?? mxRecordFor(domain)];
+}
+
+/** The name a record goes by in the answers: `spf`, `dkim`, `return_path` or `mx`. */
+export function recordName(r: DnsRecord): DnsRecordName {
+  if (r.type === 'MX') return 'mx';
+  if (r.type === 'CNAME') return 'return_path';
+  return isDkim(r) ? 'dkim' : 'spf';
+}
+
+/** A record as the answers show it: `{key, type, value, verified}` and Mailyard's status, reason and what was found. */
+export function toPublished(r: DnsRecord): PublishedRecord {
+  return {
+    key: r.host,
+    type: r.type,
+    value: r.value,
+    verified: r.status === 'verified',
+    status: r.status,
+    ...(r.found !== undefined ? { found: r.found } : {}),
+    ...(r.reason !== undefined ? { reason: r.reason } : {}),
+  };
+}
+
+/** The records by name (`{spf, dkim, return_path, mx?}`), as verifyDomain and the notification give them. */
+export function toRecordMap(records: DnsRecord[]): DomainDnsRecords {
+  const map: Partial<Record<DnsRecordName, PublishedRecord>> = {};
+  for (const r of records) map[recordName(r)] = toPublished(r);
+  return map as DomainDnsRecords;
 }
 
 const isSpf = (r: DnsRecord) => r.type === 'TXT' && /^v=spf1\b/i.test(r.value);

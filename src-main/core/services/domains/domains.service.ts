@@ -4,8 +4,8 @@ import { promisify } from 'node:util';
 import { ulid } from 'ulid';
 import type {
   AddDomainBody,
-  DnsRecord,
   DomainCheck,
+  DomainDnsRecords,
   DomainRecord,
   DomainStatus,
   EmulatorDomain,
@@ -18,10 +18,12 @@ import { AppError } from '../../errors';
 import type { DomainRow, DomainsRepo } from '../../store/domains.repo';
 import type { WebhooksRepo } from '../../store/webhooks.repo';
 import { WEBHOOK_TARGET } from '../events.service';
-import { checkInDns, dnsRecordsFor, withMx, type DnsResolver } from './dns-records';
+import { checkInDns, dnsRecordsFor, recordName, toPublished, toRecordMap, withMx, type DnsRecord, type DnsResolver } from './dns-records';
 import { domainOfAddress, parseDomainName } from './hostname';
 
 export const DEFAULT_DKIM_SELECTOR = 'mailyard';
+/** A domain's `mailer_id` is this prefix and a ULID. */
+export const DOMAIN_MAILER_ID_PREFIX = 'domain_';
 export const DNS_VERIFICATION_MODES = ['simulated', 'real'] as const;
 export type DnsVerificationMode = (typeof DNS_VERIFICATION_MODES)[number];
 
@@ -76,6 +78,8 @@ const DEFAULT_FAILURE = 'the verification outcome was set to failed (PUT /emulat
 const CHECKS_KEPT = 20;
 
 const notFound = () => new AppError('not_found', 'Domain Not Found');
+/** verifyDomain's answer when a record does not check out (400), with every record's outcome. */
+const invalidRecords = (records: DomainDnsRecords) => new AppError('validation', 'Invalid DNS records', undefined, { records });
 const exists = () => new AppError('conflict', 'Domain Already Exists');
 
 /** The domain as typed, in its DNS form; a 400 naming the problem when it is not a domain. */
@@ -88,18 +92,24 @@ function domainName(input: string, path = 'domain'): { ascii: string; unicode: s
 function toRecord(row: DomainRow, routed: boolean): DomainRecord {
   const options = JSON.parse(row.options) as DomainOptions;
   const ascii = row.domain;
+  const records = withMx(JSON.parse(row.records) as DnsRecord[], row.domain, routed);
+  const sending = records.filter((r) => recordName(r) !== 'mx');
+  const mx = records.find((r) => recordName(r) === 'mx');
   return {
     domain: ascii,
-    domain_unicode: domainToUnicode(ascii) || ascii,
-    custom_args: options.custom_args,
+    mailer_id: row.mailer_id,
     is_tenant_domain: options.is_tenant_domain,
+    verified: row.status === 'verified',
+    sending_records: toRecordMap(sending) as DomainRecord['sending_records'],
+    receiving_records: mx ? { mx: toPublished(mx) } : {},
+    custom_args: options.custom_args,
     is_tenant_subdomain: options.is_tenant_subdomain,
     shared_with_subaccounts: options.shared_with_subaccounts,
     ips: options.ips,
     selector: row.selector,
+    domain_unicode: domainToUnicode(ascii) || ascii,
     status: row.status,
     reason: row.reason,
-    dns_records: withMx(JSON.parse(row.records) as DnsRecord[], row.domain, routed),
     created_at: row.created_at,
     verified_at: row.verified_at,
     checked_at: row.checked_at,
@@ -143,6 +153,7 @@ export class DomainsService {
     };
     const row: DomainRow = {
       id: ulid(),
+      mailer_id: `${DOMAIN_MAILER_ID_PREFIX}${ulid(clock.now())}`,
       account_id: accountId,
       domain: ascii,
       selector,
@@ -182,8 +193,9 @@ export class DomainsService {
    * Verifies the domain now. Simulated: the outcome set through the control API (verified unless set
    * to failed). Real: each record looked up in DNS (a failed outcome set through the control API still
    * wins). A status change sends a DOMAIN_VERIFICATION notification; the same status again sends none.
+   * Answers every record by name when all check out; otherwise throws `Invalid DNS records` (400) with them.
    */
-  async verify(accountId: string, domain: string): Promise<DomainRecord> {
+  async verify(accountId: string, domain: string): Promise<DomainDnsRecords> {
     const before = this.row(accountId, domain);
     const { repo, clock, mode } = this.deps;
     const routed = this.routed(before);
@@ -228,7 +240,10 @@ export class DomainsService {
     );
     this.signingKeys.clear();
     if (!updated) throw notFound();
-    return this.toRecord(repo.findById(current.id)!);
+    const byName = toRecordMap(records);
+    // The failed check is recorded (and notified) before the 400 that reports it.
+    if (status !== 'verified') throw invalidRecords(byName);
+    return byName;
   }
 
   /** Control API: the outcome of the domain's next verifications, in one account or every account that has it. */
@@ -248,7 +263,7 @@ export class DomainsService {
       account_id: row.account_id,
       verification: { outcome: row.next_outcome, reason: row.next_outcome === 'failed' ? (row.next_reason ?? DEFAULT_FAILURE) : null },
       checks: this.deps.repo.checks(row.id, CHECKS_KEPT).map(
-        (c): DomainCheck => ({ checked_at: c.checked_at, mode: c.mode, status: c.status, reason: c.reason, records: JSON.parse(c.records) as DnsRecord[] }),
+        (c): DomainCheck => ({ checked_at: c.checked_at, mode: c.mode, status: c.status, reason: c.reason, records: toRecordMap(JSON.parse(c.records) as DnsRecord[]) }),
       ),
     }));
   }
@@ -264,6 +279,15 @@ export class DomainsService {
     if (this.signingKeys.size >= SIGNING_KEYS_KEPT) this.signingKeys.clear();
     this.signingKeys.set(cacheKey, key);
     return key ?? undefined;
+  }
+
+  /**
+   * The account's domain whose `mailer_id` this is (a send's `mailer_id` may name one), with its status;
+   * undefined when the account has none of that id.
+   */
+  findByMailerId(accountId: string, mailerId: string): { domain: string; status: DomainStatus } | undefined {
+    if (!mailerId.startsWith(DOMAIN_MAILER_ID_PREFIX)) return undefined;
+    return this.deps.repo.findByMailerId(accountId, mailerId);
   }
 
   private routed(row: DomainRow): boolean {
@@ -291,7 +315,8 @@ export class DomainsService {
       domain: row.domain,
       status,
       previous_status: previous,
-      records: records.map((r) => ({ type: r.type, host: r.host, status: r.status })),
+      mailer_id: row.mailer_id,
+      records: toRecordMap(records),
       ...(status === 'failed' && reason !== null ? { reason } : {}),
     });
     this.deps.dispatcher.enqueue({
