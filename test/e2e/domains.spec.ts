@@ -1,10 +1,10 @@
 import { expect, test } from './fixtures';
 
-test('the Domains screen adds a domain, copies its records, verifies it and sets the next outcome', async ({ served, page, context }) => {
+test('the Domains screen adds a domain, shows its mailer_id and records by name, verifies it and sets the next outcome', async ({ served, page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.url });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  // The browser logs the refused add (a 400 on purpose below); anything else is a bug.
+  // The browser logs the refused add and the failed verification (400s on purpose below); anything else is a bug.
   page.on('console', (m) => m.type() === 'error' && !/status of 400/.test(m.text()) && errors.push(m.text()));
 
   await page.goto(served.url);
@@ -24,9 +24,23 @@ test('the Domains screen adds a domain, copies its records, verifies it and sets
   await expect(card.locator('.card-head .badge')).toHaveText('pending');
   await expect(card.locator('.records tbody tr')).toHaveCount(3);
 
-  // The copy button copies exactly the DKIM record the API gives.
+  // The screen shows what getDomain answers: the mailer_id, and each record under its name.
   const api = await page.request.get(`${served.url}/v1/domain/ui.example`, { headers: { authorization: `Bearer ${served.apiKey}` } });
-  const dkim = (await api.json()).data.dns_records[1];
+  const domain = await api.json();
+  expect(domain.mailer_id).toMatch(/^domain_[0-9A-HJKMNP-TV-Z]{26}$/);
+  await expect(page.getByTestId('notice')).toHaveText(`ui.example added (mailer_id ${domain.mailer_id}): publish its records, then verify it`);
+  await expect(card.getByTestId('domain-mailer-id').locator('code')).toHaveText(domain.mailer_id);
+  for (const name of ['spf', 'dkim', 'return_path']) {
+    const row = card.getByTestId(`record-${name}`);
+    await expect(row.locator('td').first()).toHaveText(name);
+    await expect(row.locator('td').nth(1)).toHaveText(domain.sending_records[name].type);
+    await expect(row.locator('td').nth(2).locator('code')).toHaveText(domain.sending_records[name].key);
+  }
+
+  // The copy buttons copy exactly the mailer_id and the DKIM record the API gives.
+  await card.getByRole('button', { name: `Copy mailer_id: ${domain.mailer_id}` }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(domain.mailer_id);
+  const dkim = domain.sending_records.dkim;
   await card.getByRole('button', { name: `Copy value: ${dkim.value}` }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(dkim.value);
 
@@ -42,6 +56,9 @@ test('the Domains screen adds a domain, copies its records, verifies it and sets
   await card.getByRole('button', { name: 'Verify now' }).click();
   await expect(card.locator('.card-head .badge')).toHaveText('failed');
   await expect(card.getByTestId('domain-reason')).toHaveText('DKIM record not published');
+  // The service's 400 in words, with the records that did not check out.
+  await expect(page.getByRole('alert')).toHaveText('Invalid DNS records: DKIM record not published (spf, dkim, return_path)');
+  await expect(card.getByTestId('record-dkim').locator('.badge')).toHaveText('failed');
 
   await card.getByText('History (2)').click();
   await expect(card.locator('.history li')).toHaveCount(2);
