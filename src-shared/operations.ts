@@ -293,13 +293,14 @@ export const serviceOperations = defineOperations({
   },
   configureSMTP: {
     method: 'POST',
-    path: '/v1/smtp',
-    summary: 'Add an SMTP configuration (config_type "smtp"); the password is stored encrypted and never returned',
+    path: '/v1/smtpbasic/verify',
+    summary:
+      'Add an SMTP configuration (config_type "smtp") after connecting and logging in to the server for real; a failed connection or login is a 422 with the server\'s answer and nothing is saved. The password is stored encrypted and never returned',
     tag: 'Mailers',
     auth: 'bearer',
     body: ConfigureMailerBody,
     response: dataResponse(MailerRecord),
-    errors: [413, 415],
+    errors: [413, 415, 422],
   },
   updateSMTP: {
     method: 'PUT',

@@ -24,9 +24,10 @@ import { InboundService } from './services/inbound/inbound.service';
 import { ImapConnector } from './imap/imap-connector';
 import { IMAP_WEBHOOK_TARGET, MailersService } from './services/mailers/mailers.service';
 import { fileKeyStore, memoryKeyStore, SecretBox, type SecretKeyStore } from './services/mailers/secret-box';
+import { checkSmtpLogin } from './services/mailers/smtp-connection';
 import { SmtpRelay } from './services/mailers/smtp-relay';
 import { OAuthService } from './services/oauth/oauth.service';
-import { checkUrl } from './services/url-check';
+import { checkServerHost, checkUrl } from './services/url-check';
 import { MailIntake } from './smtp/mail-intake';
 import { SmtpSink } from './smtp/smtp-sink';
 import { loadTlsIdentity } from './smtp/tls-certificate';
@@ -230,6 +231,8 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       secrets: new SecretBox(seams.secretKeys ?? (dataDir === null ? memoryKeyStore() : fileKeyStore(dataDir))),
       dispatcher,
       checkUrl: (url, path) => checkUrl(urlPolicy, url, path),
+      checkSmtpHost: (host, path) => checkServerHost(urlPolicy, host, path),
+      checkSmtpLogin: (row, credentials, address) => checkSmtpLogin(row, credentials, config.strictWebhookUrls, address),
       changed: (id, row) => imap.follow(id, row),
       announce: (change) => events.emit('mailer.updated', change),
     });

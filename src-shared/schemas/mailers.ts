@@ -13,7 +13,19 @@ export const MAILER_LIMITS = {
   appIdLength: 256,
 } as const;
 
-export const MAILER_SECURE = ['Auto', 'Tls', 'SSL', 'None'] as const;
+/**
+ * How a mailer's connection is secured (SMTP and IMAP alike; the spec's part 2.7 and the real service's
+ * `TlsWhenAvailable`):
+ * - `Auto`: TLS from the first byte on the protocol's implicit-TLS port (465 for SMTP, 993 for IMAP);
+ *   on any other port, as `TlsWhenAvailable`.
+ * - `TlsWhenAvailable`: plain connection, upgraded with STARTTLS when the server offers it, plain
+ *   otherwise (never TLS from the first byte, whatever the port).
+ * - `Tls`: plain connection that must be upgraded with STARTTLS; a server that does not offer it fails.
+ * - `SSL`: TLS from the first byte (implicit TLS), whatever the port.
+ * - `None`: plain text; STARTTLS is never tried, even when offered.
+ */
+export const MAILER_SECURE = ['Auto', 'TlsWhenAvailable', 'Tls', 'SSL', 'None'] as const;
+export type MailerSecure = (typeof MAILER_SECURE)[number];
 export const CONNECTION_TYPES = ['basic', 'oauth'] as const;
 export const CONFIG_TYPES = ['smtp', 'imap'] as const;
 export type ConfigType = (typeof CONFIG_TYPES)[number];

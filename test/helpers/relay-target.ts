@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { generate } from 'selfsigned';
 import { SMTPServer } from 'smtp-server';
 
 export interface RelayedMail {
@@ -17,40 +18,57 @@ export interface RelayTarget {
   refuse: Set<string>;
   /** Recipients refused for now at RCPT TO with `451 4.7.1` (greylisting), this many more times each. */
   tempfail: Map<string, number>;
-  /** Logins made, accepted or not. */
-  logins: Array<{ method: string; user: string; ok: boolean }>;
+  /** Logins made, accepted or not; `secure`: over TLS (after STARTTLS). */
+  logins: Array<{ method: string; user: string; ok: boolean; secure: boolean }>;
+  /** Connections opened to it (whether or not anything followed). */
+  connections: number;
   waitFor(count: number, timeoutMs?: number): Promise<RelayedMail[]>;
   close(): Promise<void>;
 }
 
 /**
  * A second SMTP server, started by a test as the relay target of an SMTP mailer (smtp-server, plain,
- * AUTH PLAIN/LOGIN with `user`/`pass`, XOAUTH2 with `accessToken`).
+ * AUTH PLAIN/LOGIN with `user`/`pass`, XOAUTH2 with `accessToken`). With `starttls`, it offers
+ * STARTTLS (a self-signed certificate for 127.0.0.1); without, it offers no TLS at all.
  */
-export async function startRelayTarget(options: { user?: string; pass?: string; accessToken?: (token: string) => boolean; port?: number } = {}): Promise<RelayTarget> {
+export async function startRelayTarget(
+  options: { user?: string; pass?: string; accessToken?: (token: string) => boolean; port?: number; starttls?: boolean } = {},
+): Promise<RelayTarget> {
   const state: RelayTarget = {
     port: 0,
     received: [],
     refuse: new Set(),
     tempfail: new Map(),
     logins: [],
+    connections: 0,
     waitFor: async () => [],
     close: async () => {},
   };
   const waiters = new Set<() => void>();
+  const tls = options.starttls
+    ? await generate([{ name: 'commonName', value: 'localhost' }], {
+        keyType: 'ec',
+        curve: 'P-256',
+        extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+      })
+    : undefined;
   const server = new SMTPServer({
     secure: false,
-    disabledCommands: ['STARTTLS'],
+    ...(tls ? { key: tls.private, cert: tls.cert } : { disabledCommands: ['STARTTLS'] }),
     authOptional: options.user === undefined,
     allowInsecureAuth: true,
     authMethods: ['PLAIN', 'LOGIN', 'XOAUTH2'],
     logger: false,
-    onAuth(auth, _session, callback) {
+    onConnect(_session, callback) {
+      state.connections++;
+      callback();
+    },
+    onAuth(auth, session, callback) {
       const ok =
         auth.method === 'XOAUTH2'
           ? options.accessToken !== undefined && options.accessToken(auth.accessToken ?? '') && auth.username === options.user
           : auth.username === options.user && auth.password === options.pass;
-      state.logins.push({ method: auth.method, user: auth.username ?? '', ok });
+      state.logins.push({ method: auth.method, user: auth.username ?? '', ok, secure: session.secure });
       if (!ok) return callback(Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 }));
       callback(null, { user: auth.username });
     },

@@ -137,6 +137,7 @@ describe('GET /openapi.json', () => {
         '/v1/oauth/login',
         '/v1/smtp',
         '/v1/smtp/{mailer_id}',
+        '/v1/smtpbasic/verify',
         '/v1/webhook',
         '/v1/webhook/delete',
         '/v1/webhook/register',

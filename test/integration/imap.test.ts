@@ -4,6 +4,7 @@ import { ImapMessagePayload, type ImapMessageSummary } from '../../src-shared/sc
 import { startDovecot, hasDovecot, type Dovecot } from '../helpers/dovecot';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
+import { startRelayTarget } from '../helpers/relay-target';
 
 let emu: TestEmulator;
 let dovecot: Dovecot;
@@ -246,7 +247,12 @@ describe.skipIf(!hasDovecot && !process.env.CI)('IMAP connector against Dovecot'
     // Clear answers for what is not there.
     const statusOfCall = (p: Promise<unknown>) => p.then(() => 200, (e: ApiError) => [e.status, e.body.error]);
     expect(await statusOfCall(emu.control.listImapMessages('01JDNOSUCHMAILER0000000000'))).toEqual([404, 'IMAP Config Not Found']);
-    const smtp = (await emu.service.configureSMTP({ ...withoutWebhook, config_type: 'smtp' })).data;
+    // configureSMTP logs in first: an SMTP server of the test's own (no login) takes the configuration.
+    const relay = await startRelayTarget();
+    const smtp = await emu.service
+      .configureSMTP({ ...withoutWebhook, config_type: 'smtp', config: { host: '127.0.0.1', port: relay.port, secure: 'None' } })
+      .then((r) => r.data)
+      .finally(() => relay.close());
     expect(await statusOfCall(emu.control.listImapMessages(smtp.mailer_id))).toEqual([404, 'IMAP Config Not Found']);
     expect(await statusOfCall(emu.control.listImapMessages(mailer.mailer_id, { cursor: 'not-a-cursor' }))).toEqual([400, 'cursor is not a cursor this API gave out']);
     const missing = await fetch(`${emu.url}/emulator/imap-messages/01JDNOSUCHMESSAGE000000000/raw`);

@@ -43,6 +43,15 @@ const smtpConfig = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
+/**
+ * An SMTP mailer that points at `port`: configureSMTP saves it only after logging in to the test's
+ * server, so it is saved against that one and moved with updateSMTP (which does not connect).
+ */
+async function mailerAt(client: TestEmulator['service'], port: number, config: Record<string, unknown> = {}) {
+  const created = (await client.configureSMTP(smtpConfig() as never)).data;
+  return (await client.updateSMTP({ mailer_id: created.mailer_id, config: { port, ...config } } as never)).data;
+}
+
 function mail(to: string[], mailerId: string) {
   return {
     from: { email: 'app@example.com', name: 'Example App' },
@@ -57,22 +66,24 @@ const events = (kind: string) => receiver.requests.map((r) => JSON.parse(r.body)
 
 describe('SMTP and IMAP configurations', () => {
   it('configures, reads, updates and deletes them, never returning the password', async () => {
-    const created = await emu.request('POST', '/v1/smtp', { body: smtpConfig() });
+    const created = await emu.request('POST', '/v1/smtpbasic/verify', { body: smtpConfig() });
     expect(created.status, created.text).toBe(200);
     expect(created.json).toMatchObject({
       success: true,
-      message: 'SMTP configuration created successfully',
+      message: 'SMTP configuration verified and created successfully',
       data: {
         name: 'Relay',
         config_type: 'smtp',
         connection_type: 'basic',
         config: { host: '127.0.0.1', port: target.port, username: 'relay-user', secure: 'None', has_password: true },
         oauth_active: false,
-        status: 'untested',
+        // Saved after a real login: it is known to work.
+        status: 'ok',
         last_error: null,
       },
     });
     expect(created.text).not.toContain('relay-pass-123');
+    expect(target.logins).toEqual([{ method: 'PLAIN', user: 'relay-user', ok: true, secure: false }]);
     const id = created.json.data.mailer_id as string;
 
     const got = await emu.request('GET', `/v1/smtp/${id}`);
@@ -98,17 +109,17 @@ describe('SMTP and IMAP configurations', () => {
 
   it('refuses bad configurations with a 400 naming the field, and an unreachable IMAP webhook with a 422', async () => {
     const cases: Array<[unknown, string, string]> = [
-      [smtpConfig({ config_type: 'imap' }), '/v1/smtp', 'config_type'],
-      [smtpConfig({ connection_type: 'token' }), '/v1/smtp', 'connection_type'],
-      [smtpConfig({ config: { host: '127.0.0.1', port: 70000, secure: 'None' } }), '/v1/smtp', 'config.port'],
-      [smtpConfig({ config: { host: '127.0.0.1', port: 25, secure: 'STARTTLS' } }), '/v1/smtp', 'config.secure'],
-      [smtpConfig({ config: { host: 'bad host!', port: 25, secure: 'None' } }), '/v1/smtp', 'config.host'],
-      [smtpConfig({ email: 'not-an-address' }), '/v1/smtp', 'email'],
-      [smtpConfig({ webhook: { url: receiver.url } }), '/v1/smtp', 'webhook'],
-      [smtpConfig({ config: { host: '127.0.0.1', port: 25, password: 'p', secure: 'None' } }), '/v1/smtp', 'config.username'],
-      [smtpConfig({ connection_type: 'oauth', config: { host: '127.0.0.1', port: 25, secure: 'None' } }), '/v1/smtp', 'config.username'],
+      [smtpConfig({ config_type: 'imap' }), '/v1/smtpbasic/verify', 'config_type'],
+      [smtpConfig({ connection_type: 'token' }), '/v1/smtpbasic/verify', 'connection_type'],
+      [smtpConfig({ config: { host: '127.0.0.1', port: 70000, secure: 'None' } }), '/v1/smtpbasic/verify', 'config.port'],
+      [smtpConfig({ config: { host: '127.0.0.1', port: 25, secure: 'STARTTLS' } }), '/v1/smtpbasic/verify', 'config.secure'],
+      [smtpConfig({ config: { host: 'bad host!', port: 25, secure: 'None' } }), '/v1/smtpbasic/verify', 'config.host'],
+      [smtpConfig({ email: 'not-an-address' }), '/v1/smtpbasic/verify', 'email'],
+      [smtpConfig({ webhook: { url: receiver.url } }), '/v1/smtpbasic/verify', 'webhook'],
+      [smtpConfig({ config: { host: '127.0.0.1', port: 25, password: 'p', secure: 'None' } }), '/v1/smtpbasic/verify', 'config.username'],
+      [smtpConfig({ connection_type: 'oauth', config: { host: '127.0.0.1', port: 25, secure: 'None' } }), '/v1/smtpbasic/verify', 'config.username'],
       [smtpConfig({ config_type: 'imap', config: { host: '127.0.0.1', port: 143, username: 'u', secure: 'None' } }), '/v1/imap', 'config.password'],
-      [smtpConfig({ extra: true }), '/v1/smtp', 'extra'],
+      [smtpConfig({ extra: true }), '/v1/smtpbasic/verify', 'extra'],
     ];
     for (const [body, path, field] of cases) {
       const res = await emu.request('POST', path, { body });
@@ -124,8 +135,12 @@ describe('SMTP and IMAP configurations', () => {
     });
     expect(unreachable.status).toBe(422);
     expect(unreachable.json.error).toMatch(/^Webhook URL is not reachable: /);
-    const noAuth = await emu.request('POST', '/v1/smtp', { body: smtpConfig(), apiKey: null });
+    const noAuth = await emu.request('POST', '/v1/smtpbasic/verify', { body: smtpConfig(), apiKey: null });
     expect(noAuth.status).toBe(401);
+    // Refused before any connection; the old create path is gone.
+    expect(target.connections).toBe(0);
+    expect((await emu.request('POST', '/v1/smtp', { body: smtpConfig() })).status).toBe(404);
+    expect((await emu.service.listSMTPConfigs()).data).toEqual([]);
   });
 
   it('keeps passwords encrypted with a key file (mode 0600) outside the database', async () => {
@@ -143,6 +158,91 @@ describe('SMTP and IMAP configurations', () => {
     expect(wal.includes('relay-pass-123')).toBe(false);
     const key = statSync(join(emu.dataDir, SECRET_KEY_FILE));
     expect(key.mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('configureSMTP: POST /v1/smtpbasic/verify saves a configuration only after a real login', () => {
+  const verify = (body: unknown) => emu.request('POST', '/v1/smtpbasic/verify', { body });
+  const saved = async () => (await emu.service.listSMTPConfigs()).data;
+
+  it('logs in to the server with the given password, then saves the configuration', async () => {
+    const res = await verify(smtpConfig());
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data).toMatchObject({ config: { port: target.port, has_password: true }, status: 'ok', last_error: null });
+    expect(target.logins).toEqual([{ method: 'PLAIN', user: 'relay-user', ok: true, secure: false }]);
+    expect((await saved()).map((m) => m.mailer_id)).toEqual([res.json.data.mailer_id]);
+  });
+
+  it('answers a refused login with 422 and the server\'s answer, and saves nothing', async () => {
+    const res = await verify(smtpConfig({ config: { host: '127.0.0.1', port: target.port, username: 'relay-user', password: 'wrong-password', secure: 'None' } }));
+    expect(res.status, res.text).toBe(422);
+    expect(res.json).toEqual({ success: false, error: '535 5.7.8 Authentication credentials invalid' });
+    expect(target.logins).toEqual([{ method: 'PLAIN', user: 'relay-user', ok: false, secure: false }]);
+    expect(await saved()).toEqual([]);
+  });
+
+  it('answers a server that cannot be connected to with 422 and the connection error, and saves nothing', async () => {
+    const port = await closedPort();
+    const res = await verify(smtpConfig({ config: { host: '127.0.0.1', port, username: 'relay-user', password: 'relay-pass-123', secure: 'None' } }));
+    expect(res.status, res.text).toBe(422);
+    expect(res.json.success).toBe(false);
+    expect(res.json.error).toMatch(new RegExp(`ECONNREFUSED 127\\.0\\.0\\.1:${port}`));
+    expect(await saved()).toEqual([]);
+  });
+
+  it('TlsWhenAvailable upgrades with STARTTLS when the server offers it and stays plain when it does not; Tls requires it', async () => {
+    const withTls = await startRelayTarget({ user: 'relay-user', pass: 'relay-pass-123', starttls: true });
+    try {
+      const upgraded = await verify(smtpConfig({ config: { host: '127.0.0.1', port: withTls.port, username: 'relay-user', password: 'relay-pass-123', secure: 'TlsWhenAvailable' } }));
+      expect(upgraded.status, upgraded.text).toBe(200);
+      expect(upgraded.json.data.config.secure).toBe('TlsWhenAvailable');
+      expect(withTls.logins).toEqual([{ method: 'PLAIN', user: 'relay-user', ok: true, secure: true }]);
+      // The relay connects the same way.
+      await emu.service.sendEmail(mail(['ann@example.org'], upgraded.json.data.mailer_id) as never);
+      await withTls.waitFor(1);
+      expect(withTls.logins.at(-1)).toMatchObject({ ok: true, secure: true });
+    } finally {
+      await withTls.close();
+    }
+
+    // The test's own server offers no STARTTLS: the login goes over the plain connection.
+    const plain = await verify(smtpConfig({ config: { host: '127.0.0.1', port: target.port, username: 'relay-user', password: 'relay-pass-123', secure: 'TlsWhenAvailable' } }));
+    expect(plain.status, plain.text).toBe(200);
+    expect(target.logins).toEqual([{ method: 'PLAIN', user: 'relay-user', ok: true, secure: false }]);
+
+    const required = await verify(smtpConfig({ config: { host: '127.0.0.1', port: target.port, username: 'relay-user', password: 'relay-pass-123', secure: 'Tls' } }));
+    expect(required.status, required.text).toBe(422);
+    expect(required.json.error).toBe('500 Error: command not recognized (in reply to STARTTLS)');
+    expect(target.logins).toHaveLength(1);
+    expect((await saved()).map((m) => m.config.secure)).toEqual(['TlsWhenAvailable', 'TlsWhenAvailable']);
+  });
+
+  it('with --strict-webhook-urls, refuses a loopback or private server before connecting to it (422 on config.host)', async () => {
+    const original = emu;
+    // Saved before strict mode was on.
+    const before = (await emu.service.configureSMTP(smtpConfig() as never)).data;
+    await emu.stop();
+    // A name that resolves to a loopback address (the DNS seam), and an IP literal (no DNS).
+    emu = await startEmulator({ strictWebhookUrls: true }, { lookup: async (host) => (host === 'relay.internal.test' ? ['127.0.0.1'] : []) }, original.dataDir);
+    try {
+      for (const [host, why] of [
+        ['relay.internal.test', 'relay.internal.test resolves to 127.0.0.1, which is not a public address (strict webhook URLs are on)'],
+        ['127.0.0.1', '127.0.0.1 is not a public address (strict webhook URLs are on)'],
+      ] as const) {
+        const res = await verify(smtpConfig({ config: { host, port: target.port, username: 'relay-user', password: 'relay-pass-123', secure: 'None' } }));
+        expect(res.status, res.text).toBe(422);
+        expect(res.json).toEqual({ success: false, error: why, details: { fields: { 'config.host': why } } });
+      }
+      // An update that moves a configuration to such a host is refused the same way; other updates pass.
+      const moved = await emu.request('PUT', '/v1/smtp', { body: { mailer_id: before.mailer_id, config: { host: 'relay.internal.test' } } });
+      expect([moved.status, moved.json.details?.fields]).toEqual([422, { 'config.host': expect.stringMatching(/not a public address/) }]);
+      expect((await emu.request('PUT', '/v1/smtp', { body: { mailer_id: before.mailer_id, name: 'Renamed' } })).status).toBe(200);
+      expect(target.connections).toBe(1);
+      expect((await saved()).map((m) => [m.name, m.config.host])).toEqual([['Renamed', '127.0.0.1']]);
+    } finally {
+      await emu.stop();
+      emu = original;
+    }
   });
 });
 
@@ -176,7 +276,7 @@ describe('SMTP relay', () => {
 
   it('retries an unreachable server on the emulator clock, then reports smtp_error (421 4.4.1); the mailer is in error; sends naming no SMTP mailer are refused', async () => {
     const port = await closedPort();
-    const mailer = (await emu.service.configureSMTP(smtpConfig({ config: { host: '127.0.0.1', port, secure: 'None' } }) as never)).data;
+    const mailer = await mailerAt(emu.service, port);
     const sent = await emu.service.sendEmail(mail(['ann@example.org'], mailer.mailer_id) as never);
     const refId = sent.data.messages[0]!.ref_id;
     const statusOf = async () => (await emu.service.getEmailLogs({ refId })).data.logs[0]!.status;
@@ -292,13 +392,13 @@ describe('SMTP relay', () => {
     expect(okResult.data).toMatchObject({ ok: true, mailer: { status: 'ok' } });
     expect(target.logins.at(-1)).toMatchObject({ user: 'relay-user', ok: true });
 
-    const wrong = (await emu.service.configureSMTP(smtpConfig({ config: { host: '127.0.0.1', port: target.port, username: 'relay-user', password: 'nope', secure: 'None' } }) as never)).data;
+    const wrong = await mailerAt(emu.service, target.port, { password: 'nope' });
     const failed = await emu.control.testMailer(wrong.mailer_id);
     expect(failed.data.ok).toBe(false);
     expect(failed.data.message).toMatch(/^535 /);
     expect(failed.data.mailer).toMatchObject({ status: 'error' });
 
-    const down = (await emu.service.configureSMTP(smtpConfig({ config: { host: '127.0.0.1', port: await closedPort(), secure: 'None' } }) as never)).data;
+    const down = await mailerAt(emu.service, await closedPort());
     expect((await emu.control.testMailer(down.mailer_id)).data).toMatchObject({ ok: false });
     expect((await emu.request('POST', '/emulator/mailers/01NOPE/test', { body: {} })).status).toBe(404);
   });
@@ -310,7 +410,7 @@ describe('SMTP relay across a restart', () => {
     const original = emu;
     await emu.stop();
     const first = await startEmulator({ shutdownGraceMs: 200 }, {}, emu.dataDir);
-    const mailer = (await first.service.configureSMTP(smtpConfig({ config: { host: '127.0.0.1', port: silent.port, username: 'relay-user', password: 'relay-pass-123', secure: 'None' } }) as never)).data;
+    const mailer = await mailerAt(first.service, silent.port);
     const sent = await first.service.sendEmail(mail(['ann@example.org'], mailer.mailer_id) as never);
     await new Promise((r) => setTimeout(r, 200));
     await first.stop();

@@ -7,7 +7,16 @@ export function reconnectDelay(failures: number): number {
   return Math.min(1000 * 2 ** Math.max(0, failures - 1), 5 * 60_000);
 }
 
-/** The imapflow options of an IMAP configuration: `secure` as the contract names it, bounded time-outs. */
+/**
+ * The imapflow options of an IMAP configuration, with bounded time-outs. `secure` as the contract names
+ * it (src-shared/schemas/mailers.ts, MAILER_SECURE):
+ * - `SSL`: TLS from the first byte (`secure`).
+ * - `Auto`: TLS from the first byte on 993, else as `TlsWhenAvailable`.
+ * - `TlsWhenAvailable`: `doSTARTTLS` left undefined: imapflow upgrades with STARTTLS when the server's
+ *   capabilities offer it and stays plain otherwise.
+ * - `Tls`: `doSTARTTLS: true`: STARTTLS even when not offered; the connection fails without it.
+ * - `None`: `doSTARTTLS: false`: plain text, STARTTLS never tried.
+ */
 export function imapOptions(row: MailerRow, credentials: MailerCredentials, verifyTls: boolean): ImapFlowOptions {
   const implicitTls = row.secure === 'SSL' || (row.secure === 'Auto' && row.port === 993);
   return {

@@ -28,24 +28,49 @@ export async function checkUrl(policy: WebhookUrlPolicy, value: string, path: st
       const message = 'must be an https URL (strict webhook URLs are on)';
       throw new AppError('validation', `${path} ${message}`, [{ path, message }]);
     }
-    const host = urlHost(url);
-    const literal = isIP(host) !== 0;
-    let addresses: string[];
-    try {
-      addresses = literal ? [host] : await lookup(host);
-    } catch {
-      throw new UnreachableError(`host ${host} not found`);
-    }
-    const internal = addresses.find(isNonPublicAddress);
-    if (internal !== undefined || addresses.length === 0) {
-      const what = literal ? host : `${host} resolves to ${internal ?? 'no address'}, which`;
-      throw new UnreachableError(`${what} is not a public address (strict webhook URLs are on)`);
-    }
-    await probe(url, { timeoutMs, verifyTls: true, address: addresses[0] });
+    const address = await publicAddress(lookup, urlHost(url));
+    await probe(url, { timeoutMs, verifyTls: true, address });
   } catch (err) {
     if (err instanceof UnreachableError) {
       throw new AppError('unreachable', MESSAGES.unreachablePrefix + err.message, [{ path, message: err.message }]);
     }
+    throw err;
+  }
+}
+
+/**
+ * Strict mode's address policy for a host: its first address, when none of its addresses is a
+ * loopback, private or link-local one; an IP literal is taken as it is, without DNS. Throws
+ * UnreachableError in words otherwise.
+ */
+async function publicAddress(lookup: HostLookup, host: string): Promise<string> {
+  const literal = isIP(host) !== 0;
+  let addresses: string[];
+  try {
+    addresses = literal ? [host] : await lookup(host);
+  } catch {
+    throw new UnreachableError(`host ${host} not found`);
+  }
+  const internal = addresses.find(isNonPublicAddress);
+  if (internal !== undefined || addresses.length === 0) {
+    const what = literal ? host : `${host} resolves to ${internal ?? 'no address'}, which`;
+    throw new UnreachableError(`${what} is not a public address (strict webhook URLs are on)`);
+  }
+  return addresses[0]!;
+}
+
+/**
+ * `--strict-webhook-urls`' address rules for a mail server's host (an SMTP configuration): checked
+ * before any connection. Returns the address to connect to in strict mode (so the connection goes
+ * where the check looked, whatever DNS says later), undefined outside it. A refused host is a 422
+ * naming `path`.
+ */
+export async function checkServerHost(policy: Pick<WebhookUrlPolicy, 'strict' | 'lookup'>, host: string, path: string): Promise<string | undefined> {
+  if (!policy.strict) return undefined;
+  try {
+    return await publicAddress(policy.lookup, host.replace(/^\[(.*)\]$/, '$1'));
+  } catch (err) {
+    if (err instanceof UnreachableError) throw new AppError('unreachable', err.message, [{ path, message: err.message }]);
     throw err;
   }
 }

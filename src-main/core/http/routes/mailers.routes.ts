@@ -14,8 +14,9 @@ export function mailerRoutes(app: FastifyInstance, deps: { mailers: MailersServi
     ['smtp', 'SMTP'],
     ['imap', 'IMAP'],
   ] as const) {
+    // configureSMTP is `POST /v1/smtpbasic/verify` (the real service's path): saved only after a real login.
     registerOperation(app, type === 'smtp' ? ops.configureSMTP : ops.configureIMAP, async ({ body, request }) =>
-      ok(`${label} configuration created successfully`, await mailers.configure(request.account!.id, type, body)),
+      ok(`${label} configuration ${type === 'smtp' ? 'verified and ' : ''}created successfully`, await mailers.configure(request.account!.id, type, body)),
     );
     registerOperation(app, type === 'smtp' ? ops.updateSMTP : ops.updateIMAP, async ({ body, request }) =>
       ok(`${label} configuration updated successfully`, await mailers.update(request.account!.id, type, body)),

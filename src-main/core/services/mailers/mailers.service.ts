@@ -68,6 +68,13 @@ export interface MailersDeps {
   dispatcher: Pick<Dispatcher, 'targetChanged' | 'cancelTarget'>;
   /** The reachability check of an IMAP webhook URL being set (422 when it cannot be connected to). */
   checkUrl: (url: string, path: string) => Promise<void>;
+  /**
+   * `--strict-webhook-urls`' address rules for an SMTP server's host, before any connection (422 naming
+   * `path`); the address to connect to in strict mode, undefined outside it.
+   */
+  checkSmtpHost: (host: string, path: string) => Promise<string | undefined>;
+  /** A real connection and login to an SMTP server (the relay's test); `message` is the server's answer or the connection error. */
+  checkSmtpLogin: (row: MailerRow, credentials: MailerCredentials, address: string | undefined) => Promise<{ ok: boolean; message: string }>;
   /** A configuration was added, changed or deleted (undefined): the IMAP connector follows. */
   changed: (id: string, row: MailerRow | undefined) => void;
   /** Announces a change of a mailer or of its status (the live stream). */
@@ -138,7 +145,7 @@ export class MailersService {
   }
 
   private checkType(pathType: ConfigType, given: ConfigType | undefined): void {
-    if (given !== undefined && given !== pathType) throw invalid('config_type', `must be ${pathType} for /v1/${pathType}`);
+    if (given !== undefined && given !== pathType) throw invalid('config_type', `must be ${pathType} for an ${LABEL[pathType]} configuration`);
   }
 
   async configure(accountId: string, pathType: ConfigType, body: ConfigureMailerBody): Promise<MailerRecord> {
@@ -147,6 +154,7 @@ export class MailersService {
     const password = body.config.password ?? '';
     this.checkRules(pathType, { connection_type: body.connection_type, username, hasPassword: password !== '', webhook: body.webhook });
     if (body.webhook) await this.deps.checkUrl(body.webhook.url, 'webhook.url');
+    const address = pathType === 'smtp' ? await this.deps.checkSmtpHost(body.config.host, 'config.host') : undefined;
     const now = isoTimestamp(this.deps.clock.now());
     const row: MailerRow = {
       id: ulid(),
@@ -171,10 +179,26 @@ export class MailersService {
       created_at: now,
       updated_at: now,
     };
+    if (pathType === 'smtp') row.status = await this.verifySmtp(row, password, address);
     this.deps.repo.insert(row);
     this.announce(row);
     this.deps.changed(row.id, row);
     return this.toRecord(row);
+  }
+
+  /**
+   * configureSMTP (`POST /v1/smtpbasic/verify`): connects to the server and logs in for real before
+   * anything is saved; a refusal or a failed connection is a 422 with the server's answer (or the
+   * connection error) as `error`. The status the saved configuration starts with: `ok` after a login
+   * (or a connection when there is nothing to log in with); `untested` for OAuth, whose token comes
+   * later (oauthLogin needs the mailer_id): its connection is verified, its login is not yet.
+   */
+  private async verifySmtp(row: MailerRow, password: string, address: string | undefined): Promise<MailerRecord['status']> {
+    const oauth = row.connection_type === 'oauth';
+    const credentials: MailerCredentials = !oauth && password !== '' ? { user: row.username, pass: password } : null;
+    const result = await this.deps.checkSmtpLogin(row, credentials, address);
+    if (!result.ok) throw new AppError('unreachable', result.message);
+    return oauth ? 'untested' : 'ok';
   }
 
   async update(accountId: string, pathType: ConfigType, body: UpdateMailerBody): Promise<MailerRecord> {
@@ -193,6 +217,7 @@ export class MailersService {
     this.checkRules(pathType, { connection_type: connectionType, username, hasPassword: passwordEnc !== null, webhook });
     const oldUrl = current.webhook === null ? null : (JSON.parse(current.webhook) as Webhook).url;
     if (body.webhook && body.webhook.url !== oldUrl) await this.deps.checkUrl(body.webhook.url, 'webhook.url');
+    if (pathType === 'smtp' && c.host !== undefined && c.host !== current.host) await this.deps.checkSmtpHost(c.host, 'config.host');
     const connectionChanged =
       c.host !== undefined || c.port !== undefined || c.username !== undefined || c.password !== undefined || c.secure !== undefined || body.connection_type !== undefined;
     this.deps.repo.update({

@@ -1,5 +1,4 @@
 import nodemailer from 'nodemailer';
-import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { Logger } from 'pino';
 import { ClockAlarm, isoTimestamp, type Clock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
@@ -9,7 +8,8 @@ import type { MailerRow, MailersRepo, RelayRow } from '../../store/mailers.repo'
 import type { MessagesRepo } from '../../store/messages.repo';
 import type { MessageLog } from '../email/message-log';
 import type { EventsService } from '../events.service';
-import type { MailerCredentials, MailersService } from './mailers.service';
+import type { MailersService } from './mailers.service';
+import { checkSmtpLogin, smtpReply, smtpTransportOptions, type SmtpFailure } from './smtp-connection';
 
 /** Messages relayed at the same time at most. */
 const CONCURRENCY = 4;
@@ -21,50 +21,6 @@ const CONCURRENCY = 4;
  * moving the clock.
  */
 export const RELAY_RETRY_DELAYS_MS: readonly number[] = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000];
-
-/** The nodemailer options of an SMTP configuration: `secure` as the contract names it, bounded time-outs. */
-export function smtpTransportOptions(row: MailerRow, credentials: MailerCredentials, verifyTls: boolean): SMTPTransport.Options {
-  const implicitTls = row.secure === 'SSL' || (row.secure === 'Auto' && row.port === 465);
-  return {
-    host: row.host,
-    port: row.port,
-    secure: implicitTls,
-    requireTLS: row.secure === 'Tls',
-    ignoreTLS: row.secure === 'None',
-    auth:
-      credentials === null
-        ? undefined
-        : credentials.accessToken !== undefined
-          ? { type: 'OAuth2', user: credentials.user, accessToken: credentials.accessToken }
-          : { user: credentials.user, pass: credentials.pass },
-    tls: { rejectUnauthorized: verifyTls },
-    name: 'mailyard.local',
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  };
-}
-
-interface SmtpFailure {
-  code?: string;
-  responseCode?: number;
-  response?: string;
-  message: string;
-}
-
-/**
- * A failure as an SMTP reply: the server's own code and reply when it answered, else a 4.4.x reply
- * in the words of the connection failure (as an MTA reports a host it could not talk to).
- */
-export function smtpReply(err: SmtpFailure): { code: number; response: string; connectionLevel: boolean } {
-  const connectionLevel = err.code !== 'EENVELOPE' && err.code !== 'EMESSAGE';
-  if (typeof err.responseCode === 'number' && err.responseCode > 0) {
-    return { code: err.responseCode, response: (err.response ?? err.message).trim(), connectionLevel };
-  }
-  const reason = err.message.replace(/\s+/g, ' ').trim();
-  const enhanced = err.code === 'ETIMEDOUT' ? '4.4.2' : '4.4.1';
-  return { code: 421, response: `421 ${enhanced} ${reason}${err.code ? ` (${err.code})` : ''}`, connectionLevel: true };
-}
 
 export interface SmtpRelayDeps {
   repo: MailersRepo;
@@ -275,17 +231,14 @@ export class SmtpRelay {
 
   /** `POST /emulator/mailers/{id}/test` for SMTP: connect, say hello, log in, and quit. */
   async test(mailer: MailerRow): Promise<{ ok: boolean; message: string }> {
+    let credentials;
     try {
-      const transport = nodemailer.createTransport(smtpTransportOptions(mailer, this.deps.mailers.credentials(mailer), this.deps.verifyTls));
-      try {
-        await transport.verify();
-      } finally {
-        transport.close();
-      }
-      return { ok: true, message: `Connected to ${mailer.host}:${mailer.port}${mailer.username ? ` and logged in as ${mailer.username}` : ''}` };
+      credentials = this.deps.mailers.credentials(mailer);
     } catch (err) {
       return { ok: false, message: smtpReply(err as SmtpFailure).response };
     }
+    const result = await checkSmtpLogin(mailer, credentials, this.deps.verifyTls);
+    return result.ok ? result : { ok: false, message: smtpReply(result.failure).response };
   }
 }
 
