@@ -36,6 +36,22 @@ export class ServiceClient {
     return this.http.call(service.getEmailLogs, { query });
   }
 
+  createTemplate(body: CallInput<Svc['createTemplate']>['body']): Promise<CallOutput<Svc['createTemplate']>> {
+    return this.http.call(service.createTemplate, { body });
+  }
+
+  listTemplates(): Promise<CallOutput<Svc['listTemplates']>> {
+    return this.http.call(service.listTemplates, {});
+  }
+
+  getTemplate(templateId: string): Promise<CallOutput<Svc['getTemplate']>> {
+    return this.http.call(service.getTemplate, { params: { template_id: templateId } });
+  }
+
+  deleteTemplate(templateId: string): Promise<CallOutput<Svc['deleteTemplate']>> {
+    return this.http.call(service.deleteTemplate, { params: { template_id: templateId } });
+  }
+
   subscribeEmail(email: string): Promise<CallOutput<Svc['subscribeEmail']>> {
     return this.http.call(service.subscribeEmail, { body: { email } });
   }
@@ -185,12 +201,13 @@ export class ControlClient {
     return this.http.call(control.getStats, {});
   }
 
-  getMessage(refId: string): Promise<CallOutput<Ctl['getMessage']>> {
-    return this.http.call(control.getMessage, { params: { ref_id: refId } });
+  /** One recipient's copy of a send, by its `id` (a send's copies: `listMessages({q: ref_id})`). */
+  getMessage(id: string): Promise<CallOutput<Ctl['getMessage']>> {
+    return this.http.call(control.getMessage, { params: { id } });
   }
 
-  deleteMessage(refId: string): Promise<CallOutput<Ctl['deleteMessage']>> {
-    return this.http.call(control.deleteMessage, { params: { ref_id: refId } });
+  deleteMessage(id: string): Promise<CallOutput<Ctl['deleteMessage']>> {
+    return this.http.call(control.deleteMessage, { params: { id } });
   }
 
   deleteMessages(): Promise<CallOutput<Ctl['deleteMessages']>> {
@@ -249,8 +266,8 @@ export class ControlClient {
     return this.http.call(control.testMailer, { params: { mailer_id: mailerId } });
   }
 
-  releaseMessage(refId: string, body: CallInput<Ctl['releaseMessage']>['body']): Promise<CallOutput<Ctl['releaseMessage']>> {
-    return this.http.call(control.releaseMessage, { params: { ref_id: refId }, body });
+  releaseMessage(id: string, body: CallInput<Ctl['releaseMessage']>['body']): Promise<CallOutput<Ctl['releaseMessage']>> {
+    return this.http.call(control.releaseMessage, { params: { id }, body });
   }
 
   listImapMessages(mailerId: string, query: CallInput<Ctl['listImapMessages']>['query'] = {}): Promise<CallOutput<Ctl['listImapMessages']>> {

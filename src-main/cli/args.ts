@@ -26,6 +26,11 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     key: 'strictWebhookUrls',
     help: 'webhook URLs must be https and public, as the real service requires',
   },
+  'strict-senders': {
+    type: 'boolean',
+    key: 'strictSenders',
+    help: "a send's sender must be at a verified domain of the account (else 403 Unauthorized From Email), as the real service requires",
+  },
   'smtp-auth': {
     type: 'string',
     key: 'smtpAuth',

@@ -27,6 +27,8 @@ export const EmulatorConfigSchema = z
     memory: z.boolean().default(false),
     apiKey: ApiKey.optional(),
     strictWebhookUrls: z.boolean().default(false),
+    /** A send's sender must be at a verified domain of the account (403 `Unauthorized From Email` otherwise). */
+    strictSenders: z.boolean().default(false),
     /** `required`: the SMTP sink refuses mail without AUTH (an account's API key as the password). */
     smtpAuth: z.enum(['optional', 'required'], { error: 'must be optional or required' }).default('optional'),
     logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),

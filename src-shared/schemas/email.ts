@@ -42,57 +42,109 @@ export const EmailAttachment = z.strictObject({
   content_id: z.string().min(1).max(255).regex(/^[^<>\s]+$/, 'may not contain spaces or angle brackets').optional(),
 });
 
+/**
+ * A switch of `settings`, as the real service takes it: an object `{"enable": boolean}`. A bare boolean is
+ * refused with an error that shows the object form (the real service refuses it too).
+ */
+const Switch = z
+  .strictObject(
+    { enable: z.boolean({ error: 'must be true or false' }) },
+    {
+      error: (issue) =>
+        typeof issue.input === 'boolean'
+          ? `must be an object {"enable": ${issue.input}}, not a bare boolean`
+          : 'must be an object {"enable": true} or {"enable": false}',
+    },
+  )
+  .optional();
+
 export const SendSettings = z.strictObject({
-  open_tracking: z.boolean().optional(),
-  click_tracking: z.boolean().optional(),
-  unsubscribe_tracking: z.boolean().optional(),
-  mailer_id: z.string().max(64).optional(),
+  open_tracking: Switch,
+  click_tracking: Switch,
+  unsubscribe: Switch,
+  validate: Switch,
+  phishing_protection: Switch,
+  ip_pool: z.string().max(256, 'must be at most 256 characters').optional(),
 });
+export type SendSettings = z.infer<typeof SendSettings>;
+
+/** Whether a switch of `settings` is on. */
+export const enabled = (s: { enable: boolean } | undefined): boolean => s?.enable === true;
+
+/** `{{name}}` placeholders of templates and substitutions: a name of letters, digits, `_`, `.` and `-`. */
+export const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
+
+/** Per-recipient values of placeholders: `{"<address>": {"name": "Ann"}, "*": {...}}` (`*` for every recipient). */
+export const Substitutions = z.record(
+  z.string().max(320, 'must be at most 320 characters'),
+  z.record(z.string().max(100, 'must be at most 100 characters'), z.union([z.string(), z.number(), z.boolean()], { error: 'values must be strings, numbers or booleans' })),
+);
 
 const Content = z.strictObject({
   type: z.enum(['text/html', 'text/plain'], { error: 'must be text/html or text/plain' }),
   value: z.string(),
 });
 
+const Contents = z
+  .array(Content)
+  .min(1, 'must have a text/html or text/plain part')
+  .max(2, 'may have one text/html and one text/plain part')
+  .refine((parts) => new Set(parts.map((p) => p.type)).size === parts.length, 'may have each type once');
+
+const CustomArgs = z
+  .record(
+    z.string().max(100, 'keys must be at most 100 characters'),
+    z.string({ error: 'values must be strings' }).max(SEND_LIMITS.customArgLength, `values must be at most ${SEND_LIMITS.customArgLength} characters`),
+  )
+  .refine((args) => Object.keys(args).length <= SEND_LIMITS.customArgs, `must have at most ${SEND_LIMITS.customArgs} keys`);
+
+const Headers = z
+  .record(z.string(), z.string({ error: 'header values must be strings' }))
+  .superRefine((headers, ctx) => {
+    const names = Object.keys(headers);
+    if (names.length > SEND_LIMITS.headerCount) ctx.addIssue({ code: 'custom', message: `must have at most ${SEND_LIMITS.headerCount} headers` });
+    for (const name of names) {
+      if (!HTTP_TOKEN.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'is not a valid header name' });
+      else if ((RESERVED_EMAIL_HEADERS as readonly string[]).includes(name.toLowerCase())) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'may not be set: use the field of the send payload instead' });
+      }
+      if (/[\r\n]/.test(headers[name] ?? '')) ctx.addIssue({ code: 'custom', path: [name], message: 'value may not contain line breaks' });
+    }
+  });
+
+/**
+ * The send request of the real service (`POST /v1/email/send`), every documented field. `subject` and
+ * `content` may be left out when `template_id` names a template (whose own are used); an empty string
+ * for `mailer_id`, `template_id` or `ip_pool` means none, as the docs' own example sends them.
+ */
 export const SendEmailBody = z
   .strictObject({
     from: EmailRecipient,
     to: z.array(EmailRecipient).min(1, 'must list at least one recipient'),
     cc: z.array(EmailRecipient).optional(),
     bcc: z.array(EmailRecipient).optional(),
-    subject: z.string().max(SEND_LIMITS.subjectLength, `must be at most ${SEND_LIMITS.subjectLength} characters`),
-    content: z
-      .array(Content)
-      .min(1, 'must have a text/html or text/plain part')
-      .max(2, 'may have one text/html and one text/plain part')
-      .refine((parts) => new Set(parts.map((p) => p.type)).size === parts.length, 'may have each type once'),
+    subject: z.string().max(SEND_LIMITS.subjectLength, `must be at most ${SEND_LIMITS.subjectLength} characters`).optional(),
+    content: Contents.optional(),
     replyTo: EmailAddress.optional(),
-    headers: z
-      .record(z.string(), z.string({ error: 'header values must be strings' }))
-      .superRefine((headers, ctx) => {
-        const names = Object.keys(headers);
-        if (names.length > SEND_LIMITS.headerCount) ctx.addIssue({ code: 'custom', message: `must have at most ${SEND_LIMITS.headerCount} headers` });
-        for (const name of names) {
-          if (!HTTP_TOKEN.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'is not a valid header name' });
-          else if ((RESERVED_EMAIL_HEADERS as readonly string[]).includes(name.toLowerCase())) {
-            ctx.addIssue({ code: 'custom', path: [name], message: 'may not be set: use the field of the send payload instead' });
-          }
-          if (/[\r\n]/.test(headers[name] ?? '')) ctx.addIssue({ code: 'custom', path: [name], message: 'value may not contain line breaks' });
-        }
-      })
-      .optional(),
+    headers: Headers.optional(),
     attachments: z.array(EmailAttachment).max(SEND_LIMITS.attachments, `must have at most ${SEND_LIMITS.attachments} attachments`).optional(),
     settings: SendSettings.optional(),
     campaign_id: z.string().max(SEND_LIMITS.campaignIdLength, `must be at most ${SEND_LIMITS.campaignIdLength} characters`).optional(),
-    custom_args: z
-      .record(z.string().max(100), z.string({ error: 'values must be strings' }).max(SEND_LIMITS.customArgLength))
-      .refine((args) => Object.keys(args).length <= SEND_LIMITS.customArgs, `must have at most ${SEND_LIMITS.customArgs} keys`)
-      .optional(),
+    custom_args: CustomArgs.optional(),
+    mailer_id: z.string().max(64, 'must be at most 64 characters').optional(),
+    template_id: z.string().max(64, 'must be at most 64 characters').optional(),
+    substitutions: Substitutions.optional(),
+    priority: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(-1_000_000, 'must be at least -1000000').max(1_000_000, 'must be at most 1000000').optional(),
+    process_email_inbulk: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .superRefine((body, ctx) => {
     const total = body.to.length + (body.cc?.length ?? 0) + (body.bcc?.length ?? 0);
     if (total > SEND_LIMITS.recipients) {
       ctx.addIssue({ code: 'custom', path: ['to'], message: `must have at most ${SEND_LIMITS.recipients} recipients together with cc and bcc (got ${total})` });
+    }
+    if (!body.template_id) {
+      if (body.subject === undefined) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'is required (unless template_id names a template)' });
+      if (body.content === undefined) ctx.addIssue({ code: 'custom', path: ['content'], message: 'is required (unless template_id names a template)' });
     }
   })
   .meta({ id: 'SendEmailBody' });
@@ -100,55 +152,83 @@ export type SendEmailBody = z.infer<typeof SendEmailBody>;
 
 export const RECIPIENT_TYPES = ['to', 'cc', 'bcc'] as const;
 
-export const SendEmailResult = z.object({
-  messages: z.array(z.object({ email: z.string(), recipient_type: z.enum(RECIPIENT_TYPES), ref_id: z.string() })),
-});
+/** The real service's answer: one ref_id for the whole request (every recipient's log entry and event carries it). */
+export const SendEmailResponse = z.object({ success: z.literal(true), ref_id: z.string() }).meta({ id: 'SendEmailResponse' });
 
-export const EMAIL_STATUSES = ['queued', 'delivered', 'deferred', 'bounced', 'rejected', 'failed', 'suppressed'] as const;
+/** The real service's statuses of a log entry (one per recipient). */
+export const EMAIL_STATUSES = ['queued', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'failed', 'spam', 'unsubscribed'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
-/** ISO 8601: a date (2026-11-22) or a date-time with Z or an offset. */
+/** RFC 3339 (a date-time with Z or an offset), or a plain date (2026-11-22, the start of that day in UTC). */
 const IsoDate = z
   .string()
-  .regex(/^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:?\d\d))?$/, 'must be an ISO 8601 date or date-time (2026-11-22 or 2026-11-22T10:00:00Z)')
-  .refine((v) => !Number.isNaN(Date.parse(v)), 'is not a real date');
+  .regex(/^\d{4}-\d\d-\d\d([Tt ]\d\d:\d\d(:\d\d(\.\d{1,9})?)?([Zz]|[+-]\d\d:?\d\d))?$/, 'must be an RFC 3339 date-time such as 2026-11-22T10:00:00Z')
+  .refine((v) => !Number.isNaN(Date.parse(v.replace(' ', 'T'))), 'is not a real date');
 
+/** The longest created-at window of one logs query (the real service's rule). */
+export const LOGS_MAX_WINDOW_MS = 7 * 24 * 3600 * 1000;
+export const LOGS_WINDOW_TOO_LONG = 'date range cannot exceed 7 days';
+
+/** The query of `GET /v1/email/logs`: every filter an exact match (addresses case-insensitive). */
 export const EmailLogsQuery = z.strictObject({
-  email: z.string().max(320).optional(),
-  recipientDomain: z.string().max(255).optional(),
-  refId: z.string().max(64).optional(),
+  email: z.string().max(320, 'must be at most 320 characters').optional(),
+  recipientDomain: z.string().max(255, 'must be at most 255 characters').optional(),
+  refId: z.string().max(64, 'must be at most 64 characters').optional(),
   startCreatedAt: IsoDate.optional(),
   endCreatedAt: IsoDate.optional(),
   status: z.enum(EMAIL_STATUSES, { error: `must be one of ${EMAIL_STATUSES.join(', ')}` }).optional(),
-  subject: z.string().max(998).optional(),
-  campaignId: z.string().max(256).optional(),
+  fromAddress: z.string().max(320, 'must be at most 320 characters').optional(),
+  failedReason: z.string().max(1000, 'must be at most 1000 characters').optional(),
+  subject: z.string().max(998, 'must be at most 998 characters').optional(),
+  campaignId: z.string().max(256, 'must be at most 256 characters').optional(),
   recipientType: z.enum(RECIPIENT_TYPES, { error: 'must be to, cc or bcc' }).optional(),
   startDeliveredDate: IsoDate.optional(),
   endDeliveredDate: IsoDate.optional(),
-  pageSize: pageSizeParam(1000, 50),
-  pageToken: z.string().max(200).optional(),
+  pageSize: pageSizeParam(50, 20),
+  pageToken: z.string().max(200, 'must be at most 200 characters').optional(),
 });
 export type EmailLogsQuery = z.output<typeof EmailLogsQuery>;
 
-export const EmailLogRecord = z
+/** One entry of the email logs (one per recipient), under the real service's names. */
+export const EmailLogEntry = z
   .object({
-    ref_id: z.string(),
-    campaign_id: z.string(),
-    mailer_id: z.string(),
-    from: z.object({ email: z.string(), name: z.string() }),
-    recipient: z.object({ email: z.string(), name: z.string() }),
-    recipient_type: z.enum(RECIPIENT_TYPES),
+    refId: z.string(),
+    recipientAddress: z.string(),
+    recipientDomain: z.string(),
+    recipientType: z.enum(RECIPIENT_TYPES),
+    fromAddress: z.string(),
     subject: z.string(),
     status: z.enum(EMAIL_STATUSES),
-    created_at: Timestamp,
-    delivered_at: Timestamp.nullable(),
-    events: z.array(z.object({ event: z.string(), timestamp: Timestamp })),
-    custom_args: z.record(z.string(), z.string()),
+    campaignId: z.string(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    /** When the recipient's server accepted it; "" until then. */
+    deliveredDate: z.union([Timestamp, z.literal('')]),
+    /** Why it failed, in words; "" unless it did. */
+    failedReason: z.string(),
+    opened: z.boolean(),
+    clicked: z.boolean(),
+    /** The send's priority, as text ("0" when none was given). */
+    priority: z.string(),
+    /** Each event kind that happened to this recipient's copy, with the times it happened, in order. */
+    track: z.record(z.string(), z.array(Timestamp)),
+    accountId: z.number().int(),
+    tenantId: z.number().int(),
   })
-  .meta({ id: 'EmailLog' });
-export type EmailLogRecord = z.infer<typeof EmailLogRecord>;
+  .meta({ id: 'EmailLogEntry' });
+export type EmailLogEntry = z.infer<typeof EmailLogEntry>;
 
-export const EmailLogsPage = z.object({ logs: z.array(EmailLogRecord), nextPageToken: z.string().nullable() });
+export const EmailLogsResponse = z
+  .object({
+    success: z.literal(true),
+    emailLogs: z.array(EmailLogEntry),
+    /** Opaque; "" on the last page. */
+    nextPageToken: z.string(),
+    /** How many entries match the query in all (every page). */
+    totalCount: z.number().int(),
+  })
+  .meta({ id: 'EmailLogsResponse' });
+export type EmailLogsResponse = z.infer<typeof EmailLogsResponse>;
 
 export const SubscriptionBody = z.strictObject({ email: EmailAddress }).meta({ id: 'SubscriptionBody' });
 

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { pageSizeParam, Timestamp } from './common';
 import { EMAIL_STATUSES, EmailAddress, RECIPIENT_TYPES } from './email';
 
+/** One recipient's copy of a send: `id` is the copy's own key, `ref_id` the send's (shared by its copies). */
 export const MessageSummary = z
   .object({
+    id: z.string(),
     ref_id: z.string(),
     account_id: z.string(),
     source: z.enum(['api', 'smtp']),
@@ -14,6 +16,8 @@ export const MessageSummary = z
     status: z.enum(EMAIL_STATUSES),
     campaign_id: z.string(),
     created_at: Timestamp,
+    /** Why it failed, in words ("" unless it did). */
+    failed_reason: z.string(),
   })
   .meta({ id: 'MessageSummary' });
 export type MessageSummary = z.infer<typeof MessageSummary>;
@@ -47,7 +51,7 @@ export const MessageDetail = MessageSummary.extend({
 export type MessageDetail = z.infer<typeof MessageDetail>;
 
 export const ListMessagesQuery = z.strictObject({
-  /** Searches recipient, sender and subject (case-insensitive substring), and finds a message by its ref_id. */
+  /** Searches recipient, sender and subject (case-insensitive substring), and finds a send's copies by its ref_id (or one by its id). */
   q: z.string().max(320).optional(),
   status: z.enum(EMAIL_STATUSES, { error: `must be one of ${EMAIL_STATUSES.join(', ')}` }).optional(),
   campaign_id: z.string().max(256).optional(),
@@ -57,7 +61,10 @@ export const ListMessagesQuery = z.strictObject({
 });
 
 export const MessagePage = z.object({ messages: z.array(MessageSummary), next_cursor: z.string().nullable() });
-export const MessageRefParams = z.strictObject({ ref_id: z.string().min(1).max(64) });
+/** A copy of a send, by its own key (`id` of the list; a send's copies share its `ref_id`). */
+export const MessageIdParams = z.strictObject({ id: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters') });
+/** A message an IMAP configuration took from its inbox, by its ref_id. */
+export const ImapMessageRefParams = z.strictObject({ ref_id: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters') });
 export const DeletedCount = z.object({ deleted: z.number().int() });
 
 /** Recipients of one release at most. */

@@ -9,7 +9,7 @@ describe('delivery-status notifications (RFC 3464)', () => {
   it('reads the recipient, status, diagnostic and the Mailyard message of a hard bounce', async () => {
     const report = readDsn(await simpleParser(fixture), fixture);
     expect(report).toEqual({
-      refIds: ['01KAQ1ZZZZZZZZZZZZZZZZZZZZ'],
+      copyIds: ['01KAQ1ZZZZZZZZZZZZZZZZZZZZ'],
       recipient: 'nobody@example.org',
       action: 'failed',
       status: '5.1.1',
@@ -26,7 +26,7 @@ describe('delivery-status notifications (RFC 3464)', () => {
       .replace(/--BOUND\nContent-Type: message\/rfc822[\s\S]*?(?=--BOUND--)/, '')
       .replace('MIME-Version: 1.0', 'In-Reply-To: <01KAQ2AAAAAAAAAAAAAAAAAAAA@mailyard.local>\nMIME-Version: 1.0');
     const report = readDsn(await simpleParser(raw), Buffer.from(raw));
-    expect(report).toMatchObject({ refIds: ['01KAQ2AAAAAAAAAAAAAAAAAAAA'], bounceType: 'soft', bounceCategory: 'mailbox_full', status: '4.2.2' });
+    expect(report).toMatchObject({ copyIds: ['01KAQ2AAAAAAAAAAAAAAAAAAAA'], bounceType: 'soft', bounceCategory: 'mailbox_full', status: '4.2.2' });
   });
 
   it('ignores ordinary mail, successful DSNs and DSNs about mail Mailyard did not send', async () => {

@@ -117,7 +117,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await app.register(async (v1) => {
     v1.addHook('onRequest', bearerAuth(deps.services.accounts));
     webhookRoutes(v1, deps.services.webhooks);
-    emailRoutes(v1, deps.services.email);
+    emailRoutes(v1, { email: deps.services.email, templates: deps.services.templates });
     inboundRoutes(v1, deps.services.inbound);
     mailerRoutes(v1, { mailers: deps.services.mailers, oauth: deps.services.oauth });
     domainRoutes(v1, deps.services.domains);

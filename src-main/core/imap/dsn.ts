@@ -2,8 +2,8 @@ import type { ParsedMail } from 'mailparser';
 
 /** What a delivery-status notification (RFC 3464) says about a message Mailyard sent. */
 export interface DsnReport {
-  /** ref_ids of Mailyard's messages it refers to (from `<ref_id@mailyard.local>` Message-IDs), first the likeliest. */
-  refIds: string[];
+  /** keys of the copies of Mailyard's messages it refers to (from `<id@mailyard.local>` Message-IDs), first the likeliest. */
+  copyIds: string[];
   recipient: string;
   /** `failed` or `delayed`. */
   action: string;
@@ -16,8 +16,8 @@ export interface DsnReport {
 
 const MAILYARD_ID = /<([0-9A-HJKMNP-TV-Z]{26})@mailyard\.local>/gi;
 
-/** The ref_ids of Mailyard Message-IDs in a header value or a message's headers. */
-function refIdsIn(text: string): string[] {
+/** The copy keys of Mailyard Message-IDs in a header value or a message's headers. */
+function copyIdsIn(text: string): string[] {
   return [...text.matchAll(MAILYARD_ID)].map((m) => m[1]!.toUpperCase());
 }
 
@@ -72,7 +72,7 @@ export function bounceCategory(status: string): string {
 
 /**
  * A DSN (`multipart/report; report-type=delivery-status`) about a failed or delayed delivery of a
- * Mailyard message, or undefined. The message is found by its Message-ID `<ref_id@mailyard.local>` in
+ * Mailyard message, or undefined. The message is found by its Message-ID `<id@mailyard.local>` in
  * the returned original (message/rfc822 or text/rfc822-headers), else in In-Reply-To or References.
  */
 export function readDsn(parsed: ParsedMail, raw: Buffer): DsnReport | undefined {
@@ -89,18 +89,18 @@ export function readDsn(parsed: ParsedMail, raw: Buffer): DsnReport | undefined 
   const original = parts.find((p) => /^(message\/(global-)?rfc822|text\/rfc822-headers|message\/global-headers)$/i.test(p.type));
   const originalHeaders = original ? original.body.split(/\r?\n\r?\n/)[0]! : '';
   const messageIdLine = /^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)/im.exec(originalHeaders)?.[1] ?? '';
-  const refIds = [
-    ...refIdsIn(messageIdLine),
-    ...refIdsIn(String(parsed.inReplyTo ?? '')),
-    ...refIdsIn(Array.isArray(parsed.references) ? parsed.references.join(' ') : String(parsed.references ?? '')),
+  const copyIds = [
+    ...copyIdsIn(messageIdLine),
+    ...copyIdsIn(String(parsed.inReplyTo ?? '')),
+    ...copyIdsIn(Array.isArray(parsed.references) ? parsed.references.join(' ') : String(parsed.references ?? '')),
   ];
-  if (refIds.length === 0) return undefined;
+  if (copyIds.length === 0) return undefined;
   const status = /\d\.\d{1,3}\.\d{1,3}/.exec(recipient.status ?? '')?.[0] ?? (recipient.action?.toLowerCase() === 'delayed' ? '4.0.0' : '5.0.0');
   const address = (recipient['final-recipient'] ?? recipient['original-recipient'] ?? '').replace(/^[^;]*;\s*/, '').replace(/^<|>$/g, '');
   const diagnostic = (recipient['diagnostic-code'] ?? '').replace(/^[^;]*;\s*/, '');
   const soft = recipient.action!.toLowerCase() === 'delayed' || status.startsWith('4');
   return {
-    refIds: [...new Set(refIds)],
+    copyIds: [...new Set(copyIds)],
     recipient: address,
     action: recipient.action!.toLowerCase(),
     status,

@@ -179,12 +179,16 @@ export class InboxWatch {
     const dsn = readDsn(parsed, raw);
     // The bounced message: one of this account's, the recipient the DSN names among those of its Message-ID.
     let bounce: ImapMessagePayload['bounce'] = null;
+    // The bounced copy itself (one recipient of the send whose ref_id `bounce` names).
+    let bouncedCopy: string | undefined;
     if (dsn) {
-      for (const candidate of dsn.refIds) {
+      // A Message-ID names a copy (the first recipient's, when the recipients share the composed message).
+      for (const candidate of dsn.copyIds) {
         const sameSend = repo.sameSend(candidate).filter((m) => m.account_id === row.account_id);
-        const match = sameSend.find((m) => m.recipient_lc === dsn.recipient.toLowerCase()) ?? sameSend.find((m) => m.ref_id === candidate);
+        const match = sameSend.find((m) => m.recipient_lc === dsn.recipient.toLowerCase()) ?? sameSend.find((m) => m.id === candidate);
         if (match) {
           bounce = { ref_id: match.ref_id, recipient: dsn.recipient, bounce_type: dsn.bounceType, status: dsn.status, diagnostic: dsn.diagnostic };
+          bouncedCopy = match.id;
           break;
         }
       }
@@ -232,7 +236,7 @@ export class InboxWatch {
         : null;
       stored.delivery_id = deliveryId;
       repo.insertImapMessage(stored);
-      const message = bounce && log.find(bounce.ref_id);
+      const message = bouncedCopy === undefined ? undefined : log.find(bouncedCopy);
       if (message && dsn) {
         const event = events.buildPayload(
           'bounce',

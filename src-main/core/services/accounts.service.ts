@@ -60,6 +60,11 @@ export class AccountsService {
     return this.defaultAccount();
   }
 
+  /** The account's number: the email logs' `accountId` (the real service's accounts are numbered). */
+  numberOf(id: string): number {
+    return this.repo.numberOf(id);
+  }
+
   get(id: string): Account | undefined {
     const row = this.repo.findById(id);
     return row ? toAccount(row) : undefined;

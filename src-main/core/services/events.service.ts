@@ -94,7 +94,7 @@ export class EventsService {
    * through the same filter, dispatcher, retries and log as a simulated one.
    */
   fireSynthetic(body: z.output<typeof FireEventBody>): z.output<typeof FireEventResult> {
-    const message = body.ref_id === undefined ? undefined : this.log.find(body.ref_id);
+    const message = body.ref_id === undefined ? undefined : this.log.findBySend(body.ref_id, body.recipient);
     const accountId = this.accounts.accountIdOr404(body.account_id ?? message?.accountId);
     const fields = { ...(message || body.ref_id === undefined ? {} : { ref_id: body.ref_id }), ...body.fields };
     const payload = this.buildPayload(body.event, message, fields, this.clock.now(), body.recipient);

@@ -29,7 +29,7 @@ export class MailIntake {
     const refIds: string[] = [];
     if (captured.length > 0) {
       const facts = readMessageFacts(mail.raw);
-      const sent = await this.deps.email.acceptSmtp(mail.accountId, {
+      const refId = await this.deps.email.acceptSmtp(mail.accountId, {
         raw: mail.raw,
         from: facts.from ?? { email: mail.mailFrom, name: '' },
         subject: facts.subject,
@@ -41,7 +41,7 @@ export class MailIntake {
           return { email, name: (to ?? cc)?.name ?? '', type: to ? 'to' : cc ? 'cc' : 'bcc' };
         }),
       });
-      refIds.push(...sent.map((s) => s.ref_id));
+      refIds.push(refId);
     }
     if (routed.length > 0) refIds.push(...(await this.deps.inbound.deliver(mail.raw, routed, 'smtp')).map((r) => r.refId));
     return refIds;

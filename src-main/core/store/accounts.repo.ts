@@ -16,6 +16,7 @@ export class AccountsRepo {
     this.stmts = {
       list: db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY is_default DESC, created_at, id'),
       byId: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?'),
+      number: db.prepare<[string], { n: number }>('SELECT rowid AS n FROM accounts WHERE id = ?'),
       default: db.prepare<[], AccountRow>('SELECT * FROM accounts WHERE is_default = 1 ORDER BY created_at, id LIMIT 1'),
       setSecret: db.prepare<[string | null, string]>('UPDATE accounts SET signing_secret = ? WHERE id = ?'),
       byKey: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE api_key = ?'),
@@ -32,6 +33,11 @@ export class AccountsRepo {
 
   findDefault(): AccountRow | undefined {
     return this.stmts.default.get();
+  }
+
+  /** The account's number (its rowid: stable for its life, the email logs' `accountId`); 0 when unknown. */
+  numberOf(id: string): number {
+    return this.stmts.number.get(id)?.n ?? 0;
   }
 
   findById(id: string): AccountRow | undefined {

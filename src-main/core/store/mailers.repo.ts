@@ -49,7 +49,8 @@ export interface ImapMessageRow {
 export type ImapMessageListRow = Omit<ImapMessageRow, 'raw'> & { size: number };
 
 export interface RelayRow {
-  ref_id: string;
+  /** The copy (one recipient of a send) waiting to be relayed. */
+  message_id: string;
   mailer_id: string;
   queued_ms: number;
   /** Attempts made so far (each ended in a temporary failure). */
@@ -116,16 +117,16 @@ export class MailersRepo {
       imapMessageCount: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM imap_messages WHERE mailer_id = ?'),
       imapRaw: db.prepare<[string], { raw: Buffer }>('SELECT raw FROM imap_messages WHERE ref_id = ?'),
       queueRelay: db.prepare<[string, string, number, number]>(
-        'INSERT INTO mailer_relays (ref_id, mailer_id, queued_ms, attempts, next_ms, last_reply) VALUES (?, ?, ?, 0, ?, NULL)',
+        'INSERT INTO mailer_relays (message_id, mailer_id, queued_ms, attempts, next_ms, last_reply) VALUES (?, ?, ?, 0, ?, NULL)',
       ),
-      dueRelays: db.prepare<[number, number], RelayRow>('SELECT * FROM mailer_relays WHERE next_ms <= ? ORDER BY next_ms, ref_id LIMIT ?'),
-      relayOf: db.prepare<[string], RelayRow>('SELECT * FROM mailer_relays WHERE ref_id = ?'),
+      dueRelays: db.prepare<[number, number], RelayRow>('SELECT * FROM mailer_relays WHERE next_ms <= ? ORDER BY next_ms, message_id LIMIT ?'),
+      relayOf: db.prepare<[string], RelayRow>('SELECT * FROM mailer_relays WHERE message_id = ?'),
       nextRelayAfter: db.prepare<[number], { at: number | null }>('SELECT MIN(next_ms) AS at FROM mailer_relays WHERE next_ms > ?'),
-      deferRelay: db.prepare<[number, number, string, string]>('UPDATE mailer_relays SET attempts = ?, next_ms = ?, last_reply = ? WHERE ref_id = ?'),
-      removeRelay: db.prepare<[string]>('DELETE FROM mailer_relays WHERE ref_id = ?'),
-      /** The recipients of one composed message (one Message-ID), to match a DSN's recipient. */
-      sameSend: db.prepare<[string], { ref_id: string; recipient_lc: string; account_id: string }>(
-        'SELECT ref_id, recipient_lc, account_id FROM messages WHERE send_id = (SELECT send_id FROM messages WHERE ref_id = ?)',
+      deferRelay: db.prepare<[number, number, string, string]>('UPDATE mailer_relays SET attempts = ?, next_ms = ?, last_reply = ? WHERE message_id = ?'),
+      removeRelay: db.prepare<[string]>('DELETE FROM mailer_relays WHERE message_id = ?'),
+      /** The recipients' copies of one composed message (one Message-ID), to match a DSN's recipient. */
+      sameSend: db.prepare<[string], { id: string; ref_id: string; recipient_lc: string; account_id: string }>(
+        'SELECT id, ref_id, recipient_lc, account_id FROM messages WHERE send_id = (SELECT send_id FROM messages WHERE id = ?)',
       ),
       insertOAuth: db.prepare<[OAuthRequestRow]>(
         `INSERT INTO oauth_requests (state, account_id, app_id, redirect_uri, mailer_id, type, status, code_hash, created_ms, expires_ms)
@@ -210,9 +211,9 @@ export class MailersRepo {
     return this.stmts.imapRaw.get(refId)?.raw;
   }
 
-  /** A message waiting for its relay, due at `at`. */
-  queueRelay(refId: string, mailerId: string, at: number): void {
-    this.stmts.queueRelay.run(refId, mailerId, at, at);
+  /** A copy waiting for its relay, due at `at`. */
+  queueRelay(messageId: string, mailerId: string, at: number): void {
+    this.stmts.queueRelay.run(messageId, mailerId, at, at);
   }
 
   /** Relays due at `now`, the longest waiting first. */
@@ -220,9 +221,9 @@ export class MailersRepo {
     return this.stmts.dueRelays.all(now, limit);
   }
 
-  /** The relay a message waits for, if it does. */
-  relayOf(refId: string): RelayRow | undefined {
-    return this.stmts.relayOf.get(refId);
+  /** The relay a copy waits for, if it does. */
+  relayOf(messageId: string): RelayRow | undefined {
+    return this.stmts.relayOf.get(messageId);
   }
 
   /** When the next relay that is not due yet becomes due. */
@@ -231,16 +232,17 @@ export class MailersRepo {
   }
 
   /** A relay refused for now: tried again at `nextMs`. */
-  deferRelay(refId: string, attempts: number, nextMs: number, lastReply: string): void {
-    this.stmts.deferRelay.run(attempts, nextMs, lastReply, refId);
+  deferRelay(messageId: string, attempts: number, nextMs: number, lastReply: string): void {
+    this.stmts.deferRelay.run(attempts, nextMs, lastReply, messageId);
   }
 
-  removeRelay(refId: string): void {
-    this.stmts.removeRelay.run(refId);
+  removeRelay(messageId: string): void {
+    this.stmts.removeRelay.run(messageId);
   }
 
-  sameSend(refId: string): Array<{ ref_id: string; recipient_lc: string; account_id: string }> {
-    return this.stmts.sameSend.all(refId);
+  /** The copies that share the composed message of copy `messageId` (whose Message-ID a DSN names). */
+  sameSend(messageId: string): Array<{ id: string; ref_id: string; recipient_lc: string; account_id: string }> {
+    return this.stmts.sameSend.all(messageId);
   }
 
   insertOAuthRequest(row: OAuthRequestRow): void {

@@ -6,7 +6,11 @@ export interface MessageContentRow {
   raw: Buffer;
 }
 
+/** One recipient's copy of a send (API or SMTP): what the email logs list, one entry each. */
 export interface MessageRow {
+  /** The copy's own key: a ULID, in creation order (the logs and lists page by it). */
+  id: string;
+  /** The send's ref_id, which every copy of the send shares (what the API answers and events carry). */
   ref_id: string;
   account_id: string;
   send_id: string;
@@ -27,10 +31,15 @@ export interface MessageRow {
   created_at: string;
   delivered_ms: number | null;
   delivered_at: string | null;
+  /** Why the copy failed, in words ('' unless it did). */
+  failed_reason: string;
+  /** The send's priority, as text. */
+  priority: string;
+  updated_at: string;
 }
 
 export interface MessageEventRow {
-  ref_id: string;
+  message_id: string;
   seq: number;
   event: string;
   timestamp: string;
@@ -46,14 +55,13 @@ export interface LogFilter {
   createdFrom?: number;
   createdTo?: number;
   status?: string;
+  fromAddress?: string;
+  failedReason?: string;
   subject?: string;
   campaignId?: string;
   recipientType?: string;
   deliveredFrom?: number;
   deliveredTo?: number;
-  /** Rows with a ref_id below this one (the last of the previous page). */
-  before?: string;
-  limit: number;
 }
 
 /** `%` and `_` of a user's substring are literal in LIKE. */
@@ -73,7 +81,9 @@ function searchTerms(filter: MessageSearch): { where: string[]; params: Record<s
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   if (filter.q !== undefined && filter.q !== '') {
-    where.push("(recipient_lc LIKE '%' || @q || '%' ESCAPE '\\' OR subject LIKE '%' || @q || '%' ESCAPE '\\' OR from_email LIKE '%' || @q || '%' ESCAPE '\\' OR ref_id = @refId)");
+    where.push(
+      "(recipient_lc LIKE '%' || @q || '%' ESCAPE '\\' OR subject LIKE '%' || @q || '%' ESCAPE '\\' OR from_email LIKE '%' || @q || '%' ESCAPE '\\' OR ref_id = @refId OR id = @refId)",
+    );
     params.q = likeLiteral(filter.q.toLowerCase());
     params.refId = filter.q.trim().toUpperCase();
   }
@@ -98,34 +108,39 @@ export class MessagesRepo {
         'INSERT INTO message_contents (send_id, raw) VALUES (@send_id, @raw)',
       ),
       insertMessage: db.prepare<[MessageRow]>(
-        `INSERT INTO messages (ref_id, account_id, send_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
-           recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at)
-         VALUES (@ref_id, @account_id, @send_id, @source, @from_email, @from_name, @recipient_email, @recipient_lc, @recipient_domain,
-           @recipient_name, @recipient_type, @subject, @campaign_id, @mailer_id, @custom_args, @status, @created_ms, @created_at, @delivered_ms, @delivered_at)`,
+        `INSERT INTO messages (id, ref_id, account_id, send_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
+           recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at,
+           failed_reason, priority, updated_at)
+         VALUES (@id, @ref_id, @account_id, @send_id, @source, @from_email, @from_name, @recipient_email, @recipient_lc, @recipient_domain,
+           @recipient_name, @recipient_type, @subject, @campaign_id, @mailer_id, @custom_args, @status, @created_ms, @created_at, @delivered_ms, @delivered_at,
+           @failed_reason, @priority, @updated_at)`,
       ),
-      get: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE ref_id = ?'),
-      setStatus: db.prepare<[string, string]>('UPDATE messages SET status = ? WHERE ref_id = ?'),
-      setDelivered: db.prepare<[string, number, string, string]>(
-        'UPDATE messages SET status = ?, delivered_ms = ?, delivered_at = ? WHERE ref_id = ?',
+      get: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?'),
+      ofSend: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE ref_id = ? ORDER BY id'),
+      setStatus: db.prepare<[{ id: string; status: string; failed_reason: string | null; updated_at: string }]>(
+        'UPDATE messages SET status = @status, failed_reason = COALESCE(@failed_reason, failed_reason), updated_at = @updated_at WHERE id = @id',
       ),
-      nextSeq: db.prepare<[string], { seq: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM message_events WHERE ref_id = ?'),
+      setDelivered: db.prepare<[{ id: string; status: string; delivered_ms: number; delivered_at: string }]>(
+        'UPDATE messages SET status = @status, delivered_ms = @delivered_ms, delivered_at = @delivered_at, updated_at = @delivered_at WHERE id = @id',
+      ),
+      nextSeq: db.prepare<[string], { seq: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM message_events WHERE message_id = ?'),
       insertEvent: db.prepare<[MessageEventRow]>(
-        'INSERT INTO message_events (ref_id, seq, event, timestamp, delivery_id) VALUES (@ref_id, @seq, @event, @timestamp, @delivery_id)',
+        'INSERT INTO message_events (message_id, seq, event, timestamp, delivery_id) VALUES (@message_id, @seq, @event, @timestamp, @delivery_id)',
       ),
-      insertToken: db.prepare<[{ token: string; ref_id: string; kind: string; url: string | null; link_name: string | null }]>(
-        'INSERT INTO tracking_tokens (token, ref_id, kind, url, link_name) VALUES (@token, @ref_id, @kind, @url, @link_name)',
+      insertToken: db.prepare<[{ token: string; message_id: string; kind: string; url: string | null; link_name: string | null }]>(
+        'INSERT INTO tracking_tokens (token, message_id, kind, url, link_name) VALUES (@token, @message_id, @kind, @url, @link_name)',
       ),
-      token: db.prepare<[string], { token: string; ref_id: string; kind: 'open' | 'click' | 'unsubscribe'; url: string | null; link_name: string | null }>(
+      token: db.prepare<[string], { token: string; message_id: string; kind: 'open' | 'click' | 'unsubscribe'; url: string | null; link_name: string | null }>(
         'SELECT * FROM tracking_tokens WHERE token = ?',
       ),
       content: db.prepare<[string], MessageContentRow>('SELECT * FROM message_contents WHERE send_id = ?'),
-      deleteOne: db.prepare<[string]>('DELETE FROM messages WHERE ref_id = ?'),
+      deleteOne: db.prepare<[string]>('DELETE FROM messages WHERE id = ?'),
       deleteAll: db.prepare('DELETE FROM message_contents'),
       dropOrphanContent: db.prepare<[{ send_id: string }]>(
         'DELETE FROM message_contents WHERE send_id = @send_id AND NOT EXISTS (SELECT 1 FROM messages WHERE send_id = @send_id)',
       ),
       eventsOf: db.prepare<[string], MessageEventRow>(
-        'SELECT * FROM message_events WHERE ref_id IN (SELECT value FROM json_each(?)) ORDER BY ref_id, seq',
+        'SELECT * FROM message_events WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, seq',
       ),
     };
   }
@@ -138,36 +153,42 @@ export class MessagesRepo {
     this.stmts.insertMessage.run(row);
   }
 
-  get(refId: string): MessageRow | undefined {
-    return this.stmts.get.get(refId);
+  get(id: string): MessageRow | undefined {
+    return this.stmts.get.get(id);
   }
 
-  setStatus(refId: string, status: string): void {
-    this.stmts.setStatus.run(status, refId);
+  /** Every copy of one send (its recipients), in the order they were made. */
+  ofSend(refId: string): MessageRow[] {
+    return this.stmts.ofSend.all(refId);
   }
 
-  setDelivered(refId: string, status: string, deliveredMs: number, deliveredAt: string): void {
-    this.stmts.setDelivered.run(status, deliveredMs, deliveredAt, refId);
+  /** A new status; `failedReason` (when given) says why it failed. */
+  setStatus(id: string, status: string, updatedAt: string, failedReason: string | null = null): void {
+    this.stmts.setStatus.run({ id, status, failed_reason: failedReason, updated_at: updatedAt });
   }
 
-  addEvent(refId: string, event: string, timestamp: string, deliveryId: string | null): void {
-    const seq = this.stmts.nextSeq.get(refId)!.seq;
-    this.stmts.insertEvent.run({ ref_id: refId, seq, event, timestamp, delivery_id: deliveryId });
+  setDelivered(id: string, status: string, deliveredMs: number, deliveredAt: string): void {
+    this.stmts.setDelivered.run({ id, status, delivered_ms: deliveredMs, delivered_at: deliveredAt });
   }
 
-  /** The events of these messages, grouped by ref_id, in order. */
-  eventsOf(refIds: string[]): Map<string, MessageEventRow[]> {
+  addEvent(messageId: string, event: string, timestamp: string, deliveryId: string | null): void {
+    const seq = this.stmts.nextSeq.get(messageId)!.seq;
+    this.stmts.insertEvent.run({ message_id: messageId, seq, event, timestamp, delivery_id: deliveryId });
+  }
+
+  /** The events of these copies, grouped by message id, in order. */
+  eventsOf(messageIds: string[]): Map<string, MessageEventRow[]> {
     const out = new Map<string, MessageEventRow[]>();
-    if (refIds.length === 0) return out;
-    for (const row of this.stmts.eventsOf.all(JSON.stringify(refIds))) {
-      const list = out.get(row.ref_id) ?? [];
+    if (messageIds.length === 0) return out;
+    for (const row of this.stmts.eventsOf.all(JSON.stringify(messageIds))) {
+      const list = out.get(row.message_id) ?? [];
       list.push(row);
-      out.set(row.ref_id, list);
+      out.set(row.message_id, list);
     }
     return out;
   }
 
-  insertToken(row: { token: string; ref_id: string; kind: string; url: string | null; link_name: string | null }): void {
+  insertToken(row: { token: string; message_id: string; kind: string; url: string | null; link_name: string | null }): void {
     this.stmts.insertToken.run(row);
   }
 
@@ -179,12 +200,12 @@ export class MessagesRepo {
     return this.stmts.content.get(sendId);
   }
 
-  /** Deletes one message (and its composed content once no recipient of that send is left). */
-  deleteOne(refId: string): boolean {
+  /** Deletes one copy (and its composed content once no recipient of that send is left). */
+  deleteOne(id: string): boolean {
     return this.db.transaction(() => {
-      const row = this.get(refId);
+      const row = this.get(id);
       if (!row) return false;
-      this.stmts.deleteOne.run(refId);
+      this.stmts.deleteOne.run(id);
       this.stmts.dropOrphanContent.run({ send_id: row.send_id });
       return true;
     })();
@@ -203,11 +224,11 @@ export class MessagesRepo {
   search(filter: MessageSearch & { before?: string; limit: number }): MessageRow[] {
     const { where, params } = searchTerms(filter);
     if (filter.before !== undefined) {
-      where.push('ref_id < @before');
+      where.push('id < @before');
       params.before = filter.before;
     }
     params.limit = filter.limit;
-    const sql = `SELECT * FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ref_id DESC LIMIT @limit`;
+    const sql = `SELECT * FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
     return this.db.prepare<[Record<string, unknown>], MessageRow>(sql).all(params);
   }
 
@@ -218,28 +239,47 @@ export class MessagesRepo {
     return this.db.prepare<[Record<string, unknown>], { n: number }>(sql).get(params)!.n;
   }
 
-  /** The email logs: newest first, filtered. Each filter has an index that keeps ref_id order. */
-  logs(filter: LogFilter): MessageRow[] {
-    const where = ['account_id = @accountId'];
-    const params: Record<string, unknown> = { accountId: filter.accountId, limit: filter.limit };
-    const add = (sql: string, name: string, value: unknown) => {
-      if (value === undefined) return;
-      where.push(sql);
-      params[name] = value;
-    };
-    add('recipient_lc = @recipientLc', 'recipientLc', filter.recipientLc);
-    add('recipient_domain = @domain', 'domain', filter.domain);
-    add('ref_id = @refId', 'refId', filter.refId);
-    add('created_ms >= @createdFrom', 'createdFrom', filter.createdFrom);
-    add('created_ms < @createdTo', 'createdTo', filter.createdTo);
-    add('status = @status', 'status', filter.status);
-    add("subject LIKE '%' || @subject || '%' ESCAPE '\\'", 'subject', filter.subject === undefined ? undefined : likeLiteral(filter.subject));
-    add('campaign_id = @campaignId', 'campaignId', filter.campaignId);
-    add('recipient_type = @recipientType', 'recipientType', filter.recipientType);
-    add('delivered_ms >= @deliveredFrom', 'deliveredFrom', filter.deliveredFrom);
-    add('delivered_ms < @deliveredTo', 'deliveredTo', filter.deliveredTo);
-    add('ref_id < @before', 'before', filter.before);
-    const sql = `SELECT * FROM messages WHERE ${where.join(' AND ')} ORDER BY ref_id DESC LIMIT @limit`;
+  /** The email logs: newest first, filtered, `limit` copies with an id below `before` (all when absent). */
+  logs(filter: LogFilter, page: { before?: string; limit: number }): MessageRow[] {
+    const { where, params } = logTerms(filter);
+    if (page.before !== undefined) {
+      where.push('id < @before');
+      params.before = page.before;
+    }
+    params.limit = page.limit;
+    const sql = `SELECT * FROM messages WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
     return this.db.prepare<[Record<string, unknown>], MessageRow>(sql).all(params);
   }
+
+  /** How many copies the same filters find, on every page. */
+  countLogs(filter: LogFilter): number {
+    const { where, params } = logTerms(filter);
+    const sql = `SELECT COUNT(*) AS n FROM messages WHERE ${where.join(' AND ')}`;
+    return this.db.prepare<[Record<string, unknown>], { n: number }>(sql).get(params)!.n;
+  }
+}
+
+/** The email logs' filters as SQL: every one an exact match (addresses lower-cased, as stored). */
+function logTerms(filter: LogFilter): { where: string[]; params: Record<string, unknown> } {
+  const where = ['account_id = @accountId'];
+  const params: Record<string, unknown> = { accountId: filter.accountId };
+  const add = (sql: string, name: string, value: unknown) => {
+    if (value === undefined) return;
+    where.push(sql);
+    params[name] = value;
+  };
+  add('recipient_lc = @recipientLc', 'recipientLc', filter.recipientLc);
+  add('recipient_domain = @domain', 'domain', filter.domain);
+  add('ref_id = @refId', 'refId', filter.refId);
+  add('created_ms >= @createdFrom', 'createdFrom', filter.createdFrom);
+  add('created_ms < @createdTo', 'createdTo', filter.createdTo);
+  add('status = @status', 'status', filter.status);
+  add('from_email = @fromAddress COLLATE NOCASE', 'fromAddress', filter.fromAddress);
+  add('failed_reason = @failedReason', 'failedReason', filter.failedReason);
+  add('subject = @subject', 'subject', filter.subject);
+  add('campaign_id = @campaignId', 'campaignId', filter.campaignId);
+  add('recipient_type = @recipientType', 'recipientType', filter.recipientType);
+  add('delivered_ms >= @deliveredFrom', 'deliveredFrom', filter.deliveredFrom);
+  add('delivered_ms < @deliveredTo', 'deliveredTo', filter.deliveredTo);
+  return { where, params };
 }

@@ -2,7 +2,8 @@ import type { Db } from './database';
 
 export interface ScheduledEventRow {
   id: number;
-  ref_id: string;
+  /** The copy (one recipient of a send) the event happens to. */
+  message_id: string;
   event: string;
   fields: string;
   due_at: number;
@@ -21,7 +22,7 @@ export class SimulationRepo {
   constructor(private readonly db: Db) {
     this.stmts = {
       schedule: db.prepare<[Omit<ScheduledEventRow, 'id'>]>(
-        'INSERT INTO scheduled_events (ref_id, event, fields, due_at) VALUES (@ref_id, @event, @fields, @due_at)',
+        'INSERT INTO scheduled_events (message_id, event, fields, due_at) VALUES (@message_id, @event, @fields, @due_at)',
       ),
       due: db.prepare<[number, number], ScheduledEventRow>('SELECT * FROM scheduled_events WHERE due_at <= ? ORDER BY due_at, id LIMIT ?'),
       remove: db.prepare<[number]>('DELETE FROM scheduled_events WHERE id = ?'),

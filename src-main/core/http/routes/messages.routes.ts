@@ -2,7 +2,7 @@ import { create as contentDisposition } from 'content-disposition';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { controlOperations as ops } from '../../../../src-shared/operations';
-import { MessageRefParams, type ReleaseMessageBody, type ReleaseResult } from '../../../../src-shared/schemas/messages';
+import { MessageIdParams, type ReleaseMessageBody, type ReleaseResult } from '../../../../src-shared/schemas/messages';
 import type { MessagesService } from '../../services/email/messages.service';
 import { registerOperation } from '../operation-route';
 import { ok } from '../respond';
@@ -32,7 +32,7 @@ export function safeFilename(name: string): string {
   return cleaned.slice(0, 200) || 'attachment';
 }
 
-const AttachmentParams = MessageRefParams.extend({
+const AttachmentParams = MessageIdParams.extend({
   n: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number({ error: 'must be an attachment index' }).int().min(0)),
 });
 
@@ -52,28 +52,28 @@ export function messagesRoutes(
 ): void {
   registerOperation(app, ops.listMessages, ({ query }) => ok('Messages retrieved successfully', messages.list(query)));
   registerOperation(app, ops.releaseMessage, async ({ params, body }) => {
-    const result = await release(params.ref_id, body);
+    const result = await release(params.id, body);
     const message = result.ok
       ? `Released to ${result.accepted.join(', ')}${result.rejected.length > 0 ? `; refused for ${result.rejected.join(', ')}` : ''}`
       : `The SMTP server did not take the message: ${result.smtp_response}`;
     return ok(message, result);
   });
   registerOperation(app, ops.countMessages, ({ query }) => ok('Messages counted', { count: messages.count(query) }));
-  registerOperation(app, ops.getMessage, async ({ params }) => ok('Message retrieved successfully', await messages.detail(params.ref_id)));
+  registerOperation(app, ops.getMessage, async ({ params }) => ok('Message retrieved successfully', await messages.detail(params.id)));
   registerOperation(app, ops.deleteMessage, ({ params }) => {
-    messages.delete(params.ref_id);
+    messages.delete(params.id);
     return ok('Message deleted', { deleted: 1 });
   });
   registerOperation(app, ops.deleteMessages, () => ok('Messages deleted', { deleted: messages.deleteAll() }));
 
-  app.get('/emulator/messages/:ref_id/raw', (request, reply) => {
-    const { ref_id } = parseInput(MessageRefParams, request.params, 'params');
-    return download(reply, `${ref_id}.eml`, 'message/rfc822', messages.raw(ref_id));
+  app.get('/emulator/messages/:id/raw', (request, reply) => {
+    const { id } = parseInput(MessageIdParams, request.params, 'params');
+    return download(reply, `${id}.eml`, 'message/rfc822', messages.raw(id));
   });
 
-  app.get('/emulator/messages/:ref_id/html', async (request, reply) => {
-    const { ref_id } = parseInput(MessageRefParams, request.params, 'params');
-    const html = await messages.html(ref_id);
+  app.get('/emulator/messages/:id/html', async (request, reply) => {
+    const { id } = parseInput(MessageIdParams, request.params, 'params');
+    const html = await messages.html(id);
     return reply
       .type('text/html; charset=utf-8')
       .header('content-security-policy', PREVIEW_CSP)
@@ -82,9 +82,9 @@ export function messagesRoutes(
       .send(html ?? '<!doctype html><p style="font-family:sans-serif;color:#666">This message has no HTML part.</p>');
   });
 
-  app.get('/emulator/messages/:ref_id/attachments/:n', async (request, reply) => {
-    const { ref_id, n } = parseInput(AttachmentParams, request.params, 'params');
-    const a = await messages.attachment(ref_id, n);
+  app.get('/emulator/messages/:id/attachments/:n', async (request, reply) => {
+    const { id, n } = parseInput(AttachmentParams, request.params, 'params');
+    const a = await messages.attachment(id, n);
     return download(reply, a.filename, a.contentType, a.content);
   });
 }

@@ -28,6 +28,8 @@ export async function composeMessage(
   options: {
     messageId: string;
     date: Date;
+    /** The subject, HTML and text as sent (after a template and substitutions); the request's own when absent. */
+    subject?: string;
     html?: string;
     text?: string;
     extraHeaders?: Record<string, string>;
@@ -35,15 +37,15 @@ export async function composeMessage(
     dkim?: { domainName: string; keySelector: string; privateKey: string };
   },
 ): Promise<Buffer> {
-  const html = options.html ?? body.content.find((c) => c.type === 'text/html')?.value;
-  const text = options.text ?? body.content.find((c) => c.type === 'text/plain')?.value;
+  const html = options.html ?? body.content?.find((c) => c.type === 'text/html')?.value;
+  const text = options.text ?? body.content?.find((c) => c.type === 'text/plain')?.value;
   const attachments = composerAttachments(body.attachments);
   const tree = new MailComposer({
     from: address(body.from),
     to: body.to.map(address),
     cc: body.cc?.map(address),
     replyTo: body.replyTo,
-    subject: body.subject,
+    subject: options.subject ?? body.subject ?? '',
     html,
     text,
     headers: { ...body.headers, ...options.extraHeaders },

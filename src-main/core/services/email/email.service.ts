@@ -1,15 +1,27 @@
-import type { EmailLogRecord, EmailLogsQuery, SendEmailBody, SimulationRule } from '../../../../src-shared/schemas/email';
+import {
+  enabled,
+  LOGS_MAX_WINDOW_MS,
+  LOGS_WINDOW_TOO_LONG,
+  type EmailLogEntry,
+  type EmailLogsQuery,
+  type EmailLogsResponse,
+  type SendEmailBody,
+  type SimulationRule,
+} from '../../../../src-shared/schemas/email';
 import { isoTimestamp, type Clock } from '../../clock';
 import { monotonicUlids } from '../../ids';
 import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
-import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
+import type { MessageEventRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { WriteBatcher } from '../../store/write-batcher';
 import type { EventsService } from '../events.service';
-import { planFor } from '../simulation/plan';
+import { planFor, type Plan } from '../simulation/plan';
 import { composeMessage } from './compose';
+import { SUPPRESSED_REASON } from './message-log';
+import { placeholdersOf, substitute, valuesFor } from './substitute';
 import { addTracking, type TrackingToken } from './tracking';
+import type { StoredTemplate } from './templates.service';
 
 type RecipientType = 'to' | 'cc' | 'bcc';
 
@@ -23,47 +35,79 @@ export interface IncomingMessage {
   recipients: Array<{ email: string; name: string; type: RecipientType }>;
 }
 
-/** One send as it is recorded: a message per recipient, sharing raw content where it is the same buffer. */
+/** One recipient's copy as it is recorded: its own key, its raw content (shared where it is the same buffer), its plan. */
+interface RecordedCopy {
+  id: string;
+  email: string;
+  name: string;
+  type: RecipientType;
+  raw: Buffer;
+  tokens: TrackingToken[];
+  /** Why generating this recipient's copy failed (a placeholder without a value), if it did. */
+  generationFailure?: string;
+}
+
+/** One send as it is recorded: one ref_id, a copy per recipient. */
 interface RecordedSend {
+  refId: string;
   source: 'api' | 'smtp';
   from: { email: string; name: string };
   subject: string;
   campaignId: string;
   mailerId: string;
+  /** Relayed through an SMTP mailer for real instead of simulated. */
+  relayed: boolean;
   customArgs: Record<string, string>;
-  recipients: Array<{ email: string; name: string; type: RecipientType; refId: string; raw: Buffer; tokens: TrackingToken[] }>;
+  priority: string;
+  copies: RecordedCopy[];
 }
 
-export interface SentMessage {
-  email: string;
-  recipient_type: RecipientType;
-  ref_id: string;
+/** How a send's `mailer_id` and sender are checked, and whether the send is relayed for real. */
+export interface SenderPolicy {
+  /** Throws 403 `Unauthorized From Email` or 400 naming `mailer_id`; answers whether an SMTP mailer relays the send. */
+  check(accountId: string, mailerId: string, fromEmail: string): { relayed: boolean };
 }
 
-/** A query date: start of that day for a plain date, else the instant. */
-const toMs = (value: string | undefined) => (value === undefined ? undefined : Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value));
+/** A query date: start of that day (UTC) for a plain date, else the instant. */
+const toMs = (value: string | undefined) => (value === undefined ? undefined : Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value.replace(' ', 'T')));
 
-function toLogRecord(row: MessageRow, events: Array<{ event: string; timestamp: string }>): EmailLogRecord {
+/** The log entry of one copy, with the events that happened to it. */
+function toLogEntry(row: MessageRow, events: MessageEventRow[], accountNumber: number): EmailLogEntry {
+  const track: Record<string, string[]> = {};
+  for (const e of events) (track[e.event] ??= []).push(e.timestamp);
   return {
-    ref_id: row.ref_id,
-    campaign_id: row.campaign_id,
-    mailer_id: row.mailer_id,
-    from: { email: row.from_email, name: row.from_name },
-    recipient: { email: row.recipient_email, name: row.recipient_name },
-    recipient_type: row.recipient_type,
+    refId: row.ref_id,
+    recipientAddress: row.recipient_email,
+    recipientDomain: row.recipient_domain,
+    recipientType: row.recipient_type,
+    fromAddress: row.from_email,
     subject: row.subject,
-    status: row.status as EmailLogRecord['status'],
-    created_at: row.created_at,
-    delivered_at: row.delivered_at,
-    events,
-    custom_args: JSON.parse(row.custom_args) as Record<string, string>,
+    status: row.status,
+    campaignId: row.campaign_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at || row.created_at,
+    deliveredDate: row.delivered_at ?? '',
+    failedReason: row.failed_reason,
+    opened: track.open !== undefined,
+    clicked: track.click !== undefined,
+    priority: row.priority,
+    track,
+    accountId: accountNumber,
+    tenantId: 0,
   };
 }
 
+/** The plan of a copy whose generation failed: that event alone, at once. */
+const generationFailed = (reason: string): Plan => ({
+  kind: 'events',
+  source: 'default',
+  events: [{ event: 'generation_failure', delayMs: 0, fields: { reason, error_code: 'missing_substitution' } }],
+});
+
 /** Sending email and what follows: composing, storing, planning the simulation, the logs, suppressions. */
 export class EmailService {
-  /** ref_ids: ULIDs in creation order even within one millisecond (the logs page by ref_id). */
-  private readonly newRefId = monotonicUlids();
+  /** Keys of copies and ref_ids of sends: ULIDs in creation order even within one millisecond (the logs page by them). */
+  private readonly newId = monotonicUlids();
   /** The simulation rules, read once and replaced with them. */
   private cachedRules: SimulationRule[] | undefined;
 
@@ -79,174 +123,227 @@ export class EmailService {
       baseUrl: () => string;
       /** Commits the writes of concurrent sends together. */
       writes: WriteBatcher;
-      /** Announces the stored messages of a send, after their commit (the UI's live list). */
+      /** The account's stored template, or undefined. */
+      template: (accountId: string, templateId: string) => StoredTemplate | undefined;
+      /** The account's number (the logs' `accountId`). */
+      accountNumber: (accountId: string) => number;
+      senders: SenderPolicy;
+      /** Announces the stored copies of a send, after their commit (the UI's live list). */
       created?: (rows: MessageRow[]) => void;
       /** The DKIM key of the sender's verified domain of the account, if it has one. */
       dkim?: (accountId: string, fromEmail: string) => { domainName: string; keySelector: string; privateKey: string } | undefined;
-      /** Sends with `settings.mailer_id` are relayed for real instead of simulated (the mailers' SMTP relay). */
-      relay?: { check(accountId: string, mailerId: string): void; queue(refId: string, mailerId: string, at: number): void; wake(): void };
+      /** Sends through an SMTP mailer are relayed for real instead of simulated (the mailers' SMTP relay). */
+      relay?: { queue(messageId: string, mailerId: string, at: number): void; wake(): void };
     },
   ) {}
 
   /**
-   * One message per recipient, each with its ref_id and the simulation's events scheduled. Without
-   * tracking, the recipients share one composed message; with it, each gets its own links.
+   * One send: one ref_id, a copy per recipient with the simulation's events scheduled. Without tracking
+   * or substitutions, the recipients share one composed message; with them, each gets its own.
    */
-  async send(accountId: string, body: SendEmailBody): Promise<SentMessage[]> {
+  async send(accountId: string, body: SendEmailBody): Promise<{ ref_id: string }> {
     const now = this.deps.clock.now();
     const date = new Date(now);
+    const template = body.template_id ? this.deps.template(accountId, body.template_id) : undefined;
+    if (body.template_id && !template) {
+      throw new AppError('validation', 'template_id names no template of this account', [{ path: 'template_id', message: 'names no template of this account' }]);
+    }
+    const mailerId = body.mailer_id ?? '';
+    const { relayed } = this.deps.senders.check(accountId, mailerId, body.from.email);
+    const refId = this.newId(now);
     const recipients = [
       ...body.to.map((r) => ({ ...r, type: 'to' as const })),
       ...(body.cc ?? []).map((r) => ({ ...r, type: 'cc' as const })),
       ...(body.bcc ?? []).map((r) => ({ ...r, type: 'bcc' as const })),
-    ].map((r) => ({ ...r, refId: this.newRefId(now) }));
-    const html = body.content.find((c) => c.type === 'text/html')?.value;
-    const text = body.content.find((c) => c.type === 'text/plain')?.value;
+    ].map((r) => ({ ...r, id: this.newId(now) }));
+    // The request's own subject and content win over the template's.
+    const subject = body.subject ?? template?.subject ?? '';
+    const content = body.content ?? template?.content ?? [];
+    const html = content.find((c) => c.type === 'text/html')?.value;
+    const text = content.find((c) => c.type === 'text/plain')?.value;
     const settings = body.settings ?? {};
-    if (settings.mailer_id) this.deps.relay?.check(accountId, settings.mailer_id);
     const dkim = this.deps.dkim?.(accountId, body.from.email);
-    const tracked = settings.open_tracking === true || settings.click_tracking === true || settings.unsubscribe_tracking === true;
+    const tracking = { open: enabled(settings.open_tracking), click: enabled(settings.click_tracking), unsubscribe: enabled(settings.unsubscribe) };
+    const tracked = tracking.open || tracking.click || tracking.unsubscribe;
+    // Placeholders are filled when a template is used or substitutions are given; a plain send's text stays as written.
+    const substituted = (template !== undefined || Object.keys(body.substitutions ?? {}).length > 0) && placeholdersOf(subject, html, text).length > 0;
 
     // Composing is asynchronous: done before the transaction that stores everything.
-    const contents = new Map<string, { raw: Buffer; tokens: TrackingToken[] }>();
-    if (!tracked) {
-      const raw = await composeMessage(body, { messageId: `<${recipients[0]!.refId}@mailyard.local>`, date, dkim });
-      for (const r of recipients) contents.set(r.refId, { raw, tokens: [] });
-    } else {
-      for (const r of recipients) {
-        const t = addTracking(html, text, {
-          open: settings.open_tracking === true,
-          click: settings.click_tracking === true,
-          unsubscribe: settings.unsubscribe_tracking === true,
-          baseUrl: this.deps.baseUrl(),
-        });
-        const raw = await composeMessage(body, { messageId: `<${r.refId}@mailyard.local>`, date, html: t.html, text: t.text, extraHeaders: t.headers, dkim });
-        contents.set(r.refId, { raw, tokens: t.tokens });
+    const copies: RecordedCopy[] = [];
+    let shared: Buffer | undefined;
+    for (const r of recipients) {
+      const copy = { id: r.id, email: r.email, name: r.name ?? '', type: r.type, tokens: [] as TrackingToken[] };
+      if (!tracked && !substituted) {
+        shared ??= await composeMessage(body, { messageId: `<${recipients[0]!.id}@mailyard.local>`, date, subject, html, text, dkim });
+        copies.push({ ...copy, raw: shared });
+        continue;
       }
+      const missing = new Set<string>();
+      const values = valuesFor(body.substitutions, r.email);
+      const own = substituted
+        ? { subject: substitute(subject, values, false, missing), html: html && substitute(html, values, true, missing), text: text && substitute(text, values, false, missing) }
+        : { subject, html, text };
+      const t = tracked ? addTracking(own.html, own.text, { ...tracking, baseUrl: this.deps.baseUrl() }) : { html: own.html, text: own.text, headers: {}, tokens: [] };
+      const raw = await composeMessage(body, { messageId: `<${r.id}@mailyard.local>`, date, subject: own.subject, html: t.html, text: t.text, extraHeaders: t.headers, dkim });
+      const generationFailure = missing.size > 0 ? `no value for template variable ${[...missing].map((m) => `{{${m}}}`).join(', ')}` : undefined;
+      copies.push({ ...copy, raw, tokens: t.tokens, generationFailure });
     }
 
-    return this.record(accountId, now, {
+    await this.record(accountId, now, {
+      refId,
       source: 'api',
       from: { email: body.from.email, name: body.from.name ?? '' },
-      subject: body.subject,
+      subject,
       campaignId: body.campaign_id ?? '',
-      mailerId: settings.mailer_id ?? '',
+      mailerId,
+      relayed,
       customArgs: body.custom_args ?? {},
-      recipients: recipients.map((r) => ({ email: r.email, name: r.name ?? '', type: r.type, refId: r.refId, ...contents.get(r.refId)! })),
+      priority: String(body.priority ?? 0),
+      copies,
     });
+    return { ref_id: refId };
   }
 
   /**
-   * A message the SMTP sink accepted, kept exactly as it came: one log entry per envelope recipient,
-   * each through the same simulation and events as an API send.
+   * A message the SMTP sink accepted, kept exactly as it came: one ref_id for it, a log entry per
+   * envelope recipient, each through the same simulation and events as an API send. Answers the ref_id.
    */
-  acceptSmtp(accountId: string, message: IncomingMessage): Promise<SentMessage[]> {
+  async acceptSmtp(accountId: string, message: IncomingMessage): Promise<string> {
     const now = this.deps.clock.now();
-    return this.record(accountId, now, {
+    const refId = this.newId(now);
+    await this.record(accountId, now, {
+      refId,
       source: 'smtp',
       from: message.from,
       subject: message.subject,
       campaignId: message.campaignId,
       mailerId: '',
+      relayed: false,
       customArgs: message.customArgs,
-      recipients: message.recipients.map((r) => ({ ...r, refId: this.newRefId(now), raw: message.raw, tokens: [] })),
+      priority: '0',
+      copies: message.recipients.map((r) => ({ ...r, id: this.newId(now), raw: message.raw, tokens: [] })),
     });
+    return refId;
   }
 
   /**
-   * Stores the messages of one send (API or SMTP) with the simulation's plan for each recipient, in
-   * one group-committed write; answers once the rows are in the store.
+   * Stores the copies of one send (API or SMTP) with the simulation's plan for each recipient, in one
+   * group-committed write; answers once the rows are in the store.
    */
-  private async record(accountId: string, now: number, send: RecordedSend): Promise<SentMessage[]> {
+  private async record(accountId: string, now: number, send: RecordedSend): Promise<void> {
     const { messages, simulation } = this.deps;
     const createdAt = isoTimestamp(now);
     const rules = this.rules();
     const customArgs = JSON.stringify(send.customArgs);
     // A message sent through a mailer gets its real outcome from the relay, not the simulation.
-    const relay = send.mailerId !== '' ? this.deps.relay : undefined;
-    // A shared composition is stored once, under the ref_id of its first recipient.
+    const relay = send.relayed ? this.deps.relay : undefined;
+    // A shared composition is stored once, under the key of its first copy.
     const storedAs = new Map<Buffer, string>();
-    const sent: SentMessage[] = [];
     const rows: MessageRow[] = [];
     await this.deps.writes.run(() => {
       // The batcher may run this twice (after another write of its group failed): start afresh.
       storedAs.clear();
-      sent.length = 0;
       rows.length = 0;
-      for (const r of send.recipients) {
-        let sendId = storedAs.get(r.raw);
+      for (const c of send.copies) {
+        let sendId = storedAs.get(c.raw);
         if (sendId === undefined) {
-          sendId = r.refId;
-          storedAs.set(r.raw, sendId);
-          messages.insertContent({ send_id: sendId, raw: r.raw });
+          sendId = c.id;
+          storedAs.set(c.raw, sendId);
+          messages.insertContent({ send_id: sendId, raw: c.raw });
         }
-        const lc = r.email.toLowerCase();
-        const plan = planFor(r.email, simulation.isSuppressed(accountId, lc), rules);
+        const lc = c.email.toLowerCase();
+        const plan = c.generationFailure ? generationFailed(c.generationFailure) : planFor(c.email, simulation.isSuppressed(accountId, lc), rules);
         const row: MessageRow = {
-          ref_id: r.refId,
+          id: c.id,
+          ref_id: send.refId,
           account_id: accountId,
           send_id: sendId,
           source: send.source,
           from_email: send.from.email,
           from_name: send.from.name,
-          recipient_email: r.email,
+          recipient_email: c.email,
           recipient_lc: lc,
           recipient_domain: lc.slice(lc.lastIndexOf('@') + 1),
-          recipient_name: r.name,
-          recipient_type: r.type,
+          recipient_name: c.name,
+          recipient_type: c.type,
           subject: send.subject,
           campaign_id: send.campaignId,
           mailer_id: send.mailerId,
           custom_args: customArgs,
-          status: plan.kind === 'suppressed' ? 'suppressed' : 'queued',
+          status: plan.kind === 'suppressed' ? 'failed' : 'queued',
           created_ms: now,
           created_at: createdAt,
           delivered_ms: null,
           delivered_at: null,
+          failed_reason: plan.kind === 'suppressed' ? SUPPRESSED_REASON : '',
+          priority: send.priority,
+          updated_at: createdAt,
         };
         messages.insertMessage(row);
         if (this.deps.created) rows.push(row);
-        for (const t of r.tokens) messages.insertToken({ ...t, ref_id: r.refId });
-        if (plan.kind === 'events' && relay) relay.queue(r.refId, send.mailerId, now);
+        for (const t of c.tokens) messages.insertToken({ ...t, message_id: c.id });
+        if (plan.kind === 'events' && relay && !c.generationFailure) relay.queue(c.id, send.mailerId, now);
         else if (plan.kind === 'events') {
           let at = now;
           for (const e of plan.events) {
             at += e.delayMs;
-            simulation.schedule({ ref_id: r.refId, event: e.event, fields: JSON.stringify(e.fields), due_at: at });
+            simulation.schedule({ message_id: c.id, event: e.event, fields: JSON.stringify(e.fields), due_at: at });
           }
         }
-        sent.push({ email: r.email, recipient_type: r.type, ref_id: r.refId });
       }
     });
     this.deps.scheduled();
     relay?.wake();
     if (rows.length > 0) this.deps.created?.(rows);
-    return sent;
   }
 
-  /** The email logs: newest first, every filter of the contract, an opaque page token. */
-  logs(accountId: string, query: EmailLogsQuery): { logs: EmailLogRecord[]; nextPageToken: string | null } {
-    const rows = this.deps.messages.logs({
+  /**
+   * The email logs: one entry per recipient, newest first, every filter an exact match, the last 7 days
+   * of the emulator clock unless a created-at bound is given, an opaque page token ("" on the last page).
+   */
+  logs(accountId: string, query: EmailLogsQuery): EmailLogsResponse {
+    let createdFrom = toMs(query.startCreatedAt);
+    let createdTo = toMs(query.endCreatedAt);
+    if (createdFrom === undefined && createdTo === undefined) {
+      // The default window: the last 7 days, up to and including now.
+      createdTo = this.deps.clock.now() + 1;
+      createdFrom = createdTo - LOGS_MAX_WINDOW_MS;
+    } else {
+      createdTo ??= (createdFrom ?? 0) + LOGS_MAX_WINDOW_MS;
+      createdFrom ??= createdTo - LOGS_MAX_WINDOW_MS;
+      if (createdTo - createdFrom > LOGS_MAX_WINDOW_MS) {
+        throw new AppError('validation', LOGS_WINDOW_TOO_LONG, [{ path: 'endCreatedAt', message: 'must be at most 7 days after startCreatedAt' }]);
+      }
+      if (createdTo < createdFrom) {
+        throw new AppError('validation', 'endCreatedAt must not be before startCreatedAt', [{ path: 'endCreatedAt', message: 'must not be before startCreatedAt' }]);
+      }
+    }
+    const filter = {
       accountId,
       recipientLc: query.email?.toLowerCase(),
       domain: query.recipientDomain?.toLowerCase(),
       refId: query.refId,
-      createdFrom: toMs(query.startCreatedAt),
-      createdTo: toMs(query.endCreatedAt),
+      createdFrom,
+      createdTo,
       status: query.status,
+      fromAddress: query.fromAddress,
+      failedReason: query.failedReason,
       subject: query.subject,
       campaignId: query.campaignId,
       recipientType: query.recipientType,
       deliveredFrom: toMs(query.startDeliveredDate),
       deliveredTo: toMs(query.endDeliveredDate),
-      before: query.pageToken === undefined ? undefined : decodeCursor(query.pageToken, 'pageToken'),
-      limit: query.pageSize + 1,
-    });
-    const { page, next } = paginate(rows, query.pageSize, (r) => r.ref_id);
-    const events = this.deps.messages.eventsOf(page.map((r) => r.ref_id));
+    };
+    const before = query.pageToken === undefined || query.pageToken === '' ? undefined : decodeCursor(query.pageToken, 'pageToken');
+    const rows = this.deps.messages.logs(filter, { before, limit: query.pageSize + 1 });
+    const { page, next } = paginate(rows, query.pageSize, (r) => r.id);
+    const events = this.deps.messages.eventsOf(page.map((r) => r.id));
+    const accountNumber = this.deps.accountNumber(accountId);
     return {
-      logs: page.map((r) => toLogRecord(r, (events.get(r.ref_id) ?? []).map((e) => ({ event: e.event, timestamp: e.timestamp })))),
-      nextPageToken: next,
+      success: true,
+      emailLogs: page.map((r) => toLogEntry(r, events.get(r.id) ?? [], accountNumber)),
+      nextPageToken: next ?? '',
+      totalCount: this.deps.messages.countLogs(filter),
     };
   }
 
@@ -255,7 +352,7 @@ export class EmailService {
     this.deps.simulation.unsuppress(accountId, email.toLowerCase());
   }
 
-  /** Adds the address to the account's suppression list: it gets status `suppressed` and no events. */
+  /** Adds the address to the account's suppression list: its later copies fail as suppressed, with no events. */
   unsubscribe(accountId: string, email: string, source = 'api'): void {
     this.deps.simulation.suppress(accountId, email.toLowerCase(), source, isoTimestamp(this.deps.clock.now()));
   }

@@ -5,8 +5,11 @@ import { isoTimestamp } from '../../clock';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
 
-/** The facts of a stored message that event payloads carry. */
+/** The facts of a stored copy that event payloads carry. */
 export interface MessageFacts {
+  /** The copy's own key (one recipient of the send). */
+  messageId: string;
+  /** The send's ref_id: what every event about any of its recipients carries. */
   refId: string;
   accountId: string;
   recipient: { email: string; name: string };
@@ -15,10 +18,12 @@ export interface MessageFacts {
   campaignId: string;
   mailerId: string;
   customArgs: Record<string, string>;
+  status: EmailStatus;
 }
 
 export function factsOf(row: MessageRow): MessageFacts {
   return {
+    messageId: row.id,
     refId: row.ref_id,
     accountId: row.account_id,
     recipient: { email: row.recipient_email, name: row.recipient_name },
@@ -27,55 +32,117 @@ export function factsOf(row: MessageRow): MessageFacts {
     campaignId: row.campaign_id,
     mailerId: row.mailer_id,
     customArgs: JSON.parse(row.custom_args) as Record<string, string>,
+    status: row.status,
   };
 }
 
-/** What each event does to its message's log status (kinds not listed leave it as it is). */
-const STATUS_AFTER: Partial<Record<EmailEventPayload['event'], EmailStatus>> = {
-  delivery: 'delivered',
-  policy_rejection: 'rejected',
-  phishing: 'rejected',
-  generation_failure: 'failed',
-  generation_rejection: 'failed',
-  smtp_error: 'failed',
-};
+/** A change of a copy's log status, as the UI's live list hears of it. */
+export interface StatusChange {
+  message_id: string;
+  ref_id: string;
+  event: string;
+  timestamp: string;
+  delivery_id: string | null;
+  status: EmailStatus | null;
+}
 
-/** The email log side of events: a message's status, its event list, and suppression on unsubscribe. */
+/** Statuses a later open or click does not replace: the recipient's own verdicts and the end of the road. */
+const FINAL_FOR_ENGAGEMENT: ReadonlySet<EmailStatus> = new Set(['spam', 'unsubscribed', 'bounced', 'failed']);
+
+/**
+ * What an event does to its copy's status, and why it failed when it did (the logs' `failedReason`).
+ * Undefined: the status stays as it is.
+ */
+export function statusAfter(payload: EmailEventPayload, current: EmailStatus): { status: EmailStatus; failedReason?: string } | undefined {
+  switch (payload.event) {
+    case 'delivery':
+      return { status: 'delivered' };
+    case 'open':
+      return FINAL_FOR_ENGAGEMENT.has(current) || current === 'clicked' ? undefined : { status: 'opened' };
+    case 'click':
+      return FINAL_FOR_ENGAGEMENT.has(current) ? undefined : { status: 'clicked' };
+    case 'bounce':
+      return { status: 'bounced' };
+    case 'spam':
+      return { status: 'spam' };
+    case 'unsubscribe':
+      return { status: 'unsubscribed' };
+    case 'policy_rejection':
+      return { status: 'failed', failedReason: `policy rejection: ${payload.reason}` };
+    case 'phishing':
+      return { status: 'failed', failedReason: `phishing: ${payload.reason}` };
+    case 'generation_failure':
+      return { status: 'failed', failedReason: `generation failure: ${payload.reason}` };
+    case 'generation_rejection':
+      return { status: 'failed', failedReason: `generation rejection: ${payload.reason}` };
+    case 'smtp_error':
+      return { status: 'failed', failedReason: `smtp error: ${payload.smtp_response}` };
+    default:
+      return undefined;
+  }
+}
+
+/** The failed reason of a copy whose recipient is on the suppression list (the logs' `failedReason`). */
+export const SUPPRESSED_REASON = 'recipient is on the suppression list (unsubscribed)';
+
+/** The email log side of events: a copy's status, its event list, and suppression on unsubscribe. */
 export class MessageLog {
   constructor(
-    private readonly messages: MessagesRepo,
-    private readonly simulation: SimulationRepo,
-    private readonly clock: Clock,
-    /** Announces each applied event with the message's status after it (the UI's live list). */
-    private readonly applied?: (change: { ref_id: string; event: string; timestamp: string; delivery_id: string | null; status: EmailStatus | null }) => void,
+    private readonly deps: {
+      messages: MessagesRepo;
+      simulation: SimulationRepo;
+      clock: Clock;
+      /** Announces each applied event with the copy's status after it (the UI's live list). */
+      applied?: (change: StatusChange) => void;
+    },
   ) {}
 
-  find(refId: string): MessageFacts | undefined {
-    const row = this.messages.get(refId);
+  /** A copy by its own key. */
+  find(messageId: string): MessageFacts | undefined {
+    const row = this.deps.messages.get(messageId);
     return row && factsOf(row);
   }
 
-  /** Records an event that happened to a stored message, found with `find` (call inside a transaction). */
+  /**
+   * The copy of send `refId` that went to `recipient` (case-insensitive), or its first copy when no
+   * recipient is named; undefined when there is no such send or the send has no such recipient.
+   */
+  findBySend(refId: string, recipient?: string): MessageFacts | undefined {
+    const copies = this.deps.messages.ofSend(refId);
+    const lc = recipient?.toLowerCase();
+    const row = lc === undefined ? copies[0] : copies.find((c) => c.recipient_lc === lc);
+    return row && factsOf(row);
+  }
+
+  /** Records an event that happened to a stored copy, found with `find` (call inside a transaction). */
   apply(message: MessageFacts, payload: EmailEventPayload, deliveryId: string | null): void {
-    const { refId } = message;
-    this.messages.addEvent(refId, payload.event, payload.timestamp, deliveryId);
-    let status = STATUS_AFTER[payload.event];
-    if (payload.event === 'bounce') status = payload.bounce_type === 'hard' ? 'bounced' : 'deferred';
+    const { messages, simulation, clock } = this.deps;
+    const { messageId } = message;
+    messages.addEvent(messageId, payload.event, payload.timestamp, deliveryId);
+    const change = statusAfter(payload, message.status);
     if (payload.event === 'unsubscribe') {
-      // recipient_lc is the address lower-cased, as stored at send.
-      this.simulation.suppress(message.accountId, message.recipient.email.toLowerCase(), 'unsubscribe event', isoTimestamp(this.clock.now()));
+      simulation.suppress(message.accountId, message.recipient.email.toLowerCase(), 'unsubscribe event', isoTimestamp(clock.now()));
     }
-    if (status === 'delivered') this.messages.setDelivered(refId, status, Date.parse(payload.timestamp), payload.timestamp);
-    else if (status !== undefined) this.messages.setStatus(refId, status);
-    this.applied?.({ ref_id: refId, event: payload.event, timestamp: payload.timestamp, delivery_id: deliveryId, status: status ?? null });
+    if (change?.status === 'delivered') messages.setDelivered(messageId, 'delivered', Date.parse(payload.timestamp), payload.timestamp);
+    else if (change) messages.setStatus(messageId, change.status, payload.timestamp, change.failedReason ?? null);
+    if (change) message.status = change.status;
+    this.deps.applied?.({
+      message_id: messageId,
+      ref_id: message.refId,
+      event: payload.event,
+      timestamp: payload.timestamp,
+      delivery_id: deliveryId,
+      status: change?.status ?? null,
+    });
   }
 
   /**
-   * The SMTP mailer's server refused a message for now; it is tried again later. No event of the
-   * service: the status says it, and the announcement names it `relay_deferred`.
+   * The SMTP mailer's server refused a copy for now; it is tried again later. No event of the service:
+   * the status (`sent`: handed on, waiting) says it, and the announcement names it `relay_deferred`.
    */
-  defer(refId: string, timestamp: string): void {
-    this.messages.setStatus(refId, 'deferred');
-    this.applied?.({ ref_id: refId, event: 'relay_deferred', timestamp, delivery_id: null, status: 'deferred' });
+  defer(messageId: string, timestamp: string): void {
+    const row = this.deps.messages.get(messageId);
+    this.deps.messages.setStatus(messageId, 'sent', timestamp);
+    this.deps.applied?.({ message_id: messageId, ref_id: row?.ref_id ?? '', event: 'relay_deferred', timestamp, delivery_id: null, status: 'sent' });
   }
 }

@@ -8,6 +8,7 @@ import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 
 export function toSummary(row: MessageRow): MessageSummary {
   return {
+    id: row.id,
     ref_id: row.ref_id,
     account_id: row.account_id,
     source: row.source,
@@ -18,6 +19,7 @@ export function toSummary(row: MessageRow): MessageSummary {
     status: row.status as MessageSummary['status'],
     campaign_id: row.campaign_id,
     created_at: row.created_at,
+    failed_reason: row.failed_reason,
   };
 }
 
@@ -34,8 +36,8 @@ export interface AttachmentDownload {
 export class MessagesService {
   constructor(
     private readonly repo: MessagesRepo,
-    /** The relay a message sent through an SMTP mailer still waits for. */
-    private readonly relayOf: (refId: string) => RelayRow | undefined,
+    /** The relay a copy sent through an SMTP mailer still waits for. */
+    private readonly relayOf: (messageId: string) => RelayRow | undefined,
   ) {}
 
   list(query: { q?: string; status?: string; campaign_id?: string; account_id?: string; limit: number; cursor?: string }) {
@@ -47,7 +49,7 @@ export class MessagesService {
       before: query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'cursor'),
       limit: query.limit + 1,
     });
-    const { page, next } = paginate(rows, query.limit, (r) => r.ref_id);
+    const { page, next } = paginate(rows, query.limit, (r) => r.id);
     return { messages: page.map(toSummary), next_cursor: next };
   }
 
@@ -57,20 +59,20 @@ export class MessagesService {
   }
 
   /** The raw message (RFC 5322 bytes) as it was composed or received. */
-  raw(refId: string): Buffer {
-    const row = this.repo.get(refId);
+  raw(id: string): Buffer {
+    const row = this.repo.get(id);
     const content = row && this.repo.content(row.send_id);
     if (!content) throw notFound();
     return content.raw;
   }
 
-  async detail(refId: string): Promise<MessageDetail> {
-    const row = this.repo.get(refId);
+  async detail(id: string): Promise<MessageDetail> {
+    const row = this.repo.get(id);
     const content = row && this.repo.content(row.send_id);
     if (!row || !content) throw notFound();
     const parsed = await simpleParser(content.raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
-    const events = this.repo.eventsOf([refId]).get(refId) ?? [];
-    const relay = this.relayOf(refId);
+    const events = this.repo.eventsOf([id]).get(id) ?? [];
+    const relay = this.relayOf(id);
     return {
       ...toSummary(row),
       headers: parsed.headerLines.map((h) => {
@@ -94,20 +96,20 @@ export class MessagesService {
   }
 
   /** The HTML part as the sender wrote it, or null when the message has none. */
-  async html(refId: string): Promise<string | null> {
-    const parsed = await simpleParser(this.raw(refId), { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
+  async html(id: string): Promise<string | null> {
+    const parsed = await simpleParser(this.raw(id), { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
     return typeof parsed.html === 'string' ? parsed.html : null;
   }
 
-  async attachment(refId: string, index: number): Promise<AttachmentDownload> {
-    const parsed = await simpleParser(this.raw(refId));
+  async attachment(id: string, index: number): Promise<AttachmentDownload> {
+    const parsed = await simpleParser(this.raw(id));
     const a = parsed.attachments[index];
     if (!a) throw new AppError('not_found', 'Attachment Not Found');
     return { filename: a.filename ?? `attachment-${index + 1}`, contentType: a.contentType, content: a.content };
   }
 
-  delete(refId: string): void {
-    if (!this.repo.deleteOne(refId)) throw notFound();
+  delete(id: string): void {
+    if (!this.repo.deleteOne(id)) throw notFound();
   }
 
   deleteAll(): number {

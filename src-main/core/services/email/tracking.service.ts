@@ -44,7 +44,7 @@ export class TrackingService {
   open(token: string, who: Requester): boolean {
     const t = this.deps.messages.token(token);
     if (t?.kind !== 'open') return false;
-    this.emit(t.ref_id, 'open', { user_agent: who.userAgent, ip_address: who.ip, geo_location: geoOf(who.ip, this.deps.geoDefault) });
+    this.emit(t.message_id, 'open', { user_agent: who.userAgent, ip_address: who.ip, geo_location: geoOf(who.ip, this.deps.geoDefault) });
     return true;
   }
 
@@ -52,7 +52,7 @@ export class TrackingService {
   click(token: string, who: Requester): string | undefined {
     const t = this.deps.messages.token(token);
     if (t?.kind !== 'click' || !t.url) return undefined;
-    this.emit(t.ref_id, 'click', { url: t.url, link_name: t.link_name ?? '', user_agent: who.userAgent, ip_address: who.ip });
+    this.emit(t.message_id, 'click', { url: t.url, link_name: t.link_name ?? '', user_agent: who.userAgent, ip_address: who.ip });
     return t.url;
   }
 
@@ -65,13 +65,13 @@ export class TrackingService {
   unsubscribe(token: string): boolean {
     const t = this.deps.messages.token(token);
     if (t?.kind !== 'unsubscribe') return false;
-    this.emit(t.ref_id, 'unsubscribe', {});
+    this.emit(t.message_id, 'unsubscribe', {});
     return true;
   }
 
-  private emit(refId: string, kind: EmailEventKind, fields: Record<string, unknown>): void {
+  private emit(messageId: string, kind: EmailEventKind, fields: Record<string, unknown>): void {
     const { events, log, dispatcher, simulation, clock } = this.deps;
-    const message = log.find(refId);
+    const message = log.find(messageId);
     if (!message) return;
     simulation.transaction(() => {
       const payload = events.buildPayload(kind, message, fields, clock.now());

@@ -81,7 +81,7 @@ export class Simulator {
     repo.transaction(() => {
       for (const row of due) {
         repo.remove(row.id);
-        const message = log.find(row.ref_id);
+        const message = log.find(row.message_id);
         if (!message) continue;
         try {
           const payload = events.buildPayload(row.event as EmailEventKind, message, JSON.parse(row.fields) as Record<string, unknown>, row.due_at);
@@ -89,7 +89,7 @@ export class Simulator {
           log.apply(message, payload, result.deliveryId);
         } catch (err) {
           // A rule whose fields no longer fit the payload: drop the event, keep the rest.
-          this.deps.logger.warn({ err, refId: row.ref_id, event: row.event }, 'simulated event could not be built; skipped');
+          this.deps.logger.warn({ err, messageId: row.message_id, event: row.event }, 'simulated event could not be built; skipped');
         }
       }
       dispatcher.commitEnqueued();

@@ -1,0 +1,70 @@
+import { MAX_TEMPLATES, type TemplateBody, type TemplateRecord } from '../../../../src-shared/schemas/templates';
+import { isoTimestamp, type Clock } from '../../clock';
+import { AppError } from '../../errors';
+import { monotonicUlids } from '../../ids';
+import type { TemplateRow, TemplatesRepo } from '../../store/templates.repo';
+import { placeholdersOf } from './substitute';
+
+/** A template as a send uses it. */
+export interface StoredTemplate {
+  subject: string;
+  content: TemplateBody['content'];
+}
+
+function toRecord(row: TemplateRow): TemplateRecord {
+  const content = JSON.parse(row.content) as TemplateBody['content'];
+  return {
+    template_id: row.id,
+    name: row.name,
+    subject: row.subject,
+    content,
+    variables: placeholdersOf(row.subject, ...content.map((c) => c.value)),
+    created_at: row.created_at,
+  };
+}
+
+const notFound = () => new AppError('not_found', 'Template Not Found');
+
+/** Email templates: stored per account, filled by a send's substitutions (`template_id`). */
+export class TemplatesService {
+  private readonly newId = monotonicUlids();
+
+  constructor(private readonly deps: { repo: TemplatesRepo; clock: Clock }) {}
+
+  create(accountId: string, body: TemplateBody): TemplateRecord {
+    if (this.deps.repo.count(accountId) >= MAX_TEMPLATES) {
+      throw new AppError('validation', `an account may keep at most ${MAX_TEMPLATES} templates; delete one first`);
+    }
+    const now = this.deps.clock.now();
+    const row: TemplateRow = {
+      id: `template_${this.newId(now)}`,
+      account_id: accountId,
+      name: body.name,
+      subject: body.subject,
+      content: JSON.stringify(body.content),
+      created_at: isoTimestamp(now),
+    };
+    this.deps.repo.insert(row);
+    return toRecord(row);
+  }
+
+  list(accountId: string): TemplateRecord[] {
+    return this.deps.repo.list(accountId).map(toRecord);
+  }
+
+  get(accountId: string, templateId: string): TemplateRecord {
+    const row = this.deps.repo.get(accountId, templateId);
+    if (!row) throw notFound();
+    return toRecord(row);
+  }
+
+  /** What a send takes from a template, or undefined when the account has none of that id. */
+  forSend(accountId: string, templateId: string): StoredTemplate | undefined {
+    const row = this.deps.repo.get(accountId, templateId);
+    return row && { subject: row.subject, content: JSON.parse(row.content) as TemplateBody['content'] };
+  }
+
+  delete(accountId: string, templateId: string): void {
+    if (!this.deps.repo.delete(accountId, templateId)) throw notFound();
+  }
+}
