@@ -2,8 +2,8 @@ import { hasDovecot, startDovecot } from '../helpers/dovecot';
 import { startRelayTarget } from '../helpers/relay-target';
 import { api, expect, test, watchErrors } from './fixtures';
 
-test('the Mailers screen adds an SMTP mailer, tests it against a real server with the status updated live, and deletes it', async ({ served, page }) => {
-  const errors = watchErrors(page, [/status of 400/]);
+test('the Mailers screen adds an SMTP mailer only after a real login (a refusal shows the server answer), tests it with the status updated live, and deletes it', async ({ served, page }) => {
+  const errors = watchErrors(page, [/status of 400/, /status of 422/]);
   const target = await startRelayTarget({ user: 'ui-user', pass: 'ui-pass-123' });
   try {
     await page.goto(served.url);
@@ -21,19 +21,36 @@ test('the Mailers screen adds an SMTP mailer, tests it against a real server wit
     await form.getByLabel('Email', { exact: true }).fill('app@example.com');
     await form.getByLabel('Port').fill(String(target.port));
     await form.getByLabel('Username').fill('ui-user');
-    await form.getByLabel('Password').fill('ui-pass-123');
-    await form.getByLabel('Security').selectOption('None');
-    await form.getByRole('button', { name: 'Add SMTP mailer' }).click();
+    await form.getByLabel('Security').selectOption('TlsWhenAvailable');
+    await expect(form.getByTestId('secure-hint')).toHaveText('STARTTLS when the server offers it, plain otherwise');
 
+    // A wrong password: the server's own answer beside the form, and nothing saved.
+    await form.getByLabel('Password').fill('wrong-pass');
+    await form.getByRole('button', { name: 'Add SMTP mailer' }).click();
+    await expect(form.getByRole('alert')).toHaveText(
+      'Not saved: the server did not accept the connection or the login: 535 5.7.8 Authentication credentials invalid',
+    );
+    await expect(page.getByText('No mailers yet.')).toBeVisible();
+
+    await form.getByLabel('Password').fill('ui-pass-123');
+    await form.getByRole('button', { name: 'Add SMTP mailer' }).click();
+    await expect(form.getByRole('alert')).toHaveCount(0);
     const row = page.getByRole('table', { name: 'Mailers' }).getByRole('row').filter({ hasText: 'Local relay' });
-    await expect(row.getByTestId('mailer-status')).toHaveText('untested');
+    // Saved after a real login: already known to work.
+    await expect(row.getByTestId('mailer-status')).toHaveText('ok');
+    await expect(row).toContainText('TlsWhenAvailable');
     await expect(row).toContainText('password stored');
     await expect(page.getByText('ui-pass-123')).toHaveCount(0);
 
     await row.getByRole('button', { name: 'Test' }).click();
     await expect(row.getByRole('status')).toContainText('logged in as ui-user');
     await expect(row.getByTestId('mailer-status')).toHaveText('ok');
-    expect(target.logins).toEqual([{ method: 'PLAIN', user: 'ui-user', ok: true }]);
+    // The test server offers no STARTTLS: each login went over the plain connection.
+    expect(target.logins).toEqual([
+      { method: 'PLAIN', user: 'ui-user', ok: false, secure: false },
+      { method: 'PLAIN', user: 'ui-user', ok: true, secure: false },
+      { method: 'PLAIN', user: 'ui-user', ok: true, secure: false },
+    ]);
 
     page.once('dialog', (d) => void d.accept());
     await row.getByRole('button', { name: 'Delete' }).click();

@@ -268,7 +268,7 @@ test('Release… sends a captured message for real through an SMTP mailer and sh
     await expect(form).toContainText('Add one first.');
     await form.getByRole('button', { name: 'Close' }).click();
 
-    await api(page, served, 'POST', '/v1/smtp', {
+    await api(page, served, 'POST', '/v1/smtpbasic/verify', {
       name: 'Local relay',
       email: 'app@example.com',
       config_type: 'smtp',
@@ -311,7 +311,7 @@ test('a message its SMTP mailer server refused for now says so in its header: de
   const target = await startRelayTarget({ user: 'ui-user', pass: 'ui-pass-123' });
   try {
     target.tempfail.set('customer@example.net', 1);
-    const mailer = await api(page, served, 'POST', '/v1/smtp', {
+    const mailer = await api(page, served, 'POST', '/v1/smtpbasic/verify', {
       name: 'Greylisting relay',
       email: 'app@example.com',
       config_type: 'smtp',

@@ -1,9 +1,26 @@
 import { useState, type FormEvent } from 'react';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
-import { MAILER_SECURE, type MailerRecord } from '../../../src-shared/schemas/mailers';
+import { ApiError } from '../../../src-shared/clients';
+import { MAILER_SECURE, type MailerRecord, type MailerSecure } from '../../../src-shared/schemas/mailers';
 import { describeError, fieldErrors, serviceAs } from '../../api/clients';
 
-type Problem = { message: string; errors: Array<{ path: string; message: string }> };
+type Problem = { message: string; errors: Array<{ path: string; message: string }>; refused?: boolean };
+
+/** What each `secure` value does, beside the select (as the README says it). */
+function secureHint(secure: MailerSecure, type: 'smtp' | 'imap'): string {
+  switch (secure) {
+    case 'Auto':
+      return `TLS from the first byte on ${type === 'smtp' ? 465 : 993}, else STARTTLS when the server offers it`;
+    case 'TlsWhenAvailable':
+      return 'STARTTLS when the server offers it, plain otherwise';
+    case 'Tls':
+      return 'STARTTLS required: a server without it fails';
+    case 'SSL':
+      return 'TLS from the first byte';
+    case 'None':
+      return 'plain text, STARTTLS never tried';
+  }
+}
 
 function FieldError({ problem, path }: { problem: Problem | null; path: string }) {
   const errs = problem?.errors.filter((e) => e.path === path || e.path.startsWith(`${path}.`)) ?? [];
@@ -40,11 +57,14 @@ export function AddMailer({ account, onAdded }: { account: AccountRecord; onAdde
     };
     try {
       const svc = serviceAs(account.api_key);
+      // configureSMTP (POST /v1/smtpbasic/verify) connects and logs in before it saves anything.
       await (type === 'smtp' ? svc.configureSMTP(body) : svc.configureIMAP(body));
       setForm({ ...form, name: '', password: '' });
       await onAdded();
     } catch (err) {
-      setProblem({ message: describeError(err), errors: fieldErrors(err) });
+      // A 422 from configureSMTP: the server refused the login, or could not be connected to; nothing was saved.
+      const refused = type === 'smtp' && err instanceof ApiError && err.status === 422 && fieldErrors(err).length === 0;
+      setProblem({ message: describeError(err), errors: fieldErrors(err), refused });
     } finally {
       setBusy(false);
     }
@@ -70,7 +90,9 @@ export function AddMailer({ account, onAdded }: { account: AccountRecord; onAdde
             </button>
           ))}
         </div>
-        <span className="muted small">{type === 'smtp' ? 'sends with settings.mailer_id are relayed to this server for real' : 'the inbox is watched live; new mail is posted to the webhook'}</span>
+        <span className="muted small">
+          {type === 'smtp' ? 'saved only after connecting and logging in to the server; sends through it are relayed for real' : 'the inbox is watched live; new mail is posted to the webhook'}
+        </span>
       </div>
       <div className="grid2">
         <label className="field">
@@ -110,6 +132,9 @@ export function AddMailer({ account, onAdded }: { account: AccountRecord; onAdde
               <option key={s}>{s}</option>
             ))}
           </select>
+          <span className="muted small" data-testid="secure-hint">
+            {secureHint(form.secure as MailerSecure, type)}
+          </span>
         </label>
         <label className="field">
           <span>Login</span>
@@ -128,7 +153,7 @@ export function AddMailer({ account, onAdded }: { account: AccountRecord; onAdde
       </div>
       {problem && (
         <p className="error" role="alert">
-          {problem.message}
+          {problem.refused ? `Not saved: the server did not accept the connection or the login: ${problem.message}` : problem.message}
         </p>
       )}
       <div className="toolbar">
