@@ -10,7 +10,6 @@ export const DOMAIN_LIMITS = {
   customArgs: 50,
   customArgLength: 1000,
   reasonLength: 500,
-  subaccounts: 100,
 } as const;
 
 export const DOMAIN_STATUSES = ['pending', 'verified', 'failed'] as const;
@@ -38,18 +37,16 @@ export const DkimSelector = z
 
 const IpAddress = z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' });
 
+/** `custom_args`: the real service's docs show an object of any values; stored and echoed as given. */
 const CustomArgs = z
-  .record(z.string().max(100), z.string({ error: 'values must be strings' }).max(DOMAIN_LIMITS.customArgLength))
+  .record(
+    z.string().max(100, 'keys must be at most 100 characters'),
+    z.unknown().refine((v) => JSON.stringify(v).length <= DOMAIN_LIMITS.customArgLength, `values must be at most ${DOMAIN_LIMITS.customArgLength} characters as JSON`),
+  )
   .refine((args) => Object.keys(args).length <= DOMAIN_LIMITS.customArgs, `must have at most ${DOMAIN_LIMITS.customArgs} keys`);
 
-/**
- * `shared_with_subaccounts`: the spec does not state its type. Mailyard takes `true`/`false`
- * (shared with all or none) or a list of subaccount ids, and echoes it as given.
- */
-const SharedWithSubaccounts = z.union(
-  [z.boolean(), z.array(z.string().min(1).max(64)).max(DOMAIN_LIMITS.subaccounts, `must list at most ${DOMAIN_LIMITS.subaccounts} subaccounts`)],
-  { error: 'must be true, false or a list of subaccount ids' },
-);
+/** `shared_with_subaccounts`: the spec does not state its type; the real service's docs make it a boolean. */
+const SharedWithSubaccounts = z.boolean({ error: 'must be true or false' });
 
 /** The domain payload of the spec (part 2.6). */
 export const AddDomainBody = z
@@ -120,9 +117,9 @@ export const DomainRecord = z
     verified: z.boolean(),
     sending_records: SendingRecords,
     receiving_records: ReceivingRecords,
-    custom_args: z.record(z.string(), z.string()),
+    custom_args: z.record(z.string(), z.unknown()),
     is_tenant_subdomain: z.boolean(),
-    shared_with_subaccounts: z.union([z.boolean(), z.array(z.string())]),
+    shared_with_subaccounts: z.boolean(),
     ips: z.array(z.string()),
     selector: z.string(),
     /** The domain in Unicode (equal to `domain` unless it is an IDN). */

@@ -109,6 +109,22 @@ describe('domain operations (simulated verification)', () => {
     }
   });
 
+  it('takes the documented body as the docs show it: custom_args of any values, shared_with_subaccounts a boolean', async () => {
+    const body = {
+      domain: 'mail.yourcompany.com',
+      custom_args: { team: 'growth', tier: 2, tags: ['a', 'b'], meta: { owner: 'ann' }, active: true, none: null },
+      is_tenant_domain: false,
+      is_tenant_subdomain: true,
+      selector: 's1',
+      ips: ['192.168.1.1', '192.168.1.2'],
+      shared_with_subaccounts: true,
+    };
+    const res = await emu.request('POST', '/v1/domain/add', { body });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ ...body, success: true, verified: false, message: 'Domain added successfully' });
+    expect((await emu.service.getDomain('mail.yourcompany.com')).custom_args).toEqual(body.custom_args);
+  });
+
   it('gives each domain its own mailer_id and key, and takes a custom selector', async () => {
     const a = await add('a.example');
     const b = await add('b.example', { selector: 'S1-2026' });
@@ -160,7 +176,9 @@ describe('domain operations (simulated verification)', () => {
     [{ domain: `${'x'.repeat(64)}.com` }, 'domain has a label longer than 63 characters (xxxxxxxxxxxxxxxxxxxx...)', 'domain'],
     [{ domain: 'example.com', selector: 'bad selector' }, 'selector must be DNS labels of letters, digits and hyphens (for example s1 or mail-2026)', 'selector'],
     [{ domain: 'example.com', ips: ['999.1.1.1'] }, 'ips.0 must be an IPv4 or IPv6 address', 'ips.0'],
-    [{ domain: 'example.com', shared_with_subaccounts: 'yes' }, 'shared_with_subaccounts must be true, false or a list of subaccount ids', 'shared_with_subaccounts'],
+    [{ domain: 'example.com', shared_with_subaccounts: 'yes' }, 'shared_with_subaccounts must be true or false', 'shared_with_subaccounts'],
+    [{ domain: 'example.com', shared_with_subaccounts: ['sub-1'] }, 'shared_with_subaccounts must be true or false', 'shared_with_subaccounts'],
+    [{ domain: 'example.com', custom_args: { note: 'x'.repeat(1001) } }, 'custom_args.note values must be at most 1000 characters as JSON', 'custom_args.note'],
     [{ domain: 'example.com', color: 'red' }, 'color is not a known field', 'color'],
     [{}, 'domain is required', 'domain'],
     [{ domain: 42 }, 'domain must be a string', 'domain'],

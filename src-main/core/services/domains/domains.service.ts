@@ -67,9 +67,10 @@ export async function generateDkimKey(): Promise<DkimKeyPair> {
 }
 
 interface DomainOptions {
-  custom_args: Record<string, string>;
+  custom_args: Record<string, unknown>;
   is_tenant_domain: boolean;
   is_tenant_subdomain: boolean;
+  /** Stored by earlier versions as a list of subaccount ids too: a non-empty list reads as true. */
   shared_with_subaccounts: boolean | string[];
   ips: string[];
 }
@@ -104,7 +105,7 @@ function toRecord(row: DomainRow, routed: boolean): DomainRecord {
     receiving_records: mx ? { mx: toPublished(mx) } : {},
     custom_args: options.custom_args,
     is_tenant_subdomain: options.is_tenant_subdomain,
-    shared_with_subaccounts: options.shared_with_subaccounts,
+    shared_with_subaccounts: Array.isArray(options.shared_with_subaccounts) ? options.shared_with_subaccounts.length > 0 : options.shared_with_subaccounts,
     ips: options.ips,
     selector: row.selector,
     domain_unicode: domainToUnicode(ascii) || ascii,
