@@ -43,6 +43,8 @@ interface RecordedCopy {
   type: RecipientType;
   raw: Buffer;
   tokens: TrackingToken[];
+  /** This recipient's subject when placeholders made it differ from the send's. */
+  subject?: string;
   /** Why generating this recipient's copy failed (a placeholder without a value), if it did. */
   generationFailure?: string;
 }
@@ -186,7 +188,7 @@ export class EmailService {
       const t = tracked ? addTracking(own.html, own.text, { ...tracking, baseUrl: this.deps.baseUrl() }) : { html: own.html, text: own.text, headers: {}, tokens: [] };
       const raw = await composeMessage(body, { messageId: `<${r.id}@mailyard.local>`, date, subject: own.subject, html: t.html, text: t.text, extraHeaders: t.headers, dkim });
       const generationFailure = missing.size > 0 ? `no value for template variable ${[...missing].map((m) => `{{${m}}}`).join(', ')}` : undefined;
-      copies.push({ ...copy, raw, tokens: t.tokens, generationFailure });
+      copies.push({ ...copy, raw, tokens: t.tokens, subject: own.subject, generationFailure });
     }
 
     await this.record(accountId, now, {
@@ -266,7 +268,7 @@ export class EmailService {
           recipient_domain: lc.slice(lc.lastIndexOf('@') + 1),
           recipient_name: c.name,
           recipient_type: c.type,
-          subject: send.subject,
+          subject: c.subject ?? send.subject,
           campaign_id: send.campaignId,
           mailer_id: send.mailerId,
           custom_args: customArgs,
