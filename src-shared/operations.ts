@@ -26,7 +26,8 @@ import {
   UpdateInboundDomainBody,
   UpdateInboundUsernameBody,
 } from './schemas/inbound';
-import { EmailLogsPage, EmailLogsQuery, SendEmailBody, SendEmailResult, SimulationRules, SubscriptionBody } from './schemas/email';
+import { EmailLogsQuery, EmailLogsResponse, SendEmailBody, SendEmailResponse, SimulationRules, SubscriptionBody } from './schemas/email';
+import { CreateTemplateResponse, TemplateBody, TemplateIdParams, TemplateRecord } from './schemas/templates';
 import {
   AddDomainBody,
   DomainListResponse,
@@ -51,7 +52,7 @@ import {
   SetOAuthActiveBody,
   UpdateMailerBody,
 } from './schemas/mailers';
-import { DeletedCount, ListMessagesQuery, MessageDetail, MessagePage, MessageRefParams, ReleaseMessageBody, ReleaseResult } from './schemas/messages';
+import { DeletedCount, ListMessagesQuery, MessageDetail, MessagePage, MessageIdParams, ReleaseMessageBody, ReleaseResult } from './schemas/messages';
 import { CountMessagesQuery, EmulatorStats, MessageCount } from './schemas/stats';
 import { DeleteWebhookBody, RegisterWebhookBody, UpdateWebhookBody, WebhookRecord } from './schemas/webhooks';
 
@@ -133,21 +134,59 @@ export const serviceOperations = defineOperations({
   sendEmail: {
     method: 'POST',
     path: '/v1/email/send',
-    summary: 'Send an email: one message per recipient (to, cc, bcc), each with its ref_id and simulated events',
+    summary: 'Send an email: one ref_id for the request; each recipient (to, cc, bcc) gets its copy, its log entry and its simulated events',
     tag: 'Email',
     auth: 'bearer',
     body: SendEmailBody,
-    response: dataResponse(SendEmailResult),
-    errors: [413, 415],
+    response: SendEmailResponse,
+    errors: [403, 413, 415],
   },
   getEmailLogs: {
     method: 'GET',
     path: '/v1/email/logs',
-    summary: 'Email logs, newest first, filtered, with page tokens',
+    summary: 'Email logs, one entry per recipient, newest first; exact-match filters, the last 7 days by default, with page tokens',
     tag: 'Email',
     auth: 'bearer',
     query: EmailLogsQuery,
-    response: dataResponse(EmailLogsPage),
+    response: EmailLogsResponse,
+  },
+  createTemplate: {
+    method: 'POST',
+    path: '/v1/email/template',
+    summary: 'Store a template (name, subject, content) whose {{variable}} placeholders a send fills from its substitutions',
+    tag: 'Email',
+    auth: 'bearer',
+    body: TemplateBody,
+    response: CreateTemplateResponse,
+    errors: [413, 415],
+  },
+  listTemplates: {
+    method: 'GET',
+    path: '/v1/email/templates',
+    summary: "List the account's templates (extension)",
+    tag: 'Email',
+    auth: 'bearer',
+    response: dataResponse(z.array(TemplateRecord)),
+  },
+  getTemplate: {
+    method: 'GET',
+    path: '/v1/email/template/{template_id}',
+    summary: 'A template with the names of its placeholders (extension)',
+    tag: 'Email',
+    auth: 'bearer',
+    params: TemplateIdParams,
+    response: dataResponse(TemplateRecord),
+    errors: [404],
+  },
+  deleteTemplate: {
+    method: 'DELETE',
+    path: '/v1/email/template/{template_id}',
+    summary: 'Delete a template; sends already accepted keep what it gave them (extension)',
+    tag: 'Email',
+    auth: 'bearer',
+    params: TemplateIdParams,
+    response: MessageResponse,
+    errors: [404, 415],
   },
   subscribeEmail: {
     method: 'POST',
@@ -162,7 +201,7 @@ export const serviceOperations = defineOperations({
   unsubscribeEmail: {
     method: 'POST',
     path: '/v1/email/unsubscribe',
-    summary: "Add an address to the account's suppression list (its messages get status suppressed and no events)",
+    summary: "Add an address to the account's suppression list (its later messages get status failed, as suppressed, and no events)",
     tag: 'Email',
     auth: 'bearer',
     body: SubscriptionBody,
@@ -487,32 +526,32 @@ export const controlOperations = defineOperations({
   },
   getMessage: {
     method: 'GET',
-    path: '/emulator/messages/{ref_id}',
+    path: '/emulator/messages/{id}',
     summary: 'One message: headers, text, HTML, attachments and its events',
     tag: 'Messages',
     auth: 'none',
-    params: MessageRefParams,
+    params: MessageIdParams,
     response: dataResponse(MessageDetail),
     errors: [404],
   },
   releaseMessage: {
     method: 'POST',
-    path: '/emulator/messages/{ref_id}/release',
+    path: '/emulator/messages/{id}/release',
     summary: 'Send a captured message, byte for byte, to real recipients through an SMTP mailer (its events and log are not changed)',
     tag: 'Messages',
     auth: 'none',
-    params: MessageRefParams,
+    params: MessageIdParams,
     body: ReleaseMessageBody,
     response: dataResponse(ReleaseResult),
     errors: [404, 413, 415],
   },
   deleteMessage: {
     method: 'DELETE',
-    path: '/emulator/messages/{ref_id}',
+    path: '/emulator/messages/{id}',
     summary: 'Delete one message',
     tag: 'Messages',
     auth: 'none',
-    params: MessageRefParams,
+    params: MessageIdParams,
     response: dataResponse(DeletedCount),
     errors: [404, 415],
   },

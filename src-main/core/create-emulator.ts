@@ -17,6 +17,8 @@ import type { DnsResolver } from './services/domains/dns-records';
 import { DomainsService } from './services/domains/domains.service';
 import { EmailService } from './services/email/email.service';
 import { MessageLog } from './services/email/message-log';
+import { senderPolicy } from './services/email/sender-policy';
+import { TemplatesService } from './services/email/templates.service';
 import { MessagesService, toSummary } from './services/email/messages.service';
 import { TrackingService } from './services/email/tracking.service';
 import { EventsService, WEBHOOK_TARGET } from './services/events.service';
@@ -45,6 +47,7 @@ import { InboundRepo } from './store/inbound.repo';
 import { MailersRepo } from './store/mailers.repo';
 import { MessagesRepo } from './store/messages.repo';
 import { SimulationRepo } from './store/simulation.repo';
+import { TemplatesRepo } from './store/templates.repo';
 import { StateRepo } from './store/state.repo';
 import { StatsRepo } from './store/stats.repo';
 import { WriteBatcher } from './store/write-batcher';
@@ -73,6 +76,7 @@ export interface EmulatorServices {
   webhooks: WebhooksService;
   events: EventsService;
   email: EmailService;
+  templates: TemplatesService;
   messages: MessagesService;
   tracking: TrackingService;
   dispatcher: Dispatcher;
@@ -183,11 +187,16 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     );
     const messagesRepo = new MessagesRepo(db);
     const simulationRepo = new SimulationRepo(db);
-    const messageLog = new MessageLog(messagesRepo, simulationRepo, clock, (change) => {
-      if (!events.hasListeners('message.updated')) return;
-      // An event that leaves the status as it is: the status stored now.
-      const status = change.status ?? messagesRepo.get(change.ref_id)?.status ?? 'queued';
-      events.emit('message.updated', { ...change, status });
+    const messageLog = new MessageLog({
+      messages: messagesRepo,
+      simulation: simulationRepo,
+      clock,
+      applied: (change) => {
+        if (!events.hasListeners('message.updated')) return;
+        // An event that leaves the status as it is: the status stored now.
+        const status = change.status ?? messagesRepo.get(change.message_id)?.status ?? 'queued';
+        events.emit('message.updated', { ...change, status });
+      },
     });
     const emailEvents = new EventsService(webhooks, accounts, dispatcher, clock, messageLog);
     const simulator = new Simulator({
@@ -210,6 +219,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       inboundRouted: (accountId, domain) => inboundRoutes.domain(accountId, domain) !== undefined,
     });
     let httpUrl = '';
+    const templates = new TemplatesService({ repo: new TemplatesRepo(db), clock });
     const email = new EmailService({
       messages: messagesRepo,
       simulation: simulationRepo,
@@ -218,8 +228,19 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       scheduled: () => simulator.wake(),
       baseUrl: () => httpUrl,
       writes,
+      template: (accountId, templateId) => templates.forSend(accountId, templateId),
+      accountNumber: (accountId) => accounts.numberOf(accountId),
+      senders: senderPolicy({
+        strict: config.strictSenders,
+        domainOfMailer: (accountId, mailerId) => domains.findByMailerId(accountId, mailerId)?.domain,
+        verifiedSender: (accountId, fromEmail) => domains.signingKey(accountId, fromEmail) !== undefined,
+        configTypeOf: (accountId, mailerId) => {
+          const row = mailers.row(mailerId);
+          return row?.account_id === accountId ? row.config_type : undefined;
+        },
+      }),
       dkim: (accountId, fromEmail) => domains.signingKey(accountId, fromEmail),
-      relay: { check: (a, m) => relay.check(a, m), queue: (r, m, at) => relay.queue(r, m, at), wake: () => relay.wake() },
+      relay: { queue: (m, mailerId, at) => relay.queue(m, mailerId, at), wake: () => relay.wake() },
       created: (rows) => {
         if (events.hasListeners('message.created')) for (const row of rows) events.emit('message.created', toSummary(row));
       },
@@ -271,7 +292,8 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       webhooks,
       events: emailEvents,
       email,
-      messages: new MessagesService(messagesRepo, (refId) => mailersRepo.relayOf(refId)),
+      templates,
+      messages: new MessagesService(messagesRepo, (messageId) => mailersRepo.relayOf(messageId)),
       tracking: new TrackingService({
         messages: messagesRepo,
         simulation: simulationRepo,

@@ -5,7 +5,7 @@ import type { OAuthService } from '../../services/oauth/oauth.service';
 import { registerOperation } from '../operation-route';
 import { ok } from '../respond';
 import { parseInput } from '../validation';
-import { MessageRefParams } from '../../../../src-shared/schemas/messages';
+import { ImapMessageRefParams } from '../../../../src-shared/schemas/messages';
 import { download } from './messages.routes';
 
 export function mailerRoutes(app: FastifyInstance, deps: { mailers: MailersService; oauth: OAuthService }): void {
@@ -51,7 +51,7 @@ export function mailerControlRoutes(app: FastifyInstance, deps: { mailers: Maile
   });
   registerOperation(app, ctl.listImapMessages, ({ params, query }) => ok('IMAP messages retrieved successfully', deps.mailers.imapMessages(params.mailer_id, query)));
   app.get('/emulator/imap-messages/:ref_id/raw', (request, reply) => {
-    const { ref_id } = parseInput(MessageRefParams, request.params, 'params');
+    const { ref_id } = parseInput(ImapMessageRefParams, request.params, 'params');
     return download(reply, `${ref_id}.eml`, 'message/rfc822', deps.mailers.imapRaw(ref_id));
   });
 }

@@ -73,24 +73,9 @@ export class SmtpRelay {
     this.closed = true;
   }
 
-  /** For the email service: the mailer of a send must be an SMTP configuration of the account. */
-  check(accountId: string, mailerId: string): void {
-    const row = this.deps.mailers.row(mailerId);
-    if (!row || row.account_id !== accountId) {
-      throw new AppError('validation', 'settings.mailer_id names no SMTP configuration of this account', [
-        { path: 'settings.mailer_id', message: 'names no SMTP configuration of this account' },
-      ]);
-    }
-    if (row.config_type !== 'smtp') {
-      throw new AppError('validation', 'settings.mailer_id names an IMAP configuration; only SMTP configurations send', [
-        { path: 'settings.mailer_id', message: 'names an IMAP configuration' },
-      ]);
-    }
-  }
-
-  /** For the email service, inside the send's write: the message waits for its relay. */
-  queue(refId: string, mailerId: string, at: number): void {
-    this.deps.repo.queueRelay(refId, mailerId, at);
+  /** For the email service, inside the send's write: the copy waits for its relay. */
+  queue(messageId: string, mailerId: string, at: number): void {
+    this.deps.repo.queueRelay(messageId, mailerId, at);
   }
 
   wake(): void {
@@ -107,23 +92,23 @@ export class SmtpRelay {
     this.alarm.set(this.deps.repo.nextRelayAfter(now));
     for (const relay of this.deps.repo.dueRelays(now, CONCURRENCY * 2)) {
       if (this.inFlight.size >= CONCURRENCY) break;
-      if (this.inFlight.has(relay.ref_id)) continue;
+      if (this.inFlight.has(relay.message_id)) continue;
       const done = this.relay(relay)
-        .catch((err: unknown) => this.deps.logger.error({ err, refId: relay.ref_id }, 'relay failed unexpectedly'))
+        .catch((err: unknown) => this.deps.logger.error({ err, messageId: relay.message_id }, 'relay failed unexpectedly'))
         .finally(() => {
-          this.inFlight.delete(relay.ref_id);
+          this.inFlight.delete(relay.message_id);
           this.wake();
         });
-      this.inFlight.set(relay.ref_id, done);
+      this.inFlight.set(relay.message_id, done);
     }
   }
 
   private async relay(relay: RelayRow): Promise<void> {
     const { repo, mailers, messages } = this.deps;
-    const message = messages.get(relay.ref_id);
+    const message = messages.get(relay.message_id);
     const content = message && messages.content(message.send_id);
     if (!message || !content) {
-      repo.removeRelay(relay.ref_id);
+      repo.removeRelay(relay.message_id);
       return;
     }
     const mailer = mailers.row(relay.mailer_id);
@@ -201,12 +186,12 @@ export class SmtpRelay {
     const now = clock.now();
     const next = now + RELAY_RETRY_DELAYS_MS[relay.attempts]!;
     repo.transaction(() => {
-      repo.deferRelay(relay.ref_id, relay.attempts + 1, next, outcome.response);
+      repo.deferRelay(relay.message_id, relay.attempts + 1, next, outcome.response);
       this.mailerStatusAfter(mailer, outcome);
-      log.defer(relay.ref_id, isoTimestamp(now));
+      log.defer(relay.message_id, isoTimestamp(now));
     });
     this.deps.logger.info(
-      { refId: relay.ref_id, mailerId: relay.mailer_id, reply: outcome.response, attempt: relay.attempts + 1, nextAttemptAt: isoTimestamp(next) },
+      { messageId: relay.message_id, mailerId: relay.mailer_id, reply: outcome.response, attempt: relay.attempts + 1, nextAttemptAt: isoTimestamp(next) },
       'relay deferred',
     );
   }
@@ -214,9 +199,9 @@ export class SmtpRelay {
   /** The message's real event, its log status and the mailer's status, in one transaction. */
   private finish(relay: RelayRow, outcome: Outcome, mailer?: MailerRow): void {
     const { repo, events, log, dispatcher, clock } = this.deps;
-    const message = log.find(relay.ref_id);
+    const message = log.find(relay.message_id);
     repo.transaction(() => {
-      repo.removeRelay(relay.ref_id);
+      repo.removeRelay(relay.message_id);
       if (mailer) this.mailerStatusAfter(mailer, outcome);
       if (!message) return;
       const payload = outcome.ok
@@ -226,7 +211,7 @@ export class SmtpRelay {
       log.apply(message, payload, result.deliveryId);
       dispatcher.commitEnqueued();
     });
-    if (!outcome.ok) this.deps.logger.info({ refId: relay.ref_id, mailerId: relay.mailer_id, reply: outcome.response }, 'relay refused');
+    if (!outcome.ok) this.deps.logger.info({ messageId: relay.message_id, mailerId: relay.mailer_id, reply: outcome.response }, 'relay refused');
   }
 
   /** `POST /emulator/mailers/{id}/test` for SMTP: connect, say hello, log in, and quit. */
