@@ -24,7 +24,10 @@ afterEach(async () => {
 
 const HTML = '<html><body><p>Hi <a href="https://example.com/pricing?a=1&amp;b=2">See <b>pricing</b></a> or <a href=\'https://example.com/docs\'>docs</a>.</p></body></html>';
 
-async function sendTracked(settings: Record<string, boolean>, to = 'ann@example.com') {
+type Switches = Partial<Record<'open_tracking' | 'click_tracking' | 'unsubscribe', { enable: boolean }>>;
+const ON = { enable: true };
+
+async function sendTracked(settings: Switches, to = 'ann@example.com') {
   const res = await emu.service.sendEmail({
     from: { email: 'app@example.com' },
     to: [{ email: to }],
@@ -34,16 +37,18 @@ async function sendTracked(settings: Record<string, boolean>, to = 'ann@example.
       { type: 'text/plain', value: 'Hi' },
     ],
     settings,
-  } as never);
-  const ref = res.data.messages[0]!.ref_id;
-  return { ref, detail: (await emu.control.getMessage(ref)).data };
+  });
+  const ref = res.ref_id;
+  const copies = (await emu.control.listMessages({ q: ref })).data.messages;
+  expect(copies.map((m) => [m.ref_id, m.recipient.email])).toEqual([[ref, to]]);
+  return { ref, detail: (await emu.control.getMessage(copies[0]!.id)).data };
 }
 
 const links = (html: string, kind: string) => [...html.matchAll(new RegExp(`https?://[^"' ]+/t/${kind}/[A-Za-z0-9_-]+`, 'g'))].map((m) => m[0]);
 
 describe('tracking', () => {
   it('rewrites links, adds a pixel and an unsubscribe link with RFC 8058 headers, per message', async () => {
-    const { detail } = await sendTracked({ open_tracking: true, click_tracking: true, unsubscribe_tracking: true });
+    const { detail } = await sendTracked({ open_tracking: ON, click_tracking: ON, unsubscribe: ON });
     expect(links(detail.html!, 'c')).toHaveLength(2);
     expect(detail.html).not.toContain('https://example.com/pricing');
     expect(links(detail.html!, 'o')).toHaveLength(1);
@@ -62,18 +67,48 @@ describe('tracking', () => {
   });
 
   it('turns a pixel load into an open event with the user agent, IP and the local geo default', async () => {
-    const { ref, detail } = await sendTracked({ open_tracking: true });
+    const { ref, detail } = await sendTracked({ open_tracking: ON });
     const res = await fetch(links(detail.html!, 'o')[0]!, { headers: { 'user-agent': 'TestMail/1.0' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/gif');
     const [req] = await receiver.waitFor(1);
     const open = EMAIL_EVENT_PAYLOADS.open.parse(JSON.parse(req!.body));
     expect(open).toMatchObject({ ref_id: ref, user_agent: 'TestMail/1.0', ip_address: '127.0.0.1', geo_location: { country: 'Iceland', city: 'Reykjavik' } });
-    expect((await emu.service.getEmailLogs({ refId: ref })).data.logs[0]!.events.map((e) => e.event)).toEqual(['open']);
+    const log = (await emu.service.getEmailLogs({ refId: ref })).emailLogs[0]!;
+    expect(Object.keys(log.track)).toEqual(['open']);
+    expect(log.track.open).toEqual([open.timestamp]);
+    expect(log.opened).toBe(true);
+  });
+
+  it('tracks each recipient of one send by its own tokens, under the send\'s one ref_id', async () => {
+    const res = await emu.service.sendEmail({
+      from: { email: 'app@example.com' },
+      to: [{ email: 'ann@example.com' }, { email: 'bob@example.com' }],
+      subject: 'Tracked',
+      content: [{ type: 'text/html', value: HTML }],
+      settings: { open_tracking: ON, click_tracking: ON },
+    });
+    const copies = (await emu.control.listMessages({ q: res.ref_id })).data.messages;
+    expect(copies.map((m) => [m.recipient.email, m.ref_id]).sort()).toEqual([
+      ['ann@example.com', res.ref_id],
+      ['bob@example.com', res.ref_id],
+    ]);
+    const html = async (email: string) => (await emu.control.getMessage(copies.find((m) => m.recipient.email === email)!.id)).data.html!;
+    const [annHtml, bobHtml] = [await html('ann@example.com'), await html('bob@example.com')];
+    expect(links(annHtml, 'o')[0]).not.toBe(links(bobHtml, 'o')[0]);
+    expect(links(annHtml, 'c')[0]).not.toBe(links(bobHtml, 'c')[0]);
+
+    expect((await fetch(links(bobHtml, 'o')[0]!)).status).toBe(200);
+    const [req] = await receiver.waitFor(1);
+    expect(JSON.parse(req!.body)).toMatchObject({ event: 'open', ref_id: res.ref_id, recipient: { email: 'bob@example.com' } });
+    const logs = new Map((await emu.service.getEmailLogs({ refId: res.ref_id })).emailLogs.map((l) => [l.recipientAddress, l]));
+    expect(Object.keys(logs.get('bob@example.com')!.track)).toEqual(['open']);
+    expect(logs.get('ann@example.com')!.track).toEqual({});
+    expect([logs.get('ann@example.com')!.opened, logs.get('bob@example.com')!.opened]).toEqual([false, true]);
   });
 
   it('redirects a click with 302 only to the URL that was in the message, and reports it', async () => {
-    const { ref, detail } = await sendTracked({ click_tracking: true });
+    const { ref, detail } = await sendTracked({ click_tracking: ON });
     const res = await fetch(links(detail.html!, 'c')[0]!, { redirect: 'manual', headers: { 'user-agent': 'Browser/2' } });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('https://example.com/pricing?a=1&b=2');
@@ -94,7 +129,7 @@ describe('tracking', () => {
   });
 
   it('unsubscribes by one-click POST (not by GET), reports it and suppresses the address', async () => {
-    const { ref, detail } = await sendTracked({ unsubscribe_tracking: true });
+    const { ref, detail } = await sendTracked({ unsubscribe: ON });
     const link = links(detail.html!, 'u')[0]!;
     const page = await fetch(link);
     expect(page.status).toBe(200);
@@ -106,6 +141,11 @@ describe('tracking', () => {
     const [req] = await receiver.waitFor(1);
     expect(JSON.parse(req!.body)).toMatchObject({ event: 'unsubscribe', ref_id: ref, recipient: { email: 'ann@example.com' } });
     const next = await sendTracked({});
-    expect((await emu.service.getEmailLogs({ refId: next.ref })).data.logs[0]!.status).toBe('suppressed');
+    expect((await emu.service.getEmailLogs({ refId: next.ref })).emailLogs[0]).toMatchObject({
+      status: 'failed',
+      failedReason: 'recipient is on the suppression list (unsubscribed)',
+    });
+    const first = (await emu.service.getEmailLogs({ refId: ref })).emailLogs[0]!;
+    expect([first.status, Object.keys(first.track)]).toEqual(['unsubscribed', ['unsubscribe']]);
   });
 });
