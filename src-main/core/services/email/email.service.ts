@@ -1,5 +1,4 @@
 import {
-  enabled,
   LOGS_MAX_WINDOW_MS,
   LOGS_WINDOW_TOO_LONG,
   type EmailLogEntry,
@@ -17,10 +16,8 @@ import type { SimulationRepo } from '../../store/simulation.repo';
 import type { WriteBatcher } from '../../store/write-batcher';
 import type { EventsService } from '../events.service';
 import { planFor, type Plan } from '../simulation/plan';
-import { composeMessage } from './compose';
+import { composeCopies, type RecordedCopy } from './copies';
 import { SUPPRESSED_REASON } from './message-log';
-import { placeholdersOf, substitute, valuesFor } from './substitute';
-import { addTracking, type TrackingToken } from './tracking';
 import type { StoredTemplate } from './templates.service';
 
 type RecipientType = 'to' | 'cc' | 'bcc';
@@ -33,20 +30,6 @@ export interface IncomingMessage {
   campaignId: string;
   customArgs: Record<string, string>;
   recipients: Array<{ email: string; name: string; type: RecipientType }>;
-}
-
-/** One recipient's copy as it is recorded: its own key, its raw content (shared where it is the same buffer), its plan. */
-interface RecordedCopy {
-  id: string;
-  email: string;
-  name: string;
-  type: RecipientType;
-  raw: Buffer;
-  tokens: TrackingToken[];
-  /** This recipient's subject when placeholders made it differ from the send's. */
-  subject?: string;
-  /** Why generating this recipient's copy failed (a placeholder without a value), if it did. */
-  generationFailure?: string;
 }
 
 /** One send as it is recorded: one ref_id, a copy per recipient. */
@@ -140,12 +123,11 @@ export class EmailService {
   ) {}
 
   /**
-   * One send: one ref_id, a copy per recipient with the simulation's events scheduled. Without tracking
-   * or substitutions, the recipients share one composed message; with them, each gets its own.
+   * One send: one ref_id, a copy per recipient with the simulation's events scheduled (see
+   * composeCopies for when recipients share one composed message).
    */
   async send(accountId: string, body: SendEmailBody): Promise<{ ref_id: string }> {
     const now = this.deps.clock.now();
-    const date = new Date(now);
     const template = body.template_id ? this.deps.template(accountId, body.template_id) : undefined;
     if (body.template_id && !template) {
       throw new AppError('validation', 'template_id names no template of this account', [{ path: 'template_id', message: 'names no template of this account' }]);
@@ -163,33 +145,15 @@ export class EmailService {
     const content = body.content ?? template?.content ?? [];
     const html = content.find((c) => c.type === 'text/html')?.value;
     const text = content.find((c) => c.type === 'text/plain')?.value;
-    const settings = body.settings ?? {};
-    const dkim = this.deps.dkim?.(accountId, body.from.email);
-    const tracking = { open: enabled(settings.open_tracking), click: enabled(settings.click_tracking), unsubscribe: enabled(settings.unsubscribe) };
-    const tracked = tracking.open || tracking.click || tracking.unsubscribe;
-    // Placeholders are filled when a template is used or substitutions are given; a plain send's text stays as written.
-    const substituted = (template !== undefined || Object.keys(body.substitutions ?? {}).length > 0) && placeholdersOf(subject, html, text).length > 0;
-
-    // Composing is asynchronous: done before the transaction that stores everything.
-    const copies: RecordedCopy[] = [];
-    let shared: Buffer | undefined;
-    for (const r of recipients) {
-      const copy = { id: r.id, email: r.email, name: r.name ?? '', type: r.type, tokens: [] as TrackingToken[] };
-      if (!tracked && !substituted) {
-        shared ??= await composeMessage(body, { messageId: `<${recipients[0]!.id}@mailyard.local>`, date, subject, html, text, dkim });
-        copies.push({ ...copy, raw: shared });
-        continue;
-      }
-      const missing = new Set<string>();
-      const values = valuesFor(body.substitutions, r.email);
-      const own = substituted
-        ? { subject: substitute(subject, values, false, missing), html: html && substitute(html, values, true, missing), text: text && substitute(text, values, false, missing) }
-        : { subject, html, text };
-      const t = tracked ? addTracking(own.html, own.text, { ...tracking, baseUrl: this.deps.baseUrl() }) : { html: own.html, text: own.text, headers: {}, tokens: [] };
-      const raw = await composeMessage(body, { messageId: `<${r.id}@mailyard.local>`, date, subject: own.subject, html: t.html, text: t.text, extraHeaders: t.headers, dkim });
-      const generationFailure = missing.size > 0 ? `no value for template variable ${[...missing].map((m) => `{{${m}}}`).join(', ')}` : undefined;
-      copies.push({ ...copy, raw, tokens: t.tokens, subject: own.subject, generationFailure });
-    }
+    const copies = await composeCopies(body, recipients, {
+      date: new Date(now),
+      subject,
+      html,
+      text,
+      substitute: template !== undefined || Object.keys(body.substitutions ?? {}).length > 0,
+      dkim: this.deps.dkim?.(accountId, body.from.email),
+      baseUrl: this.deps.baseUrl(),
+    });
 
     await this.record(accountId, now, {
       refId,
