@@ -34,7 +34,7 @@ const png = Buffer.from(
 );
 
 describe('SMTP sink: what real clients send', () => {
-  it('captures a multipart message with attachments and an inline image, byte for byte, with ref_ids in the 250 reply', async () => {
+  it('captures a multipart message with attachments and an inline image, byte for byte, with its one ref_id in the 250 reply', async () => {
     emu = await startEmulator();
     const pdf = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 31) % 256));
     const info = await transport(emu.handle.ports.smtp!).sendMail({
@@ -50,9 +50,9 @@ describe('SMTP sink: what real clients send', () => {
         { filename: 'logo.png', content: png, cid: 'logo@shop' },
       ],
     });
-    const refIds = /queued as (.+)$/.exec(info.response)![1]!.split(' ');
-    expect(info.response).toMatch(/^250 /);
-    expect(refIds).toHaveLength(3);
+    // One ref_id for the message, whatever the number of its envelope recipients.
+    expect(info.response).toMatch(/^250 2\.6\.0 OK queued as [0-9A-HJKMNP-TV-Z]{26}$/);
+    const refId = /queued as (\S+)$/.exec(info.response)![1]!;
 
     const list = await messagesOf(emu);
     expect(list.map((m) => [m.recipient.email, m.recipient_type, m.source]).sort()).toEqual([
@@ -60,13 +60,18 @@ describe('SMTP sink: what real clients send', () => {
       ['bob@example.org', 'cc', 'smtp'],
       ['carol@example.org', 'bcc', 'smtp'],
     ]);
-    expect(list.map((m) => m.ref_id).sort()).toEqual([...refIds].sort());
+    // Each recipient has its own copy (its own id), every copy under the message's ref_id.
+    expect(list.map((m) => m.ref_id)).toEqual([refId, refId, refId]);
+    expect(new Set(list.map((m) => m.id)).size).toBe(3);
+    const copies = (await emu.control.listMessages({ q: refId })).data.messages;
+    expect(copies.map((m) => m.id).sort()).toEqual(list.map((m) => m.id).sort());
     const ann = list.find((m) => m.recipient.email === 'ann@example.org')!;
     expect(ann.recipient.name).toBe('Ann');
     expect(ann.from).toEqual({ email: 'shop@example.com', name: 'Shop' });
     expect(ann.subject).toBe('Your order');
 
-    const detail = (await emu.request('GET', `/emulator/messages/${ann.ref_id}`)).json.data;
+    const detail = (await emu.request('GET', `/emulator/messages/${ann.id}`)).json.data;
+    expect(detail).toMatchObject({ id: ann.id, ref_id: refId });
     expect(detail.text.trim()).toBe('Plain body');
     expect(detail.html).toContain('cid:logo@shop');
     const attachments = detail.attachments as Array<{ index: number; filename: string; content_type: string; content_id: string | null }>;
@@ -76,18 +81,23 @@ describe('SMTP sink: what real clients send', () => {
     ]);
     for (const [name, bytes] of [['invoice.pdf', pdf], ['logo.png', png]] as const) {
       const index = attachments.find((a) => a.filename === name)!.index;
-      const res = await fetch(`${emu.url}/emulator/messages/${ann.ref_id}/attachments/${index}`);
+      const res = await fetch(`${emu.url}/emulator/messages/${ann.id}/attachments/${index}`);
       const got = Buffer.from(await res.arrayBuffer());
       expect(createHash('sha256').update(got).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
     }
     // The raw message is kept exactly as it came: the Bcc header is not in it, the text is.
-    const raw = await (await fetch(`${emu.url}/emulator/messages/${ann.ref_id}/raw`)).text();
+    const raw = await (await fetch(`${emu.url}/emulator/messages/${ann.id}/raw`)).text();
     expect(raw).toContain('Subject: Your order');
     expect(raw).not.toMatch(/^Bcc:/im);
 
-    // The email logs carry them, as for an API send.
-    const logs = await emu.service.getEmailLogs({ refId: ann.ref_id });
-    expect(logs.data.logs[0]).toMatchObject({ ref_id: ann.ref_id, status: 'queued', recipient_type: 'to' });
+    // The email logs carry them, one entry per recipient under the one ref_id, as for an API send.
+    const logs = await emu.service.getEmailLogs({ refId });
+    expect(logs.totalCount).toBe(3);
+    expect(logs.emailLogs.map((l) => [l.recipientAddress, l.recipientType, l.refId, l.status, l.fromAddress, l.subject]).sort()).toEqual([
+      ['ann@example.org', 'to', refId, 'queued', 'shop@example.com', 'Your order'],
+      ['bob@example.org', 'cc', refId, 'queued', 'shop@example.com', 'Your order'],
+      ['carol@example.org', 'bcc', refId, 'queued', 'shop@example.com', 'Your order'],
+    ]);
   });
 
   it('keeps non-ASCII headers and bodies: RFC 2047 subjects and names, UTF-8 bodies, SMTPUTF8 addresses', async () => {
@@ -102,7 +112,7 @@ describe('SMTP sink: what real clients send', () => {
     expect(m!.subject).toBe('Grüße aus Köln — 東京 🌸');
     expect(m!.from.name).toBe('Zoë Ångström');
     expect(m!.recipient.name).toBe('山田 太郎');
-    const detail = (await emu.request('GET', `/emulator/messages/${m!.ref_id}`)).json.data;
+    const detail = (await emu.request('GET', `/emulator/messages/${m!.id}`)).json.data;
     expect(detail.text.trim()).toBe('Schöne Grüße, ありがとう');
 
     // SMTPUTF8 (RFC 6531): an internationalized address and raw UTF-8 headers.
@@ -137,10 +147,13 @@ describe('SMTP sink: what real clients send', () => {
       headers: { 'X-Mailyard-Campaign-Id': 'winter', 'X-Mailyard-Custom-Args': '{"order":"7"}' },
     });
     expect(info.accepted).toHaveLength(2);
+    const refId = /queued as (\S+)$/.exec(info.response)![1]!;
     await emu.control.setClock({ advance_ms: 60_000 });
     const requests = await receiver.waitFor(4);
     const payloads = requests.map((r) => JSON.parse(r.body));
     for (const p of payloads) {
+      // Every event about either recipient carries the message's one ref_id.
+      expect(p.ref_id).toBe(refId);
       expect(EMAIL_EVENT_PAYLOADS[p.event as keyof typeof EMAIL_EVENT_PAYLOADS].safeParse(p).success).toBe(true);
       expect(p.campaign_id).toBe('winter');
       expect(p.custom_args).toEqual({ order: '7' });
@@ -148,7 +161,10 @@ describe('SMTP sink: what real clients send', () => {
     expect(payloads.filter((p) => p.recipient.email === 'bounce@sim.mailyard.test').map((p) => p.event)).toEqual(['bounce']);
     expect(payloads.filter((p) => p.recipient.email === 'click+x@sim.mailyard.test').map((p) => p.event)).toEqual(['delivery', 'open', 'click']);
     const logs = await emu.service.getEmailLogs({ campaignId: 'winter' });
-    expect(logs.data.logs.map((l) => l.status).sort()).toEqual(['bounced', 'delivered']);
+    expect(logs.emailLogs.map((l) => [l.recipientAddress, l.refId, l.status]).sort()).toEqual([
+      ['bounce@sim.mailyard.test', refId, 'bounced'],
+      ['click+x@sim.mailyard.test', refId, 'clicked'],
+    ]);
   });
 });
 
@@ -243,10 +259,14 @@ describe('SMTP sink: limits and broken input', () => {
     expect(replies[1000]!.text).toMatch(/Too many recipients: at most 1000/);
     const done = await client.data('From: bulk@example.com\r\nSubject: many\r\n\r\nhello\r\n');
     expect(done.code).toBe(250);
-    expect(done.text).toMatch(/\(\+988 more in the email logs\)/);
+    // One ref_id for the message and its 1,000 recipients.
+    expect(done.text).toMatch(/^2\.6\.0 OK queued as [0-9A-HJKMNP-TV-Z]{26}$/);
+    const refId = /queued as (\S+)$/.exec(done.text)![1]!;
     client.close();
-    const logs = await emu.service.getEmailLogs({ pageSize: 1000 });
-    expect(logs.data.logs).toHaveLength(1000);
+    expect((await emu.service.getEmailLogs()).totalCount).toBe(1000);
+    const logs = await emu.service.getEmailLogs({ refId, pageSize: 50 });
+    expect(logs.totalCount).toBe(1000);
+    expect(new Set(logs.emailLogs.map((l) => l.refId))).toEqual(new Set([refId]));
   });
 
   it('answers 552 to a message over the size limit, announces SIZE, and stores nothing of it', async () => {
@@ -283,12 +303,12 @@ describe('SMTP sink: limits and broken input', () => {
     const [m] = await messagesOf(emu);
     // No From header: the envelope sender stands in.
     expect(m!.from.email).toBe('sender@example.com');
-    const raw = await (await fetch(`${emu.url}/emulator/messages/${m!.ref_id}/raw`)).text();
+    const raw = await (await fetch(`${emu.url}/emulator/messages/${m!.id}/raw`)).text();
     expect(raw).toBe(broken);
-    const detail = await emu.request('GET', `/emulator/messages/${m!.ref_id}`);
+    const detail = await emu.request('GET', `/emulator/messages/${m!.id}`);
     expect(detail.status).toBe(200);
     // An attachment's name is data: the download never carries a path.
-    const download = await fetch(`${emu.url}/emulator/messages/${m!.ref_id}/attachments/0`);
+    const download = await fetch(`${emu.url}/emulator/messages/${m!.id}/attachments/0`);
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).not.toMatch(/\.\.\/|\//);
   });
