@@ -28,14 +28,18 @@ async function sendOne(extra: Record<string, unknown> = {}) {
       { filename: '../../etc/passwd', content: Buffer.from('root:x').toString('base64') },
     ],
     ...extra,
-  } as never);
-  return res.data.messages[0]!.ref_id;
+  });
+  // One recipient: one copy, addressed by its own id, under the send's ref_id.
+  const copies = (await emu.control.listMessages({ q: res.ref_id })).data.messages;
+  expect(copies.map((m) => m.ref_id)).toEqual([res.ref_id]);
+  return { ref: res.ref_id, id: copies[0]!.id };
 }
 
 describe('captured messages', () => {
   it('shows a message in detail: headers, text, HTML, attachments, events; non-ASCII intact', async () => {
-    const ref = await sendOne();
-    const d = (await emu.control.getMessage(ref)).data;
+    const { ref, id } = await sendOne();
+    const d = (await emu.control.getMessage(id)).data;
+    expect([d.id, d.ref_id, d.failed_reason]).toEqual([id, ref, '']);
     expect(d.subject).toBe('Grüße, 你好 — receipt');
     expect(d.text?.trim()).toBe('Hallo Welt — ünïcode');
     expect(d.html).toContain('<b>Welt</b>');
@@ -52,41 +56,41 @@ describe('captured messages', () => {
     expect(d.events).toEqual([]);
     await emu.control.setClock({ advance_ms: 2_000 });
     await new Promise((r) => setTimeout(r, 150));
-    expect((await emu.control.getMessage(ref)).data.events.map((e) => e.event)).toEqual(['delivery']);
+    expect((await emu.control.getMessage(id)).data.events.map((e) => e.event)).toEqual(['delivery']);
   });
 
   it('serves attachments byte for byte, as downloads with a harmless file name', async () => {
-    const ref = await sendOne();
-    const d = (await emu.control.getMessage(ref)).data;
+    const { id } = await sendOne();
+    const d = (await emu.control.getMessage(id)).data;
     const index = (name: string) => d.attachments.find((a) => a.filename === name)!.index;
-    const first = await fetch(`${emu.url}/emulator/messages/${ref}/attachments/${index('invoice.pdf')}`);
+    const first = await fetch(`${emu.url}/emulator/messages/${id}/attachments/${index('invoice.pdf')}`);
     expect(first.headers.get('content-type')).toBe('application/pdf');
     expect(first.headers.get('content-disposition')).toBe('attachment; filename=invoice.pdf');
     expect(Buffer.from(await first.arrayBuffer()).equals(pdf)).toBe(true);
-    const inline = await fetch(`${emu.url}/emulator/messages/${ref}/attachments/${index('logo.png')}`);
+    const inline = await fetch(`${emu.url}/emulator/messages/${id}/attachments/${index('logo.png')}`);
     expect(Buffer.from(await inline.arrayBuffer()).equals(png)).toBe(true);
-    const evil = await fetch(`${emu.url}/emulator/messages/${ref}/attachments/${index('../../etc/passwd')}`);
+    const evil = await fetch(`${emu.url}/emulator/messages/${id}/attachments/${index('../../etc/passwd')}`);
     const disposition = evil.headers.get('content-disposition')!;
     expect(disposition).toBe('attachment; filename=__.._etc_passwd');
     expect(disposition).not.toContain('/');
     expect(evil.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
-    expect((await fetch(`${emu.url}/emulator/messages/${ref}/attachments/3`)).status).toBe(404);
-    expect((await fetch(`${emu.url}/emulator/messages/${ref}/attachments/x`)).status).toBe(400);
+    expect((await fetch(`${emu.url}/emulator/messages/${id}/attachments/3`)).status).toBe(404);
+    expect((await fetch(`${emu.url}/emulator/messages/${id}/attachments/x`)).status).toBe(400);
   });
 
   it('serves the raw message as an .eml that parses back to the same content', async () => {
-    const ref = await sendOne();
-    const res = await fetch(`${emu.url}/emulator/messages/${ref}/raw`);
+    const { id } = await sendOne();
+    const res = await fetch(`${emu.url}/emulator/messages/${id}/raw`);
     expect(res.headers.get('content-type')).toBe('message/rfc822');
-    expect(res.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="?${ref}\\.eml"?$`));
+    expect(res.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="?${id}\\.eml"?$`));
     const parsed = await simpleParser(Buffer.from(await res.arrayBuffer()));
     expect(parsed.subject).toBe('Grüße, 你好 — receipt');
     expect(parsed.attachments.find((a) => a.filename === 'invoice.pdf')!.content.equals(pdf)).toBe(true);
   });
 
   it('previews HTML under a policy that runs no script', async () => {
-    const ref = await sendOne({ content: [{ type: 'text/html', value: '<p>x</p><script>alert(1)</script><img src=x onerror="alert(2)">' }] });
-    const res = await fetch(`${emu.url}/emulator/messages/${ref}/html`);
+    const { id } = await sendOne({ content: [{ type: 'text/html', value: '<p>x</p><script>alert(1)</script><img src=x onerror="alert(2)">' }] });
+    const res = await fetch(`${emu.url}/emulator/messages/${id}/html`);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const csp = res.headers.get('content-security-policy')!;
     expect(csp).toContain("default-src 'none'");
@@ -102,10 +106,9 @@ describe('captured messages', () => {
       ['ann@example.com', 'Welcome'],
       ['bob@example.com', 'Receipt 100%'],
       ['cat@other.test', 'Welcome back'],
-    ]) {
+    ] as const) {
       refs.push(
-        (await emu.service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email: email! }], subject: subject!, content: [{ type: 'text/plain', value: '.' }] } as never)).data
-          .messages[0]!.ref_id,
+        (await emu.service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email }], subject, content: [{ type: 'text/plain', value: '.' }] })).ref_id,
       );
     }
     expect((await emu.control.listMessages()).data.messages.map((m) => m.ref_id)).toEqual([...refs].reverse());
@@ -121,15 +124,49 @@ describe('captured messages', () => {
   it('deletes one message, then all, with their log entries', async () => {
     const a = await sendOne();
     const b = await sendOne();
-    expect((await emu.control.deleteMessage(a)).data.deleted).toBe(1);
-    expect((await emu.request('GET', `/emulator/messages/${a}`)).status).toBe(404);
-    expect((await emu.request('DELETE', `/emulator/messages/${a}`, { body: {} })).status).toBe(404);
-    expect((await emu.control.getMessage(b)).data.attachments).toHaveLength(3);
+    expect((await emu.control.deleteMessage(a.id)).data.deleted).toBe(1);
+    expect((await emu.request('GET', `/emulator/messages/${a.id}`)).status).toBe(404);
+    expect((await emu.request('DELETE', `/emulator/messages/${a.id}`, { body: {} })).status).toBe(404);
+    expect((await emu.service.getEmailLogs()).emailLogs.map((l) => l.refId)).toEqual([b.ref]);
+    expect((await emu.control.getMessage(b.id)).data.attachments).toHaveLength(3);
     expect((await emu.control.deleteMessages()).data.deleted).toBe(1);
-    expect((await emu.service.getEmailLogs()).data.logs).toEqual([]);
+    expect((await emu.service.getEmailLogs()).emailLogs).toEqual([]);
     // Nothing scheduled for deleted messages fires.
     await emu.control.setClock({ advance_ms: 60_000 });
     await new Promise((r) => setTimeout(r, 100));
     expect((await emu.control.getClock()).data.pending_deliveries).toBe(0);
+  });
+  it('keeps one copy per recipient of a send, each addressed by its own id, all found by the send\'s ref_id', async () => {
+    const { ref_id } = await emu.service.sendEmail({
+      from: { email: 'app@example.com' },
+      to: [{ email: 'ann@example.com', name: 'Ann' }],
+      cc: [{ email: 'bob@example.com' }],
+      bcc: [{ email: 'cat@example.com' }],
+      subject: 'Team update',
+      content: [{ type: 'text/plain', value: 'Hello team' }],
+    });
+    const copies = (await emu.control.listMessages({ q: ref_id })).data.messages;
+    // Newest first: the copies were stored in the order to, cc, bcc.
+    expect(copies.map((m) => [m.recipient.email, m.recipient_type, m.ref_id])).toEqual([
+      ['cat@example.com', 'bcc', ref_id],
+      ['bob@example.com', 'cc', ref_id],
+      ['ann@example.com', 'to', ref_id],
+    ]);
+    expect(new Set(copies.map((m) => m.id)).size).toBe(3);
+    expect(copies.every((m) => m.id !== ref_id)).toBe(true);
+    // A copy's id finds just that copy, as do its detail and raw message.
+    const bob = copies[1]!;
+    expect((await emu.control.listMessages({ q: bob.id })).data.messages.map((m) => m.id)).toEqual([bob.id]);
+    expect((await emu.control.getMessage(bob.id)).data).toMatchObject({ id: bob.id, ref_id, recipient: { email: 'bob@example.com' }, recipient_type: 'cc' });
+    const raw = await (await fetch(`${emu.url}/emulator/messages/${bob.id}/raw`)).text();
+    expect(raw).toContain('Subject: Team update');
+    // The send's ref_id is no copy's key.
+    expect((await emu.request('GET', `/emulator/messages/${ref_id}`)).status).toBe(404);
+
+    // Deleting one copy leaves the send's other copies and their log entries.
+    expect((await emu.control.deleteMessage(bob.id)).data.deleted).toBe(1);
+    expect((await emu.control.listMessages({ q: ref_id })).data.messages.map((m) => m.recipient.email)).toEqual(['cat@example.com', 'ann@example.com']);
+    const logs = await emu.service.getEmailLogs({ refId: ref_id });
+    expect(logs.emailLogs.map((l) => l.recipientAddress)).toEqual(['cat@example.com', 'ann@example.com']);
   });
 });
