@@ -49,10 +49,21 @@ export default async function run(): Promise<boolean> {
     await drive(`${emu.urls.http}/v1/email/send`, headers, body, WARM_UP);
     const bareRates: number[] = [];
     const sendRates: number[] = [];
+    // CPU of this process (the emulator or the bare route; the load runs in another) per request.
+    const bareCpu: number[] = [];
+    const sendCpu: number[] = [];
+    const cpuOf = async (work: () => Promise<unknown>) => {
+      const before = process.cpuUsage();
+      await work();
+      const used = process.cpuUsage(before);
+      return (used.user + used.system) / TOTAL;
+    };
     for (let round = 0; round < ROUNDS; round++) {
-      const b = await drive(bareUrl, headers, body, TOTAL);
+      let b = { seconds: 0 };
+      bareCpu.push(await cpuOf(async () => (b = await drive(bareUrl, headers, body, TOTAL))));
       bareRates.push(TOTAL / b.seconds);
-      const s = await drive(`${emu.urls.http}/v1/email/send`, headers, body, TOTAL);
+      let s = { seconds: 0, statuses: {} as Record<string, number> };
+      sendCpu.push(await cpuOf(async () => (s = await drive(`${emu.urls.http}/v1/email/send`, headers, body, TOTAL))));
       if (s.statuses['200'] !== TOTAL) throw new Error(`sendEmail answered ${JSON.stringify(s.statuses)}`);
       sendRates.push(TOTAL / s.seconds);
     }
@@ -63,6 +74,9 @@ export default async function run(): Promise<boolean> {
     console.log(`bare fastify route: ${Math.round(baseline)} requests/s median of ${list(bareRates)}`);
     console.log(`sendEmail:          ${Math.round(send)} requests/s median of ${list(sendRates)} (composed, stored, simulation scheduled)`);
     console.log(`ratio:              ${ratio} (target >= 0.35)`);
+    const cpuBare = Math.round(median(bareCpu));
+    const cpuSend = Math.round(median(sendCpu));
+    console.log(`CPU per request:    ${cpuSend} µs sendEmail, ${cpuBare} µs bare route (ratio ${Math.round((cpuSend / cpuBare) * 100) / 100})`);
     const figures = {
       bench: 'send',
       requests_per_round: TOTAL,
@@ -71,6 +85,9 @@ export default async function run(): Promise<boolean> {
       bare_fastify_per_s: Math.round(baseline),
       send_email_per_s: Math.round(send),
       ratio,
+      cpu_us_per_send: cpuSend,
+      cpu_us_per_bare_request: cpuBare,
+      cpu_ratio: Math.round((cpuSend / cpuBare) * 100) / 100,
       target: 0.35,
       pass: ratio >= 0.35,
     };
