@@ -263,7 +263,7 @@ describe.skipIf(!hasDovecot && !process.env.CI)('IMAP connector against Dovecot'
     expect(await statusOfCall(emu.control.listImapMessages(mailer.mailer_id, { cursor: 'not-a-cursor' }))).toEqual([400, 'cursor is not a cursor this API gave out']);
     const missing = await fetch(`${emu.url}/emulator/imap-messages/01JDNOSUCHMESSAGE000000000/raw`);
     expect(missing.status).toBe(404);
-    expect(((await missing.json()) as { message: string }).message).toBe('IMAP Message Not Found');
+    expect(await missing.json()).toEqual({ success: false, error: 'IMAP Message Not Found' });
 
     // Deleting the configuration deletes what it took.
     await emu.service.deleteIMAPConfig(mailer.mailer_id);
