@@ -43,10 +43,8 @@ describe('inbound routing API', () => {
       message: 'Inbound routing configured successfully',
       data: { domain: 'inbound.example.com', url: domainHook.url, method: 'POST', headers: { 'X-Secret': 's1' }, usernames: [] },
     });
-    expect((await emu.request('POST', '/v1/inbound/domain', { body: { domain: 'inbound.example.com', url: domainHook.url, method: 'POST' } })).json).toEqual({
-      success: false,
-      message: 'Inbound Domain Already Exists',
-    });
+    const again = await emu.request('POST', '/v1/inbound/domain', { body: { domain: 'inbound.example.com', url: domainHook.url, method: 'POST' } });
+    expect([again.status, again.json]).toEqual([409, { success: false, error: 'Inbound Domain Already Exists' }]);
     const bad = await emu.request('POST', '/v1/inbound/domain', { body: { domain: 'not a domain', url: domainHook.url, method: 'POST' } });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatch(/^domain /);
@@ -122,7 +120,9 @@ describe('inbound mail', () => {
       headers: { 'X-Ticket': '77' },
       attachments: [{ filename: 'photo.bin', content: attachment, cid: 'photo@cust' }],
     });
+    // The reply names the captured message's one ref_id, then each inbound post's.
     expect(info.response).toMatch(/queued as (\w{26} ?){3}$/);
+    const replyRefs = /queued as (.+)$/.exec(info.response)![1]!.split(' ');
     const [toUser] = await userHook.waitFor(1);
     const [toDomain] = await domainHook.waitFor(1);
     expect(toUser!.method).toBe('PUT');
@@ -160,6 +160,8 @@ describe('inbound mail', () => {
     // Only the recipient outside the routed domain is a captured message with events.
     const messages = (await emu.request('GET', '/emulator/messages')).json.data.messages;
     expect(messages.map((m: any) => m.recipient.email)).toEqual(['someone@elsewhere.test']);
+    expect(replyRefs[0]).toBe(messages[0].ref_id);
+    expect(replyRefs.slice(1).sort()).toEqual([user.ref_id, domain.ref_id].sort());
   });
 
   it('retries a failing route on the schedule, following the route’s current URL', async () => {
