@@ -85,17 +85,23 @@ describe('mailyard serve', () => {
           to: [{ email: 'open@sim.mailyard.test' }],
           subject: 'Bundle check',
           content: [{ type: 'text/html', value: '<a href="https://example.com/">link</a>' }],
-          settings: { click_tracking: true, open_tracking: true },
+          settings: { click_tracking: { enable: true }, open_tracking: { enable: true } },
           attachments: [{ filename: 'a.txt', content: Buffer.from('hello').toString('base64') }],
         }),
       });
       expect(sent.status).toBe(200);
-      const ref = (await sent.json()).data.messages[0].ref_id;
+      const answer = await sent.json();
+      expect(answer).toEqual({ success: true, ref_id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/) });
+      const ref = answer.ref_id as string;
       await fetch(`${url}/emulator/clock`, { method: 'POST', headers: auth, body: JSON.stringify({ advance_ms: 60_000 }) });
       await new Promise((r) => setTimeout(r, 200));
       const logs = await (await fetch(`${url}/v1/email/logs?refId=${ref}`, { headers: auth })).json();
-      expect(logs.data.logs[0].events.map((e: { event: string }) => e.event)).toEqual(['delivery', 'open']);
-      const detail = await (await fetch(`${url}/emulator/messages/${ref}`)).json();
+      expect(logs).toMatchObject({ success: true, totalCount: 1, nextPageToken: '' });
+      expect(logs.emailLogs[0]).toMatchObject({ refId: ref, recipientAddress: 'open@sim.mailyard.test', status: 'opened', opened: true });
+      expect(Object.keys(logs.emailLogs[0].track)).toEqual(['delivery', 'open']);
+      const copies = (await (await fetch(`${url}/emulator/messages?q=${ref}`)).json()).data.messages;
+      expect(copies.map((m: { ref_id: string }) => m.ref_id)).toEqual([ref]);
+      const detail = await (await fetch(`${url}/emulator/messages/${copies[0].id}`)).json();
       expect(detail.data.attachments[0].filename).toBe('a.txt');
       expect(detail.data.html).toContain('/t/c/');
 
@@ -111,8 +117,10 @@ describe('mailyard serve', () => {
         })
         .sendMail({ from: 'app@example.com', to: 'Ann <ann@example.org>', subject: 'Über SMTP', text: 'hi', attachments: [{ filename: 'b.txt', content: 'bytes' }] });
       const smtpRef = /queued as (\S+)$/.exec(info.response)![1]!;
-      const smtpDetail = await (await fetch(`${url}/emulator/messages/${smtpRef}`)).json();
-      expect(smtpDetail.data).toMatchObject({ source: 'smtp', subject: 'Über SMTP', recipient: { email: 'ann@example.org', name: 'Ann' } });
+      const smtpCopies = (await (await fetch(`${url}/emulator/messages?q=${smtpRef}`)).json()).data.messages;
+      expect(smtpCopies).toHaveLength(1);
+      const smtpDetail = await (await fetch(`${url}/emulator/messages/${smtpCopies[0].id}`)).json();
+      expect(smtpDetail.data).toMatchObject({ ref_id: smtpRef, source: 'smtp', subject: 'Über SMTP', recipient: { email: 'ann@example.org', name: 'Ann' } });
       expect(smtpDetail.data.attachments[0].filename).toBe('b.txt');
     } finally {
       child.kill('SIGTERM');
