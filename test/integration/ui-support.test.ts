@@ -15,10 +15,10 @@ describe('UI support endpoints', () => {
     await receiver.close();
   });
 
-  const send = (to: string, subject: string, campaign_id?: string) =>
+  const send = (to: string | string[], subject: string, campaign_id?: string) =>
     emu.service.sendEmail({
       from: { email: 'app@example.com' },
-      to: [{ email: to }],
+      to: [to].flat().map((email) => ({ email })),
       subject,
       content: [{ type: 'text/plain', value: 'hi' }],
       ...(campaign_id ? { campaign_id } : {}),
@@ -30,11 +30,29 @@ describe('UI support endpoints', () => {
       emu.handle.events.on('message.created', (data) => seen.push({ name: 'message.created', data })),
       emu.handle.events.on('message.updated', (data) => seen.push({ name: 'message.updated', data })),
     ];
-    const sent = await send('bounce@sim.mailyard.test', 'Live one');
-    const refId = sent.data.messages[0]!.ref_id;
-    expect(seen[0]).toMatchObject({ name: 'message.created', data: { ref_id: refId, subject: 'Live one', status: 'queued', source: 'api' } });
+    const sent = await send(['bounce@sim.mailyard.test', 'delivered@sim.mailyard.test'], 'Live one');
+    const refId = sent.ref_id;
+    // One announcement per recipient's copy: each its own id, both under the send's ref_id.
+    const created = seen.filter((s) => s.name === 'message.created').map((s) => s.data);
+    expect(created.map((m) => [m.recipient.email, m.ref_id, m.subject, m.status, m.source]).sort()).toEqual([
+      ['bounce@sim.mailyard.test', refId, 'Live one', 'queued', 'api'],
+      ['delivered@sim.mailyard.test', refId, 'Live one', 'queued', 'api'],
+    ]);
+    expect(new Set(created.map((m) => m.id)).size).toBe(2);
+    const bounceCopy = created.find((m) => m.recipient.email === 'bounce@sim.mailyard.test')!;
+    const deliveredCopy = created.find((m) => m.recipient.email === 'delivered@sim.mailyard.test')!;
     await emu.control.setClock({ advance_ms: 60_000 });
-    await expect.poll(() => seen.find((s) => s.name === 'message.updated')?.data).toMatchObject({ ref_id: refId, event: 'bounce', status: 'bounced' });
+    // Each update names the copy it is about.
+    await expect.poll(() => seen.find((s) => s.name === 'message.updated' && s.data.event === 'bounce')?.data).toMatchObject({
+      message_id: bounceCopy.id,
+      ref_id: refId,
+      status: 'bounced',
+    });
+    await expect.poll(() => seen.find((s) => s.name === 'message.updated' && s.data.event === 'delivery')?.data).toMatchObject({
+      message_id: deliveredCopy.id,
+      ref_id: refId,
+      status: 'delivered',
+    });
     offs.forEach((off) => off());
   });
 
@@ -58,10 +76,15 @@ describe('UI support endpoints', () => {
     expect((await emu.control.countMessages({ q: '100%' })).data.count).toBe(0);
     const [first] = (await emu.control.listMessages({ q: 'counted a' })).data.messages;
     expect((await emu.control.listMessages({ q: first!.ref_id.toLowerCase() })).data.messages.map((m) => m.ref_id)).toEqual([first!.ref_id]);
+    expect((await emu.control.listMessages({ q: first!.id })).data.messages.map((m) => m.id)).toEqual([first!.id]);
+    // The two-recipient send of the first test counts one message per copy, and its ref_id finds both.
+    const live = (await emu.control.listMessages({ q: 'Live one' })).data.messages;
+    expect(live).toHaveLength(2);
+    expect((await emu.control.countMessages({ q: live[0]!.ref_id })).data.count).toBe(2);
     const all = (await emu.control.countMessages()).data.count;
-    expect(all).toBe(4);
+    expect(all).toBe(5);
     const stats = (await emu.control.getStats()).data;
-    expect(stats.messages).toBe(4);
+    expect(stats.messages).toBe(5);
     expect(stats.events).toBeGreaterThanOrEqual(1);
     expect(stats.timeline.counts).toHaveLength(60);
     expect(stats.timeline.counts.reduce((a, b) => a + b, 0)).toBe(stats.events);
