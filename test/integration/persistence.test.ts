@@ -46,6 +46,42 @@ describe('the store survives a restart', () => {
     }
   });
 
+  it('keeps a send: its one ref_id, each recipient\'s copy under its own id, the log entries and their events', async () => {
+    const first = await startEmulator({}, {}, dir);
+    await first.control.setClock({ speed: 0 });
+    const { ref_id } = await first.service.sendEmail({
+      from: { email: 'app@example.com' },
+      to: [{ email: 'delivered@sim.mailyard.test' }],
+      cc: [{ email: 'bounce@sim.mailyard.test' }],
+      subject: 'Kept',
+      content: [{ type: 'text/plain', value: 'still here' }],
+    });
+    await first.control.setClock({ advance_ms: 60_000 });
+    await new Promise((r) => setTimeout(r, 200));
+    const copies = (await first.control.listMessages({ q: ref_id })).data.messages;
+    expect(copies).toHaveLength(2);
+    await first.stop();
+
+    const again = await startEmulator({}, {}, dir);
+    try {
+      const kept = (await again.control.listMessages({ q: ref_id })).data.messages;
+      expect(kept).toEqual(copies);
+      expect(kept.map((m) => [m.recipient.email, m.ref_id, m.status])).toEqual([
+        ['bounce@sim.mailyard.test', ref_id, 'bounced'],
+        ['delivered@sim.mailyard.test', ref_id, 'delivered'],
+      ]);
+      const raw = await (await fetch(`${again.url}/emulator/messages/${kept[1]!.id}/raw`)).text();
+      expect(raw).toContain('still here');
+      const logs = (await again.service.getEmailLogs({ refId: ref_id })).emailLogs;
+      expect(logs.map((l) => [l.recipientAddress, l.recipientType, l.status, Object.keys(l.track)])).toEqual([
+        ['bounce@sim.mailyard.test', 'cc', 'bounced', ['bounce']],
+        ['delivered@sim.mailyard.test', 'to', 'delivered', ['delivery']],
+      ]);
+    } finally {
+      await again.stop();
+    }
+  });
+
   it('--api-key: the first start gives the default account that key; a later one adds an account', async () => {
     const first = await startEmulator({ apiKey: 'ci-key-aaaaaaaa' }, {}, dir);
     expect(first.apiKey).toBe('ci-key-aaaaaaaa');
