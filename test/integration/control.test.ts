@@ -55,6 +55,27 @@ describe('accounts', () => {
   });
 });
 
+describe('POST /emulator/events', () => {
+  it("finds the copy of a send by the send's ref_id and the recipient, or the send's first copy", async () => {
+    const { ref_id } = await emu.service.sendEmail({
+      from: { email: 'app@example.com' },
+      to: [{ email: 'ann@example.com' }, { email: 'bob@example.com' }],
+      subject: 'Fired at',
+      content: [{ type: 'text/plain', value: 'hi' }],
+      campaign_id: 'fire',
+    });
+    const bob = (await emu.control.fireEvent({ event: 'open', ref_id, recipient: 'bob@example.com' })).data.payload;
+    expect(bob).toMatchObject({ event: 'open', ref_id, recipient: { email: 'bob@example.com' }, campaign_id: 'fire' });
+    const first = (await emu.control.fireEvent({ event: 'open', ref_id })).data.payload;
+    expect(first).toMatchObject({ event: 'open', ref_id, recipient: { email: 'ann@example.com' }, campaign_id: 'fire' });
+    // The event is on that copy alone.
+    const copies = (await emu.control.listMessages({ q: ref_id })).data.messages;
+    const eventsOf = async (email: string) =>
+      (await emu.control.getMessage(copies.find((m) => m.recipient.email === email)!.id)).data.events.filter((e) => e.event === 'open').length;
+    expect([await eventsOf('ann@example.com'), await eventsOf('bob@example.com')]).toEqual([1, 1]);
+  });
+});
+
 describe('control API guard', () => {
   it.each(['evil.example', 'evil.example:4400', '192.168.1.20', 'mailyard.test'])('403 for Host %s', async (host) => {
     const res = await emu.request('GET', '/emulator/health', { headers: { host } });
@@ -115,8 +136,8 @@ describe('GET /openapi.json', () => {
         '/emulator/mailers/{mailer_id}/test',
         '/emulator/messages',
         '/emulator/messages/count',
-        '/emulator/messages/{ref_id}',
-        '/emulator/messages/{ref_id}/release',
+        '/emulator/messages/{id}',
+        '/emulator/messages/{id}/release',
         '/emulator/rules',
         '/emulator/stats',
         '/v1/domain/add',
@@ -126,6 +147,9 @@ describe('GET /openapi.json', () => {
         '/v1/email/logs',
         '/v1/email/send',
         '/v1/email/subscribe',
+        '/v1/email/template',
+        '/v1/email/template/{template_id}',
+        '/v1/email/templates',
         '/v1/email/unsubscribe',
         '/v1/inbound/domain',
         '/v1/inbound/domain/{domain}',
@@ -145,6 +169,13 @@ describe('GET /openapi.json', () => {
       ].sort(),
     );
     expect(doc.paths['/emulator/deliveries/{id}'].get.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: expect.any(Object) }]);
+    // A captured message is one recipient's copy, addressed by its own id.
+    expect(doc.paths['/emulator/messages/{id}'].get.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: expect.any(Object) }]);
+    // A send answers one ref_id for the whole request, as the real service does.
+    expect(doc.paths['/v1/email/send'].post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SendEmailResponse' });
+    expect(doc.components.schemas.SendEmailResponse).toMatchObject({ required: ['success', 'ref_id'], properties: { ref_id: { type: 'string' } } });
+    expect(doc.paths['/v1/email/logs'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/EmailLogsResponse' });
+    expect(doc.components.schemas.EmailLogsResponse.required).toEqual(expect.arrayContaining(['success', 'emailLogs', 'nextPageToken', 'totalCount']));
     const register = doc.paths['/v1/webhook/register'].post;
     expect(register.operationId).toBe('registerWebhook');
     expect(register.security).toEqual([{ bearerAuth: [] }]);
