@@ -142,6 +142,30 @@ describe('request errors (contract part 0)', () => {
     }
   });
 
+  it('lists every problem of a send under details.fields, the first in error', async () => {
+    const res = await emu.request('POST', '/v1/email/send', {
+      body: {
+        from: { email: 'nope' },
+        to: [],
+        subject: 'Hi',
+        content: [{ type: 'text/plain', value: 'x' }],
+        settings: { open_tracking: true, unsubscribe_tracking: { enable: true } },
+        mailer_id: 42,
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.json).sort()).toEqual(['details', 'error', 'success']);
+    expect(res.json.success).toBe(false);
+    expect(res.json.details.fields).toEqual({
+      'from.email': 'must be an email address',
+      to: 'must list at least one recipient',
+      'settings.open_tracking': 'must be an object {"enable": true}, not a bare boolean',
+      'settings.unsubscribe_tracking': 'is not a known field',
+      mailer_id: expect.any(String),
+    });
+    expect(res.json.error).toBe('from.email must be an email address');
+  });
+
   it('never answers 500 to odd input', async () => {
     const bodies = [
       '{}',
