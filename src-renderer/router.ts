@@ -12,8 +12,17 @@ export function usePath(): string {
   return useSyncExternalStore(subscribe, currentPath);
 }
 
+/** The query string's value of `name` (`/messages?q=...` gives the search), following navigation. */
+export function useSearchParam(name: string): string | null {
+  const search = useSyncExternalStore(subscribe, currentSearch);
+  return new URLSearchParams(search).get(name);
+}
+
+const currentSearch = () => window.location.search;
+
+/** Navigates within the UI; `path` may carry a query string (`/messages?q=01J...`). */
 export function navigate(path: string, replace = false): void {
-  if (window.location.pathname === path) return;
+  if (window.location.pathname + window.location.search === path) return;
   if (replace) window.history.replaceState(null, '', path);
   else window.history.pushState(null, '', path);
   window.dispatchEvent(new PopStateEvent('popstate'));

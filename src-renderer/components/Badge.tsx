@@ -1,16 +1,18 @@
 /** A status as a coloured pill: the colour says good, bad, waiting or neutral. */
 const TONE: Record<string, string> = {
   delivered: 'ok',
+  opened: 'ok',
+  clicked: 'ok',
   succeeded: 'ok',
   verified: 'ok',
   queued: 'wait',
+  sent: 'wait',
   pending: 'wait',
   sending: 'wait',
-  deferred: 'warn',
+  unsubscribed: 'warn',
   bounced: 'bad',
-  rejected: 'bad',
+  spam: 'bad',
   failed: 'bad',
-  suppressed: 'muted',
   cancelled: 'muted',
 };
 

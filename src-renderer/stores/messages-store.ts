@@ -17,15 +17,20 @@ interface MessagesState extends ListState<MessageSummary>, DetailState {
   /** How many match the filters (null until counted). */
   total: number | null;
   filters: MessageFilters;
+  /** The open copy (`selected` is its id). */
   detail: MessageDetail | null;
-  /** The deliveries that carried this message's events. */
+  /** The deliveries that carried this copy's events. */
   deliveries: DeliverySummary[];
+  /** The other copies of the open copy's send (its other recipients), and whether there are more than these. */
+  siblings: MessageSummary[];
+  moreSiblings: boolean;
   setFilters: (f: Partial<MessageFilters>) => void;
   reload: () => Promise<void>;
   loadMore: () => Promise<void>;
-  select: (refId: string | null) => Promise<void>;
+  /** Opens a copy by its id. */
+  select: (id: string | null) => Promise<void>;
   refreshDetail: () => Promise<void>;
-  remove: (refId: string) => Promise<void>;
+  remove: (id: string) => Promise<void>;
   clearAll: () => Promise<void>;
   /** Subscribes to the live stream; returns the unsubscribe. */
   follow: () => () => void;
@@ -43,12 +48,33 @@ const query = (f: MessageFilters) => ({
 /** The list's filters applied to a new message, so a live one is shown only when it matches. */
 function matches(m: MessageSummary, f: MessageFilters): boolean {
   const q = f.q.trim().toLowerCase();
-  const hit = m.recipient.email.toLowerCase().includes(q) || m.subject.toLowerCase().includes(q) || m.from.email.toLowerCase().includes(q) || m.ref_id === q.toUpperCase();
+  const key = q.toUpperCase();
+  const hit =
+    m.recipient.email.toLowerCase().includes(q) || m.subject.toLowerCase().includes(q) || m.from.email.toLowerCase().includes(q) || m.ref_id === key || m.id === key;
   if (q && !hit) return false;
   if (f.status && m.status !== f.status) return false;
   if (f.campaign_id.trim() && m.campaign_id !== f.campaign_id.trim()) return false;
   if (f.account_id && m.account_id !== f.account_id) return false;
   return true;
+}
+
+/** The other copies of a send the detail lists (the rest are one link away: the list filtered to the send). */
+const SIBLINGS = 50;
+/** A send's deliveries looked at in one request (a copy's own ones beyond these are fetched one by one). */
+const SEND_DELIVERIES = 500;
+
+/**
+ * The deliveries that carried a copy's events. Every delivery about a send carries the send's ref_id,
+ * whichever recipient it is about: the copy's own are those its events name.
+ */
+async function deliveriesOf(detail: MessageDetail): Promise<DeliverySummary[]> {
+  const ids = new Set(detail.events.flatMap((e) => (e.delivery_id ? [e.delivery_id] : [])));
+  if (ids.size === 0) return [];
+  const ofSend = (await control.listDeliveries({ ref_id: detail.ref_id, limit: SEND_DELIVERIES })).data.deliveries.filter((d) => ids.has(d.id));
+  const found = new Set(ofSend.map((d) => d.id));
+  const missing = [...ids].filter((id) => !found.has(id)).slice(0, 20);
+  const more = await Promise.all(missing.map((id) => control.getDelivery(id).then((r) => r.data as DeliverySummary, () => null)));
+  return [...ofSend, ...more.filter((d): d is DeliverySummary => d !== null)];
 }
 
 export const useMessages = create<MessagesState>((set, get) => {
@@ -64,8 +90,8 @@ export const useMessages = create<MessagesState>((set, get) => {
       return { rows: res.data.messages, nextCursor: res.data.next_cursor };
     },
     firstRows: (rows) => {
-      const newest = rows[0]?.ref_id ?? '';
-      const missed = duringReload.filter((m) => m.ref_id > newest && matches(m, get().filters)).reverse();
+      const newest = rows[0]?.id ?? '';
+      const missed = duringReload.filter((m) => m.id > newest && matches(m, get().filters)).reverse();
       duringReload = [];
       return [...missed, ...rows];
     },
@@ -78,9 +104,12 @@ export const useMessages = create<MessagesState>((set, get) => {
   const open = openItem<MessagesState>(
     set,
     get,
-    async (refId) => {
-      const [detail, deliveries] = await Promise.all([control.getMessage(refId), control.listDeliveries({ ref_id: refId, limit: 100 })]);
-      return { detail: detail.data, deliveries: deliveries.data.deliveries };
+    async (id) => {
+      const detail = (await control.getMessage(id)).data;
+      const [deliveries, copies] = await Promise.all([deliveriesOf(detail), control.listMessages({ q: detail.ref_id, limit: SIBLINGS })]);
+      // In the order of the request's recipients (the list answers newest first).
+      const siblings = copies.data.messages.filter((m) => m.ref_id === detail.ref_id && m.id !== detail.id).reverse();
+      return { detail, deliveries, siblings, moreSiblings: copies.data.next_cursor !== null };
     },
     150,
   );
@@ -91,14 +120,14 @@ export const useMessages = create<MessagesState>((set, get) => {
     const changes = updated;
     created = [];
     updated = new Map();
-    const known = new Set(rows.slice(0, 500).map((r) => r.ref_id));
-    const added = fresh.filter((m) => !known.has(m.ref_id));
+    const known = new Set(rows.slice(0, 500).map((r) => r.id));
+    const added = fresh.filter((m) => !known.has(m.id));
     let next = added.length ? [...added, ...rows] : rows;
     if (changes.size) {
       next = next === rows ? [...rows] : next;
       let left = changes.size;
       for (let i = 0; i < next.length && left > 0; i++) {
-        const change = changes.get(next[i]!.ref_id);
+        const change = changes.get(next[i]!.id);
         if (change) {
           next[i] = { ...next[i]!, status: change.status };
           left--;
@@ -121,6 +150,8 @@ export const useMessages = create<MessagesState>((set, get) => {
     selected: null,
     detail: null,
     deliveries: [],
+    siblings: [],
+    moreSiblings: false,
     detailError: null,
     setFilters: (f) => {
       set({ filters: { ...get().filters, ...f } });
@@ -131,17 +162,17 @@ export const useMessages = create<MessagesState>((set, get) => {
       return list.reload();
     },
     loadMore: list.loadMore,
-    select: async (refId) => {
-      if (refId === get().selected && get().detail?.ref_id === refId) return;
-      set({ selected: refId, detail: null, deliveries: [], detailError: null });
-      if (refId) await get().refreshDetail();
+    select: async (id) => {
+      if (id === get().selected && get().detail?.id === id) return;
+      set({ selected: id, detail: null, deliveries: [], siblings: [], moreSiblings: false, detailError: null });
+      if (id) await get().refreshDetail();
     },
     refreshDetail: open.refresh,
-    remove: async (refId) => {
+    remove: async (id) => {
       try {
-        await control.deleteMessage(refId);
-        set({ rows: get().rows.filter((r) => r.ref_id !== refId), total: Math.max(0, (get().total ?? 1) - 1) });
-        if (get().selected === refId) set({ selected: null, detail: null });
+        await control.deleteMessage(id);
+        set({ rows: get().rows.filter((r) => r.id !== id), total: Math.max(0, (get().total ?? 1) - 1) });
+        if (get().selected === id) set({ selected: null, detail: null });
       } catch (err) {
         set({ error: describeError(err) });
       }
@@ -165,11 +196,12 @@ export const useMessages = create<MessagesState>((set, get) => {
           applyLive();
         }),
         live.on('message.updated', (u) => {
-          updated.set(u.ref_id, u);
+          updated.set(u.message_id, u);
           applyLive();
         }),
+        // A delivery of the open copy's events changed (its status, its attempts).
         live.on('delivery.updated', (d) => {
-          if (d.ref_id && d.ref_id === get().selected) open.refreshSoon();
+          if (get().detail?.events.some((e) => e.delivery_id === d.id)) open.refreshSoon();
         }),
         live.onReconnect(() => void get().reload()),
       ];

@@ -14,6 +14,7 @@ import { Time } from '../../components/Time';
 import { navigate } from '../../router';
 import { useMessages } from '../../stores/messages-store';
 import { ReleaseMessage } from './ReleaseMessage';
+import { sendPath } from './SendLink';
 
 type Tab = 'preview' | 'text' | 'headers' | 'raw' | 'attachments' | 'events';
 
@@ -35,36 +36,36 @@ function Preview({ d }: { d: Detail }) {
       </div>
       <div className="frame-wrap">
         <iframe
-          key={d.ref_id}
+          key={d.id}
           title="HTML preview"
           className={`html-frame ${width}`}
           sandbox="allow-popups allow-popups-to-escape-sandbox"
           referrerPolicy="no-referrer"
-          src={`/emulator/messages/${encodeURIComponent(d.ref_id)}/html`}
+          src={`/emulator/messages/${encodeURIComponent(d.id)}/html`}
         />
       </div>
     </div>
   );
 }
 
-function Raw({ refId }: { refId: string }) {
+function Raw({ id }: { id: string }) {
   const [raw, setRaw] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let gone = false;
-    fetch(`/emulator/messages/${encodeURIComponent(refId)}/raw`)
+    fetch(`/emulator/messages/${encodeURIComponent(id)}/raw`)
       .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))))
       .then((t) => !gone && setRaw(t), (e: Error) => !gone && setError(e.message));
     return () => {
       gone = true;
     };
-  }, [refId]);
+  }, [id]);
   if (error) return <p className="error pad">{error}</p>;
   if (raw === null) return <p className="muted pad">Loading…</p>;
   return (
     <>
       <div className="toolbar">
-        <a className="button" href={`/emulator/messages/${encodeURIComponent(refId)}/raw`} download={`${refId}.eml`}>
+        <a className="button" href={`/emulator/messages/${encodeURIComponent(id)}/raw`} download={`${id}.eml`}>
           Download .eml
         </a>
         <CopyButton text={raw} label="Copy source" />
@@ -114,10 +115,11 @@ function FireFromMessage({ d }: { d: Detail }) {
   useEffect(() => {
     setResult(null);
     clearError();
-  }, [d.ref_id, clearError]);
+  }, [d.id, clearError]);
+  // The send's ref_id and this copy's recipient name this copy.
   const fire = () =>
     run(async () => {
-      const res = await control.fireEvent({ event: kind, ref_id: d.ref_id });
+      const res = await control.fireEvent({ event: kind, ref_id: d.ref_id, recipient: d.recipient.email });
       setResult(res.data);
       await refresh();
     });
@@ -136,7 +138,7 @@ function FireFromMessage({ d }: { d: Detail }) {
       <button type="button" className="button primary" disabled={busy} onClick={() => void fire()}>
         Fire event
       </button>
-      <Link to={`/events?ref_id=${encodeURIComponent(d.ref_id)}`} className="small">
+      <Link to={`/events?ref_id=${encodeURIComponent(d.ref_id)}&recipient=${encodeURIComponent(d.recipient.email)}`} className="small">
         with field overrides…
       </Link>
       {result && (
@@ -152,6 +154,29 @@ function FireFromMessage({ d }: { d: Detail }) {
       )}
       {error && <span className="error small">{error}</span>}
     </div>
+  );
+}
+
+/** The send's other recipients: each one's own copy, with its status. */
+function Siblings({ d }: { d: Detail }) {
+  const siblings = useMessages((s) => s.siblings);
+  const more = useMessages((s) => s.moreSiblings);
+  if (siblings.length === 0) return null;
+  return (
+    <details className="siblings small" data-testid="message-siblings" open={siblings.length <= 5}>
+      <summary>
+        Other recipients of this send ({more ? `${siblings.length}+` : siblings.length})
+      </summary>
+      <ul className="refs">
+        {siblings.map((m) => (
+          <li key={m.id}>
+            <span className="badge">{m.recipient_type}</span> <Link to={`/messages/${m.id}`}>{m.recipient.email}</Link> <Badge value={m.status} />
+            {m.failed_reason && <span className="muted"> {m.failed_reason}</span>}
+          </li>
+        ))}
+      </ul>
+      <Link to={sendPath(d.ref_id)}>Every copy of this send in the list</Link>
+    </details>
   );
 }
 
@@ -210,11 +235,25 @@ export function MessageDetailPane({ d }: { d: Detail }) {
               </dd>
             </>
           )}
+          {d.failed_reason && (
+            <>
+              <dt>Failed</dt>
+              <dd className="error" data-testid="message-failed-reason">
+                {d.failed_reason}
+              </dd>
+            </>
+          )}
           <dt>ref_id</dt>
           <dd>
-            <code>{d.ref_id}</code> <CopyButton text={d.ref_id} label="Copy ref_id" />
+            <code data-testid="message-ref-id">{d.ref_id}</code> <CopyButton text={d.ref_id} label="Copy ref_id" />{' '}
+            <span className="muted small">the send's, shared by each recipient's copy</span>
+          </dd>
+          <dt>Copy id</dt>
+          <dd>
+            <code data-testid="message-id">{d.id}</code> <CopyButton text={d.id} label="Copy id" />
           </dd>
         </dl>
+        <Siblings d={d} />
         <div className="toolbar">
           <FireFromMessage d={d} />
           <ReleaseMessage d={d} />
@@ -223,7 +262,7 @@ export function MessageDetailPane({ d }: { d: Detail }) {
             type="button"
             className="button danger"
             onClick={() => {
-              if (window.confirm('Delete this message?')) void remove(d.ref_id).then(() => navigate('/messages', true));
+              if (window.confirm('Delete this message?')) void remove(d.id).then(() => navigate('/messages', true));
             }}
           >
             Delete
@@ -241,7 +280,7 @@ export function MessageDetailPane({ d }: { d: Detail }) {
         {tab === 'preview' && <Preview d={d} />}
         {tab === 'text' && (d.text ? <pre className="snippet wrap">{d.text}</pre> : <p className="muted pad">This message has no text part.</p>)}
         {tab === 'headers' && <HeadersTable headers={d.headers} />}
-        {tab === 'raw' && <Raw refId={d.ref_id} />}
+        {tab === 'raw' && <Raw id={d.id} />}
         {tab === 'attachments' &&
           (d.attachments.length === 0 ? (
             <p className="muted pad">No attachments.</p>
@@ -266,7 +305,7 @@ export function MessageDetailPane({ d }: { d: Detail }) {
                     </td>
                     <td>{formatSize(a.size)}</td>
                     <td>
-                      <a className="button" href={`/emulator/messages/${encodeURIComponent(d.ref_id)}/attachments/${a.index}`} download={a.filename}>
+                      <a className="button" href={`/emulator/messages/${encodeURIComponent(d.id)}/attachments/${a.index}`} download={a.filename}>
                         Download
                       </a>
                     </td>

@@ -6,7 +6,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
 import { ListDetail } from '../../components/ListDetail';
-import { navigate } from '../../router';
+import { navigate, useSearchParam } from '../../router';
 import { useMessages } from '../../stores/messages-store';
 import { useOverview } from '../../stores/overview-store';
 import { MessageDetailPane } from './MessageDetail';
@@ -47,7 +47,7 @@ function EmptyInbox() {
 
 function Row({ m }: { m: MessageSummary }) {
   return (
-    <div className="mrow">
+    <div className="mrow" title={m.failed_reason ? `failed: ${m.failed_reason}` : undefined}>
       <div className="line">
         <span className="who">{m.recipient.email}</span>
         <span className="spacer" />
@@ -71,6 +71,8 @@ function Filters() {
   const accounts = useOverview((s) => s.accounts);
   const [q, setQ] = useState(filters.q);
   const [campaign, setCampaign] = useState(filters.campaign_id);
+  // A search set from elsewhere (a link to `/messages?q=<ref_id>`) shows in the box.
+  useEffect(() => setQ(filters.q), [filters.q]);
   // Typing searches after a short pause.
   useEffect(() => {
     if (q === filters.q && campaign === filters.campaign_id) return;
@@ -79,7 +81,7 @@ function Filters() {
   }, [q, campaign, filters.q, filters.campaign_id, setFilters]);
   return (
     <div className="list-toolbar">
-      <input className="input grow" type="search" placeholder="Search recipient, subject, sender or ref_id" aria-label="Search messages" value={q} onChange={(e) => setQ(e.target.value)} />
+      <input className="input grow" type="search" placeholder="Search recipient, subject, sender, ref_id or id" aria-label="Search messages" value={q} onChange={(e) => setQ(e.target.value)} />
       <select className="input" aria-label="Status" value={filters.status} onChange={(e) => setFilters({ status: e.target.value })}>
         <option value="">any status</option>
         {EMAIL_STATUSES.map((s) => (
@@ -115,19 +117,28 @@ function Filters() {
   );
 }
 
-const getKey = (m: MessageSummary) => m.ref_id;
+/** Each recipient's copy is a row of its own, keyed (and opened at `/messages/<id>`) by its id. */
+const getKey = (m: MessageSummary) => m.id;
 const renderRow = (m: MessageSummary) => <Row m={m} />;
 
 /** Every captured message, newest first and live; the open one beside the list. */
 export function Messages() {
   const source = useMessages();
-  const { reload, follow, detail, filters } = source;
+  const { reload, follow, detail, filters, setFilters } = source;
+  // `/messages?q=<text>` opens the list searched for it (a send's ref_id lists every copy of the send).
+  const qParam = useSearchParam('q');
 
   useEffect(() => {
     const off = follow();
-    void reload();
+    const q = new URLSearchParams(window.location.search).get('q');
+    if (q !== null && q !== useMessages.getState().filters.q) setFilters({ q });
+    else void reload();
     return off;
-  }, [follow, reload]);
+  }, [follow, reload, setFilters]);
+  // A link to another search while the screen is open.
+  useEffect(() => {
+    if (qParam !== null && qParam !== useMessages.getState().filters.q) setFilters({ q: qParam });
+  }, [qParam, setFilters]);
 
   // "/" searches (unless typing in a field).
   useEffect(() => {

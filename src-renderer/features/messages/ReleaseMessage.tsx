@@ -34,7 +34,7 @@ export function ReleaseMessage({ d }: { d: MessageDetail }) {
     setAnswer(null);
     clearError();
     setTo(d.recipient.email);
-  }, [d.ref_id, d.recipient.email, clearError]);
+  }, [d.id, d.recipient.email, clearError]);
 
   useEffect(() => {
     if (!open || mailers !== null) return;
@@ -53,7 +53,7 @@ export function ReleaseMessage({ d }: { d: MessageDetail }) {
     run(async () => {
       setAnswer(null);
       const list = addresses(to);
-      const res = await control.releaseMessage(d.ref_id, { mailer_id: mailerId, ...(list.length > 0 ? { to: list } : {}) });
+      const res = await control.releaseMessage(d.id, { mailer_id: mailerId, ...(list.length > 0 ? { to: list } : {}) });
       const r: ReleaseResult = res.data;
       setAnswer({ ok: r.ok, text: `${res.message} (${r.duration_ms} ms)` });
     });
