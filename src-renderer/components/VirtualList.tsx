@@ -61,12 +61,25 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     }
   }, [items, getKey, rowHeight]);
 
-  // The active row follows the open one.
+  // The active row follows the open one when another opens; otherwise it stays on its row as rows change
+  // (a live status update must not move it back while the keyboard moves it).
+  const activeKey = useRef<string | null>(null);
+  const followed = useRef<string | null>(null);
   useEffect(() => {
-    if (selectedKey === null) return;
-    const i = items.findIndex((it) => getKey(it) === selectedKey);
-    if (i >= 0) setActive(i);
+    const opened = selectedKey !== null && selectedKey !== followed.current;
+    if (selectedKey === null) followed.current = null;
+    const key = opened ? selectedKey : activeKey.current;
+    if (key === null) return;
+    const i = items.findIndex((it) => getKey(it) === key);
+    if (i < 0) return;
+    setActive(i);
+    activeKey.current = key;
+    if (opened) followed.current = key;
   }, [selectedKey, items, getKey]);
+  const moveTo = (i: number) => {
+    setActive(i);
+    activeKey.current = items[i] ? getKey(items[i]) : null;
+  };
 
   const start = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
   const end = Math.min(items.length, Math.ceil((scrollTop + height) / rowHeight) + overscan);
@@ -94,7 +107,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     if (move !== undefined) {
       e.preventDefault();
       const next = Math.max(0, Math.min(items.length - 1, active + (Number.isFinite(move) ? move : move > 0 ? items.length : -items.length)));
-      setActive(next);
+      moveTo(next);
       scrollIntoView(next);
     } else if (e.key === 'Enter') {
       e.preventDefault();
@@ -116,7 +129,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
         className={`vrow${key === selectedKey ? ' selected' : ''}${i === active ? ' active' : ''}`}
         style={{ top: i * rowHeight, height: rowHeight }}
         onClick={() => {
-          setActive(i);
+          moveTo(i);
           onOpen(item);
         }}
       >
