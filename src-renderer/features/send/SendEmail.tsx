@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { SendEmailBody } from '../../../src-shared/schemas/email';
 import { describeError, fieldErrors, serviceAs } from '../../api/clients';
-import { JsonView } from '../../components/JsonView';
-import { Link } from '../../components/Link';
 import { useOverview } from '../../stores/overview-store';
 import { AccountSelect, useChosenAccount } from '../../components/AccountSelect';
 import { ApiErrorAlert, type ApiErrorView } from '../../components/ApiErrorAlert';
+import { SendAnswer } from './SendAnswer';
+import { parseSubstitutions, SaveAsTemplate, substitutionsHint, useTemplates } from './templates';
 
 /** The simulator's addresses (one click adds one to To) and what each does. */
 const SIMULATOR = [
@@ -43,10 +43,17 @@ function readBase64(file: File): Promise<string> {
 }
 
 interface Answer {
-  status: number;
+  refId: string;
   body: unknown;
-  refs: Array<{ email: string; recipient_type: string; ref_id: string }>;
 }
+
+/** The switches of `settings` the form offers, by their label. */
+const SWITCHES = [
+  ['open_tracking', 'open'],
+  ['click_tracking', 'click'],
+  ['unsubscribe', 'unsubscribe'],
+] as const;
+type Switch = (typeof SWITCHES)[number][0];
 
 export function SendEmail() {
   const { accounts } = useOverview();
@@ -59,12 +66,34 @@ export function SendEmail() {
   const [html, setHtml] = useState('<h1>Hello!</h1>\n<p>This is a test. <a href="https://example.com/welcome">Open the welcome page</a>.</p>');
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
-  const [tracking, setTracking] = useState({ open_tracking: false, click_tracking: false, unsubscribe_tracking: false });
+  const [tracking, setTracking] = useState<Record<Switch, boolean>>({ open_tracking: false, click_tracking: false, unsubscribe: false });
+  const { templates, error: templatesError, reload: reloadTemplates } = useTemplates(account?.api_key);
+  const [templateId, setTemplateId] = useState('');
+  const template = templates.find((t) => t.template_id === templateId);
+  // Templates are the account's own.
+  useEffect(() => setTemplateId(''), [account?.id]);
+  const [substitutionsText, setSubstitutionsText] = useState('');
+  const substitutions = parseSubstitutions(substitutionsText);
   const [campaign, setCampaign] = useState('');
   const [args, setArgs] = useState('');
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [error, setError] = useState<ApiErrorView | null>(null);
+
+  const content = () => [
+    ...(html.trim() ? [{ type: 'text/html' as const, value: html }] : []),
+    ...(text.trim() ? [{ type: 'text/plain' as const, value: text }] : []),
+  ];
+
+  // Choosing a template empties subject, HTML and text: the template's are sent unless one is filled in again.
+  const chooseTemplate = (id: string) => {
+    setTemplateId(id);
+    if (id) {
+      setSubject('');
+      setHtml('');
+      setText('');
+    }
+  };
 
   const addSim = (local: string) => {
     const address = `${local}@sim.mailyard.test`;
@@ -73,7 +102,7 @@ export function SendEmail() {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!account) return;
+    if (!account || substitutions.error) return;
     setBusy(true);
     setError(null);
     setAnswer(null);
@@ -89,22 +118,30 @@ export function SendEmail() {
             return i < 0 ? [l, ''] : [l.slice(0, i).trim(), l.slice(i + 1).trim()];
           }),
       );
+      const parts = content();
+      const subs = substitutions.value ?? {};
+      const on = (k: Switch) => ({ enable: tracking[k] });
       const body: SendEmailBody = {
         from: sender ?? { email: '' },
         to: list(to),
         ...(list(cc).length ? { cc: list(cc) } : {}),
         ...(list(bcc).length ? { bcc: list(bcc) } : {}),
-        subject,
-        content: [...(html.trim() ? [{ type: 'text/html' as const, value: html }] : []), ...(text.trim() ? [{ type: 'text/plain' as const, value: text }] : [])],
+        // With a template, an empty subject or content is left out (the template's are used).
+        ...(template && !subject ? {} : { subject }),
+        ...(template && parts.length === 0 ? {} : { content: parts }),
+        ...(template ? { template_id: template.template_id } : {}),
+        ...(Object.keys(subs).length ? { substitutions: subs } : {}),
         ...(files.length
           ? { attachments: await Promise.all(files.map(async (f) => ({ filename: f.name, content: await readBase64(f), ...(f.type ? { type: f.type } : {}) }))) }
           : {}),
-        ...(tracking.open_tracking || tracking.click_tracking || tracking.unsubscribe_tracking ? { settings: tracking } : {}),
+        ...(SWITCHES.some(([k]) => tracking[k])
+          ? { settings: { open_tracking: on('open_tracking'), click_tracking: on('click_tracking'), unsubscribe: on('unsubscribe') } }
+          : {}),
         ...(campaign.trim() ? { campaign_id: campaign.trim() } : {}),
         ...(Object.keys(customArgs).length ? { custom_args: customArgs } : {}),
       };
       const res = await serviceAs(account.api_key).sendEmail(body);
-      setAnswer({ status: 200, body: res, refs: res.data.messages });
+      setAnswer({ refId: res.ref_id, body: res });
     } catch (err) {
       setError({ message: describeError(err), errors: fieldErrors(err) });
     } finally {
@@ -129,7 +166,7 @@ export function SendEmail() {
           </label>
           <label className="field">
             <span>Subject</span>
-            <input className="input" value={subject} onChange={(e) => setSubject(e.target.value)} />
+            <input className="input" value={subject} onChange={(e) => setSubject(e.target.value)} placeholder={template ? `the template's: ${template.subject}` : undefined} />
           </label>
           <label className="field span2">
             <span>To</span>
@@ -151,13 +188,61 @@ export function SendEmail() {
             <span>Bcc</span>
             <input className="input" value={bcc} onChange={(e) => setBcc(e.target.value)} />
           </label>
+          <div className="field span2">
+            <span>Template</span>
+            <div className="fire-inline">
+              <select className="input" aria-label="Template" value={templateId} onChange={(e) => chooseTemplate(e.target.value)}>
+                <option value="">none: the subject and content below</option>
+                {templates.map((t) => (
+                  <option key={t.template_id} value={t.template_id}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+              <SaveAsTemplate
+                apiKey={account?.api_key}
+                subject={subject}
+                content={content()}
+                onSaved={(id) => void reloadTemplates().then(() => setTemplateId(id))}
+              />
+            </div>
+            {template && (
+              <span className="muted small" data-testid="template-info">
+                Sends template_id {template.template_id}: its subject and content, unless filled in below.
+                {template.variables.length > 0 && <> Variables: {template.variables.map((v) => `{{${v}}}`).join(', ')}.</>}
+              </span>
+            )}
+            {templatesError && <span className="field-error">{templatesError}</span>}
+          </div>
           <label className="field span2">
             <span>HTML</span>
-            <textarea className="input code" rows={7} value={html} onChange={(e) => setHtml(e.target.value)} />
+            <textarea
+              className="input code"
+              rows={7}
+              value={html}
+              onChange={(e) => setHtml(e.target.value)}
+              placeholder={template ? "the template's content (fill in to send your own instead)" : undefined}
+            />
           </label>
           <label className="field span2">
             <span>Text</span>
             <textarea className="input code" rows={3} value={text} onChange={(e) => setText(e.target.value)} placeholder="Plain-text part (optional)" />
+          </label>
+          <label className="field span2">
+            <span>Substitutions (JSON)</span>
+            <textarea
+              className="input code"
+              rows={2}
+              value={substitutionsText}
+              onChange={(e) => setSubstitutionsText(e.target.value)}
+              placeholder={`values of {{variables}} by recipient address, or "*" for all: ${substitutionsHint(template)}`}
+              aria-invalid={substitutions.error ? true : undefined}
+            />
+            {substitutions.error && (
+              <span className="field-error" data-testid="substitutions-error">
+                {substitutions.error}
+              </span>
+            )}
           </label>
           <label className="field">
             <span>Attachments</span>
@@ -165,9 +250,9 @@ export function SendEmail() {
           </label>
           <fieldset className="field toggles">
             <legend>Tracking</legend>
-            {(['open_tracking', 'click_tracking', 'unsubscribe_tracking'] as const).map((k) => (
+            {SWITCHES.map(([k, label]) => (
               <label key={k}>
-                <input type="checkbox" checked={tracking[k]} onChange={(e) => setTracking({ ...tracking, [k]: e.target.checked })} /> {k.replace('_tracking', '')}
+                <input type="checkbox" checked={tracking[k]} onChange={(e) => setTracking({ ...tracking, [k]: e.target.checked })} /> {label}
               </label>
             ))}
           </fieldset>
@@ -181,25 +266,13 @@ export function SendEmail() {
           </label>
         </div>
         <div className="toolbar">
-          <button className="button primary" type="submit" disabled={busy || !account}>
+          <button className="button primary" type="submit" disabled={busy || !account || Boolean(substitutions.error)}>
             {busy ? 'Sending…' : 'Send'}
           </button>
         </div>
         {error && <ApiErrorAlert error={error} testId="send-error" />}
       </form>
-      {answer && (
-        <section className="card" aria-labelledby="answer-title" data-testid="send-answer">
-          <h2 id="answer-title">API answer</h2>
-          <ul className="refs">
-            {answer.refs.map((r) => (
-              <li key={r.ref_id}>
-                <span className="badge">{r.recipient_type}</span> {r.email} → <Link to={`/messages/${r.ref_id}`}>{r.ref_id}</Link>
-              </li>
-            ))}
-          </ul>
-          <JsonView value={answer.body} />
-        </section>
-      )}
+      {answer && <SendAnswer refId={answer.refId} body={answer.body} />}
     </main>
   );
 }

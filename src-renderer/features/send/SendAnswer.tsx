@@ -1,0 +1,68 @@
+import { useEffect, useState } from 'react';
+import type { MessageSummary } from '../../../src-shared/schemas/messages';
+import { control, describeError } from '../../api/clients';
+import { Badge } from '../../components/Badge';
+import { CopyButton } from '../../components/CopyButton';
+import { JsonView } from '../../components/JsonView';
+import { Link } from '../../components/Link';
+import { sendPath } from '../messages/SendLink';
+
+/** The copies the answer lists; the rest are one link away (the list filtered to the send). */
+const SHOWN = 100;
+
+/**
+ * The send's answer: its one ref_id, and each recipient's copy of it (stored before the API answers),
+ * each linking to the copy.
+ */
+export function SendAnswer({ refId, body }: { refId: string; body: unknown }) {
+  const [copies, setCopies] = useState<MessageSummary[] | null>(null);
+  const [more, setMore] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let gone = false;
+    setCopies(null);
+    setError(null);
+    control.listMessages({ q: refId, limit: SHOWN }).then(
+      (res) => {
+        if (gone) return;
+        // Oldest first: the order of the request's to, cc and bcc.
+        setCopies(res.data.messages.filter((m) => m.ref_id === refId).reverse());
+        setMore(res.data.next_cursor !== null);
+      },
+      (err: unknown) => !gone && setError(describeError(err)),
+    );
+    return () => {
+      gone = true;
+    };
+  }, [refId]);
+  return (
+    <section className="card" aria-labelledby="answer-title" data-testid="send-answer">
+      <h2 id="answer-title">API answer</h2>
+      <p>
+        ref_id <code data-testid="send-ref-id">{refId}</code> <CopyButton text={refId} label="Copy ref_id" />{' '}
+        <span className="muted small">one for the whole send: every recipient's log entry and event carries it</span>
+      </p>
+      {error && <p className="error small">{error}</p>}
+      {copies && (
+        <>
+          <h3 className="small">
+            {copies.length === 1 ? '1 copy' : `${more ? `${copies.length}+` : copies.length} copies`}, one per recipient
+          </h3>
+          <ul className="refs" data-testid="send-copies">
+            {copies.map((m) => (
+              <li key={m.id}>
+                <span className="badge">{m.recipient_type}</span> <Link to={`/messages/${m.id}`}>{m.recipient.email}</Link>{' '}
+                <span className="muted small">{m.id}</span> <Badge value={m.status} />
+                {m.failed_reason && <span className="muted small"> {m.failed_reason}</span>}
+              </li>
+            ))}
+          </ul>
+          <Link to={sendPath(refId)} className="small">
+            {more ? 'Every copy of this send in the list' : 'Show them in the list'}
+          </Link>
+        </>
+      )}
+      <JsonView value={body} />
+    </section>
+  );
+}
