@@ -60,7 +60,7 @@ function Filters() {
       </select>
       <input
         className="input grow"
-        placeholder="ref_id"
+        placeholder="ref_id of a send"
         aria-label="Message ref_id"
         defaultValue={filters.ref_id}
         onKeyDown={(e) => {

@@ -5,7 +5,14 @@ import { BodyView, HeadersTable, JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
 import { useDeliveries } from '../../stores/deliveries-store';
+import { SendLink } from '../messages/SendLink';
 import { toCurl } from './curl';
+
+/** The recipient an email event's payload is about (`recipient.email`), when it names one. */
+function payloadRecipient(payload: unknown): string | null {
+  const r = (payload as { recipient?: { email?: unknown } } | null)?.recipient;
+  return typeof r?.email === 'string' ? r.email : null;
+}
 
 function Attempt({ a, open }: { a: AttemptRecord; open: boolean }) {
   return (
@@ -72,11 +79,12 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
           </dd>
           <dt>Category</dt>
           <dd>{d.category}</dd>
-          {d.ref_id && (
+          {d.ref_id && d.category === 'EMAIL_EVENT' && d.event !== 'imap_error' && (
             <>
               <dt>Message</dt>
-              <dd>
-                <Link to={`/messages/${d.ref_id}`}>{d.ref_id}</Link>
+              <dd data-testid="delivery-message">
+                <SendLink refId={d.ref_id} recipient={payloadRecipient(d.payload)} />
+                {payloadRecipient(d.payload) && <span className="muted small"> · to {payloadRecipient(d.payload)}</span>}
               </dd>
             </>
           )}

@@ -9,8 +9,25 @@ import { JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { useOverview } from '../../stores/overview-store';
 import { AccountSelect } from '../../components/AccountSelect';
+import { SendLink } from '../messages/SendLink';
 
 type Result = z.output<typeof FireEventResult>;
+
+/** The sends among these copies, newest first: each once, labelled with its recipients and subject. */
+function recentSends(copies: MessageSummary[]): Array<{ ref_id: string; label: string }> {
+  const sends = new Map<string, MessageSummary[]>();
+  for (const m of copies) sends.set(m.ref_id, [...(sends.get(m.ref_id) ?? []), m]);
+  return [...sends].map(([refId, of]) => {
+    const to = of.length === 1 ? of[0]!.recipient.email : `${of[of.length - 1]!.recipient.email} and ${of.length - 1} more`;
+    return { ref_id: refId, label: `${to} · ${of[0]!.subject}` };
+  });
+}
+
+/** The recipient an event payload is about, when it names one. */
+function payloadRecipient(payload: Record<string, unknown>): string | null {
+  const r = payload.recipient as { email?: unknown } | undefined;
+  return typeof r?.email === 'string' ? r.email : null;
+}
 
 function parseFields(text: string): { fields?: Record<string, unknown>; error?: string } {
   if (!text.trim()) return { fields: {} };
@@ -30,6 +47,8 @@ export function FireEvent() {
   const [kind, setKind] = useState<EmailEventKind>((params.get('event') as EmailEventKind | null) ?? 'delivery');
   const [target, setTarget] = useState<'message' | 'recipient'>(params.get('ref_id') ? 'message' : 'recipient');
   const [refId, setRefId] = useState(params.get('ref_id') ?? '');
+  // Which recipient's copy of the send (the send's first copy when empty).
+  const [copyRecipient, setCopyRecipient] = useState(params.get('recipient') ?? '');
   const [recipient, setRecipient] = useState('ann@example.com');
   const [accountId, setAccountId] = useState('');
   const [fieldsText, setFieldsText] = useState('');
@@ -38,11 +57,11 @@ export function FireEvent() {
   const [result, setResult] = useState<Result | null>(null);
   const { busy, error, run } = useRun();
   const parsed = parseFields(fieldsText);
-  // The latest messages, offered in the ref_id field.
-  const [recent, setRecent] = useState<MessageSummary[]>([]);
+  // The latest sends, offered in the ref_id field (a send of several recipients once, with its recipients).
+  const [recent, setRecent] = useState<Array<{ ref_id: string; label: string }>>([]);
   useEffect(() => {
-    control.listMessages({ limit: 20 }).then(
-      (res) => setRecent(res.data.messages),
+    control.listMessages({ limit: 50 }).then(
+      (res) => setRecent(recentSends(res.data.messages)),
       () => setRecent([]),
     );
   }, []);
@@ -51,13 +70,14 @@ export function FireEvent() {
     event: kind,
     ...(accountId ? { account_id: accountId } : {}),
     ...(target === 'message' && refId.trim() ? { ref_id: refId.trim() } : {}),
+    ...(target === 'message' && refId.trim() && copyRecipient.trim() ? { recipient: copyRecipient.trim() } : {}),
     ...(target === 'recipient' && recipient.trim() ? { recipient: recipient.trim() } : {}),
     ...(parsed.fields && Object.keys(parsed.fields).length ? { fields: parsed.fields } : {}),
   });
 
   // The payload preview: a dry run on the emulator (nothing is sent or recorded), after a short pause.
   // It runs again when any input changes: `key` is all of them.
-  const key = JSON.stringify([kind, target, refId, recipient, accountId, fieldsText]);
+  const key = JSON.stringify([kind, target, refId, copyRecipient, recipient, accountId, fieldsText]);
   useEffect(() => {
     if (parsed.error) {
       setPreviewError(parsed.error);
@@ -112,14 +132,21 @@ export function FireEvent() {
             <input className="input" aria-label="Recipient" value={recipient} onChange={(e) => setRecipient(e.target.value)} />
           ) : (
             <>
-              <input className="input" aria-label="Message ref_id" placeholder="ref_id of a message" list="recent-messages" value={refId} onChange={(e) => setRefId(e.target.value)} />
+              <input className="input" aria-label="Message ref_id" placeholder="ref_id of a send" list="recent-messages" value={refId} onChange={(e) => setRefId(e.target.value)} />
               <datalist id="recent-messages">
                 {recent.map((m) => (
                   <option key={m.ref_id} value={m.ref_id}>
-                    {`${m.recipient.email} · ${m.subject}`}
+                    {m.label}
                   </option>
                 ))}
               </datalist>
+              <input
+                className="input"
+                aria-label="Recipient of the send"
+                placeholder="recipient (the send's first one when empty)"
+                value={copyRecipient}
+                onChange={(e) => setCopyRecipient(e.target.value)}
+              />
             </>
           )}
         </fieldset>
@@ -159,10 +186,12 @@ export function FireEvent() {
             ) : (
               <>Not sent: {result.reason}</>
             )}
-            {target === 'message' && refId && (
+            {target === 'message' && refId.trim() && (
               <>
                 {' · '}
-                <Link to={`/messages/${refId.trim()}`}>the message</Link>
+                <SendLink refId={refId.trim()} recipient={payloadRecipient(result.payload) ?? (copyRecipient.trim() || null)}>
+                  the message
+                </SendLink>
               </>
             )}
           </p>

@@ -5,6 +5,7 @@ import { live } from '../../api/live';
 import { Link } from '../../components/Link';
 import { formatSize } from '../../components/size';
 import { Time } from '../../components/Time';
+import { SendLink } from '../messages/SendLink';
 
 const PAGE = 50;
 
@@ -88,7 +89,7 @@ export function ImapMessages({ mailerId }: { mailerId: string }) {
                 {m.subject || <span className="muted">(no subject)</span>}
                 {m.bounce_ref_id && (
                   <div className="small">
-                    <span className="pill tone-bad">bounce report</span> about <Link to={`/messages/${m.bounce_ref_id}`}>{m.bounce_ref_id}</Link>
+                    <span className="pill tone-bad">bounce report</span> about <SendLink refId={m.bounce_ref_id} />
                   </div>
                 )}
               </td>
