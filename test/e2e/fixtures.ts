@@ -63,6 +63,16 @@ export async function registerWebhook(page: Page, served: Served, url: string, e
   return api(page, served, 'POST', '/v1/webhook/register', { webhook_url: url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events } });
 }
 
+/** The captured copies of one send (one per recipient, each with its own `id`), oldest first. */
+export async function copiesOf(page: Page, served: Served, refId: string): Promise<Array<{ id: string; ref_id: string; recipient: { email: string }; subject: string; status: string }>> {
+  const res = await page.request.get(`${served.url}/emulator/messages?q=${encodeURIComponent(refId)}`);
+  const copies = ((await res.json()).data.messages as Array<{ id: string; ref_id: string; recipient: { email: string }; subject: string; status: string }>).filter(
+    (m) => m.ref_id === refId,
+  );
+  return copies.reverse();
+}
+
+/** Sends one email to one recipient: the send's `refId` (what the API answers) and its one copy's `id`. */
 export async function sendEmail(page: Page, served: Served, to: string, subject: string, html = '<p>Hello</p>') {
   const res = await api(page, served, 'POST', '/v1/email/send', {
     from: { email: 'app@example.com', name: 'App' },
@@ -70,5 +80,7 @@ export async function sendEmail(page: Page, served: Served, to: string, subject:
     subject,
     content: [{ type: 'text/html', value: html }],
   });
-  return res.data.messages[0].ref_id as string;
+  const refId = res.ref_id as string;
+  const [copy] = await copiesOf(page, served, refId);
+  return { refId, id: copy!.id };
 }

@@ -34,12 +34,26 @@ test('Fire event: the payload preview, the filter verdict in words, and firing a
   expect(JSON.parse(req!.body)).toMatchObject({ event: 'bounce', campaign_id: 'spring', recipient: { email: 'qa@example.com' } });
 
   // From a message's link: the ref_id is filled in and the payload carries the message's facts.
-  const refId = await sendEmail(page, served, 'ann@example.com', 'Target');
+  const { refId } = await sendEmail(page, served, 'ann@example.com', 'Target');
   await page.goto(`${served.url}/events?ref_id=${refId}`);
   await page.getByLabel('Event kind').selectOption('delivery');
   await expect(page.getByTestId('payload-preview')).toContainText(`"ref_id": "${refId}"`);
   await expect(page.getByTestId('payload-preview')).toContainText('"subject": "Target"');
   await expect(page.getByTestId('filter-verdict')).toContainText('does not have delivery enabled in webhook_options.events');
+
+  // A send of two recipients: the recipient names the copy (the send's first one when left empty).
+  const two = await api(page, served, 'POST', '/v1/email/send', {
+    from: { email: 'app@example.com' },
+    to: [{ email: 'ann@example.com' }, { email: 'bob@example.com' }],
+    subject: 'Two',
+    content: [{ type: 'text/plain', value: 'Hi' }],
+  });
+  await page.goto(`${served.url}/events?ref_id=${two.ref_id}&recipient=bob@example.com`);
+  await expect(page.getByLabel('Recipient of the send')).toHaveValue('bob@example.com');
+  await expect(page.getByTestId('payload-preview')).toContainText(`"ref_id": "${two.ref_id}"`);
+  await expect(page.getByTestId('payload-preview')).toContainText('"email": "bob@example.com"');
+  await page.getByLabel('Recipient of the send').fill('');
+  await expect(page.getByTestId('payload-preview')).toContainText('"email": "ann@example.com"');
   expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
 });
 
@@ -61,11 +75,11 @@ test('Simulation: a rule drives the events of matching mail; the clock jumps ahe
     { pattern: '*@qa.test', events: [{ event: 'spam', delay_ms: 60000 }] },
   ]);
 
-  const refId = await sendEmail(page, served, 'tester@qa.test', 'Rule');
+  const { id } = await sendEmail(page, served, 'tester@qa.test', 'Rule');
   await expect(page.getByText('none scheduled')).toHaveCount(0);
   await page.getByRole('button', { name: 'To the next event' }).click();
   await expect(page.getByText('none scheduled')).toBeVisible();
-  const detail = await page.request.get(`${served.url}/emulator/messages/${refId}`);
+  const detail = await page.request.get(`${served.url}/emulator/messages/${id}`);
   expect((await detail.json()).data.events.map((e: { event: string }) => e.event)).toEqual(['spam']);
 
   // A rule the API refuses says why, in its words.
