@@ -31,7 +31,8 @@ export default async function run(): Promise<boolean> {
   const dir = await mkdtemp(join(tmpdir(), 'mailyard-bench-send-'));
   const emu = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: dir, logLevel: 'silent' });
   const bare = Fastify({ bodyLimit: 25 * 1024 * 1024 });
-  bare.post('/v1/email/send', async () => ({ success: true, message: 'Email queued' }));
+  // The bare route answers as the send does: one ref_id for the request.
+  bare.post('/v1/email/send', async () => ({ success: true, ref_id: '01JC3BBW8S9YGX2VNKG5MD7BTA' }));
   await bare.listen({ port: 0, host: '127.0.0.1' });
   const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/v1/email/send`;
 

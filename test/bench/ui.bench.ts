@@ -41,9 +41,10 @@ function fill(file: string, accountId: string, count: number): void {
   const ulid = monotonicFactory();
   db.prepare("INSERT INTO message_contents (send_id, raw) VALUES ('bench', ?)").run(RAW);
   const insert = db.prepare(
-    `INSERT INTO messages (ref_id, account_id, send_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
-       recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at)
-     VALUES (?, ?, 'bench', 'api', 'app@example.com', 'App', ?, ?, ?, '', 'to', ?, ?, '', '{}', ?, ?, ?, NULL, NULL)`,
+    `INSERT INTO messages (id, ref_id, account_id, send_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
+       recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at,
+       failed_reason, priority, updated_at)
+     VALUES (?, ?, ?, 'bench', 'api', 'app@example.com', 'App', ?, ?, ?, '', 'to', ?, ?, '', '{}', ?, ?, ?, NULL, NULL, '', '0', ?)`,
   );
   const start = Date.now() - count * 1000;
   const statuses = ['delivered', 'delivered', 'bounced', 'queued'];
@@ -51,7 +52,9 @@ function fill(file: string, accountId: string, count: number): void {
     for (let i = from; i < to; i++) {
       const ms = start + i * 1000;
       const email = `user${i}@domain${i % 200}.test`;
-      insert.run(ulid(ms), accountId, email, email, `domain${i % 200}.test`, `Your receipt #${i}`, `campaign-${i % 20}`, statuses[i % 4], ms, new Date(ms).toISOString());
+      const iso = new Date(ms).toISOString();
+      // One recipient's copy (its own id) of a one-recipient send (its ref_id).
+      insert.run(ulid(ms), ulid(ms), accountId, email, email, `domain${i % 200}.test`, `Your receipt #${i}`, `campaign-${i % 20}`, statuses[i % 4], ms, iso, iso);
     }
   });
   for (let i = 0; i < count; i += 50_000) batch(i, Math.min(count, i + 50_000));
