@@ -72,8 +72,24 @@ export const EmulatorConfigSchema = z
     shutdownGraceMs: z.number().int().nonnegative().default(5000),
     /** How long the webhook URL reachability check may take. */
     reachabilityTimeoutMs: z.number().int().positive().default(3000),
+    /** HTTP: a request's headers must arrive within this long of the connection or the previous answer (408 after). */
+    httpHeadersTimeoutMs: z.number().int().positive().default(10_000),
+    /** HTTP: a whole request, headers and body, must arrive within this long (408 after): 25 MB on loopback takes well under a second. */
+    httpRequestTimeoutMs: z.number().int().positive().default(60_000),
+    /** HTTP: an idle keep-alive connection is closed this long after its last answer. */
+    httpKeepAliveTimeoutMs: z.number().int().positive().default(5_000),
+    /** HTTP: a connection with no byte read or written for this long is closed (a client that stops reading an answer). */
+    httpIdleTimeoutMs: z.number().int().positive().default(120_000),
+    /** SMTP: a connection with nothing from the client for this long is told 421 and closed. */
+    smtpIdleTimeoutMs: z.number().int().positive().default(60_000),
+    /** SMTP: one message's DATA must arrive in full within this long (421 and closed after). */
+    smtpDataTimeoutMs: z.number().int().positive().default(120_000),
   })
-  .refine((c) => !(c.memory && c.dataDir), { message: '--data-dir and --memory cannot be used together', path: ['memory'] });
+  .refine((c) => !(c.memory && c.dataDir), { message: '--data-dir and --memory cannot be used together', path: ['memory'] })
+  .refine((c) => c.httpHeadersTimeoutMs <= c.httpRequestTimeoutMs, {
+    message: 'must not be longer than httpRequestTimeoutMs',
+    path: ['httpHeadersTimeoutMs'],
+  });
 
 export type EmulatorConfigInput = z.input<typeof EmulatorConfigSchema>;
 export type EmulatorConfig = z.output<typeof EmulatorConfigSchema>;

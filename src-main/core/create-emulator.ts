@@ -328,6 +328,12 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       version,
       host: config.host,
       maxBodyBytes: config.maxBodyBytes,
+      timeouts: {
+        headersMs: config.httpHeadersTimeoutMs,
+        requestMs: config.httpRequestTimeoutMs,
+        keepAliveMs: config.httpKeepAliveTimeoutMs,
+        idleMs: config.httpIdleTimeoutMs,
+      },
       uiDir: config.uiDir,
       services,
       clock: liveClock,
@@ -353,6 +359,8 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
         tls: await loadTlsIdentity(dataDir),
         banner: `Mailyard ${version} SMTP sink: mail here is captured, never delivered`,
         closeGraceMs: config.shutdownGraceMs,
+        socketTimeoutMs: config.smtpIdleTimeoutMs,
+        dataTimeoutMs: config.smtpDataTimeoutMs,
       },
     );
     const smtpAddress = await smtp.listen();

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import sjson from 'secure-json-parse';
@@ -28,11 +29,43 @@ export interface HttpAppDeps {
   version: string;
   host: string;
   maxBodyBytes: number;
+  /** How long a slow client may hold a connection (README: Limits). */
+  timeouts: HttpTimeouts;
   uiDir: string | undefined;
   services: EmulatorServices;
   clock: EmulatorClock;
   events: EmulatorEvents;
   health: () => Health;
+}
+
+export interface HttpTimeouts {
+  /** The headers of a request must arrive within this long (a connection that sends nothing too). */
+  headersMs: number;
+  /** A whole request, headers and body, must arrive within this long. */
+  requestMs: number;
+  /** An idle keep-alive connection is closed this long after its last answer. */
+  keepAliveMs: number;
+  /** A connection with no byte read or written for this long is closed. */
+  idleMs: number;
+}
+
+/** How long after its connection closes a socket that was answered an error may linger (the client reads the answer first). */
+const ERROR_LINGER_MS = 1000;
+
+/** Answers a connection whose request cannot go on with the API's error body, then closes it. */
+function answerAndClose(socket: Duplex, status: number, reason: string, message: string): void {
+  const body = JSON.stringify(errorBody(message));
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  // Ended, not destroyed: a client still sending its body reads the answer rather than a reset;
+  // one that never closes its side is cut off shortly after.
+  setTimeout(() => socket.destroy(), ERROR_LINGER_MS).unref();
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 /** The longest path parameter the router matches (fastify's default of 100 is shorter than a domain name). */
@@ -53,6 +86,15 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.maxBodyBytes,
+    // Slow clients cannot hold a connection: headers, whole request, idle keep-alive and a silent
+    // socket are each bounded. Node checks the first two every `connectionsCheckingInterval`.
+    requestTimeout: deps.timeouts.requestMs,
+    keepAliveTimeout: deps.timeouts.keepAliveMs,
+    connectionTimeout: deps.timeouts.idleMs,
+    http: {
+      headersTimeout: deps.timeouts.headersMs,
+      connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(deps.timeouts.headersMs / 4))),
+    },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // A path parameter may be a domain name of 253 characters, percent-encoded when it is an IDN.
@@ -68,15 +110,21 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
             : error.message;
       void (reply as FastifyReply).status(error.statusCode && error.statusCode < 500 ? error.statusCode : 400).send(errorBody(message));
     },
-    // Requests the HTTP parser cannot read still get the error shape of the API.
+    // Requests the HTTP parser cannot read, and requests that do not arrive in time, still get the
+    // error shape of the API (unless an answer has begun: then the connection is only closed).
     clientErrorHandler: (err, socket) => {
-      if (!socket.writable) return socket.destroy(err);
-      const status = (err as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-      const body = JSON.stringify(errorBody(status === 431 ? 'Request headers are too large' : 'Bad Request: the request could not be parsed as HTTP'));
-      socket.end(
-        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nConnection: close\r\n` +
-          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
+      const answer = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+      if (!socket.writable || answer?.headersSent) return socket.destroy(err);
+      const code = (err as { code?: string }).code;
+      if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+        // With an answer under way the headers are in: it is the body that is late.
+        const message = answer
+          ? `Request Timeout: the request was not received in full within ${seconds(deps.timeouts.requestMs)}`
+          : `Request Timeout: the request headers were not received within ${seconds(deps.timeouts.headersMs)}`;
+        return answerAndClose(socket, 408, 'Request Timeout', message);
+      }
+      if (code === 'HPE_HEADER_OVERFLOW') return answerAndClose(socket, 431, 'Request Header Fields Too Large', 'Request headers are too large');
+      answerAndClose(socket, 400, 'Bad Request', 'Bad Request: the request could not be parsed as HTTP');
     },
   });
 

@@ -31,8 +31,10 @@ export interface SmtpSinkOptions {
   tls: TlsIdentity;
   /** Shown in the greeting. */
   banner: string;
-  /** Idle connections are closed after this long. */
+  /** A connection with nothing from the client for this long is told 421 and closed (default 60 s). */
   socketTimeoutMs?: number;
+  /** One message's DATA must arrive in full within this long, or the connection is told 421 and closed (default 120 s). */
+  dataTimeoutMs?: number;
   /** On close, how long open connections may go on before they are told 421 and closed. */
   closeGraceMs: number;
 }
@@ -42,7 +44,7 @@ function smtpError(code: number, message: string): Error & { responseCode: numbe
   return Object.assign(new Error(message), { responseCode: code });
 }
 
-/** What `close` reads of one of smtp-server's connections. */
+/** What `close` and the DATA time-out read of one of smtp-server's connections. */
 interface IdleCheck {
   session?: { envelope?: { mailFrom?: unknown } };
   _dataStream?: unknown;
@@ -110,6 +112,7 @@ export class SmtpSink {
         callback();
       },
       onData: (stream, session, callback) => {
+        this.boundData(stream, session);
         this.onData(stream, session).then(
           (reply) => callback(null, reply),
           (err: Error & { responseCode?: number }) => {
@@ -120,6 +123,26 @@ export class SmtpSink {
       },
     });
     this.server.on('error', (err) => this.deps.logger.warn({ err }, 'smtp connection error'));
+  }
+
+  /**
+   * smtp-server bounds only the silence between two packets, so a client trickling a byte now and
+   * then could hold a DATA (and its connection) forever: past the DATA time-out it is told 421 and
+   * closed, and the partial message is dropped.
+   */
+  private boundData(stream: Readable, session: SMTPServerSession): void {
+    const limitMs = this.options.dataTimeoutMs ?? 120_000;
+    const timer = setTimeout(() => {
+      const message = `Timeout: the message did not arrive in full within ${Math.round(limitMs / 1000)} s, closing connection`;
+      const connections = (this.server as unknown as { connections?: Set<IdleCheck> }).connections;
+      for (const connection of connections ?? []) {
+        if (connection.session === session) connection.send?.(421, message);
+      }
+      stream.destroy(smtpError(421, message));
+    }, limitMs);
+    timer.unref();
+    stream.once('end', () => clearTimeout(timer));
+    stream.once('close', () => clearTimeout(timer));
   }
 
   private onAuth(auth: SMTPServerAuthentication, callback: (err: Error | null | undefined, response?: { user: string }) => void): void {
