@@ -1,4 +1,5 @@
 import type { EmailStatus } from '../../../src-shared/schemas/email';
+import { applyPatch } from './byte-patch';
 import type { Db } from './database';
 
 export interface MessageContentRow {
@@ -36,6 +37,8 @@ export interface MessageRow {
   /** The send's priority, as text. */
   priority: string;
   updated_at: string;
+  /** The edits that make this copy from its send's content (see byte-patch.ts); null when it is that content. */
+  patch: Buffer | null;
 }
 
 export interface MessageEventRow {
@@ -110,10 +113,10 @@ export class MessagesRepo {
       insertMessage: db.prepare<[MessageRow]>(
         `INSERT INTO messages (id, ref_id, account_id, send_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
            recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at,
-           failed_reason, priority, updated_at)
+           failed_reason, priority, updated_at, patch)
          VALUES (@id, @ref_id, @account_id, @send_id, @source, @from_email, @from_name, @recipient_email, @recipient_lc, @recipient_domain,
            @recipient_name, @recipient_type, @subject, @campaign_id, @mailer_id, @custom_args, @status, @created_ms, @created_at, @delivered_ms, @delivered_at,
-           @failed_reason, @priority, @updated_at)`,
+           @failed_reason, @priority, @updated_at, @patch)`,
       ),
       get: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?'),
       ofSend: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE ref_id = ? ORDER BY id'),
@@ -198,6 +201,13 @@ export class MessagesRepo {
 
   content(sendId: string): MessageContentRow | undefined {
     return this.stmts.content.get(sendId);
+  }
+
+  /** A copy's raw message, byte for byte as it was composed or received. */
+  rawOf(row: MessageRow): Buffer | undefined {
+    const content = this.stmts.content.get(row.send_id);
+    if (!content) return undefined;
+    return row.patch ? applyPatch(content.raw, row.patch) : content.raw;
   }
 
   /** Deletes one copy (and its composed content once no recipient of that send is left). */

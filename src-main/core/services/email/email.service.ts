@@ -244,6 +244,7 @@ export class EmailService {
           failed_reason: plan.kind === 'suppressed' ? SUPPRESSED_REASON : '',
           priority: send.priority,
           updated_at: createdAt,
+          patch: c.patch ?? null,
         };
         messages.insertMessage(row);
         if (this.deps.created) rows.push(row);

@@ -61,16 +61,16 @@ export class MessagesService {
   /** The raw message (RFC 5322 bytes) as it was composed or received. */
   raw(id: string): Buffer {
     const row = this.repo.get(id);
-    const content = row && this.repo.content(row.send_id);
-    if (!content) throw notFound();
-    return content.raw;
+    const raw = row && this.repo.rawOf(row);
+    if (!raw) throw notFound();
+    return raw;
   }
 
   async detail(id: string): Promise<MessageDetail> {
     const row = this.repo.get(id);
-    const content = row && this.repo.content(row.send_id);
-    if (!row || !content) throw notFound();
-    const parsed = await simpleParser(content.raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
+    const raw = row && this.repo.rawOf(row);
+    if (!row || !raw) throw notFound();
+    const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
     const events = this.repo.eventsOf([id]).get(id) ?? [];
     const relay = this.relayOf(id);
     return {
@@ -90,7 +90,7 @@ export class MessagesService {
         disposition: a.contentDisposition ?? 'attachment',
       })),
       events: events.map((e) => ({ event: e.event, timestamp: e.timestamp, delivery_id: e.delivery_id })),
-      size: content.raw.length,
+      size: raw.length,
       relay: relay ? { mailer_id: relay.mailer_id, attempts: relay.attempts, next_attempt_at: isoTimestamp(relay.next_ms), last_reply: relay.last_reply } : null,
     };
   }

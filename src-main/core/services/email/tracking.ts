@@ -25,6 +25,9 @@ export interface TrackedContent {
 
 const newToken = () => randomBytes(16).toString('base64url');
 
+/** Links of one message that click tracking rewrites; later ones stay as written (documented in the README). */
+export const MAX_TRACKED_LINKS = 1000;
+
 // An <a ...href="http(s)://..."...>text</a>, with the href in double or single quotes.
 const LINK = /<a\b([^>]*?)\bhref\s*=\s*(["'])(https?:\/\/[^"']*)\2([^>]*)>([\s\S]*?)<\/a>/gi;
 
@@ -44,7 +47,10 @@ export function addTracking(html: string | undefined, text: string | undefined, 
   let outHtml = html;
   let outText = text;
   if (outHtml !== undefined && options.click) {
-    outHtml = outHtml.replace(LINK, (_all, before: string, quote: string, href: string, after: string, inner: string) => {
+    let links = 0;
+    outHtml = outHtml.replace(LINK, (all: string, before: string, quote: string, href: string, after: string, inner: string) => {
+      // Past the limit a link is left as written: each tracked link is a token row and bytes of every recipient's copy.
+      if (++links > MAX_TRACKED_LINKS) return all;
       const token = newToken();
       tokens.push({ token, kind: 'click', url: he.decode(href), link_name: linkName(inner) });
       return `<a${before}href=${quote}${url('c', token)}${quote}${after}>${inner}</a>`;

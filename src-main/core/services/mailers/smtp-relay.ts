@@ -106,8 +106,8 @@ export class SmtpRelay {
   private async relay(relay: RelayRow): Promise<void> {
     const { repo, mailers, messages } = this.deps;
     const message = messages.get(relay.message_id);
-    const content = message && messages.content(message.send_id);
-    if (!message || !content) {
+    const raw = message && messages.rawOf(message);
+    if (!message || !raw) {
       repo.removeRelay(relay.message_id);
       return;
     }
@@ -115,7 +115,7 @@ export class SmtpRelay {
     if (!mailer) {
       return this.finish(relay, { ok: false, code: 451, response: `451 4.3.0 The mailer ${relay.mailer_id} was deleted before the message was relayed` });
     }
-    const { outcome } = await this.transmit(mailer, message.from_email, [message.recipient_email], content.raw);
+    const { outcome } = await this.transmit(mailer, message.from_email, [message.recipient_email], raw);
     if (this.closed) return;
     if (!outcome.ok && outcome.code >= 400 && outcome.code < 500 && relay.attempts < RELAY_RETRY_DELAYS_MS.length) {
       return this.defer(relay, outcome, mailer);
@@ -146,21 +146,21 @@ export class SmtpRelay {
    * action, not part of the simulation: the message's events and log status stay as they are; the
    * mailer's status follows the outcome as after a relay.
    */
-  async release(refId: string, mailerId: string, to: string[] | undefined): Promise<ReleaseResult> {
+  async release(messageId: string, mailerId: string, to: string[] | undefined): Promise<ReleaseResult> {
     const { messages, mailers } = this.deps;
-    const message = messages.get(refId);
-    const content = message && messages.content(message.send_id);
-    if (!message || !content) throw new AppError('not_found', 'Message Not Found');
+    const message = messages.get(messageId);
+    const raw = message && messages.rawOf(message);
+    if (!message || !raw) throw new AppError('not_found', 'Message Not Found');
     const mailer = mailers.row(mailerId);
     if (!mailer || mailer.config_type !== 'smtp') {
       const why = mailer ? 'names an IMAP configuration; only SMTP configurations send' : 'names no SMTP mailer';
       throw new AppError('validation', `mailer_id ${why}`, [{ path: 'mailer_id', message: why }]);
     }
     const started = performance.now();
-    const { outcome, accepted, rejected } = await this.transmit(mailer, message.from_email, to ?? [message.recipient_email], content.raw);
+    const { outcome, accepted, rejected } = await this.transmit(mailer, message.from_email, to ?? [message.recipient_email], raw);
     if (mailers.row(mailer.id)) this.mailerStatusAfter(mailer, outcome);
     const code = outcome.ok ? Number(/^\d{3}/.exec(outcome.response)?.[0] ?? NaN) : outcome.code;
-    this.deps.logger.info({ refId, mailerId, accepted, rejected, reply: outcome.response }, 'message released');
+    this.deps.logger.info({ messageId, mailerId, accepted, rejected, reply: outcome.response }, 'message released');
     return {
       ok: outcome.ok,
       mailer_id: mailer.id,
