@@ -41,7 +41,7 @@ afterAll(async () => {
 
 /** A request as a user's code sends it: JSON, with the key in Authorization: Bearer (or X-API-Key). */
 function call(method: string, path: string, body?: string | object, auth: 'bearer' | 'x-api-key' = 'bearer'): Promise<RawResponse> {
-  const headers = auth === 'bearer' ? {} : { 'x-api-key': emu.apiKey };
+  const headers: Record<string, string> = auth === 'bearer' ? {} : { 'x-api-key': emu.apiKey };
   return emu.request(method, path, { body, headers, ...(auth === 'bearer' ? {} : { apiKey: null }) });
 }
 
