@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { BlockList, connect as netConnect, isIP, type Socket } from 'node:net';
+import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import ipaddr from 'ipaddr.js';
 
 /** Why a URL could not be connected to, in words for the 422 message. */
 export class UnreachableError extends Error {
@@ -91,32 +92,20 @@ export const probeUrl: UrlProbe = (url, { timeoutMs, address, verifyTls }) => {
   });
 };
 
-const nonPublic = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this" network
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const) {
-  nonPublic.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-] as const) {
-  nonPublic.addSubnet(net, prefix, 'ipv6');
+/**
+ * What an address is, by ipaddr.js's classification of the IANA special-purpose registries:
+ * `unicast` for a public address, else the range it falls in (`loopback`, `private`, `linkLocal`,
+ * `uniqueLocal`, `carrierGradeNat`, `reserved`, `multicast`, `unspecified`, ...). An IPv4-mapped
+ * IPv6 address (`::ffff:127.0.0.1`) is classified as the IPv4 address it carries; text that is no
+ * address at all is `invalid`.
+ */
+export function addressRange(address: string): string {
+  // Only the forms an address takes on the wire (ipaddr.js also reads legacy ones such as `127.1`).
+  if (isIP(address) === 0 || !ipaddr.isValid(address)) return 'invalid';
+  return ipaddr.process(address).range();
 }
 
-/** True for loopback, private, link-local, CGNAT and unspecified addresses (IPv4-mapped IPv6 included). */
+/** True for every address that is not public: anything ipaddr.js does not classify as `unicast`. */
 export function isNonPublicAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return nonPublic.check(mapped[1]!, 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return false;
-  return nonPublic.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return addressRange(address) !== 'unicast';
 }
