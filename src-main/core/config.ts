@@ -56,12 +56,15 @@ export const EmulatorConfigSchema = z
           return z.NEVER;
         }
       }),
-    /** How long one webhook attempt may take. */
+    /** How long one webhook attempt may take; a receiver that does not answer frees its slot after it. */
     deliveryTimeoutMs: z.number().int().positive().default(15_000),
-    /** Webhook requests in flight to one target at most. */
+    /**
+     * Webhook requests in flight to one target at most: the only cap on attempts in flight (no slot is
+     * shared between targets, so receivers that hang never delay another's deliveries).
+     */
     perTargetConcurrency: z.number().int().positive().default(8),
-    /** Webhook requests in flight in all at most. */
-    globalConcurrency: z.number().int().positive().default(64),
+    /** Deliveries the dispatcher claims in one commit at most (the work of one commit, not a cap on attempts in flight). */
+    claimBatch: z.number().int().positive().default(128),
     /** Folder of the built web UI (index.html); the CLI and desktop entries point it at out/renderer. */
     uiDir: z.string().optional(),
     /** Largest message the SMTP sink accepts, in bytes (552 beyond). */

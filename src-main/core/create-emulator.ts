@@ -30,6 +30,7 @@ import { checkSmtpLogin } from './services/mailers/smtp-connection';
 import { SmtpRelay } from './services/mailers/smtp-relay';
 import { OAuthService } from './services/oauth/oauth.service';
 import { checkServerHost, checkUrl } from './services/url-check';
+import { checkedAddresses, serverAddressPolicy } from './services/strict-addresses';
 import { MailIntake } from './smtp/mail-intake';
 import { SmtpSink } from './smtp/smtp-sink';
 import { loadTlsIdentity } from './smtp/tls-certificate';
@@ -64,6 +65,11 @@ export interface EmulatorSeams {
   probe?: UrlProbe;
   lookup?: HostLookup;
   /** DNS for `--dns-verification real` (default: node's resolver with the system's servers). */
+  /**
+   * Name resolution for `--strict-webhook-urls`: the registration checks, and in strict mode every
+   * connection to a receiver (webhooks, inbound posts, IMAP webhooks) and to a mailer's SMTP or IMAP
+   * server, which goes to the checked address.
+   */
   dnsResolver?: DnsResolver;
   /** The key that encrypts mailer passwords and tokens (default: a 0600 file in the data directory, or memory). */
   secretKeys?: SecretKeyStore;
@@ -146,6 +152,9 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const dispatcher = new Dispatcher(
       {
         repo: new DeliveriesRepo(db),
+    const hostLookup = seams.lookup ?? lookupHost;
+    // Strict mode's check of a mail server's address at every connection (SMTP relay, IMAP).
+    const serverAddress = serverAddressPolicy({ strict: config.strictWebhookUrls, lookup: hostLookup, timeoutMs: 10_000 });
         clock,
         events,
         logger: logger.child({ component: 'dispatcher' }),
@@ -160,7 +169,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       {
         retrySchedule: config.retrySchedule,
         perTargetConcurrency: config.perTargetConcurrency,
-        globalConcurrency: config.globalConcurrency,
+        claimBatch: config.claimBatch,
         timeoutMs: config.deliveryTimeoutMs,
         responseBodyLimit: 64 * 1024,
         verifyTls: config.strictWebhookUrls,
@@ -169,9 +178,11 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     );
     const urlPolicy = {
       strict: config.strictWebhookUrls,
+        // Strict mode holds at every attempt: the address connected to is checked each time.
+        resolve: config.strictWebhookUrls ? (host) => checkedAddresses(hostLookup, host, config.deliveryTimeoutMs) : undefined,
       timeoutMs: config.reachabilityTimeoutMs,
       probe: seams.probe ?? probeUrl,
-      lookup: seams.lookup ?? lookupHost,
+      lookup: hostLookup,
     };
     const inbound = new InboundService({
       repo: new InboundRepo(db),

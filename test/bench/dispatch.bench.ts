@@ -172,7 +172,7 @@ async function startEmulator(url: string, dataDir: string): Promise<EmulatorHand
     dataDir,
     logLevel: 'silent',
     perTargetConcurrency: CONCURRENCY,
-    globalConcurrency: CONCURRENCY,
+    claimBatch: CONCURRENCY * 2,
   });
   await emu.services.webhooks.register(emu.defaultAccount.id, {
     webhook_url: url,

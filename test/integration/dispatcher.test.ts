@@ -346,7 +346,7 @@ describe('isolation between targets', () => {
 
 describe('a burst', () => {
   it('beyond the claim limits: each delivery arrives once, as it was made, and is recorded in full', async () => {
-    const narrow = await startEmulator({ perTargetConcurrency: 2, globalConcurrency: 2 });
+    const narrow = await startEmulator({ perTargetConcurrency: 2, claimBatch: 4 });
     cleanups.push(() => narrow.cleanup());
     await registerHook(narrow.service, receiver.url);
     const account = narrow.handle.defaultAccount.id;
@@ -387,7 +387,7 @@ describe('a burst', () => {
   });
 
   it('a delivery tried by hand while it waits its turn keeps its attempt count and is sent on schedule after it', async () => {
-    const narrow = await startEmulator({ perTargetConcurrency: 1, globalConcurrency: 1, deliveryTimeoutMs: 1_000 });
+    const narrow = await startEmulator({ perTargetConcurrency: 1, claimBatch: 2, deliveryTimeoutMs: 1_000 });
     cleanups.push(() => narrow.cleanup());
     await registerHook(narrow.service, receiver.url);
     // The first request hangs until its time-out, and the manual attempt is refused: the others wait.

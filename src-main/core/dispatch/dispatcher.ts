@@ -8,6 +8,7 @@ import { monotonicUlids } from '../ids';
 import type { AttemptRow, DeliveriesRepo, DeliveryFilter, DeliveryRow, DeliveryUpdate } from '../store/deliveries.repo';
 import { FreshQueue } from './fresh-queue';
 import { sendAttempt, type HttpAttemptResult } from './attempt';
+import { strictConnector, type CheckedResolve } from './strict-connector';
 import { toAttemptRecord, toDeliveryDetail, toDeliverySummary } from './records';
 import { nextRetryDelay } from './retry-policy';
 import { signWebhook } from './sign';
@@ -24,15 +25,27 @@ export type TargetResolver = (kind: string, id: string) => DeliveryTarget | unde
 
 export interface DispatcherOptions {
   retrySchedule: readonly number[];
-  /** Requests in flight to one target at most. */
+  /**
+   * Requests in flight to one target at most: the only cap on attempts in flight. There is no shared
+   * pool of slots, so targets whose receivers hang (each holding its own slots until `timeoutMs`)
+   * never delay another target's attempts, however many hang.
+   */
   perTargetConcurrency: number;
-  /** Requests in flight in all at most. */
-  globalConcurrency: number;
+  /**
+   * Deliveries one commit claims at most (bounds the work of a tick; a full batch is followed by
+   * another tick at once). Not a cap on attempts in flight.
+   */
+  claimBatch: number;
   timeoutMs: number;
   /** How much of a response body is kept. */
   responseBodyLimit: number;
   /** Verify receivers' TLS certificates (strict mode); off by default for self-signed local receivers. */
   verifyTls: boolean;
+  /**
+   * Strict mode: the addresses a receiver's host may be connected to, checked at every connection
+   * (a refusal fails the attempt before any connection). Absent: connect to whatever the host is.
+   */
+  resolve?: CheckedResolve;
   userAgent: string;
 }
 
@@ -88,10 +101,16 @@ const targetKey = (row: Pick<DeliveryRow, 'target_kind' | 'target_id'>) => `${ro
 /**
  * The durable webhook dispatcher. Every request is a `deliveries` row before its first attempt.
  * Work happens in ticks: one transaction records the outcomes of finished attempts and claims due
- * deliveries (`sending`), up to the concurrency caps plus one round ahead; after the commit they are
+ * deliveries (`sending`), up to each target's slots plus one round ahead; after the commit they are
  * sent with undici, and a slot that frees is refilled at once from the claimed-ahead ones. One commit
  * per tick, however many attempts it covers (group commit). Waiting is done on the emulator clock,
  * never on wall time.
+ *
+ * Targets are isolated: each has its own slots (`perTargetConcurrency`) and nothing is shared
+ * between them, so a receiver that never answers holds only its own slots, each until the attempt's
+ * time-out, and never delays another target's deliveries, however many hang at once. What that
+ * costs is bounded per target: at most `perTargetConcurrency` sockets and twice that many claimed
+ * rows in memory for each target with due deliveries.
  */
 export class Dispatcher {
   private readonly agent: Agent;
@@ -117,6 +136,8 @@ export class Dispatcher {
   private readonly fresh = new Map<string, FreshQueue>();
   private freshCount = 0;
   private freshComplete = false;
+  /** Set when a tick claimed a full batch: another tick follows at once. */
+  private batchFull = false;
   /** Parsed target URLs, for the attempts. */
   private readonly urls = new Map<string, URL>();
   /**
@@ -149,10 +170,13 @@ export class Dispatcher {
       this.scheduleChanged = true;
       this.queueTick(true);
     });
+    const connect = { rejectUnauthorized: options.verifyTls, timeout: options.timeoutMs };
     this.agent = new Agent({
       keepAliveTimeout: 4_000,
-      connections: options.perTargetConcurrency,
-      connect: { rejectUnauthorized: options.verifyTls, timeout: options.timeoutMs },
+      // No per-origin cap in undici: the per-target slots are the only limit, so a target's
+      // attempts never queue behind another target's at the same origin.
+      connections: null,
+      connect: options.resolve ? strictConnector(connect, options.resolve) : connect,
     });
   }
 
@@ -218,7 +242,7 @@ export class Dispatcher {
     // that run: before any reply of the caller's goes out, and before the first attempt.
     if (this.enqueued.push(row) === 1) queueMicrotask(() => this.flushEnqueued());
     if (this.deps.events.hasListeners('delivery.created')) this.deps.events.emit('delivery.created', toDeliverySummary(row));
-    this.queueTick(this.inFlight.size < this.options.globalConcurrency);
+    this.queueTick((this.perTarget.get(targetKey(row)) ?? 0) < this.options.perTargetConcurrency);
     return row.id;
   }
 
@@ -261,9 +285,7 @@ export class Dispatcher {
 
   /** Marks `sending` the new rows that fit the claim limits, oldest first per target; returns them. */
   private claimAtInsert(rows: DeliveryRow[]): DeliveryRow[] {
-    const globalLimit = this.options.globalConcurrency * 2;
-    let room = globalLimit - this.inFlight.size - this.ready.length;
-    if (room <= 0) return [];
+    let room = this.options.claimBatch;
     const perTargetLimit = this.options.perTargetConcurrency * 2;
     const counts = new Map(this.perTarget);
     for (const row of this.ready) counts.set(targetKey(row), (counts.get(targetKey(row)) ?? 0) + 1);
@@ -411,24 +433,30 @@ export class Dispatcher {
     }
     this.launchReady();
     if (this.running) this.armTimer();
+    // A full batch was claimed: more may be due.
+    if (this.batchFull) {
+      this.batchFull = false;
+      this.queueTick(true);
+    }
   }
 
   /**
-   * Claims due deliveries, oldest first, into `ready`: enough to fill every free slot and one round
-   * more, per target and in all (inside the tick's transaction). A target at its limit is left out.
+   * Claims due deliveries, oldest first, into `ready`: enough to fill each target's free slots and
+   * one round more (inside the tick's transaction), at most `claimBatch` in one tick. A target at
+   * its limit is left out, so targets whose attempts hang never take the claims of the others.
    */
   private claimDue(): void {
     const perTargetLimit = this.options.perTargetConcurrency * 2;
-    const globalLimit = this.options.globalConcurrency * 2;
+    const batch = this.options.claimBatch;
     const now = this.deps.clock.now();
     const counts = new Map(this.perTarget);
     for (const row of this.ready) counts.set(targetKey(row), (counts.get(targetKey(row)) ?? 0) + 1);
     const stamp = this.stamp(now);
-    if (this.freshComplete) return this.claimFresh(counts, perTargetLimit, globalLimit, now, stamp);
+    if (this.freshComplete) return this.claimFresh(counts, perTargetLimit, batch, now, stamp);
     const saturated = [...counts].filter(([, n]) => n >= perTargetLimit).map(([key]) => key);
-    while (this.inFlight.size + this.ready.length < globalLimit) {
-      const room = globalLimit - this.inFlight.size - this.ready.length;
-      const asked = Math.min(room, 100);
+    let claimed = 0;
+    while (claimed < batch) {
+      const asked = Math.min(batch - claimed, 100);
       const rows = this.deps.repo.claimDue(now, saturated, asked, stamp);
       // Every due delivery of every target is claimed: from now on, the fresh ones are all there are.
       if (rows.length < asked && saturated.length === 0) this.freshComplete = true;
@@ -445,19 +473,25 @@ export class Dispatcher {
         }
         counts.set(key, n + 1);
         this.ready.push(row);
+        claimed++;
       }
       if (overflow.length > 0) {
         this.deps.repo.release(overflow, stamp);
         this.freshComplete = false;
       }
     }
+    if (claimed >= batch) this.batchFull = true;
   }
 
   /** Claims fresh deliveries by id, oldest first per target, within the same limits. */
-  private claimFresh(counts: Map<string, number>, perTargetLimit: number, globalLimit: number, now: number, stamp: string): void {
+  private claimFresh(counts: Map<string, number>, perTargetLimit: number, batch: number, now: number, stamp: string): void {
+    let claimed = 0;
     for (const [key, queue] of this.fresh) {
-      let room = Math.min(globalLimit - this.inFlight.size - this.ready.length, perTargetLimit - (counts.get(key) ?? 0));
-      if (this.inFlight.size + this.ready.length >= globalLimit) break;
+      if (claimed >= batch) {
+        this.batchFull = true;
+        break;
+      }
+      let room = Math.min(batch - claimed, perTargetLimit - (counts.get(key) ?? 0));
       while (room > 0 && queue.length > 0) {
         const id = queue.take()!;
         this.freshCount--;
@@ -466,6 +500,7 @@ export class Dispatcher {
         if (payload !== undefined) {
           this.ready.push(queue.untried(payload, stamp));
           room--;
+          claimed++;
           continue;
         }
         // Not pending any more (claimed, cancelled, never committed), or tried meanwhile.
@@ -493,15 +528,16 @@ export class Dispatcher {
           updated_at: stamp,
         });
         room--;
+        claimed++;
       }
       if (queue.length === 0) this.fresh.delete(key);
     }
   }
 
-  /** Sends claimed deliveries while slots are free (per target and in all). */
+  /** Sends claimed deliveries while their targets have free slots (there is no slot shared between targets). */
   private launchReady(): void {
-    const { globalConcurrency, perTargetConcurrency } = this.options;
-    for (let i = 0; i < this.ready.length && this.inFlight.size < globalConcurrency; ) {
+    const { perTargetConcurrency } = this.options;
+    for (let i = 0; i < this.ready.length; ) {
       const row = this.ready[i]!;
       if ((this.perTarget.get(targetKey(row)) ?? 0) >= perTargetConcurrency) {
         i++;
@@ -613,7 +649,7 @@ export class Dispatcher {
     return new Promise((committed) => {
       this.completions.push({ row, attempt, update, committed });
       // Soon when slots may starve or someone waits for this outcome; otherwise batch it.
-      const urgent = !this.running || trigger === 'manual' || this.ready.length < this.options.globalConcurrency / 2;
+      const urgent = !this.running || trigger === 'manual' || this.ready.length < this.options.claimBatch / 4;
       this.queueTick(urgent);
     });
   }
