@@ -61,10 +61,13 @@ export class HttpClient {
     const { params, query, body } = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
     const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers };
     let payload: string | undefined;
-    // Mutating requests always carry JSON (the control API refuses anything else).
-    if (body !== undefined || op.method !== 'GET') {
+    // An operation with a body schema sends JSON; one without sends no body (the server refuses one),
+    // but a mutating call still says JSON, which the control API takes from any client.
+    if (op.body !== undefined) {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(body ?? {});
+    } else if (op.method !== 'GET') {
+      headers['content-type'] = 'application/json';
     }
     const res = await this.fetchImpl(this.options.baseUrl + buildPath(op.path, params, query), {
       method: op.method,

@@ -58,9 +58,36 @@ function isLoopbackName(name: string): boolean {
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** Whether a request carries a body, by its headers (the body is not read yet). */
+function hasBody(headers: FastifyRequest['headers']): boolean {
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && length.trim() !== '0';
+}
+
+/**
+ * The origin of a browser request sent by a page that is not one of the emulator's own, if it is one
+ * (`Origin` of another host, or `Sec-Fetch-Site` other than same-origin); undefined otherwise.
+ */
+function foreignOrigin(request: FastifyRequest): string | undefined {
+  const origin = request.headers.origin;
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return origin ?? site;
+  if (origin === undefined) return undefined;
+  try {
+    if (new URL(origin).host.toLowerCase() === (request.headers.host ?? '').toLowerCase()) return undefined;
+  } catch {
+    // `null` (a sandboxed frame, a file) or garbage: foreign.
+  }
+  return origin;
+}
+
 /**
  * The control API is unauthenticated, so it answers only requests addressed to a loopback name or the
- * configured host (no DNS rebinding), and mutating requests must be JSON (no cross-site form posts).
+ * configured host (no DNS rebinding), and mutating requests with a body must be JSON (no cross-site
+ * form posts). A mutating request without a body (`curl -X POST .../emulator/reset`) needs no
+ * Content-Type; since a page of another site could send one without a CORS preflight, it must not come
+ * from one.
  */
 export function controlGuard(configuredHost: string) {
   const allowed = new Set([configuredHost.toLowerCase()]);
@@ -71,6 +98,13 @@ export function controlGuard(configuredHost: string) {
     }
     if (MUTATING.has(request.method)) {
       const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type === '' && !hasBody(request.headers)) {
+        const origin = foreignOrigin(request);
+        if (origin === undefined) return;
+        return reply
+          .status(403)
+          .send(errorBody(`Forbidden: a request from another site (${origin}) must send Content-Type: application/json`));
+      }
       if (type !== 'application/json') return reply.status(415).send(errorBody(MESSAGES.unsupportedMediaType));
     }
   };

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Operation } from '../../../src-shared/operations';
+import { AppError } from '../errors';
 import { parseInput } from './validation';
 
 type Parsed<O extends Operation, K extends 'params' | 'query' | 'body'> = O[K] extends z.ZodType ? z.output<O[K]> : undefined;
@@ -14,6 +15,10 @@ export interface OperationInput<O extends Operation> {
 
 export type OperationHandler<O extends Operation> = (input: OperationInput<O>) => Promise<z.input<O['response']>> | z.input<O['response']>;
 
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
 /** `/v1/domain/{domain}` to fastify's `/v1/domain/:domain`. */
 export function toRoutePath(template: string): string {
   return template.replace(/\{(\w+)\}/g, ':$1');
@@ -21,7 +26,9 @@ export function toRoutePath(template: string): string {
 
 /**
  * Registers one operation of the shared table: parses params, query and body with its schemas
- * (400 naming every problem) and answers what the handler returns.
+ * (400 naming every problem) and answers what the handler returns. An operation without a body
+ * refuses one (`null` included): only no body, an empty one, or `{}` (which many HTTP clients send for
+ * any PUT or DELETE, and which says nothing) is taken.
  */
 export function registerOperation<O extends Operation>(app: FastifyInstance, op: O, handler: OperationHandler<O>): void {
   app.route({
@@ -29,6 +36,11 @@ export function registerOperation<O extends Operation>(app: FastifyInstance, op:
     url: toRoutePath(op.path),
     config: { errorShape: op.errorShape ?? 'plain' },
     handler: async (request) => {
+      // The JSON parser reads an empty body as undefined; fastify reads none for GET and HEAD.
+      if (!op.body && request.body !== undefined && !isEmptyObject(request.body)) {
+        const message = `request body must be empty: ${op.method} ${op.path} takes no body`;
+        throw new AppError('bad_request', message, [{ path: '', message: 'must be empty' }]);
+      }
       const input = {
         params: op.params ? parseInput(op.params, request.params, 'params') : undefined,
         query: op.query ? parseInput(op.query, request.query, 'query') : undefined,
