@@ -189,6 +189,11 @@ export class ControlClient {
     return this.http.call(control.deleteSigningSecret, { params: { id: accountId } });
   }
 
+  /** Wipes all data (keeps the default and `--api-key` accounts); answers what was removed. */
+  reset(): Promise<CallOutput<Ctl['resetEmulator']>> {
+    return this.http.call(control.resetEmulator, {});
+  }
+
   listMessages(query: CallInput<Ctl['listMessages']>['query'] = {}): Promise<CallOutput<Ctl['listMessages']>> {
     return this.http.call(control.listMessages, { query });
   }

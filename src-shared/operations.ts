@@ -38,7 +38,7 @@ import {
   VerificationSetting,
   VerifyDomainResponse,
 } from './schemas/domains';
-import { AccountRecord, CreateAccountBody, Health } from './schemas/emulator';
+import { AccountRecord, CreateAccountBody, Health, ResetResult } from './schemas/emulator';
 import {
   ConfigureMailerBody,
   ImapMessagePage,
@@ -497,6 +497,16 @@ export const controlOperations = defineOperations({
     params: AccountIdParams,
     response: dataResponse(AccountRecord),
     errors: [404, 415],
+  },
+  resetEmulator: {
+    method: 'POST',
+    path: '/emulator/reset',
+    summary:
+      'Wipe all data for a clean test set-up: messages, deliveries (pending ones cancelled, nothing more is sent), webhooks, domains, mailers, inbound routes, templates, simulation rules, suppressions, scheduled events; the clock back to wall time. Keeps the default account and the --api-key account with their API keys; removes other accounts',
+    tag: 'Emulator',
+    auth: 'none',
+    response: dataResponse(ResetResult),
+    errors: [409, 415],
   },
   listMessages: {
     method: 'GET',

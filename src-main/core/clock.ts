@@ -78,6 +78,17 @@ export class EmulatorClock implements Clock {
     this.changed();
   }
 
+  /**
+   * Back to wall time at real speed: the one move that takes time back, for a reset that has wiped
+   * every piece of scheduled work first.
+   */
+  reset(): void {
+    this.anchorWall = this.wall();
+    this.anchorEmu = this.anchorWall;
+    this.currentSpeed = 1;
+    this.changed();
+  }
+
   setTimer(at: number, fn: () => void): () => void {
     const timer: Timer = { at, fn };
     this.timers.add(timer);

@@ -36,6 +36,7 @@ import { SmtpSink } from './smtp/smtp-sink';
 import { loadTlsIdentity } from './smtp/tls-certificate';
 import { Simulator } from './services/simulation/simulator';
 import { StatsService } from './services/stats.service';
+import { ResetService } from './services/reset.service';
 import { lookupHost, probeUrl, type HostLookup, type UrlProbe } from './services/reachability';
 import { WebhooksService } from './services/webhooks.service';
 import { AccountsRepo } from './store/accounts.repo';
@@ -50,6 +51,7 @@ import { MessagesRepo } from './store/messages.repo';
 import { SimulationRepo } from './store/simulation.repo';
 import { TemplatesRepo } from './store/templates.repo';
 import { StateRepo } from './store/state.repo';
+import { ResetRepo } from './store/reset.repo';
 import { StatsRepo } from './store/stats.repo';
 import { WriteBatcher } from './store/write-batcher';
 import { WebhooksRepo } from './store/webhooks.repo';
@@ -94,6 +96,7 @@ export interface EmulatorServices {
   relay: SmtpRelay;
   imap: ImapConnector;
   stats: StatsService;
+  reset: ResetService;
 }
 
 export interface EmulatorHandle {
@@ -160,6 +163,8 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
         logger: logger.child({ component: 'dispatcher' }),
         signingSecret: (accountId) => accounts.signingSecret(accountId),
         resolveTarget: (kind, id): DeliveryTarget | undefined => {
+          // While a reset wipes the store every target counts as gone: nothing more is sent.
+          if (reset.resetting) return undefined;
           if (kind === IMAP_WEBHOOK_TARGET) return mailers.resolveTarget(id);
           if (kind !== WEBHOOK_TARGET) return inbound.resolveTarget(kind, id);
           const webhook = webhooksRepo.findById(id);
@@ -298,6 +303,32 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       accountName: (id) => accounts.get(id)?.name ?? id,
     });
     const defaultAccount = accounts.bootstrap(config.apiKey);
+    const reset = new ResetService({
+      repo: new ResetRepo(db),
+      dispatcher,
+      accounts,
+      clock,
+      keptAccountIds: () => {
+        const ids = [accounts.defaultAccountId()];
+        const keyed = config.apiKey === undefined ? undefined : accounts.authenticate(config.apiKey);
+        if (keyed && keyed.id !== ids[0]) ids.push(keyed.id);
+        return ids;
+      },
+      workers: [
+        simulator,
+        { stop: () => relay.stop(config.shutdownGraceMs), start: () => relay.start() },
+        { stop: () => imap.stop(), start: () => imap.start() },
+      ],
+      flushWrites: () => writes.flush(),
+      forgetCached: () => {
+        webhooks.forgetCached();
+        domains.forgetCached();
+        inbound.forgetCached();
+        // Wiped with the store; replacing them with none also drops the rules the email service keeps.
+        email.replaceRules([]);
+      },
+      drainTimeoutMs: config.deliveryTimeoutMs + config.shutdownGraceMs,
+    });
     const services: EmulatorServices = {
       accounts,
       webhooks,
@@ -323,6 +354,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       relay,
       imap,
       stats: new StatsService(new StatsRepo(db), clock),
+      reset,
     };
 
     const liveClock = clock;

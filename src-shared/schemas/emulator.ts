@@ -34,3 +34,25 @@ export const Health = z
   })
   .meta({ id: 'Health' });
 export type Health = z.infer<typeof Health>;
+
+/** What `POST /emulator/reset` removed, by kind, and the accounts it kept. */
+export const ResetResult = z
+  .object({
+    messages: z.number().int(),
+    deliveries: z.number().int(),
+    webhooks: z.number().int(),
+    domains: z.number().int(),
+    mailers: z.number().int(),
+    inbound_domains: z.number().int(),
+    inbound_usernames: z.number().int(),
+    templates: z.number().int(),
+    simulation_rules: z.number().int(),
+    suppressions: z.number().int(),
+    scheduled_events: z.number().int(),
+    /** Accounts removed: every one but the default and the `--api-key` account. */
+    accounts_removed: z.number().int(),
+    /** The ids of the accounts kept, with their API keys and signing secrets. */
+    accounts_kept: z.array(z.string()),
+  })
+  .meta({ id: 'ResetResult' });
+export type ResetResult = z.infer<typeof ResetResult>;

@@ -178,7 +178,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
 
   await app.register(async (control) => {
     control.addHook('onRequest', controlGuard(deps.host));
-    controlRoutes(control, { accounts: deps.services.accounts, health: deps.health, stats: deps.services.stats });
+    controlRoutes(control, { accounts: deps.services.accounts, health: deps.health, stats: deps.services.stats, reset: deps.services.reset });
     dispatchRoutes(control, {
       clock: deps.clock,
       dispatcher: deps.services.dispatcher,

@@ -60,6 +60,12 @@ export class AccountsService {
     return this.defaultAccount();
   }
 
+  /** After a reset removed accounts: keys and secrets are read afresh (a removed account's key no longer authenticates). */
+  forgetCached(): void {
+    this.secrets.clear();
+    this.byKey.clear();
+  }
+
   /** The account's number: the email logs' `accountId` (the real service's accounts are numbered). */
   numberOf(id: string): number {
     return this.repo.numberOf(id);

@@ -82,6 +82,11 @@ export class WebhooksService {
     return filter;
   }
 
+  /** After a reset wiped the store: nothing read before holds. */
+  forgetCached(): void {
+    this.filters.clear();
+  }
+
   list(accountId: string): WebhookRecord[] {
     return this.repo.list(accountId).map(toRecord);
   }

@@ -176,6 +176,11 @@ export class DomainsService {
     return this.toRecord(row);
   }
 
+  /** After a reset wiped the store: nothing read before holds. */
+  forgetCached(): void {
+    this.signingKeys.clear();
+  }
+
   get(accountId: string, domain: string): DomainRecord {
     return this.toRecord(this.row(accountId, domain));
   }

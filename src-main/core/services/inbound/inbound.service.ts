@@ -68,6 +68,11 @@ export class InboundService {
 
   constructor(private readonly deps: InboundDeps) {}
 
+  /** After a reset wiped the store: nothing read before holds. */
+  forgetCached(): void {
+    this.routed = undefined;
+  }
+
   /** The domain as stored (lower-case ASCII), or a 400 naming the field. */
   private domainName(input: string, path = 'domain'): string {
     const parsed = parseDomainName(input);
