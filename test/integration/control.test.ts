@@ -102,8 +102,23 @@ describe('control API guard', () => {
       const res = await emu.request('POST', '/emulator/accounts', { body: 'name=x', headers: { 'content-type': type } });
       expect(res.status, type).toBe(415);
     }
-    const none = await fetch(`${emu.url}/emulator/accounts`, { method: 'POST' });
-    expect(none.status).toBe(415);
+    // A body without a Content-Type is not JSON either.
+    const untyped = await fetch(`${emu.url}/emulator/accounts`, { method: 'POST', body: new Blob(['{"name":"x"}']) });
+    expect(untyped.status).toBe(415);
+    // A call without a body of an operation that takes none needs no Content-Type (curl -X POST), unless
+    // a page of another site sends it; nothing a page of another site sends without one changes anything.
+    const retry = `${emu.url}/emulator/deliveries/01ABCDEFGHJKMNPQRSTVWXYZ00/retry`;
+    const before = (await emu.control.listAccounts()).data.length;
+    for (const headers of [{ origin: 'http://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+      const res = await fetch(retry, { method: 'POST', headers });
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(((await res.json()) as { error: string }).error).toMatch(/^Forbidden: a request from another site/);
+      const account = await fetch(`${emu.url}/emulator/accounts`, { method: 'POST', headers });
+      expect([403, 415], JSON.stringify(headers)).toContain(account.status);
+    }
+    expect((await emu.control.listAccounts()).data.length).toBe(before);
+    // The same call from no other site reaches the operation (which has no such delivery).
+    expect((await fetch(retry, { method: 'POST' })).status).toBe(404);
   });
 
   it('does not guard the service API by Host (it needs an API key instead)', async () => {
@@ -138,6 +153,7 @@ describe('GET /openapi.json', () => {
         '/emulator/messages/count',
         '/emulator/messages/{id}',
         '/emulator/messages/{id}/release',
+        '/emulator/reset',
         '/emulator/rules',
         '/emulator/stats',
         '/v1/domain/add',
