@@ -65,13 +65,13 @@ export interface EmulatorSeams {
   clock?: EmulatorClock;
   logger?: Logger;
   probe?: UrlProbe;
-  lookup?: HostLookup;
-  /** DNS for `--dns-verification real` (default: node's resolver with the system's servers). */
   /**
    * Name resolution for `--strict-webhook-urls`: the registration checks, and in strict mode every
    * connection to a receiver (webhooks, inbound posts, IMAP webhooks) and to a mailer's SMTP or IMAP
    * server, which goes to the checked address.
    */
+  lookup?: HostLookup;
+  /** DNS for `--dns-verification real` (default: node's resolver with the system's servers). */
   dnsResolver?: DnsResolver;
   /** The key that encrypts mailer passwords and tokens (default: a 0600 file in the data directory, or memory). */
   secretKeys?: SecretKeyStore;
@@ -152,12 +152,12 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const webhooksRepo = new WebhooksRepo(db);
     const accounts = new AccountsService(new AccountsRepo(db), clock);
 
-    const dispatcher = new Dispatcher(
-      {
-        repo: new DeliveriesRepo(db),
     const hostLookup = seams.lookup ?? lookupHost;
     // Strict mode's check of a mail server's address at every connection (SMTP relay, IMAP).
     const serverAddress = serverAddressPolicy({ strict: config.strictWebhookUrls, lookup: hostLookup, timeoutMs: 10_000 });
+    const dispatcher = new Dispatcher(
+      {
+        repo: new DeliveriesRepo(db),
         clock,
         events,
         logger: logger.child({ component: 'dispatcher' }),
@@ -178,13 +178,13 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
         timeoutMs: config.deliveryTimeoutMs,
         responseBodyLimit: 64 * 1024,
         verifyTls: config.strictWebhookUrls,
+        // Strict mode holds at every attempt: the address connected to is checked each time.
+        resolve: config.strictWebhookUrls ? (host) => checkedAddresses(hostLookup, host, config.deliveryTimeoutMs) : undefined,
         userAgent: `Mailyard/${version}`,
       },
     );
     const urlPolicy = {
       strict: config.strictWebhookUrls,
-        // Strict mode holds at every attempt: the address connected to is checked each time.
-        resolve: config.strictWebhookUrls ? (host) => checkedAddresses(hostLookup, host, config.deliveryTimeoutMs) : undefined,
       timeoutMs: config.reachabilityTimeoutMs,
       probe: seams.probe ?? probeUrl,
       lookup: hostLookup,
@@ -283,6 +283,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       clock,
       logger: logger.child({ component: 'relay' }),
       verifyTls: config.strictWebhookUrls,
+      serverAddress,
     });
     const imap = new ImapConnector({
       mailers,
@@ -293,6 +294,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       clock,
       logger: logger.child({ component: 'imap' }),
       verifyTls: config.strictWebhookUrls,
+      serverAddress,
       announce: (message) => events.emit('imap.message', message),
     });
     const oauth = new OAuthService({

@@ -66,4 +66,11 @@ describe('how each `secure` value connects', () => {
     expect(imap('Auto', 993)).toEqual({ secure: true, doSTARTTLS: undefined });
     expect(imap('Auto', 143)).toEqual({ secure: false, doSTARTTLS: undefined });
   });
+
+  it('IMAP in strict mode connects to the address it checked and names the host for TLS', () => {
+    const o = imapOptions(row('SSL', 993), null, true, '8.8.8.8');
+    expect([o.host, o.servername, o.tls]).toEqual(['8.8.8.8', 'mail.example.com', { rejectUnauthorized: true }]);
+    const byName = imapOptions(row('SSL', 993), null, false);
+    expect([byName.host, byName.servername]).toEqual(['mail.example.com', undefined]);
+  });
 });

@@ -47,7 +47,8 @@ export class ImapConnector {
   async test(row: MailerRow): Promise<{ ok: boolean; message: string }> {
     let client: ImapFlow | undefined;
     try {
-      client = new ImapFlow({ ...imapOptions(row, this.deps.mailers.credentials(row), this.deps.verifyTls), verifyOnly: true });
+      const address = await this.deps.serverAddress(row.host);
+      client = new ImapFlow({ ...imapOptions(row, this.deps.mailers.credentials(row), this.deps.verifyTls, address), verifyOnly: true });
       client.on('error', () => {});
       await client.connect();
       return { ok: true, message: `Connected to ${row.host}:${row.port} and logged in as ${row.username}` };

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { ImapFlowOptions } from 'imapflow';
 import type { MailerRow } from '../store/mailers.repo';
 import type { MailerCredentials } from '../services/mailers/mailers.service';
@@ -16,11 +17,14 @@ export function reconnectDelay(failures: number): number {
  *   capabilities offer it and stays plain otherwise.
  * - `Tls`: `doSTARTTLS: true`: STARTTLS even when not offered; the connection fails without it.
  * - `None`: `doSTARTTLS: false`: plain text, STARTTLS never tried.
+ * `address`, when given, is where to connect instead of resolving the host (strict mode checked that
+ * address); the host name still names the server for TLS (SNI and the certificate check).
  */
-export function imapOptions(row: MailerRow, credentials: MailerCredentials, verifyTls: boolean): ImapFlowOptions {
+export function imapOptions(row: MailerRow, credentials: MailerCredentials, verifyTls: boolean, address?: string): ImapFlowOptions {
   const implicitTls = row.secure === 'SSL' || (row.secure === 'Auto' && row.port === 993);
   return {
-    host: row.host,
+    host: address ?? row.host,
+    ...(address !== undefined && address !== row.host && isIP(row.host) === 0 ? { servername: row.host } : {}),
     port: row.port,
     secure: implicitTls,
     doSTARTTLS: row.secure === 'Tls' ? true : row.secure === 'None' ? false : undefined,

@@ -24,6 +24,8 @@ export interface ImapConnectorDeps {
   clock: Clock;
   logger: Logger;
   verifyTls: boolean;
+  /** Strict mode: the checked address to connect to for a server's host (or its refusal); undefined outside it. */
+  serverAddress: (host: string) => Promise<string | undefined>;
   /** A message taken from an inbox is in the store (the live stream). */
   announce?: (message: ImapMessageSummary) => void;
 }
@@ -73,8 +75,12 @@ export class InboxWatch {
     if (row.status !== 'error') mailers.setStatus(this.id, 'connecting', row.last_error);
     let client: ImapFlow;
     try {
-      client = new ImapFlow(imapOptions(row, mailers.credentials(row), verifyTls));
+      // Checked at every connection: a refused address is a failed connection (imap_error), never made.
+      const address = await this.deps.serverAddress(row.host);
+      if (this.closed) return;
+      client = new ImapFlow(imapOptions(row, mailers.credentials(row), verifyTls, address));
     } catch (err) {
+      if (this.closed) return;
       return this.failed(row, err);
     }
     client.on('error', (err: unknown) => this.deps.logger.debug({ err, mailerId: this.id }, 'imap connection error'));

@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { MailerRow } from '../../store/mailers.repo';
+import { StrictAddressError } from '../strict-addresses';
 import type { MailerCredentials } from './mailers.service';
 
 /**
@@ -54,9 +55,12 @@ function connectionError(err: SmtpFailure): string {
 
 /**
  * A failure as an SMTP reply: the server's own code and reply when it answered, else a 4.4.x reply
- * in the words of the connection failure (as an MTA reports a host it could not talk to).
+ * in the words of the connection failure (as an MTA reports a host it could not talk to). A host
+ * that `--strict-webhook-urls` refuses (no connection was made) is a final 554 5.7.0 in its words:
+ * trying again would be refused again.
  */
 export function smtpReply(err: SmtpFailure): { code: number; response: string; connectionLevel: boolean } {
+  if (err instanceof StrictAddressError) return { code: 554, response: `554 5.7.0 ${err.message}`, connectionLevel: true };
   const connectionLevel = err.code !== 'EENVELOPE' && err.code !== 'EMESSAGE';
   if (typeof err.responseCode === 'number' && err.responseCode > 0) {
     return { code: err.responseCode, response: (err.response ?? err.message).trim(), connectionLevel };

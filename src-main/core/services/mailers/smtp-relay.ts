@@ -32,6 +32,8 @@ export interface SmtpRelayDeps {
   clock: Clock;
   logger: Logger;
   verifyTls: boolean;
+  /** Strict mode: the checked address to connect to for a server's host (or its refusal); undefined outside it. */
+  serverAddress: (host: string) => Promise<string | undefined>;
 }
 
 /**
@@ -127,7 +129,9 @@ export class SmtpRelay {
   private async transmit(mailer: MailerRow, from: string, to: string[], raw: Buffer): Promise<{ outcome: Outcome; accepted: string[]; rejected: string[] }> {
     const address = (a: string | { address: string }) => (typeof a === 'string' ? a : a.address);
     try {
-      const transport = nodemailer.createTransport(smtpTransportOptions(mailer, this.deps.mailers.credentials(mailer), this.deps.verifyTls));
+      // Checked at every relay: a refused address is this relay's failure, with no connection made.
+      const serverAddress = await this.deps.serverAddress(mailer.host);
+      const transport = nodemailer.createTransport(smtpTransportOptions(mailer, this.deps.mailers.credentials(mailer), this.deps.verifyTls, serverAddress));
       try {
         const info = await transport.sendMail({ envelope: { from, to }, raw });
         return { outcome: { ok: true, response: info.response }, accepted: info.accepted.map(address), rejected: info.rejected.map(address) };
@@ -217,12 +221,14 @@ export class SmtpRelay {
   /** `POST /emulator/mailers/{id}/test` for SMTP: connect, say hello, log in, and quit. */
   async test(mailer: MailerRow): Promise<{ ok: boolean; message: string }> {
     let credentials;
+    let serverAddress;
     try {
       credentials = this.deps.mailers.credentials(mailer);
+      serverAddress = await this.deps.serverAddress(mailer.host);
     } catch (err) {
       return { ok: false, message: smtpReply(err as SmtpFailure).response };
     }
-    const result = await checkSmtpLogin(mailer, credentials, this.deps.verifyTls);
+    const result = await checkSmtpLogin(mailer, credentials, this.deps.verifyTls, serverAddress);
     return result.ok ? result : { ok: false, message: smtpReply(result.failure).response };
   }
 }
