@@ -109,7 +109,7 @@ describe('control API guard', () => {
     // a page of another site sends it; nothing a page of another site sends without one changes anything.
     const retry = `${emu.url}/emulator/deliveries/01ABCDEFGHJKMNPQRSTVWXYZ00/retry`;
     const before = (await emu.control.listAccounts()).data.length;
-    for (const headers of [{ origin: 'http://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+    for (const headers of [{ origin: 'http://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Array<Record<string, string>>) {
       const res = await fetch(retry, { method: 'POST', headers });
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(((await res.json()) as { error: string }).error).toMatch(/^Forbidden: a request from another site/);
