@@ -9,7 +9,7 @@ import {
 } from '../../../../src-shared/schemas/email';
 import { isoTimestamp, type Clock } from '../../clock';
 import { monotonicUlids } from '../../ids';
-import { decodeCursor, paginate } from '../../cursor';
+import { decodeCursor, encodeCursor } from '../../cursor';
 import { AppError } from '../../errors';
 import type { MessageEventRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
@@ -51,6 +51,18 @@ interface RecordedSend {
 export interface SenderPolicy {
   /** Throws 403 `Unauthorized From Email` or 400 naming `mailer_id`; answers whether an SMTP mailer relays the send. */
   check(accountId: string, mailerId: string, fromEmail: string): { relayed: boolean };
+}
+
+/** The email logs' page token: the last entry of the page and the query's count, opaque to clients. */
+function encodeLogsToken(lastId: string, total: number): string {
+  return Buffer.from(`${lastId}:${total}`).toString('base64url');
+}
+
+function decodeLogsToken(token: string): { before: string; total: number | undefined } {
+  const [id = '', total] = Buffer.from(token, 'base64url').toString().split(':');
+  // Checked as the other cursors are (a ULID this API gave out); a count that is not a number is ignored.
+  const before = decodeCursor(encodeCursor(id), 'pageToken');
+  return { before, total: total !== undefined && /^\d{1,12}$/.test(total) ? Number(total) : undefined };
 }
 
 /** A query date: start of that day (UTC) for a plain date, else the instant. */
@@ -301,16 +313,19 @@ export class EmailService {
       deliveredFrom: toMs(query.startDeliveredDate),
       deliveredTo: toMs(query.endDeliveredDate),
     };
-    const before = query.pageToken === undefined || query.pageToken === '' ? undefined : decodeCursor(query.pageToken, 'pageToken');
-    const rows = this.deps.messages.logs(filter, { before, limit: query.pageSize + 1 });
-    const { page, next } = paginate(rows, query.pageSize, (r) => r.id);
+    const token = query.pageToken ? decodeLogsToken(query.pageToken) : undefined;
+    const rows = this.deps.messages.logs(filter, { before: token?.before, limit: query.pageSize + 1 });
+    const page = rows.slice(0, query.pageSize);
+    // The first page counts the matches; later pages carry that count in their token (a count of a
+    // big result on every page would cost a scan of it each time).
+    const totalCount = token?.total ?? this.deps.messages.countLogs(filter);
     const events = this.deps.messages.eventsOf(page.map((r) => r.id));
     const accountNumber = this.deps.accountNumber(accountId);
     return {
       success: true,
       emailLogs: page.map((r) => toLogEntry(r, events.get(r.id) ?? [], accountNumber)),
-      nextPageToken: next ?? '',
-      totalCount: this.deps.messages.countLogs(filter),
+      nextPageToken: rows.length > query.pageSize ? encodeLogsToken(page.at(-1)!.id, totalCount) : '',
+      totalCount,
     };
   }
 
