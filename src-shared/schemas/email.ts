@@ -85,7 +85,8 @@ const Content = z.strictObject({
   value: z.string(),
 });
 
-const Contents = z
+/** A message's parts: one text/html and/or one text/plain (a send's and a template's content). */
+export const Contents = z
   .array(Content)
   .min(1, 'must have a text/html or text/plain part')
   .max(2, 'may have one text/html and one text/plain part')

@@ -1,22 +1,13 @@
 import { z } from 'zod';
 import { Timestamp } from './common';
-import { SEND_LIMITS } from './email';
-
-const Content = z.strictObject({
-  type: z.enum(['text/html', 'text/plain'], { error: 'must be text/html or text/plain' }),
-  value: z.string(),
-});
+import { Contents, SEND_LIMITS } from './email';
 
 /** `POST /v1/email/template`, as the real service's docs show it: a name, a subject and content, each may hold `{{variable}}` placeholders. */
 export const TemplateBody = z
   .strictObject({
     name: z.string().trim().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
     subject: z.string().max(SEND_LIMITS.subjectLength, `must be at most ${SEND_LIMITS.subjectLength} characters`),
-    content: z
-      .array(Content)
-      .min(1, 'must have a text/html or text/plain part')
-      .max(2, 'may have one text/html and one text/plain part')
-      .refine((parts) => new Set(parts.map((p) => p.type)).size === parts.length, 'may have each type once'),
+    content: Contents,
   })
   .meta({ id: 'TemplateBody' });
 export type TemplateBody = z.infer<typeof TemplateBody>;
@@ -26,7 +17,7 @@ export const TemplateRecord = z
     template_id: z.string(),
     name: z.string(),
     subject: z.string(),
-    content: z.array(Content),
+    content: Contents,
     /** The names of its `{{variable}}` placeholders, in the order they first appear (subject, then content). */
     variables: z.array(z.string()),
     created_at: Timestamp,
