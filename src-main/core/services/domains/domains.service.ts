@@ -144,7 +144,8 @@ export class DomainsService {
     if (repo.find(accountId, ascii)) throw exists();
     const key = await (this.deps.generateKey ?? generateDkimKey)();
     const selector = (body.selector ?? DEFAULT_DKIM_SELECTOR).toLowerCase();
-    const now = isoTimestamp(clock.now());
+    const nowMs = clock.now();
+    const now = isoTimestamp(nowMs);
     const options: DomainOptions = {
       custom_args: body.custom_args ?? {},
       is_tenant_domain: body.is_tenant_domain ?? false,
@@ -154,7 +155,7 @@ export class DomainsService {
     };
     const row: DomainRow = {
       id: ulid(),
-      mailer_id: `${DOMAIN_MAILER_ID_PREFIX}${ulid(clock.now())}`,
+      mailer_id: `${DOMAIN_MAILER_ID_PREFIX}${ulid(nowMs)}`,
       account_id: accountId,
       domain: ascii,
       selector,
