@@ -9,7 +9,7 @@ import type { Health } from '../../src-shared/schemas/emulator';
 import { EmulatorClock, isoTimestamp } from './clock';
 import { defaultDataDir, EmulatorConfigSchema, type EmulatorConfig, type EmulatorConfigInput } from './config';
 import { Dispatcher, type DeliveryTarget } from './dispatch/dispatcher';
-import { EmulatorEvents } from './emulator-events';
+import { LiveBus } from './live-bus';
 import { buildHttpApp } from './http/app';
 import { createLogger } from './logger';
 import { AccountsService, type Account } from './services/accounts.service';
@@ -26,8 +26,8 @@ import { InboundService } from './services/inbound/inbound.service';
 import { ImapConnector } from './imap/imap-connector';
 import { IMAP_WEBHOOK_TARGET, MailersService } from './services/mailers/mailers.service';
 import { fileKeyStore, memoryKeyStore, SecretBox, type SecretKeyStore } from './services/mailers/secret-box';
-import { checkSmtpLogin } from './services/mailers/smtp-connection';
-import { SmtpRelay } from './services/mailers/smtp-relay';
+import { checkSmtpLogin } from './smtp/connection';
+import { SmtpRelay } from './smtp/relay';
 import { OAuthService } from './services/oauth/oauth.service';
 import { checkServerHost, checkUrl } from './services/url-check';
 import { checkedAddresses, serverAddressPolicy } from './services/strict-addresses';
@@ -108,8 +108,8 @@ export interface EmulatorHandle {
   readonly ports: { http: number; smtp: number | null };
   readonly defaultAccount: Account;
   readonly clock: EmulatorClock;
-  /** Live announcements: deliveries, attempts, clock changes. */
-  readonly events: EmulatorEvents;
+  /** The live bus: announcements of deliveries, attempts, messages, mailers and clock changes. */
+  readonly live: LiveBus;
   readonly services: EmulatorServices;
   /** Stops accepting work, lets work in flight finish (bounded), closes the listeners and the database. Safe to call twice. */
   close(): Promise<void>;
@@ -148,7 +148,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     // Emulated time never goes back across restarts: the offset of the last run is kept.
     clock = seams.clock ?? new EmulatorClock(Number(state.get(CLOCK_OFFSET_KEY) ?? 0));
     const startedAt = isoTimestamp(clock.now());
-    const events = new EmulatorEvents();
+    const live = new LiveBus();
     const webhooksRepo = new WebhooksRepo(db);
     const accounts = new AccountsService(new AccountsRepo(db), clock);
 
@@ -159,7 +159,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       {
         repo: new DeliveriesRepo(db),
         clock,
-        events,
+        live,
         logger: logger.child({ component: 'dispatcher' }),
         signingSecret: (accountId) => accounts.signingSecret(accountId),
         resolveTarget: (kind, id): DeliveryTarget | undefined => {
@@ -208,10 +208,10 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       simulation: simulationRepo,
       clock,
       applied: (change) => {
-        if (!events.hasListeners('message.updated')) return;
+        if (!live.hasListeners('message.updated')) return;
         // An event that leaves the status as it is: the status stored now.
         const status = change.status ?? messagesRepo.get(change.message_id)?.status ?? 'queued';
-        events.emit('message.updated', { ...change, status });
+        live.emit('message.updated', { ...change, status });
       },
     });
     const emailEvents = new EventsService(webhooks, accounts, dispatcher, clock, messageLog);
@@ -258,7 +258,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       dkim: (accountId, fromEmail) => domains.signingKey(accountId, fromEmail),
       relay: { queue: (m, mailerId, at) => relay.queue(m, mailerId, at), wake: () => relay.wake() },
       created: (rows) => {
-        if (events.hasListeners('message.created')) for (const row of rows) events.emit('message.created', toSummary(row));
+        if (live.hasListeners('message.created')) for (const row of rows) live.emit('message.created', toSummary(row));
       },
     });
     const mailersRepo = new MailersRepo(db);
@@ -271,7 +271,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       checkSmtpHost: (host, path) => checkServerHost(urlPolicy, host, path),
       checkSmtpLogin: (row, credentials, address) => checkSmtpLogin(row, credentials, config.strictWebhookUrls, address),
       changed: (id, row) => imap.follow(id, row),
-      announce: (change) => events.emit('mailer.updated', change),
+      announce: (change) => live.emit('mailer.updated', change),
     });
     const relay = new SmtpRelay({
       repo: mailersRepo,
@@ -295,7 +295,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       logger: logger.child({ component: 'imap' }),
       verifyTls: config.strictWebhookUrls,
       serverAddress,
-      announce: (message) => events.emit('imap.message', message),
+      announce: (message) => live.emit('imap.message', message),
     });
     const oauth = new OAuthService({
       repo: mailersRepo,
@@ -362,7 +362,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const liveClock = clock;
     liveClock.onChange((s) => {
       state.set(CLOCK_OFFSET_KEY, String(s.offsetMs));
-      events.emit('clock.changed', { now: isoTimestamp(s.now), speed: s.speed });
+      live.emit('clock.changed', { now: isoTimestamp(s.now), speed: s.speed });
       dispatcher.wake();
       simulator.wake();
     });
@@ -382,7 +382,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       uiDir: config.uiDir,
       services,
       clock: liveClock,
-      events,
+      live,
       health: () => health!,
     });
     await app.listen({ host: config.host, port: config.httpPort });
@@ -433,7 +433,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       ports,
       defaultAccount,
       clock: liveClock,
-      events,
+      live,
       services,
       close() {
         closing ??= (async () => {

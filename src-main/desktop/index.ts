@@ -151,7 +151,7 @@ function main(): void {
     const saved = new SavedFiles();
     recordDownloads(session.defaultSession, saved);
     registerDesktopActions({ ipcMain, shell, origin: () => origin, dataDir, saved });
-    notifyFailedDeliveries(result.events, {
+    notifyFailedDeliveries(result.live, {
       enabled: () => preferences.failureNotifications && Notification.isSupported(),
       notify: (notice) => {
         const note = new Notification({ title: notice.title, body: notice.body });

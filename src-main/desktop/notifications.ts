@@ -1,4 +1,4 @@
-import type { EmulatorEvents } from '../core/emulator-events';
+import type { LiveBus } from '../core/live-bus';
 
 export interface FailureNotice {
   title: string;
@@ -13,7 +13,7 @@ export interface FailureNotice {
  * Returns the function that stops listening.
  */
 export function notifyFailedDeliveries(
-  events: Pick<EmulatorEvents, 'on'>,
+  events: Pick<LiveBus, 'on'>,
   options: { enabled: () => boolean; notify: (notice: FailureNotice) => void },
 ): () => void {
   const told = new Set<string>();

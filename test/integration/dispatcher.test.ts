@@ -351,7 +351,7 @@ describe('a burst', () => {
     await registerHook(narrow.service, receiver.url);
     const account = narrow.handle.defaultAccount.id;
     const updates: Array<{ id: string; status: string; ref_id: string | null; attempts: number; target: { url: string } }> = [];
-    const off = narrow.handle.events.on('delivery.updated', (d) => updates.push(d));
+    const off = narrow.handle.live.on('delivery.updated', (d) => updates.push(d));
     cleanups.push(async () => off());
     // 60 events in one synchronous run: 4 are claimed as they are stored, the rest wait their turn.
     const ids = Array.from({ length: 60 }, (_, i) =>

@@ -61,7 +61,7 @@ describe.skipIf(!hasDovecot && !process.env.CI)('IMAP connector against Dovecot'
   it('watches the inbox with IDLE and posts each new message to the webhook (mail already there is not posted)', async () => {
     await dovecot.deliver('alice', mail('Old news'));
     const live: string[] = [];
-    emu.handle.events.on('mailer.updated', (change) => live.push(change.status));
+    emu.handle.live.on('mailer.updated', (change) => live.push(change.status));
     const mailer = (await emu.service.configureIMAP(imapConfig())).data;
     expect(mailer).toMatchObject({ config_type: 'imap', status: 'connecting', webhook: { url: inbox.url, method: 'POST', headers: {} } });
     await connected(mailer.mailer_id);
@@ -216,7 +216,7 @@ describe.skipIf(!hasDovecot && !process.env.CI)('IMAP connector against Dovecot'
     const mailer = (await emu.service.configureIMAP(withoutWebhook)).data;
     await connected(mailer.mailer_id);
     const announced: ImapMessageSummary[] = [];
-    emu.handle.events.on('imap.message', (m) => announced.push(m));
+    emu.handle.live.on('imap.message', (m) => announced.push(m));
     for (const subject of ['One', 'Two', 'Three']) await dovecot.deliver('alice', mail(subject));
 
     const firstPage = () => emu.control.listImapMessages(mailer.mailer_id, { limit: 2 });

@@ -319,7 +319,7 @@ describe('SMTP relay', () => {
     const mailer = (await emu.service.configureSMTP(smtpConfig() as never)).data;
     target.tempfail.set('ann@example.org', 1);
     const announced: string[] = [];
-    emu.handle.events.on('message.updated', (u) => announced.push(`${u.event}:${u.status}`));
+    emu.handle.live.on('message.updated', (u) => announced.push(`${u.event}:${u.status}`));
     const sent = await emu.service.sendEmail(mail(['ann@example.org'], mailer.mailer_id) as never);
     const refId = sent.ref_id;
     const log = async () => (await logsOf(refId))[0]!;

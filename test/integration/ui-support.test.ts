@@ -27,8 +27,8 @@ describe('UI support endpoints', () => {
   it('announces each new message and each of its events on the live stream', async () => {
     const seen: Array<{ name: string; data: any }> = [];
     const offs = [
-      emu.handle.events.on('message.created', (data) => seen.push({ name: 'message.created', data })),
-      emu.handle.events.on('message.updated', (data) => seen.push({ name: 'message.updated', data })),
+      emu.handle.live.on('message.created', (data) => seen.push({ name: 'message.created', data })),
+      emu.handle.live.on('message.updated', (data) => seen.push({ name: 'message.updated', data })),
     ];
     const sent = await send(['bounce@sim.mailyard.test', 'delivered@sim.mailyard.test'], 'Live one');
     const refId = sent.ref_id;

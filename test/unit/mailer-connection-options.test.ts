@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { imapOptions } from '../../src-main/core/imap/imap-options';
-import { smtpTransportOptions } from '../../src-main/core/services/mailers/smtp-connection';
+import { smtpTransportOptions } from '../../src-main/core/smtp/connection';
 import type { MailerRow } from '../../src-main/core/store/mailers.repo';
 
 const row = (secure: string, port: number): MailerRow => ({

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { Agent } from 'undici';
 import type { AttemptRecord, DeliveryDetail, DeliverySummary } from '../../../src-shared/schemas/dispatch';
 import { ClockAlarm, isoTimestamp, type Clock } from '../clock';
-import type { EmulatorEvents } from '../emulator-events';
+import type { LiveBus } from '../live-bus';
 import { AppError } from '../errors';
 import { monotonicUlids } from '../ids';
 import type { AttemptRow, DeliveriesRepo, DeliveryFilter, DeliveryRow, DeliveryUpdate } from '../store/deliveries.repo';
@@ -52,7 +52,7 @@ export interface DispatcherOptions {
 export interface DispatcherDeps {
   repo: DeliveriesRepo;
   clock: Clock;
-  events: EmulatorEvents;
+  live: LiveBus;
   logger: Logger;
   resolveTarget: TargetResolver;
   /** The account's Standard Webhooks secret, if it signs. */
@@ -241,7 +241,7 @@ export class Dispatcher {
     // Inserted at the end of the current synchronous run, in one transaction with the others of
     // that run: before any reply of the caller's goes out, and before the first attempt.
     if (this.enqueued.push(row) === 1) queueMicrotask(() => this.flushEnqueued());
-    if (this.deps.events.hasListeners('delivery.created')) this.deps.events.emit('delivery.created', toDeliverySummary(row));
+    if (this.deps.live.hasListeners('delivery.created')) this.deps.live.emit('delivery.created', toDeliverySummary(row));
     this.queueTick((this.perTarget.get(targetKey(row)) ?? 0) < this.options.perTargetConcurrency);
     return row.id;
   }
@@ -656,9 +656,9 @@ export class Dispatcher {
 
   /** Tells listeners (the live stream) about a committed attempt. */
   private announce({ row, attempt, update }: Completion): void {
-    const { events } = this.deps;
-    if (events.hasListeners('attempt.completed')) events.emit('attempt.completed', { delivery_id: row.id, attempt: toAttemptRecord(attempt, row.payload) });
-    if (events.hasListeners('delivery.updated')) events.emit('delivery.updated', toDeliverySummary({ ...row, ...update }));
+    const { live } = this.deps;
+    if (live.hasListeners('attempt.completed')) live.emit('attempt.completed', { delivery_id: row.id, attempt: toAttemptRecord(attempt, row.payload) });
+    if (live.hasListeners('delivery.updated')) live.emit('delivery.updated', toDeliverySummary({ ...row, ...update }));
   }
 
   /**
@@ -696,7 +696,7 @@ export class Dispatcher {
       updated_at: isoTimestamp(this.deps.clock.now()),
     };
     this.deps.repo.completeUpdate(update);
-    if (this.deps.events.hasListeners('delivery.updated')) this.deps.events.emit('delivery.updated', toDeliverySummary({ ...row, ...update }));
+    if (this.deps.live.hasListeners('delivery.updated')) this.deps.live.emit('delivery.updated', toDeliverySummary({ ...row, ...update }));
   }
 
   /**

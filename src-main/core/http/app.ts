@@ -7,7 +7,7 @@ import { controlOperations, serviceOperations } from '../../../src-shared/operat
 import type { Health } from '../../../src-shared/schemas/emulator';
 import type { EmulatorClock } from '../clock';
 import type { EmulatorServices } from '../create-emulator';
-import type { EmulatorEvents } from '../emulator-events';
+import type { LiveBus } from '../live-bus';
 import { errorBody, handleError } from './error-handler';
 import { bearerAuth, controlGuard } from './guards';
 import { controlRoutes } from './routes/control.routes';
@@ -34,7 +34,7 @@ export interface HttpAppDeps {
   uiDir: string | undefined;
   services: EmulatorServices;
   clock: EmulatorClock;
-  events: EmulatorEvents;
+  live: LiveBus;
   health: () => Health;
 }
 
@@ -193,7 +193,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       mailers: deps.services.mailers,
       test: (id) => deps.services.mailers.test(id, (row) => (row.config_type === 'smtp' ? deps.services.relay.test(row) : deps.services.imap.test(row))),
     });
-    streamRoutes(control, deps.events);
+    streamRoutes(control, deps.live);
   });
 
   return app;

@@ -89,7 +89,7 @@ vi.mock('electron', async () => {
 });
 
 vi.mock('../../../src-main/core/create-emulator', async () => {
-  const { EmulatorEvents } = await import('../../../src-main/core/emulator-events');
+  const { LiveBus } = await import('../../../src-main/core/live-bus');
   return {
     VERSION: '0.0.0-test',
     createEmulator: async (config: any, seams: any) => {
@@ -104,7 +104,7 @@ vi.mock('../../../src-main/core/create-emulator', async () => {
         urls: { http: `http://127.0.0.1:${http}`, smtp: `smtp://127.0.0.1:${smtp}` },
         ports: { http, smtp },
         defaultAccount: { apiKey: 'mly_test' },
-        events: new EmulatorEvents(),
+        live: new LiveBus(),
         close: vi.fn(async () => {
           s.log.push('emulator.close');
         }),

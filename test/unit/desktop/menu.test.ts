@@ -1,6 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
-import { EmulatorEvents } from '../../../src-main/core/emulator-events';
+import { LiveBus } from '../../../src-main/core/live-bus';
 import { aboutDetail, buildMenuTemplate, type MenuActions, type MenuState } from '../../../src-main/desktop/menu';
 import { notifyFailedDeliveries } from '../../../src-main/desktop/notifications';
 import { loadPreferences, savePreferences } from '../../../src-main/desktop/preferences';
@@ -107,7 +107,7 @@ describe('failed-delivery notifications', () => {
   });
 
   it('are off by default, and tell once per delivery that ends failed', () => {
-    const events = new EmulatorEvents();
+    const events = new LiveBus();
     let enabled = loadPreferences('/nonexistent/preferences.json').failureNotifications;
     expect(enabled).toBe(false);
     const notify = vi.fn();

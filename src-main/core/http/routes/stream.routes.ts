@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { LIVE_EVENT_NAMES } from '../../../../src-shared/live-events';
-import type { EmulatorEvents } from '../../emulator-events';
+import type { LiveBus } from '../../live-bus';
 
 
 /** A client that reads slower than this much unsent data is dropped (EventSource reconnects). */
@@ -11,7 +11,7 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
  * and their events, mailer changes and messages taken from IMAP inboxes as they happen, so the UI (or
  * `curl -N`) follows along without polling.
  */
-export function streamRoutes(app: FastifyInstance, events: EmulatorEvents): void {
+export function streamRoutes(app: FastifyInstance, events: LiveBus): void {
   const open = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const end of open) end();

@@ -1,15 +1,15 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
-import { ClockAlarm, isoTimestamp, type Clock } from '../../clock';
-import type { Dispatcher } from '../../dispatch/dispatcher';
-import { AppError } from '../../errors';
-import type { ReleaseResult } from '../../../../src-shared/schemas/messages';
-import type { MailerRow, MailersRepo, RelayRow } from '../../store/mailers.repo';
-import type { MessagesRepo } from '../../store/messages.repo';
-import type { MessageLog } from '../email/message-log';
-import type { EventsService } from '../events.service';
-import type { MailersService } from './mailers.service';
-import { checkSmtpLogin, smtpReply, smtpTransportOptions, type SmtpFailure } from './smtp-connection';
+import { ClockAlarm, isoTimestamp, type Clock } from '../clock';
+import type { Dispatcher } from '../dispatch/dispatcher';
+import { AppError } from '../errors';
+import type { ReleaseResult } from '../../../src-shared/schemas/messages';
+import type { MailerRow, MailersRepo, RelayRow } from '../store/mailers.repo';
+import type { MessagesRepo } from '../store/messages.repo';
+import type { MessageLog } from '../services/email/message-log';
+import type { EventsService } from '../services/events.service';
+import type { MailersService } from '../services/mailers/mailers.service';
+import { checkSmtpLogin, smtpReply, smtpTransportOptions, type SmtpFailure } from './connection';
 
 /** Messages relayed at the same time at most. */
 const CONCURRENCY = 4;
