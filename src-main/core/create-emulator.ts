@@ -21,7 +21,7 @@ import { senderPolicy } from './services/email/sender-policy';
 import { TemplatesService } from './services/email/templates.service';
 import { MessagesService, toSummary } from './services/email/messages.service';
 import { TrackingService } from './services/email/tracking.service';
-import { EventsService, WEBHOOK_TARGET } from './services/events.service';
+import { EmailEventsService, WEBHOOK_TARGET } from './services/email-events.service';
 import { InboundService } from './services/inbound/inbound.service';
 import { ImapConnector } from './imap/imap-connector';
 import { IMAP_WEBHOOK_TARGET, MailersService } from './services/mailers/mailers.service';
@@ -82,7 +82,7 @@ export interface EmulatorSeams {
 export interface EmulatorServices {
   accounts: AccountsService;
   webhooks: WebhooksService;
-  events: EventsService;
+  emailEvents: EmailEventsService;
   email: EmailService;
   templates: TemplatesService;
   messages: MessagesService;
@@ -214,11 +214,11 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
         live.emit('message.updated', { ...change, status });
       },
     });
-    const emailEvents = new EventsService(webhooks, accounts, dispatcher, clock, messageLog);
+    const emailEvents = new EmailEventsService(webhooks, accounts, dispatcher, clock, messageLog);
     const simulator = new Simulator({
       repo: simulationRepo,
       clock,
-      events: emailEvents,
+      emailEvents,
       log: messageLog,
       dispatcher,
       logger: logger.child({ component: 'simulator' }),
@@ -239,7 +239,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const email = new EmailService({
       messages: messagesRepo,
       simulation: simulationRepo,
-      events: emailEvents,
+      emailEvents,
       clock,
       scheduled: () => simulator.wake(),
       baseUrl: () => httpUrl,
@@ -277,7 +277,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       repo: mailersRepo,
       mailers,
       messages: messagesRepo,
-      events: emailEvents,
+      emailEvents,
       log: messageLog,
       dispatcher,
       clock,
@@ -288,7 +288,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const imap = new ImapConnector({
       mailers,
       repo: mailersRepo,
-      events: emailEvents,
+      emailEvents,
       log: messageLog,
       dispatcher,
       clock,
@@ -334,14 +334,14 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const services: EmulatorServices = {
       accounts,
       webhooks,
-      events: emailEvents,
+      emailEvents,
       email,
       templates,
       messages: new MessagesService(messagesRepo, (messageId) => mailersRepo.relayOf(messageId)),
       tracking: new TrackingService({
         messages: messagesRepo,
         simulation: simulationRepo,
-        events: emailEvents,
+        emailEvents,
         log: messageLog,
         dispatcher,
         clock,

@@ -7,7 +7,7 @@ export type LiveBusEventName = keyof LiveBusEventMap;
 
 /**
  * The live bus: what the emulator announces as it happens, for the UI's live stream and the desktop
- * shell (not to be confused with the email events a webhook receives, EventsService).
+ * shell (not to be confused with the email events a webhook receives, EmailEventsService).
  */
 export class LiveBus {
   private readonly emitter = new EventEmitter();

@@ -194,7 +194,7 @@ async function dispatcherThroughput(emu: EmulatorHandle): Promise<Round> {
   const cpu = process.cpuUsage();
   // Events arrive in bursts of 500, as a busy application's would, not all in one synchronous loop.
   for (let i = 0; i < TOTAL; i++) {
-    emu.services.events.emitEmailEvent(emu.defaultAccount.id, payload(i));
+    emu.services.emailEvents.emitEmailEvent(emu.defaultAccount.id, payload(i));
     if (i % 500 === 499) await new Promise((r) => setImmediate(r));
   }
   await drained(emu);
@@ -220,7 +220,7 @@ async function offerEvents(emu: EmulatorHandle): Promise<{ sent: Array<{ id: str
     const wait = scheduled - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     for (let i = 0; i < batch; i++) {
-      sent.push({ id: emu.services.events.emitEmailEvent(emu.defaultAccount.id, payload(i)).deliveryId!, at: scheduled });
+      sent.push({ id: emu.services.emailEvents.emitEmailEvent(emu.defaultAccount.id, payload(i)).deliveryId!, at: scheduled });
     }
   }
   const offeredPerS = sent.length / ((Date.now() - start) / 1000);

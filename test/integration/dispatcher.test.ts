@@ -355,7 +355,7 @@ describe('a burst', () => {
     cleanups.push(async () => off());
     // 60 events in one synchronous run: 4 are claimed as they are stored, the rest wait their turn.
     const ids = Array.from({ length: 60 }, (_, i) =>
-      narrow.handle.services.events.emitEmailEvent(account, {
+      narrow.handle.services.emailEvents.emitEmailEvent(account, {
         event: 'delivery',
         timestamp: new Date().toISOString(),
         ref_id: `REF-${i}`,

@@ -183,7 +183,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       clock: deps.clock,
       dispatcher: deps.services.dispatcher,
       simulator: deps.services.simulator,
-      events: deps.services.events,
+      emailEvents: deps.services.emailEvents,
     });
     simulationRoutes(control, deps.services.email);
     messagesRoutes(control, deps.services.messages, (refId, body) => deps.services.relay.release(refId, body.mailer_id, body.to));

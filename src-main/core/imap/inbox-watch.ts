@@ -6,7 +6,7 @@ import type { ImapMessagePayload, ImapMessageSummary } from '../../../src-shared
 import { isoTimestamp, type Clock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import type { MessageLog } from '../services/email/message-log';
-import type { EventsService } from '../services/events.service';
+import type { EmailEventsService } from '../services/email-events.service';
 import { mailContentOf } from '../services/email/parsed-mail';
 import { IMAP_WEBHOOK_TARGET, toImapMessageSummary, type MailersService } from '../services/mailers/mailers.service';
 import type { ImapMessageRow, MailerRow, MailersRepo } from '../store/mailers.repo';
@@ -18,7 +18,7 @@ const MAILBOX = 'INBOX';
 export interface ImapConnectorDeps {
   mailers: MailersService;
   repo: MailersRepo;
-  events: EventsService;
+  emailEvents: EmailEventsService;
   log: MessageLog;
   dispatcher: Pick<Dispatcher, 'enqueue' | 'commitEnqueued'>;
   clock: Clock;
@@ -115,9 +115,9 @@ export class InboxWatch {
     this.deps.logger.info({ mailerId: this.id, host: row.host, error }, 'imap connection failed');
     if (!this.reported) {
       this.reported = true;
-      const { events, clock } = this.deps;
-      const payload = events.buildPayload('imap_error', undefined, { mailer_id: this.id, host: row.host, error }, clock.now());
-      events.emitEmailEvent(row.account_id, payload);
+      const { emailEvents, clock } = this.deps;
+      const payload = emailEvents.buildPayload('imap_error', undefined, { mailer_id: this.id, host: row.host, error }, clock.now());
+      emailEvents.emitEmailEvent(row.account_id, payload);
     }
     this.retryAfter(reconnectDelay(this.failures));
   }
@@ -177,7 +177,7 @@ export class InboxWatch {
 
   /** One new message: stored, posted to the webhook, and a bounce when it is a DSN about Mailyard's mail. */
   private async store(row: MailerRow, uidValidity: number, uid: number, raw: Buffer): Promise<void> {
-    const { repo, events, log, dispatcher, clock, mailers } = this.deps;
+    const { repo, emailEvents, log, dispatcher, clock, mailers } = this.deps;
     const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
     const now = clock.now();
     const timestamp = isoTimestamp(now);
@@ -244,14 +244,14 @@ export class InboxWatch {
       repo.insertImapMessage(stored);
       const message = bouncedCopy === undefined ? undefined : log.find(bouncedCopy);
       if (message && dsn) {
-        const event = events.buildPayload(
+        const event = emailEvents.buildPayload(
           'bounce',
           message,
           { bounce_type: dsn.bounceType, bounce_category: dsn.bounceCategory, bounce_reason: dsn.diagnostic },
           now,
           message.recipient.email,
         );
-        const result = events.emitEmailEvent(message.accountId, event);
+        const result = emailEvents.emitEmailEvent(message.accountId, event);
         log.apply(message, event, result.deliveryId);
       }
       dispatcher.commitEnqueued();

@@ -7,7 +7,7 @@ import type { ReleaseResult } from '../../../src-shared/schemas/messages';
 import type { MailerRow, MailersRepo, RelayRow } from '../store/mailers.repo';
 import type { MessagesRepo } from '../store/messages.repo';
 import type { MessageLog } from '../services/email/message-log';
-import type { EventsService } from '../services/events.service';
+import type { EmailEventsService } from '../services/email-events.service';
 import type { MailersService } from '../services/mailers/mailers.service';
 import { checkSmtpLogin, smtpReply, smtpTransportOptions, type SmtpFailure } from './connection';
 
@@ -26,7 +26,7 @@ export interface SmtpRelayDeps {
   repo: MailersRepo;
   mailers: MailersService;
   messages: MessagesRepo;
-  events: EventsService;
+  emailEvents: EmailEventsService;
   log: MessageLog;
   dispatcher: Pick<Dispatcher, 'commitEnqueued'>;
   clock: Clock;
@@ -202,16 +202,16 @@ export class SmtpRelay {
 
   /** The message's real event, its log status and the mailer's status, in one transaction. */
   private finish(relay: RelayRow, outcome: Outcome, mailer?: MailerRow): void {
-    const { repo, events, log, dispatcher, clock } = this.deps;
+    const { repo, emailEvents, log, dispatcher, clock } = this.deps;
     const message = log.find(relay.message_id);
     repo.transaction(() => {
       repo.removeRelay(relay.message_id);
       if (mailer) this.mailerStatusAfter(mailer, outcome);
       if (!message) return;
       const payload = outcome.ok
-        ? events.buildPayload('delivery', message, {}, clock.now())
-        : events.buildPayload('smtp_error', message, { smtp_code: outcome.code, smtp_response: outcome.response }, clock.now());
-      const result = events.emitEmailEvent(message.accountId, payload);
+        ? emailEvents.buildPayload('delivery', message, {}, clock.now())
+        : emailEvents.buildPayload('smtp_error', message, { smtp_code: outcome.code, smtp_response: outcome.response }, clock.now());
+      const result = emailEvents.emitEmailEvent(message.accountId, payload);
       log.apply(message, payload, result.deliveryId);
       dispatcher.commitEnqueued();
     });

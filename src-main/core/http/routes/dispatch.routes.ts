@@ -5,7 +5,7 @@ import { isoTimestamp, type EmulatorClock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
-import type { EventsService } from '../../services/events.service';
+import type { EmailEventsService } from '../../services/email-events.service';
 import type { Simulator } from '../../services/simulation/simulator';
 import { registerOperation } from '../operation-route';
 import { ok } from '../respond';
@@ -14,7 +14,7 @@ export interface DispatchRouteDeps {
   clock: EmulatorClock;
   dispatcher: Dispatcher;
   simulator: Simulator;
-  events: EventsService;
+  emailEvents: EmailEventsService;
 }
 
 export function dispatchRoutes(app: FastifyInstance, deps: DispatchRouteDeps): void {
@@ -61,7 +61,7 @@ export function dispatchRoutes(app: FastifyInstance, deps: DispatchRouteDeps): v
   registerOperation(app, ops.retryDelivery, async ({ params }) => ok('Delivery attempted', await dispatcher.retryNow(params.id)));
 
   registerOperation(app, ops.fireEvent, ({ body }) => {
-    const result = deps.events.fireSynthetic(body);
+    const result = deps.emailEvents.fireSynthetic(body);
     return ok(result.sent ? 'Event fired and queued for delivery' : `Event fired but not sent: ${result.reason}`, result);
   });
 }

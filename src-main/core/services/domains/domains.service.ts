@@ -17,7 +17,7 @@ import type { Dispatcher } from '../../dispatch/dispatcher';
 import { AppError } from '../../errors';
 import type { DomainRow, DomainsRepo } from '../../store/domains.repo';
 import type { WebhooksRepo } from '../../store/webhooks.repo';
-import { WEBHOOK_TARGET } from '../events.service';
+import { WEBHOOK_TARGET } from '../email-events.service';
 import { checkInDns, dnsRecordsFor, recordName, toPublished, toRecordMap, withMx, type DnsRecord, type DnsResolver } from './dns-records';
 import { domainOfAddress, parseDomainName } from './hostname';
 

@@ -14,7 +14,7 @@ import { AppError } from '../../errors';
 import type { MessageEventRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { WriteBatcher } from '../../store/write-batcher';
-import type { EventsService } from '../events.service';
+import type { EmailEventsService } from '../email-events.service';
 import { planFor, type Plan } from '../simulation/plan';
 import { composeCopies, type RecordedCopy } from './copies';
 import { SUPPRESSED_REASON } from './message-log';
@@ -112,7 +112,7 @@ export class EmailService {
     private readonly deps: {
       messages: MessagesRepo;
       simulation: SimulationRepo;
-      events: EventsService;
+      emailEvents: EmailEventsService;
       clock: Clock;
       /** Called after new simulated events were scheduled. */
       scheduled: () => void;
@@ -351,7 +351,7 @@ export class EmailService {
     rules.forEach((rule, i) =>
       rule.events.forEach((e, j) => {
         try {
-          this.deps.events.buildPayload(e.event, undefined, e.fields ?? {}, now);
+          this.deps.emailEvents.buildPayload(e.event, undefined, e.fields ?? {}, now);
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
           const errors = (err.errors ?? []).map((f) => ({ ...f, path: `rules.${i}.events.${j}.${f.path}` }));

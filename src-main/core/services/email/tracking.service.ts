@@ -3,7 +3,7 @@ import type { Clock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
-import type { EventsService } from '../events.service';
+import type { EmailEventsService } from '../email-events.service';
 import { isNonPublicAddress } from '../reachability';
 import type { MessageLog } from './message-log';
 
@@ -32,7 +32,7 @@ export class TrackingService {
     private readonly deps: {
       messages: MessagesRepo;
       simulation: SimulationRepo;
-      events: EventsService;
+      emailEvents: EmailEventsService;
       log: MessageLog;
       dispatcher: Dispatcher;
       clock: Clock;
@@ -70,12 +70,12 @@ export class TrackingService {
   }
 
   private emit(messageId: string, kind: EmailEventKind, fields: Record<string, unknown>): void {
-    const { events, log, dispatcher, simulation, clock } = this.deps;
+    const { emailEvents, log, dispatcher, simulation, clock } = this.deps;
     const message = log.find(messageId);
     if (!message) return;
     simulation.transaction(() => {
-      const payload = events.buildPayload(kind, message, fields, clock.now());
-      const result = events.emitEmailEvent(message.accountId, payload);
+      const payload = emailEvents.buildPayload(kind, message, fields, clock.now());
+      const result = emailEvents.emitEmailEvent(message.accountId, payload);
       log.apply(message, payload, result.deliveryId);
       dispatcher.commitEnqueued();
     });

@@ -4,7 +4,7 @@ import { ClockAlarm, type Clock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { MessageLog } from '../email/message-log';
-import type { EventsService } from '../events.service';
+import type { EmailEventsService } from '../email-events.service';
 
 const BATCH = 500;
 
@@ -32,7 +32,7 @@ export class Simulator {
     private readonly deps: {
       repo: SimulationRepo;
       clock: Clock;
-      events: EventsService;
+      emailEvents: EmailEventsService;
       log: MessageLog;
       dispatcher: Dispatcher;
       logger: Logger;
@@ -75,7 +75,7 @@ export class Simulator {
     this.queued = undefined;
     if (!this.running) return;
     this.lastTickAt = performance.now();
-    const { repo, clock, events, log, dispatcher } = this.deps;
+    const { repo, clock, emailEvents, log, dispatcher } = this.deps;
     const now = clock.now();
     const due = repo.due(now, BATCH);
     repo.transaction(() => {
@@ -84,8 +84,8 @@ export class Simulator {
         const message = log.find(row.message_id);
         if (!message) continue;
         try {
-          const payload = events.buildPayload(row.event as EmailEventKind, message, JSON.parse(row.fields) as Record<string, unknown>, row.due_at);
-          const result = events.emitEmailEvent(message.accountId, payload);
+          const payload = emailEvents.buildPayload(row.event as EmailEventKind, message, JSON.parse(row.fields) as Record<string, unknown>, row.due_at);
+          const result = emailEvents.emitEmailEvent(message.accountId, payload);
           log.apply(message, payload, result.deliveryId);
         } catch (err) {
           // A rule whose fields no longer fit the payload: drop the event, keep the rest.

@@ -22,7 +22,7 @@ export interface EmitResult {
 }
 
 /** Email events on their way out: the account's EMAIL_EVENT webhook filter, then the dispatcher. */
-export class EventsService {
+export class EmailEventsService {
   private readonly newRefId = monotonicUlids();
 
   constructor(
