@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { dataResponse } from '../../schemas/common';
+import { AttemptRecord, DeliveryDetail, DeliveryIdParams, DeliveryPage, DeliverySummary, FireEventBody, FireEventResult, ListDeliveriesQuery } from '../../schemas/dispatch';
+import { defineOperations } from '../operation';
+
+/** The control API's webhook deliveries (`/emulator/deliveries`) and synthetic events (`/emulator/events`). */
+export const deliveryOperations = defineOperations({
+  listDeliveries: {
+    method: 'GET',
+    path: '/emulator/deliveries',
+    summary: 'Webhook deliveries, newest first, filtered, with cursor pagination',
+    tag: 'Deliveries',
+    auth: 'none',
+    query: ListDeliveriesQuery,
+    response: dataResponse(DeliveryPage),
+  },
+  getDelivery: {
+    method: 'GET',
+    path: '/emulator/deliveries/{id}',
+    summary: 'One delivery with its payload and every attempt (request and response)',
+    tag: 'Deliveries',
+    auth: 'none',
+    params: DeliveryIdParams,
+    response: dataResponse(DeliveryDetail),
+    errors: [404],
+  },
+  retryDelivery: {
+    method: 'POST',
+    path: '/emulator/deliveries/{id}/retry',
+    summary: 'Send a delivery again now (any status); answers when the attempt is recorded',
+    tag: 'Deliveries',
+    auth: 'none',
+    params: DeliveryIdParams,
+    response: dataResponse(z.object({ delivery: DeliverySummary, attempt: AttemptRecord })),
+    errors: [404, 409, 415],
+  },
+  fireEvent: {
+    method: 'POST',
+    path: '/emulator/events',
+    summary: "Fire a synthetic email event of any kind through the account's webhook filter",
+    tag: 'Deliveries',
+    auth: 'none',
+    body: FireEventBody,
+    response: dataResponse(FireEventResult),
+    errors: [404, 415],
+  },
+});

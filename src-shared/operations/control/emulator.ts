@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { dataResponse } from '../../schemas/common';
+import { AccountIdParams, SetSigningSecretBody } from '../../schemas/dispatch';
+import { AccountRecord, CreateAccountBody, Health } from '../../schemas/emulator';
+import { defineOperations } from '../operation';
+
+/** The control API's health and accounts (`/emulator/health`, `/emulator/accounts`). */
+export const emulatorOperations = defineOperations({
+  getHealth: {
+    method: 'GET',
+    path: '/emulator/health',
+    summary: 'Health, version, listening URLs and data directory',
+    tag: 'Emulator',
+    auth: 'none',
+    response: dataResponse(Health),
+  },
+  listAccounts: {
+    method: 'GET',
+    path: '/emulator/accounts',
+    summary: 'List accounts and their API keys',
+    tag: 'Emulator',
+    auth: 'none',
+    response: dataResponse(z.array(AccountRecord)),
+  },
+  createAccount: {
+    method: 'POST',
+    path: '/emulator/accounts',
+    summary: 'Create an account, with a generated API key unless one is given',
+    tag: 'Emulator',
+    auth: 'none',
+    body: CreateAccountBody,
+    response: dataResponse(AccountRecord),
+    errors: [409, 415],
+  },
+  setSigningSecret: {
+    method: 'PUT',
+    path: '/emulator/accounts/{id}/signing-secret',
+    summary: "Set or rotate the account's Standard Webhooks signing secret (generated when none is given)",
+    tag: 'Emulator',
+    auth: 'none',
+    params: AccountIdParams,
+    body: SetSigningSecretBody,
+    response: dataResponse(AccountRecord),
+    errors: [404, 415],
+  },
+  deleteSigningSecret: {
+    method: 'DELETE',
+    path: '/emulator/accounts/{id}/signing-secret',
+    summary: 'Stop signing webhook requests of the account',
+    tag: 'Emulator',
+    auth: 'none',
+    params: AccountIdParams,
+    response: dataResponse(AccountRecord),
+    errors: [404, 415],
+  },
+});

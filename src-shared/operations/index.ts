@@ -1,0 +1,41 @@
+/**
+ * The operation table: the single description from which the server registers its routes, the typed
+ * clients build their requests, and the OpenAPI document is generated. One file per area; the order
+ * of the spreads is the order of the routes and of the OpenAPI document's paths.
+ */
+import { deliveryOperations } from './control/deliveries';
+import { domainInboundMailerOperations } from './control/domains-inbound-mailers';
+import { emulatorOperations } from './control/emulator';
+import { messageOperations } from './control/messages';
+import { resetOperations } from './control/reset';
+import { simulationOperations } from './control/simulation';
+import { defineOperations } from './operation';
+import { domainOperations } from './service/domains';
+import { emailOperations } from './service/email';
+import { inboundOperations } from './service/inbound';
+import { mailerOperations } from './service/mailers';
+import { webhookOperations } from './service/webhooks';
+
+export type { HttpMethod, Operation } from './operation';
+
+/** The emulated service (`/v1`). Operation names are the spec's. */
+export const serviceOperations = defineOperations({
+  ...webhookOperations,
+  ...emailOperations,
+  ...domainOperations,
+  ...inboundOperations,
+  ...mailerOperations,
+});
+
+/** The emulator's own control API (`/emulator`): loopback only, no API key. */
+export const controlOperations = defineOperations({
+  ...emulatorOperations,
+  ...resetOperations,
+  ...messageOperations,
+  ...simulationOperations,
+  ...deliveryOperations,
+  ...domainInboundMailerOperations,
+});
+
+export type ServiceOperations = typeof serviceOperations;
+export type ControlOperations = typeof controlOperations;

@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/**
+ * One HTTP operation: the single description from which the server registers its route, the typed
+ * clients build their requests, and the OpenAPI document is generated.
+ */
+export interface Operation {
+  method: HttpMethod;
+  /** OpenAPI-style template, e.g. `/v1/domain/{domain}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** `bearer`: needs an account API key (the `/v1` service API); `none`: the control API. */
+  auth: 'bearer' | 'none';
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response: z.ZodType;
+  /** Error statuses this operation may answer besides 400 (and 401 for bearer operations). */
+  errors?: readonly number[];
+  /**
+   * What its error body always carries beside `success` and `error`, as the real service's docs show:
+   * `details` (the webhook calls) or `records` (the domain calls). Absent: only what the error has.
+   */
+  errorShape?: 'details' | 'records';
+}
+
+/** Keeps each operation's literal types (method, path, schemas) while checking it is an Operation. */
+export function defineOperations<const T extends Record<string, Operation>>(ops: T): T {
+  return ops;
+}
