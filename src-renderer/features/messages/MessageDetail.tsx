@@ -1,11 +1,6 @@
-import { useEffect, useState } from 'react';
-import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../../src-shared/events';
-import type { FireEventResult } from '../../../src-shared/schemas/dispatch';
+import { useState } from 'react';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
-import type { z } from 'zod';
-import { control } from '../../api/clients';
-import { useRun } from '../../api/use-run';
-import { Badge, EventTag } from '../../components/Badge';
+import { Badge } from '../../components/Badge';
 import { CopyButton } from '../../components/CopyButton';
 import { HeadersTable } from '../../components/JsonView';
 import { Link } from '../../components/Link';
@@ -13,173 +8,14 @@ import { formatSize } from '../../components/size';
 import { Time } from '../../components/Time';
 import { navigate } from '../../router';
 import { useMessages } from '../../stores/messages-store';
+import { Events, FireFromMessage } from './MessageEvents';
+import { Attachments, Preview, Raw } from './MessageParts';
+import { Siblings } from './MessageSiblings';
 import { ReleaseMessage } from './ReleaseMessage';
-import { sendPath } from './SendLink';
 
 type Tab = 'preview' | 'text' | 'headers' | 'raw' | 'attachments' | 'events';
 
-/**
- * The HTML part, served by the emulator with a script-free CSP, in a sandboxed frame without
- * allow-scripts or allow-same-origin: nothing in a captured message runs, whatever it carries.
- */
-function Preview({ d }: { d: Detail }) {
-  const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop');
-  if (d.html === null) return <p className="muted pad">This message has no HTML part. See the Text tab.</p>;
-  return (
-    <div className="preview">
-      <div className="segmented" role="group" aria-label="Preview width">
-        {(['desktop', 'mobile'] as const).map((w) => (
-          <button key={w} type="button" className={`seg${width === w ? ' on' : ''}`} aria-pressed={width === w} onClick={() => setWidth(w)}>
-            {w === 'desktop' ? 'Desktop' : 'Mobile (375 px)'}
-          </button>
-        ))}
-      </div>
-      <div className="frame-wrap">
-        <iframe
-          key={d.id}
-          title="HTML preview"
-          className={`html-frame ${width}`}
-          sandbox="allow-popups allow-popups-to-escape-sandbox"
-          referrerPolicy="no-referrer"
-          src={`/emulator/messages/${encodeURIComponent(d.id)}/html`}
-        />
-      </div>
-    </div>
-  );
-}
-
-function Raw({ id }: { id: string }) {
-  const [raw, setRaw] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let gone = false;
-    fetch(`/emulator/messages/${encodeURIComponent(id)}/raw`)
-      .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))))
-      .then((t) => !gone && setRaw(t), (e: Error) => !gone && setError(e.message));
-    return () => {
-      gone = true;
-    };
-  }, [id]);
-  if (error) return <p className="error pad">{error}</p>;
-  if (raw === null) return <p className="muted pad">Loading…</p>;
-  return (
-    <>
-      <div className="toolbar">
-        <a className="button" href={`/emulator/messages/${encodeURIComponent(id)}/raw`} download={`${id}.eml`}>
-          Download .eml
-        </a>
-        <CopyButton text={raw} label="Copy source" />
-      </div>
-      <pre className="snippet raw" data-testid="raw-source">
-        {raw.length > 500_000 ? `${raw.slice(0, 500_000)}\n… (truncated here; download the .eml for all of it)` : raw}
-      </pre>
-    </>
-  );
-}
-
-function Events({ d }: { d: Detail }) {
-  const deliveries = useMessages((s) => s.deliveries);
-  const byId = new Map(deliveries.map((x) => [x.id, x]));
-  if (d.events.length === 0) {
-    return <p className="muted pad">No events yet. The simulation schedules them on the emulator clock; you can also fire one above.</p>;
-  }
-  return (
-    <ol className="timeline" data-testid="message-events">
-      {d.events.map((e, i) => {
-        const del = e.delivery_id ? byId.get(e.delivery_id) : undefined;
-        return (
-          <li key={`${e.timestamp}-${i}`}>
-            <span className="dot" />
-            <EventTag event={e.event} /> <Time iso={e.timestamp} exact />
-            {e.delivery_id ? (
-              <span className="small">
-                {' · webhook '}
-                <Link to={`/deliveries/${e.delivery_id}`}>{e.delivery_id}</Link> {del && <Badge value={del.status} />}
-                {del && <span className="muted"> {del.attempts} attempt{del.attempts === 1 ? '' : 's'}</span>}
-              </span>
-            ) : (
-              <span className="muted small"> · not sent to a webhook</span>
-            )}
-          </li>
-        );
-      })}
-    </ol>
-  );
-}
-
-function FireFromMessage({ d }: { d: Detail }) {
-  const [kind, setKind] = useState<EmailEventKind>('bounce');
-  const [result, setResult] = useState<z.output<typeof FireEventResult> | null>(null);
-  const { busy, error, run, clearError } = useRun();
-  const refresh = useMessages((s) => s.refreshDetail);
-  useEffect(() => {
-    setResult(null);
-    clearError();
-  }, [d.id, clearError]);
-  // The send's ref_id and this copy's recipient name this copy.
-  const fire = () =>
-    run(async () => {
-      const res = await control.fireEvent({ event: kind, ref_id: d.ref_id, recipient: d.recipient.email });
-      setResult(res.data);
-      await refresh();
-    });
-  return (
-    <div className="fire-inline">
-      <label>
-        Fire{' '}
-        <select className="input" aria-label="Event to fire" value={kind} onChange={(e) => setKind(e.target.value as EmailEventKind)}>
-          {EMAIL_EVENT_KINDS.map((k) => (
-            <option key={k} value={k}>
-              {k}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button type="button" className="button primary" disabled={busy} onClick={() => void fire()}>
-        Fire event
-      </button>
-      <Link to={`/events?ref_id=${encodeURIComponent(d.ref_id)}&recipient=${encodeURIComponent(d.recipient.email)}`} className="small">
-        with field overrides…
-      </Link>
-      {result && (
-        <span className={result.sent ? 'notice small' : 'warn small'} data-testid="fire-result">
-          {result.sent ? (
-            <>
-              {String(result.payload.event)} sent: delivery <Link to={`/deliveries/${result.delivery_id}`}>{result.delivery_id}</Link>
-            </>
-          ) : (
-            `${String(result.payload.event)} recorded, not sent: ${result.reason}`
-          )}
-        </span>
-      )}
-      {error && <span className="error small">{error}</span>}
-    </div>
-  );
-}
-
-/** The send's other recipients: each one's own copy, with its status. */
-function Siblings({ d }: { d: Detail }) {
-  const siblings = useMessages((s) => s.siblings);
-  const more = useMessages((s) => s.moreSiblings);
-  if (siblings.length === 0) return null;
-  return (
-    <details className="siblings small" data-testid="message-siblings" open={siblings.length <= 5}>
-      <summary>
-        Other recipients of this send ({more ? `${siblings.length}+` : siblings.length})
-      </summary>
-      <ul className="refs">
-        {siblings.map((m) => (
-          <li key={m.id}>
-            <span className="badge">{m.recipient_type}</span> <Link to={`/messages/${m.id}`}>{m.recipient.email}</Link> <Badge value={m.status} />
-            {m.failed_reason && <span className="muted"> {m.failed_reason}</span>}
-          </li>
-        ))}
-      </ul>
-      <Link to={sendPath(d.ref_id)}>Every copy of this send in the list</Link>
-    </details>
-  );
-}
-
+/** One captured copy: what it is (from, to, status, ids), what can be done with it, and its parts in tabs. */
 export function MessageDetailPane({ d }: { d: Detail }) {
   const [tab, setTab] = useState<Tab>('preview');
   const remove = useMessages((s) => s.remove);
@@ -281,39 +117,7 @@ export function MessageDetailPane({ d }: { d: Detail }) {
         {tab === 'text' && (d.text ? <pre className="snippet wrap">{d.text}</pre> : <p className="muted pad">This message has no text part.</p>)}
         {tab === 'headers' && <HeadersTable headers={d.headers} />}
         {tab === 'raw' && <Raw id={d.id} />}
-        {tab === 'attachments' &&
-          (d.attachments.length === 0 ? (
-            <p className="muted pad">No attachments.</p>
-          ) : (
-            <table className="table">
-              <thead>
-                <tr>
-                  <th>File</th>
-                  <th>Type</th>
-                  <th>Size</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {d.attachments.map((a) => (
-                  <tr key={a.index}>
-                    <td>
-                      {a.filename} {a.disposition === 'inline' && <span className="badge">inline{a.content_id ? ` cid:${a.content_id}` : ''}</span>}
-                    </td>
-                    <td>
-                      <code>{a.content_type}</code>
-                    </td>
-                    <td>{formatSize(a.size)}</td>
-                    <td>
-                      <a className="button" href={`/emulator/messages/${encodeURIComponent(d.id)}/attachments/${a.index}`} download={a.filename}>
-                        Download
-                      </a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ))}
+        {tab === 'attachments' && <Attachments d={d} />}
         {tab === 'events' && <Events d={d} />}
       </div>
     </article>

@@ -1,0 +1,99 @@
+import { useEffect, useState } from 'react';
+import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
+import { CopyButton } from '../../components/CopyButton';
+import { formatSize } from '../../components/size';
+
+/**
+ * The HTML part, served by the emulator with a script-free CSP, in a sandboxed frame without
+ * allow-scripts or allow-same-origin: nothing in a captured message runs, whatever it carries.
+ */
+export function Preview({ d }: { d: Detail }) {
+  const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop');
+  if (d.html === null) return <p className="muted pad">This message has no HTML part. See the Text tab.</p>;
+  return (
+    <div className="preview">
+      <div className="segmented" role="group" aria-label="Preview width">
+        {(['desktop', 'mobile'] as const).map((w) => (
+          <button key={w} type="button" className={`seg${width === w ? ' on' : ''}`} aria-pressed={width === w} onClick={() => setWidth(w)}>
+            {w === 'desktop' ? 'Desktop' : 'Mobile (375 px)'}
+          </button>
+        ))}
+      </div>
+      <div className="frame-wrap">
+        <iframe
+          key={d.id}
+          title="HTML preview"
+          className={`html-frame ${width}`}
+          sandbox="allow-popups allow-popups-to-escape-sandbox"
+          referrerPolicy="no-referrer"
+          src={`/emulator/messages/${encodeURIComponent(d.id)}/html`}
+        />
+      </div>
+    </div>
+  );
+}
+
+/** The message source as received, with a download of the .eml. */
+export function Raw({ id }: { id: string }) {
+  const [raw, setRaw] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let gone = false;
+    fetch(`/emulator/messages/${encodeURIComponent(id)}/raw`)
+      .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))))
+      .then((t) => !gone && setRaw(t), (e: Error) => !gone && setError(e.message));
+    return () => {
+      gone = true;
+    };
+  }, [id]);
+  if (error) return <p className="error pad">{error}</p>;
+  if (raw === null) return <p className="muted pad">Loading…</p>;
+  return (
+    <>
+      <div className="toolbar">
+        <a className="button" href={`/emulator/messages/${encodeURIComponent(id)}/raw`} download={`${id}.eml`}>
+          Download .eml
+        </a>
+        <CopyButton text={raw} label="Copy source" />
+      </div>
+      <pre className="snippet raw" data-testid="raw-source">
+        {raw.length > 500_000 ? `${raw.slice(0, 500_000)}\n… (truncated here; download the .eml for all of it)` : raw}
+      </pre>
+    </>
+  );
+}
+
+/** The message's attachments, each with its download. */
+export function Attachments({ d }: { d: Detail }) {
+  if (d.attachments.length === 0) return <p className="muted pad">No attachments.</p>;
+  return (
+    <table className="table">
+      <thead>
+        <tr>
+          <th>File</th>
+          <th>Type</th>
+          <th>Size</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {d.attachments.map((a) => (
+          <tr key={a.index}>
+            <td>
+              {a.filename} {a.disposition === 'inline' && <span className="badge">inline{a.content_id ? ` cid:${a.content_id}` : ''}</span>}
+            </td>
+            <td>
+              <code>{a.content_type}</code>
+            </td>
+            <td>{formatSize(a.size)}</td>
+            <td>
+              <a className="button" href={`/emulator/messages/${encodeURIComponent(d.id)}/attachments/${a.index}`} download={a.filename}>
+                Download
+              </a>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
