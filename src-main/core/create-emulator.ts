@@ -150,7 +150,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const startedAt = isoTimestamp(clock.now());
     const live = new LiveBus();
     const webhooksRepo = new WebhooksRepo(db);
-    const accounts = new AccountsService(new AccountsRepo(db), clock);
+    const accounts = new AccountsService({ repo: new AccountsRepo(db), clock });
 
     const hostLookup = seams.lookup ?? lookupHost;
     // Strict mode's check of a mail server's address at every connection (SMTP relay, IMAP).
@@ -195,12 +195,12 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       dispatcher,
       checkUrl: (url, path) => checkUrl(urlPolicy, url, path),
     });
-    const webhooks = new WebhooksService(
-      webhooksRepo,
+    const webhooks = new WebhooksService({
+      repo: webhooksRepo,
       clock,
       urlPolicy,
-      (webhookId, deleted) => (deleted ? dispatcher.cancelTarget(WEBHOOK_TARGET, webhookId) : dispatcher.targetChanged(WEBHOOK_TARGET, webhookId)),
-    );
+      onChanged: (webhookId, deleted) => (deleted ? dispatcher.cancelTarget(WEBHOOK_TARGET, webhookId) : dispatcher.targetChanged(WEBHOOK_TARGET, webhookId)),
+    });
     const messagesRepo = new MessagesRepo(db);
     const simulationRepo = new SimulationRepo(db);
     const messageLog = new MessageLog({
@@ -214,7 +214,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
         live.emit('message.updated', { ...change, status });
       },
     });
-    const emailEvents = new EmailEventsService(webhooks, accounts, dispatcher, clock, messageLog);
+    const emailEvents = new EmailEventsService({ webhooks, accounts, dispatcher, clock, log: messageLog });
     const simulator = new Simulator({
       repo: simulationRepo,
       clock,
@@ -337,7 +337,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       emailEvents,
       email,
       templates,
-      messages: new MessagesService(messagesRepo, (messageId) => mailersRepo.relayOf(messageId)),
+      messages: new MessagesService({ repo: messagesRepo, relayOf: (messageId) => mailersRepo.relayOf(messageId) }),
       tracking: new TrackingService({
         messages: messagesRepo,
         simulation: simulationRepo,
@@ -355,7 +355,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       oauth,
       relay,
       imap,
-      stats: new StatsService(new StatsRepo(db), clock),
+      stats: new StatsService({ repo: new StatsRepo(db), clock }),
       reset,
     };
 

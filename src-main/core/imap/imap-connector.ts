@@ -38,7 +38,7 @@ export class ImapConnector {
       void current.close();
     }
     if (row?.config_type !== 'imap') return;
-    const watch = new InboxWatch(id, this.deps);
+    const watch = new InboxWatch({ ...this.deps, mailerId: id });
     this.watches.set(id, watch);
     watch.open();
   }

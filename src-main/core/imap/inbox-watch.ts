@@ -30,6 +30,10 @@ export interface ImapConnectorDeps {
   announce?: (message: ImapMessageSummary) => void;
 }
 
+/** What one watch needs: the connector's dependencies and the configuration it watches. */
+export interface InboxWatchDeps extends ImapConnectorDeps {
+  mailerId: string;
+}
 
 /** One configuration's connection: connect, take new mail, reconnect after failures. */
 export class InboxWatch {
@@ -43,10 +47,12 @@ export class InboxWatch {
   private syncing: Promise<void> = Promise.resolve();
   private readonly newRefId = monotonicFactory();
 
-  constructor(
-    private readonly id: string,
-    private readonly deps: ImapConnectorDeps,
-  ) {}
+  /** The IMAP configuration watched. */
+  private readonly id: string;
+
+  constructor(private readonly deps: InboxWatchDeps) {
+    this.id = deps.mailerId;
+  }
 
   open(): void {
     void this.connect();

@@ -35,6 +35,11 @@ export function generateApiKey(): string {
   return `mly_${randomBytes(24).toString('base64url')}`;
 }
 
+export interface AccountsDeps {
+  repo: AccountsRepo;
+  clock: Clock;
+}
+
 export class AccountsService {
   /** Signing secrets by account id, read on every delivery attempt. */
   private readonly secrets = new Map<string, string | null>();
@@ -42,20 +47,17 @@ export class AccountsService {
   /** Accounts by API key, read on every /v1 request and SMTP AUTH (keys never change; only found keys are kept). */
   private readonly byKey = new Map<string, Account>();
 
-  constructor(
-    private readonly repo: AccountsRepo,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: AccountsDeps) {}
 
   /**
    * Start-up: makes sure a default account exists (with `apiKey` when given, else a generated one)
    * and that an account with `apiKey` exists. Returns the default account.
    */
   bootstrap(apiKey?: string): Account {
-    if (this.repo.count() === 0) {
+    if (this.deps.repo.count() === 0) {
       this.insert({ name: 'Default', apiKey: apiKey ?? generateApiKey(), isDefault: true });
-    } else if (apiKey !== undefined && !this.repo.findByKey(apiKey)) {
-      this.insert({ name: `Account ${this.repo.count() + 1}`, apiKey, isDefault: false });
+    } else if (apiKey !== undefined && !this.deps.repo.findByKey(apiKey)) {
+      this.insert({ name: `Account ${this.deps.repo.count() + 1}`, apiKey, isDefault: false });
     }
     return this.defaultAccount();
   }
@@ -68,55 +70,55 @@ export class AccountsService {
 
   /** The account's number: the email logs' `accountId` (the real service's accounts are numbered). */
   numberOf(id: string): number {
-    return this.repo.numberOf(id);
+    return this.deps.repo.numberOf(id);
   }
 
   get(id: string): Account | undefined {
-    const row = this.repo.findById(id);
+    const row = this.deps.repo.findById(id);
     return row ? toAccount(row) : undefined;
   }
 
   defaultAccount(): Account {
-    return toAccount(this.repo.findDefault()!);
+    return toAccount(this.deps.repo.findDefault()!);
   }
 
   /** The default account's id (it never changes once made): where mail without AUTH goes. */
   defaultAccountId(): string {
-    this.defaultId ??= this.repo.findDefault()!.id;
+    this.defaultId ??= this.deps.repo.findDefault()!.id;
     return this.defaultId;
   }
 
   /** A control-API request's account: the one named (404 when there is none), else the default. */
   accountIdOr404(accountId: string | undefined): string {
     if (accountId === undefined) return this.defaultAccountId();
-    if (!this.repo.findById(accountId)) throw new AppError('not_found', 'Account Not Found');
+    if (!this.deps.repo.findById(accountId)) throw new AppError('not_found', 'Account Not Found');
     return accountId;
   }
 
   /** The account's Standard Webhooks secret, or null when its webhook requests are not signed. */
   signingSecret(accountId: string): string | null {
-    if (!this.secrets.has(accountId)) this.secrets.set(accountId, this.repo.findById(accountId)?.signing_secret ?? null);
+    if (!this.secrets.has(accountId)) this.secrets.set(accountId, this.deps.repo.findById(accountId)?.signing_secret ?? null);
     return this.secrets.get(accountId)!;
   }
 
   /** Sets (or, with no secret, generates) the account's signing secret; null turns signing off. */
   setSigningSecret(accountId: string, secret: string | null | undefined): Account {
     const value = secret === undefined ? generateSigningSecret() : secret;
-    if (!this.repo.setSigningSecret(accountId, value)) throw new AppError('not_found', 'Account Not Found');
+    if (!this.deps.repo.setSigningSecret(accountId, value)) throw new AppError('not_found', 'Account Not Found');
     this.secrets.set(accountId, value);
     this.byKey.clear();
     return this.get(accountId)!;
   }
 
   list(): Account[] {
-    return this.repo.list().map(toAccount);
+    return this.deps.repo.list().map(toAccount);
   }
 
   /** The account a Bearer token belongs to, or undefined. */
   authenticate(apiKey: string): Account | undefined {
     const cached = this.byKey.get(apiKey);
     if (cached) return cached;
-    const row = this.repo.findByKey(apiKey);
+    const row = this.deps.repo.findByKey(apiKey);
     if (!row) return undefined;
     const account = toAccount(row);
     this.byKey.set(apiKey, account);
@@ -125,10 +127,10 @@ export class AccountsService {
 
   create(input: { name?: string; apiKey?: string }): Account {
     const apiKey = input.apiKey ?? generateApiKey();
-    if (this.repo.findByKey(apiKey)) {
+    if (this.deps.repo.findByKey(apiKey)) {
       throw new AppError('conflict', 'Account Already Exists', [{ path: 'api_key', message: 'is already the key of another account' }]);
     }
-    return this.insert({ name: input.name ?? `Account ${this.repo.count() + 1}`, apiKey, isDefault: this.repo.count() === 0 });
+    return this.insert({ name: input.name ?? `Account ${this.deps.repo.count() + 1}`, apiKey, isDefault: this.deps.repo.count() === 0 });
   }
 
   private insert(input: { name: string; apiKey: string; isDefault: boolean }): Account {
@@ -137,9 +139,9 @@ export class AccountsService {
       name: input.name,
       api_key: input.apiKey,
       is_default: input.isDefault ? 1 : 0,
-      created_at: isoTimestamp(this.clock.now()),
+      created_at: isoTimestamp(this.deps.clock.now()),
     };
-    this.repo.insert(row);
+    this.deps.repo.insert(row);
     return toAccount({ ...row, signing_secret: null });
   }
 }

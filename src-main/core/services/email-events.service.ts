@@ -21,17 +21,21 @@ export interface EmitResult {
   reason: string | null;
 }
 
+export interface EmailEventsDeps {
+  /** The accounts' EMAIL_EVENT webhooks: which kinds each takes, and where they go. */
+  webhooks: WebhooksService;
+  accounts: AccountsService;
+  dispatcher: Dispatcher;
+  clock: Clock;
+  /** The email log a synthetic event about a stored message enters. */
+  log: MessageLog;
+}
+
 /** Email events on their way out: the account's EMAIL_EVENT webhook filter, then the dispatcher. */
 export class EmailEventsService {
   private readonly newRefId = monotonicUlids();
 
-  constructor(
-    private readonly webhooks: WebhooksService,
-    private readonly accounts: AccountsService,
-    private readonly dispatcher: Dispatcher,
-    private readonly clock: Clock,
-    private readonly log: MessageLog,
-  ) {}
+  constructor(private readonly deps: EmailEventsDeps) {}
 
   /**
    * The payload of an event of `kind`: realistic defaults, the facts of the message it is about,
@@ -67,7 +71,7 @@ export class EmailEventsService {
 
   /** The account's EMAIL_EVENT webhook when it takes events of `kind`, else why not, in words. */
   private filterFor(accountId: string, kind: EmailEventKind) {
-    const filter = this.webhooks.emailEventFilter(accountId);
+    const filter = this.deps.webhooks.emailEventFilter(accountId);
     if (!filter) return { filter: undefined, reason: 'the account has no EMAIL_EVENT webhook; register one to receive events' };
     if (!filter.enabled[kind]) return { filter: undefined, reason: `the EMAIL_EVENT webhook does not have ${kind} enabled in webhook_options.events` };
     return { filter, reason: null };
@@ -77,7 +81,7 @@ export class EmailEventsService {
   emitEmailEvent(accountId: string, payload: EmailEventPayload): EmitResult {
     const { filter, reason } = this.filterFor(accountId, payload.event);
     if (!filter) return { sent: false, deliveryId: null, reason };
-    const deliveryId = this.dispatcher.enqueue({
+    const deliveryId = this.deps.dispatcher.enqueue({
       accountId,
       target: { kind: WEBHOOK_TARGET, id: filter.webhookId, url: filter.url },
       category: 'EMAIL_EVENT',
@@ -94,17 +98,17 @@ export class EmailEventsService {
    * through the same filter, dispatcher, retries and log as a simulated one.
    */
   fireSynthetic(body: z.output<typeof FireEventBody>): z.output<typeof FireEventResult> {
-    const message = body.ref_id === undefined ? undefined : this.log.findBySend(body.ref_id, body.recipient);
-    const accountId = this.accounts.accountIdOr404(body.account_id ?? message?.accountId);
+    const message = body.ref_id === undefined ? undefined : this.deps.log.findBySend(body.ref_id, body.recipient);
+    const accountId = this.deps.accounts.accountIdOr404(body.account_id ?? message?.accountId);
     const fields = { ...(message || body.ref_id === undefined ? {} : { ref_id: body.ref_id }), ...body.fields };
-    const payload = this.buildPayload(body.event, message, fields, this.clock.now(), body.recipient);
+    const payload = this.buildPayload(body.event, message, fields, this.deps.clock.now(), body.recipient);
     if (body.dry_run === true) {
       const { reason } = this.filterFor(accountId, payload.event);
       return { payload, delivery_id: null, sent: reason === null, reason, dry_run: true };
     }
     const result = this.emitEmailEvent(accountId, payload);
     // An event about a stored message is part of its log, as a simulated one would be.
-    if (message && message.accountId === accountId) this.log.apply(message, payload, result.deliveryId);
+    if (message && message.accountId === accountId) this.deps.log.apply(message, payload, result.deliveryId);
     return { payload, delivery_id: result.deliveryId, sent: result.sent, reason: result.reason };
   }
 }

@@ -59,23 +59,26 @@ export interface EmailEventFilter {
   enabled: ResolvedEventFlags;
 }
 
+export interface WebhooksDeps {
+  repo: WebhooksRepo;
+  clock: Clock;
+  /** How a webhook URL being set is checked (`--strict-webhook-urls`, reachability). */
+  urlPolicy: WebhookUrlPolicy;
+  /** Told of every change to a webhook: retries read it afresh, and a deleted one's pending deliveries are cancelled. */
+  onChanged: (webhookId: string, deleted: boolean) => void;
+}
+
 export class WebhooksService {
   /** EMAIL_EVENT filters by account (null: none), read on every event; dropped on every change. */
   private readonly filters = new Map<string, EmailEventFilter | null>();
 
-  constructor(
-    private readonly repo: WebhooksRepo,
-    private readonly clock: Clock,
-    private readonly urlPolicy: WebhookUrlPolicy,
-    /** Told of every change to a webhook: retries read it afresh, and a deleted one's pending deliveries are cancelled. */
-    private readonly onChanged: (webhookId: string, deleted: boolean) => void,
-  ) {}
+  constructor(private readonly deps: WebhooksDeps) {}
 
   /** The account's EMAIL_EVENT webhook and its enabled kinds, or null when it has none. */
   emailEventFilter(accountId: string): EmailEventFilter | null {
     let filter = this.filters.get(accountId);
     if (filter === undefined) {
-      const row = this.repo.find(accountId, 'EMAIL_EVENT');
+      const row = this.deps.repo.find(accountId, 'EMAIL_EVENT');
       filter = row ? { webhookId: row.id, url: row.url, enabled: JSON.parse(row.events ?? '{}') as ResolvedEventFlags } : null;
       this.filters.set(accountId, filter);
     }
@@ -88,20 +91,20 @@ export class WebhooksService {
   }
 
   list(accountId: string): WebhookRecord[] {
-    return this.repo.list(accountId).map(toRecord);
+    return this.deps.repo.list(accountId).map(toRecord);
   }
 
   get(accountId: string, event: WebhookEvent): WebhookRecord | undefined {
-    const row = this.repo.find(accountId, event);
+    const row = this.deps.repo.find(accountId, event);
     return row ? toRecord(row) : undefined;
   }
 
   async register(accountId: string, body: RegisterWebhookBody): Promise<void> {
     const flags = resolveFlags(body.event, body.webhook_options, true);
-    if (this.repo.find(accountId, body.event)) throw exists();
+    if (this.deps.repo.find(accountId, body.event)) throw exists();
     await this.checkUrl(body.webhook_url);
-    const now = isoTimestamp(this.clock.now());
-    const inserted = this.repo.insert({
+    const now = isoTimestamp(this.deps.clock.now());
+    const inserted = this.deps.repo.insert({
       id: ulid(),
       account_id: accountId,
       event: body.event,
@@ -119,32 +122,32 @@ export class WebhooksService {
 
   async update(accountId: string, body: UpdateWebhookBody): Promise<void> {
     const flags = resolveFlags(body.event, body.webhook_options, false);
-    const current = this.repo.find(accountId, body.event);
+    const current = this.deps.repo.find(accountId, body.event);
     if (!current) throw notFound();
     if (body.webhook_url !== undefined && body.webhook_url !== current.url) await this.checkUrl(body.webhook_url);
-    const updated = this.repo.update({
+    const updated = this.deps.repo.update({
       id: current.id,
       url: body.webhook_url ?? current.url,
       method: body.method ?? current.method,
       headers: body.headers !== undefined ? JSON.stringify(body.headers) : current.headers,
       events: flags === undefined ? current.events : flags && JSON.stringify(flags),
-      updated_at: isoTimestamp(this.clock.now()),
+      updated_at: isoTimestamp(this.deps.clock.now()),
     });
     // Deleted while the URL was being checked.
     if (!updated) throw notFound();
     this.filters.delete(accountId);
-    this.onChanged(current.id, false);
+    this.deps.onChanged(current.id, false);
   }
 
   /** Deletes the webhook; no request goes to it afterwards, retries already scheduled included. */
   delete(accountId: string, body: DeleteWebhookBody): void {
-    const current = this.repo.find(accountId, body.event);
-    if (!current || !this.repo.delete(accountId, body.event)) throw notFound();
+    const current = this.deps.repo.find(accountId, body.event);
+    if (!current || !this.deps.repo.delete(accountId, body.event)) throw notFound();
     this.filters.delete(accountId);
-    this.onChanged(current.id, true);
+    this.deps.onChanged(current.id, true);
   }
 
   private checkUrl(value: string): Promise<void> {
-    return checkUrl(this.urlPolicy, value, 'webhook_url');
+    return checkUrl(this.deps.urlPolicy, value, 'webhook_url');
   }
 }

@@ -32,16 +32,18 @@ export interface AttachmentDownload {
   content: Buffer;
 }
 
+export interface MessagesDeps {
+  repo: MessagesRepo;
+  /** The relay a copy sent through an SMTP mailer still waits for. */
+  relayOf: (messageId: string) => RelayRow | undefined;
+}
+
 /** The captured messages, as the UI shows them: list, detail, raw source, HTML, attachments. */
 export class MessagesService {
-  constructor(
-    private readonly repo: MessagesRepo,
-    /** The relay a copy sent through an SMTP mailer still waits for. */
-    private readonly relayOf: (messageId: string) => RelayRow | undefined,
-  ) {}
+  constructor(private readonly deps: MessagesDeps) {}
 
   list(query: { q?: string; status?: string; campaign_id?: string; account_id?: string; limit: number; cursor?: string }) {
-    const rows = this.repo.search({
+    const rows = this.deps.repo.search({
       q: query.q,
       status: query.status,
       campaignId: query.campaign_id,
@@ -55,24 +57,24 @@ export class MessagesService {
 
   /** How many messages the list's filters find. */
   count(query: { q?: string; status?: string; campaign_id?: string; account_id?: string }): number {
-    return this.repo.count({ q: query.q, status: query.status, campaignId: query.campaign_id, accountId: query.account_id });
+    return this.deps.repo.count({ q: query.q, status: query.status, campaignId: query.campaign_id, accountId: query.account_id });
   }
 
   /** The raw message (RFC 5322 bytes) as it was composed or received. */
   raw(id: string): Buffer {
-    const row = this.repo.get(id);
-    const raw = row && this.repo.rawOf(row);
+    const row = this.deps.repo.get(id);
+    const raw = row && this.deps.repo.rawOf(row);
     if (!raw) throw notFound();
     return raw;
   }
 
   async detail(id: string): Promise<MessageDetail> {
-    const row = this.repo.get(id);
-    const raw = row && this.repo.rawOf(row);
+    const row = this.deps.repo.get(id);
+    const raw = row && this.deps.repo.rawOf(row);
     if (!row || !raw) throw notFound();
     const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
-    const events = this.repo.eventsOf([id]).get(id) ?? [];
-    const relay = this.relayOf(id);
+    const events = this.deps.repo.eventsOf([id]).get(id) ?? [];
+    const relay = this.deps.relayOf(id);
     return {
       ...toSummary(row),
       headers: parsed.headerLines.map((h) => {
@@ -109,10 +111,10 @@ export class MessagesService {
   }
 
   delete(id: string): void {
-    if (!this.repo.deleteOne(id)) throw notFound();
+    if (!this.deps.repo.deleteOne(id)) throw notFound();
   }
 
   deleteAll(): number {
-    return this.repo.deleteAll();
+    return this.deps.repo.deleteAll();
   }
 }
