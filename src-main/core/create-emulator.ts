@@ -50,6 +50,7 @@ import { MailersRepo } from './store/mailers.repo';
 import { MessagesRepo } from './store/messages.repo';
 import { SimulationRepo } from './store/simulation.repo';
 import { TemplatesRepo } from './store/templates.repo';
+import { UnitOfWork } from './store/unit-of-work';
 import { StateRepo } from './store/state.repo';
 import { ResetRepo } from './store/reset.repo';
 import { StatsRepo } from './store/stats.repo';
@@ -149,6 +150,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     clock = seams.clock ?? new EmulatorClock(Number(state.get(CLOCK_OFFSET_KEY) ?? 0));
     const startedAt = isoTimestamp(clock.now());
     const live = new LiveBus();
+    const unitOfWork = new UnitOfWork(db);
     const webhooksRepo = new WebhooksRepo(db);
     const accounts = new AccountsService({ repo: new AccountsRepo(db), clock });
 
@@ -217,6 +219,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const emailEvents = new EmailEventsService({ webhooks, accounts, dispatcher, clock, log: messageLog });
     const simulator = new Simulator({
       repo: simulationRepo,
+      unitOfWork,
       clock,
       emailEvents,
       log: messageLog,
@@ -227,6 +230,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const inboundRoutes = new InboundRepo(db);
     const domains = new DomainsService({
       repo: new DomainsRepo(db),
+      unitOfWork,
       webhooks: webhooksRepo,
       dispatcher,
       clock,
@@ -277,6 +281,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       repo: mailersRepo,
       mailers,
       messages: messagesRepo,
+      unitOfWork,
       emailEvents,
       log: messageLog,
       dispatcher,
@@ -288,6 +293,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const imap = new ImapConnector({
       mailers,
       repo: mailersRepo,
+      unitOfWork,
       emailEvents,
       log: messageLog,
       dispatcher,
@@ -340,7 +346,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       messages: new MessagesService({ repo: messagesRepo, relayOf: (messageId) => mailersRepo.relayOf(messageId) }),
       tracking: new TrackingService({
         messages: messagesRepo,
-        simulation: simulationRepo,
+        unitOfWork,
         emailEvents,
         log: messageLog,
         dispatcher,

@@ -10,6 +10,7 @@ import type { EmailEventsService } from '../services/email-events.service';
 import { mailContentOf } from '../services/email/parsed-mail';
 import { IMAP_WEBHOOK_TARGET, toImapMessageSummary, type MailersService } from '../services/mailers/mailers.service';
 import type { ImapMessageRow, MailerRow, MailersRepo } from '../store/mailers.repo';
+import type { UnitOfWork } from '../store/unit-of-work';
 import { readDsn } from './dsn';
 import { describeImapError, imapOptions, reconnectDelay } from './imap-options';
 
@@ -18,6 +19,8 @@ const MAILBOX = 'INBOX';
 export interface ImapConnectorDeps {
   mailers: MailersService;
   repo: MailersRepo;
+  /** A message taken from an inbox, its post's delivery and the bounce it reports commit together. */
+  unitOfWork: UnitOfWork;
   emailEvents: EmailEventsService;
   log: MessageLog;
   dispatcher: Pick<Dispatcher, 'enqueue' | 'commitEnqueued'>;
@@ -183,7 +186,7 @@ export class InboxWatch {
 
   /** One new message: stored, posted to the webhook, and a bounce when it is a DSN about Mailyard's mail. */
   private async store(row: MailerRow, uidValidity: number, uid: number, raw: Buffer): Promise<void> {
-    const { repo, emailEvents, log, dispatcher, clock, mailers } = this.deps;
+    const { repo, unitOfWork, emailEvents, log, dispatcher, clock, mailers } = this.deps;
     const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
     const now = clock.now();
     const timestamp = isoTimestamp(now);
@@ -234,7 +237,7 @@ export class InboxWatch {
       created_ms: now,
       created_at: timestamp,
     };
-    repo.transaction(() => {
+    unitOfWork.run(() => {
       const webhook = current.webhook === null ? null : (JSON.parse(current.webhook) as { url: string });
       const deliveryId = webhook
         ? dispatcher.enqueue({

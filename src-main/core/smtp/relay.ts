@@ -6,6 +6,7 @@ import { AppError } from '../errors';
 import type { ReleaseResult } from '../../../src-shared/schemas/messages';
 import type { MailerRow, MailersRepo, RelayRow } from '../store/mailers.repo';
 import type { MessagesRepo } from '../store/messages.repo';
+import type { UnitOfWork } from '../store/unit-of-work';
 import type { MessageLog } from '../services/email/message-log';
 import type { EmailEventsService } from '../services/email-events.service';
 import type { MailersService } from '../services/mailers/mailers.service';
@@ -26,6 +27,8 @@ export interface SmtpRelayDeps {
   repo: MailersRepo;
   mailers: MailersService;
   messages: MessagesRepo;
+  /** A relay's outcome, the mailer's status, the log entry and the event's delivery commit together. */
+  unitOfWork: UnitOfWork;
   emailEvents: EmailEventsService;
   log: MessageLog;
   dispatcher: Pick<Dispatcher, 'commitEnqueued'>;
@@ -186,10 +189,10 @@ export class SmtpRelay {
 
   /** A temporary failure: the message waits, `deferred`, for its next attempt. */
   private defer(relay: RelayRow, outcome: Extract<Outcome, { ok: false }>, mailer: MailerRow): void {
-    const { repo, log, clock } = this.deps;
+    const { repo, unitOfWork, log, clock } = this.deps;
     const now = clock.now();
     const next = now + RELAY_RETRY_DELAYS_MS[relay.attempts]!;
-    repo.transaction(() => {
+    unitOfWork.run(() => {
       repo.deferRelay(relay.message_id, relay.attempts + 1, next, outcome.response);
       this.mailerStatusAfter(mailer, outcome);
       log.defer(relay.message_id, isoTimestamp(now));
@@ -202,9 +205,9 @@ export class SmtpRelay {
 
   /** The message's real event, its log status and the mailer's status, in one transaction. */
   private finish(relay: RelayRow, outcome: Outcome, mailer?: MailerRow): void {
-    const { repo, emailEvents, log, dispatcher, clock } = this.deps;
+    const { repo, unitOfWork, emailEvents, log, dispatcher, clock } = this.deps;
     const message = log.find(relay.message_id);
-    repo.transaction(() => {
+    unitOfWork.run(() => {
       repo.removeRelay(relay.message_id);
       if (mailer) this.mailerStatusAfter(mailer, outcome);
       if (!message) return;

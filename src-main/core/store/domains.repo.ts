@@ -111,12 +111,11 @@ export class DomainsRepo {
     }
   }
 
-  /** Records a verification: the domain's new state and its history row, in one transaction. */
-  recordCheck(update: DomainStatusUpdate, check: DomainCheckRow, alsoInTransaction: () => void = () => {}): boolean {
+  /** Records a verification: the domain's new state and its history row, in one transaction; false when the domain is gone. */
+  recordCheck(update: DomainStatusUpdate, check: DomainCheckRow): boolean {
     return this.db.transaction(() => {
       if (this.stmts.updateStatus.run(update).changes !== 1) return false;
       this.stmts.insertCheck.run(check);
-      alsoInTransaction();
       return true;
     })();
   }

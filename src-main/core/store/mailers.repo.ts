@@ -77,7 +77,7 @@ export interface OAuthRequestRow {
 export class MailersRepo {
   private readonly stmts;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.stmts = {
       insert: db.prepare<[MailerRow]>(
         `INSERT INTO mailers (id, account_id, config_type, name, email, connection_type, host, port, username, secure, password_enc,
@@ -137,10 +137,6 @@ export class MailersRepo {
       setOAuthRequest: db.prepare<[string, string | null, string]>('UPDATE oauth_requests SET status = ?, code_hash = ? WHERE state = ?'),
       pruneOAuth: db.prepare<[number]>('DELETE FROM oauth_requests WHERE expires_ms < ?'),
     };
-  }
-
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
   }
 
   insert(row: MailerRow): void {

@@ -39,10 +39,6 @@ export class SimulationRepo {
     };
   }
 
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
-  }
-
   schedule(row: Omit<ScheduledEventRow, 'id'>): void {
     this.stmts.schedule.run(row);
   }

@@ -16,6 +16,7 @@ import { isoTimestamp, type Clock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { AppError } from '../../errors';
 import type { DomainRow, DomainsRepo } from '../../store/domains.repo';
+import type { UnitOfWork } from '../../store/unit-of-work';
 import type { WebhooksRepo } from '../../store/webhooks.repo';
 import { WEBHOOK_TARGET } from '../email-events.service';
 import { checkInDns, dnsRecordsFor, recordName, toPublished, toRecordMap, withMx, type DnsRecord, type DnsResolver } from './dns-records';
@@ -30,6 +31,8 @@ export type DnsVerificationMode = (typeof DNS_VERIFICATION_MODES)[number];
 /** What `--dns-verification` and the seams give the service. */
 export interface DomainsDeps {
   repo: DomainsRepo;
+  /** A check's record and the notification of its status change commit together. */
+  unitOfWork: UnitOfWork;
   webhooks: WebhooksRepo;
   dispatcher: Dispatcher;
   clock: Clock;
@@ -230,21 +233,22 @@ export class DomainsService {
     if (!current) throw notFound();
     const previous = current.status;
     const recordsJson = JSON.stringify(records);
-    const updated = repo.recordCheck(
-      {
-        id: current.id,
-        status,
-        reason,
-        records: recordsJson,
-        updated_at: at,
-        verified_at: status !== 'verified' ? null : previous === 'verified' ? current.verified_at : at,
-        checked_at: at,
-      },
-      { domain_id: current.id, mode, status, reason, records: recordsJson, checked_at: at },
-      () => {
-        if (previous !== status) this.notify(current, previous, status, records, reason, at);
-      },
-    );
+    const updated = this.deps.unitOfWork.run(() => {
+      const recorded = repo.recordCheck(
+        {
+          id: current.id,
+          status,
+          reason,
+          records: recordsJson,
+          updated_at: at,
+          verified_at: status !== 'verified' ? null : previous === 'verified' ? current.verified_at : at,
+          checked_at: at,
+        },
+        { domain_id: current.id, mode, status, reason, records: recordsJson, checked_at: at },
+      );
+      if (recorded && previous !== status) this.notify(current, previous, status, records, reason, at);
+      return recorded;
+    });
     this.signingKeys.clear();
     if (!updated) throw notFound();
     const byName = toRecordMap(records);

@@ -2,7 +2,7 @@ import type { EmailEventKind } from '../../../../src-shared/events';
 import type { Clock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { MessagesRepo } from '../../store/messages.repo';
-import type { SimulationRepo } from '../../store/simulation.repo';
+import type { UnitOfWork } from '../../store/unit-of-work';
 import type { EmailEventsService } from '../email-events.service';
 import { isNonPublicAddress } from '../reachability';
 import type { MessageLog } from './message-log';
@@ -26,19 +26,20 @@ export function geoOf(ip: string, localDefault: GeoLocation): GeoLocation {
   return isNonPublicAddress(ip) ? localDefault : { country: 'Unknown', city: 'Unknown' };
 }
 
+export interface TrackingDeps {
+  messages: MessagesRepo;
+  /** An event, its log entry and its delivery commit together. */
+  unitOfWork: UnitOfWork;
+  emailEvents: EmailEventsService;
+  log: MessageLog;
+  dispatcher: Dispatcher;
+  clock: Clock;
+  geoDefault: GeoLocation;
+}
+
 /** The tracking endpoints' side: tokens to real open, click and unsubscribe events. */
 export class TrackingService {
-  constructor(
-    private readonly deps: {
-      messages: MessagesRepo;
-      simulation: SimulationRepo;
-      emailEvents: EmailEventsService;
-      log: MessageLog;
-      dispatcher: Dispatcher;
-      clock: Clock;
-      geoDefault: GeoLocation;
-    },
-  ) {}
+  constructor(private readonly deps: TrackingDeps) {}
 
   /** The pixel was loaded: an open event. False for an unknown token. */
   open(token: string, who: Requester): boolean {
@@ -70,10 +71,10 @@ export class TrackingService {
   }
 
   private emit(messageId: string, kind: EmailEventKind, fields: Record<string, unknown>): void {
-    const { emailEvents, log, dispatcher, simulation, clock } = this.deps;
+    const { emailEvents, log, dispatcher, unitOfWork, clock } = this.deps;
     const message = log.find(messageId);
     if (!message) return;
-    simulation.transaction(() => {
+    unitOfWork.run(() => {
       const payload = emailEvents.buildPayload(kind, message, fields, clock.now());
       const result = emailEvents.emitEmailEvent(message.accountId, payload);
       log.apply(message, payload, result.deliveryId);

@@ -3,6 +3,7 @@ import type { EmailEventKind } from '../../../../src-shared/events';
 import { ClockAlarm, type Clock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { SimulationRepo } from '../../store/simulation.repo';
+import type { UnitOfWork } from '../../store/unit-of-work';
 import type { MessageLog } from '../email/message-log';
 import type { EmailEventsService } from '../email-events.service';
 
@@ -14,6 +15,17 @@ const BATCH = 500;
  * at once (nothing ran in the last interval). Wall time: this is write batching, not scheduled work.
  */
 const MIN_TICK_INTERVAL_MS = 10;
+
+export interface SimulatorDeps {
+  repo: SimulationRepo;
+  /** Each batch's scheduled rows, log entries and deliveries commit together. */
+  unitOfWork: UnitOfWork;
+  clock: Clock;
+  emailEvents: EmailEventsService;
+  log: MessageLog;
+  dispatcher: Dispatcher;
+  logger: Logger;
+}
 
 /**
  * Emits simulated events when their time comes on the emulator clock. Each batch is one transaction:
@@ -28,16 +40,7 @@ export class Simulator {
   /** Wall time (performance.now) of the last tick. */
   private lastTickAt = -Infinity;
 
-  constructor(
-    private readonly deps: {
-      repo: SimulationRepo;
-      clock: Clock;
-      emailEvents: EmailEventsService;
-      log: MessageLog;
-      dispatcher: Dispatcher;
-      logger: Logger;
-    },
-  ) {
+  constructor(private readonly deps: SimulatorDeps) {
     this.alarm = new ClockAlarm(deps.clock, () => this.wake());
   }
 
@@ -75,10 +78,10 @@ export class Simulator {
     this.queued = undefined;
     if (!this.running) return;
     this.lastTickAt = performance.now();
-    const { repo, clock, emailEvents, log, dispatcher } = this.deps;
+    const { repo, unitOfWork, clock, emailEvents, log, dispatcher } = this.deps;
     const now = clock.now();
     const due = repo.due(now, BATCH);
-    repo.transaction(() => {
+    unitOfWork.run(() => {
       for (const row of due) {
         repo.remove(row.id);
         const message = log.find(row.message_id);
