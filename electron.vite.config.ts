@@ -16,6 +16,9 @@ export default defineConfig({
           desktop: resolve(import.meta.dirname, 'src-main/desktop/index.ts'),
           // Run by `npm start` under plain Node before Electron: better-sqlite3 built for Electron.
           'prepare-native-sqlite': resolve(import.meta.dirname, 'src-main/desktop/prepare-native-sqlite.ts'),
+          // The npm package's library entries: `mailyard` and `mailyard/testing` (types: src-main/testing/build-types.mjs).
+          index: resolve(import.meta.dirname, 'src-main/testing/package-main.ts'),
+          testing: resolve(import.meta.dirname, 'src-main/testing/index.ts'),
         },
       },
     },
