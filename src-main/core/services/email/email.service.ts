@@ -1,22 +1,14 @@
-import {
-  LOGS_MAX_WINDOW_MS,
-  LOGS_WINDOW_TOO_LONG,
-  type EmailLogEntry,
-  type EmailLogsQuery,
-  type EmailLogsResponse,
-  type SendEmailBody,
-  type SimulationRule,
-} from '../../../../src-shared/schemas/email';
+import type { EmailLogsQuery, EmailLogsResponse, SendEmailBody, SimulationRule } from '../../../../src-shared/schemas/email';
 import { isoTimestamp, type Clock } from '../../clock';
 import { monotonicUlids } from '../../ids';
-import { decodeCursor, encodeCursor } from '../../cursor';
 import { AppError } from '../../errors';
-import type { MessageEventRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
+import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { WriteBatcher } from '../../store/write-batcher';
 import type { EmailEventsService } from '../email-events.service';
 import { planFor, type Plan } from '../simulation/plan';
 import { composeCopies, type RecordedCopy } from './copies';
+import { queryEmailLogs } from './email-logs';
 import { SUPPRESSED_REASON } from './message-log';
 import type { StoredTemplate } from './templates.service';
 
@@ -53,53 +45,37 @@ export interface SenderPolicy {
   check(accountId: string, mailerId: string, fromEmail: string): { relayed: boolean };
 }
 
-/** The email logs' page token: the last entry of the page and the query's count, opaque to clients. */
-function encodeLogsToken(lastId: string, total: number): string {
-  return Buffer.from(`${lastId}:${total}`).toString('base64url');
-}
-
-function decodeLogsToken(token: string): { before: string; total: number | undefined } {
-  const [id = '', total] = Buffer.from(token, 'base64url').toString().split(':');
-  // Checked as the other cursors are (a ULID this API gave out); a count that is not a number is ignored.
-  const before = decodeCursor(encodeCursor(id), 'pageToken');
-  return { before, total: total !== undefined && /^\d{1,12}$/.test(total) ? Number(total) : undefined };
-}
-
-/** A query date: start of that day (UTC) for a plain date, else the instant. */
-const toMs = (value: string | undefined) => (value === undefined ? undefined : Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value.replace(' ', 'T')));
-
-/** The log entry of one copy, with the events that happened to it. */
-function toLogEntry(row: MessageRow, events: MessageEventRow[], accountNumber: number): EmailLogEntry {
-  const track: Record<string, string[]> = {};
-  for (const e of events) (track[e.event] ??= []).push(e.timestamp);
-  return {
-    refId: row.ref_id,
-    recipientAddress: row.recipient_email,
-    recipientDomain: row.recipient_domain,
-    recipientType: row.recipient_type,
-    fromAddress: row.from_email,
-    subject: row.subject,
-    status: row.status,
-    campaignId: row.campaign_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at || row.created_at,
-    deliveredDate: row.delivered_at ?? '',
-    failedReason: row.failed_reason,
-    opened: track.open !== undefined,
-    clicked: track.click !== undefined,
-    priority: row.priority,
-    track,
-    accountId: accountNumber,
-    tenantId: 0,
-  };
-}
-
 /** The plan of a copy whose generation failed: that event alone, at once. */
 const generationFailed = (reason: string): Plan => ({
   kind: 'events',
   source: 'default',
   events: [{ event: 'generation_failure', delayMs: 0, fields: { reason, error_code: 'missing_substitution' } }],
 });
+
+/** What sending and the logs need: the stores, the email events, and the seams to the other services. */
+export interface EmailDeps {
+  messages: MessagesRepo;
+  simulation: SimulationRepo;
+  emailEvents: EmailEventsService;
+  clock: Clock;
+  /** Called after new simulated events were scheduled. */
+  scheduled: () => void;
+  /** The emulator's HTTP URL, for tracking links. */
+  baseUrl: () => string;
+  /** Commits the writes of concurrent sends together. */
+  writes: WriteBatcher;
+  /** The account's stored template, or undefined. */
+  template: (accountId: string, templateId: string) => StoredTemplate | undefined;
+  /** The account's number (the logs' `accountId`). */
+  accountNumber: (accountId: string) => number;
+  senders: SenderPolicy;
+  /** Announces the stored copies of a send, after their commit (the UI's live list). */
+  created?: (rows: MessageRow[]) => void;
+  /** The DKIM key of the sender's verified domain of the account, if it has one. */
+  dkim?: (accountId: string, fromEmail: string) => { domainName: string; keySelector: string; privateKey: string } | undefined;
+  /** Sends through an SMTP mailer are relayed for real instead of simulated (the mailers' SMTP relay). */
+  relay?: { queue(messageId: string, mailerId: string, at: number): void; wake(): void };
+}
 
 /** Sending email and what follows: composing, storing, planning the simulation, the logs, suppressions. */
 export class EmailService {
@@ -108,31 +84,7 @@ export class EmailService {
   /** The simulation rules, read once and replaced with them. */
   private cachedRules: SimulationRule[] | undefined;
 
-  constructor(
-    private readonly deps: {
-      messages: MessagesRepo;
-      simulation: SimulationRepo;
-      emailEvents: EmailEventsService;
-      clock: Clock;
-      /** Called after new simulated events were scheduled. */
-      scheduled: () => void;
-      /** The emulator's HTTP URL, for tracking links. */
-      baseUrl: () => string;
-      /** Commits the writes of concurrent sends together. */
-      writes: WriteBatcher;
-      /** The account's stored template, or undefined. */
-      template: (accountId: string, templateId: string) => StoredTemplate | undefined;
-      /** The account's number (the logs' `accountId`). */
-      accountNumber: (accountId: string) => number;
-      senders: SenderPolicy;
-      /** Announces the stored copies of a send, after their commit (the UI's live list). */
-      created?: (rows: MessageRow[]) => void;
-      /** The DKIM key of the sender's verified domain of the account, if it has one. */
-      dkim?: (accountId: string, fromEmail: string) => { domainName: string; keySelector: string; privateKey: string } | undefined;
-      /** Sends through an SMTP mailer are relayed for real instead of simulated (the mailers' SMTP relay). */
-      relay?: { queue(messageId: string, mailerId: string, at: number): void; wake(): void };
-    },
-  ) {}
+  constructor(private readonly deps: EmailDeps) {}
 
   /**
    * One send: one ref_id, a copy per recipient with the simulation's events scheduled (see
@@ -276,57 +228,9 @@ export class EmailService {
     if (rows.length > 0) this.deps.created?.(rows);
   }
 
-  /**
-   * The email logs: one entry per recipient, newest first, every filter an exact match, the last 7 days
-   * of the emulator clock unless a created-at bound is given, an opaque page token ("" on the last page).
-   */
+  /** The email logs (see queryEmailLogs). */
   logs(accountId: string, query: EmailLogsQuery): EmailLogsResponse {
-    let createdFrom = toMs(query.startCreatedAt);
-    let createdTo = toMs(query.endCreatedAt);
-    if (createdFrom === undefined && createdTo === undefined) {
-      // The default window: the last 7 days, up to and including now.
-      createdTo = this.deps.clock.now() + 1;
-      createdFrom = createdTo - LOGS_MAX_WINDOW_MS;
-    } else {
-      createdTo ??= (createdFrom ?? 0) + LOGS_MAX_WINDOW_MS;
-      createdFrom ??= createdTo - LOGS_MAX_WINDOW_MS;
-      if (createdTo - createdFrom > LOGS_MAX_WINDOW_MS) {
-        throw new AppError('validation', LOGS_WINDOW_TOO_LONG, [{ path: 'endCreatedAt', message: 'must be at most 7 days after startCreatedAt' }]);
-      }
-      if (createdTo < createdFrom) {
-        throw new AppError('validation', 'endCreatedAt must not be before startCreatedAt', [{ path: 'endCreatedAt', message: 'must not be before startCreatedAt' }]);
-      }
-    }
-    const filter = {
-      accountId,
-      recipientLc: query.email?.toLowerCase(),
-      domain: query.recipientDomain?.toLowerCase(),
-      refId: query.refId,
-      createdFrom,
-      createdTo,
-      status: query.status,
-      fromAddress: query.fromAddress,
-      failedReason: query.failedReason,
-      subject: query.subject,
-      campaignId: query.campaignId,
-      recipientType: query.recipientType,
-      deliveredFrom: toMs(query.startDeliveredDate),
-      deliveredTo: toMs(query.endDeliveredDate),
-    };
-    const token = query.pageToken ? decodeLogsToken(query.pageToken) : undefined;
-    const rows = this.deps.messages.logs(filter, { before: token?.before, limit: query.pageSize + 1 });
-    const page = rows.slice(0, query.pageSize);
-    // The first page counts the matches; later pages carry that count in their token (a count of a
-    // big result on every page would cost a scan of it each time).
-    const totalCount = token?.total ?? this.deps.messages.countLogs(filter);
-    const events = this.deps.messages.eventsOf(page.map((r) => r.id));
-    const accountNumber = this.deps.accountNumber(accountId);
-    return {
-      success: true,
-      emailLogs: page.map((r) => toLogEntry(r, events.get(r.id) ?? [], accountNumber)),
-      nextPageToken: rows.length > query.pageSize ? encodeLogsToken(page.at(-1)!.id, totalCount) : '',
-      totalCount,
-    };
+    return queryEmailLogs(this.deps, accountId, query);
   }
 
   /** Removes the address from the account's suppression list. */
