@@ -8,7 +8,8 @@ import { SEND_LIMITS } from '../../src-shared/schemas/email';
 import type { Health } from '../../src-shared/schemas/emulator';
 import { EmulatorClock, isoTimestamp } from './clock';
 import { defaultDataDir, EmulatorConfigSchema, type EmulatorConfig, type EmulatorConfigInput } from './config';
-import { Dispatcher, type DeliveryTarget } from './dispatch/dispatcher';
+import { DeliveryTargets } from './dispatch/delivery-targets';
+import { Dispatcher } from './dispatch/dispatcher';
 import { LiveBus } from './live-bus';
 import { buildHttpApp } from './http/app';
 import { createLogger } from './logger';
@@ -22,7 +23,7 @@ import { TemplatesService } from './services/email/templates.service';
 import { MessagesService, toSummary } from './services/email/messages.service';
 import { TrackingService } from './services/email/tracking.service';
 import { EmailEventsService, WEBHOOK_TARGET } from './services/email-events.service';
-import { InboundService } from './services/inbound/inbound.service';
+import { INBOUND_DOMAIN_TARGET, INBOUND_USERNAME_TARGET, InboundService } from './services/inbound/inbound.service';
 import { ImapConnector } from './imap/imap-connector';
 import { IMAP_WEBHOOK_TARGET, MailersService } from './services/mailers/mailers.service';
 import { fileKeyStore, memoryKeyStore, SecretBox, type SecretKeyStore } from './services/mailers/secret-box';
@@ -157,6 +158,8 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const hostLookup = seams.lookup ?? lookupHost;
     // Strict mode's check of a mail server's address at every connection (SMTP relay, IMAP).
     const serverAddress = serverAddressPolicy({ strict: config.strictWebhookUrls, lookup: hostLookup, timeoutMs: 10_000 });
+    // Each kind of delivery target registers here as its service is built; the reset suspends them all.
+    const targets = new DeliveryTargets();
     const dispatcher = new Dispatcher(
       {
         repo: new DeliveriesRepo(db),
@@ -164,14 +167,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
         live,
         logger: logger.child({ component: 'dispatcher' }),
         signingSecret: (accountId) => accounts.signingSecret(accountId),
-        resolveTarget: (kind, id): DeliveryTarget | undefined => {
-          // While a reset wipes the store every target counts as gone: nothing more is sent.
-          if (reset.resetting) return undefined;
-          if (kind === IMAP_WEBHOOK_TARGET) return mailers.resolveTarget(id);
-          if (kind !== WEBHOOK_TARGET) return inbound.resolveTarget(kind, id);
-          const webhook = webhooksRepo.findById(id);
-          return webhook && { url: webhook.url, method: webhook.method, headers: JSON.parse(webhook.headers) as Record<string, string> };
-        },
+        targets,
       },
       {
         retrySchedule: config.retrySchedule,
@@ -197,11 +193,19 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       dispatcher,
       checkUrl: (url, path) => checkUrl(urlPolicy, url, path),
     });
+    targets.register(INBOUND_DOMAIN_TARGET, { resolve: (id) => inbound.resolveTarget(INBOUND_DOMAIN_TARGET, id) });
+    targets.register(INBOUND_USERNAME_TARGET, { resolve: (id) => inbound.resolveTarget(INBOUND_USERNAME_TARGET, id) });
     const webhooks = new WebhooksService({
       repo: webhooksRepo,
       clock,
       urlPolicy,
       onChanged: (webhookId, deleted) => (deleted ? dispatcher.cancelTarget(WEBHOOK_TARGET, webhookId) : dispatcher.targetChanged(WEBHOOK_TARGET, webhookId)),
+    });
+    targets.register(WEBHOOK_TARGET, {
+      resolve: (id) => {
+        const webhook = webhooksRepo.findById(id);
+        return webhook && { url: webhook.url, method: webhook.method, headers: JSON.parse(webhook.headers) as Record<string, string> };
+      },
     });
     const messagesRepo = new MessagesRepo(db);
     const simulationRepo = new SimulationRepo(db);
@@ -277,6 +281,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       changed: (id, row) => imap.follow(id, row),
       announce: (change) => live.emit('mailer.updated', change),
     });
+    targets.register(IMAP_WEBHOOK_TARGET, { resolve: (id) => mailers.resolveTarget(id) });
     const relay = new SmtpRelay({
       repo: mailersRepo,
       mailers,
@@ -314,6 +319,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const reset = new ResetService({
       repo: new ResetRepo(db),
       dispatcher,
+      targets,
       accounts,
       clock,
       keptAccountIds: () => {

@@ -9,19 +9,12 @@ import type { AttemptRow, DeliveriesRepo, DeliveryFilter, DeliveryRow, DeliveryU
 import { FreshQueue } from './fresh-queue';
 import { sendAttempt, type HttpAttemptResult } from './attempt';
 import { strictConnector, type CheckedResolve } from './strict-connector';
-import { toAttemptRecord, toDeliveryDetail, toDeliverySummary } from './records';
+import { toAttemptRecord, toDeliveryDetail, toDeliverySummary } from './delivery-records';
+import type { DeliveryTarget, DeliveryTargets } from './delivery-targets';
 import { nextRetryDelay } from './retry-policy';
 import { signWebhook } from './sign';
 
-/** Where a delivery goes, read afresh at every attempt (retries follow the target's current settings). */
-export interface DeliveryTarget {
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-}
-
-/** Finds a target by kind and id; undefined once it is gone (its pending deliveries are then cancelled). */
-export type TargetResolver = (kind: string, id: string) => DeliveryTarget | undefined;
+export type { DeliveryTarget, DeliveryTargetSource } from './delivery-targets';
 
 export interface DispatcherOptions {
   retrySchedule: readonly number[];
@@ -54,7 +47,8 @@ export interface DispatcherDeps {
   clock: Clock;
   live: LiveBus;
   logger: Logger;
-  resolveTarget: TargetResolver;
+  /** Where each delivery goes, asked at each attempt (cached until `targetChanged`). */
+  targets: Pick<DeliveryTargets, 'resolve'>;
   /** The account's Standard Webhooks secret, if it signs. */
   signingSecret: (accountId: string) => string | null;
 }
@@ -359,7 +353,7 @@ export class Dispatcher {
     const key = targetKey(row);
     let target = this.targets.get(key);
     if (target === undefined) {
-      target = this.deps.resolveTarget(row.target_kind, row.target_id) ?? null;
+      target = this.deps.targets.resolve(row.target_kind, row.target_id) ?? null;
       this.targets.set(key, target);
     }
     return target ?? undefined;

@@ -1,5 +1,6 @@
 import type { ResetResult } from '../../../src-shared/schemas/emulator';
 import type { EmulatorClock } from '../clock';
+import type { DeliveryTargets } from '../dispatch/delivery-targets';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import { AppError } from '../errors';
 import type { ResetRepo } from '../store/reset.repo';
@@ -14,6 +15,8 @@ interface Pausable {
 export interface ResetDeps {
   repo: ResetRepo;
   dispatcher: Pick<Dispatcher, 'cancelTarget' | 'targetChanged' | 'inFlightCount' | 'pendingCount' | 'wake'>;
+  /** Suspended while a reset runs: every delivery target counts as gone, so nothing more is sent. */
+  targets: Pick<DeliveryTargets, 'suspend' | 'resume'>;
   accounts: AccountsService;
   clock: EmulatorClock;
   /** Kept: the default account and the account of `--api-key`, if given. */
@@ -45,20 +48,22 @@ export class ResetService {
 
   constructor(private readonly deps: ResetDeps) {}
 
-  /** While a reset runs, the dispatcher's target lookups answer "gone". */
-  get resetting(): boolean {
-    return this.running !== undefined;
-  }
-
   /** One reset at a time: a second call while one runs gets the same answer. */
   reset(): Promise<ResetResult> {
-    this.running ??= this.run().finally(() => (this.running = undefined));
+    if (this.running === undefined) {
+      // From here to the end, the dispatcher's target lookups answer "gone".
+      this.deps.targets.suspend();
+      this.running = this.run().finally(() => {
+        this.running = undefined;
+        this.deps.targets.resume();
+      });
+    }
     return this.running;
   }
 
   private async run(): Promise<ResetResult> {
     const { repo, dispatcher, workers } = this.deps;
-    // `resetting` is true from here (the promise is assigned before the first await returns).
+    // The delivery targets are suspended from here (before the first await returns).
     await Promise.resolve();
     await Promise.all(workers.map((w) => w.stop()));
     try {
