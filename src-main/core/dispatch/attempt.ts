@@ -1,5 +1,8 @@
 import type { Agent, Dispatcher } from 'undici';
 import type { ATTEMPT_ERROR_CODES } from '../../../src-shared/schemas/dispatch';
+import type { DeliveryRow } from '../store/deliveries.repo';
+import type { DeliveryTarget } from './delivery-targets';
+import { signWebhook } from './sign';
 
 export type AttemptErrorCode = (typeof ATTEMPT_ERROR_CODES)[number];
 
@@ -25,6 +28,24 @@ export interface AttemptOptions {
   stopping: () => boolean;
   /** Parsed URLs by their text, kept by the caller across attempts (a few targets, many attempts). */
   urls?: Map<string, URL>;
+}
+
+/**
+ * The request of one attempt of a delivery to its target as it is now: the payload, the Standard
+ * Webhooks headers (signed when the account has a `secret`), then the target's own headers.
+ */
+export function attemptRequest(row: DeliveryRow, target: DeliveryTarget, userAgent: string, secret: string | null): HttpAttemptRequest {
+  // The receiver checks this against its own clock, so it is wall time, not emulated time.
+  const timestamp = Math.floor(Date.now() / 1000);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': userAgent,
+    'webhook-id': row.id,
+    'webhook-timestamp': String(timestamp),
+  };
+  if (secret) headers['webhook-signature'] = signWebhook(secret, row.id, timestamp, row.payload);
+  for (const [name, value] of Object.entries(target.headers)) headers[name.toLowerCase()] = value;
+  return { method: target.method, url: target.url, headers, body: row.payload };
 }
 
 /** Parses `text`, from `cache` when it was parsed before; the cache is emptied past 256 entries. */

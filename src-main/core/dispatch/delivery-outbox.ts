@@ -1,0 +1,266 @@
+import type { Clock } from '../clock';
+import { monotonicUlids } from '../ids';
+import type { DeliveriesRepo, DeliveryRow } from '../store/deliveries.repo';
+import { targetKey } from './delivery-targets';
+import { FreshQueue } from './fresh-queue';
+import { isoTimestampCache } from './iso-timestamps';
+
+export interface EnqueueInput {
+  accountId: string;
+  target: { kind: string; id: string; url: string };
+  category: string;
+  event: string;
+  refId: string | null;
+  payload: unknown;
+}
+
+export interface OutboxLimits {
+  /** A target's claimed deliveries (in flight and waiting for a slot) at most: twice its slots. */
+  perTargetConcurrency: number;
+  /** Deliveries one commit claims at most. */
+  claimBatch: number;
+}
+
+/**
+ * New deliveries (see `DeliveryOutbox.newUnclaimed`) held at most (about 64 bytes each). Beyond it,
+ * claims go back to querying the store until it has no due delivery left.
+ */
+const NEW_UNCLAIMED_LIMIT = 50_000;
+
+/**
+ * The outbox side of the dispatcher: every request is a `deliveries` row before its first attempt.
+ * New deliveries are inserted together at the end of the synchronous run that made them, and
+ * claimed (`sending`, committed before any attempt) for the worker that sends them: by id while the
+ * deliveries this process made are the only due ones, else by a query for due rows.
+ */
+export class DeliveryOutbox {
+  /** New deliveries of the current synchronous run, inserted together in a microtask. */
+  private enqueued: DeliveryRow[] = [];
+  /**
+   * Deliveries this process inserted, due at once and not claimed yet, per target in creation order,
+   * as ids (the claim reads the rest back). While `onlyNewAreDue`, these are all the due pending
+   * deliveries in the store, so a claim is an update by id: no query for due rows, no row read back.
+   * Anything that may add a due delivery behind its back (a clock jump, the alarm for a scheduled
+   * retry, a release, an immediate retry, too many new ones) forgets them (`forgetNewUnclaimed`),
+   * and claims query the store until a query finds no more due deliveries.
+   */
+  private readonly newUnclaimed = new Map<string, FreshQueue>();
+  private newUnclaimedCount = 0;
+  /** True while the store holds no due pending delivery but those in `newUnclaimed`. */
+  private onlyNewAreDue = false;
+  /** Delivery ids: ULIDs in creation order even within one millisecond (the list pages by id). */
+  private readonly newId = monotonicUlids();
+  private readonly isoAt = isoTimestampCache();
+
+  constructor(
+    private readonly repo: DeliveriesRepo,
+    private readonly clock: Clock,
+    private readonly limits: OutboxLimits,
+  ) {}
+
+  /**
+   * Makes a new delivery, due now; it is inserted at the end of the current synchronous run, in one
+   * transaction with the others of that run (`insertEnqueued`): before any reply of the caller's
+   * goes out, and before the first attempt.
+   */
+  enqueue(input: EnqueueInput): DeliveryRow {
+    const now = this.clock.now();
+    const iso = this.isoAt(now);
+    const row: DeliveryRow = {
+      id: this.newId(now),
+      account_id: input.accountId,
+      target_kind: input.target.kind,
+      target_id: input.target.id,
+      category: input.category,
+      event: input.event,
+      ref_id: input.refId,
+      payload: JSON.stringify(input.payload),
+      target_url: input.target.url,
+      status: 'pending',
+      attempts: 0,
+      scheduled_attempts: 0,
+      next_attempt_at: now,
+      last_status_code: null,
+      last_error: null,
+      created_ms: now,
+      created_at: iso,
+      updated_at: iso,
+    };
+    this.enqueued.push(row);
+    return row;
+  }
+
+  /** Deliveries enqueued and not inserted yet. */
+  get enqueuedCount(): number {
+    return this.enqueued.length;
+  }
+
+  /**
+   * Inserts the deliveries enqueued so far. While nothing older is due and `claimedPerTarget` is
+   * given (the worker runs), those that fit the claim limits are inserted claimed (`sending`) and
+   * returned, to be sent at once after the commit: one write and one commit less, and no wait for a
+   * tick. Never claims inside a caller's transaction, which may still roll back.
+   */
+  insertEnqueued(claimedPerTarget?: () => Map<string, number>): DeliveryRow[] {
+    if (this.enqueued.length === 0) return [];
+    const rows = this.enqueued;
+    this.enqueued = [];
+    const claimed = claimedPerTarget && this.onlyNewAreDue && !this.repo.inTransaction() ? this.claimAtInsert(rows, claimedPerTarget()) : [];
+    this.repo.transaction(() => {
+      for (const row of rows) this.repo.insert(row);
+    });
+    if (!this.onlyNewAreDue) return claimed;
+    if (this.newUnclaimedCount + rows.length - claimed.length > NEW_UNCLAIMED_LIMIT) {
+      this.forgetNewUnclaimed();
+      return claimed;
+    }
+    // (Inside a caller's transaction that is later rolled back, a row is never claimed: the claim
+    // by id finds nothing.)
+    for (const row of rows) {
+      if (row.status === 'sending') continue;
+      const key = targetKey(row);
+      let queue = this.newUnclaimed.get(key);
+      if (!queue) this.newUnclaimed.set(key, (queue = new FreshQueue()));
+      queue.push(row);
+      this.newUnclaimedCount++;
+    }
+    return claimed;
+  }
+
+  /** Marks `sending` the new rows that fit the claim limits, oldest first per target; returns them. */
+  private claimAtInsert(rows: DeliveryRow[], counts: Map<string, number>): DeliveryRow[] {
+    let room = this.limits.claimBatch;
+    const perTargetLimit = this.limits.perTargetConcurrency * 2;
+    const claimed: DeliveryRow[] = [];
+    for (const row of rows) {
+      const key = targetKey(row);
+      // Older new deliveries of the target go first.
+      if ((this.newUnclaimed.get(key)?.length ?? 0) > 0) continue;
+      const n = counts.get(key) ?? 0;
+      if (n >= perTargetLimit) continue;
+      counts.set(key, n + 1);
+      row.status = 'sending';
+      claimed.push(row);
+      if (--room === 0) break;
+    }
+    return claimed;
+  }
+
+  /** The store may hold due deliveries that are not new: claims query it again. */
+  forgetNewUnclaimed(): void {
+    this.onlyNewAreDue = false;
+    this.newUnclaimed.clear();
+    this.newUnclaimedCount = 0;
+  }
+
+  /**
+   * Claims due deliveries, oldest first, into `into`: enough to bring each target to twice its slots
+   * (`counts`: its deliveries claimed already, updated), at most `claimBatch`. A target at its limit
+   * is left out, so targets whose attempts hang never take the claims of the others. Runs inside the
+   * tick's transaction. Returns true when it claimed a full batch (more may be due).
+   */
+  claimDue(counts: Map<string, number>, into: DeliveryRow[]): boolean {
+    const perTargetLimit = this.limits.perTargetConcurrency * 2;
+    const batch = this.limits.claimBatch;
+    const now = this.clock.now();
+    const claimedAt = this.isoAt(now);
+    if (this.onlyNewAreDue) return this.claimNew(counts, perTargetLimit, batch, now, claimedAt, into);
+    const saturated = [...counts].filter(([, n]) => n >= perTargetLimit).map(([key]) => key);
+    let claimed = 0;
+    while (claimed < batch) {
+      const asked = Math.min(batch - claimed, 100);
+      const rows = this.repo.claimDue(now, saturated, asked, claimedAt);
+      // Every due delivery of every target is claimed: from now on, the new ones are all there are.
+      if (rows.length < asked && saturated.length === 0) this.onlyNewAreDue = true;
+      if (rows.length === 0) break;
+      const overflow: string[] = [];
+      for (const row of rows) {
+        const key = targetKey(row);
+        const n = counts.get(key) ?? 0;
+        if (n >= perTargetLimit) {
+          // Claimed in the same batch as others of its target beyond the limit: back to pending.
+          overflow.push(row.id);
+          if (!saturated.includes(key)) saturated.push(key);
+          continue;
+        }
+        counts.set(key, n + 1);
+        into.push(row);
+        claimed++;
+      }
+      if (overflow.length > 0) {
+        this.repo.release(overflow, claimedAt);
+        this.onlyNewAreDue = false;
+      }
+    }
+    return claimed >= batch;
+  }
+
+  /** Claims new deliveries by id, oldest first per target, within the same limits. */
+  private claimNew(counts: Map<string, number>, perTargetLimit: number, batch: number, now: number, claimedAt: string, into: DeliveryRow[]): boolean {
+    let claimed = 0;
+    let full = false;
+    for (const [key, queue] of this.newUnclaimed) {
+      if (claimed >= batch) {
+        full = true;
+        break;
+      }
+      let room = Math.min(batch - claimed, perTargetLimit - (counts.get(key) ?? 0));
+      while (room > 0 && queue.length > 0) {
+        const id = queue.take()!;
+        this.newUnclaimedCount--;
+        // Untried since it was queued, the usual case: only its payload needs reading back.
+        const payload = this.repo.claimUntried(id, now, claimedAt);
+        if (payload !== undefined) {
+          into.push(queue.untried(payload, claimedAt));
+          room--;
+          claimed++;
+          continue;
+        }
+        // Not pending any more (claimed, cancelled, never committed), or tried meanwhile.
+        const c = this.repo.claimOne(id, now, claimedAt);
+        if (c === undefined) continue;
+        const o = queue.origin();
+        into.push({
+          id,
+          account_id: o.account_id,
+          target_kind: o.target_kind,
+          target_id: o.target_id,
+          category: o.category,
+          event: o.event,
+          ref_id: c.ref_id,
+          payload: c.payload,
+          target_url: c.target_url,
+          status: 'sending',
+          attempts: c.attempts,
+          scheduled_attempts: c.scheduled_attempts,
+          next_attempt_at: c.next_attempt_at,
+          last_status_code: c.last_status_code,
+          last_error: c.last_error,
+          created_ms: c.created_ms,
+          created_at: c.created_at,
+          updated_at: claimedAt,
+        });
+        room--;
+        claimed++;
+      }
+      if (queue.length === 0) this.newUnclaimed.delete(key);
+    }
+    return full;
+  }
+
+  /** Claimed ahead but never sent (the worker stops): back to pending, so no attempt is recorded for them. */
+  release(ids: string[]): void {
+    this.repo.transaction(() => this.repo.release(ids, this.isoAt(this.clock.now())));
+  }
+
+  /** Cancels the pending deliveries of a target that is gone (insert what was enqueued first). */
+  cancelTarget(kind: string, id: string): number {
+    const key = `${kind}:${id}`;
+    const queue = this.newUnclaimed.get(key);
+    if (queue) {
+      this.newUnclaimedCount -= queue.length;
+      this.newUnclaimed.delete(key);
+    }
+    return this.repo.cancelForTarget(kind, id, this.isoAt(this.clock.now()));
+  }
+}

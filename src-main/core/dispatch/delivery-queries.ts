@@ -1,0 +1,52 @@
+import type { AttemptRecord, DeliveryDetail, DeliverySummary } from '../../../src-shared/schemas/dispatch';
+import { AppError } from '../errors';
+import type { DeliveriesRepo, DeliveryFilter } from '../store/deliveries.repo';
+import { toAttemptRecord, toDeliveryDetail, toDeliverySummary } from './delivery-records';
+import type { DeliveryWorker } from './delivery-worker';
+
+/**
+ * The read side the control API uses: deliveries as records (delivery-records.ts), the counts the
+ * clock view shows, and a manual attempt answered with its record. Every read first inserts what
+ * was enqueued, so a delivery is visible as soon as its id has been handed out.
+ */
+export class DeliveryQueries {
+  constructor(
+    private readonly repo: DeliveriesRepo,
+    private readonly worker: Pick<DeliveryWorker, 'insertEnqueued' | 'attemptNow'>,
+  ) {}
+
+  /** Newest first; `before` is the id of the last delivery of the previous page. */
+  list(filter: DeliveryFilter): DeliverySummary[] {
+    this.worker.insertEnqueued();
+    return this.repo.list(filter).map(toDeliverySummary);
+  }
+
+  /** One delivery with its payload and attempts. */
+  find(id: string): DeliveryDetail | undefined {
+    this.worker.insertEnqueued();
+    const row = this.repo.get(id);
+    return row && toDeliveryDetail(row, this.repo.attempts(id));
+  }
+
+  /** When the next scheduled attempt is due, if any is pending. */
+  nextDueAt(): number | null {
+    this.worker.insertEnqueued();
+    return this.repo.nextDueAt();
+  }
+
+  pendingCount(): number {
+    this.worker.insertEnqueued();
+    return this.repo.pendingCount();
+  }
+
+  /** Sends a delivery now, whatever its status, and waits for the outcome (a manual attempt). */
+  async retryNow(id: string): Promise<{ delivery: DeliverySummary; attempt: AttemptRecord }> {
+    this.worker.insertEnqueued();
+    const row = this.repo.get(id);
+    if (!row) throw new AppError('not_found', 'Delivery Not Found');
+    await this.worker.attemptNow(row);
+    const after = this.repo.get(id)!;
+    const attempts = this.repo.attempts(id);
+    return { delivery: toDeliverySummary(after), attempt: toAttemptRecord(attempts.at(-1)!, after.payload) };
+  }
+}

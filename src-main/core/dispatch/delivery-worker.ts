@@ -1,0 +1,301 @@
+import type { Logger } from 'pino';
+import { ClockAlarm, isoTimestamp, type Clock } from '../clock';
+import { AppError } from '../errors';
+import type { LiveBus } from '../live-bus';
+import type { DeliveriesRepo, DeliveryRow } from '../store/deliveries.repo';
+import type { HttpAttemptRequest, HttpAttemptResult } from './attempt';
+import { attemptRow, cancelledWithoutAttempt, INTERRUPTED, nextState, updateAfterAttempt, type AttemptOutcome, type RetryRules, type Trigger } from './attempt-outcome';
+import type { DeliveryOutbox } from './delivery-outbox';
+import { toAttemptRecord, toDeliverySummary } from './delivery-records';
+import { targetKey, type DeliveryTarget, type DeliveryTargets } from './delivery-targets';
+import { isoTimestampCache } from './iso-timestamps';
+import { TargetSlots, type SlotOptions } from './target-slots';
+
+export interface WorkerOptions extends SlotOptions {
+  retrySchedule: readonly number[];
+  /**
+   * Deliveries one commit claims at most (bounds the work of a tick; a full batch is followed by
+   * another tick at once). Not a cap on attempts in flight.
+   */
+  claimBatch: number;
+}
+
+export interface WorkerDeps {
+  repo: DeliveriesRepo;
+  clock: Clock;
+  live: LiveBus;
+  logger: Logger;
+  /** Where each delivery goes, asked at each attempt (cached until `forgetTarget`). */
+  targets: Pick<DeliveryTargets, 'resolve'>;
+  /** The account's Standard Webhooks secret, if it signs. */
+  signingSecret: (accountId: string) => string | null;
+}
+
+/** An attempt's outcome waiting for the next commit. */
+interface Completion extends AttemptOutcome {
+  row: DeliveryRow;
+  committed: () => void;
+}
+
+/**
+ * How long a tick may wait to gather more finished attempts into one commit, when nothing needs it
+ * sooner (the claimed-ahead deliveries keep every slot busy meanwhile). Wall time: this is I/O
+ * batching, not scheduled work.
+ */
+const BATCH_WINDOW_MS = 2;
+
+/**
+ * The dispatcher's worker loop. Work happens in ticks: one transaction records the outcomes of
+ * finished attempts and claims due deliveries from the outbox, up to each target's slots plus one
+ * round ahead; after the commit they are sent with undici, and a slot that frees is refilled at once
+ * from the claimed-ahead ones. One commit per tick, however many attempts it covers (group commit).
+ * A failed attempt is retried on the schedule of retry-policy.ts; waiting is done on the emulator
+ * clock, never on wall time. At start, attempts a previous process left in flight count as failed.
+ */
+export class DeliveryWorker {
+  /** Attempts on the wire, in their targets' slots. */
+  private readonly slots: TargetSlots;
+  private completions: Completion[] = [];
+  /** Claimed (committed as `sending`) and waiting for a free slot: refills a slot the moment it frees. */
+  private ready: DeliveryRow[] = [];
+  /** Deliveries to cancel in the next commit (their target is gone). */
+  private cancellations: DeliveryRow[] = [];
+  /** Targets by `kind:id`, read once and dropped when the target changes (`forgetTarget`). */
+  private readonly targetCache = new Map<string, DeliveryTarget | null>();
+  /** Set when a tick claimed a full batch: another tick follows at once. */
+  private batchFull = false;
+  /**
+   * Set when the earliest scheduled attempt after now may have changed (a retry was scheduled, the
+   * clock moved, the alarm rang): the next tick asks the store again. Otherwise the alarm stands.
+   */
+  private scheduleChanged = true;
+  private readonly isoAt = isoTimestampCache();
+  /** Wakes the worker on the emulator clock when the next delivery becomes due. */
+  private readonly alarm: ClockAlarm;
+  private tickSoon: ReturnType<typeof setImmediate> | undefined;
+  private tickLater: ReturnType<typeof setTimeout> | undefined;
+  private running = false;
+  /** Set once `stop` has finished: nothing may touch the store any more. */
+  private stopped = false;
+  private readonly retry: RetryRules;
+
+  constructor(
+    private readonly deps: WorkerDeps,
+    private readonly options: WorkerOptions,
+    private readonly outbox: DeliveryOutbox,
+  ) {
+    this.alarm = new ClockAlarm(deps.clock, () => {
+      // Scheduled retries are due now: the store has due deliveries that are not new.
+      this.wake();
+    });
+    this.slots = new TargetSlots(options, deps.clock, deps.signingSecret);
+    this.retry = { schedule: options.retrySchedule, clock: deps.clock, targetGone: (row) => !this.resolve(row) };
+  }
+
+  /** Treats attempts a previous process left in flight as failed, then starts sending what is due. */
+  start(): void {
+    this.recoverInterrupted();
+    this.running = true;
+    this.tick();
+  }
+
+  /**
+   * Stops taking due work; attempts in flight get `graceMs`, then are aborted and recorded as
+   * interrupted (so they are retried on the next start).
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.running = false;
+    this.alarm.clear();
+    // Claimed ahead but never sent: back to pending, so no attempt is recorded for them.
+    const unsent = this.ready.splice(0).map((r) => r.id);
+    if (unsent.length > 0) this.outbox.release(unsent);
+    this.outbox.forgetNewUnclaimed();
+    // Attempts in flight end or are cut short (recorded as interrupted, retried on the next start).
+    await this.slots.drain(graceMs);
+    this.tick();
+    this.stopped = true;
+  }
+
+  /** Inserts what was enqueued; what was claimed as it was inserted is sent at once. */
+  insertEnqueued(): void {
+    if (this.outbox.enqueuedCount === 0) return;
+    const claimed = this.outbox.insertEnqueued(this.running ? this.claimedPerTarget : undefined);
+    if (claimed.length > 0) {
+      this.ready.push(...claimed);
+      this.launchReady();
+    }
+  }
+
+  /** A delivery was enqueued: a tick soon if its target has a free slot, else within the batch window. */
+  enqueued(row: DeliveryRow): void {
+    this.queueTick(this.slots.hasFree(row));
+  }
+
+  /** Re-reads what is due (after the clock jumped, for example). */
+  wake(): void {
+    this.outbox.forgetNewUnclaimed();
+    this.scheduleChanged = true;
+    this.queueTick(true);
+  }
+
+  /** A target's URL, method or headers changed, or it is gone: the next attempts read it afresh. */
+  forgetTarget(kind: string, id: string): void {
+    this.targetCache.delete(`${kind}:${id}`);
+  }
+
+  /** Attempts on the wire right now. */
+  inFlightCount(): number {
+    return this.slots.inFlightCount;
+  }
+
+  /** Sends a delivery now, whatever its status (a manual attempt); resolves once its outcome is committed. */
+  attemptNow(row: DeliveryRow): Promise<void> {
+    if (!this.running) throw new AppError('conflict', 'The dispatcher is stopping; try again after a restart');
+    const target = this.resolve(row);
+    if (!target) throw new AppError('conflict', 'The target of this delivery no longer exists (its webhook was deleted)');
+    if (!this.deps.repo.claimForManual(row.id, isoTimestamp(this.deps.clock.now()))) {
+      throw new AppError('conflict', 'An attempt of this delivery is in flight; retry when it has finished');
+    }
+    return this.launch({ ...row, status: 'sending' }, target, 'manual', row.status);
+  }
+
+  /** Deliveries claimed per target: on the wire, and waiting for a slot. */
+  private readonly claimedPerTarget = (): Map<string, number> => {
+    const counts = this.slots.usedPerTarget();
+    for (const row of this.ready) counts.set(targetKey(row), (counts.get(targetKey(row)) ?? 0) + 1);
+    return counts;
+  };
+
+  /** Asks for a tick: on the next turn of the event loop when `urgent`, else within the batch window. */
+  private queueTick(urgent: boolean): void {
+    if (this.stopped) return;
+    if (urgent) this.tickSoon ??= setImmediate(() => this.tick());
+    else if (this.tickSoon === undefined) this.tickLater ??= setTimeout(() => this.tick(), BATCH_WINDOW_MS);
+  }
+
+  /**
+   * One commit: the outcomes of finished attempts, cancellations, and claims of due deliveries. The
+   * claimed ones are sent only after the commit, so a crash never loses track of one.
+   */
+  private tick(): void {
+    clearImmediate(this.tickSoon);
+    clearTimeout(this.tickLater);
+    this.tickSoon = undefined;
+    this.tickLater = undefined;
+    this.insertEnqueued();
+    const completed = this.completions;
+    this.completions = [];
+    const cancelled = this.cancellations;
+    this.cancellations = [];
+    const { repo, live } = this.deps;
+    repo.transaction(() => {
+      for (const c of completed) repo.writeAttempt(c.attempt, c.update);
+      for (const row of cancelled) {
+        const update = cancelledWithoutAttempt(row, isoTimestamp(this.deps.clock.now()));
+        repo.completeUpdate(update);
+        if (live.hasListeners('delivery.updated')) live.emit('delivery.updated', toDeliverySummary({ ...row, ...update }));
+      }
+      if (this.running && this.outbox.claimDue(this.claimedPerTarget(), this.ready)) this.batchFull = true;
+    });
+    for (const c of completed) {
+      if (live.hasListeners('attempt.completed')) live.emit('attempt.completed', { delivery_id: c.row.id, attempt: toAttemptRecord(c.attempt, c.row.payload) });
+      if (live.hasListeners('delivery.updated')) live.emit('delivery.updated', toDeliverySummary({ ...c.row, ...c.update }));
+      c.committed();
+    }
+    this.launchReady();
+    if (this.running) this.armAlarm();
+    // A full batch was claimed: more may be due.
+    if (this.batchFull) {
+      this.batchFull = false;
+      this.queueTick(true);
+    }
+  }
+
+  /** Sends claimed deliveries while their targets have free slots (there is no slot shared between targets). */
+  private launchReady(): void {
+    for (let i = 0; i < this.ready.length; ) {
+      const row = this.ready[i]!;
+      if (!this.slots.hasFree(row)) {
+        i++;
+        continue;
+      }
+      this.ready.splice(i, 1);
+      const target = this.resolve(row);
+      if (target) void this.launch(row, target, 'scheduled', 'pending');
+      else {
+        this.cancellations.push(row);
+        this.queueTick(false);
+      }
+    }
+  }
+
+  /** Waits on the emulator clock for the next delivery that becomes due after now. */
+  private armAlarm(): void {
+    // Deliveries already due but not claimed are waiting for a target's slot: a finishing attempt
+    // wakes the worker for them. The alarm is only for what becomes due later.
+    if (!this.scheduleChanged) return;
+    this.scheduleChanged = false;
+    this.alarm.set(this.deps.repo.nextDueAfter(this.deps.clock.now()));
+  }
+
+  /** Sends one attempt of a claimed delivery; resolves once its outcome is committed. */
+  private launch(row: DeliveryRow, target: DeliveryTarget, trigger: Trigger, previousStatus: DeliveryRow['status']): Promise<void> {
+    return this.slots.send(row, target, (request, startedAt, result) => {
+      // The slot is free: refill it at once from the claimed-ahead deliveries.
+      this.launchReady();
+      return this.record(row, trigger, previousStatus, request, startedAt, result);
+    });
+  }
+
+  /** Queues an attempt's outcome and the delivery's next state for the next commit. */
+  private record(
+    row: DeliveryRow,
+    trigger: Trigger,
+    previousStatus: DeliveryRow['status'],
+    request: HttpAttemptRequest,
+    startedAt: string,
+    result: HttpAttemptResult,
+  ): Promise<void> {
+    const attempt = attemptRow(row, trigger, request, startedAt, result);
+    const next = nextState(row, trigger, previousStatus, result.succeeded, this.retry);
+    const update = updateAfterAttempt(row, request, result, next, this.isoAt(this.deps.clock.now()));
+    if (next.status === 'pending') {
+      this.scheduleChanged = true;
+      // Pending and due already (a manual attempt on a pending delivery, a zero-delay retry): the
+      // store has a due delivery that is not new.
+      if (next.nextAttemptAt !== null && next.nextAttemptAt <= this.deps.clock.now()) this.outbox.forgetNewUnclaimed();
+    }
+    return new Promise((committed) => {
+      this.completions.push({ row, attempt, update, committed });
+      // Soon when slots may starve or someone waits for this outcome; otherwise batch it.
+      const urgent = !this.running || trigger === 'manual' || this.ready.length < this.options.claimBatch / 4;
+      this.queueTick(urgent);
+    });
+  }
+
+  /**
+   * At start: a delivery still `sending` belonged to a process that stopped mid-attempt (a crash or
+   * kill -9). Its outcome is unknown, so the attempt counts as failed and the schedule goes on
+   * (at-least-once delivery: the receiver may see it twice and deduplicates by webhook-id).
+   */
+  private recoverInterrupted(): void {
+    const rows = this.deps.repo.interrupted();
+    for (const row of rows) {
+      const target = this.resolve(row);
+      const request = { method: target?.method ?? 'POST', url: target?.url ?? row.target_url, headers: {}, body: row.payload };
+      void this.record(row, 'recovered', 'sending', request, isoTimestamp(this.deps.clock.now()), INTERRUPTED);
+    }
+    if (rows.length > 0) this.deps.logger.warn({ count: rows.length }, 'attempts interrupted by the last stop were counted as failed');
+  }
+
+  /** Where a delivery goes now, from the cache or the registered targets; undefined once it is gone. */
+  private resolve(row: DeliveryRow): DeliveryTarget | undefined {
+    const key = targetKey(row);
+    let target = this.targetCache.get(key);
+    if (target === undefined) {
+      target = this.deps.targets.resolve(row.target_kind, row.target_id) ?? null;
+      this.targetCache.set(key, target);
+    }
+    return target ?? undefined;
+  }
+}
