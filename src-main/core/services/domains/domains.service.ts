@@ -1,6 +1,3 @@
-import { createPublicKey, generateKeyPair } from 'node:crypto';
-import { domainToUnicode } from 'node:url';
-import { promisify } from 'node:util';
 import { ulid } from 'ulid';
 import type {
   AddDomainBody,
@@ -11,7 +8,6 @@ import type {
   EmulatorDomain,
   SetVerificationBody,
 } from '../../../../src-shared/schemas/domains';
-import { DomainVerificationPayload } from '../../../../src-shared/schemas/events';
 import { isoTimestamp, type Clock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { AppError } from '../../errors';
@@ -19,14 +15,14 @@ import type { DomainRow, DomainsRepo } from '../../store/domains.repo';
 import type { UnitOfWork } from '../../store/unit-of-work';
 import type { WebhooksRepo } from '../../store/webhooks.repo';
 import { WEBHOOK_TARGET } from '../email-events.service';
-import { checkInDns, dnsRecordsFor, recordName, toPublished, toRecordMap, withMx, type DnsRecord, type DnsResolver } from './dns-records';
-import { domainOfAddress, parseDomainName } from './hostname';
+import { DEFAULT_DKIM_SELECTOR, generateDkimKey, type DkimKeyPair, type DkimSigningKey } from './dkim-keys';
+import { dnsRecordsFor, toRecordMap, type DnsRecord, type DnsResolver } from './dns-records';
+import { domainName, toDomainRecord, type DomainOptions } from './domain-records';
+import { domainOfAddress } from './hostname';
+import { checkRecords, DEFAULT_FAILURE, verificationPayload, type DnsVerificationMode, type RecordsCheck } from './verification';
 
-export const DEFAULT_DKIM_SELECTOR = 'mailyard';
 /** A domain's `mailer_id` is this prefix and a ULID. */
 export const DOMAIN_MAILER_ID_PREFIX = 'domain_';
-export const DNS_VERIFICATION_MODES = ['simulated', 'real'] as const;
-export type DnsVerificationMode = (typeof DNS_VERIFICATION_MODES)[number];
 
 /** What `--dns-verification` and the seams give the service. */
 export interface DomainsDeps {
@@ -41,89 +37,16 @@ export interface DomainsDeps {
   resolver: DnsResolver;
   /** Whether the account's inbound routing uses the domain (then an MX record is listed). */
   inboundRouted?: (accountId: string, domain: string) => boolean;
-  /** A DKIM key pair: PKCS#8 PEM private key, base64 DER SubjectPublicKeyInfo public key. */
+  /** A DKIM key pair (default: a real RSA-2048 key). */
   generateKey?: () => Promise<DkimKeyPair>;
 }
 
-export interface DkimKeyPair {
-  privateKeyPem: string;
-  publicKeyBase64: string;
-}
-
-/** What the composer needs to sign a message of the domain. */
-export interface DkimSigningKey {
-  domainName: string;
-  keySelector: string;
-  privateKey: string;
-}
-
-const generateRsa = promisify(generateKeyPair);
-
-/** A real RSA-2048 key, generated off the main thread. */
-export async function generateDkimKey(): Promise<DkimKeyPair> {
-  const { privateKey, publicKey } = await generateRsa('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'der' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
-  return { privateKeyPem: privateKey, publicKeyBase64: publicKey.toString('base64') };
-}
-
-interface DomainOptions {
-  custom_args: Record<string, unknown>;
-  is_tenant_domain: boolean;
-  is_tenant_subdomain: boolean;
-  /** Stored by earlier versions as a list of subaccount ids too: a non-empty list reads as true. */
-  shared_with_subaccounts: boolean | string[];
-  ips: string[];
-}
-
-const DEFAULT_FAILURE = 'the verification outcome was set to failed (PUT /emulator/domains/{domain}/verification)';
 const CHECKS_KEPT = 20;
 
 const notFound = () => new AppError('not_found', 'Domain Not Found');
 /** verifyDomain's answer when a record does not check out (400), with every record's outcome. */
 const invalidRecords = (records: DomainDnsRecords) => new AppError('validation', 'Invalid DNS records', undefined, { records });
 const exists = () => new AppError('conflict', 'Domain Already Exists');
-
-/** The domain as typed, in its DNS form; a 400 naming the problem when it is not a domain. */
-function domainName(input: string, path = 'domain'): { ascii: string; unicode: string } {
-  const parsed = parseDomainName(input);
-  if ('error' in parsed) throw new AppError('validation', `${path} ${parsed.error}`, [{ path, message: parsed.error }]);
-  return parsed;
-}
-
-function toRecord(row: DomainRow, routed: boolean): DomainRecord {
-  const options = JSON.parse(row.options) as DomainOptions;
-  const ascii = row.domain;
-  const records = withMx(JSON.parse(row.records) as DnsRecord[], row.domain, routed);
-  const sending = records.filter((r) => recordName(r) !== 'mx');
-  const mx = records.find((r) => recordName(r) === 'mx');
-  return {
-    domain: ascii,
-    mailer_id: row.mailer_id,
-    is_tenant_domain: options.is_tenant_domain,
-    verified: row.status === 'verified',
-    sending_records: toRecordMap(sending) as DomainRecord['sending_records'],
-    receiving_records: mx ? { mx: toPublished(mx) } : {},
-    custom_args: options.custom_args,
-    is_tenant_subdomain: options.is_tenant_subdomain,
-    shared_with_subaccounts: Array.isArray(options.shared_with_subaccounts) ? options.shared_with_subaccounts.length > 0 : options.shared_with_subaccounts,
-    ips: options.ips,
-    selector: row.selector,
-    domain_unicode: domainToUnicode(ascii) || ascii,
-    status: row.status,
-    reason: row.reason,
-    created_at: row.created_at,
-    verified_at: row.verified_at,
-    checked_at: row.checked_at,
-  };
-}
-
-/** The DKIM public key (base64 DER) of a stored private key: the published value is derived, never stored twice. */
-function publicKeyOf(privateKeyPem: string): string {
-  return createPublicKey(privateKeyPem).export({ type: 'spki', format: 'der' }).toString('base64');
-}
 
 /** At most this many answers of signingKey() are kept in memory. */
 const SIGNING_KEYS_KEPT = 1_000;
@@ -200,31 +123,15 @@ export class DomainsService {
   }
 
   /**
-   * Verifies the domain now. Simulated: the outcome set through the control API (verified unless set
-   * to failed). Real: each record looked up in DNS (a failed outcome set through the control API still
-   * wins). A status change sends a DOMAIN_VERIFICATION notification; the same status again sends none.
-   * Answers every record by name when all check out; otherwise throws `Invalid DNS records` (400) with them.
+   * Verifies the domain now (see checkRecords). A status change sends a DOMAIN_VERIFICATION
+   * notification; the same status again sends none. Answers every record by name when all check out;
+   * otherwise throws `Invalid DNS records` (400) with them.
    */
   async verify(accountId: string, domain: string): Promise<DomainDnsRecords> {
     const before = this.row(accountId, domain);
     const { repo, clock, mode } = this.deps;
-    const routed = this.routed(before);
-    const stored = withMx(JSON.parse(before.records) as DnsRecord[], before.domain, routed);
-    let records: DnsRecord[];
-    let reason: string | null = null;
-    if (before.next_outcome === 'failed') {
-      reason = before.next_reason ?? DEFAULT_FAILURE;
-      records = stored.map((r) => ({ type: r.type, host: r.host, value: r.value, status: 'failed', reason: reason! }));
-    } else if (mode === 'real') {
-      // The published values are derived from the key, so a record never disagrees with the key that signs.
-      const expected = withMx(dnsRecordsFor(before.domain, before.selector, publicKeyOf(before.dkim_private_key)), before.domain, routed);
-      records = await checkInDns(expected, this.deps.resolver);
-      const failed = records.filter((r) => r.status !== 'verified');
-      if (failed.length) reason = failed.map((r) => `${r.type} ${r.host}: ${r.reason}`).join('; ');
-    } else {
-      records = stored.map((r) => ({ type: r.type, host: r.host, value: r.value, status: 'verified' }));
-    }
-    const status: DomainStatus = reason === null ? 'verified' : 'failed';
+    const check = await checkRecords(before, this.routed(before), mode, this.deps.resolver);
+    const { records, status, reason } = check;
 
     const now = clock.now();
     const at = isoTimestamp(now);
@@ -246,7 +153,7 @@ export class DomainsService {
         },
         { domain_id: current.id, mode, status, reason, records: recordsJson, checked_at: at },
       );
-      if (recorded && previous !== status) this.notify(current, previous, status, records, reason, at);
+      if (recorded && previous !== status) this.notify(current, previous, check, at);
       return recorded;
     });
     this.signingKeys.clear();
@@ -306,7 +213,7 @@ export class DomainsService {
   }
 
   private toRecord(row: DomainRow): DomainRecord {
-    return toRecord(row, this.routed(row));
+    return toDomainRecord(row, this.routed(row));
   }
 
   private row(accountId: string, domain: string): DomainRow {
@@ -317,26 +224,16 @@ export class DomainsService {
   }
 
   /** A DOMAIN_VERIFICATION notification to the account's webhook of that category, through the dispatcher. */
-  private notify(row: DomainRow, previous: DomainStatus, status: DomainStatus, records: DnsRecord[], reason: string | null, at: string): void {
+  private notify(row: DomainRow, previous: DomainStatus, check: RecordsCheck, at: string): void {
     const webhook = this.deps.webhooks.find(row.account_id, 'DOMAIN_VERIFICATION');
     if (!webhook) return;
-    const payload = DomainVerificationPayload.parse({
-      event: 'domain_verification',
-      timestamp: at,
-      domain: row.domain,
-      status,
-      previous_status: previous,
-      mailer_id: row.mailer_id,
-      records: toRecordMap(records),
-      ...(status === 'failed' && reason !== null ? { reason } : {}),
-    });
     this.deps.dispatcher.enqueue({
       accountId: row.account_id,
       target: { kind: WEBHOOK_TARGET, id: webhook.id, url: webhook.url },
       category: 'DOMAIN_VERIFICATION',
       event: 'domain_verification',
       refId: null,
-      payload,
+      payload: verificationPayload(row, previous, check, at),
     });
     // Stored with the status change, in its transaction.
     this.deps.dispatcher.commitEnqueued();
