@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { ImapFlowOptions } from 'imapflow';
 import type { MailerRow } from '../store/mailers.repo';
-import type { MailerCredentials } from '../services/mailers/mailers.service';
+import type { MailerCredentials } from '../services/mailers/mailer-credentials';
 
 /** Reconnection delays after a failure, on the emulator clock: 1 s, doubling, at most 5 minutes. */
 export function reconnectDelay(failures: number): number {

@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { MailerRow } from '../store/mailers.repo';
 import { StrictAddressError } from '../services/strict-addresses';
-import type { MailerCredentials } from '../services/mailers/mailers.service';
+import type { MailerCredentials } from '../services/mailers/mailer-credentials';
 
 /**
  * The nodemailer options of an SMTP configuration, with bounded time-outs. `secure` as the contract

@@ -3,7 +3,6 @@ import type {
   ConfigType,
   ConfigureMailerBody,
   ImapMessagePage,
-  ImapMessageSummary,
   MailerRecord,
   MailerTestResult,
   SetOAuthActiveBody,
@@ -13,53 +12,14 @@ import { isoTimestamp, type Clock } from '../../clock';
 import { decodeCursor, paginate } from '../../cursor';
 import type { DeliveryTarget, Dispatcher } from '../../dispatch/dispatcher';
 import { AppError } from '../../errors';
-import type { ImapMessageListRow, MailerRow, MailersRepo } from '../../store/mailers.repo';
+import type { MailerRow, MailersRepo } from '../../store/mailers.repo';
+import { credentialsOf, type MailerCredentials, type StoredToken } from './mailer-credentials';
+import { mailerNotFound, toImapMessageSummary, toMailerRecord, type MailerWebhook } from './mailer-records';
+import { checkConfigType, checkMailerRules } from './mailer-rules';
 import type { SecretBox } from './secret-box';
 
 /** Dispatcher target kind of the posts of an IMAP configuration's new messages. */
 export const IMAP_WEBHOOK_TARGET = 'imap_mailer';
-
-const LABEL: Record<ConfigType, string> = { smtp: 'SMTP', imap: 'IMAP' };
-
-export const mailerNotFound = (type?: ConfigType) => new AppError('not_found', type ? `${LABEL[type]} Config Not Found` : 'Mailer Not Found');
-
-/** A message taken from an inbox as the control API shows it. */
-export function toImapMessageSummary(row: ImapMessageListRow): ImapMessageSummary {
-  return {
-    ref_id: row.ref_id,
-    mailer_id: row.mailer_id,
-    uidvalidity: row.uidvalidity,
-    uid: row.uid,
-    message_id: row.message_id,
-    from_email: row.from_email,
-    subject: row.subject,
-    size: row.size,
-    bounce_ref_id: row.bounce_ref_id,
-    delivery_id: row.delivery_id,
-    created_at: row.created_at,
-  };
-}
-
-const invalid = (path: string, message: string) => new AppError('validation', `${path} ${message}`, [{ path, message }]);
-
-/** How to log in: a password, an OAuth access token (XOAUTH2), or no login at all. */
-export type MailerCredentials = { user: string; pass?: string; accessToken?: string } | null;
-
-/** The token stored on a mailer by oauthLogin. */
-export interface StoredToken {
-  access_token: string;
-  refresh_token?: string;
-  token_type: string;
-  scope: string | null;
-  expires_at: string | null;
-  app_id: string;
-}
-
-interface Webhook {
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-}
 
 export interface MailersDeps {
   repo: MailersRepo;
@@ -104,55 +64,14 @@ export class MailersService {
   }
 
   toRecord(row: MailerRow): MailerRecord {
-    const webhook = row.webhook === null ? null : (JSON.parse(row.webhook) as Webhook);
-    const meta = row.oauth_meta === null ? null : (JSON.parse(row.oauth_meta) as Omit<StoredToken, 'access_token' | 'refresh_token'>);
-    return {
-      mailer_id: row.id,
-      name: row.name,
-      email: row.email,
-      config_type: row.config_type,
-      connection_type: row.connection_type,
-      config: { host: row.host, port: row.port, username: row.username, secure: row.secure as MailerRecord['config']['secure'], has_password: row.password_enc !== null },
-      webhook: webhook as MailerRecord['webhook'],
-      oauth_active: row.oauth_active === 1,
-      oauth:
-        row.connection_type === 'oauth' || row.oauth_token_enc !== null
-          ? {
-              has_token: row.oauth_token_enc !== null,
-              app_id: meta?.app_id ?? null,
-              token_type: meta?.token_type ?? null,
-              scope: meta?.scope ?? null,
-              expires_at: meta?.expires_at ?? null,
-            }
-          : null,
-      status: row.status as MailerRecord['status'],
-      last_error: row.last_error,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    };
-  }
-
-  /** Rules beyond the schema, on the configuration as it will be stored. */
-  private checkRules(type: ConfigType, c: { connection_type: string; username: string; hasPassword: boolean; webhook: unknown }): void {
-    if (c.webhook !== null && c.webhook !== undefined && type !== 'imap') throw invalid('webhook', 'is only for IMAP configurations');
-    if (c.connection_type === 'oauth') {
-      if (c.username === '') throw invalid('config.username', 'is required with connection_type oauth (the XOAUTH2 login names the user)');
-      return;
-    }
-    if (type === 'imap' && c.username === '') throw invalid('config.username', 'is required for an IMAP configuration');
-    if (type === 'imap' && !c.hasPassword) throw invalid('config.password', 'is required for an IMAP configuration with connection_type basic');
-    if (c.hasPassword && c.username === '') throw invalid('config.username', 'is required with a password');
-  }
-
-  private checkType(pathType: ConfigType, given: ConfigType | undefined): void {
-    if (given !== undefined && given !== pathType) throw invalid('config_type', `must be ${pathType} for an ${LABEL[pathType]} configuration`);
+    return toMailerRecord(row);
   }
 
   async configure(accountId: string, pathType: ConfigType, body: ConfigureMailerBody): Promise<MailerRecord> {
-    this.checkType(pathType, body.config_type);
+    checkConfigType(pathType, body.config_type);
     const username = body.config.username ?? '';
     const password = body.config.password ?? '';
-    this.checkRules(pathType, { connection_type: body.connection_type, username, hasPassword: password !== '', webhook: body.webhook });
+    checkMailerRules(pathType, { connection_type: body.connection_type, username, hasPassword: password !== '', webhook: body.webhook });
     if (body.webhook) await this.deps.checkUrl(body.webhook.url, 'webhook.url');
     const address = pathType === 'smtp' ? await this.deps.checkSmtpHost(body.config.host, 'config.host') : undefined;
     const now = isoTimestamp(this.deps.clock.now());
@@ -203,7 +122,7 @@ export class MailersService {
 
   async update(accountId: string, pathType: ConfigType, body: UpdateMailerBody): Promise<MailerRecord> {
     const current = this.find(accountId, body.mailer_id, pathType);
-    this.checkType(pathType, body.config_type);
+    checkConfigType(pathType, body.config_type);
     const c = body.config ?? {};
     const connectionType = body.connection_type ?? current.connection_type;
     const username = c.username ?? current.username;
@@ -214,8 +133,8 @@ export class MailersService {
         : body.webhook === null
           ? null
           : JSON.stringify({ url: body.webhook.url, method: body.webhook.method, headers: body.webhook.headers ?? {} });
-    this.checkRules(pathType, { connection_type: connectionType, username, hasPassword: passwordEnc !== null, webhook });
-    const oldUrl = current.webhook === null ? null : (JSON.parse(current.webhook) as Webhook).url;
+    checkMailerRules(pathType, { connection_type: connectionType, username, hasPassword: passwordEnc !== null, webhook });
+    const oldUrl = current.webhook === null ? null : (JSON.parse(current.webhook) as MailerWebhook).url;
     if (body.webhook && body.webhook.url !== oldUrl) await this.deps.checkUrl(body.webhook.url, 'webhook.url');
     if (pathType === 'smtp' && c.host !== undefined && c.host !== current.host) await this.deps.checkSmtpHost(c.host, 'config.host');
     const connectionChanged =
@@ -324,31 +243,16 @@ export class MailersService {
     this.deps.changed(row.id, this.deps.repo.get(row.id));
   }
 
-  /**
-   * How the mailer logs in now: its OAuth token (XOAUTH2) when OAuth is on, else its password, else no
-   * login. Throws a plain Error (a connection failure, in words) when a secret cannot be read.
-   */
+  /** How the mailer logs in now (see credentialsOf). */
   credentials(row: MailerRow): MailerCredentials {
-    if (row.connection_type === 'oauth' && row.oauth_active !== 1) {
-      throw new Error('OAuth is off for this mailer: log in with oauthLogin or turn it on with setOAuthActive');
-    }
-    if (row.oauth_active === 1) {
-      if (row.oauth_token_enc === null) throw new Error('no OAuth token is stored: log in with oauthLogin first');
-      const json = this.deps.secrets.open(row.oauth_token_enc);
-      if (json === undefined) throw new Error('the stored OAuth token cannot be decrypted (the secret key changed); log in again');
-      return { user: row.username, accessToken: (JSON.parse(json) as StoredToken).access_token };
-    }
-    if (row.password_enc === null) return null;
-    const pass = this.deps.secrets.open(row.password_enc);
-    if (pass === undefined) throw new Error('the stored password cannot be decrypted (the secret key changed); set it again');
-    return { user: row.username, pass };
+    return credentialsOf(row, this.deps.secrets);
   }
 
   /** Where the post of an IMAP configuration's message goes now; undefined once it has no webhook. */
   resolveTarget(id: string): DeliveryTarget | undefined {
     const row = this.deps.repo.get(id);
     if (!row || row.webhook === null) return undefined;
-    const webhook = JSON.parse(row.webhook) as Webhook;
+    const webhook = JSON.parse(row.webhook) as MailerWebhook;
     return { url: webhook.url, method: webhook.method, headers: webhook.headers };
   }
 }
