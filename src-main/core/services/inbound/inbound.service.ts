@@ -1,11 +1,8 @@
-import { simpleParser } from 'mailparser';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import { ulid } from 'ulid';
 import type {
   ConfigureInboundDomainBody,
   CreateInboundUsernameBody,
   InboundDomainRecord,
-  InboundPayload,
   InboundUsernameRecord,
   SimulateInboundBody,
   SimulateInboundResult,
@@ -15,17 +12,17 @@ import type {
 import { isoTimestamp, type Clock } from '../../clock';
 import type { DeliveryTarget, Dispatcher } from '../../dispatch/dispatcher';
 import { AppError } from '../../errors';
-import { monotonicUlids } from '../../ids';
 import type { InboundDomainRow, InboundRepo, InboundUsernameRow } from '../../store/inbound.repo';
 import { parseDomainName } from '../domains/hostname';
-import { composerAttachments, renderInMemory } from '../email/compose';
-import { mailContentOf } from '../email/parsed-mail';
-
-/** Dispatcher target kinds of inbound posts: a username with its own URL, else its domain. */
-export const INBOUND_DOMAIN_TARGET = 'inbound_domain';
-export const INBOUND_USERNAME_TARGET = 'inbound_username';
-
-type Method = InboundDomainRecord['method'];
+import {
+  composeInbound,
+  INBOUND_DOMAIN_TARGET,
+  INBOUND_USERNAME_TARGET,
+  InboundPosts,
+  type InboundRoute,
+  type RoutedRecipient,
+} from './inbound-posts';
+import { effectiveTarget, toInboundDomainRecord, toInboundUsernameRecord } from './inbound-records';
 
 export interface InboundDeps {
   repo: InboundRepo;
@@ -35,26 +32,8 @@ export interface InboundDeps {
   checkUrl: (url: string, path: string) => Promise<void>;
 }
 
-/** Where one recipient's inbound mail goes. */
-export interface InboundRoute {
-  accountId: string;
-  domain: InboundDomainRow;
-  username: InboundUsernameRow | undefined;
-  localPart: string;
-}
-
-export interface RoutedRecipient {
-  email: string;
-  refId: string;
-  deliveryId: string;
-}
-
 const domainNotFound = () => new AppError('not_found', 'Inbound Domain Not Found');
 const usernameNotFound = () => new AppError('not_found', 'Inbound Username Not Found');
-
-function headersOf(json: string | null): Record<string, string> | null {
-  return json === null ? null : (JSON.parse(json) as Record<string, string>);
-}
 
 /**
  * Inbound routing: routes per domain and username (create, update, get, delete), and the delivery of
@@ -62,11 +41,13 @@ function headersOf(json: string | null): Record<string, string> | null {
  * username's URL, else the domain's.
  */
 export class InboundService {
-  private readonly newRefId = monotonicUlids();
   /** Domains with a route in any account: every SMTP recipient is checked against them. */
   private routed: Set<string> | undefined;
+  private readonly posts: InboundPosts;
 
-  constructor(private readonly deps: InboundDeps) {}
+  constructor(private readonly deps: InboundDeps) {
+    this.posts = new InboundPosts(deps);
+  }
 
   /** After a reset wiped the store: nothing read before holds. */
   forgetCached(): void {
@@ -94,28 +75,11 @@ export class InboundService {
   }
 
   private domainRecord(row: InboundDomainRow): InboundDomainRecord {
-    return {
-      domain: row.domain,
-      url: row.url,
-      method: row.method as Method,
-      headers: headersOf(row.headers)!,
-      usernames: this.deps.repo.usernamesOf(row.id).map((u) => u.username),
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    };
+    return toInboundDomainRecord(row, this.deps.repo.usernamesOf(row.id).map((u) => u.username));
   }
 
   private usernameRecord(domain: InboundDomainRow, row: InboundUsernameRow): InboundUsernameRecord {
-    return {
-      domain: domain.domain,
-      username: row.username,
-      url: row.url,
-      method: row.method as Method | null,
-      headers: headersOf(row.headers),
-      effective: effectiveTarget(domain, row) as InboundUsernameRecord['effective'],
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    };
+    return toInboundUsernameRecord(domain, row);
   }
 
   async configureDomain(accountId: string, body: ConfigureInboundDomainBody): Promise<InboundDomainRecord> {
@@ -294,68 +258,8 @@ export class InboundService {
     return { recipients: body.to.map((email) => results.find((r) => r.email === email)!) };
   }
 
-  /**
-   * Posts an inbound email to the route of each recipient: parsed once, stored as it came, and one
-   * delivery per recipient (a persisted row before its first attempt, retried like a webhook).
-   */
-  async deliver(raw: Buffer, routed: Array<{ email: string; route: InboundRoute }>, source: 'smtp' | 'api'): Promise<RoutedRecipient[]> {
-    if (routed.length === 0) return [];
-    const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
-    const now = this.deps.clock.now();
-    const timestamp = isoTimestamp(now);
-    const common = { event: 'inbound' as const, timestamp, ...mailContentOf(parsed) };
-    return routed.map(({ email, route }) => {
-      const refId = this.newRefId(now);
-      const username = route.username?.username ?? route.localPart;
-      const payload: InboundPayload = { ...common, ref_id: refId, domain: route.domain.domain, username, recipient: email };
-      const target = route.username?.url
-        ? { kind: INBOUND_USERNAME_TARGET, id: route.username.id, url: route.username.url }
-        : { kind: INBOUND_DOMAIN_TARGET, id: route.domain.id, url: route.domain.url };
-      const deliveryId = this.deps.dispatcher.enqueue({
-        accountId: route.accountId,
-        target,
-        category: 'INBOUND',
-        event: 'inbound',
-        refId,
-        payload,
-      });
-      this.deps.repo.insertMessage({
-        ref_id: refId,
-        account_id: route.accountId,
-        domain: route.domain.domain,
-        username,
-        source,
-        from_email: common.from.email,
-        subject: common.subject,
-        raw,
-        delivery_id: deliveryId,
-        created_ms: now,
-        created_at: timestamp,
-      });
-      return { email, refId, deliveryId };
-    });
+  /** Posts an inbound email to the route of each recipient (see InboundPosts.deliver). */
+  deliver(raw: Buffer, routed: Array<{ email: string; route: InboundRoute }>, source: 'smtp' | 'api'): Promise<RoutedRecipient[]> {
+    return this.posts.deliver(raw, routed, source);
   }
-}
-
-/** A username's own URL, method and headers, else its domain's. */
-function effectiveTarget(domain: InboundDomainRow, username: InboundUsernameRow | undefined): DeliveryTarget {
-  if (username?.url) return { url: username.url, method: username.method ?? domain.method, headers: headersOf(username.headers) ?? {} };
-  return { url: domain.url, method: domain.method, headers: headersOf(domain.headers)! };
-}
-
-/** A simulated inbound email as MIME (nodemailer's composer, never reading files or URLs). */
-async function composeInbound(body: SimulateInboundBody, date: Date): Promise<Buffer> {
-  const from = body.from!;
-  const tree = new MailComposer({
-    from: from.name ? { name: from.name, address: from.email } : from.email,
-    to: body.to,
-    subject: body.subject ?? '',
-    text: body.text,
-    html: body.html,
-    date,
-    attachments: composerAttachments(body.attachments),
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  }).compile();
-  return renderInMemory(tree) ?? tree.build();
 }

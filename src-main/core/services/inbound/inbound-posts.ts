@@ -1,0 +1,99 @@
+import { simpleParser } from 'mailparser';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import type { InboundPayload, SimulateInboundBody } from '../../../../src-shared/schemas/inbound';
+import { isoTimestamp, type Clock } from '../../clock';
+import type { Dispatcher } from '../../dispatch/dispatcher';
+import { monotonicUlids } from '../../ids';
+import type { InboundDomainRow, InboundRepo, InboundUsernameRow } from '../../store/inbound.repo';
+import { composerAttachments, renderInMemory } from '../email/compose';
+import { mailContentOf } from '../email/parsed-mail';
+
+/** Dispatcher target kinds of inbound posts: a username with its own URL, else its domain. */
+export const INBOUND_DOMAIN_TARGET = 'inbound_domain';
+export const INBOUND_USERNAME_TARGET = 'inbound_username';
+
+/** Where one recipient's inbound mail goes. */
+export interface InboundRoute {
+  accountId: string;
+  domain: InboundDomainRow;
+  username: InboundUsernameRow | undefined;
+  localPart: string;
+}
+
+export interface RoutedRecipient {
+  email: string;
+  refId: string;
+  deliveryId: string;
+}
+
+export interface InboundPostsDeps {
+  repo: InboundRepo;
+  clock: Clock;
+  dispatcher: Pick<Dispatcher, 'enqueue'>;
+}
+
+/** Inbound mail on its way out: parsed, stored as it came, and posted to each recipient's route through the dispatcher. */
+export class InboundPosts {
+  private readonly newRefId = monotonicUlids();
+
+  constructor(private readonly deps: InboundPostsDeps) {}
+
+  /**
+   * Posts an inbound email to the route of each recipient: parsed once, stored as it came, and one
+   * delivery per recipient (a persisted row before its first attempt, retried like a webhook).
+   */
+  async deliver(raw: Buffer, routed: Array<{ email: string; route: InboundRoute }>, source: 'smtp' | 'api'): Promise<RoutedRecipient[]> {
+    if (routed.length === 0) return [];
+    const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
+    const now = this.deps.clock.now();
+    const timestamp = isoTimestamp(now);
+    const common = { event: 'inbound' as const, timestamp, ...mailContentOf(parsed) };
+    return routed.map(({ email, route }) => {
+      const refId = this.newRefId(now);
+      const username = route.username?.username ?? route.localPart;
+      const payload: InboundPayload = { ...common, ref_id: refId, domain: route.domain.domain, username, recipient: email };
+      const target = route.username?.url
+        ? { kind: INBOUND_USERNAME_TARGET, id: route.username.id, url: route.username.url }
+        : { kind: INBOUND_DOMAIN_TARGET, id: route.domain.id, url: route.domain.url };
+      const deliveryId = this.deps.dispatcher.enqueue({
+        accountId: route.accountId,
+        target,
+        category: 'INBOUND',
+        event: 'inbound',
+        refId,
+        payload,
+      });
+      this.deps.repo.insertMessage({
+        ref_id: refId,
+        account_id: route.accountId,
+        domain: route.domain.domain,
+        username,
+        source,
+        from_email: common.from.email,
+        subject: common.subject,
+        raw,
+        delivery_id: deliveryId,
+        created_ms: now,
+        created_at: timestamp,
+      });
+      return { email, refId, deliveryId };
+    });
+  }
+}
+
+/** A simulated inbound email as MIME (nodemailer's composer, never reading files or URLs). */
+export async function composeInbound(body: SimulateInboundBody, date: Date): Promise<Buffer> {
+  const from = body.from!;
+  const tree = new MailComposer({
+    from: from.name ? { name: from.name, address: from.email } : from.email,
+    to: body.to,
+    subject: body.subject ?? '',
+    text: body.text,
+    html: body.html,
+    date,
+    attachments: composerAttachments(body.attachments),
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  }).compile();
+  return renderInMemory(tree) ?? tree.build();
+}
