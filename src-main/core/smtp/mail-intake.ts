@@ -11,13 +11,18 @@ function findAddress(list: MailAddress[], email: string): MailAddress | undefine
   return list.find((a) => a.email.toLowerCase() === lc);
 }
 
+export interface MailIntakeDeps {
+  email: EmailService;
+  inbound: InboundService;
+}
+
 /**
  * What happens to a message the SMTP sink accepted: recipients at an inbound-routed domain go to
  * inbound routing; every other recipient is captured and goes through the simulation, exactly as an
  * API send. A recipient is `to` or `cc` when the headers name it so, else `bcc`.
  */
 export class MailIntake {
-  constructor(private readonly deps: { email: EmailService; inbound: InboundService }) {}
+  constructor(private readonly deps: MailIntakeDeps) {}
 
   async accept(mail: AcceptedMail): Promise<string[]> {
     const routed: Array<{ email: string; route: InboundRoute }> = [];

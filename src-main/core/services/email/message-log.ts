@@ -85,17 +85,18 @@ export function statusAfter(payload: EmailEventPayload, current: EmailStatus): {
 /** The failed reason of a copy whose recipient is on the suppression list (the logs' `failedReason`). */
 export const SUPPRESSED_REASON = 'recipient is on the suppression list (unsubscribed)';
 
+export interface MessageLogDeps {
+  messages: MessagesRepo;
+  /** The suppression list an unsubscribe event adds to. */
+  simulation: SimulationRepo;
+  clock: Clock;
+  /** Announces each applied event with the copy's status after it (the UI's live list). */
+  applied?: (change: StatusChange) => void;
+}
+
 /** The email log side of events: a copy's status, its event list, and suppression on unsubscribe. */
 export class MessageLog {
-  constructor(
-    private readonly deps: {
-      messages: MessagesRepo;
-      simulation: SimulationRepo;
-      clock: Clock;
-      /** Announces each applied event with the copy's status after it (the UI's live list). */
-      applied?: (change: StatusChange) => void;
-    },
-  ) {}
+  constructor(private readonly deps: MessageLogDeps) {}
 
   /** A copy by its own key. */
   find(messageId: string): MessageFacts | undefined {

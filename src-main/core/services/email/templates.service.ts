@@ -25,11 +25,16 @@ function toRecord(row: TemplateRow): TemplateRecord {
 
 const notFound = () => new AppError('not_found', 'Template Not Found');
 
+export interface TemplatesDeps {
+  repo: TemplatesRepo;
+  clock: Clock;
+}
+
 /** Email templates: stored per account, filled by a send's substitutions (`template_id`). */
 export class TemplatesService {
   private readonly newId = monotonicUlids();
 
-  constructor(private readonly deps: { repo: TemplatesRepo; clock: Clock }) {}
+  constructor(private readonly deps: TemplatesDeps) {}
 
   create(accountId: string, body: TemplateBody): TemplateRecord {
     if (this.deps.repo.count(accountId) >= MAX_TEMPLATES) {

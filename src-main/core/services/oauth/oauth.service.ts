@@ -23,6 +23,17 @@ export interface ConsentRequest {
   accountName: string;
 }
 
+export interface OAuthDeps {
+  /** The OAuth requests (consent pages and codes) are kept with the mailers. */
+  repo: MailersRepo;
+  mailers: MailersService;
+  clock: Clock;
+  /** The emulator's HTTP URL, for the consent page's address. */
+  baseUrl: () => string;
+  /** An account's name, as the consent page shows it. */
+  accountName: (accountId: string) => string;
+}
+
 /**
  * The emulator as its own offline OAuth authorization server (authorization-code flow, RFC 6749 part
  * 4.1): `oauthLogin` without a token answers the consent page's URL; approving it redirects to the
@@ -30,15 +41,7 @@ export interface ConsentRequest {
  * elsewhere) stores the token, sealed, on the mailer and turns its OAuth on.
  */
 export class OAuthService {
-  constructor(
-    private readonly deps: {
-      repo: MailersRepo;
-      mailers: MailersService;
-      clock: Clock;
-      baseUrl: () => string;
-      accountName: (accountId: string) => string;
-    },
-  ) {}
+  constructor(private readonly deps: OAuthDeps) {}
 
   private mailerFor(accountId: string, mailerId: string | undefined, type: OAuthLoginBody['type']): MailerRow | undefined {
     if (mailerId === undefined) return undefined;
