@@ -6,7 +6,23 @@ import { buildOpenApiDocument } from '../../../src-shared/openapi';
 import { controlOperations, serviceOperations } from '../../../src-shared/operations';
 import type { Health } from '../../../src-shared/schemas/emulator';
 import type { EmulatorClock } from '../clock';
-import type { EmulatorServices } from '../create-emulator';
+import type { Dispatcher } from '../dispatch/dispatcher';
+import type { AccountsService } from '../services/accounts.service';
+import type { DomainsService } from '../services/domains/domains.service';
+import type { EmailEventsService } from '../services/email-events.service';
+import type { EmailService } from '../services/email/email.service';
+import type { MessagesService } from '../services/email/messages.service';
+import type { TemplatesService } from '../services/email/templates.service';
+import type { TrackingService } from '../services/email/tracking.service';
+import type { InboundService } from '../services/inbound/inbound.service';
+import type { MailerTests } from '../services/mailers/mailer-tests';
+import type { MailersService } from '../services/mailers/mailers.service';
+import type { OAuthService } from '../services/oauth/oauth.service';
+import type { ResetService } from '../services/reset.service';
+import type { Simulator } from '../services/simulation/simulator';
+import type { StatsService } from '../services/stats.service';
+import type { WebhooksService } from '../services/webhooks.service';
+import type { SmtpRelay } from '../smtp/relay';
 import type { LiveBus } from '../live-bus';
 import { errorBody, handleError } from './error-handler';
 import { bearerAuth, controlGuard } from './guards';
@@ -24,6 +40,27 @@ import { streamRoutes } from './routes/stream.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 import { registerUi } from './ui';
 
+/** The services the routes call: what the HTTP layer needs of the emulator, and nothing more. */
+export interface HttpServices {
+  accounts: AccountsService;
+  webhooks: WebhooksService;
+  email: EmailService;
+  templates: TemplatesService;
+  messages: MessagesService;
+  tracking: TrackingService;
+  emailEvents: EmailEventsService;
+  dispatcher: Dispatcher;
+  simulator: Simulator;
+  domains: DomainsService;
+  inbound: InboundService;
+  mailers: MailersService;
+  mailerTests: MailerTests;
+  oauth: OAuthService;
+  relay: Pick<SmtpRelay, 'release'>;
+  stats: StatsService;
+  reset: ResetService;
+}
+
 export interface HttpAppDeps {
   logger: Logger;
   version: string;
@@ -32,7 +69,7 @@ export interface HttpAppDeps {
   /** How long a slow client may hold a connection (README: Limits). */
   timeouts: HttpTimeouts;
   uiDir: string | undefined;
-  services: EmulatorServices;
+  services: HttpServices;
   clock: EmulatorClock;
   live: LiveBus;
   health: () => Health;
@@ -186,13 +223,10 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       emailEvents: deps.services.emailEvents,
     });
     simulationRoutes(control, deps.services.email);
-    messagesRoutes(control, deps.services.messages, (refId, body) => deps.services.relay.release(refId, body.mailer_id, body.to));
+    messagesRoutes(control, { messages: deps.services.messages, relay: deps.services.relay });
     inboundControlRoutes(control, { inbound: deps.services.inbound, accounts: deps.services.accounts });
     domainControlRoutes(control, deps.services.domains);
-    mailerControlRoutes(control, {
-      mailers: deps.services.mailers,
-      test: (id) => deps.services.mailers.test(id, (row) => (row.config_type === 'smtp' ? deps.services.relay.test(row) : deps.services.imap.test(row))),
-    });
+    mailerControlRoutes(control, { mailers: deps.services.mailers, tests: deps.services.mailerTests });
     streamRoutes(control, deps.live);
   });
 

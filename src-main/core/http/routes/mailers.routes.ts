@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { controlOperations as ctl, serviceOperations as ops } from '../../../../src-shared/operations';
 import type { MailersService } from '../../services/mailers/mailers.service';
 import type { OAuthService } from '../../services/oauth/oauth.service';
+import type { MailerTests } from '../../services/mailers/mailer-tests';
 import { registerOperation } from '../operation-route';
 import { ok } from '../respond';
 import { parseInput } from '../validation';
@@ -43,10 +44,10 @@ export function mailerRoutes(app: FastifyInstance, deps: { mailers: MailersServi
 }
 
 /** The control API's view of mailers: every account's, and a connection test against the real server. */
-export function mailerControlRoutes(app: FastifyInstance, deps: { mailers: MailersService; test: (mailerId: string) => Promise<import('../../../../src-shared/schemas/mailers').MailerTestResult> }): void {
+export function mailerControlRoutes(app: FastifyInstance, deps: { mailers: MailersService; tests: MailerTests }): void {
   registerOperation(app, ctl.listEmulatorMailers, () => ok('Mailers retrieved successfully', deps.mailers.listAll()));
   registerOperation(app, ctl.testMailer, async ({ params }) => {
-    const result = await deps.test(params.mailer_id);
+    const result = await deps.tests.test(params.mailer_id);
     return ok(result.ok ? 'Connection and login succeeded' : `Connection test failed: ${result.message}`, result);
   });
   registerOperation(app, ctl.listImapMessages, ({ params, query }) => ok('IMAP messages retrieved successfully', deps.mailers.imapMessages(params.mailer_id, query)));

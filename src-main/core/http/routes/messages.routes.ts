@@ -47,12 +47,16 @@ export function download(reply: FastifyReply, filename: string, contentType: str
 
 export function messagesRoutes(
   app: FastifyInstance,
-  messages: MessagesService,
-  release: (refId: string, body: z.output<typeof ReleaseMessageBody>) => Promise<ReleaseResult>,
+  deps: {
+    messages: MessagesService;
+    /** Sends a captured copy for real through an SMTP mailer (the SMTP relay). */
+    relay: { release(messageId: string, mailerId: string, to: string[] | undefined): Promise<ReleaseResult> };
+  },
 ): void {
+  const { messages, relay } = deps;
   registerOperation(app, ops.listMessages, ({ query }) => ok('Messages retrieved successfully', messages.list(query)));
   registerOperation(app, ops.releaseMessage, async ({ params, body }) => {
-    const result = await release(params.id, body);
+    const result = await relay.release(params.id, body.mailer_id, body.to);
     const message = result.ok
       ? `Released to ${result.accepted.join(', ')}${result.rejected.length > 0 ? `; refused for ${result.rejected.join(', ')}` : ''}`
       : `The SMTP server did not take the message: ${result.smtp_response}`;

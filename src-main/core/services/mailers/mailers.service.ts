@@ -35,8 +35,6 @@ export interface MailersDeps {
   checkSmtpHost: (host: string, path: string) => Promise<string | undefined>;
   /** A real connection and login to an SMTP server (the relay's test); `message` is the server's answer or the connection error. */
   checkSmtpLogin: (row: MailerRow, credentials: MailerCredentials, address: string | undefined) => Promise<{ ok: boolean; message: string }>;
-  /** A configuration was added, changed or deleted (undefined): the IMAP connector follows. */
-  changed: (id: string, row: MailerRow | undefined) => void;
   /** Announces a change of a mailer or of its status (the live stream). */
   announce?: (change: { mailer_id: string; account_id: string; config_type: string; status: string; last_error: string | null }) => void;
 }
@@ -46,7 +44,20 @@ export interface MailersDeps {
  * sealed (AES-256-GCM, key outside the database), records without secrets, status, OAuth tokens.
  */
 export class MailersService {
+  /** Who follows the configurations as they change (the IMAP connector, which is built after this service). */
+  private readonly changeListeners: Array<(id: string, row: MailerRow | undefined) => void> = [];
+
   constructor(private readonly deps: MailersDeps) {}
+
+  /** Calls `listener` whenever a configuration is added, changed or deleted (`row` undefined); answers how to stop. */
+  onChanged(listener: (id: string, row: MailerRow | undefined) => void): () => void {
+    this.changeListeners.push(listener);
+    return () => this.changeListeners.splice(this.changeListeners.indexOf(listener), 1);
+  }
+
+  private changed(id: string, row: MailerRow | undefined): void {
+    for (const listener of this.changeListeners) listener(id, row);
+  }
 
   private find(accountId: string, id: string, type?: ConfigType): MailerRow {
     const row = this.deps.repo.get(id);
@@ -101,7 +112,7 @@ export class MailersService {
     if (pathType === 'smtp') row.status = await this.verifySmtp(row, password, address);
     this.deps.repo.insert(row);
     this.announce(row);
-    this.deps.changed(row.id, row);
+    this.changed(row.id, row);
     return this.toRecord(row);
   }
 
@@ -158,7 +169,7 @@ export class MailersService {
     this.announce(row);
     if (webhook === null && current.webhook !== null) this.deps.dispatcher.cancelTarget(IMAP_WEBHOOK_TARGET, current.id);
     else this.deps.dispatcher.targetChanged(IMAP_WEBHOOK_TARGET, current.id);
-    if (connectionChanged) this.deps.changed(row.id, row);
+    if (connectionChanged) this.changed(row.id, row);
     return this.toRecord(row);
   }
 
@@ -179,7 +190,7 @@ export class MailersService {
     this.deps.repo.delete(current.id);
     this.announce({ ...current, status: 'deleted', last_error: null });
     this.deps.dispatcher.cancelTarget(IMAP_WEBHOOK_TARGET, current.id);
-    this.deps.changed(current.id, undefined);
+    this.changed(current.id, undefined);
   }
 
   /**
@@ -230,7 +241,7 @@ export class MailersService {
     this.deps.repo.setOAuthActive(current.id, active, isoTimestamp(this.deps.clock.now()));
     if ((current.oauth_active === 1) !== active) {
       this.announce(current);
-      this.deps.changed(current.id, this.deps.repo.get(current.id));
+      this.changed(current.id, this.deps.repo.get(current.id));
     }
     return { mailer_id: current.id, oauth_active: active };
   }
@@ -240,7 +251,7 @@ export class MailersService {
     const { access_token: _a, refresh_token: _r, ...meta } = token;
     this.deps.repo.setOAuthToken(row.id, this.deps.secrets.seal(JSON.stringify(token)), JSON.stringify(meta), isoTimestamp(this.deps.clock.now()));
     this.announce(row);
-    this.deps.changed(row.id, this.deps.repo.get(row.id));
+    this.changed(row.id, this.deps.repo.get(row.id));
   }
 
   /** How the mailer logs in now (see credentialsOf). */

@@ -1,0 +1,89 @@
+import { version } from '../../../package.json';
+import type { Health } from '../../../src-shared/schemas/emulator';
+import { EmulatorClock, isoTimestamp } from '../clock';
+import { defaultDataDir, EmulatorConfigSchema, type EmulatorConfigInput } from '../config';
+import { LiveBus } from '../live-bus';
+import { createLogger } from '../logger';
+import { AccountsService } from '../services/accounts.service';
+import { lookupHost } from '../services/reachability';
+import { AccountsRepo } from '../store/accounts.repo';
+import { StateRepo } from '../store/state.repo';
+import { WebhooksRepo } from '../store/webhooks.repo';
+import { buildDispatcher } from './delivery';
+import { restoredClockOffset, startWorkers, stopEmulator } from './lifecycle';
+import { startListeners, type Listeners } from './listeners';
+import { buildServices } from './services';
+import { openStore } from './store';
+import type { EmulatorHandle, EmulatorSeams, PublicUrl } from './types';
+
+export const VERSION = version;
+
+/**
+ * The one composition root: validates the config, opens the store, builds the dispatcher and the
+ * services (services.ts, in the order they depend on each other), starts the listeners and the workers,
+ * and answers a handle whose close() stops it all gracefully (lifecycle.ts). The CLI and the desktop
+ * shell are thin wrappers around it. Never imports electron.
+ */
+export async function createEmulator(input: EmulatorConfigInput = {}, seams: EmulatorSeams = {}): Promise<EmulatorHandle> {
+  const config = EmulatorConfigSchema.parse(input);
+  const logger = seams.logger ?? createLogger(config.logLevel);
+  const dataDir = config.memory ? null : (config.dataDir ?? defaultDataDir());
+  const store = await openStore(dataDir, { nativeBinding: seams.sqliteNativeBinding, logger });
+  const { db } = store;
+  let clock: EmulatorClock | undefined;
+  let listeners: Listeners | undefined;
+  try {
+    const state = new StateRepo(db);
+    clock = seams.clock ?? new EmulatorClock(restoredClockOffset(state));
+    const startedAt = isoTimestamp(clock.now());
+    const live = new LiveBus();
+    const accounts = new AccountsService({ repo: new AccountsRepo(db), clock });
+    const { dispatcher, targets } = buildDispatcher({ db, config, clock, live, logger, accounts, lookup: seams.lookup ?? lookupHost });
+    // Filled in once the HTTP listener has its port (tracking links, OAuth pages).
+    const publicUrl: PublicUrl = { http: '' };
+    const { services, writes } = buildServices({
+      db,
+      dataDir,
+      config,
+      seams,
+      clock,
+      live,
+      logger,
+      accounts,
+      webhooksRepo: new WebhooksRepo(db),
+      dispatcher,
+      targets,
+      publicUrl,
+    });
+    const defaultAccount = accounts.bootstrap(config.apiKey);
+
+    let health: Health | undefined;
+    listeners = await startListeners({ config, dataDir, version, logger, clock, live, services, health: () => health! });
+    const { urls, ports } = listeners;
+    publicUrl.http = urls.http;
+    health = { status: 'ok', version, started_at: startedAt, urls, ports, data_dir: dataDir };
+    startWorkers(services, clock, live, state);
+    logger.info({ urls, dataDir }, 'mailyard started');
+
+    const parts = { config, services, listeners, writes, clock, state, store, logger };
+    let closing: Promise<void> | undefined;
+    return {
+      version,
+      config,
+      dataDir,
+      urls,
+      ports,
+      defaultAccount,
+      clock,
+      live,
+      services,
+      close: () => (closing ??= stopEmulator(parts)),
+    };
+  } catch (err) {
+    await listeners?.http.close();
+    await listeners?.smtp.close();
+    clock?.dispose();
+    await store.close();
+    throw err;
+  }
+}

@@ -1,0 +1,76 @@
+import type { Logger } from 'pino';
+import { version } from '../../../package.json';
+import type { Clock } from '../clock';
+import type { EmulatorConfig } from '../config';
+import { DeliveryTargets } from '../dispatch/delivery-targets';
+import { Dispatcher } from '../dispatch/dispatcher';
+import type { LiveBus } from '../live-bus';
+import type { AccountsService } from '../services/accounts.service';
+import { WEBHOOK_TARGET } from '../services/email-events.service';
+import { INBOUND_DOMAIN_TARGET, INBOUND_USERNAME_TARGET } from '../services/inbound/inbound-posts';
+import type { InboundService } from '../services/inbound/inbound.service';
+import { IMAP_WEBHOOK_TARGET, type MailersService } from '../services/mailers/mailers.service';
+import type { HostLookup } from '../services/reachability';
+import { checkedAddresses } from '../services/strict-addresses';
+import type { Db } from '../store/database';
+import { DeliveriesRepo } from '../store/deliveries.repo';
+import type { WebhooksRepo } from '../store/webhooks.repo';
+
+/**
+ * The dispatcher (the durable outbox of every webhook request) and its registry of delivery targets,
+ * empty until the services whose targets it delivers to register them (registerDeliveryTargets).
+ */
+export function buildDispatcher(deps: {
+  db: Db;
+  config: EmulatorConfig;
+  clock: Clock;
+  live: LiveBus;
+  logger: Logger;
+  accounts: AccountsService;
+  lookup: HostLookup;
+}): { dispatcher: Dispatcher; targets: DeliveryTargets } {
+  const { config, lookup } = deps;
+  const targets = new DeliveryTargets();
+  const dispatcher = new Dispatcher(
+    {
+      repo: new DeliveriesRepo(deps.db),
+      clock: deps.clock,
+      live: deps.live,
+      logger: deps.logger.child({ component: 'dispatcher' }),
+      signingSecret: (accountId) => deps.accounts.signingSecret(accountId),
+      targets,
+    },
+    {
+      retrySchedule: config.retrySchedule,
+      perTargetConcurrency: config.perTargetConcurrency,
+      claimBatch: config.claimBatch,
+      timeoutMs: config.deliveryTimeoutMs,
+      responseBodyLimit: 64 * 1024,
+      verifyTls: config.strictWebhookUrls,
+      // Strict mode holds at every attempt: the address connected to is checked each time.
+      resolve: config.strictWebhookUrls ? (host) => checkedAddresses(lookup, host, config.deliveryTimeoutMs) : undefined,
+      userAgent: `Mailyard/${version}`,
+    },
+  );
+  return { dispatcher, targets };
+}
+
+/**
+ * The kinds of delivery target, each with where its URL, method and headers are read at each attempt:
+ * the account's EMAIL_EVENT and DOMAIN_VERIFICATION webhooks, inbound routes (per domain and per
+ * username), and IMAP configurations' webhooks.
+ */
+export function registerDeliveryTargets(
+  targets: DeliveryTargets,
+  sources: { webhooks: WebhooksRepo; inbound: InboundService; mailers: MailersService },
+): void {
+  targets.register(WEBHOOK_TARGET, {
+    resolve: (id) => {
+      const webhook = sources.webhooks.findById(id);
+      return webhook && { url: webhook.url, method: webhook.method, headers: JSON.parse(webhook.headers) as Record<string, string> };
+    },
+  });
+  targets.register(INBOUND_DOMAIN_TARGET, { resolve: (id) => sources.inbound.resolveTarget(INBOUND_DOMAIN_TARGET, id) });
+  targets.register(INBOUND_USERNAME_TARGET, { resolve: (id) => sources.inbound.resolveTarget(INBOUND_USERNAME_TARGET, id) });
+  targets.register(IMAP_WEBHOOK_TARGET, { resolve: (id) => sources.mailers.resolveTarget(id) });
+}

@@ -1,0 +1,100 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { SEND_LIMITS } from '../../../src-shared/schemas/email';
+import type { Health } from '../../../src-shared/schemas/emulator';
+import type { EmulatorClock } from '../clock';
+import type { EmulatorConfig } from '../config';
+import { buildHttpApp } from '../http/app';
+import type { LiveBus } from '../live-bus';
+import { MailIntake } from '../smtp/mail-intake';
+import { SmtpSink } from '../smtp/smtp-sink';
+import { loadTlsIdentity } from '../smtp/tls-certificate';
+import type { EmulatorServices } from './types';
+
+/** The two listeners of a running emulator and where they listen. */
+export interface Listeners {
+  http: FastifyInstance;
+  smtp: SmtpSink;
+  urls: { http: string; smtp: string };
+  ports: { http: number; smtp: number };
+}
+
+/** An address as a URL host: IPv6 in brackets. */
+function urlHostOf(address: string): string {
+  return address.includes(':') ? `[${address}]` : address;
+}
+
+/**
+ * Starts the HTTP listener (the service API, the control API, tracking, OAuth, the UI) and the SMTP
+ * sink on the configured host and ports; a listener that started is closed again if the other fails.
+ */
+export async function startListeners(deps: {
+  config: EmulatorConfig;
+  dataDir: string | null;
+  version: string;
+  logger: Logger;
+  clock: EmulatorClock;
+  live: LiveBus;
+  services: EmulatorServices;
+  health: () => Health;
+}): Promise<Listeners> {
+  const { config, services, version } = deps;
+  const http = await buildHttpApp({
+    logger: deps.logger,
+    version,
+    host: config.host,
+    maxBodyBytes: config.maxBodyBytes,
+    timeouts: {
+      headersMs: config.httpHeadersTimeoutMs,
+      requestMs: config.httpRequestTimeoutMs,
+      keepAliveMs: config.httpKeepAliveTimeoutMs,
+      idleMs: config.httpIdleTimeoutMs,
+    },
+    uiDir: config.uiDir,
+    services,
+    clock: deps.clock,
+    live: deps.live,
+    health: deps.health,
+  });
+  let smtp: SmtpSink | undefined;
+  try {
+    await http.listen({ host: config.host, port: config.httpPort });
+    const address = http.server.address() as AddressInfo;
+    const intake = new MailIntake({ email: services.email, inbound: services.inbound });
+    smtp = new SmtpSink(
+      {
+        authenticate: (apiKey) => services.accounts.authenticate(apiKey),
+        defaultAccountId: () => services.accounts.defaultAccountId(),
+        accept: (mail) => intake.accept(mail),
+        logger: deps.logger.child({ component: 'smtp' }),
+      },
+      {
+        host: config.host,
+        port: config.smtpPort,
+        auth: config.smtpAuth,
+        maxMessageBytes: config.maxMessageBytes,
+        maxRecipients: SEND_LIMITS.recipients,
+        tls: await loadTlsIdentity(deps.dataDir),
+        banner: `Mailyard ${version} SMTP sink: mail here is captured, never delivered`,
+        closeGraceMs: config.shutdownGraceMs,
+        socketTimeoutMs: config.smtpIdleTimeoutMs,
+        dataTimeoutMs: config.smtpDataTimeoutMs,
+      },
+    );
+    const smtpAddress = await smtp.listen();
+    return {
+      http,
+      smtp,
+      urls: {
+        http: `http://${urlHostOf(address.address)}:${address.port}`,
+        smtp: `smtp://${urlHostOf(smtpAddress.address)}:${smtpAddress.port}`,
+      },
+      ports: { http: address.port, smtp: smtpAddress.port },
+    };
+  } catch (err) {
+    await http.close();
+    await smtp?.close();
+    throw err;
+  }
+}

@@ -1,0 +1,235 @@
+import { Resolver } from 'node:dns/promises';
+import type { Logger } from 'pino';
+import type { EmulatorClock } from '../clock';
+import type { EmulatorConfig } from '../config';
+import type { DeliveryTargets } from '../dispatch/delivery-targets';
+import type { Dispatcher } from '../dispatch/dispatcher';
+import { ImapConnector } from '../imap/imap-connector';
+import type { LiveBus } from '../live-bus';
+import type { AccountsService } from '../services/accounts.service';
+import { DomainsService } from '../services/domains/domains.service';
+import { EmailEventsService, WEBHOOK_TARGET } from '../services/email-events.service';
+import { EmailService } from '../services/email/email.service';
+import { MessageLog } from '../services/email/message-log';
+import { MessagesService, toSummary } from '../services/email/messages.service';
+import { senderPolicy } from '../services/email/sender-policy';
+import { TemplatesService } from '../services/email/templates.service';
+import { TrackingService } from '../services/email/tracking.service';
+import { InboundService } from '../services/inbound/inbound.service';
+import { MailerTests } from '../services/mailers/mailer-tests';
+import { MailersService } from '../services/mailers/mailers.service';
+import { fileKeyStore, memoryKeyStore, SecretBox } from '../services/mailers/secret-box';
+import { OAuthService } from '../services/oauth/oauth.service';
+import { lookupHost, probeUrl } from '../services/reachability';
+import { ResetService } from '../services/reset.service';
+import { Simulator } from '../services/simulation/simulator';
+import { StatsService } from '../services/stats.service';
+import { serverAddressPolicy } from '../services/strict-addresses';
+import { checkServerHost, checkUrl } from '../services/url-check';
+import { WebhooksService } from '../services/webhooks.service';
+import { checkSmtpLogin } from '../smtp/connection';
+import { SmtpRelay } from '../smtp/relay';
+import type { Db } from '../store/database';
+import { DomainsRepo } from '../store/domains.repo';
+import { InboundRepo } from '../store/inbound.repo';
+import { MailersRepo } from '../store/mailers.repo';
+import { MessagesRepo } from '../store/messages.repo';
+import { ResetRepo } from '../store/reset.repo';
+import { SimulationRepo } from '../store/simulation.repo';
+import { StatsRepo } from '../store/stats.repo';
+import { TemplatesRepo } from '../store/templates.repo';
+import { UnitOfWork } from '../store/unit-of-work';
+import type { WebhooksRepo } from '../store/webhooks.repo';
+import { WriteBatcher } from '../store/write-batcher';
+import { registerDeliveryTargets } from './delivery';
+import type { EmulatorSeams, EmulatorServices, PublicUrl } from './types';
+
+/** What the services are built from: the store, the clock, the live bus, the dispatcher and the settings. */
+export interface ServiceFoundations {
+  db: Db;
+  dataDir: string | null;
+  config: EmulatorConfig;
+  seams: EmulatorSeams;
+  clock: EmulatorClock;
+  live: LiveBus;
+  logger: Logger;
+  accounts: AccountsService;
+  webhooksRepo: WebhooksRepo;
+  dispatcher: Dispatcher;
+  targets: DeliveryTargets;
+  publicUrl: PublicUrl;
+}
+
+/**
+ * Builds every service, each after everything it uses (no service refers to one built later), and
+ * registers the delivery targets once their services exist. Also answers the group-commit batcher,
+ * which the lifecycle flushes on close.
+ */
+export function buildServices(f: ServiceFoundations): { services: EmulatorServices; writes: WriteBatcher } {
+  const { db, config, clock, live, logger, accounts, dispatcher } = f;
+  const unitOfWork = new UnitOfWork(db);
+  const writes = new WriteBatcher(db);
+  const lookup = f.seams.lookup ?? lookupHost;
+  const urlPolicy = { strict: config.strictWebhookUrls, timeoutMs: config.reachabilityTimeoutMs, probe: f.seams.probe ?? probeUrl, lookup };
+  // Strict mode's check of a mail server's address at every connection (SMTP relay, IMAP).
+  const serverAddress = serverAddressPolicy({ strict: config.strictWebhookUrls, lookup, timeoutMs: 10_000 });
+
+  // Receivers: the account's webhooks and inbound routes.
+  const webhooks = new WebhooksService({
+    repo: f.webhooksRepo,
+    clock,
+    urlPolicy,
+    onChanged: (webhookId, deleted) => (deleted ? dispatcher.cancelTarget(WEBHOOK_TARGET, webhookId) : dispatcher.targetChanged(WEBHOOK_TARGET, webhookId)),
+  });
+  const inboundRepo = new InboundRepo(db);
+  const inbound = new InboundService({ repo: inboundRepo, clock, dispatcher, checkUrl: (url, path) => checkUrl(urlPolicy, url, path) });
+
+  // The email log and the email events every later service records and sends.
+  const messagesRepo = new MessagesRepo(db);
+  const simulationRepo = new SimulationRepo(db);
+  const log = new MessageLog({
+    messages: messagesRepo,
+    simulation: simulationRepo,
+    clock,
+    applied: (change) => {
+      if (!live.hasListeners('message.updated')) return;
+      // An event that leaves the status as it is: the status stored now.
+      const status = change.status ?? messagesRepo.get(change.message_id)?.status ?? 'queued';
+      live.emit('message.updated', { ...change, status });
+    },
+  });
+  const emailEvents = new EmailEventsService({ webhooks, accounts, dispatcher, clock, log });
+  const simulator = new Simulator({ repo: simulationRepo, unitOfWork, clock, emailEvents, log, dispatcher, logger: logger.child({ component: 'simulator' }) });
+
+  // Mailers and the protocol adapters that serve them: IMAP watches, the SMTP relay.
+  const mailersRepo = new MailersRepo(db);
+  const mailers = new MailersService({
+    repo: mailersRepo,
+    clock,
+    secrets: new SecretBox(f.seams.secretKeys ?? (f.dataDir === null ? memoryKeyStore() : fileKeyStore(f.dataDir))),
+    dispatcher,
+    checkUrl: (url, path) => checkUrl(urlPolicy, url, path),
+    checkSmtpHost: (host, path) => checkServerHost(urlPolicy, host, path),
+    checkSmtpLogin: (row, credentials, address) => checkSmtpLogin(row, credentials, config.strictWebhookUrls, address),
+    announce: (change) => live.emit('mailer.updated', change),
+  });
+  const imap = new ImapConnector({
+    mailers,
+    repo: mailersRepo,
+    unitOfWork,
+    emailEvents,
+    log,
+    dispatcher,
+    clock,
+    logger: logger.child({ component: 'imap' }),
+    verifyTls: config.strictWebhookUrls,
+    serverAddress,
+    announce: (message) => live.emit('imap.message', message),
+  });
+  mailers.onChanged((id, row) => imap.follow(id, row));
+  const relay = new SmtpRelay({
+    repo: mailersRepo,
+    mailers,
+    messages: messagesRepo,
+    unitOfWork,
+    emailEvents,
+    log,
+    dispatcher,
+    clock,
+    logger: logger.child({ component: 'relay' }),
+    verifyTls: config.strictWebhookUrls,
+    serverAddress,
+  });
+  const oauth = new OAuthService({ repo: mailersRepo, mailers, clock, baseUrl: () => f.publicUrl.http, accountName: (id) => accounts.get(id)?.name ?? id });
+
+  // Sending: domains (DKIM, the mailer_id rules), templates, the email service itself.
+  const domains = new DomainsService({
+    repo: new DomainsRepo(db),
+    unitOfWork,
+    webhooks: f.webhooksRepo,
+    dispatcher,
+    clock,
+    mode: config.dnsVerification,
+    resolver: f.seams.dnsResolver ?? new Resolver({ timeout: 3000, tries: 2 }),
+    inboundRouted: (accountId, domain) => inboundRepo.domain(accountId, domain) !== undefined,
+  });
+  const templates = new TemplatesService({ repo: new TemplatesRepo(db), clock });
+  const email = new EmailService({
+    messages: messagesRepo,
+    simulation: simulationRepo,
+    emailEvents,
+    clock,
+    scheduled: () => simulator.wake(),
+    baseUrl: () => f.publicUrl.http,
+    writes,
+    template: (accountId, templateId) => templates.forSend(accountId, templateId),
+    accountNumber: (accountId) => accounts.numberOf(accountId),
+    senders: senderPolicy({
+      strict: config.strictSenders,
+      domainOfMailer: (accountId, mailerId) => domains.findByMailerId(accountId, mailerId)?.domain,
+      verifiedSender: (accountId, fromEmail) => domains.signingKey(accountId, fromEmail) !== undefined,
+      configTypeOf: (accountId, mailerId) => {
+        const row = mailers.row(mailerId);
+        return row?.account_id === accountId ? row.config_type : undefined;
+      },
+    }),
+    dkim: (accountId, fromEmail) => domains.signingKey(accountId, fromEmail),
+    relay,
+    created: (rows) => {
+      if (live.hasListeners('message.created')) for (const row of rows) live.emit('message.created', toSummary(row));
+    },
+  });
+  const tracking = new TrackingService({ messages: messagesRepo, unitOfWork, emailEvents, log, dispatcher, clock, geoDefault: config.geoDefault });
+  registerDeliveryTargets(f.targets, { webhooks: f.webhooksRepo, inbound, mailers });
+
+  // Last, what acts on all of them: the reset.
+  const reset = new ResetService({
+    repo: new ResetRepo(db),
+    dispatcher,
+    targets: f.targets,
+    accounts,
+    clock,
+    keptAccountIds: () => {
+      const ids = [accounts.defaultAccountId()];
+      const keyed = config.apiKey === undefined ? undefined : accounts.authenticate(config.apiKey);
+      if (keyed && keyed.id !== ids[0]) ids.push(keyed.id);
+      return ids;
+    },
+    workers: [
+      simulator,
+      { stop: () => relay.stop(config.shutdownGraceMs), start: () => relay.start() },
+      { stop: () => imap.stop(), start: () => imap.start() },
+    ],
+    flushWrites: () => writes.flush(),
+    forgetCached: () => {
+      webhooks.forgetCached();
+      domains.forgetCached();
+      inbound.forgetCached();
+      // Wiped with the store; replacing them with none also drops the rules the email service keeps.
+      email.replaceRules([]);
+    },
+    drainTimeoutMs: config.deliveryTimeoutMs + config.shutdownGraceMs,
+  });
+
+  const services: EmulatorServices = {
+    accounts,
+    webhooks,
+    emailEvents,
+    email,
+    templates,
+    messages: new MessagesService({ repo: messagesRepo, relayOf: (messageId) => mailersRepo.relayOf(messageId) }),
+    tracking,
+    dispatcher,
+    simulator,
+    domains,
+    inbound,
+    mailers,
+    mailerTests: new MailerTests({ mailers, smtp: relay, imap }),
+    oauth,
+    relay,
+    imap,
+    stats: new StatsService({ repo: new StatsRepo(db), clock }),
+    reset,
+  };
+  return { services, writes };
+}

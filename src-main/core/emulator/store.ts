@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { Checkpointer } from '../store/checkpointer';
+import { lockDataDir } from '../store/data-dir-lock';
+import { DATABASE_FILE, openDatabase, type Db } from '../store/database';
+
+/** The store of one emulator: its database, locked for this process, and how to close it cleanly. */
+export interface OpenStore {
+  db: Db;
+  /** Stops the checkpoint thread, closes the database and releases the data directory. */
+  close(): Promise<void>;
+}
+
+/**
+ * Locks the data directory (one emulator each), opens the database (migrations applied) and starts
+ * its checkpoint thread; `null` keeps everything in memory.
+ */
+export async function openStore(dataDir: string | null, options: { nativeBinding?: string; logger: Logger }): Promise<OpenStore> {
+  const unlock = dataDir === null ? () => {} : lockDataDir(dataDir);
+  let db: Db;
+  try {
+    db = openDatabase(dataDir, { nativeBinding: options.nativeBinding });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+  try {
+    // Checkpoints on a thread of their own (a store in memory has no WAL).
+    const checkpointer = dataDir === null ? undefined : await Checkpointer.start(db, join(dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding, logger: options.logger });
+    return {
+      db,
+      async close() {
+        await checkpointer?.stop();
+        db.close();
+        unlock();
+      },
+    };
+  } catch (err) {
+    db.close();
+    unlock();
+    throw err;
+  }
+}
