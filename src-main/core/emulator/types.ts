@@ -1,27 +1,13 @@
 import type { Logger } from 'pino';
 import type { EmulatorClock } from '../clock';
 import type { EmulatorConfig } from '../config';
-import type { Dispatcher } from '../dispatch/dispatcher';
+import type { HttpServices } from '../http/app';
 import type { ImapConnector } from '../imap/imap-connector';
 import type { LiveBus } from '../live-bus';
-import type { Account, AccountsService } from '../services/accounts.service';
+import type { Account } from '../services/accounts.service';
 import type { DnsResolver } from '../services/domains/dns-records';
-import type { DomainsService } from '../services/domains/domains.service';
-import type { EmailEventsService } from '../services/email-events.service';
-import type { EmailService } from '../services/email/email.service';
-import type { MessagesService } from '../services/email/messages.service';
-import type { TemplatesService } from '../services/email/templates.service';
-import type { TrackingService } from '../services/email/tracking.service';
-import type { InboundService } from '../services/inbound/inbound.service';
-import type { MailerTests } from '../services/mailers/mailer-tests';
-import type { MailersService } from '../services/mailers/mailers.service';
 import type { SecretKeyStore } from '../services/mailers/secret-box';
-import type { OAuthService } from '../services/oauth/oauth.service';
 import type { HostLookup, UrlProbe } from '../services/reachability';
-import type { ResetService } from '../services/reset.service';
-import type { Simulator } from '../services/simulation/simulator';
-import type { StatsService } from '../services/stats.service';
-import type { WebhooksService } from '../services/webhooks.service';
 import type { SmtpRelay } from '../smtp/relay';
 
 /** Seams for what the emulator reaches outside itself; defaults are the real ones. */
@@ -43,26 +29,13 @@ export interface EmulatorSeams {
   sqliteNativeBinding?: string;
 }
 
-/** Every service of a running emulator, for its own HTTP layer, the CLI, the desktop shell and tests. */
-export interface EmulatorServices {
-  accounts: AccountsService;
-  webhooks: WebhooksService;
-  emailEvents: EmailEventsService;
-  email: EmailService;
-  templates: TemplatesService;
-  messages: MessagesService;
-  tracking: TrackingService;
-  dispatcher: Dispatcher;
-  simulator: Simulator;
-  domains: DomainsService;
-  inbound: InboundService;
-  mailers: MailersService;
-  mailerTests: MailerTests;
-  oauth: OAuthService;
+/**
+ * Every service of a running emulator, for its own HTTP layer (which declares the part it calls:
+ * HttpServices), the CLI, the desktop shell, the testing API and tests.
+ */
+export interface EmulatorServices extends HttpServices {
   relay: SmtpRelay;
   imap: ImapConnector;
-  stats: StatsService;
-  reset: ResetService;
 }
 
 export interface EmulatorHandle {
