@@ -128,6 +128,26 @@ describe('tracking', () => {
     }
   });
 
+  it("serves the UI's preview without the pixel and with tracked links to their own URLs, counting nothing", async () => {
+    const { ref, detail } = await sendTracked({ open_tracking: ON, click_tracking: ON });
+    const res = await fetch(`${emu.url}/emulator/messages/${detail.id}/html`);
+    const preview = await res.text();
+    expect(preview).not.toMatch(/\/t\/[oc]\//);
+    expect(preview).not.toContain('<img');
+    expect(preview).toContain('href="https://example.com/pricing?a=1&amp;b=2"');
+    expect(preview).toContain('href="https://example.com/docs"');
+    expect(preview.match(/data-mailyard-tracked-link="[A-Za-z0-9_-]+"/g)).toHaveLength(2);
+    expect(preview).toContain('title="Tracked link to https://example.com/docs (not counted from the preview)"');
+    expect(preview).toContain('See <b>pricing</b>');
+    // The message itself is as sent: its detail and raw source keep the pixel and the tracked links.
+    expect(links(detail.html!, 'o')).toHaveLength(1);
+    expect((await (await fetch(`${emu.url}/emulator/messages/${detail.id}/raw`)).text())).toContain('/t/o/');
+    await emu.control.setClock({ speed: 1 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.requests).toHaveLength(0);
+    expect((await emu.service.getEmailLogs({ refId: ref })).emailLogs[0]!.track).toEqual({});
+  });
+
   it('unsubscribes by one-click POST (not by GET), reports it and suppresses the address', async () => {
     const { ref, detail } = await sendTracked({ unsubscribe: ON });
     const link = links(detail.html!, 'u')[0]!;

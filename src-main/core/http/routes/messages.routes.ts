@@ -77,7 +77,8 @@ export function messagesRoutes(
 
   app.get('/emulator/messages/:id/html', async (request, reply) => {
     const { id } = parseInput(MessageIdParams, request.params, 'params');
-    const html = await messages.html(id);
+    // The preview's HTML: no tracking pixel, tracked links to their own URLs (never an open or a click).
+    const html = await messages.previewHtml(id);
     return reply
       .type('text/html; charset=utf-8')
       .header('content-security-policy', PREVIEW_CSP)

@@ -5,6 +5,7 @@ import { AppError } from '../../errors';
 import { isoTimestamp } from '../../clock';
 import type { RelayRow } from '../../store/mailers.repo';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
+import { neutraliseTracking } from './preview';
 
 export function toSummary(row: MessageRow): MessageSummary {
   return {
@@ -101,6 +102,15 @@ export class MessagesService {
   async html(id: string): Promise<string | null> {
     const parsed = await simpleParser(this.raw(id), { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
     return typeof parsed.html === 'string' ? parsed.html : null;
+  }
+
+  /**
+   * The HTML part as the UI previews it: without the tracking pixel, and with each tracked link
+   * pointing at its own URL, so looking at a message never counts as an open or a click.
+   */
+  async previewHtml(id: string): Promise<string | null> {
+    const html = await this.html(id);
+    return html === null ? null : neutraliseTracking(html, (token) => this.deps.repo.token(token));
   }
 
   async attachment(id: string, index: number): Promise<AttachmentDownload> {
