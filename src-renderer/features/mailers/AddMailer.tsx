@@ -3,6 +3,7 @@ import type { AccountRecord } from '../../../src-shared/schemas/emulator';
 import { ApiError } from '../../../src-shared/clients';
 import { MAILER_SECURE, type MailerRecord, type MailerSecure } from '../../../src-shared/schemas/mailers';
 import { describeError, fieldErrors, serviceAs } from '../../api/clients';
+import { FieldError } from '../../components/FieldError';
 
 type Problem = { message: string; errors: Array<{ path: string; message: string }>; refused?: boolean };
 
@@ -20,12 +21,6 @@ function secureHint(secure: MailerSecure, type: 'smtp' | 'imap'): string {
     case 'None':
       return 'plain text, STARTTLS never tried';
   }
-}
-
-function FieldError({ problem, path }: { problem: Problem | null; path: string }) {
-  const errs = problem?.errors.filter((e) => e.path === path || e.path.startsWith(`${path}.`)) ?? [];
-  if (errs.length === 0) return null;
-  return <span className="field-error">{errs.map((e) => e.message).join('; ')}</span>;
 }
 
 /** Add an SMTP or IMAP configuration; the password goes to the emulator once and is never shown again. */
@@ -98,32 +93,32 @@ export function AddMailer({ account, onAdded }: { account: AccountRecord; onAdde
         <label className="field">
           <span>Name</span>
           <input className="input" aria-label="Name" value={form.name} onChange={set('name')} />
-          <FieldError problem={problem} path="name" />
+          <FieldError errors={problem?.errors} path="name" />
         </label>
         <label className="field">
           <span>Email</span>
           <input className="input" aria-label="Email" value={form.email} onChange={set('email')} placeholder="app@example.com" />
-          <FieldError problem={problem} path="email" />
+          <FieldError errors={problem?.errors} path="email" />
         </label>
         <label className="field">
           <span>Host</span>
           <input className="input" aria-label="Host" value={form.host} onChange={set('host')} />
-          <FieldError problem={problem} path="config.host" />
+          <FieldError errors={problem?.errors} path="config.host" />
         </label>
         <label className="field">
           <span>Port</span>
           <input className="input" aria-label="Port" inputMode="numeric" value={form.port} onChange={set('port')} />
-          <FieldError problem={problem} path="config.port" />
+          <FieldError errors={problem?.errors} path="config.port" />
         </label>
         <label className="field">
           <span>Username</span>
           <input className="input" aria-label="Username" value={form.username} onChange={set('username')} autoComplete="off" />
-          <FieldError problem={problem} path="config.username" />
+          <FieldError errors={problem?.errors} path="config.username" />
         </label>
         <label className="field">
           <span>Password</span>
           <input className="input" aria-label="Password" type="password" value={form.password} onChange={set('password')} autoComplete="new-password" />
-          <FieldError problem={problem} path="config.password" />
+          <FieldError errors={problem?.errors} path="config.password" />
         </label>
         <label className="field">
           <span>Security</span>
@@ -147,7 +142,7 @@ export function AddMailer({ account, onAdded }: { account: AccountRecord; onAdde
           <label className="field span2">
             <span>Webhook URL (new mail is posted here)</span>
             <input className="input" aria-label="Webhook URL" value={form.webhook} onChange={set('webhook')} placeholder="http://127.0.0.1:3000/imap" />
-            <FieldError problem={problem} path="webhook" />
+            <FieldError errors={problem?.errors} path="webhook" words={(_, message) => message} />
           </label>
         )}
       </div>

@@ -7,6 +7,7 @@ import { useRun } from '../../api/use-run';
 import { CopyButton } from '../../components/CopyButton';
 import { useOverview } from '../../stores/overview-store';
 import { AccountPicker, useChosenAccount } from '../../components/AccountSelect';
+import { FieldError } from '../../components/FieldError';
 
 interface Problem {
   message: string;
@@ -17,17 +18,6 @@ const TYPES: Array<{ event: WebhookEvent; title: string; about: string }> = [
   { event: 'EMAIL_EVENT', title: 'Email events', about: 'delivery, open, click, bounce… for every message, the kinds you enable' },
   { event: 'DOMAIN_VERIFICATION', title: 'Domain verification', about: "a notification whenever a sending domain's status changes" },
 ];
-
-/** The field errors whose path starts with `prefix`, as the API words them. */
-function FieldError({ problem, prefix }: { problem: Problem | null; prefix: string }) {
-  const errs = problem?.errors.filter((e) => e.path === prefix || e.path.startsWith(`${prefix}.`)) ?? [];
-  if (errs.length === 0) return null;
-  return (
-    <span className="field-error" data-testid={`error-${prefix}`}>
-      {errs.map((e) => (e.path === prefix ? e.message : `${e.path.slice(prefix.length + 1)}: ${e.message}`)).join('; ')}
-    </span>
-  );
-}
 
 function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYPES)[number]; existing: WebhookRecord | undefined; account: AccountRecord; onChanged: () => Promise<void> }) {
   const [url, setUrl] = useState(existing?.webhook_url ?? '');
@@ -80,7 +70,7 @@ function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYP
         <label className="field span2">
           <span>URL</span>
           <input className="input" aria-label="Webhook URL" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/hooks" />
-          <FieldError problem={problem} prefix="webhook_url" />
+          <FieldError errors={problem?.errors} path="webhook_url" />
         </label>
         <label className="field">
           <span>Method</span>
@@ -89,7 +79,7 @@ function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYP
               <option key={m}>{m}</option>
             ))}
           </select>
-          <FieldError problem={problem} prefix="method" />
+          <FieldError errors={problem?.errors} path="method" />
         </label>
         <div className="field">
           <span>Headers</span>
@@ -105,7 +95,7 @@ function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYP
           <button type="button" className="button small" onClick={() => setHeaders([...headers, ['', '']])}>
             Add header
           </button>
-          <FieldError problem={problem} prefix="headers" />
+          <FieldError errors={problem?.errors} path="headers" />
         </div>
         {isEmail && (
           <fieldset className="field span2 toggles twelve">
@@ -123,7 +113,7 @@ function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYP
                 <input type="checkbox" checked={events[k] === true} onChange={(e) => setEvents({ ...events, [k]: e.target.checked })} /> {k}
               </label>
             ))}
-            <FieldError problem={problem} prefix="webhook_options" />
+            <FieldError errors={problem?.errors} path="webhook_options" />
           </fieldset>
         )}
       </div>
