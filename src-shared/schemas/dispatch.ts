@@ -87,13 +87,14 @@ export const ClockBody = z
     speed: z
       .number({ error: 'must be a number' })
       .min(0, 'must be at least 0 (0 pauses the clock)')
-      .max(MAX_CLOCK_SPEED, `must be at most ${MAX_CLOCK_SPEED}`)
+      .max(MAX_CLOCK_SPEED, `must be at most ${MAX_CLOCK_SPEED.toLocaleString('en-US')} times real time`)
       .optional(),
+    // The bounds first, each ending the checks: a jump too large to be a safe integer is over the limit, not "not whole".
     advance_ms: z
       .number({ error: 'must be a number of milliseconds' })
+      .min(0, { error: 'must be at least 0: the clock never goes back', abort: true })
+      .max(MAX_CLOCK_ADVANCE_MS, { error: `must be at most 366 days (${MAX_CLOCK_ADVANCE_MS.toLocaleString('en-US')} ms)`, abort: true })
       .int('must be a whole number of milliseconds')
-      .min(0, 'must be at least 0: the clock never goes back')
-      .max(MAX_CLOCK_ADVANCE_MS, `must be at most ${MAX_CLOCK_ADVANCE_MS} (366 days)`)
       .optional(),
   })
   .meta({ id: 'ClockBody' });
@@ -103,6 +104,7 @@ export const FireEventBody = z
     event: EmailEventKindSchema,
     /** Which account's webhook filter applies; the default account when absent. */
     account_id: z.string().max(64).optional(),
+    /** A stored send the event is about (404 when there is none); leave it out for a free-standing event with a generated ref_id, or set `fields.ref_id`. */
     ref_id: z.string().min(1).max(128).optional(),
     recipient: z.string().min(3).max(320).optional(),
     /** Payload fields to set or override; the result must still match the event's payload schema. */

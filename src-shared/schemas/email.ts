@@ -74,10 +74,28 @@ export const enabled = (s: { enable: boolean } | undefined): boolean => s?.enabl
 /** `{{name}}` placeholders of templates and substitutions: a name of letters, digits, `_`, `.` and `-`. */
 export const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
+/** A key longer than `max`, quoted (shortened) for a message. */
+function longKey(keys: string[], max: number): string | undefined {
+  const key = keys.find((k) => k.length > max);
+  return key === undefined ? undefined : `“${key.length > 40 ? `${key.slice(0, 40)}…` : key}”`;
+}
+
+/**
+ * A record whose keys are at most `max` characters, said of the record itself ("has a key longer than
+ * 100 characters: “…”"): zod words a refused key only as "Invalid key in record".
+ */
+function boundedKeys<V extends z.ZodType>(max: number, noun: string, value: V) {
+  return z.record(z.string(), value).superRefine((record, ctx) => {
+    const key = longKey(Object.keys(record), max);
+    if (key) ctx.addIssue({ code: 'custom', message: `has ${noun} longer than ${max} characters: ${key}` });
+  });
+}
+
 /** Per-recipient values of placeholders: `{"<address>": {"name": "Ann"}, "*": {...}}` (`*` for every recipient). */
-export const Substitutions = z.record(
-  z.string().max(320, 'must be at most 320 characters'),
-  z.record(z.string().max(100, 'must be at most 100 characters'), z.union([z.string(), z.number(), z.boolean()], { error: 'values must be strings, numbers or booleans' })),
+export const Substitutions = boundedKeys(
+  320,
+  'an address',
+  boundedKeys(100, 'a variable name', z.union([z.string(), z.number(), z.boolean()], { error: 'must be a string, a number or true or false' })),
 );
 
 const Content = z.strictObject({
@@ -92,12 +110,12 @@ export const Contents = z
   .max(2, 'may have one text/html and one text/plain part')
   .refine((parts) => new Set(parts.map((p) => p.type)).size === parts.length, 'may have each type once');
 
-const CustomArgs = z
-  .record(
-    z.string().max(100, 'keys must be at most 100 characters'),
-    z.string({ error: 'values must be strings' }).max(SEND_LIMITS.customArgLength, `values must be at most ${SEND_LIMITS.customArgLength} characters`),
-  )
-  .refine((args) => Object.keys(args).length <= SEND_LIMITS.customArgs, `must have at most ${SEND_LIMITS.customArgs} keys`);
+// A value's problem is at its key's path (`custom_args.order`: "must be at most 1000 characters").
+const CustomArgs = boundedKeys(
+  100,
+  'a key',
+  z.string({ error: 'must be a string' }).max(SEND_LIMITS.customArgLength, `must be at most ${SEND_LIMITS.customArgLength} characters`),
+).refine((args) => Object.keys(args).length <= SEND_LIMITS.customArgs, `must have at most ${SEND_LIMITS.customArgs} keys`);
 
 const Headers = z
   .record(z.string(), z.string({ error: 'header values must be strings' }))
@@ -235,7 +253,7 @@ export const SubscriptionBody = z.strictObject({ email: EmailAddress }).meta({ i
 
 /** A simulation rule: recipients matching `pattern` get these events, each `delay_ms` after the previous. */
 export const SimulationRule = z.strictObject({
-  pattern: z.string().min(1).max(320),
+  pattern: z.string().min(1, 'must not be empty').max(320, 'must be at most 320 characters'),
   events: z
     .array(
       z.strictObject({
