@@ -11,6 +11,7 @@ import { useMessages } from '../../stores/messages-store';
 import { useOverview } from '../../stores/overview-store';
 import { MessageDetailPane } from './MessageDetail';
 import { AccountSelect } from '../../components/AccountSelect';
+import './Messages.css';
 
 const ROW_HEIGHT = 56;
 
@@ -80,39 +81,44 @@ function Filters() {
     return () => window.clearTimeout(t);
   }, [q, campaign, filters.q, filters.campaign_id, setFilters]);
   return (
-    <div className="list-toolbar">
-      <input className="input grow" type="search" placeholder="Search recipient, subject, sender, ref_id or id" aria-label="Search messages" value={q} onChange={(e) => setQ(e.target.value)} />
-      <select className="input" aria-label="Status" value={filters.status} onChange={(e) => setFilters({ status: e.target.value })}>
-        <option value="">any status</option>
-        {EMAIL_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {s}
-          </option>
-        ))}
-      </select>
-      <input className="input narrow" placeholder="campaign" aria-label="Campaign" value={campaign} onChange={(e) => setCampaign(e.target.value)} />
-      {accounts.length > 1 && (
-        <AccountSelect
-          accounts={accounts}
-          value={filters.account_id}
-          onChange={(accountId) => setFilters({ account_id: accountId })}
-          anyLabel="all accounts"
-          ariaLabel="Account"
-        />
-      )}
-      <span className="muted small count" data-testid="message-count">
-        {total === null ? `${rows.length}` : total.toLocaleString()} message{total === 1 ? '' : 's'}
-      </span>
-      <button
-        type="button"
-        className="button danger small"
-        disabled={rows.length === 0}
-        onClick={() => {
-          if (window.confirm('Delete every captured message?')) void clearAll().then(() => navigate('/messages', true));
-        }}
-      >
-        Clear
-      </button>
+    <div className="list-toolbar messages-toolbar" data-testid="messages-toolbar">
+      <div className="messages-toolbar-row">
+        <input className="input grow" type="search" placeholder="Search recipient, subject, sender, ref_id or id" aria-label="Search messages" value={q} onChange={(e) => setQ(e.target.value)} />
+        <span className="muted small count" data-testid="message-count">
+          {total === null ? `${rows.length}` : total.toLocaleString()} message{total === 1 ? '' : 's'}
+        </span>
+      </div>
+      <div className="messages-toolbar-row">
+        <select className="input" aria-label="Status" value={filters.status} onChange={(e) => setFilters({ status: e.target.value })}>
+          <option value="">any status</option>
+          {EMAIL_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <input className="input narrow" placeholder="campaign" aria-label="Campaign" value={campaign} onChange={(e) => setCampaign(e.target.value)} />
+        {accounts.length > 1 && (
+          <AccountSelect
+            accounts={accounts}
+            value={filters.account_id}
+            onChange={(accountId) => setFilters({ account_id: accountId })}
+            anyLabel="all accounts"
+            ariaLabel="Account"
+          />
+        )}
+        <span className="spacer" />
+        <button
+          type="button"
+          className="button danger small"
+          disabled={rows.length === 0}
+          onClick={() => {
+            if (window.confirm('Delete every captured message?')) void clearAll().then(() => navigate('/messages', true));
+          }}
+        >
+          Clear
+        </button>
+      </div>
     </div>
   );
 }
