@@ -11,6 +11,7 @@ import { useMessages } from '../../stores/messages-store';
 import { Events, FireFromMessage } from './MessageEvents';
 import { Attachments, Preview, Raw } from './MessageParts';
 import { Siblings } from './MessageSiblings';
+import { SimulateTracking } from './SimulateTracking';
 import { ReleaseMessage } from './ReleaseMessage';
 
 type Tab = 'preview' | 'text' | 'headers' | 'raw' | 'attachments' | 'events';
@@ -104,6 +105,7 @@ export function MessageDetailPane({ d }: { d: Detail }) {
             Delete
           </button>
         </div>
+        <SimulateTracking d={d} />
       </header>
       <div className="tabs" role="tablist" aria-label="Message parts">
         {tabs.map(([id, label]) => (

@@ -5,7 +5,9 @@ import { formatSize } from '../../components/size';
 
 /**
  * The HTML part, served by the emulator with a script-free CSP, in a sandboxed frame without
- * allow-scripts or allow-same-origin: nothing in a captured message runs, whatever it carries.
+ * allow-scripts or allow-same-origin: nothing in a captured message runs, whatever it carries. The
+ * emulator serves it without the tracking pixel and with tracked links to their own URLs, so the
+ * preview never counts as an open or a click.
  */
 export function Preview({ d }: { d: Detail }) {
   const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop');
@@ -19,6 +21,9 @@ export function Preview({ d }: { d: Detail }) {
           </button>
         ))}
       </div>
+      <p className="muted small preview-note" data-testid="preview-note">
+        Looking counts as nothing: the preview loads no tracking pixel, and its tracked links go straight to their URLs. Use Simulate open or Simulate click to record one.
+      </p>
       <div className="frame-wrap">
         <iframe
           key={d.id}

@@ -1,0 +1,126 @@
+import type { Page } from '@playwright/test';
+import { api, copiesOf, expect, registerWebhook, test, watchErrors, type Served } from './fixtures';
+
+const HTML =
+  '<html><body><h1>Your order shipped</h1><p>Track it <a href="https://shop.example/track?o=42&amp;x=1">on our site</a> or read <a href="https://shop.example/help">the help</a>.</p></body></html>';
+
+/** One email with open and click tracking on, to an ordinary address (the simulation gives it a delivery only). */
+async function sendTracked(page: Page, served: Served, to = 'ann@example.com') {
+  const res = await api(page, served, 'POST', '/v1/email/send', {
+    from: { email: 'shop@example.com' },
+    to: [{ email: to }],
+    subject: 'Tracked order',
+    content: [{ type: 'text/html', value: HTML }],
+    settings: { open_tracking: { enable: true }, click_tracking: { enable: true } },
+  });
+  const [copy] = await copiesOf(page, served, res.ref_id as string);
+  return { refId: res.ref_id as string, id: copy!.id };
+}
+
+/** The copy's recorded events (control API) and the webhook deliveries of one kind for its send. */
+async function recorded(page: Page, served: Served, id: string, refId: string, event: string) {
+  const detail = (await (await page.request.get(`${served.url}/emulator/messages/${id}`)).json()).data as { events: Array<{ event: string }> };
+  const deliveries = (await (await page.request.get(`${served.url}/emulator/deliveries?ref_id=${refId}&event=${event}`)).json()).data.deliveries as unknown[];
+  return { events: detail.events.filter((e) => e.event === event).length, deliveries: deliveries.length };
+}
+
+test('looking at a tracked message counts as nothing; Simulate open and Simulate click record one each', async ({ served, receiver, page }) => {
+  const errors = watchErrors(page);
+  await registerWebhook(page, served, receiver.url, { open: true, click: true });
+  const { refId, id } = await sendTracked(page, served);
+  // The stored message carries the pixel and the tracked links (the preview must not use them).
+  const raw = await (await page.request.get(`${served.url}/emulator/messages/${id}/raw`)).text();
+  expect(raw).toMatch(/\/t\/o\/[A-Za-z0-9_-]+/);
+
+  const tracking: string[] = [];
+  page.on('request', (r) => /\/t\/[oc]\//.test(new URL(r.url()).pathname) && tracking.push(r.url()));
+
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto(`${served.url}/messages/${id}`);
+  const detail = page.getByTestId('message-detail');
+  await expect(detail).toContainText('Tracked order');
+  const frame = page.frameLocator('iframe[title="HTML preview"]');
+  await expect(frame.getByRole('heading', { name: 'Your order shipped' })).toBeVisible();
+  for (let i = 0; i < 3; i++) {
+    await page.getByRole('button', { name: 'Mobile (375 px)' }).click();
+    await expect(frame.getByRole('heading', { name: 'Your order shipped' })).toBeVisible();
+    await page.getByRole('button', { name: 'Desktop' }).click();
+    await expect(frame.getByRole('heading', { name: 'Your order shipped' })).toBeVisible();
+  }
+  // Other tabs and back re-create the frame: still nothing.
+  await page.getByRole('tab', { name: 'Text' }).click();
+  await page.getByRole('tab', { name: 'Preview' }).click();
+  await expect(frame.getByRole('heading', { name: 'Your order shipped' })).toBeVisible();
+  await page.waitForTimeout(1000);
+  expect(tracking).toEqual([]);
+  expect(await recorded(page, served, id, refId, 'open')).toEqual({ events: 0, deliveries: 0 });
+  expect(await recorded(page, served, id, refId, 'click')).toEqual({ events: 0, deliveries: 0 });
+  expect(receiver.requests).toHaveLength(0);
+  // No pixel in the preview; tracked links go straight to their own URLs, marked as tracked.
+  await expect(frame.locator('img')).toHaveCount(0);
+  const link = frame.getByRole('link', { name: 'on our site' });
+  await expect(link).toHaveAttribute('href', 'https://shop.example/track?o=42&x=1');
+  await expect(link).toHaveAttribute('title', /Tracked link to https:\/\/shop\.example\/track/);
+
+  // An open on purpose: exactly one, recorded and sent.
+  await detail.getByRole('button', { name: 'Simulate open' }).click();
+  await expect(page.getByTestId('simulate-result')).toContainText('open recorded and sent');
+  await receiver.waitFor(1);
+  expect(await recorded(page, served, id, refId, 'open')).toEqual({ events: 1, deliveries: 1 });
+  expect(JSON.parse(receiver.requests[0]!.body)).toMatchObject({ event: 'open', ref_id: refId, recipient: { email: 'ann@example.com' } });
+
+  // A click on one of the message's links, chosen by the user.
+  await detail.getByLabel('Link to click').selectOption({ label: 'the help · https://shop.example/help' });
+  await detail.getByRole('button', { name: 'Simulate click' }).click();
+  await expect(page.getByTestId('simulate-result')).toContainText('click recorded and sent');
+  await receiver.waitFor(2);
+  expect(await recorded(page, served, id, refId, 'click')).toEqual({ events: 1, deliveries: 1 });
+  expect(JSON.parse(receiver.requests[1]!.body)).toMatchObject({ event: 'click', ref_id: refId, url: 'https://shop.example/help', link_name: 'the help' });
+  expect(await recorded(page, served, id, refId, 'open')).toEqual({ events: 1, deliveries: 1 });
+  expect(tracking).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test('a bounced message offers no simulated open or click', async ({ served, page }) => {
+  const { id } = await sendTracked(page, served, 'bounce@sim.mailyard.test');
+  await page.request.post(`${served.url}/emulator/clock`, { data: { advance_ms: 60_000 } });
+  await page.goto(`${served.url}/messages/${id}`);
+  await expect(page.getByTestId('message-status')).toHaveText('bounced');
+  await expect(page.getByRole('button', { name: 'Simulate open' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Simulate click' })).toBeDisabled();
+  await expect(page.getByTestId('message-detail')).toContainText('never reached a mailbox');
+});
+
+test('with two accounts at 1,400 px the Messages toolbar keeps a usable search box, on at most two lines', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  await page.request.post(`${served.url}/emulator/accounts`, { data: { name: 'Staging' } });
+  await sendTracked(page, served);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto(`${served.url}/messages`);
+  const toolbar = page.getByRole('region', { name: 'Messages' }).locator('.list-toolbar');
+  await expect(toolbar.getByLabel('Account')).toBeVisible();
+  const search = page.getByLabel('Search messages');
+  const box = (await search.boundingBox())!;
+  expect(box.width).toBeGreaterThanOrEqual(240);
+
+  // Every control is whole and inside the toolbar, and they sit on one or two lines.
+  const bar = (await toolbar.boundingBox())!;
+  const controls = toolbar.locator('input, select, button, [data-testid="message-count"]');
+  const tops = new Set<number>();
+  for (const c of await controls.all()) {
+    const b = (await c.boundingBox())!;
+    expect(b.x).toBeGreaterThanOrEqual(bar.x);
+    expect(b.x + b.width).toBeLessThanOrEqual(bar.x + bar.width + 0.5);
+    tops.add(Math.round(b.y + b.height / 2));
+    // Nothing is squeezed below its content (a select or button cut to a sliver).
+    const clipped = await c.evaluate((el) => el.scrollWidth > el.clientWidth + 1 && el.tagName !== 'INPUT');
+    expect(clipped).toBe(false);
+  }
+  const lines = [...tops].sort((a, b) => a - b).filter((t, i, all) => i === 0 || t - all[i - 1]! > 8);
+  expect(lines.length).toBeLessThanOrEqual(2);
+  expect(bar.height).toBeLessThan(100);
+  // The account filter still works.
+  await toolbar.getByLabel('Account').selectOption({ label: 'Staging' });
+  await expect(page.getByTestId('message-list').getByRole('option')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
