@@ -9,6 +9,7 @@ import { JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { useOverview } from '../../stores/overview-store';
 import { AccountSelect } from '../../components/AccountSelect';
+import { describedBy, FieldMessage } from '../../components/FieldError';
 import { SendLink } from '../messages/SendLink';
 
 type Result = z.output<typeof FireEventResult>;
@@ -79,8 +80,9 @@ export function FireEvent() {
   // It runs again when any input changes: `key` is all of them.
   const key = JSON.stringify([kind, target, refId, copyRecipient, recipient, accountId, fieldsText]);
   useEffect(() => {
+    // Overrides that are not JSON are said beside their field; the preview waits for them.
     if (parsed.error) {
-      setPreviewError(parsed.error);
+      setPreviewError('No preview until the field overrides are fixed.');
       return;
     }
     let gone = false;
@@ -165,7 +167,13 @@ export function FireEvent() {
             placeholder={'{"campaign_id": "spring", "bounce_type": "soft"}'}
             value={fieldsText}
             onChange={(e) => setFieldsText(e.target.value)}
+            {...describedBy('overrides-error', Boolean(parsed.error))}
           />
+          {parsed.error && (
+            <FieldMessage id="overrides-error" testId="overrides-error">
+              {parsed.error}
+            </FieldMessage>
+          )}
         </label>
         <div className="toolbar">
           <button type="button" className="button primary" disabled={busy || Boolean(parsed.error)} onClick={() => void fire()}>
