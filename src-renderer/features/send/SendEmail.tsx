@@ -3,7 +3,7 @@ import type { SendEmailBody } from '../../../src-shared/schemas/email';
 import { describeError, fieldErrors, serviceAs } from '../../api/clients';
 import { useOverview } from '../../stores/overview-store';
 import { AccountSelect, useChosenAccount } from '../../components/AccountSelect';
-import { ApiErrorAlert, type ApiErrorView } from '../../components/ApiErrorAlert';
+import { describedBy, FieldError, ordinal, problemsElsewhere, type FieldProblem } from '../../components/FieldError';
 import { SendAnswer } from './SendAnswer';
 import { parseSubstitutions, SaveAsTemplate, substitutionsHint, useTemplates } from './templates';
 
@@ -42,6 +42,53 @@ function readBase64(file: File): Promise<string> {
   });
 }
 
+/** Which field of the form shows the API's problems at each path (by its label). */
+const FIELDS: Array<[path: string, label: string]> = [
+  ['from', 'From'],
+  ['subject', 'Subject'],
+  ['to', 'To'],
+  ['cc', 'Cc'],
+  ['bcc', 'Bcc'],
+  ['template_id', 'Template'],
+  ['content', 'HTML'],
+  ['substitutions', 'Substitutions'],
+  ['attachments', 'Attachments'],
+  ['settings', 'Tracking'],
+  ['campaign_id', 'Campaign'],
+  ['custom_args', 'Custom args'],
+];
+
+interface SendProblem {
+  message: string;
+  errors: FieldProblem[];
+}
+
+/** An address list's problem in words: `0.email` is "the 1st address (“nope”) ...". */
+function addressWords(typed: Array<{ email: string }>) {
+  return (rest: string[], message: string): string => {
+    const [index, field] = rest;
+    if (index === undefined || !/^\d+$/.test(index)) return message;
+    const n = Number(index);
+    const value = typed[n]?.email;
+    const which = `the ${ordinal(n + 1)} address${value ? ` (“${value}”)` : ''}`;
+    if (field === 'name') return `${which}: its name ${message}`;
+    return `${which} ${message.replace(/^must be an email address$/, 'is not an email address')}`;
+  };
+}
+
+/** A problem under a JSON object's keys in words: `order` is "the value of “order” ...". */
+const keyWords = (rest: string[], message: string): string => (rest.length ? `the value of “${rest.join('.')}” ${message}` : message);
+
+/** A problem under an attachment: `0.filename` is "the 1st file's filename ...". */
+const fileWords = (rest: string[], message: string): string => {
+  const [index, field] = rest;
+  if (index === undefined || !/^\d+$/.test(index)) return message;
+  return `the ${ordinal(Number(index) + 1)} file${field ? `'s ${field}` : ''} ${message}`;
+};
+
+/** A field of `settings`: `open_tracking` is "open". */
+const settingWords = (rest: string[], message: string): string => (rest.length ? `${rest[0]!.replace(/_tracking$/, '')}: ${message}` : message);
+
 interface Answer {
   refId: string;
   body: unknown;
@@ -78,7 +125,11 @@ export function SendEmail() {
   const [args, setArgs] = useState('');
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<Answer | null>(null);
-  const [error, setError] = useState<ApiErrorView | null>(null);
+  const [error, setError] = useState<SendProblem | null>(null);
+  const errs = error?.errors;
+  const has = (path: string) => Boolean(errs?.some((e) => e.path === path || e.path.startsWith(`${path}.`)));
+  const marked = FIELDS.filter(([path]) => has(path)).map(([, label]) => label);
+  const elsewhere = problemsElsewhere(errs, FIELDS.map(([path]) => path));
 
   const content = () => [
     ...(html.trim() ? [{ type: 'text/html' as const, value: html }] : []),
@@ -162,15 +213,18 @@ export function SendEmail() {
         <div className="grid2">
           <label className="field">
             <span>From</span>
-            <input className="input" value={from} onChange={(e) => setFrom(e.target.value)} />
+            <input className="input" value={from} onChange={(e) => setFrom(e.target.value)} {...describedBy('send-error-from', has('from'))} />
+            <FieldError errors={errs} path="from" id="send-error-from" words={(rest, message) => (rest[0] === 'name' ? `the name ${message}` : `${list(from)[0]?.email ? `“${list(from)[0]!.email}” ` : ''}${message.replace(/^must be an email address$/, 'is not an email address')}`)} />
           </label>
           <label className="field">
             <span>Subject</span>
-            <input className="input" value={subject} onChange={(e) => setSubject(e.target.value)} placeholder={template ? `the template's: ${template.subject}` : undefined} />
+            <input className="input" value={subject} onChange={(e) => setSubject(e.target.value)} placeholder={template ? `the template's: ${template.subject}` : undefined} {...describedBy('send-error-subject', has('subject'))} />
+            <FieldError errors={errs} path="subject" id="send-error-subject" />
           </label>
           <label className="field span2">
             <span>To</span>
-            <input className="input" value={to} onChange={(e) => setTo(e.target.value)} placeholder="ann@example.com, Bob <bob@example.com>" />
+            <input className="input" value={to} onChange={(e) => setTo(e.target.value)} placeholder="ann@example.com, Bob <bob@example.com>" {...describedBy('send-error-to', has('to'))} />
+            <FieldError errors={errs} path="to" id="send-error-to" words={addressWords(list(to))} />
           </label>
           <div className="span2 sims" aria-label="Simulator recipients">
             <span className="muted small">Simulator:</span>
@@ -182,16 +236,18 @@ export function SendEmail() {
           </div>
           <label className="field">
             <span>Cc</span>
-            <input className="input" value={cc} onChange={(e) => setCc(e.target.value)} />
+            <input className="input" value={cc} onChange={(e) => setCc(e.target.value)} {...describedBy('send-error-cc', has('cc'))} />
+            <FieldError errors={errs} path="cc" id="send-error-cc" words={addressWords(list(cc))} />
           </label>
           <label className="field">
             <span>Bcc</span>
-            <input className="input" value={bcc} onChange={(e) => setBcc(e.target.value)} />
+            <input className="input" value={bcc} onChange={(e) => setBcc(e.target.value)} {...describedBy('send-error-bcc', has('bcc'))} />
+            <FieldError errors={errs} path="bcc" id="send-error-bcc" words={addressWords(list(bcc))} />
           </label>
           <div className="field span2">
             <span>Template</span>
             <div className="fire-inline">
-              <select className="input" aria-label="Template" value={templateId} onChange={(e) => chooseTemplate(e.target.value)}>
+              <select className="input" aria-label="Template" value={templateId} onChange={(e) => chooseTemplate(e.target.value)} {...describedBy('send-error-template_id', has('template_id'))}>
                 <option value="">none: the subject and content below</option>
                 {templates.map((t) => (
                   <option key={t.template_id} value={t.template_id}>
@@ -212,6 +268,7 @@ export function SendEmail() {
                 {template.variables.length > 0 && <> Variables: {template.variables.map((v) => `{{${v}}}`).join(', ')}.</>}
               </span>
             )}
+            <FieldError errors={errs} path="template_id" id="send-error-template_id" />
             {templatesError && <span className="field-error">{templatesError}</span>}
           </div>
           <label className="field span2">
@@ -222,7 +279,9 @@ export function SendEmail() {
               value={html}
               onChange={(e) => setHtml(e.target.value)}
               placeholder={template ? "the template's content (fill in to send your own instead)" : undefined}
+              {...describedBy('send-error-content', has('content'))}
             />
+            <FieldError errors={errs} path="content" id="send-error-content" words={(_, message) => `the content ${message}`} />
           </label>
           <label className="field span2">
             <span>Text</span>
@@ -236,17 +295,19 @@ export function SendEmail() {
               value={substitutionsText}
               onChange={(e) => setSubstitutionsText(e.target.value)}
               placeholder={`values of {{variables}} by recipient address, or "*" for all: ${substitutionsHint(template)}`}
-              aria-invalid={substitutions.error ? true : undefined}
+              {...describedBy(substitutions.error ? 'substitutions-error' : 'send-error-substitutions', Boolean(substitutions.error) || has('substitutions'))}
             />
+            {!substitutions.error && <FieldError errors={errs} path="substitutions" id="send-error-substitutions" words={(rest, message) => (rest.length ? `“${rest.join('” → ')}”: ${message}` : message)} />}
             {substitutions.error && (
-              <span className="field-error" data-testid="substitutions-error">
+              <span className="field-error" id="substitutions-error" data-testid="substitutions-error">
                 {substitutions.error}
               </span>
             )}
           </label>
           <label className="field">
             <span>Attachments</span>
-            <input type="file" multiple onChange={(e) => setFiles([...(e.target.files ?? [])])} />
+            <input type="file" multiple onChange={(e) => setFiles([...(e.target.files ?? [])])} {...describedBy('send-error-attachments', has('attachments'))} />
+            <FieldError errors={errs} path="attachments" id="send-error-attachments" words={fileWords} />
           </label>
           <fieldset className="field toggles">
             <legend>Tracking</legend>
@@ -255,14 +316,17 @@ export function SendEmail() {
                 <input type="checkbox" checked={tracking[k]} onChange={(e) => setTracking({ ...tracking, [k]: e.target.checked })} /> {label}
               </label>
             ))}
+            <FieldError errors={errs} path="settings" id="send-error-settings" words={settingWords} />
           </fieldset>
           <label className="field">
             <span>Campaign</span>
-            <input className="input" value={campaign} onChange={(e) => setCampaign(e.target.value)} placeholder="spring-sale" />
+            <input className="input" value={campaign} onChange={(e) => setCampaign(e.target.value)} placeholder="spring-sale" {...describedBy('send-error-campaign_id', has('campaign_id'))} />
+            <FieldError errors={errs} path="campaign_id" id="send-error-campaign_id" />
           </label>
           <label className="field">
             <span>Custom args (key=value per line)</span>
-            <textarea className="input code" rows={2} value={args} onChange={(e) => setArgs(e.target.value)} placeholder="order=1234" />
+            <textarea className="input code" rows={2} value={args} onChange={(e) => setArgs(e.target.value)} placeholder="order=1234" {...describedBy('send-error-custom_args', has('custom_args'))} />
+            <FieldError errors={errs} path="custom_args" id="send-error-custom_args" words={keyWords} />
           </label>
         </div>
         <div className="toolbar">
@@ -270,7 +334,27 @@ export function SendEmail() {
             {busy ? 'Sending…' : 'Send'}
           </button>
         </div>
-        {error && <ApiErrorAlert error={error} testId="send-error" />}
+        {error && (
+          <div className="error" role="alert" data-testid="send-error">
+            {/* With field problems, each is beside its field: here only which fields, and what no field shows. */}
+            {errs && errs.length > 0 ? (
+              <>
+                {marked.length > 0 && <strong>Not sent: check {marked.join(', ')}.</strong>}
+                {elsewhere.length > 0 && (
+                  <ul>
+                    {elsewhere.map((e) => (
+                      <li key={`${e.path}-${e.message}`}>
+                        {e.path || 'The request'} {e.message}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </>
+            ) : (
+              <strong>{error.message}</strong>
+            )}
+          </div>
+        )}
       </form>
       {answer && <SendAnswer refId={answer.refId} body={answer.body} />}
     </main>

@@ -4,7 +4,7 @@ import type { ClockState } from '../../../src-shared/schemas/dispatch';
 import { control, describeError, fieldErrors } from '../../api/clients';
 import { live } from '../../api/live';
 import { Time } from '../../components/Time';
-import { ApiErrorAlert, type ApiErrorView } from '../../components/ApiErrorAlert';
+import { describedBy, FieldError, FieldMessage, problemsAt, problemsElsewhere, type FieldProblem } from '../../components/FieldError';
 
 interface DraftEvent {
   event: EmailEventKind;
@@ -25,15 +25,23 @@ const JUMPS: Array<[string, number]> = [
   ['+1 day', 86_400_000],
 ];
 
+interface Problem {
+  message: string;
+  errors: FieldProblem[];
+}
+
 function Clock() {
   const [clock, setClock] = useState<ClockState | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
+  // A jump the API refused is said beside the seconds field; anything else below the buttons.
+  const jumpProblems = problemsAt(error?.errors, 'advance_ms');
+  const otherProblems = problemsElsewhere(error?.errors, ['advance_ms']);
   const [custom, setCustom] = useState('');
   const load = useCallback(async () => {
     try {
       setClock((await control.getClock()).data);
     } catch (err) {
-      setError(describeError(err));
+      setError({ message: describeError(err), errors: [] });
     }
   }, []);
   useEffect(() => {
@@ -50,7 +58,7 @@ function Clock() {
     try {
       setClock((await control.setClock(body)).data);
     } catch (err) {
-      setError(describeError(err));
+      setError({ message: describeError(err), errors: fieldErrors(err) });
     }
   };
   return (
@@ -97,20 +105,61 @@ function Clock() {
             To the next event
           </button>
         )}
-        <input className="input narrow" aria-label="Jump seconds" placeholder="seconds" value={custom} onChange={(e) => setCustom(e.target.value)} />
-        <button type="button" className="button" disabled={!/^\d+$/.test(custom)} onClick={() => void set({ advance_ms: Number(custom) * 1000 })}>
-          Jump
-        </button>
+        <span className="jump-field" data-testid="jump-field">
+          <span className="jump-row">
+            <input
+              className="input narrow"
+              aria-label="Jump seconds"
+              placeholder="seconds"
+              value={custom}
+              onChange={(e) => setCustom(e.target.value)}
+              {...describedBy('jump-error', jumpProblems.length > 0)}
+            />
+            <button type="button" className="button" disabled={!/^\d+$/.test(custom)} onClick={() => void set({ advance_ms: Number(custom) * 1000 })}>
+              Jump
+            </button>
+          </span>
+          {jumpProblems.length > 0 && (
+            <FieldMessage id="jump-error" testId="jump-error">
+              A jump {jumpProblems.map((p) => p.message).join('; ')}
+            </FieldMessage>
+          )}
+        </span>
       </div>
-      {error && <p className="error">{error}</p>}
+      {error && (error.errors.length === 0 || otherProblems.length > 0) && (
+        <p className="error" role="alert">
+          {error.errors.length === 0 ? error.message : otherProblems.map((p) => `The ${p.path.replace(/_/g, ' ')} ${p.message}`).join('; ')}
+        </p>
+      )}
     </section>
   );
 }
 
+/** A rule event's problem in words: `delay_ms` is "The delay ...", `fields.x` is "The field “x” ...". */
+function eventWords(rest: string[], message: string): string {
+  const [field, ...below] = rest;
+  if (field === 'delay_ms') return `The delay ${message}`;
+  if (field === 'event') return `The event ${message}`;
+  if (field === 'fields') return below.length ? `The field “${below.join('.')}” ${message}` : `The fields ${message}`;
+  return field ? `${field} ${message}` : message;
+}
+
+/** Which rules the problems are about: "the 1st rule's pattern, the 2nd rule's events". */
+function marked(errors: FieldProblem[]): string {
+  const where = new Set<string>();
+  for (const e of errors) {
+    const m = /^rules\.(\d+)(?:\.(pattern|events))?/.exec(e.path);
+    if (m) where.add(`rule ${Number(m[1]) + 1}${m[2] ? (m[2] === 'pattern' ? ', its pattern' : ', its events') : ''}`);
+  }
+  return where.size ? `see ${[...where].join('; ')}, marked above` : 'see below';
+}
+
 function Rules() {
   const [rules, setRules] = useState<DraftRule[] | null>(null);
-  const [error, setError] = useState<ApiErrorView | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const errs = error?.errors;
+  const has = (path: string) => problemsAt(errs, path).length > 0;
   const load = useCallback(async () => {
     try {
       const res = await control.getRules();
@@ -127,27 +176,33 @@ function Rules() {
   const save = async () => {
     setError(null);
     setNotice(null);
-    try {
-      const body = {
-        rules: rules.map((r, i) => ({
-          pattern: r.pattern,
-          events: r.events.map((e, j) => {
-            let fields: Record<string, unknown> | undefined;
-            if (e.fields.trim()) {
-              try {
-                fields = JSON.parse(e.fields) as Record<string, unknown>;
-              } catch {
-                throw new Error(`rules.${i}.events.${j}.fields is not valid JSON`);
-              }
+    // Fields that are not JSON are refused here, beside each, before anything is sent.
+    const invalid: FieldProblem[] = [];
+    const body = {
+      rules: rules.map((r, i) => ({
+        pattern: r.pattern,
+        events: r.events.map((e, j) => {
+          let fields: Record<string, unknown> | undefined;
+          if (e.fields.trim()) {
+            try {
+              fields = JSON.parse(e.fields) as Record<string, unknown>;
+            } catch (err) {
+              invalid.push({ path: `rules.${i}.events.${j}.fields`, message: `are not valid JSON: ${(err as Error).message}` });
             }
-            return { event: e.event, delay_ms: e.delay_ms, ...(fields ? { fields } : {}) };
-          }),
-        })),
-      };
+          }
+          return { event: e.event, delay_ms: e.delay_ms, ...(fields ? { fields } : {}) };
+        }),
+      })),
+    };
+    if (invalid.length > 0) {
+      setError({ message: 'Not saved', errors: invalid });
+      return;
+    }
+    try {
       const res = await control.setRules(body);
       setNotice(`${res.message}: ${res.data.rules.length} rule${res.data.rules.length === 1 ? '' : 's'}`);
     } catch (err) {
-      setError({ message: err instanceof Error && !('body' in err) && err.message.startsWith('rules.') ? err.message : describeError(err), errors: fieldErrors(err) });
+      setError({ message: describeError(err), errors: fieldErrors(err) });
     }
   };
   return (
@@ -162,8 +217,18 @@ function Rules() {
       {rules.map((r, i) => (
         <div className="rule" key={i} data-testid="rule">
           <div className="form-row">
-            <label>
-              Pattern <input className="input wide" value={r.pattern} onChange={(e) => update(i, (x) => ({ ...x, pattern: e.target.value }))} placeholder="*@acme.test" />
+            <label className="rule-field">
+              <span>
+                Pattern{' '}
+                <input
+                  className="input wide"
+                  value={r.pattern}
+                  onChange={(e) => update(i, (x) => ({ ...x, pattern: e.target.value }))}
+                  placeholder="*@acme.test"
+                  {...describedBy(`rule-${i}-pattern-error`, has(`rules.${i}.pattern`))}
+                />
+              </span>
+              <FieldError errors={errs} path={`rules.${i}.pattern`} id={`rule-${i}-pattern-error`} testId={`error-rules-${i}-pattern`} words={(_, m) => `The pattern ${m}`} />
             </label>
             <span className="spacer" />
             <button type="button" className="button small" disabled={i === 0} onClick={() => setRules([...rules.slice(0, i - 1), r, rules[i - 1]!, ...rules.slice(i + 1)])}>
@@ -175,35 +240,43 @@ function Rules() {
           </div>
           <ol className="rule-events">
             {r.events.map((e, j) => (
-              <li key={j} className="form-row">
-                <select className="input" aria-label="Rule event" value={e.event} onChange={(ev) => update(i, (x) => ({ ...x, events: x.events.map((y, k) => (k === j ? { ...y, event: ev.target.value as EmailEventKind } : y)) }))}>
-                  {EMAIL_EVENT_KINDS.map((k) => (
-                    <option key={k}>{k}</option>
-                  ))}
-                </select>
-                <label>
-                  after{' '}
+              <li key={j} className="rule-event">
+                <div className="form-row">
+                  <select className="input" aria-label="Rule event" value={e.event} onChange={(ev) => update(i, (x) => ({ ...x, events: x.events.map((y, k) => (k === j ? { ...y, event: ev.target.value as EmailEventKind } : y)) }))}>
+                    {EMAIL_EVENT_KINDS.map((k) => (
+                      <option key={k}>{k}</option>
+                    ))}
+                  </select>
+                  <label>
+                    after{' '}
+                    <input
+                      className="input narrow"
+                      type="number"
+                      min={0}
+                      {...describedBy(`rule-${i}-event-${j}-error`, has(`rules.${i}.events.${j}`))}
+                      value={e.delay_ms}
+                      onChange={(ev) => update(i, (x) => ({ ...x, events: x.events.map((y, k) => (k === j ? { ...y, delay_ms: Number(ev.target.value) } : y)) }))}
+                    />{' '}
+                    ms
+                  </label>
                   <input
-                    className="input narrow"
-                    type="number"
-                    min={0}
-                    value={e.delay_ms}
-                    onChange={(ev) => update(i, (x) => ({ ...x, events: x.events.map((y, k) => (k === j ? { ...y, delay_ms: Number(ev.target.value) } : y)) }))}
-                  />{' '}
-                  ms
-                </label>
-                <input
-                  className="input grow code"
-                  placeholder='fields, e.g. {"bounce_type":"soft"}'
-                  value={e.fields}
-                  onChange={(ev) => update(i, (x) => ({ ...x, events: x.events.map((y, k) => (k === j ? { ...y, fields: ev.target.value } : y)) }))}
-                />
-                <button type="button" className="button small" aria-label="Remove event" onClick={() => update(i, (x) => ({ ...x, events: x.events.filter((_, k) => k !== j) }))}>
-                  ×
-                </button>
+                    className="input grow code"
+                    aria-label="Event fields"
+                    {...describedBy(`rule-${i}-event-${j}-error`, has(`rules.${i}.events.${j}`))}
+                    placeholder='fields, e.g. {"bounce_type":"soft"}'
+                    value={e.fields}
+                    onChange={(ev) => update(i, (x) => ({ ...x, events: x.events.map((y, k) => (k === j ? { ...y, fields: ev.target.value } : y)) }))}
+                  />
+                  <button type="button" className="button small" aria-label="Remove event" onClick={() => update(i, (x) => ({ ...x, events: x.events.filter((_, k) => k !== j) }))}>
+                    ×
+                  </button>
+                </div>
+                <FieldError errors={errs} path={`rules.${i}.events.${j}`} id={`rule-${i}-event-${j}-error`} testId={`error-rules-${i}-events-${j}`} words={eventWords} />
               </li>
             ))}
           </ol>
+          {/* A problem of the list itself ("must have at most 20 events"); each event's are beside it. */}
+          <FieldError errors={errs?.filter((p) => p.path === `rules.${i}.events`)} path={`rules.${i}.events`} testId={`error-rules-${i}-events`} words={(_, m) => `The events ${m}`} />
           <button type="button" className="button small" onClick={() => update(i, (x) => ({ ...x, events: [...x.events, { event: 'delivery', delay_ms: 1000, fields: '' }] }))}>
             Add event
           </button>
@@ -218,7 +291,20 @@ function Rules() {
         </button>
         {notice && <span className="notice small">{notice}</span>}
       </div>
-      {error && <ApiErrorAlert error={error} />}
+      {error && (
+        <div className="error" role="alert" data-testid="rules-error">
+          {error.errors.length === 0 ? (
+            error.message
+          ) : (
+            <>
+              Not saved: {marked(error.errors)}.
+              {problemsElsewhere(error.errors, rules.map((_, i) => `rules.${i}`)).map((p) => (
+                <div key={`${p.path}-${p.message}`}>{p.path === 'rules' ? `The rules ${p.message}` : `${p.path} ${p.message}`}</div>
+              ))}
+            </>
+          )}
+        </div>
+      )}
     </section>
   );
 }
