@@ -82,10 +82,10 @@ test('Simulation: a rule drives the events of matching mail; the clock jumps ahe
   const detail = await page.request.get(`${served.url}/emulator/messages/${id}`);
   expect((await detail.json()).data.events.map((e: { event: string }) => e.event)).toEqual(['spam']);
 
-  // A rule the API refuses says why, in its words.
+  // A rule the API refuses says why, in words, beside that rule's pattern.
   await page.getByRole('button', { name: 'Add rule' }).click();
   await page.getByRole('button', { name: 'Save rules' }).click();
-  await expect(page.getByRole('alert')).toContainText('rules.1.pattern');
+  await expect(page.getByTestId('rule').nth(1).getByTestId('error-rules-1-pattern')).toHaveText('The pattern must not be empty');
   expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
 });
 
