@@ -49,7 +49,7 @@ describe('crash safety', () => {
       webhook_options: { events: { delivery: true } },
     });
     const ids = await pool([...Array(TOTAL).keys()], 16, async (i) => {
-      const res = await control.fireEvent({ event: 'delivery', ref_id: `crash-${i}` });
+      const res = await control.fireEvent({ event: 'delivery', fields: { ref_id: `crash-${i}` } });
       return res.data.delivery_id!;
     });
     expect(new Set(ids).size).toBe(TOTAL);

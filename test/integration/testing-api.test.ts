@@ -171,7 +171,7 @@ describe('waitForMessage and waitForDelivery', () => {
 describe('advanceClock, fireEvent, setRules, reset', () => {
   it('a retry after the receiver answered 500 happens when the clock is advanced', async () => {
     receiver.answer = (_req, index) => (index === 0 ? 500 : 200);
-    const fired = await yard.fireEvent({ event: 'spam', recipient: 'ann@example.org', ref_id: 'ref-retry-1' });
+    const fired = await yard.fireEvent({ event: 'spam', recipient: 'ann@example.org', fields: { ref_id: 'ref-retry-1' } });
     expect(fired).toMatchObject({ sent: true, delivery_id: expect.any(String) });
     const failed = await yard.waitForDelivery((d) => d.id === fired.delivery_id && d.attempts === 1 && d.status === 'pending');
     expect(failed.last_status_code).toBe(500);

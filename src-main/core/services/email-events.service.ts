@@ -9,10 +9,19 @@ import { AppError } from '../errors';
 import { describeFieldError, fieldErrors } from '../zod-errors';
 import type { AccountsService } from './accounts.service';
 import type { MessageFacts, MessageLog } from './email/message-log';
-import { defaultPayload } from './synthetic-events';
+import { bounceDefaults, defaultPayload } from './synthetic-events';
 import type { WebhooksService } from './webhooks.service';
 
 export const WEBHOOK_TARGET = 'webhook';
+
+/** A fired event's `ref_id` that names no stored send (or no copy of it to `recipient`): 404, in words. */
+function unknownSend(refId: string, recipient: string | undefined, sendExists: boolean): AppError {
+  const problem =
+    recipient !== undefined && sendExists
+      ? `the send ${refId} has no copy to ${recipient}`
+      : `no stored message has ref_id ${refId}; leave ref_id out (or set fields.ref_id) to fire a free-standing event`;
+  return new AppError('not_found', `Message Not Found: ${problem}`, [{ path: recipient !== undefined && sendExists ? 'recipient' : 'ref_id', message: problem }]);
+}
 
 export interface EmitResult {
   sent: boolean;
@@ -60,6 +69,11 @@ export class EmailEventsService {
         draft.subject = message.subject;
       }
     }
+    // A bounce's defaults follow the type and category the fields give (a soft override never keeps the hard reply).
+    if (kind === 'bounce' && fields.bounce_reason === undefined && (fields.bounce_type !== undefined || fields.bounce_category !== undefined)) {
+      const to = (fields.recipient as { email?: unknown } | undefined)?.email;
+      Object.assign(draft, bounceDefaults(typeof to === 'string' ? to : (draft.recipient as { email: string }).email, fields));
+    }
     Object.assign(draft, fields);
     const parsed = EMAIL_EVENT_PAYLOADS[kind].safeParse(draft);
     if (!parsed.success) {
@@ -99,6 +113,9 @@ export class EmailEventsService {
    */
   fireSynthetic(body: z.output<typeof FireEventBody>): z.output<typeof FireEventResult> {
     const message = body.ref_id === undefined ? undefined : this.deps.log.findBySend(body.ref_id, body.recipient);
+    // `ref_id` names a stored send: an unknown one is refused rather than sent (its delivery would link
+    // to nothing). A free-standing event leaves it out (a ref_id is generated) or sets `fields.ref_id`.
+    if (body.ref_id !== undefined && !message) throw unknownSend(body.ref_id, body.recipient, this.deps.log.findBySend(body.ref_id) !== undefined);
     const accountId = this.deps.accounts.accountIdOr404(body.account_id ?? message?.accountId);
     const fields = { ...(message || body.ref_id === undefined ? {} : { ref_id: body.ref_id }), ...body.fields };
     const payload = this.buildPayload(body.event, message, fields, this.deps.clock.now(), body.recipient);
