@@ -12,6 +12,8 @@ export const EmulatorStats = z
       pending: z.number().int(),
       succeeded: z.number().int(),
       failed: z.number().int(),
+      /** Of the pending ones, those retrying after at least one failed attempt. */
+      failing: z.number().int(),
     }),
     /** Events per minute, oldest first; `from` is the start of the first minute. */
     timeline: z.object({ from: Timestamp, bucket_ms: z.number().int(), counts: z.array(z.number().int()) }),

@@ -393,7 +393,7 @@ describe('a burst', () => {
     // The first request hangs until its time-out, and the manual attempt is refused: the others wait.
     receiver.answer = (_req, index) => (index === 0 ? 'hang' : index === 1 ? 500 : 200);
     const fired = [];
-    for (let i = 0; i < 4; i++) fired.push((await narrow.control.fireEvent({ event: 'delivery', ref_id: `REF-${i}` })).data.delivery_id!);
+    for (let i = 0; i < 4; i++) fired.push((await narrow.control.fireEvent({ event: 'delivery', fields: { ref_id: `REF-${i}` } })).data.delivery_id!);
     await receiver.waitFor(1);
     const last = fired[3]!;
     const manual = (await narrow.control.retryDelivery(last)).data;
@@ -414,7 +414,7 @@ describe('synthetic events', () => {
   it.each(EMAIL_EVENT_KINDS)('%s: a payload that matches its schema, with overrides applied', async (kind: EmailEventKind) => {
     await registerHook(emu.service, receiver.url);
     const fired = (
-      await emu.control.fireEvent({ event: kind, ref_id: 'REF-1', recipient: 'qa@example.com', fields: { campaign_id: 'spring', custom_args: { plan: 'pro' } } })
+      await emu.control.fireEvent({ event: kind, recipient: 'qa@example.com', fields: { ref_id: 'REF-1', campaign_id: 'spring', custom_args: { plan: 'pro' } } })
     ).data;
     const [req] = await receiver.waitFor(1);
     const body = EMAIL_EVENT_PAYLOADS[kind].parse(JSON.parse(req!.body)) as Record<string, unknown>;
@@ -436,12 +436,83 @@ describe('synthetic events', () => {
   });
 });
 
+describe('synthetic events about stored messages, and bounce defaults', () => {
+  const sendTo = (...emails: string[]) =>
+    emu.service.sendEmail({
+      from: { email: 'app@example.com' },
+      to: emails.map((email) => ({ email })),
+      subject: 'Stored',
+      content: [{ type: 'text/plain', value: 'hi' }],
+    });
+
+  it('refuses a ref_id that names no stored send (404, naming ref_id) and sends nothing; a free-standing event leaves it out or sets fields.ref_id', async () => {
+    await registerHook(emu.service, receiver.url);
+    for (const dry_run of [false, true]) {
+      const res = await emu.request('POST', '/emulator/events', { body: { event: 'delivery', ref_id: 'no-such-send', dry_run } });
+      expect(res.status).toBe(404);
+      expect(res.json.error).toBe('Message Not Found: no stored message has ref_id no-such-send; leave ref_id out (or set fields.ref_id) to fire a free-standing event');
+      expect(Object.keys(res.json.details.fields)).toEqual(['ref_id']);
+    }
+    // A stored send, but no copy of it to that recipient.
+    const { ref_id } = await sendTo('ann@example.com');
+    const other = await emu.request('POST', '/emulator/events', { body: { event: 'open', ref_id, recipient: 'zed@example.com' } });
+    expect(other.status).toBe(404);
+    expect(other.json.error).toBe(`Message Not Found: the send ${ref_id} has no copy to zed@example.com`);
+    await settle();
+    expect((await emu.control.listDeliveries({ ref_id: 'no-such-send' })).data.deliveries).toEqual([]);
+    expect(receiver.requests.filter((r) => JSON.parse(r.body).ref_id === 'no-such-send')).toEqual([]);
+
+    // The stored send itself still works; so do free-standing events.
+    expect((await emu.control.fireEvent({ event: 'open', ref_id })).data).toMatchObject({ sent: true, payload: { ref_id, recipient: { email: 'ann@example.com' } } });
+    const generated = (await emu.control.fireEvent({ event: 'open' })).data.payload;
+    expect(generated.ref_id).toEqual(expect.any(String));
+    expect((await emu.control.fireEvent({ event: 'open', fields: { ref_id: 'my-own-ref' } })).data).toMatchObject({ sent: true, payload: { ref_id: 'my-own-ref' } });
+  });
+
+  it('a bounce override without a bounce_reason gets a reason that follows its type and category', async () => {
+    const fire = async (fields?: Record<string, unknown>) => (await emu.control.fireEvent({ event: 'bounce', recipient: 'ann@example.com', dry_run: true, ...(fields ? { fields } : {}) })).data.payload;
+    // The default: a hard bounce, user unknown.
+    expect(await fire()).toMatchObject({ bounce_type: 'hard', bounce_category: 'invalid_recipient', bounce_reason: expect.stringMatching(/^550 5\.1\.1 <ann@example\.com>/) });
+    // A soft mailbox_full bounce: a 452 4.2.2 reply, never the hard 550 5.1.1.
+    const soft = await fire({ bounce_type: 'soft', bounce_category: 'mailbox_full' });
+    expect(soft).toMatchObject({ bounce_type: 'soft', bounce_category: 'mailbox_full' });
+    expect(soft.bounce_reason).toMatch(/^452 4\.2\.2 <ann@example\.com>: Mailbox full/);
+    // Soft alone: the category follows (mailbox_full), and the reply is a 4xx.
+    expect(await fire({ bounce_type: 'soft' })).toMatchObject({ bounce_category: 'mailbox_full', bounce_reason: expect.stringMatching(/^452 4\.2\.2 /) });
+    // A category alone keeps the hard type, with that category's 5xx reply.
+    expect(await fire({ bounce_category: 'mailbox_full' })).toMatchObject({ bounce_type: 'hard', bounce_reason: expect.stringMatching(/^552 5\.2\.2 /) });
+    expect(await fire({ bounce_type: 'soft', bounce_category: 'policy' })).toMatchObject({ bounce_reason: expect.stringMatching(/^450 4\.7\.1 /) });
+    expect(await fire({ bounce_type: 'soft', bounce_category: 'greylisted' })).toMatchObject({ bounce_reason: expect.stringMatching(/^450 4\.0\.0 .*greylisted/) });
+    // An explicit reason is kept as given.
+    expect(await fire({ bounce_type: 'soft', bounce_reason: '421 try later' })).toMatchObject({ bounce_reason: '421 try later' });
+  });
+});
+
+describe('GET /emulator/stats', () => {
+  it('counts the deliveries failing (pending after a failed attempt, retrying) apart from the failed and the merely pending', async () => {
+    await pauseClock();
+    await registerHook(emu.service, receiver.url);
+    receiver.status = 500;
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await emu.control.fireEvent({ event: 'delivery' })).data.delivery_id!);
+    for (const id of ids) await attemptsOf(id, 1);
+    const failing = (await emu.control.getStats()).data.deliveries;
+    expect(failing).toMatchObject({ total: 3, pending: 3, failing: 3, failed: 0, succeeded: 0 });
+
+    // The receiver recovers: the retries succeed and nothing is failing any more.
+    receiver.status = 200;
+    await advance(DEFAULT_RETRY_SCHEDULE_MS[0]! + 1_000);
+    for (const id of ids) await attemptsOf(id, 2);
+    expect((await emu.control.getStats()).data.deliveries).toMatchObject({ total: 3, pending: 0, failing: 0, succeeded: 3 });
+  });
+});
+
 describe('GET /emulator/deliveries', () => {
   it('pages newest first without gaps or repeats, and filters', async () => {
     await registerHook(emu.service, receiver.url);
     const ids: string[] = [];
     for (const kind of ['delivery', 'open', 'click', 'bounce', 'spam', 'delivery', 'open'] as const) {
-      ids.push((await emu.control.fireEvent({ event: kind, ref_id: `R-${kind}` })).data.delivery_id!);
+      ids.push((await emu.control.fireEvent({ event: kind, fields: { ref_id: `R-${kind}` } })).data.delivery_id!);
     }
     await receiver.waitFor(7);
     const seen: string[] = [];

@@ -27,6 +27,7 @@ export class StatsService {
         pending: (byStatus.get('pending') ?? 0) + (byStatus.get('sending') ?? 0),
         succeeded: byStatus.get('succeeded') ?? 0,
         failed: byStatus.get('failed') ?? 0,
+        failing: this.deps.repo.failingDeliveries(),
       },
       timeline: { from: isoTimestamp(from), bucket_ms: BUCKET_MS, counts: this.deps.repo.eventsPerBucket(from, BUCKET_MS, BUCKETS) },
     };

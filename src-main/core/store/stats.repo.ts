@@ -9,6 +9,8 @@ export class StatsRepo {
       messages: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM messages'),
       events: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM message_events'),
       deliveries: db.prepare<[], { status: string; n: number }>('SELECT status, COUNT(*) AS n FROM deliveries GROUP BY status'),
+      // Still to be delivered after at least one failed attempt: retrying (or its retry in flight).
+      failing: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE status IN ('pending', 'sending') AND attempts > 0"),
       // Timestamps are ISO 8601 UTC with milliseconds: they compare as text.
       eventsPerBucket: db.prepare<[{ fromIso: string; toIso: string; from: number; bucket: number }], { b: number; n: number }>(
         `SELECT CAST((ROUND((julianday(timestamp) - 2440587.5) * 86400000) - @from) / @bucket AS INTEGER) AS b, COUNT(*) AS n
@@ -27,6 +29,11 @@ export class StatsRepo {
 
   deliveriesByStatus(): Map<string, number> {
     return new Map(this.stmts.deliveries.all().map((r) => [r.status, r.n]));
+  }
+
+  /** Deliveries not yet delivered that have failed at least once (pending or sending, attempts > 0). */
+  failingDeliveries(): number {
+    return this.stmts.failing.get()!.n;
   }
 
   /** Message events per bucket from `from` (epoch ms) for `buckets` buckets of `bucketMs`. */

@@ -34,7 +34,7 @@ export function EventsChart({ counts, from, bucketMs }: { counts: number[]; from
   );
 }
 
-/** Counts of messages, events and failed deliveries, and the last hour of events: live. */
+/** Counts of messages, events, failing (retrying) and failed deliveries, and the last hour of events: live. */
 export function DashboardStrip() {
   const { stats, load, follow } = useStats();
   useEffect(() => {
@@ -42,16 +42,18 @@ export function DashboardStrip() {
     return follow();
   }, [load, follow]);
   if (!stats) return null;
-  const tiles: Array<[string, number, string, string]> = [
-    ['Messages', stats.messages, '/messages', 'stat-messages'],
-    ['Events', stats.events, '/messages', 'stat-events'],
-    ['Deliveries', stats.deliveries.total, '/deliveries', 'stat-deliveries'],
-    ['Failed deliveries', stats.deliveries.failed, '/deliveries?status=failed', 'stat-failed'],
+  // Failing: still pending after at least one failed attempt (the receiver answers 5xx or is down), so retrying.
+  const tiles: Array<[string, number, string, string, string]> = [
+    ['Messages', stats.messages, '/messages', 'stat-messages', ''],
+    ['Events', stats.events, '/messages', 'stat-events', ''],
+    ['Deliveries', stats.deliveries.total, '/deliveries', 'stat-deliveries', ''],
+    ['Failing deliveries (retrying)', stats.deliveries.failing, '/deliveries?status=pending', 'stat-failing', ' failing'],
+    ['Failed deliveries', stats.deliveries.failed, '/deliveries?status=failed', 'stat-failed', ' bad'],
   ];
   return (
     <section className="strip" aria-label="Dashboard">
-      {tiles.map(([label, n, to, id]) => (
-        <Link key={label} to={to} className={`tile${id === 'stat-failed' && n > 0 ? ' bad' : ''}`}>
+      {tiles.map(([label, n, to, id, alarm]) => (
+        <Link key={label} to={to} className={`tile${n > 0 ? alarm : ''}`}>
           <span className="n" data-testid={id}>
             {n.toLocaleString()}
           </span>
