@@ -12,6 +12,8 @@ interface DomainsState {
   error: string | null;
   /** A short note of what the last action did. */
   notice: string | null;
+  /** `warn` when the note announces a failure to come (the next verification set to fail), never shown in green. */
+  noticeTone: 'ok' | 'warn';
   /** Key of the action in progress (`verify:<account>:<domain>`, ...), for disabling its button. */
   busy: string | null;
   load: () => Promise<void>;
@@ -36,6 +38,18 @@ export function describe(err: unknown): string {
   return `${err.body.error}: ${[...byReason].map(([reason, names]) => `${reason} (${names.join(', ')})`).join('; ')}`;
 }
 
+/**
+ * A failed verification in words, once: which records did not check out (`ui.example did not verify:
+ * Invalid DNS records (spf, dkim)`). The reason itself is on the domain's card, not repeated here.
+ */
+export function describeVerifyFailure(domain: string, err: unknown): string {
+  if (!(err instanceof ApiError) || !err.body.records || Object.keys(err.body.records).length === 0) return describe(err);
+  const failed = Object.entries(err.body.records)
+    .filter(([, r]) => (r as { verified?: unknown } | null)?.verified !== true)
+    .map(([name]) => name);
+  return `${domain} did not verify: ${err.body.error}${failed.length ? ` (${failed.join(', ')})` : ''}`;
+}
+
 export const useDomains = create<DomainsState>((set, get) => {
   /** The service API as the account (its API key): the same requests a user's code makes. */
   const service = (accountId: string) => {
@@ -48,16 +62,20 @@ export const useDomains = create<DomainsState>((set, get) => {
    * Runs one action: marks it busy, reloads the list after it (after a failure too: a verification
    * that answers 400 has still recorded its check), reports a failure in words.
    */
-  const run = async (key: string, action: () => Promise<string>): Promise<boolean> => {
+  const run = async (
+    key: string,
+    action: () => Promise<string | { notice: string; tone: 'warn' }>,
+    describeFailure: (err: unknown) => string = describe,
+  ): Promise<boolean> => {
     set({ busy: key, error: null, notice: null });
     try {
-      const notice = await action();
+      const done = await action();
       await get().load();
-      set({ notice });
+      set(typeof done === 'string' ? { notice: done, noticeTone: 'ok' } : { notice: done.notice, noticeTone: done.tone });
       return true;
     } catch (err) {
       await get().load();
-      set({ error: describe(err) });
+      set({ error: describeFailure(err) });
       return false;
     } finally {
       set({ busy: null });
@@ -70,6 +88,7 @@ export const useDomains = create<DomainsState>((set, get) => {
     loading: true,
     error: null,
     notice: null,
+    noticeTone: 'ok',
     busy: null,
     load: async () => {
       try {
@@ -85,7 +104,11 @@ export const useDomains = create<DomainsState>((set, get) => {
         return `${res.domain} added (mailer_id ${res.mailer_id}): publish its records, then verify it`;
       }),
     verify: async (accountId, domain) => {
-      await run(`verify:${accountId}:${domain}`, async () => (await service(accountId).verifyDomain(domain)).message);
+      await run(
+        `verify:${accountId}:${domain}`,
+        async () => (await service(accountId).verifyDomain(domain)).message,
+        (err) => describeVerifyFailure(domain, err),
+      );
     },
     remove: async (accountId, domain) => {
       await run(`delete:${accountId}:${domain}`, async () => {
@@ -96,7 +119,9 @@ export const useDomains = create<DomainsState>((set, get) => {
     setOutcome: async (accountId, domain, outcome, reason) => {
       await run(`outcome:${accountId}:${domain}`, async () => {
         const body = outcome === 'failed' && reason.trim() ? { outcome, reason: reason.trim(), account_id: accountId } : { outcome, account_id: accountId };
-        return (await control.setDomainVerification(domain, body)).message;
+        const { message } = await control.setDomainVerification(domain, body);
+        // Setting a failure up is not a success to show in green.
+        return outcome === 'failed' ? { notice: message, tone: 'warn' as const } : message;
       });
     },
   };

@@ -71,10 +71,8 @@ function OutcomeControl({ d }: { d: EmulatorDomain }) {
       <button className="button" type="submit" disabled={busy === key}>
         Set outcome
       </button>
-      <span className="muted">
-        now: {d.verification.outcome}
-        {d.verification.reason ? ` (${d.verification.reason})` : ''}
-      </span>
+      {/* The reason is in the field above (and on the card once verified): not repeated here. */}
+      <span className="muted">now: {d.verification.outcome}</span>
     </form>
   );
 }
@@ -82,6 +80,10 @@ function OutcomeControl({ d }: { d: EmulatorDomain }) {
 function DomainCard({ d, showAccount }: { d: EmulatorDomain; showAccount: boolean }) {
   const { verify, remove, busy, accounts } = useDomains();
   const title = d.domain_unicode === d.domain ? d.domain : `${d.domain_unicode} (${d.domain})`;
+  // A reason every failed record shares (a failure set on the emulator) is shown once, on the card;
+  // records with reasons of their own (real DNS) show them in their rows instead.
+  const records = recordsOf(d);
+  const shared = d.reason !== null && records.every(([, r]) => r.status !== 'failed' || !r.reason || r.reason === d.reason);
   return (
     <section className="card" aria-label={`Domain ${d.domain}`} data-testid={`domain-${d.domain}`}>
       <div className="card-head">
@@ -104,7 +106,7 @@ function DomainCard({ d, showAccount }: { d: EmulatorDomain; showAccount: boolea
       </div>
       {d.reason && (
         <p className="error" data-testid="domain-reason">
-          {d.reason}
+          {shared ? d.reason : 'The records marked failed below did not check out.'}
         </p>
       )}
       <p data-testid="domain-mailer-id">
@@ -126,7 +128,7 @@ function DomainCard({ d, showAccount }: { d: EmulatorDomain; showAccount: boolea
           </tr>
         </thead>
         <tbody>
-          {recordsOf(d).map(([name, r]) => (
+          {records.map(([name, r]) => (
             <tr key={name} data-testid={`record-${name}`}>
               <td>
                 <code>{name}</code>
@@ -140,7 +142,7 @@ function DomainCard({ d, showAccount }: { d: EmulatorDomain; showAccount: boolea
               </td>
               <td>
                 <StatusBadge status={r.status} />
-                {r.reason && <div className="muted small">{r.reason}</div>}
+                {r.reason && !shared && <div className="muted small">{r.reason}</div>}
                 {r.found && r.found.length > 0 && <div className="muted small">found: {r.found.join(' | ')}</div>}
               </td>
             </tr>
@@ -169,7 +171,7 @@ function DomainCard({ d, showAccount }: { d: EmulatorDomain; showAccount: boolea
 
 /** Sending domains: the records to publish, verification and its outcome, history. */
 export function Domains() {
-  const { domains, accounts, loading, error, notice, load } = useDomains();
+  const { domains, accounts, loading, error, notice, noticeTone, load } = useDomains();
   useEffect(() => {
     void load();
   }, [load]);
@@ -182,7 +184,7 @@ export function Domains() {
         </p>
       )}
       {notice && (
-        <p className="notice" aria-live="polite" data-testid="notice">
+        <p className={noticeTone === 'warn' ? 'warn' : 'notice'} aria-live="polite" data-testid="notice">
           {notice}
         </p>
       )}

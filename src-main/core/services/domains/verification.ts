@@ -8,7 +8,7 @@ export const DNS_VERIFICATION_MODES = ['simulated', 'real'] as const;
 export type DnsVerificationMode = (typeof DNS_VERIFICATION_MODES)[number];
 
 /** The reason of a failed outcome set through the control API without one. */
-export const DEFAULT_FAILURE = 'the verification outcome was set to failed (PUT /emulator/domains/{domain}/verification)';
+export const DEFAULT_FAILURE = 'the verification outcome was set to failed on the emulator (no reason given)';
 
 /** One verification's outcome: every record's, the domain's status, and why it failed (null when verified). */
 export interface RecordsCheck {
