@@ -1,7 +1,41 @@
+import { useEffect, useState } from 'react';
+import type { AccountRecord } from '../../../src-shared/schemas/emulator';
+import { control, serviceAs } from '../../api/clients';
+import { live } from '../../api/live';
 import { CopyButton } from '../../components/CopyButton';
 import { firstSendCommand } from '../messages/Messages';
 import { DashboardStrip } from './DashboardStrip';
 import { useOverview } from '../../stores/overview-store';
+
+/**
+ * Whether the account has sent an email and has a webhook (null until known): the "first email" and
+ * "first webhook" cards show only until then. Loaded each time Overview opens; a new message reloads it.
+ */
+function useFirstSteps(account: AccountRecord | undefined): { sent: boolean; webhook: boolean } | null {
+  const [steps, setSteps] = useState<{ sent: boolean; webhook: boolean } | null>(null);
+  const id = account?.id;
+  const key = account?.api_key;
+  useEffect(() => {
+    if (!id || !key) return;
+    let gone = false;
+    const load = async () => {
+      try {
+        const [count, hooks] = await Promise.all([control.countMessages({ account_id: id }), serviceAs(key).listWebhooks()]);
+        if (!gone) setSteps({ sent: count.data.count > 0, webhook: hooks.data.length > 0 });
+      } catch {
+        // Unknown: the cards show (the page shows the emulator's error itself).
+        if (!gone) setSteps((s) => s ?? { sent: false, webhook: false });
+      }
+    };
+    void load();
+    const off = live.on('message.created', () => void load());
+    return () => {
+      gone = true;
+      off();
+    };
+  }, [id, key]);
+  return steps;
+}
 
 function firstWebhookCommand(httpUrl: string, apiKey: string): string {
   return [
@@ -16,6 +50,7 @@ export function Overview() {
   const { health, accounts, error, loading, load } = useOverview();
 
   const defaultAccount = accounts.find((a) => a.is_default) ?? accounts[0];
+  const steps = useFirstSteps(defaultAccount);
   return (
     <main>
       <DashboardStrip />
@@ -73,7 +108,7 @@ export function Overview() {
           </table>
         </section>
       )}
-      {health && defaultAccount && (
+      {health && defaultAccount && steps && !steps.sent && (
         <section className="card" aria-labelledby="first-send">
           <h2 id="first-send">Send your first email</h2>
           <p className="muted">
@@ -83,7 +118,7 @@ export function Overview() {
           <CopyButton text={firstSendCommand(health.urls.http, defaultAccount.api_key)} label="Copy send command" />
         </section>
       )}
-      {health && defaultAccount && (
+      {health && defaultAccount && steps && !steps.webhook && (
         <section className="card" aria-labelledby="next">
           <h2 id="next">Register your first webhook</h2>
           <p className="muted">Point it at your local receiver; events are delivered there with real retries.</p>
