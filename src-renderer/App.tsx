@@ -9,6 +9,7 @@ import { SendEmail } from './features/send/SendEmail';
 import { Settings } from './features/settings/Settings';
 import { Simulation } from './features/simulation/Simulation';
 import { Webhooks } from './features/webhooks/Webhooks';
+import { Link } from './components/Link';
 import { onLinkClick, usePath } from './router';
 import { useClockOffset } from './stores/clock-store';
 import { useOverview } from './stores/overview-store';
@@ -27,6 +28,23 @@ const SCREENS = [
   { path: '/settings', label: 'Settings', render: () => <Settings /> },
 ] as const;
 
+/** What an unknown path shows: says so, with the way home. */
+function NotFound({ path }: { path: string }) {
+  return (
+    <main>
+      <section className="card empty" aria-labelledby="not-found" data-testid="not-found">
+        <h2 id="not-found">Page not found</h2>
+        <p className="muted">
+          There is no screen at <code>{path}</code>.
+        </p>
+        <p>
+          <Link to="/">Go to Overview</Link>
+        </p>
+      </section>
+    </main>
+  );
+}
+
 export function App() {
   const path = usePath();
   const { health, error, load } = useOverview();
@@ -38,9 +56,10 @@ export function App() {
     void sync();
     return follow();
   }, [sync, follow]);
-  const screen = SCREENS.find((s) => s.path !== '/' && (path === s.path || path.startsWith(`${s.path}/`))) ?? SCREENS[0];
+  // An unknown path is no screen: it shows "Page not found" rather than quietly showing Overview.
+  const screen = path === '/' || path === '' ? SCREENS[0] : (SCREENS.find((s) => s.path !== '/' && (path === s.path || path.startsWith(`${s.path}/`))) ?? null);
   useEffect(() => {
-    document.title = screen.path === '/' ? 'Mailyard' : `${screen.label} · Mailyard`;
+    document.title = !screen ? 'Page not found · Mailyard' : screen.path === '/' ? 'Mailyard' : `${screen.label} · Mailyard`;
   }, [screen]);
   return (
     <div className="page">
@@ -64,7 +83,7 @@ export function App() {
           {health ? 'Running' : error ? 'Unreachable' : 'Connecting…'}
         </span>
       </header>
-      {screen.render()}
+      {screen ? screen.render() : <NotFound path={path} />}
     </div>
   );
 }
