@@ -41,6 +41,16 @@ function parseFields(text: string): { fields?: Record<string, unknown>; error?: 
   }
 }
 
+/** What the preview cannot show as it will be sent: the fields set at the moment it is sent. */
+function stampNote(fields: Record<string, unknown>, storedSend: boolean): string {
+  const refId = !storedSend && !('ref_id' in fields);
+  const timestamp = !('timestamp' in fields);
+  if (refId && timestamp) return 'ref_id and timestamp are set when it is sent: a new ref_id is generated and the timestamp is the emulator clock then.';
+  if (refId) return 'ref_id is set when it is sent: a new one is generated.';
+  if (timestamp) return 'timestamp is set when it is sent (the emulator clock then); the rest is sent as shown.';
+  return 'Sent as shown.';
+}
+
 /** Stripe's `trigger` for email: any of the twelve kinds, previewed, through the same filter and dispatcher. */
 export function FireEvent() {
   const { accounts } = useOverview();
@@ -219,6 +229,11 @@ export function FireEvent() {
           </p>
         )}
         {previewError ? <p className="error">{previewError}</p> : preview ? <JsonView value={preview.payload} testId="payload-preview" /> : <p className="muted">…</p>}
+        {preview && !previewError && (
+          <p className="muted small" data-testid="preview-note">
+            {stampNote(parsed.fields ?? {}, target === 'message' && refId.trim() !== '')}
+          </p>
+        )}
       </section>
     </main>
   );
