@@ -215,8 +215,9 @@ export class ControlClient {
     return this.http.call(control.deleteMessage, { params: { id } });
   }
 
-  deleteMessages(): Promise<CallOutput<Ctl['deleteMessages']>> {
-    return this.http.call(control.deleteMessages, {});
+  /** Every captured message, or (with filters: the list's q, status, campaign_id, account_id) those they find. */
+  deleteMessages(query: CallInput<Ctl['deleteMessages']>['query'] = {}): Promise<CallOutput<Ctl['deleteMessages']>> {
+    return this.http.call(control.deleteMessages, { query });
   }
 
   getRules(): Promise<CallOutput<Ctl['getRules']>> {
@@ -237,6 +238,15 @@ export class ControlClient {
 
   listDeliveries(query: CallInput<Ctl['listDeliveries']>['query'] = {}): Promise<CallOutput<Ctl['listDeliveries']>> {
     return this.http.call(control.listDeliveries, { query });
+  }
+
+  countDeliveries(query: CallInput<Ctl['countDeliveries']>['query'] = {}): Promise<CallOutput<Ctl['countDeliveries']>> {
+    return this.http.call(control.countDeliveries, { query });
+  }
+
+  /** The targets deliveries go to, each with its counts by status and its failure rate. */
+  listEndpoints(query: CallInput<Ctl['listEndpoints']>['query'] = {}): Promise<CallOutput<Ctl['listEndpoints']>> {
+    return this.http.call(control.listEndpoints, { query });
   }
 
   getDelivery(id: string): Promise<CallOutput<Ctl['getDelivery']>> {

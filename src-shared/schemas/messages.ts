@@ -51,9 +51,14 @@ export const MessageDetail = MessageSummary.extend({
 export type MessageDetail = z.infer<typeof MessageDetail>;
 
 export const ListMessagesQuery = z.strictObject({
-  /** Searches recipient, sender and subject (case-insensitive substring), and finds a send's copies by its ref_id (or one by its id). */
+  /**
+   * The search box's query: words (prefixes) and "quoted phrases" over subject, sender, recipient, text
+   * and HTML body and header lines; from:, to:, subject:, is:<status>, campaign:<prefix>; case-insensitive.
+   * A send's ref_id (or a copy's id) finds its copies.
+   */
   q: z.string().max(320).optional(),
   status: z.enum(EMAIL_STATUSES, { error: `must be one of ${EMAIL_STATUSES.join(', ')}` }).optional(),
+  /** A prefix of the campaign id (case-insensitive). */
   campaign_id: z.string().max(256).optional(),
   account_id: z.string().max(64).optional(),
   limit: pageSizeParam(500, 50),

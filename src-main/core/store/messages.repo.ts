@@ -1,4 +1,5 @@
 import type { EmailStatus } from '../../../src-shared/schemas/email';
+import { parseMessageQuery, toFtsMatch } from '../../../src-shared/search/message-query';
 import { applyPatch } from './byte-patch';
 import type { Db } from './database';
 
@@ -72,32 +73,59 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** The UI's search of captured messages: a substring of recipient, subject or sender, and exact filters. */
+/** The UI's search of captured messages: the search box's query (see message-query.ts) and filters. */
 export interface MessageSearch {
   q?: string;
   status?: string;
+  /** A prefix of the campaign id (case-insensitive). */
   campaignId?: string;
   accountId?: string;
 }
 
+/** What a copy is found by beyond its columns: its body's words and its header lines. */
+export interface MessageSearchText {
+  body: string;
+  headers: string;
+}
+
+/** A send's ref_id or a copy's id, as the search box may hold one (the UI lists a send's copies by `?q=<ref_id>`). */
+const ULID = /^[0-9A-Za-z]{26}$/;
+
 function searchTerms(filter: MessageSearch): { where: string[]; params: Record<string, unknown> } {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
-  if (filter.q !== undefined && filter.q !== '') {
-    where.push(
-      "(recipient_lc LIKE '%' || @q || '%' ESCAPE '\\' OR subject LIKE '%' || @q || '%' ESCAPE '\\' OR from_email LIKE '%' || @q || '%' ESCAPE '\\' OR ref_id = @refId OR id = @refId)",
-    );
-    params.q = likeLiteral(filter.q.toLowerCase());
-    params.refId = filter.q.trim().toUpperCase();
+  const q = filter.q?.trim() ?? '';
+  if (q !== '') {
+    const parsed = parseMessageQuery(q);
+    const match = toFtsMatch(parsed.clauses);
+    // A clause without a word (only punctuation) finds nothing, unless the query is an id.
+    const noWords = parsed.clauses.length > 0 && match === null;
+    const textTerm = match !== null ? 'rowid IN (SELECT rowid FROM message_search WHERE message_search MATCH @match)' : noWords ? '0' : null;
+    if (match !== null) params.match = match;
+    if (ULID.test(q)) {
+      where.push(`(${textTerm ?? '0'} OR ref_id = @refId OR id = @refId)`);
+      params.refId = q.toUpperCase();
+    } else if (textTerm !== null) where.push(textTerm);
+    if (parsed.statuses.length > 0) {
+      where.push(`status IN (${parsed.statuses.map((_, i) => `@isStatus${i}`).join(', ')})`);
+      parsed.statuses.forEach((st, i) => (params[`isStatus${i}`] = st));
+    }
+    if (parsed.campaign !== null && parsed.campaign !== '') {
+      where.push("campaign_id LIKE @qCampaign || '%' ESCAPE '\\'");
+      params.qCampaign = likeLiteral(parsed.campaign);
+    }
   }
-  for (const [sql, name, value] of [
-    ['status = @status', 'status', filter.status],
-    ['campaign_id = @campaignId', 'campaignId', filter.campaignId],
-    ['account_id = @accountId', 'accountId', filter.accountId],
-  ] as const) {
-    if (value === undefined) continue;
-    where.push(sql);
-    params[name] = value;
+  if (filter.status !== undefined) {
+    where.push('status = @status');
+    params.status = filter.status;
+  }
+  if (filter.campaignId !== undefined && filter.campaignId !== '') {
+    where.push("campaign_id LIKE @campaignId || '%' ESCAPE '\\'");
+    params.campaignId = likeLiteral(filter.campaignId);
+  }
+  if (filter.accountId !== undefined) {
+    where.push('account_id = @accountId');
+    params.accountId = filter.accountId;
   }
   return { where, params };
 }
@@ -117,6 +145,9 @@ export class MessagesRepo {
          VALUES (@id, @ref_id, @account_id, @send_id, @source, @from_email, @from_name, @recipient_email, @recipient_lc, @recipient_domain,
            @recipient_name, @recipient_type, @subject, @campaign_id, @mailer_id, @custom_args, @status, @created_ms, @created_at, @delivered_ms, @delivered_at,
            @failed_reason, @priority, @updated_at, @patch)`,
+      ),
+      insertSearch: db.prepare<[{ rowid: number | bigint; subject: string; sender: string; recipient: string; body: string; headers: string }]>(
+        'INSERT INTO message_search (rowid, subject, sender, recipient, body, headers) VALUES (@rowid, @subject, @sender, @recipient, @body, @headers)',
       ),
       get: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?'),
       ofSend: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE ref_id = ? ORDER BY id'),
@@ -152,8 +183,17 @@ export class MessagesRepo {
     this.stmts.insertContent.run(row);
   }
 
-  insertMessage(row: MessageRow): void {
-    this.stmts.insertMessage.run(row);
+  /** Stores a copy and indexes it for the search (its columns, and `text` when given: body and header lines). */
+  insertMessage(row: MessageRow, text: MessageSearchText = { body: '', headers: '' }): void {
+    const { lastInsertRowid } = this.stmts.insertMessage.run(row);
+    this.stmts.insertSearch.run({
+      rowid: lastInsertRowid,
+      subject: row.subject,
+      sender: `${row.from_email} ${row.from_name}`,
+      recipient: `${row.recipient_email} ${row.recipient_name}`,
+      body: text.body,
+      headers: text.headers,
+    });
   }
 
   get(id: string): MessageRow | undefined {
@@ -226,6 +266,25 @@ export class MessagesRepo {
     return this.db.transaction(() => {
       const n = (this.db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n;
       this.stmts.deleteAll.run();
+      return n;
+    })();
+  }
+
+  /**
+   * Deletes the copies the search finds (with their events and scheduled events, and their sends'
+   * content once no copy of it is left). Returns how many copies.
+   */
+  deleteMatching(filter: MessageSearch): number {
+    const { where, params } = searchTerms(filter);
+    const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    return this.db.transaction(() => {
+      const sends = this.db.prepare<[Record<string, unknown>], { send_id: string }>(`SELECT DISTINCT send_id FROM messages ${cond}`).all(params);
+      const n = this.db.prepare<[Record<string, unknown>]>(`DELETE FROM messages ${cond}`).run(params).changes;
+      this.db
+        .prepare<[string]>(
+          'DELETE FROM message_contents WHERE send_id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.send_id = message_contents.send_id)',
+        )
+        .run(JSON.stringify(sends.map((r) => r.send_id)));
       return n;
     })();
   }

@@ -40,7 +40,10 @@ export class ResetRepo {
       ),
       allTargets: db.prepare<[], TargetRef>('SELECT DISTINCT target_kind, target_id FROM deliveries'),
       sending: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE status = 'sending'"),
-      tables: db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"),
+      // Ordinary and virtual tables (a full-text index's shadow tables are its own: never written directly).
+      tables: db.prepare<[], { name: string }>(
+        "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+      ),
       removeAccounts: db.prepare<[string]>('DELETE FROM accounts WHERE id NOT IN (SELECT value FROM json_each(?))'),
     };
     this.wipeAll = db.transaction((keepAccountIds: readonly string[]) => {

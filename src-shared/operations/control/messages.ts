@@ -65,9 +65,10 @@ export const messageOperations = defineOperations({
   deleteMessages: {
     method: 'DELETE',
     path: '/emulator/messages',
-    summary: 'Delete every captured message, with its events and scheduled events',
+    summary: 'Delete every captured message, or those the filters find (q, status, campaign_id, account_id), with their events and scheduled events',
     tag: 'Messages',
     auth: 'none',
+    query: CountMessagesQuery,
     response: dataResponse(DeletedCount),
     errors: [415],
   },

@@ -68,7 +68,7 @@ export function messagesRoutes(
     messages.delete(params.id);
     return ok('Message deleted', { deleted: 1 });
   });
-  registerOperation(app, ops.deleteMessages, () => ok('Messages deleted', { deleted: messages.deleteAll() }));
+  registerOperation(app, ops.deleteMessages, ({ query }) => ok('Messages deleted', { deleted: messages.deleteMatching(query) }));
 
   app.get('/emulator/messages/:id/raw', (request, reply) => {
     const { id } = parseInput(MessageIdParams, request.params, 'params');

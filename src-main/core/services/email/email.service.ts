@@ -10,6 +10,7 @@ import { planFor, type Plan } from '../simulation/plan';
 import { composeCopies, type RecordedCopy } from './copies';
 import { queryEmailLogs } from './email-logs';
 import { SUPPRESSED_REASON } from './message-log';
+import { bodySearchText, headerSearchText, receivedBodySearchText } from './search-text';
 import type { StoredTemplate } from './templates.service';
 
 type RecipientType = 'to' | 'cc' | 'bcc';
@@ -37,6 +38,8 @@ interface RecordedSend {
   customArgs: Record<string, string>;
   priority: string;
   copies: RecordedCopy[];
+  /** The words of the body (text and HTML without tags) the search indexes, for every copy of the send. */
+  searchBody: string;
 }
 
 /** How a send's `mailer_id` and sender are checked, and whether the send is relayed for real. */
@@ -130,6 +133,8 @@ export class EmailService {
       customArgs: body.custom_args ?? {},
       priority: String(body.priority ?? 0),
       copies,
+      // The content as sent before placeholders are filled (the copies' own text is only in their MIME).
+      searchBody: bodySearchText(text, html),
     });
     return { ref_id: refId };
   }
@@ -139,11 +144,15 @@ export class EmailService {
    * envelope recipient, each through the same simulation and events as an API send. Answers the ref_id.
    */
   async acceptSmtp(accountId: string, message: IncomingMessage): Promise<string> {
+    // One parse of the received message, for the search's index of its body (before the clock is read:
+    // the parse yields to other work).
+    const searchBody = await receivedBodySearchText(message.raw);
     const now = this.deps.clock.now();
     const refId = this.newId(now);
     await this.record(accountId, now, {
       refId,
       source: 'smtp',
+      searchBody,
       from: message.from,
       subject: message.subject,
       campaignId: message.campaignId,
@@ -169,6 +178,7 @@ export class EmailService {
     const relay = send.relayed ? this.deps.relay : undefined;
     // A shared composition is stored once, under the key of its first copy.
     const storedAs = new Map<Buffer, string>();
+    const headersOf = new Map<Buffer, string>();
     const rows: MessageRow[] = [];
     await this.deps.writes.run(() => {
       // The batcher may run this twice (after another write of its group failed): start afresh.
@@ -210,7 +220,9 @@ export class EmailService {
           updated_at: createdAt,
           patch: c.patch ?? null,
         };
-        messages.insertMessage(row);
+        let headers = headersOf.get(c.raw);
+        if (headers === undefined) headersOf.set(c.raw, (headers = headerSearchText(c.raw)));
+        messages.insertMessage(row, { body: send.searchBody, headers });
         if (this.deps.created) rows.push(row);
         for (const t of c.tokens) messages.insertToken({ ...t, message_id: c.id });
         if (plan.kind === 'events' && relay && !c.generationFailure) relay.queue(c.id, send.mailerId, now);

@@ -127,4 +127,11 @@ export class MessagesService {
   deleteAll(): number {
     return this.deps.repo.deleteAll();
   }
+
+  /** Deletes what the list's filters find; every message when there is no filter. Returns how many. */
+  deleteMatching(query: { q?: string; status?: string; campaign_id?: string; account_id?: string }): number {
+    const filter = { q: query.q?.trim() || undefined, status: query.status, campaignId: query.campaign_id || undefined, accountId: query.account_id };
+    if (Object.values(filter).every((v) => v === undefined)) return this.deps.repo.deleteAll();
+    return this.deps.repo.deleteMatching(filter);
+  }
 }

@@ -1,0 +1,54 @@
+import libmime from 'libmime';
+import { simpleParser } from 'mailparser';
+
+/** At most this much of a message's body text is indexed for search. */
+const BODY_LIMIT = 256 * 1024;
+/** At most this much of a message's start is read for its header lines. */
+const HEADER_LIMIT = 64 * 1024;
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** The words of an HTML part: without its tags, style and script blocks and comments; the common entities decoded. */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<(style|script|head)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+      if (e[0] === '#') {
+        const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+        return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : ' ';
+      }
+      return ENTITIES[e.toLowerCase()] ?? m;
+    });
+}
+
+/** The text the search indexes for a body: the text part and the HTML part's words, cut at BODY_LIMIT. */
+export function bodySearchText(text: string | undefined | null, html: string | undefined | null): string {
+  const parts = [text ?? '', html ? htmlToText(html.length > BODY_LIMIT * 2 ? html.slice(0, BODY_LIMIT * 2) : html) : ''];
+  const joined = parts.join('\n');
+  return joined.length > BODY_LIMIT ? joined.slice(0, BODY_LIMIT) : joined;
+}
+
+/** The header lines of a raw message (its header block, encoded words decoded), for the search. */
+export function headerSearchText(raw: Buffer): string {
+  const scan = raw.subarray(0, HEADER_LIMIT);
+  let end = scan.indexOf('\r\n\r\n');
+  if (end === -1) end = scan.indexOf('\n\n');
+  const block = scan.subarray(0, end === -1 ? scan.length : end).toString('utf8');
+  try {
+    return libmime.decodeWords(block);
+  } catch {
+    return block;
+  }
+}
+
+/** The body text of a received (SMTP) message: one parse of it, never failing (an unreadable body is not indexed). */
+export async function receivedBodySearchText(raw: Buffer): Promise<string> {
+  try {
+    const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, skipHtmlToText: true });
+    return bodySearchText(parsed.text, typeof parsed.html === 'string' ? parsed.html : null);
+  } catch {
+    return '';
+  }
+}
