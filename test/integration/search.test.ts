@@ -1,0 +1,103 @@
+import nodemailer from 'nodemailer';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type TestEmulator } from '../helpers/emulator';
+
+const SIM = 'sim.mailyard.test';
+let emu: TestEmulator;
+beforeEach(async () => {
+  emu = await startEmulator();
+});
+afterEach(() => emu.cleanup());
+
+async function send(to: string, subject: string, extra: Record<string, unknown> = {}) {
+  return (
+    await emu.service.sendEmail({
+      from: { email: 'shop@example.com', name: 'Corner Shop' },
+      to: [{ email: to }],
+      subject,
+      content: [{ type: 'text/plain', value: 'plain words' }],
+      ...extra,
+    })
+  ).ref_id;
+}
+
+const subjects = async (q: string, more: Record<string, string> = {}) =>
+  (await emu.control.listMessages({ q, ...more })).data.messages.map((m) => m.subject).sort();
+
+describe('searching captured messages', () => {
+  it('finds words and phrases in subject, addresses, text and HTML body and headers, with operators', async () => {
+    await send('ann@example.com', 'Your order shipped', {
+      content: [{ type: 'text/html', value: '<p>Track <b>parcel</b> <a href="https://x.test/zebra">here</a></p><style>.hidden-style{}</style>' }],
+      headers: { 'X-Ticket': 'TCK-4711' },
+    });
+    await send('bob@other.test', 'Order received', { content: [{ type: 'text/plain', value: 'We received your order, thank you' }] });
+    await send('carol@example.com', 'Newsletter', { from: { email: 'news@letters.test', name: 'Ann Letters' } });
+
+    expect(await subjects('order')).toEqual(['Order received', 'Your order shipped']);
+    expect(await subjects('ORD')).toEqual(['Order received', 'Your order shipped']); // a prefix
+    expect(await subjects('"order shipped"')).toEqual(['Your order shipped']);
+    expect(await subjects('"shipped order"')).toEqual([]);
+    expect(await subjects('parcel')).toEqual(['Your order shipped']); // HTML body, tags stripped
+    expect(await subjects('hidden')).toEqual([]); // not the style block
+    expect(await subjects('thank')).toEqual(['Order received']); // text body
+    expect(await subjects('tck-4711')).toEqual(['Your order shipped']); // a header line
+    expect(await subjects('other.test')).toEqual(['Order received']);
+    expect(await subjects('from:ann')).toEqual(['Newsletter']); // the sender's name
+    expect(await subjects('to:ann')).toEqual(['Your order shipped']);
+    expect(await subjects('ann')).toEqual(['Newsletter', 'Your order shipped']);
+    expect(await subjects('subject:order to:bob@other.test')).toEqual(['Order received']);
+    expect(await subjects('from:news@letters.test')).toEqual(['Newsletter']);
+    expect((await emu.control.countMessages({ q: 'order' })).data.count).toBe(2);
+  });
+
+  it('finds a send by its ref_id and a copy by its id, as before', async () => {
+    const ref = await send('ann@example.com', 'One');
+    const copies = (await emu.control.listMessages({ q: ref })).data.messages;
+    expect(copies).toHaveLength(1);
+    expect((await emu.control.listMessages({ q: copies[0]!.id.toLowerCase() })).data.messages.map((m) => m.id)).toEqual([copies[0]!.id]);
+  });
+
+  it('filters by is:<status> and by a campaign prefix', async () => {
+    await send(`bounce@${SIM}`, 'Bounces', { campaign_id: 'spring-2026' });
+    await send(`delivered@${SIM}`, 'Arrives', { campaign_id: 'spring-2027' });
+    await send(`delivered+b@${SIM}`, 'Autumn', { campaign_id: 'autumn' });
+    await expect.poll(async () => subjects('is:bounced'), { timeout: 10_000 }).toEqual(['Bounces']);
+    await expect.poll(async () => subjects('is:delivered'), { timeout: 10_000 }).toEqual(['Arrives', 'Autumn']);
+    expect(await subjects('is:bounced is:delivered')).toEqual(['Arrives', 'Autumn', 'Bounces']); // any of them
+    expect(await subjects('campaign:spring')).toEqual(['Arrives', 'Bounces']);
+    expect(await subjects('campaign:SPRING-2026*')).toEqual(['Bounces']);
+    expect(await subjects('', { campaign_id: 'spr' })).toEqual(['Arrives', 'Bounces']);
+    expect(await subjects('is:delivered campaign:spring')).toEqual(['Arrives']);
+  });
+
+  it('indexes a message received over SMTP: its text and HTML body', async () => {
+    const t = nodemailer.createTransport({ host: '127.0.0.1', port: emu.handle.ports.smtp!, secure: false, ignoreTLS: true });
+    await t.sendMail({ from: 'Robot <robot@example.com>', to: 'dan@example.org', subject: 'Over SMTP', text: 'quokka text', html: '<i>wombat</i> html' });
+    expect(await subjects('quokka')).toEqual(['Over SMTP']);
+    expect(await subjects('wombat')).toEqual(['Over SMTP']);
+    expect(await subjects('from:robot to:dan')).toEqual(['Over SMTP']);
+  });
+
+  it('answers odd input without an error', async () => {
+    await send('ann@example.com', 'Plain');
+    for (const q of ['"', '"""', 'NEAR(a b)', 'a OR b', '*', '^x', '{subject}:x', 'from:', 'is:', ':', '-', '()', '\\', "'; DROP TABLE messages; --", '%_', '💌', 'x'.repeat(320)]) {
+      const res = await emu.request('GET', `/emulator/messages?q=${encodeURIComponent(q)}`);
+      expect(res.status, `${q}: ${res.text}`).toBe(200);
+      const count = await emu.request('GET', `/emulator/messages/count?q=${encodeURIComponent(q)}`);
+      expect(count.status, q).toBe(200);
+    }
+    expect(await subjects('***')).toEqual([]); // no word: nothing, not everything
+  });
+
+  it('deletes the matches, and everything without a filter', async () => {
+    await send('ann@example.com', 'Keep me');
+    await send('bob@example.com', 'Drop me', { to: [{ email: 'bob@example.com' }, { email: 'cat@example.com' }] });
+    const res = await emu.request('DELETE', `/emulator/messages?q=${encodeURIComponent('subject:"drop me"')}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data).toEqual({ deleted: 2 });
+    expect(await subjects('')).toEqual(['Keep me']);
+    expect(await subjects('drop')).toEqual([]);
+    expect((await emu.control.deleteMessages()).data).toEqual({ deleted: 1 });
+    expect(await subjects('keep')).toEqual([]);
+  });
+});
