@@ -15,6 +15,13 @@ export const DeliverySummary = z
     category: z.string(),
     event: z.string(),
     ref_id: z.string().nullable(),
+    /**
+     * Whom the payload is about (`recipient.email`, or an inbound post's `recipient`) and its subject (the
+     * payload's, else the send's); null when it has none. Left out of the live `delivery.updated`
+     * announcements, which carry only what an attempt changes besides.
+     */
+    recipient: z.string().nullable().optional(),
+    subject: z.string().nullable().optional(),
     target: z.object({ kind: z.string(), id: z.string(), url: z.string() }),
     status: DeliveryStatus,
     attempts: z.number().int(),
@@ -49,18 +56,63 @@ export const DeliveryDetail = DeliverySummary.extend({
 }).meta({ id: 'DeliveryDetail' });
 export type DeliveryDetail = z.infer<typeof DeliveryDetail>;
 
-export const ListDeliveriesQuery = z.strictObject({
-  status: DeliveryStatus.optional(),
+/** A list filter's statuses: the stored ones, and `failing` (pending or sending after at least one failed attempt, so retrying). */
+export const DELIVERY_LIST_STATUSES = [...DELIVERY_STATUSES, 'failing'] as const;
+export const DeliveryListStatus = z.enum(DELIVERY_LIST_STATUSES, { error: `must be one of ${DELIVERY_LIST_STATUSES.join(', ')}` });
+export type DeliveryListStatus = z.infer<typeof DeliveryListStatus>;
+
+const deliveryFilters = {
+  status: DeliveryListStatus.optional(),
   event: z.string().max(64).optional(),
   ref_id: z.string().max(128).optional(),
   category: z.string().max(64).optional(),
   target_id: z.string().max(64).optional(),
   account_id: z.string().max(64).optional(),
+  /**
+   * Text in the recipient, the target URL or the payload (case-insensitive). An address (also pasted as
+   * `Ann <ann@example.com>` or `mailto:ann@example.com`) matches deliveries to it, or whose payload names
+   * it as a whole value.
+   */
+  q: z.string().max(320).optional(),
+  /** The recipient's address, exactly (case-insensitive). */
+  recipient: z.string().max(320).optional(),
+};
+
+export const ListDeliveriesQuery = z.strictObject({
+  ...deliveryFilters,
   limit: pageSizeParam(500, 50),
   cursor: z.string().max(200).optional(),
 });
 
+export const CountDeliveriesQuery = z.strictObject(deliveryFilters);
+export const DeliveryCount = z.object({ count: z.number().int() }).meta({ id: 'DeliveryCount' });
+
 export const DeliveryPage = z.object({ deliveries: z.array(DeliverySummary), next_cursor: z.string().nullable() });
+
+export const ListEndpointsQuery = z.strictObject({ account_id: z.string().max(64).optional() });
+
+/** One target deliveries go to (a webhook, an inbound route, an IMAP webhook), with its deliveries counted. */
+export const EndpointStats = z
+  .object({
+    target: z.object({ kind: z.string(), id: z.string(), url: z.string() }),
+    account_id: z.string(),
+    deliveries: z.number().int(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    /** Waiting for an attempt (or being sent), failing ones included. */
+    pending: z.number().int(),
+    /** Pending or sending after at least one failed attempt: retrying. */
+    failing: z.number().int(),
+    cancelled: z.number().int(),
+    attempts: z.number().int(),
+    failed_attempts: z.number().int(),
+    /** Failed attempts over attempts (0 to 1); null before the first attempt. */
+    failure_rate: z.number().nullable(),
+    last_attempt_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'EndpointStats' });
+export type EndpointStats = z.infer<typeof EndpointStats>;
+export const EndpointList = z.object({ endpoints: z.array(EndpointStats) });
 
 export const DeliveryIdParams = z.strictObject({ id: z.string().min(1).max(64) });
 

@@ -1,7 +1,7 @@
-import type { AttemptRecord, DeliveryDetail, DeliverySummary } from '../../../src-shared/schemas/dispatch';
+import type { AttemptRecord, DeliveryDetail, DeliverySummary, EndpointStats } from '../../../src-shared/schemas/dispatch';
 import { AppError } from '../errors';
-import type { DeliveriesRepo, DeliveryFilter } from '../store/deliveries.repo';
-import { toAttemptRecord, toDeliveryDetail, toDeliverySummary } from './delivery-records';
+import type { DeliveriesRepo, DeliveryCountFilter, DeliveryFilter } from '../store/deliveries.repo';
+import { toAttemptRecord, toDeliveryDetail, toDeliverySummary, toEndpointStats } from './delivery-records';
 import type { DeliveryWorker } from './delivery-worker';
 
 /**
@@ -21,10 +21,22 @@ export class DeliveryQueries {
     return this.repo.list(filter).map(toDeliverySummary);
   }
 
+  /** How many deliveries the list's filters match. */
+  count(filter: DeliveryCountFilter): number {
+    this.worker.insertEnqueued();
+    return this.repo.count(filter);
+  }
+
+  /** Every target deliveries went to, with its counts and failure rate, the most recently used first. */
+  endpoints(accountId?: string): EndpointStats[] {
+    this.worker.insertEnqueued();
+    return this.repo.endpoints(accountId).map(toEndpointStats);
+  }
+
   /** One delivery with its payload and attempts. */
   find(id: string): DeliveryDetail | undefined {
     this.worker.insertEnqueued();
-    const row = this.repo.get(id);
+    const row = this.repo.getListed(id);
     return row && toDeliveryDetail(row, this.repo.attempts(id));
   }
 
@@ -45,7 +57,7 @@ export class DeliveryQueries {
     const row = this.repo.get(id);
     if (!row) throw new AppError('not_found', 'Delivery Not Found');
     await this.worker.attemptNow(row);
-    const after = this.repo.get(id)!;
+    const after = this.repo.getListed(id)!;
     const attempts = this.repo.attempts(id);
     return { delivery: toDeliverySummary(after), attempt: toAttemptRecord(attempts.at(-1)!, after.payload) };
   }

@@ -1,8 +1,8 @@
-import type { AttemptRecord, DeliveryDetail, DeliverySummary } from '../../../src-shared/schemas/dispatch';
-import type { DeliveryFilter } from '../store/deliveries.repo';
+import type { AttemptRecord, DeliveryDetail, DeliverySummary, EndpointStats } from '../../../src-shared/schemas/dispatch';
+import type { DeliveryCountFilter, DeliveryFilter } from '../store/deliveries.repo';
 import { DeliveryOutbox, type EnqueueInput } from './delivery-outbox';
 import { DeliveryQueries } from './delivery-queries';
-import { toDeliverySummary } from './delivery-records';
+import { payloadRecipientAndSubject, toDeliverySummary } from './delivery-records';
 import { DeliveryWorker, type WorkerDeps, type WorkerOptions } from './delivery-worker';
 
 export type { DeliveryTarget, DeliveryTargetSource } from './delivery-targets';
@@ -65,7 +65,7 @@ export class Dispatcher {
     const row = this.outbox.enqueue(input);
     if (this.outbox.enqueuedCount === 1) queueMicrotask(this.insertEnqueued);
     const { live } = this.deps;
-    if (live.hasListeners('delivery.created')) live.emit('delivery.created', toDeliverySummary(row));
+    if (live.hasListeners('delivery.created')) live.emit('delivery.created', toDeliverySummary({ ...row, ...payloadRecipientAndSubject(input.payload) }));
     this.worker.enqueued(row);
     return row.id;
   }
@@ -115,6 +115,16 @@ export class Dispatcher {
   /** Newest first; `before` is the id of the last delivery of the previous page. */
   list(filter: DeliveryFilter): DeliverySummary[] {
     return this.queries.list(filter);
+  }
+
+  /** How many deliveries the list's filters match. */
+  count(filter: DeliveryCountFilter): number {
+    return this.queries.count(filter);
+  }
+
+  /** Every target deliveries went to, with its counts and failure rate. */
+  endpoints(accountId?: string): EndpointStats[] {
+    return this.queries.endpoints(accountId);
   }
 
   /** Sends a delivery now, whatever its status, and waits for the outcome (a manual attempt). */

@@ -1,6 +1,19 @@
 import { z } from 'zod';
 import { dataResponse } from '../../schemas/common';
-import { AttemptRecord, DeliveryDetail, DeliveryIdParams, DeliveryPage, DeliverySummary, FireEventBody, FireEventResult, ListDeliveriesQuery } from '../../schemas/dispatch';
+import {
+  AttemptRecord,
+  CountDeliveriesQuery,
+  DeliveryCount,
+  DeliveryDetail,
+  DeliveryIdParams,
+  DeliveryPage,
+  DeliverySummary,
+  EndpointList,
+  FireEventBody,
+  FireEventResult,
+  ListDeliveriesQuery,
+  ListEndpointsQuery,
+} from '../../schemas/dispatch';
 import { defineOperations } from '../operation';
 
 /** The control API's webhook deliveries (`/emulator/deliveries`) and synthetic events (`/emulator/events`). */
@@ -8,11 +21,29 @@ export const deliveryOperations = defineOperations({
   listDeliveries: {
     method: 'GET',
     path: '/emulator/deliveries',
-    summary: 'Webhook deliveries, newest first, filtered, with cursor pagination',
+    summary: 'Webhook deliveries, newest first, filtered (status, including failing; q: recipient, URL or payload text), with cursor pagination',
     tag: 'Deliveries',
     auth: 'none',
     query: ListDeliveriesQuery,
     response: dataResponse(DeliveryPage),
+  },
+  countDeliveries: {
+    method: 'GET',
+    path: '/emulator/deliveries/count',
+    summary: 'How many deliveries match the filters of the list',
+    tag: 'Deliveries',
+    auth: 'none',
+    query: CountDeliveriesQuery,
+    response: dataResponse(DeliveryCount),
+  },
+  listEndpoints: {
+    method: 'GET',
+    path: '/emulator/endpoints',
+    summary: 'The targets deliveries go to, each with its deliveries by status, failing ones and its failure rate (failed attempts / attempts)',
+    tag: 'Deliveries',
+    auth: 'none',
+    query: ListEndpointsQuery,
+    response: dataResponse(EndpointList),
   },
   getDelivery: {
     method: 'GET',

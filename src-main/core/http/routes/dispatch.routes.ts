@@ -52,6 +52,10 @@ export function dispatchRoutes(app: FastifyInstance, deps: DispatchRouteDeps): v
     return ok('Deliveries retrieved successfully', { deliveries: page, next_cursor: next });
   });
 
+  registerOperation(app, ops.countDeliveries, ({ query }) => ok('Deliveries counted', { count: dispatcher.count(query) }));
+
+  registerOperation(app, ops.listEndpoints, ({ query }) => ok('Endpoints retrieved successfully', { endpoints: dispatcher.endpoints(query.account_id) }));
+
   registerOperation(app, ops.getDelivery, ({ params }) => {
     const delivery = dispatcher.find(params.id);
     if (!delivery) throw new AppError('not_found', 'Delivery Not Found');
