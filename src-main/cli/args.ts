@@ -55,6 +55,13 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     value: 'MODE',
     help: 'simulated (default): verifyDomain gives the outcome set in the UI or control API; real: looks the records up in DNS',
   },
+  'spam-filter': {
+    type: 'string',
+    key: 'spamFilter',
+    value: 'MODE',
+    help: "off (default); spamassassin: score each send with SpamAssassin's spamd (started by the emulator), a spam event at or over the threshold",
+  },
+  'spam-threshold': { type: 'string', key: 'spamThreshold', value: 'SCORE', help: 'the SpamAssassin score that makes a message spam (default 5.0)' },
   'log-level': { type: 'string', key: 'logLevel', value: 'LEVEL', help: `one of ${LOG_LEVELS.join(', ')} (default info)` },
 };
 

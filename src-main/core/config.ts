@@ -87,6 +87,13 @@ export const EmulatorConfigSchema = z
     smtpIdleTimeoutMs: z.number().int().positive().default(60_000),
     /** SMTP: one message's DATA must arrive in full within this long (421 and closed after). */
     smtpDataTimeoutMs: z.number().int().positive().default(120_000),
+    /** `spamassassin`: each new copy is scored by SpamAssassin (spamd, started by the emulator); at or over the threshold its recipient gets a `spam` event. */
+    spamFilter: z.enum(['off', 'spamassassin'], { error: 'must be off or spamassassin' }).default('off'),
+    /** The SpamAssassin score at and over which a message is spam (its `required_score`). */
+    spamThreshold: z.preprocess(
+      (v) => (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
+      z.number({ error: 'must be a number such as 5.0' }).min(-100, 'must be from -100 to 1000').max(1000, 'must be from -100 to 1000'),
+    ).default(5),
   })
   .refine((c) => !(c.memory && c.dataDir), { message: '--data-dir and --memory cannot be used together', path: ['memory'] })
   .refine((c) => c.httpHeadersTimeoutMs <= c.httpRequestTimeoutMs, {

@@ -32,6 +32,7 @@ export function startWorkers(services: EmulatorServices, clock: EmulatorClock, l
   simulator.start();
   relay.start();
   imap.start();
+  services.spamFilter.start();
 }
 
 /**
@@ -53,11 +54,13 @@ export async function stopEmulator(parts: {
   const { config, listeners, services, clock } = parts;
   const grace = setTimeout(() => listeners.http.server.closeAllConnections(), config.shutdownGraceMs);
   services.simulator.stop();
+  services.spamFilter.stop();
   // The SMTP sink stops first: a message it is still taking in may enqueue deliveries.
   // So do the relay and the IMAP connector: what they finish enqueues deliveries too.
   const intake = Promise.all([listeners.smtp.close(), services.relay.stop(config.shutdownGraceMs), services.imap.stop()]);
   await Promise.all([listeners.http.close(), intake.then(() => services.dispatcher.stop(config.shutdownGraceMs))]);
   clearTimeout(grace);
+  await services.spamd.stop();
   parts.writes.flush();
   parts.state.set(CLOCK_OFFSET_KEY, String(clock.state().offsetMs));
   clock.dispose();

@@ -7,6 +7,9 @@ import type { Dispatcher } from '../dispatch/dispatcher';
 import { ImapConnector } from '../imap/imap-connector';
 import type { LiveBus } from '../live-bus';
 import type { AccountsService } from '../services/accounts.service';
+import { ChecksService } from '../services/checks/checks.service';
+import { SpamFilter } from '../services/checks/spam-filter';
+import { findSpamd, Spamd } from '../services/checks/spamd';
 import { DomainsService } from '../services/domains/domains.service';
 import { EmailEventsService, WEBHOOK_TARGET } from '../services/email-events.service';
 import { EmailService } from '../services/email/email.service';
@@ -177,7 +180,20 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     relay,
     created: (rows) => {
       if (live.hasListeners('message.created')) for (const row of rows) live.emit('message.created', toSummary(row));
+      spamFilter.inspect(rows);
     },
+  });
+  // SpamAssassin (spamd, a child process started on first use) for the Checks tab and `--spam-filter`.
+  const spamd = new Spamd({ binary: findSpamd(), threshold: config.spamThreshold, logger: logger.child({ component: 'spamd' }) });
+  const spamFilter = new SpamFilter({
+    enabled: config.spamFilter === 'spamassassin',
+    spamd,
+    messages: messagesRepo,
+    simulation: simulationRepo,
+    clock,
+    rules: () => email.rules(),
+    scheduled: () => simulator.wake(),
+    logger: logger.child({ component: 'spam-filter' }),
   });
   const tracking = new TrackingService({ messages: messagesRepo, unitOfWork, emailEvents, log, dispatcher, clock, geoDefault: config.geoDefault });
   registerDeliveryTargets(f.targets, { webhooks: f.webhooksRepo, inbound, mailers });
@@ -211,13 +227,17 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     drainTimeoutMs: config.deliveryTimeoutMs + config.shutdownGraceMs,
   });
 
+  const messages = new MessagesService({ repo: messagesRepo, relayOf: (messageId) => mailersRepo.relayOf(messageId) });
   const services: EmulatorServices = {
     accounts,
     webhooks,
     emailEvents,
     email,
     templates,
-    messages: new MessagesService({ repo: messagesRepo, relayOf: (messageId) => mailersRepo.relayOf(messageId) }),
+    messages,
+    checks: new ChecksService({ messages, token: (token) => messagesRepo.token(token), spamd }),
+    spamd,
+    spamFilter,
     tracking,
     dispatcher,
     simulator,

@@ -5,6 +5,8 @@ import type { HttpServices } from '../http/app';
 import type { ImapConnector } from '../imap/imap-connector';
 import type { LiveBus } from '../live-bus';
 import type { Account } from '../services/accounts.service';
+import type { SpamFilter } from '../services/checks/spam-filter';
+import type { Spamd } from '../services/checks/spamd';
 import type { DnsResolver } from '../services/domains/dns-records';
 import type { SecretKeyStore } from '../services/mailers/secret-box';
 import type { HostLookup, UrlProbe } from '../services/reachability';
@@ -36,6 +38,9 @@ export interface EmulatorSeams {
 export interface EmulatorServices extends HttpServices {
   relay: SmtpRelay;
   imap: ImapConnector;
+  /** SpamAssassin's daemon, started on first use and stopped with the emulator. */
+  spamd: Spamd;
+  spamFilter: SpamFilter;
 }
 
 export interface EmulatorHandle {

@@ -11,6 +11,7 @@ import type { AccountsService } from '../services/accounts.service';
 import type { DomainsService } from '../services/domains/domains.service';
 import type { EmailEventsService } from '../services/email-events.service';
 import type { EmailService } from '../services/email/email.service';
+import type { ChecksService } from '../services/checks/checks.service';
 import type { MessagesService } from '../services/email/messages.service';
 import type { TemplatesService } from '../services/email/templates.service';
 import type { TrackingService } from '../services/email/tracking.service';
@@ -47,6 +48,7 @@ export interface HttpServices {
   email: EmailService;
   templates: TemplatesService;
   messages: MessagesService;
+  checks: ChecksService;
   tracking: TrackingService;
   emailEvents: EmailEventsService;
   dispatcher: Dispatcher;
@@ -223,7 +225,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       emailEvents: deps.services.emailEvents,
     });
     simulationRoutes(control, deps.services.email);
-    messagesRoutes(control, { messages: deps.services.messages, relay: deps.services.relay });
+    messagesRoutes(control, { messages: deps.services.messages, relay: deps.services.relay, checks: deps.services.checks });
     inboundControlRoutes(control, { inbound: deps.services.inbound, accounts: deps.services.accounts });
     domainControlRoutes(control, deps.services.domains);
     mailerControlRoutes(control, { mailers: deps.services.mailers, tests: deps.services.mailerTests });

@@ -3,18 +3,20 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { controlOperations as ops } from '../../../../src-shared/operations';
 import { MessageIdParams, type ReleaseMessageBody, type ReleaseResult } from '../../../../src-shared/schemas/messages';
+import type { ChecksService } from '../../services/checks/checks.service';
 import type { MessagesService } from '../../services/email/messages.service';
 import { registerOperation } from '../operation-route';
 import { ok } from '../respond';
 import { parseInput } from '../validation';
 
 /**
- * Captured HTML runs nothing: no script source at all, the CSP sandbox, no forms, no base; images
- * and styles may load so a message looks as a mail client shows it. Framed only by the UI.
+ * Captured HTML runs nothing: no script source at all, the CSP sandbox, no forms, no base; styles
+ * may load so a message looks as a mail client shows it; remote images stay blocked, as mail clients
+ * do, until the user allows them (REMOTE_IMAGES_CSP). Framed only by the UI.
  */
 export const PREVIEW_CSP = [
   "default-src 'none'",
-  'img-src data: cid: http: https:',
+  'img-src data: cid:',
   "style-src 'unsafe-inline' http: https:",
   'font-src data: http: https:',
   "base-uri 'none'",
@@ -22,6 +24,11 @@ export const PREVIEW_CSP = [
   "frame-ancestors 'self'",
   'sandbox allow-popups allow-popups-to-escape-sandbox',
 ].join('; ');
+
+/** The preview once the user allowed remote images (`?images=allow`): the same policy, images from http and https too. */
+export const REMOTE_IMAGES_CSP = PREVIEW_CSP.replace('img-src data: cid:', 'img-src data: cid: http: https:');
+
+const PreviewQuery = z.object({ images: z.enum(['allow', 'block']).default('block') });
 
 /** Downloads never render on the emulator's origin. */
 const DOWNLOAD_CSP = "default-src 'none'; sandbox";
@@ -51,9 +58,11 @@ export function messagesRoutes(
     messages: MessagesService;
     /** Sends a captured copy for real through an SMTP mailer (the SMTP relay). */
     relay: { release(messageId: string, mailerId: string, to: string[] | undefined): Promise<ReleaseResult> };
+    /** The Checks tab: links, HTML compatibility, SpamAssassin. */
+    checks: ChecksService;
   },
 ): void {
-  const { messages, relay } = deps;
+  const { messages, relay, checks } = deps;
   registerOperation(app, ops.listMessages, ({ query }) => ok('Messages retrieved successfully', messages.list(query)));
   registerOperation(app, ops.releaseMessage, async ({ params, body }) => {
     const result = await relay.release(params.id, body.mailer_id, body.to);
@@ -77,14 +86,27 @@ export function messagesRoutes(
 
   app.get('/emulator/messages/:id/html', async (request, reply) => {
     const { id } = parseInput(MessageIdParams, request.params, 'params');
+    const { images } = parseInput(PreviewQuery, request.query, 'query');
     // The preview's HTML: no tracking pixel, tracked links to their own URLs (never an open or a click).
     const html = await messages.previewHtml(id);
     return reply
       .type('text/html; charset=utf-8')
-      .header('content-security-policy', PREVIEW_CSP)
+      .header('content-security-policy', images === 'allow' ? REMOTE_IMAGES_CSP : PREVIEW_CSP)
       .header('x-frame-options', 'SAMEORIGIN')
       .header('referrer-policy', 'no-referrer')
       .send(html ?? '<!doctype html><p style="font-family:sans-serif;color:#666">This message has no HTML part.</p>');
+  });
+
+  // The Checks tab: links with their problems and the HTML against email clients (caniemail's data) …
+  app.get('/emulator/messages/:id/checks', async (request) => {
+    const { id } = parseInput(MessageIdParams, request.params, 'params');
+    return ok('Message checked', await checks.checks(id));
+  });
+
+  // … and SpamAssassin's score with the rules that fired (spamd starts on first use: this may take a while once).
+  app.get('/emulator/messages/:id/spam', async (request) => {
+    const { id } = parseInput(MessageIdParams, request.params, 'params');
+    return ok('Message scored', await checks.spam(id));
   });
 
   app.get('/emulator/messages/:id/attachments/:n', async (request, reply) => {

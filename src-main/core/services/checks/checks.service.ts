@@ -1,0 +1,40 @@
+import type { MessageChecks, SpamCheck } from '../../../../src-shared/schemas/checks';
+import type { MessagesService } from '../email/messages.service';
+import type { TokenLookup } from '../email/preview';
+import { checkCompatibility, COMPAT_SOURCE } from './compat';
+import { checkLinks, isRemoteImage, scanHtml } from './links';
+import type { Spamd } from './spamd';
+
+export interface ChecksDeps {
+  messages: MessagesService;
+  /** What a tracking token stands for (a tracked link's own URL). */
+  token: TokenLookup;
+  spamd: Spamd;
+}
+
+/** A captured message's Checks tab: its links, its HTML against email clients, and SpamAssassin's score. */
+export class ChecksService {
+  constructor(private readonly deps: ChecksDeps) {}
+
+  /** Links and compatibility: computed from the HTML part as the sender wrote it. */
+  async checks(id: string): Promise<MessageChecks> {
+    const html = await this.deps.messages.html(id);
+    if (html === null) {
+      return { id, has_html: false, html: null, links: [], remote_images: 0, compatibility: { source: COMPAT_SOURCE, findings: [], families: [] } };
+    }
+    const { images } = scanHtml(html);
+    return {
+      id,
+      has_html: true,
+      html,
+      links: checkLinks(html, this.deps.token),
+      remote_images: images.filter(isRemoteImage).length,
+      compatibility: { source: COMPAT_SOURCE, ...checkCompatibility(html) },
+    };
+  }
+
+  /** SpamAssassin's verdict on the raw message (spamd starts on first use). */
+  spam(id: string): Promise<SpamCheck> {
+    return this.deps.spamd.check(this.deps.messages.raw(id));
+  }
+}
