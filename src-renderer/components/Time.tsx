@@ -1,13 +1,34 @@
 import { useEffect, useState } from 'react';
-import { useClockOffset } from '../stores/clock-store';
+import { emulatedNow, useClockOffset } from '../stores/clock-store';
 
-/** "12 s ago", "in 5 min": relative to now, refreshed every few seconds; the exact time in the tooltip. */
-export function relative(iso: string, now = Date.now()): string {
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The one absolute format of the UI: `2025-03-04 14:05:09`, in local time. */
+export function formatAbsolute(time: string | number | Date): string {
+  const d = time instanceof Date ? time : new Date(time);
+  if (Number.isNaN(d.getTime())) return String(time);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** Hours and minutes in the same format (`14:05`), for axis labels and the like. */
+export function formatHourMinute(time: string | number | Date): string {
+  const d = time instanceof Date ? time : new Date(time);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/**
+ * "12 s ago", "in 5 min", relative to `now` (the emulator's). A time that has happened (`future`
+ * false: a row's arrival, an attempt) never reads "in ...": a little ahead of the UI's estimate of
+ * the emulator's now only means the estimate lags, so it reads "just now".
+ */
+export function relative(iso: string, now: number, future = true): string {
   const diff = Date.parse(iso) - now;
+  if (Number.isNaN(diff)) return iso;
+  if (diff > 0 && !future) return 'just now';
   const abs = Math.abs(diff);
+  if (abs < 1500) return 'just now';
   const [n, unit] =
     abs < 45_000 ? [Math.round(abs / 1000), 's'] : abs < 2_700_000 ? [Math.round(abs / 60_000), 'min'] : abs < 86_400_000 ? [Math.round(abs / 3_600_000), 'h'] : [Math.round(abs / 86_400_000), 'd'];
-  if (abs < 1500) return 'just now';
   return diff < 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
 }
 
@@ -15,14 +36,15 @@ let tick = Date.now();
 const subscribers = new Set<(t: number) => void>();
 let timer: number | undefined;
 
-function useNow(): number {
+/** Re-renders every few seconds, so relative times move on. */
+function useTick(): number {
   const [now, setNow] = useState(tick);
   useEffect(() => {
     subscribers.add(setNow);
     timer ??= window.setInterval(() => {
       tick = Date.now();
       for (const s of subscribers) s(tick);
-    }, 5000);
+    }, 2000);
     return () => {
       subscribers.delete(setNow);
       if (subscribers.size === 0) {
@@ -34,14 +56,22 @@ function useNow(): number {
   return now;
 }
 
-/** A timestamp of the emulator (its clock may run ahead of real time): relative to the emulator's now. */
-export function Time({ iso, exact = false }: { iso: string; exact?: boolean }) {
-  const now = useNow() + useClockOffset((s) => s.offsetMs);
-  const date = new Date(iso);
-  const clock = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+/**
+ * A timestamp of the emulator, the one way the UI shows a time. Relative to the emulator's now (its
+ * clock may run ahead of real time, or faster), or with `exact` in the one absolute format; on hover,
+ * the absolute local time and the ISO timestamp either way. `future` marks a scheduled time (a next
+ * attempt), which may read "in 5 min"; anything else that happened never does.
+ */
+export function Time({ iso, exact = false, future = false }: { iso: string; exact?: boolean; future?: boolean }) {
+  useTick();
+  const anchorMs = useClockOffset((s) => s.anchorMs);
+  const wallAt = useClockOffset((s) => s.wallAt);
+  const speed = useClockOffset((s) => s.speed);
+  const rel = relative(iso, emulatedNow({ anchorMs, wallAt, speed }), future);
+  const abs = formatAbsolute(iso);
   return (
-    <time dateTime={iso} title={iso}>
-      {exact ? `${date.toLocaleDateString()} ${clock}` : relative(iso, Math.max(now, Date.now() + useClockOffset.getState().offsetMs - 5000))}
+    <time dateTime={iso} title={`${abs} (local time; ${rel} on the emulator clock) · ${iso}`}>
+      {exact ? abs : rel}
     </time>
   );
 }

@@ -30,7 +30,7 @@ function Row({ d }: { d: DeliverySummary }) {
         <span className="spacer" />
         {d.next_attempt_at && d.status === 'pending' && (
           <span className="muted">
-            next <Time iso={d.next_attempt_at} />
+            next <Time iso={d.next_attempt_at} future />
           </span>
         )}
       </div>

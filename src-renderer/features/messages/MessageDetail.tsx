@@ -65,7 +65,7 @@ export function MessageDetailPane({ d }: { d: Detail }) {
                   'waiting for its relay through the SMTP mailer'
                 ) : (
                   <>
-                    refused for now {d.relay.attempts === 1 ? 'once' : `${d.relay.attempts} times`}; next attempt <Time iso={d.relay.next_attempt_at} />
+                    refused for now {d.relay.attempts === 1 ? 'once' : `${d.relay.attempts} times`}; next attempt <Time iso={d.relay.next_attempt_at} future />
                     {d.relay.last_reply && <div className="muted small">{d.relay.last_reply}</div>}
                   </>
                 )}

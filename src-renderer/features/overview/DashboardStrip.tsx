@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Link } from '../../components/Link';
+import { formatHourMinute } from '../../components/Time';
 import { useStats } from '../../stores/stats-store';
 
 /** Events per minute over the last hour, as an inline SVG bar chart (no chart library). */
@@ -18,7 +19,7 @@ export function EventsChart({ counts, from, bucketMs }: { counts: number[]; from
           const h = c === 0 ? 0 : Math.max(2, (c / max) * (H - 4));
           return (
             <rect key={i} x={i * bw + 0.5} y={H - h} width={Math.max(1, bw - 1.5)} height={h} rx="1" className="bar">
-              <title>{`${new Date(start + i * bucketMs).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}: ${c} event${c === 1 ? '' : 's'}`}</title>
+              <title>{`${formatHourMinute(start + i * bucketMs)}: ${c} event${c === 1 ? '' : 's'}`}</title>
             </rect>
           );
         })}

@@ -71,7 +71,7 @@ function Clock() {
         <dl className="facts">
           <dt>Now</dt>
           <dd>
-            <code data-testid="clock-now">{clock.now}</code> {clock.offset_ms > 0 && <span className="muted">({Math.round(clock.offset_ms / 1000).toLocaleString()} s ahead of real time)</span>}
+            <span data-testid="clock-now"><Time iso={clock.now} exact /></span> {clock.offset_ms > 0 && <span className="muted">({Math.round(clock.offset_ms / 1000).toLocaleString()} s ahead of real time)</span>}
           </dd>
           <dt>Speed</dt>
           <dd data-testid="clock-speed">{clock.speed === 0 ? 'paused' : `${clock.speed}×`}</dd>

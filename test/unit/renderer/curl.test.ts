@@ -45,4 +45,9 @@ describe('relative times', () => {
   ])('%s is "%s"', (iso, text) => {
     expect(relative(iso, now)).toBe(text);
   });
+  it('a time that has happened never reads "in ...", however far the estimate of now lags', () => {
+    expect(relative('2026-11-22T10:00:05.000Z', now, false)).toBe('just now');
+    expect(relative('2026-11-22T10:05:00.000Z', now, false)).toBe('just now');
+    expect(relative('2026-11-22T09:55:00.000Z', now, false)).toBe('5 min ago');
+  });
 });
