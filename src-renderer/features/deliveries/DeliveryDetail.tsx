@@ -1,9 +1,12 @@
-import type { AttemptRecord, DeliveryDetail as Detail } from '../../../src-shared/schemas/dispatch';
+import { useState } from 'react';
+import { MAX_CLOCK_ADVANCE_MS, type AttemptRecord, type DeliveryDetail as Detail } from '../../../src-shared/schemas/dispatch';
 import { Badge, EventTag } from '../../components/Badge';
 import { CopyButton } from '../../components/CopyButton';
 import { BodyView, HeadersTable, JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
+import { control, describeError } from '../../api/clients';
+import { useClockOffset } from '../../stores/clock-store';
 import { useDeliveries } from '../../stores/deliveries-store';
 import { SendLink } from '../messages/SendLink';
 import { toCurl } from './curl';
@@ -53,8 +56,47 @@ function Attempt({ a, open }: { a: AttemptRecord; open: boolean }) {
   );
 }
 
+/**
+ * "Jump to the next attempt": moves the emulator clock forward to when the waiting attempt is due (never
+ * back), so it runs now instead of after the retry delay. The emulator's own now is read first, so the
+ * jump is exact whatever the clock's speed.
+ */
+function JumpToNextAttempt({ at, onDone }: { at: string; onDone: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const jump = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const clock = (await control.getClock()).data;
+      const ms = Math.min(MAX_CLOCK_ADVANCE_MS, Math.max(0, Math.ceil(Date.parse(at) - clock.now_ms)));
+      if (ms > 0) {
+        const c = (await control.setClock({ advance_ms: ms })).data;
+        useClockOffset.getState().adopt(c.now_ms, c.speed);
+      }
+      onDone();
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <button type="button" className="button" disabled={busy} onClick={() => void jump()} title="Moves the emulator clock forward to when this attempt is due">
+        {busy ? 'Jumping…' : 'Jump to the next attempt'}
+      </button>
+      {error && (
+        <span className="error small" role="alert">
+          {error}
+        </span>
+      )}
+    </>
+  );
+}
+
 export function DeliveryDetailPane({ d }: { d: Detail }) {
-  const { retry, retrying, notice } = useDeliveries();
+  const { retry, retrying, notice, refreshDetail } = useDeliveries();
   const last = d.attempt_log[d.attempt_log.length - 1];
   const curl = toCurl(
     last?.request ?? { method: 'POST', url: d.target.url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(d.payload) },
@@ -98,7 +140,9 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
             <>
               <dt>Next attempt</dt>
               <dd>
-                <Time iso={d.next_attempt_at} exact /> <span className="muted">(emulator clock)</span>
+                <span data-testid="delivery-next-attempt">
+                  <Time iso={d.next_attempt_at} future /> <span className="muted small">· <Time iso={d.next_attempt_at} exact /> (emulator clock)</span>
+                </span>
               </dd>
             </>
           )}
@@ -113,6 +157,7 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
           <button type="button" className="button primary" disabled={retrying || d.status === 'sending'} onClick={() => void retry(d.id)}>
             {retrying ? 'Sending…' : 'Retry now'}
           </button>
+          {d.status === 'pending' && d.next_attempt_at && <JumpToNextAttempt at={d.next_attempt_at} onDone={() => void refreshDetail()} />}
           <CopyButton text={curl} label="Copy as curl" />
           {notice && (
             <span className="notice small" data-testid="retry-notice">
