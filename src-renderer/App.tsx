@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
 import { Deliveries } from './features/deliveries/Deliveries';
 import { Domains } from './features/domains/Domains';
 import { FireEvent } from './features/events/FireEvent';
@@ -12,6 +12,7 @@ import { Webhooks } from './features/webhooks/Webhooks';
 import { Link } from './components/Link';
 import { onLinkClick, usePath } from './router';
 import { useClockOffset } from './stores/clock-store';
+import './components/shell.css';
 import { useOverview } from './stores/overview-store';
 
 /** The screens, by path. The emulator serves the UI for any non-API path, so each is a deep link. */
@@ -45,6 +46,126 @@ function NotFound({ path }: { path: string }) {
   );
 }
 
+/** The skip link: focus goes to the screen's main region (each screen renders its own `<main>`). */
+function skipToContent(e: MouseEvent<HTMLAnchorElement>) {
+  const main = document.querySelector('main');
+  if (!main) return;
+  e.preventDefault();
+  if (!main.hasAttribute('tabindex')) main.setAttribute('tabindex', '-1');
+  if (!main.id) main.id = 'main';
+  main.focus();
+  main.scrollIntoView({ block: 'start' });
+}
+
+type Screen = (typeof SCREENS)[number];
+
+/**
+ * Whether the links no longer fit in the header: measured, not guessed from a breakpoint, so no link is
+ * ever cut whatever the fonts. The nav takes the room the header leaves it; the links' own width is
+ * remembered from when they were shown, to know when they fit again.
+ */
+function useCollapsed(nav: RefObject<HTMLElement | null>, links: RefObject<HTMLElement | null>): boolean {
+  const [collapsed, setCollapsed] = useState(false);
+  const natural = useRef(0);
+  useLayoutEffect(() => {
+    const el = nav.current;
+    if (!el) return;
+    const check = () => {
+      const ul = links.current;
+      if (!ul) return;
+      const shown = getComputedStyle(ul).position !== 'absolute';
+      if (shown) natural.current = ul.scrollWidth;
+      const room = el.clientWidth;
+      setCollapsed(natural.current > room + 0.5);
+    };
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [nav, links]);
+  return collapsed;
+}
+
+/**
+ * The screens' links. In a wide window they sit in the header; when they do not fit they collapse behind a "Menu" button that opens them as a list: Escape or a choice
+ * closes it and gives focus back to the button, arrow keys move between the links, a click outside
+ * closes it.
+ */
+function Navigation({ current }: { current: Screen | null }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const wrap = useRef<HTMLElement>(null);
+  const collapsed = useCollapsed(wrap, list);
+  useEffect(() => {
+    if (!collapsed) setOpen(false);
+  }, [collapsed]);
+  const links = () => Array.from(list.current?.querySelectorAll<HTMLAnchorElement>('a') ?? []);
+  const close = (focusButton: boolean) => {
+    setOpen(false);
+    if (focusButton) button.current?.focus();
+  };
+  useEffect(() => {
+    if (!open) return;
+    // Focus goes to the current screen's link (or the first) when the menu opens.
+    const all = links();
+    (all.find((a) => a.getAttribute('aria-current') === 'page') ?? all[0])?.focus();
+    const onDown = (e: PointerEvent) => {
+      if (!wrap.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onDown);
+    return () => document.removeEventListener('pointerdown', onDown);
+  }, [open]);
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    if (!open) return;
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      close(true);
+      return;
+    }
+    const all = links();
+    const i = all.indexOf(document.activeElement as HTMLAnchorElement);
+    const to = e.key === 'ArrowDown' ? i + 1 : e.key === 'ArrowUp' ? i - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? all.length - 1 : null;
+    if (to === null) return;
+    e.preventDefault();
+    all[(to + all.length) % all.length]?.focus();
+  };
+  return (
+    <nav ref={wrap} className={`nav${collapsed ? ' collapsed' : ''}${open ? ' open' : ''}`} aria-label="Screens" onKeyDown={onKeyDown}>
+      <button
+        ref={button}
+        type="button"
+        className="nav-toggle button"
+        aria-expanded={open}
+        aria-controls="nav-links"
+        onClick={() => setOpen((o) => !o)}
+      >
+        <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true">
+          <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
+        </svg>
+        Menu{current ? <span className="nav-current">: {current.label}</span> : null}
+      </button>
+      <ul ref={list} id="nav-links" className="nav-links">
+        {SCREENS.map((s) => (
+          <li key={s.path}>
+            <a
+              href={s.path}
+              aria-current={s === current ? 'page' : undefined}
+              onClick={(e) => {
+                onLinkClick(e, s.path);
+                if (open) close(true);
+              }}
+            >
+              {s.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 export function App() {
   const path = usePath();
   const { health, error, load } = useOverview();
@@ -63,6 +184,9 @@ export function App() {
   }, [screen]);
   return (
     <div className="page">
+      <a className="skip-link" href="#main" onClick={skipToContent}>
+        Skip to content
+      </a>
       <header className="topbar">
         <a className="brand" href="/" onClick={(e) => onLinkClick(e, '/')}>
           <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true">
@@ -72,13 +196,7 @@ export function App() {
           Mailyard
         </a>
         {health && <span className="muted small">v{health.version}</span>}
-        <nav className="nav" aria-label="Screens">
-          {SCREENS.map((s) => (
-            <a key={s.path} href={s.path} aria-current={s === screen ? 'page' : undefined} onClick={(e) => onLinkClick(e, s.path)}>
-              {s.label}
-            </a>
-          ))}
-        </nav>
+        <Navigation current={screen} />
         <span className={`status ${health ? 'ok' : error ? 'bad' : ''}`} role="status">
           {health ? 'Running' : error ? 'Unreachable' : 'Connecting…'}
         </span>

@@ -74,8 +74,15 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     if (i < 0) return;
     setActive(i);
     activeKey.current = key;
-    if (opened) followed.current = key;
-  }, [selectedKey, items, getKey]);
+    if (opened) {
+      followed.current = key;
+      // The open row is in view (a deep link may open one far down the list).
+      const el = ref.current;
+      if (el && (i * rowHeight < el.scrollTop || (i + 1) * rowHeight > el.scrollTop + el.clientHeight)) {
+        el.scrollTop = Math.max(0, i * rowHeight - Math.max(0, (el.clientHeight - rowHeight) / 2));
+      }
+    }
+  }, [selectedKey, items, getKey, rowHeight]);
   const moveTo = (i: number) => {
     setActive(i);
     activeKey.current = items[i] ? getKey(items[i]) : null;
