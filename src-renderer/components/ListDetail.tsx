@@ -52,12 +52,13 @@ export function ListDetail<T>(p: ListDetailProps<T>) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
-      if (e.key === 'Escape' && !typing && window.location.pathname.startsWith(`${basePath}/`)) navigate(basePath);
+      if (e.key === 'Escape' && !typing && window.location.pathname.startsWith(`${basePath}/`)) navigate(basePath + window.location.search);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [basePath]);
-  const open = useCallback((item: T) => navigate(`${basePath}/${getKey(item)}`), [basePath, getKey]);
+  // The list's filters in the query string stay as they are.
+  const open = useCallback((item: T) => navigate(`${basePath}/${getKey(item)}${window.location.search}`), [basePath, getKey]);
 
   return (
     <main className={`split${selectedId ? ' has-detail' : ''}`}>

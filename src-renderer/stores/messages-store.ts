@@ -3,6 +3,7 @@ import type { DeliverySummary } from '../../src-shared/schemas/dispatch';
 import type { MessageDetail, MessageSummary } from '../../src-shared/schemas/messages';
 import { control, describeError } from '../api/clients';
 import { live, type LiveEvents } from '../api/live';
+import { clauseMatchesText, parseMessageQuery } from '../../src-shared/search/message-query';
 import { batched, openItem, pagedList, type DetailState, type ListState } from './live-list';
 
 export interface MessageFilters {
@@ -32,6 +33,8 @@ interface MessagesState extends ListState<MessageSummary>, DetailState {
   refreshDetail: () => Promise<void>;
   remove: (id: string) => Promise<void>;
   clearAll: () => Promise<void>;
+  /** Deletes what the filters find (everything without a filter); answers how many went, null on an error. */
+  deleteMatching: () => Promise<number | null>;
   /** Subscribes to the live stream; returns the unsubscribe. */
   follow: () => () => void;
   /** The list's view is at the top: rows that pile up from live updates may be trimmed. */
@@ -45,15 +48,34 @@ const query = (f: MessageFilters) => ({
   ...(f.account_id ? { account_id: f.account_id } : {}),
 });
 
-/** The list's filters applied to a new message, so a live one is shown only when it matches. */
+const ULID = /^[0-9A-Za-z]{26}$/;
+
+/**
+ * The list's filters applied to a new message, so a live one is shown only when it matches. The
+ * summary has no body nor headers: a live message found only by those shows at the next reload.
+ */
 function matches(m: MessageSummary, f: MessageFilters): boolean {
-  const q = f.q.trim().toLowerCase();
-  const key = q.toUpperCase();
-  const hit =
-    m.recipient.email.toLowerCase().includes(q) || m.subject.toLowerCase().includes(q) || m.from.email.toLowerCase().includes(q) || m.ref_id === key || m.id === key;
-  if (q && !hit) return false;
+  const q = f.q.trim();
+  if (q && ULID.test(q) && (m.ref_id === q.toUpperCase() || m.id === q.toUpperCase())) return true;
+  if (q) {
+    const parsed = parseMessageQuery(q);
+    const from = `${m.from.email} ${m.from.name}`;
+    const to = `${m.recipient.email} ${m.recipient.name}`;
+    const ok = parsed.clauses.every((c) =>
+      c.field === 'from'
+        ? clauseMatchesText(c, from)
+        : c.field === 'to'
+          ? clauseMatchesText(c, to)
+          : c.field === 'subject'
+            ? clauseMatchesText(c, m.subject)
+            : [m.subject, from, to].some((t) => clauseMatchesText(c, t)),
+    );
+    if (!ok) return false;
+    if (parsed.statuses.length && !parsed.statuses.includes(m.status)) return false;
+    if (parsed.campaign && !m.campaign_id.toLowerCase().startsWith(parsed.campaign.toLowerCase())) return false;
+  }
   if (f.status && m.status !== f.status) return false;
-  if (f.campaign_id.trim() && m.campaign_id !== f.campaign_id.trim()) return false;
+  if (f.campaign_id.trim() && !m.campaign_id.toLowerCase().startsWith(f.campaign_id.trim().toLowerCase())) return false;
   if (f.account_id && m.account_id !== f.account_id) return false;
   return true;
 }
@@ -184,6 +206,17 @@ export const useMessages = create<MessagesState>((set, get) => {
         await get().reload();
       } catch (err) {
         set({ error: describeError(err) });
+      }
+    },
+    deleteMatching: async () => {
+      try {
+        const res = await control.deleteMessages(query(get().filters));
+        set({ selected: null, detail: null });
+        await get().reload();
+        return res.data.deleted;
+      } catch (err) {
+        set({ error: describeError(err) });
+        return null;
       }
     },
     setAtTop: list.setAtTop,

@@ -203,7 +203,7 @@ test('text, headers, raw source and attachments of a message', async ({ served, 
   expect((await import('node:fs')).readFileSync((await file.path())!, 'utf8')).toBe('attached text');
 
   page.once('dialog', (d) => void d.accept());
-  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(page).toHaveURL(`${served.url}/messages`);
   await expect(page.getByTestId('messages-empty')).toBeVisible();
   expect((await page.request.get(`${served.url}/emulator/messages/${id}`)).status()).toBe(404);

@@ -7,9 +7,10 @@ import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
 import { ListDetail } from '../../components/ListDetail';
 import { navigate, useSearchParam } from '../../router';
-import { useMessages } from '../../stores/messages-store';
+import { useMessages, type MessageFilters } from '../../stores/messages-store';
 import { useOverview } from '../../stores/overview-store';
 import { MessageDetailPane } from './MessageDetail';
+import { ConfirmDialog } from './ConfirmDialog';
 import { AccountSelect } from '../../components/AccountSelect';
 import './Messages.css';
 
@@ -67,23 +68,57 @@ function Row({ m }: { m: MessageSummary }) {
   );
 }
 
+/** The filters kept in the URL (`/messages?q=...&status=...&campaign=...`), so a reload or a shared link keeps them. */
+export function filtersSearch(f: Pick<MessageFilters, 'q' | 'status' | 'campaign_id'>): string {
+  const params = new URLSearchParams();
+  if (f.q.trim()) params.set('q', f.q.trim());
+  if (f.status) params.set('status', f.status);
+  if (f.campaign_id.trim()) params.set('campaign', f.campaign_id.trim());
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+function urlFilters(): Pick<MessageFilters, 'q' | 'status' | 'campaign_id'> {
+  const params = new URLSearchParams(window.location.search);
+  const status = params.get('status') ?? '';
+  return {
+    q: params.get('q') ?? '',
+    status: (EMAIL_STATUSES as readonly string[]).includes(status) ? status : '',
+    campaign_id: params.get('campaign') ?? '',
+  };
+}
+
 function Filters() {
-  const { filters, setFilters, total, rows, clearAll } = useMessages();
+  const { filters, setFilters, total, rows, deleteMatching } = useMessages();
   const accounts = useOverview((s) => s.accounts);
   const [q, setQ] = useState(filters.q);
   const [campaign, setCampaign] = useState(filters.campaign_id);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
   // A search set from elsewhere (a link to `/messages?q=<ref_id>`) shows in the box.
   useEffect(() => setQ(filters.q), [filters.q]);
+  useEffect(() => setCampaign(filters.campaign_id), [filters.campaign_id]);
   // Typing searches after a short pause.
   useEffect(() => {
     if (q === filters.q && campaign === filters.campaign_id) return;
     const t = window.setTimeout(() => setFilters({ q, campaign_id: campaign }), 250);
     return () => window.clearTimeout(t);
   }, [q, campaign, filters.q, filters.campaign_id, setFilters]);
+  const filtered = filters.q.trim() !== '' || filters.status !== '' || filters.campaign_id.trim() !== '' || filters.account_id !== '';
+  const count = total ?? rows.length;
+  const deleteLabel = filtered ? `Delete ${count.toLocaleString()} match${count === 1 ? '' : 'es'}` : 'Delete all';
   return (
     <div className="list-toolbar messages-toolbar" data-testid="messages-toolbar">
       <div className="messages-toolbar-row">
-        <input className="input grow" type="search" placeholder="Search recipient, subject, sender, ref_id or id" aria-label="Search messages" value={q} onChange={(e) => setQ(e.target.value)} />
+        <input
+          className="input grow"
+          type="search"
+          placeholder='Search: words, "a phrase", from:, to:, subject:, is:bounced, campaign:'
+          title='Words and "quoted phrases" over subject, addresses, text and HTML body and headers; from:ann, to:bob, subject:receipt, is:bounced (any status), campaign:spring (a prefix); a ref_id or id finds its copies'
+          aria-label="Search messages"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+        />
         <span className="muted small count" data-testid="message-count">
           {total === null ? `${rows.length}` : total.toLocaleString()} message{total === 1 ? '' : 's'}
         </span>
@@ -97,7 +132,7 @@ function Filters() {
             </option>
           ))}
         </select>
-        <input className="input narrow" placeholder="campaign" aria-label="Campaign" value={campaign} onChange={(e) => setCampaign(e.target.value)} />
+        <input className="input narrow" placeholder="campaign" title="A campaign id, or its start" aria-label="Campaign" value={campaign} onChange={(e) => setCampaign(e.target.value)} />
         {accounts.length > 1 && (
           <AccountSelect
             accounts={accounts}
@@ -108,17 +143,33 @@ function Filters() {
           />
         )}
         <span className="spacer" />
-        <button
-          type="button"
-          className="button danger small"
-          disabled={rows.length === 0}
-          onClick={() => {
-            if (window.confirm('Delete every captured message?')) void clearAll().then(() => navigate('/messages', true));
-          }}
-        >
-          Clear
+        <button type="button" className="button danger small" disabled={rows.length === 0} onClick={() => setConfirming(true)}>
+          {deleteLabel}
         </button>
       </div>
+      {confirming && (
+        <ConfirmDialog
+          title={filtered ? `Delete ${count.toLocaleString()} matching message${count === 1 ? '' : 's'}?` : 'Delete every captured message?'}
+          confirmLabel={deleteLabel}
+          busy={busy}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setBusy(true);
+            void deleteMatching().then(() => {
+              setBusy(false);
+              setConfirming(false);
+              if (!filtered) navigate('/messages', true);
+            });
+          }}
+        >
+          <p className="messages-search-help">
+            {filtered
+              ? 'The messages these filters find go, with their events and scheduled events. Others stay.'
+              : 'Every captured message goes, with its events and scheduled events.'}{' '}
+            This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
     </div>
   );
 }
@@ -131,20 +182,29 @@ const renderRow = (m: MessageSummary) => <Row m={m} />;
 export function Messages() {
   const source = useMessages();
   const { reload, follow, detail, filters, setFilters } = source;
-  // `/messages?q=<text>` opens the list searched for it (a send's ref_id lists every copy of the send).
-  const qParam = useSearchParam('q');
+  // The filters live in the URL: `/messages?q=<text>&status=<status>&campaign=<prefix>` opens the list
+  // filtered so (a send's ref_id as q lists every copy of the send); a reload keeps them.
+  const urlSearch = [useSearchParam('q'), useSearchParam('status'), useSearchParam('campaign')].join('\u0000');
+  const differs = (u: ReturnType<typeof urlFilters>, f: MessageFilters) => u.q !== f.q || u.status !== f.status || u.campaign_id !== f.campaign_id;
 
   useEffect(() => {
     const off = follow();
-    const q = new URLSearchParams(window.location.search).get('q');
-    if (q !== null && q !== useMessages.getState().filters.q) setFilters({ q });
+    const fromUrl = urlFilters();
+    if (differs(fromUrl, useMessages.getState().filters)) setFilters(fromUrl);
     else void reload();
     return off;
   }, [follow, reload, setFilters]);
-  // A link to another search while the screen is open.
+  // A link to another search while the screen is open (or Back).
   useEffect(() => {
-    if (qParam !== null && qParam !== useMessages.getState().filters.q) setFilters({ q: qParam });
-  }, [qParam, setFilters]);
+    const fromUrl = urlFilters();
+    if (differs(fromUrl, useMessages.getState().filters)) setFilters(fromUrl);
+  }, [urlSearch, setFilters]);
+  // Filters changed here: into the URL (replacing the entry: typing is not history).
+  useEffect(() => {
+    // The store's filters now (this render's may be older than what the URL just set).
+    const search = filtersSearch(useMessages.getState().filters);
+    if (search !== window.location.search && window.location.pathname.startsWith('/messages')) navigate(window.location.pathname + search, true);
+  }, [filters]);
 
   // "/" searches (unless typing in a field).
   useEffect(() => {

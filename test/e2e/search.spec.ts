@@ -1,0 +1,81 @@
+import { api, expect, sendEmail, test, watchErrors } from './fixtures';
+
+const SIM = 'sim.mailyard.test';
+
+test('search: operators, phrases and is:bounced find the right rows; the URL keeps the filters; delete the matches in an in-app dialog', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  await sendEmail(page, served, 'ann@example.com', 'Your order shipped', '<p>Track your <b>parcel</b></p>');
+  await sendEmail(page, served, 'bob@example.com', 'Order received', '<p>thanks</p>');
+  await api(page, served, 'POST', '/v1/email/send', {
+    from: { email: 'news@letters.test', name: 'Letters' },
+    to: [{ email: `bounce@${SIM}` }],
+    subject: 'Spring newsletter',
+    campaign_id: 'spring-2026',
+    content: [{ type: 'text/html', value: '<p>Hello</p>' }],
+  });
+  // The bounce is simulated shortly after the send.
+  await expect.poll(async () => (await (await page.request.get(`${served.url}/emulator/messages?status=bounced`)).json()).data.messages.length).toBe(1);
+
+  await page.goto(`${served.url}/messages`);
+  const list = page.getByTestId('message-list');
+  const search = page.getByLabel('Search messages');
+  await expect(list.getByRole('option')).toHaveCount(3);
+
+  const expectRows = async (q: string, subjects: string[]) => {
+    await search.fill(q);
+    await expect(page).toHaveURL(`${served.url}/messages?q=${encodeURIComponent(q).replace(/%20/g, '+')}`);
+    await expect(list.getByRole('option')).toHaveCount(subjects.length);
+    for (const s of subjects) await expect(list).toContainText(s);
+  };
+  await expectRows('from:news', ['Spring newsletter']);
+  await expectRows('subject:order', ['Your order shipped', 'Order received']);
+  await expectRows('"order shipped"', ['Your order shipped']);
+  await expectRows('parcel', ['Your order shipped']); // the HTML body
+  await expectRows('is:bounced', ['Spring newsletter']);
+  await expectRows('to:bob', ['Order received']);
+
+  // Status and campaign (a prefix) go into the URL too; a reload keeps all of them.
+  await search.fill('');
+  await page.getByLabel('Campaign').fill('spring');
+  await expect(page).toHaveURL(`${served.url}/messages?campaign=spring`);
+  await expect(list.getByRole('option')).toHaveCount(1);
+  await page.getByLabel('Campaign').fill('');
+  await search.fill('order');
+  await page.getByLabel('Status').selectOption('queued');
+  await expect(page).toHaveURL(/[?&]status=/);
+  await page.getByLabel('Status').selectOption('');
+  await expect(page).toHaveURL(`${served.url}/messages?q=order`);
+  await page.reload();
+  await expect(search).toHaveValue('order');
+  await expect(list.getByRole('option')).toHaveCount(2);
+  await expect(page.getByTestId('message-count')).toHaveText('2 messages');
+
+  // Opening a match keeps the search in the URL.
+  await list.getByText('Order received').click();
+  await expect(page).toHaveURL(/\/messages\/[0-9A-Z]{26}\?q=order$/);
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(`${served.url}/messages?q=order`);
+
+  // Delete the matches: an in-app dialog (no window.confirm), Cancel keeps them.
+  page.on('dialog', () => errors.push('a browser dialog opened'));
+  await page.getByRole('button', { name: 'Delete 2 matches' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Delete 2 matching messages?');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(list.getByRole('option')).toHaveCount(2);
+  await page.getByRole('button', { name: 'Delete 2 matches' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete 2 matches' }).click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await expect(page.getByTestId('message-count')).toHaveText('0 messages');
+  await search.fill('');
+  await expect(list.getByRole('option')).toHaveCount(1);
+  await expect(list).toContainText('Spring newsletter');
+
+  // Delete all, through the same dialog.
+  await page.getByRole('button', { name: 'Delete all' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Delete every captured message?');
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete all' }).click();
+  await expect(page.getByTestId('messages-empty')).toBeVisible();
+  expect(errors).toEqual([]);
+});
