@@ -29,7 +29,7 @@ describe('npm run bench', () => {
     const { code, figures, output } = await smokeRun();
     expect(code, output).toBe(0);
     const byName = Object.fromEntries(figures.map((f) => [f.bench, f]));
-    expect(Object.keys(byName).sort()).toEqual(['dispatch', 'logs', 'send', 'smtp', 'ui']);
+    expect(Object.keys(byName).sort()).toEqual(['dispatch', 'logs', 'search', 'send', 'smtp', 'ui']);
     const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x > 0;
     expect(finite(byName.dispatch!.ratio) && finite(byName.dispatch!.dispatcher_per_s), JSON.stringify(byName.dispatch)).toBe(true);
     expect(finite(byName.send!.send_email_per_s) && finite(byName.send!.bare_fastify_per_s), JSON.stringify(byName.send)).toBe(true);
@@ -37,5 +37,6 @@ describe('npm run bench', () => {
     expect(finite(smtp.small.mailyard_per_s) && finite(smtp.attachment.maildev_per_s), JSON.stringify(smtp)).toBe(true);
     expect(finite(byName.logs!.ratio_all), JSON.stringify(byName.logs)).toBe(true);
     expect(finite(byName.ui!.first_row_ratio), JSON.stringify(byName.ui)).toBe(true);
+    expect(finite(byName.search!.ratio), JSON.stringify(byName.search)).toBe(true);
   });
 });
