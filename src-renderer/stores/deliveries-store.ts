@@ -1,21 +1,34 @@
 import { create } from 'zustand';
-import type { DeliveryDetail, DeliverySummary } from '../../src-shared/schemas/dispatch';
+import type { DeliveryDetail, DeliveryListStatus, DeliverySummary, EndpointStats } from '../../src-shared/schemas/dispatch';
 import { control, describeError } from '../api/clients';
 import { live } from '../api/live';
 import { batched, openItem, pagedList, type DetailState, type ListState } from './live-list';
 
 export interface DeliveryFilters {
+  /** A status, or `failing` (pending after a failed attempt). */
   status: string;
   event: string;
-  ref_id: string;
+  /** Text in the recipient, target URL or payload; a pasted address filters by that address. */
+  q: string;
+  /** One endpoint's deliveries (the endpoint view's links). */
+  target_id: string;
 }
+
+export const NO_FILTERS: DeliveryFilters = { status: '', event: '', q: '', target_id: '' };
 
 interface DeliveriesState extends ListState<DeliverySummary>, DetailState {
   filters: DeliveryFilters;
+  /** How many deliveries match the filters (null until counted). */
+  total: number | null;
+  endpoints: EndpointStats[] | null;
+  endpointsError: string | null;
+  loadEndpoints: () => Promise<void>;
   detail: DeliveryDetail | null;
   retrying: boolean;
   notice: string | null;
   setFilters: (f: Partial<DeliveryFilters>) => void;
+  /** Sets the filters the screen's URL gives (`/deliveries?status=failing&target_id=...`); reloads on a change, or always when `force`. */
+  applyLinkFilters: (f: DeliveryFilters, force?: boolean) => void;
   reload: () => Promise<void>;
   loadMore: () => Promise<void>;
   select: (id: string | null) => Promise<void>;
@@ -27,14 +40,30 @@ interface DeliveriesState extends ListState<DeliverySummary>, DetailState {
 }
 
 const query = (f: DeliveryFilters) => ({
-  ...(f.status ? { status: f.status as DeliverySummary['status'] } : {}),
+  ...(f.status ? { status: f.status as DeliveryListStatus } : {}),
   ...(f.event ? { event: f.event } : {}),
-  ...(f.ref_id.trim() ? { ref_id: f.ref_id.trim() } : {}),
+  ...(f.q.trim() ? { q: f.q.trim() } : {}),
+  ...(f.target_id ? { target_id: f.target_id } : {}),
 });
 
+const isFailing = (d: DeliverySummary) => (d.status === 'pending' || d.status === 'sending') && d.attempts > 0;
+
+/**
+ * Whether a delivery announced live belongs in the filtered list. The search is the server's (it
+ * reads the payload): live rows are added while it matches what the row shows, else at the next reload.
+ */
 function matches(d: DeliverySummary, f: DeliveryFilters): boolean {
-  return (!f.status || d.status === f.status) && (!f.event || d.event === f.event) && (!f.ref_id.trim() || d.ref_id === f.ref_id.trim());
+  const status = !f.status || (f.status === 'failing' ? isFailing(d) : d.status === f.status);
+  const q = f.q.trim().toLowerCase();
+  const text = !q || [d.recipient, d.subject, d.target.url, d.ref_id].some((v) => typeof v === 'string' && v.toLowerCase().includes(q));
+  return status && (!f.event || d.event === f.event) && (!f.target_id || d.target.id === f.target_id) && text;
 }
+
+const sameFilters = (a: DeliveryFilters, b: DeliveryFilters) => a.status === b.status && a.event === b.event && a.q === b.q && a.target_id === b.target_id;
+
+/** A live `delivery.updated` leaves out the recipient and subject (they never change): keep the row's. */
+const merged = (old: DeliverySummary, d: DeliverySummary): DeliverySummary =>
+  d.recipient === undefined || d.subject === undefined ? { ...d, recipient: d.recipient ?? old.recipient, subject: d.subject ?? old.subject } : d;
 
 export const useDeliveries = create<DeliveriesState>((set, get) => {
   let pending = new Map<string, DeliverySummary>();
@@ -44,11 +73,38 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
       const res = await control.listDeliveries({ ...query(get().filters), ...page });
       return { rows: res.data.deliveries, nextCursor: res.data.next_cursor };
     },
+    // The count comes after the first rows: it never delays them.
+    afterFirstPage: async (current) => {
+      const count = await control.countDeliveries(query(get().filters));
+      if (current()) set({ total: count.data.count });
+    },
   });
+  let recounting: Promise<void> | null = null;
+  let recountAgain = false;
+  const recount = () => {
+    if (recounting) {
+      recountAgain = true;
+      return;
+    }
+    const filters = get().filters;
+    recounting = control
+      .countDeliveries(query(filters))
+      .then((res) => {
+        if (get().filters === filters) set({ total: res.data.count });
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        recounting = null;
+        if (recountAgain) {
+          recountAgain = false;
+          recount();
+        }
+      });
+  };
   const open = openItem<DeliveriesState>(set, get, async (id) => ({ detail: (await control.getDelivery(id)).data }), 100);
 
   const applyLive = batched(() => {
-    const { rows, filters, selected } = get();
+    const { rows, filters, selected, total } = get();
     const batch = pending;
     pending = new Map();
     const next = [...rows];
@@ -59,16 +115,20 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
     // A known row is updated in place (it stays until the next reload even if it no longer matches the filters).
     for (const [id, d] of batch) {
       const i = index.get(id);
-      if (i !== undefined) next[i] = d;
+      if (i !== undefined) next[i] = merged(next[i]!, d);
       else if (matches(d, filters)) added.push(d);
     }
     added.sort((a, b) => (a.id < b.id ? 1 : -1));
     set({ rows: added.length ? [...added, ...next] : next });
+    // Counted again rather than added to: a row may arrive live after the count already had it.
+    if (added.length || total === null) recount();
     if (selected && batch.has(selected)) open.refreshSoon();
     list.trimIfLong();
   });
   const queue = (d: DeliverySummary) => {
-    pending.set(d.id, d);
+    // A creation and its update in one batch: the update keeps the creation's recipient and subject.
+    const before = pending.get(d.id);
+    pending.set(d.id, before ? merged(before, d) : d);
     applyLive();
   };
 
@@ -78,14 +138,29 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
     loading: true,
     loadingMore: false,
     error: null,
-    filters: { status: '', event: '', ref_id: '' },
+    filters: NO_FILTERS,
+    total: null,
+    endpoints: null,
+    endpointsError: null,
+    loadEndpoints: async () => {
+      try {
+        set({ endpoints: (await control.listEndpoints()).data.endpoints, endpointsError: null });
+      } catch (err) {
+        set({ endpointsError: describeError(err) });
+      }
+    },
     selected: null,
     detail: null,
     detailError: null,
     retrying: false,
     notice: null,
     setFilters: (f) => {
-      set({ filters: { ...get().filters, ...f } });
+      set({ filters: { ...get().filters, ...f }, total: null });
+      void get().reload();
+    },
+    applyLinkFilters: (f, force = false) => {
+      if (!force && sameFilters(f, get().filters)) return;
+      set({ filters: f, total: null });
       void get().reload();
     },
     reload: list.reload,

@@ -28,7 +28,8 @@ test('retry a failed delivery from its detail and see the new attempt', async ({
   await expect(page.getByLabel('Delivery status')).toHaveValue('failed');
   await expect(row).toHaveCount(1);
   await row.click();
-  await expect(page).toHaveURL(`${served.url}/deliveries/${deliveryId}`);
+  // Opening a row keeps the list's filters in the URL.
+  await expect(page).toHaveURL(`${served.url}/deliveries/${deliveryId}?status=failed`);
   const detail = page.getByTestId('delivery-detail');
   await expect(page.getByTestId('delivery-status')).toHaveText('failed');
   await expect(detail.getByTestId('attempt')).toHaveCount(1);
@@ -56,10 +57,10 @@ test('retry a failed delivery from its detail and see the new attempt', async ({
 
   // Keyboard: Escape closes the delivery, Enter on the list opens it again.
   await page.keyboard.press('Escape');
-  await expect(page).toHaveURL(`${served.url}/deliveries`);
+  await expect(page).toHaveURL(`${served.url}/deliveries?status=failed`);
   await page.getByTestId('delivery-list').focus();
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(`${served.url}/deliveries/${deliveryId}`);
+  await expect(page).toHaveURL(`${served.url}/deliveries/${deliveryId}?status=failed`);
 
   // Filters: by status.
   await page.getByLabel('Delivery status').selectOption('pending');

@@ -1,21 +1,31 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { EMAIL_EVENT_KINDS } from '../../../src-shared/events';
-import { DELIVERY_STATUSES, type DeliverySummary } from '../../../src-shared/schemas/dispatch';
+import { DELIVERY_LIST_STATUSES, DELIVERY_STATUSES, type DeliverySummary } from '../../../src-shared/schemas/dispatch';
+import { live } from '../../api/live';
 import { Badge, EventTag } from '../../components/Badge';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
 import { ListDetail } from '../../components/ListDetail';
-import { useDeliveries } from '../../stores/deliveries-store';
+import { navigate, onLinkClick, useSearchParam } from '../../router';
+import { NO_FILTERS, useDeliveries, type DeliveryFilters } from '../../stores/deliveries-store';
+import './deliveries.css';
 import { DeliveryDetailPane } from './DeliveryDetail';
 
 const ROW_HEIGHT = 56;
 
 function Row({ d }: { d: DeliverySummary }) {
   return (
-    <div className="mrow">
+    <div className="mrow delivery-row">
       <div className="line">
         <EventTag event={d.event} />
-        <span className="ellipsis target">{d.target.url}</span>
+        <span className="ellipsis recipient" data-testid="delivery-recipient">
+          {d.recipient ?? <span className="muted">no recipient</span>}
+        </span>
+        {d.subject && (
+          <span className="ellipsis muted subject" data-testid="delivery-subject">
+            {d.subject}
+          </span>
+        )}
         <span className="spacer" />
         <span className="muted small">
           <Time iso={d.created_at} />
@@ -23,13 +33,16 @@ function Row({ d }: { d: DeliverySummary }) {
       </div>
       <div className="line small">
         <Badge value={d.status} />
-        <span className="muted">
+        <span className="muted nowrap">
           {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
           {d.last_status_code !== null ? ` · HTTP ${d.last_status_code}` : d.last_error ? ` · ${d.last_error}` : ''}
         </span>
+        <span className="ellipsis muted target" data-testid="delivery-url" title={d.target.url}>
+          → {d.target.url}
+        </span>
         <span className="spacer" />
         {d.next_attempt_at && d.status === 'pending' && (
-          <span className="muted">
+          <span className="muted nowrap">
             next <Time iso={d.next_attempt_at} future />
           </span>
         )}
@@ -38,37 +51,240 @@ function Row({ d }: { d: DeliverySummary }) {
   );
 }
 
-function Filters() {
-  const { filters, setFilters } = useDeliveries();
+/** The filters as the URL's query (kept by opening a row and by a reload). */
+function filtersQuery(f: DeliveryFilters): string {
+  const params = new URLSearchParams();
+  for (const key of ['status', 'event', 'target_id', 'q'] as const) if (f[key]) params.set(key, f[key]);
+  const qs = params.toString();
+  return qs ? `?${qs}` : '';
+}
+
+/** Changes the list's filters and puts them in the URL (replacing the entry: no history step per keystroke). */
+function useSetFilters(): (f: Partial<DeliveryFilters>) => void {
+  const setFilters = useDeliveries((s) => s.setFilters);
+  return useCallback(
+    (f: Partial<DeliveryFilters>) => {
+      setFilters(f);
+      navigate(window.location.pathname + filtersQuery(useDeliveries.getState().filters), true);
+    },
+    [setFilters],
+  );
+}
+
+/** The search box: applied as it is typed or pasted (after a short pause), at once on Enter. */
+function SearchBox() {
+  const q = useDeliveries((s) => s.filters.q);
+  const setFilters = useSetFilters();
+  const [text, setText] = useState(q);
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => setText(q), [q]);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const apply = (value: string) => {
+    window.clearTimeout(timer.current);
+    if (value.trim() !== useDeliveries.getState().filters.q.trim()) setFilters({ q: value.trim() });
+  };
   return (
-    <div className="list-toolbar">
-      <select className="input" aria-label="Delivery status" value={filters.status} onChange={(e) => setFilters({ status: e.target.value })}>
-        <option value="">any status</option>
-        {DELIVERY_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {s}
-          </option>
-        ))}
-      </select>
-      <select className="input" aria-label="Event" value={filters.event} onChange={(e) => setFilters({ event: e.target.value })}>
-        <option value="">any event</option>
-        {[...EMAIL_EVENT_KINDS, 'domain_verification', 'inbound', 'imap_message'].map((s) => (
-          <option key={s} value={s}>
-            {s}
-          </option>
-        ))}
-      </select>
-      <input
-        className="input grow"
-        placeholder="ref_id of a send"
-        aria-label="Message ref_id"
-        defaultValue={filters.ref_id}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') setFilters({ ref_id: e.currentTarget.value });
-        }}
-        onBlur={(e) => e.currentTarget.value !== filters.ref_id && setFilters({ ref_id: e.currentTarget.value })}
-      />
-    </div>
+    <input
+      className="input grow search"
+      type="search"
+      placeholder="Search recipient, URL or payload"
+      aria-label="Search deliveries"
+      title="An address (pasted as it comes, with or without a name) shows the deliveries to it; other text is looked for in the recipient, the target URL and the payload"
+      value={text}
+      onChange={(e) => {
+        const value = e.target.value;
+        setText(value);
+        window.clearTimeout(timer.current);
+        timer.current = window.setTimeout(() => apply(value), 250);
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') apply(e.currentTarget.value);
+      }}
+    />
+  );
+}
+
+function Filters() {
+  const { filters, total, rows } = useDeliveries();
+  const setFilters = useSetFilters();
+  const endpointUrl = filters.target_id ? rows.find((d) => d.target.id === filters.target_id)?.target.url : undefined;
+  return (
+    <>
+      <ViewTabs view="list" />
+      <div className="list-toolbar delivery-toolbar search-row">
+        <SearchBox />
+        <span className="muted small count" data-testid="delivery-count" aria-live="polite">
+          {total === null ? '' : `${total.toLocaleString('en-US')} ${total === 1 ? 'delivery' : 'deliveries'}`}
+        </span>
+      </div>
+      <div className="list-toolbar delivery-toolbar">
+        <select className="input" aria-label="Delivery status" value={filters.status} onChange={(e) => setFilters({ status: e.target.value })}>
+          <option value="">any status</option>
+          {DELIVERY_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+          <option value="failing">failing (retrying)</option>
+        </select>
+        <select className="input" aria-label="Event" value={filters.event} onChange={(e) => setFilters({ event: e.target.value })}>
+          <option value="">any event</option>
+          {[...EMAIL_EVENT_KINDS, 'domain_verification', 'inbound', 'imap_message'].map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </div>
+      {filters.target_id && (
+        <div className="delivery-endpoint-filter small" data-testid="endpoint-filter">
+          <span className="muted">Endpoint:</span> <span className="ellipsis">{endpointUrl ?? filters.target_id}</span>
+          <button type="button" className="button small" onClick={() => setFilters({ target_id: '' })}>
+            Any endpoint
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** An in-app link that can also run `onClick` (a plain left click) and be marked current. */
+function ScreenLink(p: { to: string; className?: string; title?: string; current?: boolean; onClick?: () => void; children: ReactNode }) {
+  return (
+    <a
+      href={p.to}
+      className={p.className}
+      title={p.title}
+      aria-current={p.current ? 'page' : undefined}
+      onClick={(e) => {
+        if (e.button === 0 && !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey) p.onClick?.();
+        onLinkClick(e, p.to);
+      }}
+    >
+      {p.children}
+    </a>
+  );
+}
+
+/** The screen's two views: every delivery, or one row per endpoint. */
+function ViewTabs({ view }: { view: 'list' | 'endpoints' }) {
+  return (
+    <nav className="tabs delivery-views" aria-label="Deliveries views">
+      <ScreenLink to="/deliveries" className={`tab${view === 'list' ? ' on' : ''}`} current={view === 'list'}>
+        All deliveries
+      </ScreenLink>
+      <ScreenLink to="/deliveries?view=endpoints" className={`tab${view === 'endpoints' ? ' on' : ''}`} current={view === 'endpoints'}>
+        By endpoint
+      </ScreenLink>
+    </nav>
+  );
+}
+
+const percent = (rate: number | null) => (rate === null ? '–' : `${(Math.round(rate * 1000) / 10).toLocaleString('en-US')}%`);
+
+/** One row per target deliveries go to: counts by status, failing ones, and the failure rate of its attempts. */
+function Endpoints() {
+  const { endpoints, endpointsError, loadEndpoints } = useDeliveries();
+  useEffect(() => {
+    void loadEndpoints();
+    const offs = [live.on('delivery.updated', () => refreshSoon()), live.on('delivery.created', () => refreshSoon())];
+    let timer: number | undefined;
+    function refreshSoon() {
+      timer ??= window.setTimeout(() => {
+        timer = undefined;
+        void loadEndpoints();
+      }, 1000);
+    }
+    return () => {
+      offs.forEach((off) => off());
+      window.clearTimeout(timer);
+    };
+  }, [loadEndpoints]);
+  return (
+    <main className="split">
+      <section className="list-pane" aria-label="Endpoints">
+        <ViewTabs view="endpoints" />
+        {endpointsError && (
+          <p className="error pad" role="alert">
+            {endpointsError}
+          </p>
+        )}
+        {endpoints === null ? null : endpoints.length === 0 ? (
+          <p className="muted pad" data-testid="endpoints-empty">
+            No delivery yet: each endpoint deliveries go to (a webhook, an inbound route, an IMAP webhook) shows here with its failure rate.
+          </p>
+        ) : (
+          <div className="endpoints-scroll">
+            <table className="endpoints" data-testid="endpoint-list">
+              <thead>
+                <tr>
+                  <th scope="col">Endpoint</th>
+                  <th scope="col" className="num">
+                    Deliveries
+                  </th>
+                  <th scope="col" className="num">
+                    Succeeded
+                  </th>
+                  <th scope="col" className="num">
+                    Failed
+                  </th>
+                  <th scope="col" className="num">
+                    Pending
+                  </th>
+                  <th scope="col" className="num">
+                    Failing
+                  </th>
+                  <th scope="col" className="num" title="Failed attempts over attempts">
+                    Failure rate
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {endpoints.map((e) => {
+                  const path = (status: string) => `/deliveries?target_id=${encodeURIComponent(e.target.id)}${status ? `&status=${status}` : ''}`;
+                  return (
+                    <tr key={`${e.target.kind}:${e.target.id}`} data-testid="endpoint" className={e.failing > 0 ? 'has-failing' : ''}>
+                      <td className="endpoint-url">
+                        <ScreenLink to={path('')} className="ellipsis" title={e.target.url}>
+                          {e.target.url}
+                        </ScreenLink>
+                        <span className="muted small"> {e.target.kind.replace(/_/g, ' ')}</span>
+                      </td>
+                      <td className="num">{e.deliveries}</td>
+                      <td className="num">{e.succeeded}</td>
+                      <td className="num">{e.failed}</td>
+                      <td className="num">{e.pending}</td>
+                      <td className="num">
+                        {e.failing > 0 ? (
+                          <ScreenLink to={path('failing')} className="failing-link">
+                            {e.failing} failing
+                          </ScreenLink>
+                        ) : (
+                          <span className="muted">0</span>
+                        )}
+                      </td>
+                      <td className="num" data-testid="failure-rate" title={`${e.failed_attempts} of ${e.attempts} attempts failed`}>
+                        {percent(e.failure_rate)}
+                        <span className="muted small">
+                          {' '}
+                          ({e.failed_attempts}/{e.attempts})
+                        </span>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section className="detail-pane">
+        <div className="hint">
+          <p>Each endpoint with its deliveries by status. Failing: retrying after a failed attempt.</p>
+          <p className="muted small">The failure rate counts attempts: failed attempts over all attempts to that endpoint.</p>
+        </div>
+      </section>
+    </main>
   );
 }
 
@@ -77,17 +293,37 @@ const renderRow = (d: DeliverySummary) => <Row d={d} />;
 
 /** Every webhook request the dispatcher made or will make: live, with each attempt's request and response. */
 export function Deliveries() {
+  return useSearchParam('view') === 'endpoints' ? <Endpoints /> : <DeliveryList />;
+}
+
+/** A link's filters (`/deliveries?status=failed`, `?target_id=...&status=failing`, `?q=ann@example.com`); null when it gives none. */
+function linkFilters(status: string | null, q: string | null, targetId: string | null, event: string | null): DeliveryFilters | null {
+  if (status === null && q === null && targetId === null && event === null) return null;
+  const known = status !== null && (DELIVERY_LIST_STATUSES as readonly string[]).includes(status);
+  return { ...NO_FILTERS, status: known ? status : '', q: q ?? '', target_id: targetId ?? '', event: event ?? '' };
+}
+
+function DeliveryList() {
   const source = useDeliveries();
   const { reload, follow, detail, filters } = source;
+  const [status, q, targetId, event] = [useSearchParam('status'), useSearchParam('q'), useSearchParam('target_id'), useSearchParam('event')];
+  const mounted = useRef(false);
+  useEffect(() => follow(), [follow]);
+  // A link may carry filters (the dashboard's failed deliveries: /deliveries?status=failed; an endpoint's
+  // failing ones); without any, the list keeps the filters it had.
   useEffect(() => {
-    const off = follow();
-    // A link may carry a status filter (the dashboard's failed deliveries: /deliveries?status=failed).
-    const status = new URLSearchParams(window.location.search).get('status');
-    if (status !== null && (DELIVERY_STATUSES as readonly string[]).includes(status)) useDeliveries.getState().setFilters({ status });
-    else void reload();
-    return off;
-  }, [follow, reload]);
-  const filtered = filters.status !== '' || filters.event !== '' || filters.ref_id !== '';
+    const fromLink = linkFilters(status, q, targetId, event);
+    const first = !mounted.current;
+    mounted.current = true;
+    if (fromLink) useDeliveries.getState().applyLinkFilters(fromLink, first);
+    else if (first) {
+      void reload();
+      // The filters the list kept from before, in the URL too.
+      const kept = filtersQuery(useDeliveries.getState().filters);
+      if (kept) navigate(window.location.pathname + kept, true);
+    }
+  }, [status, q, targetId, event, reload]);
+  const filtered = filters.status !== '' || filters.event !== '' || filters.q !== '' || filters.target_id !== '';
   return (
     <ListDetail
       name="Deliveries"
