@@ -8,13 +8,14 @@ import { formatSize } from '../../components/size';
 import { Time } from '../../components/Time';
 import { navigate } from '../../router';
 import { useMessages } from '../../stores/messages-store';
+import { Checks, HtmlSource } from './MessageChecks';
 import { Events, FireFromMessage } from './MessageEvents';
 import { Attachments, Preview, Raw } from './MessageParts';
 import { Siblings } from './MessageSiblings';
 import { SimulateTracking } from './SimulateTracking';
 import { ReleaseMessage } from './ReleaseMessage';
 
-type Tab = 'preview' | 'text' | 'headers' | 'raw' | 'attachments' | 'events';
+type Tab = 'preview' | 'source' | 'text' | 'headers' | 'raw' | 'attachments' | 'checks' | 'events';
 
 /** One captured copy: what it is (from, to, status, ids), what can be done with it, and its parts in tabs. */
 export function MessageDetailPane({ d }: { d: Detail }) {
@@ -22,10 +23,12 @@ export function MessageDetailPane({ d }: { d: Detail }) {
   const remove = useMessages((s) => s.remove);
   const tabs: Array<[Tab, string]> = [
     ['preview', 'Preview'],
+    ['source', 'HTML source'],
     ['text', 'Text'],
     ['headers', `Headers (${d.headers.length})`],
     ['raw', 'Raw'],
     ['attachments', `Attachments (${d.attachments.length})`],
+    ['checks', 'Checks'],
     ['events', `Events (${d.events.length})`],
   ];
   return (
@@ -120,6 +123,8 @@ export function MessageDetailPane({ d }: { d: Detail }) {
         {tab === 'headers' && <HeadersTable headers={d.headers} />}
         {tab === 'raw' && <Raw id={d.id} />}
         {tab === 'attachments' && <Attachments d={d} />}
+        {tab === 'checks' && <Checks d={d} />}
+        {tab === 'source' && <HtmlSource d={d} />}
         {tab === 'events' && <Events d={d} />}
       </div>
     </article>

@@ -2,16 +2,21 @@ import { useEffect, useState } from 'react';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
 import { CopyButton } from '../../components/CopyButton';
 import { formatSize } from '../../components/size';
+import { countRemoteImages } from './MessageChecks';
 
 /**
  * The HTML part, served by the emulator with a script-free CSP, in a sandboxed frame without
  * allow-scripts or allow-same-origin: nothing in a captured message runs, whatever it carries. The
  * emulator serves it without the tracking pixel and with tracked links to their own URLs, so the
- * preview never counts as an open or a click.
+ * preview never counts as an open or a click. Remote images stay blocked (as mail clients block them)
+ * until the user allows them for this message.
  */
 export function Preview({ d }: { d: Detail }) {
   const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop');
+  const [images, setImages] = useState<{ id: string; allowed: boolean }>({ id: d.id, allowed: false });
+  const allowed = images.id === d.id && images.allowed;
   if (d.html === null) return <p className="muted pad">This message has no HTML part. See the Text tab.</p>;
+  const remote = countRemoteImages(d.html);
   return (
     <div className="preview">
       <div className="segmented" role="group" aria-label="Preview width">
@@ -24,14 +29,30 @@ export function Preview({ d }: { d: Detail }) {
       <p className="muted small preview-note" data-testid="preview-note">
         Looking counts as nothing: the preview loads no tracking pixel, and its tracked links go straight to their URLs. Use Simulate open or Simulate click to record one.
       </p>
+      {remote > 0 && (
+        <div className="images-blocked" data-testid="images-blocked">
+          {allowed ? (
+            <span className="muted small">Remote images shown ({remote}); loading them told their servers you looked.</span>
+          ) : (
+            <>
+              <span className="small">
+                {remote === 1 ? '1 remote image is' : `${remote} remote images are`} blocked, as mail clients block them until asked.
+              </span>
+              <button type="button" className="button" onClick={() => setImages({ id: d.id, allowed: true })}>
+                Show remote images
+              </button>
+            </>
+          )}
+        </div>
+      )}
       <div className="frame-wrap">
         <iframe
-          key={d.id}
+          key={`${d.id}-${allowed ? 'images' : 'blocked'}`}
           title="HTML preview"
           className={`html-frame ${width}`}
           sandbox="allow-popups allow-popups-to-escape-sandbox"
           referrerPolicy="no-referrer"
-          src={`/emulator/messages/${encodeURIComponent(d.id)}/html`}
+          src={`/emulator/messages/${encodeURIComponent(d.id)}/html${allowed ? '?images=allow' : ''}`}
         />
       </div>
     </div>
