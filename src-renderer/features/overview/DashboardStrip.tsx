@@ -48,7 +48,7 @@ export function DashboardStrip() {
     ['Messages', stats.messages, '/messages', 'stat-messages', ''],
     ['Events', stats.events, '/messages', 'stat-events', ''],
     ['Deliveries', stats.deliveries.total, '/deliveries', 'stat-deliveries', ''],
-    ['Failing deliveries (retrying)', stats.deliveries.failing, '/deliveries?status=pending', 'stat-failing', ' failing'],
+    ['Failing deliveries (retrying)', stats.deliveries.failing, '/deliveries?status=failing', 'stat-failing', ' failing'],
     ['Failed deliveries', stats.deliveries.failed, '/deliveries?status=failed', 'stat-failed', ' bad'],
   ];
   return (
