@@ -70,7 +70,7 @@ test('Overview counts the deliveries failing against a receiver answering 500 (r
   const tile = page.getByRole('link', { name: /Failing deliveries/ });
   await expect(tile).toContainText('Failing deliveries (retrying)');
   await tile.click();
-  await expect(page).toHaveURL(`${served.url}/deliveries?status=pending`);
+  await expect(page).toHaveURL(`${served.url}/deliveries?status=failing`);
   await expect(page.getByTestId('delivery-list').getByRole('option')).toHaveCount(3);
   expect(errors).toEqual([]);
 });
