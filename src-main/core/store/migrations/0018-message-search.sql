@@ -7,8 +7,7 @@
 CREATE VIRTUAL TABLE message_search USING fts5(
   subject, sender, recipient, body, headers,
   content = '', contentless_delete = 1,
-  tokenize = 'unicode61 remove_diacritics 2',
-  prefix = '2 3'
+  tokenize = 'unicode61 remove_diacritics 2'
 );
 
 CREATE TRIGGER messages_search_delete AFTER DELETE ON messages BEGIN
