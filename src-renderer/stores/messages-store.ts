@@ -236,7 +236,11 @@ export const useMessages = create<MessagesState>((set, get) => {
         live.on('delivery.updated', (d) => {
           if (get().detail?.events.some((e) => e.delivery_id === d.id)) open.refreshSoon();
         }),
-        live.onReconnect(() => void get().reload()),
+        // What was announced before the stream was up is missed: the list and the open copy are read again.
+        live.onReconnect(() => {
+          void get().reload();
+          if (get().selected) open.refreshSoon();
+        }),
       ];
       return () => offs.forEach((off) => off());
     },
