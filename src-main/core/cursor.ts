@@ -7,11 +7,15 @@ export function encodeCursor(id: string): string {
   return Buffer.from(id).toString('base64url');
 }
 
-/** The id inside a cursor; a 400 naming `field` when it is not one this API gave out. */
-export function decodeCursor(cursor: string, field: string): string {
-  const id = Buffer.from(cursor, 'base64url').toString();
+/** `id` when it is an id this API gives out (a ULID), else a 400 naming `field`. */
+export function cursorId(id: string, field: string): string {
   if (!ULID.test(id)) throw new AppError('validation', `${field} is not a ${field} this API gave out`, [{ path: field, message: 'is not valid' }]);
   return id;
+}
+
+/** The id inside a cursor; a 400 naming `field` when it is not one this API gave out. */
+export function decodeCursor(cursor: string, field: string): string {
+  return cursorId(Buffer.from(cursor, 'base64url').toString(), field);
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   type EmailLogsResponse,
 } from '../../../../src-shared/schemas/email';
 import type { Clock } from '../../clock';
-import { decodeCursor, encodeCursor } from '../../cursor';
+import { cursorId } from '../../cursor';
 import { AppError } from '../../errors';
 import type { MessageEventRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 
@@ -26,7 +26,7 @@ function encodeLogsToken(lastId: string, total: number): string {
 function decodeLogsToken(token: string): { before: string; total: number | undefined } {
   const [id = '', total] = Buffer.from(token, 'base64url').toString().split(':');
   // Checked as the other cursors are (a ULID this API gave out); a count that is not a number is ignored.
-  const before = decodeCursor(encodeCursor(id), 'pageToken');
+  const before = cursorId(id, 'pageToken');
   return { before, total: total !== undefined && /^\d{1,12}$/.test(total) ? Number(total) : undefined };
 }
 
