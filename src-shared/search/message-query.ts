@@ -4,12 +4,19 @@ import { EMAIL_STATUSES, type EmailStatus } from '../schemas/email';
  * The Messages search box's little language, parsed (pure: the store turns it into an FTS5 query, the
  * UI uses it to tell whether a live message matches what is shown):
  *
- *   word             a word anywhere (subject, sender, recipient, text and HTML body, header lines); a prefix
+ *   word             a word anywhere (subject, sender, recipient, text and HTML body, header lines)
  *   "two words"      that phrase, exactly (word for word)
+ *   ann@example.com  that address (a sender, a recipient, or one in the header lines or the body); `@example.com`
+ *                    any address at that domain; `ann@` Ann's at any domain. An address is matched whole, as one
+ *                    word, not as the words it is made of.
  *   from:ann         the sender's address or name      to:bob   the recipient's (this copy's) address or name
  *   subject:welcome  the subject                       from:"Ann Lee" an operator takes a quoted phrase too
  *   is:bounced       that status (any of EMAIL_STATUSES; several is: give any of them)
  *   campaign:spring  a campaign id starting with "spring" (a trailing * is allowed)
+ *
+ * The query's last word may be the start of a word (or of an address): it is being typed. The other
+ * words are whole words, which keeps a search fast however common they are (SQLite has to gather every
+ * word starting with a prefix; a whole word it can skip through).
  *
  * Operators and statuses are case-insensitive. Anything else (an unknown operator, `is:` with an
  * unknown status, an unclosed quote) is searched as text: no input is an error.
@@ -20,8 +27,12 @@ export interface SearchClause {
   field: SearchField;
   /** The words to find, as typed (the store's tokenizer splits them). */
   text: string;
-  /** A quoted phrase (matched exactly); otherwise its last word may be a prefix. */
+  /** A quoted phrase (matched word for word). */
   phrase: boolean;
+  /** Its last word may be a prefix: the query's last clause, unquoted. */
+  prefix: boolean;
+  /** An address (lower-cased; may be `ann@` or `@example.com`): matched as one word, see addressWords. */
+  address: string | null;
 }
 
 export interface ParsedQuery {
@@ -64,36 +75,86 @@ function tokens(input: string): { raw: string; quoted: boolean; prefix: string }
   return out;
 }
 
+function clause(field: SearchField, text: string, phrase: boolean): SearchClause {
+  return { field, text, phrase, prefix: false, address: field === 'subject' ? null : addressQuery(text) };
+}
+
+/** One token of the query: a clause, or null when it was an `is:` or `campaign:` (recorded in `parsed`). */
+function readToken(t: { raw: string; quoted: boolean; prefix: string }, parsed: ParsedQuery): SearchClause | null {
+  if (t.quoted) {
+    const field = FIELDS[t.prefix.toLowerCase()];
+    return t.prefix && !field ? clause('any', `${t.prefix} ${t.raw}`, true) : clause(field ?? 'any', t.raw, true);
+  }
+  const colon = t.raw.indexOf(':');
+  const name = colon > 0 ? t.raw.slice(0, colon).toLowerCase() : '';
+  const value = colon > 0 ? t.raw.slice(colon + 1) : '';
+  if (name && value) {
+    if (FIELDS[name]) return clause(FIELDS[name], value, false);
+    if (name === 'is' && STATUS_SET.has(value.toLowerCase())) {
+      const status = value.toLowerCase() as EmailStatus;
+      if (!parsed.statuses.includes(status)) parsed.statuses.push(status);
+      return null;
+    }
+    if (name === 'campaign') {
+      parsed.campaign = value.replace(/\*+$/, '');
+      return null;
+    }
+  }
+  return clause('any', t.raw, false);
+}
+
 export function parseMessageQuery(input: string): ParsedQuery {
   const parsed: ParsedQuery = { clauses: [], statuses: [], campaign: null };
+  let last: SearchClause | null = null;
   for (const t of tokens(input)) {
-    if (t.quoted) {
-      const field = FIELDS[t.prefix.toLowerCase()];
-      if (t.prefix && !field) parsed.clauses.push({ field: 'any', text: `${t.prefix} ${t.raw}`, phrase: true });
-      else parsed.clauses.push({ field: field ?? 'any', text: t.raw, phrase: true });
-      continue;
-    }
-    const colon = t.raw.indexOf(':');
-    const name = colon > 0 ? t.raw.slice(0, colon).toLowerCase() : '';
-    const value = colon > 0 ? t.raw.slice(colon + 1) : '';
-    if (name && value) {
-      if (FIELDS[name]) {
-        parsed.clauses.push({ field: FIELDS[name], text: value, phrase: false });
-        continue;
-      }
-      if (name === 'is' && STATUS_SET.has(value.toLowerCase())) {
-        const status = value.toLowerCase() as EmailStatus;
-        if (!parsed.statuses.includes(status)) parsed.statuses.push(status);
-        continue;
-      }
-      if (name === 'campaign') {
-        parsed.campaign = value.replace(/\*+$/, '');
-        continue;
-      }
-    }
-    parsed.clauses.push({ field: 'any', text: t.raw, phrase: false });
+    last = readToken(t, parsed);
+    if (last) parsed.clauses.push(last);
   }
+  // The query's last word, unquoted, may be a prefix: it is being typed.
+  if (last && !last.phrase) last.prefix = true;
   return parsed;
+}
+
+/** What an address is made of besides letters and digits (the address index's tokenizer keeps these in a word). */
+export const ADDRESS_CHARS = '@._%+-';
+const LOCAL_CHAR = /[\p{L}\p{N}._%+-]/u;
+const DOMAIN_CHAR = /[\p{L}\p{N}.-]/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const ADDRESS_QUERY = /^[\p{L}\p{N}._%+-]*@[\p{L}\p{N}.-]*$/u;
+
+/**
+ * The words the address index holds for a text: each address in it, lower-cased, and its `@domain`.
+ * An address is one word there, so finding `ann@example.com` among a million messages reads Ann's
+ * entries only, not every entry of the words `example` and `com`. Linear in the text: each `@` is
+ * widened to the address around it (no regular expression that backtracks over a long word).
+ */
+export function addressWords(text: string): string[] {
+  const lower = text.toLowerCase();
+  const words: string[] = [];
+  for (let at = lower.indexOf('@'); at !== -1; at = lower.indexOf('@', at + 1)) {
+    let start = at;
+    while (start > 0 && LOCAL_CHAR.test(lower[start - 1]!)) start--;
+    let end = at + 1;
+    while (end < lower.length && DOMAIN_CHAR.test(lower[end]!)) end++;
+    const local = lower.slice(start, at).replace(/^\.+/, '');
+    const domain = lower.slice(at + 1, end).replace(/^[.-]+|[.-]+$/g, '');
+    if (!LETTER_OR_DIGIT.test(local) || !LETTER_OR_DIGIT.test(domain)) continue;
+    words.push(`${local}@${domain}`, `@${domain}`);
+  }
+  return words;
+}
+
+/**
+ * A clause's text as an address to look up (lower-cased), or null when it is not one: an address,
+ * whole or begun (`ann@`, `ann@exa`), or a domain after `@`, possibly in the brackets, quotes or
+ * punctuation it was pasted with. It has a letter or digit besides its `@`.
+ */
+export function addressQuery(text: string): string | null {
+  const trimmed = text
+    .toLowerCase()
+    .replace(/^[^\p{L}\p{N}_%+@-]+/u, '')
+    .replace(/@?[^\p{L}\p{N}@]*$/u, (tail) => (tail.startsWith('@') ? '@' : ''));
+  return ADDRESS_QUERY.test(trimmed) && LETTER_OR_DIGIT.test(trimmed) ? trimmed : null;
 }
 
 /** The words of a text as SQLite's unicode61 tokenizer sees them (letters, digits), lower-cased. */
@@ -101,31 +162,53 @@ export function searchWords(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}\p{M}\p{Co}]+/gu) ?? [];
 }
 
-/** The FTS5 columns of the message search index. */
+/** The FTS5 columns of the message search index, and of the address index (message_addresses). */
 export const SEARCH_COLUMNS = { from: 'sender', to: 'recipient', subject: 'subject' } as const;
 
+function ftsAnd(parts: string[]): string | null {
+  return parts.length ? parts.join(' AND ') : null;
+}
+
 /**
- * The FTS5 MATCH expression of the clauses (all must hold), or null when none has a word to look
- * for. Only words reach FTS5, each inside double quotes: no input is FTS5 syntax.
+ * The FTS5 MATCH expression of the word clauses (all must hold), or null when none has a word to look
+ * for. Only words reach FTS5, each inside double quotes: no input is FTS5 syntax. Address clauses are
+ * left to toAddressMatch.
  */
 export function toFtsMatch(clauses: SearchClause[]): string | null {
   const parts: string[] = [];
   for (const c of clauses) {
+    if (c.address !== null) continue;
     const words = searchWords(c.text);
     if (words.length === 0) continue;
-    const phrase = `"${words.join(' ')}"${c.phrase ? '' : '*'}`;
+    const phrase = `"${words.join(' ')}"${c.prefix ? '*' : ''}`;
     parts.push(c.field === 'any' ? phrase : `{${SEARCH_COLUMNS[c.field]}} : ${phrase}`);
   }
-  return parts.length ? parts.join(' AND ') : null;
+  return ftsAnd(parts);
+}
+
+/**
+ * The address index's MATCH expression of the address clauses, or null when there is none. Each is one
+ * quoted word of letters, digits and ADDRESS_CHARS (a subject: clause has no address column: its
+ * address is looked for among all of them).
+ */
+export function toAddressMatch(clauses: SearchClause[]): string | null {
+  const parts: string[] = [];
+  for (const c of clauses) {
+    if (c.address === null) continue;
+    const word = `"${c.address}"${c.prefix ? '*' : ''}`;
+    parts.push(c.field === 'from' || c.field === 'to' ? `{${SEARCH_COLUMNS[c.field]}} : ${word}` : word);
+  }
+  return ftsAnd(parts);
 }
 
 /** A clause's words appear, in order, as (prefixes of, for the last) words of `text`: the UI's live check. */
 export function clauseMatchesText(c: SearchClause, text: string): boolean {
+  if (c.address !== null) return addressWords(text).some((w) => (c.prefix ? w.startsWith(c.address!) : w === c.address));
   const want = searchWords(c.text);
   if (want.length === 0) return true;
   const have = searchWords(text);
   for (let i = 0; i + want.length <= have.length; i++) {
-    if (want.every((w, j) => (j === want.length - 1 && !c.phrase ? have[i + j]!.startsWith(w) : have[i + j] === w))) return true;
+    if (want.every((w, j) => (j === want.length - 1 && c.prefix ? have[i + j]!.startsWith(w) : have[i + j] === w))) return true;
   }
   return false;
 }

@@ -50,6 +50,28 @@ describe('searching captured messages', () => {
     expect((await emu.control.countMessages({ q: 'order' })).data.count).toBe(2);
   });
 
+  it('finds an address as one word: pasted, begun, its domain, in the headers and the body; the last word as a prefix only', async () => {
+    const from = { email: 'shop@store.test', name: 'Store' };
+    await send('ann.lee@example.com', 'To Ann', { from, cc: [{ email: 'boss@corp.test' }] });
+    await send('ann@example.com.au', 'To the other Ann', { from, content: [{ type: 'text/plain', value: 'Questions? Write to help@shop.test.' }] });
+    await send('lee@example.com', 'To Lee', { from });
+
+    expect(await subjects('<Ann.Lee@Example.com>')).toEqual(['To Ann', 'To Ann']); // pasted with its brackets: Ann's copy, and the Cc's (its To line)
+    expect(await subjects('to:<Ann.Lee@Example.com>')).toEqual(['To Ann']);
+    expect(await subjects('to:ann.lee@exa')).toEqual(['To Ann']); // being typed
+    expect(await subjects('to:ann@example.com')).toEqual(['To the other Ann']); // its start: ann@example.com.au
+    expect(await subjects('to:ann@example.com hello')).toEqual([]); // not the last word: the whole address only
+    expect(await subjects('to:lee@example.com')).toEqual(['To Lee']); // not ann.lee@: an address from its start
+    expect(await subjects('to:@example.com')).toEqual(['To Ann', 'To Lee', 'To the other Ann']);
+    expect(await subjects('to:@example.com.au')).toEqual(['To the other Ann']);
+    expect(await subjects('boss@corp.test')).toEqual(['To Ann', 'To Ann']); // the Cc header line, in both copies
+    expect(await subjects('to:boss@corp.test')).toEqual(['To Ann']); // the Cc's own copy
+    expect(await subjects('help@shop.test')).toEqual(['To the other Ann']); // the body
+    expect(await subjects('@store.test subject:lee')).toEqual(['To Lee']);
+    expect(await subjects('from:shop@store.te subject:lee')).toEqual([]); // whole, unless last
+    expect((await emu.control.countMessages({ q: 'from:@store.test' })).data.count).toBe(4);
+  });
+
   it('finds a send by its ref_id and a copy by its id, as before', async () => {
     const ref = await send('ann@example.com', 'One');
     const copies = (await emu.control.listMessages({ q: ref })).data.messages;

@@ -1,34 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { clauseMatchesText, parseMessageQuery, toFtsMatch } from '../../src-shared/search/message-query';
+import { addressQuery, addressWords, clauseMatchesText, parseMessageQuery, toAddressMatch, toFtsMatch, type SearchClause } from '../../src-shared/search/message-query';
+
+const words = (text: string, phrase = false, prefix = false): Omit<SearchClause, 'field'> => ({ text, phrase, prefix, address: null });
 
 describe('the messages search query', () => {
   it('reads words, quoted phrases and operators, case-insensitively', () => {
     expect(parseMessageQuery('FROM:Ann "order shipped" Subject:Receipt IS:Bounced campaign:Spring* hello')).toEqual({
       clauses: [
-        { field: 'from', text: 'Ann', phrase: false },
-        { field: 'any', text: 'order shipped', phrase: true },
-        { field: 'subject', text: 'Receipt', phrase: false },
-        { field: 'any', text: 'hello', phrase: false },
+        { field: 'from', ...words('Ann') },
+        { field: 'any', ...words('order shipped', true) },
+        { field: 'subject', ...words('Receipt') },
+        { field: 'any', ...words('hello', false, true) }, // the last word: a prefix
       ],
       statuses: ['bounced'],
       campaign: 'Spring',
     });
-    expect(parseMessageQuery('to:"Bob Lee"').clauses).toEqual([{ field: 'to', text: 'Bob Lee', phrase: true }]);
+    expect(parseMessageQuery('to:"Bob Lee"').clauses).toEqual([{ field: 'to', ...words('Bob Lee', true) }]);
+    // A query ending with is: or campaign: has no word being typed.
+    expect(parseMessageQuery('hello is:sent').clauses).toEqual([{ field: 'any', ...words('hello') }]);
   });
 
   it('searches unknown operators, unknown statuses and unclosed quotes as text', () => {
     expect(parseMessageQuery('x-mailer:foo is:nonsense "open').clauses).toEqual([
-      { field: 'any', text: 'x-mailer:foo', phrase: false },
-      { field: 'any', text: 'is:nonsense', phrase: false },
-      { field: 'any', text: 'open', phrase: true },
+      { field: 'any', ...words('x-mailer:foo') },
+      { field: 'any', ...words('is:nonsense') },
+      { field: 'any', ...words('open', true) },
     ]);
-    expect(parseMessageQuery('bcc:"a b"').clauses).toEqual([{ field: 'any', text: 'bcc a b', phrase: true }]);
+    expect(parseMessageQuery('bcc:"a b"').clauses).toEqual([{ field: 'any', ...words('bcc a b', true) }]);
   });
 
   it('gives FTS5 only quoted words: no input is FTS5 syntax', () => {
-    expect(toFtsMatch(parseMessageQuery('from:ann@example.com "Hello World"').clauses)).toBe('{sender} : "ann example com"* AND "hello world"');
+    expect(toFtsMatch(parseMessageQuery('from:ann "Hello World" subject:ord').clauses)).toBe('{sender} : "ann" AND "hello world" AND {subject} : "ord"*');
     expect(toFtsMatch(parseMessageQuery('NEAR(a b) OR "x" NOT y* ^z {subject}:q').clauses)).toBe(
-      '"near a"* AND "b"* AND "or"* AND "x" AND "not"* AND "y"* AND "z"* AND "subject q"*',
+      '"near a" AND "b" AND "or" AND "x" AND "not" AND "y" AND "z" AND "subject q"*',
     );
     expect(toFtsMatch(parseMessageQuery('"" *** ::: -').clauses)).toBeNull();
     for (const input of ['"', '""""', 'a"b"c', '\u0000\u202e', '{}[]()', 'from:', ':x', 'is:', '\\"', '💌 naïve Straße']) {
@@ -38,8 +42,45 @@ describe('the messages search query', () => {
   });
 
   it('checks a clause against text as the index does (the UI, for a live message)', () => {
-    expect(clauseMatchesText({ field: 'any', text: 'ann@exa', phrase: false }, 'Ann@Example.com')).toBe(true);
-    expect(clauseMatchesText({ field: 'any', text: 'order ship', phrase: true }, 'your order shipped')).toBe(false);
-    expect(clauseMatchesText({ field: 'any', text: 'order shipped', phrase: true }, 'your order shipped')).toBe(true);
+    const last = (q: string) => parseMessageQuery(q).clauses.at(-1)!;
+    expect(clauseMatchesText(last('ann@exa'), 'Ann Lee Ann@Example.com')).toBe(true);
+    expect(clauseMatchesText(last('ann@exa x'), 'Ann Lee Ann@Example.com')).toBe(false);
+    expect(clauseMatchesText(parseMessageQuery('ann@exa x').clauses[0]!, 'Ann@Example.com')).toBe(false); // not the last: whole
+    expect(clauseMatchesText(last('nn@example.com'), 'ann@example.com')).toBe(false); // an address from its start
+    expect(clauseMatchesText(last('@example.com'), 'ann@example.com')).toBe(true);
+    expect(clauseMatchesText(last('"order ship"'), 'your order shipped')).toBe(false);
+    expect(clauseMatchesText(last('"order shipped"'), 'your order shipped')).toBe(true);
+    expect(clauseMatchesText(last('order ship'), 'your order shipped')).toBe(true);
+  });
+
+  it('reads an address as one word: whole, begun, a domain, or pasted with brackets', () => {
+    expect(['ann@x.test', '<Ann@X.test>,', 'ann@', 'ann@x.', '@x.test', '"ann@x.test"', 'mailto:ann@x.test'].map(addressQuery)).toEqual([
+      'ann@x.test',
+      'ann@x.test',
+      'ann@',
+      'ann@x',
+      '@x.test',
+      'ann@x.test',
+      null, // a colon is no part of an address: searched as words
+    ]);
+    for (const text of ['@', 'x.test', 'ann@@', 'a@b@c', '@@x', 'ann at x.test']) expect(addressQuery(text), text).toBeNull();
+    const q = parseMessageQuery('from:Shop@Example.com hello to:<bob@x.te');
+    expect(q.clauses.map((c) => c.address)).toEqual(['shop@example.com', null, 'bob@x.te']);
+    expect(toFtsMatch(q.clauses)).toBe('"hello"');
+    expect(toAddressMatch(q.clauses)).toBe('{sender} : "shop@example.com" AND {recipient} : "bob@x.te"*');
+    // subject: has no address column: its words are searched.
+    expect(parseMessageQuery('subject:ann@x.test').clauses[0]!.address).toBeNull();
+  });
+
+  it('finds the addresses of a text, each with its domain', () => {
+    expect(addressWords('Mail Ann.Lee+tag@Example.COM. or <bob@x-y.test>, not @foo nor x@ nor ...@q.t')).toEqual([
+      'ann.lee+tag@example.com',
+      '@example.com',
+      'bob@x-y.test',
+      '@x-y.test',
+    ]);
+    // Long runs of address characters (a regular expression that backtracks would not return from these).
+    expect(addressWords(`${'a'.repeat(200_000)}@${'b.'.repeat(100_000)}`)).toEqual([`${'a'.repeat(200_000)}@${'b.'.repeat(99_999)}b`, `@${'b.'.repeat(99_999)}b`]);
+    expect(addressWords(`${'.'.repeat(100_000)}@`.repeat(3))).toEqual([]);
   });
 });

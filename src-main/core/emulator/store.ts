@@ -3,17 +3,18 @@ import type { Logger } from 'pino';
 import { Checkpointer } from '../store/checkpointer';
 import { lockDataDir } from '../store/data-dir-lock';
 import { DATABASE_FILE, openDatabase, type Db } from '../store/database';
+import { SearchUpkeep } from '../store/search-upkeep';
 
 /** The store of one emulator: its database, locked for this process, and how to close it cleanly. */
 export interface OpenStore {
   db: Db;
-  /** Stops the checkpoint thread, closes the database and releases the data directory. */
+  /** Stops the checkpoint thread and the search upkeep, closes the database and releases the data directory. */
   close(): Promise<void>;
 }
 
 /**
  * Locks the data directory (one emulator each), opens the database (migrations applied) and starts
- * its checkpoint thread; `null` keeps everything in memory.
+ * its checkpoint thread and the search indexes' upkeep; `null` keeps everything in memory.
  */
 export async function openStore(dataDir: string | null, options: { nativeBinding?: string; logger: Logger }): Promise<OpenStore> {
   const unlock = dataDir === null ? () => {} : lockDataDir(dataDir);
@@ -27,9 +28,11 @@ export async function openStore(dataDir: string | null, options: { nativeBinding
   try {
     // Checkpoints on a thread of their own (a store in memory has no WAL).
     const checkpointer = dataDir === null ? undefined : await Checkpointer.start(db, join(dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding, logger: options.logger });
+    const upkeep = new SearchUpkeep(db, { logger: options.logger });
     return {
       db,
       async close() {
+        upkeep.stop();
         await checkpointer?.stop();
         db.close();
         unlock();

@@ -1,6 +1,7 @@
 import type { EmailStatus } from '../../../src-shared/schemas/email';
-import { parseMessageQuery, toFtsMatch } from '../../../src-shared/search/message-query';
+import { addressWords, parseMessageQuery, toAddressMatch, toFtsMatch } from '../../../src-shared/search/message-query';
 import { applyPatch } from './byte-patch';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 
 export interface MessageContentRow {
@@ -91,17 +92,44 @@ export interface MessageSearchText {
 /** A send's ref_id or a copy's id, as the search box may hold one (the UI lists a send's copies by `?q=<ref_id>`). */
 const ULID = /^[0-9A-Za-z]{26}$/;
 
-function searchTerms(filter: MessageSearch): { where: string[]; params: Record<string, unknown> } {
+/** The columns of a copy the list shows (MessagesService's summary). */
+export type MessageListRow = Pick<
+  MessageRow,
+  'id' | 'ref_id' | 'account_id' | 'source' | 'from_email' | 'from_name' | 'recipient_email' | 'recipient_name' | 'recipient_type' | 'subject' | 'status' | 'campaign_id' | 'created_at' | 'failed_reason'
+>;
+const LIST_COLUMNS =
+  'id, ref_id, account_id, source, from_email, from_name, recipient_email, recipient_name, recipient_type, subject, status, campaign_id, created_at, failed_reason';
+
+interface SearchTerms {
+  where: string[];
+  params: Record<string, unknown>;
+  /** When one index lookup is the whole search: its query of rowids (a count needs no copy then). */
+  indexOnly: string | null;
+}
+
+function searchTerms(filter: MessageSearch): SearchTerms {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
+  let indexOnly: string | null = null;
   const q = filter.q?.trim() ?? '';
   if (q !== '') {
     const parsed = parseMessageQuery(q);
     const match = toFtsMatch(parsed.clauses);
+    const addressMatch = toAddressMatch(parsed.clauses);
+    const lookups: string[] = [];
+    if (match !== null) {
+      lookups.push('SELECT rowid FROM message_search WHERE message_search MATCH @match');
+      params.match = match;
+    }
+    if (addressMatch !== null) {
+      lookups.push('SELECT rowid FROM message_addresses WHERE message_addresses MATCH @addressMatch');
+      params.addressMatch = addressMatch;
+    }
+    if (lookups.length === 1) indexOnly = lookups[0]!;
+    const terms = lookups.map((l) => `rowid IN (${l})`);
     // A clause without a word (only punctuation) finds nothing, unless the query is an id.
-    const noWords = parsed.clauses.length > 0 && match === null;
-    const textTerm = match !== null ? 'rowid IN (SELECT rowid FROM message_search WHERE message_search MATCH @match)' : noWords ? '0' : null;
-    if (match !== null) params.match = match;
+    const noWords = parsed.clauses.length > 0 && terms.length === 0;
+    const textTerm = terms.length > 0 ? `(${terms.join(' AND ')})` : noWords ? '0' : null;
     if (ULID.test(q)) {
       where.push(`(${textTerm ?? '0'} OR ref_id = @refId OR id = @refId)`);
       params.refId = q.toUpperCase();
@@ -127,11 +155,16 @@ function searchTerms(filter: MessageSearch): { where: string[]; params: Record<s
     where.push('account_id = @accountId');
     params.accountId = filter.accountId;
   }
-  return { where, params };
+  return { where, params, indexOnly: where.length === 1 && !ULID.test(q) ? indexOnly : null };
 }
 
 export class MessagesRepo {
   private readonly stmts;
+  /** The last header lines and body whose addresses were read, and their address words (see otherAddresses). */
+  private lastText: MessageSearchText = { body: '', headers: '' };
+  private lastAddresses = '';
+  /** The search's prepared statements, by their SQL. */
+  private readonly searchStatements = new Map<string, Statement<[Record<string, unknown>], unknown>>();
 
   constructor(private readonly db: Db) {
     this.stmts = {
@@ -148,6 +181,9 @@ export class MessagesRepo {
       ),
       insertSearch: db.prepare<[{ rowid: number | bigint; subject: string; sender: string; recipient: string; body: string; headers: string }]>(
         'INSERT INTO message_search (rowid, subject, sender, recipient, body, headers) VALUES (@rowid, @subject, @sender, @recipient, @body, @headers)',
+      ),
+      insertAddresses: db.prepare<[{ rowid: number | bigint; sender: string; recipient: string; other: string }]>(
+        'INSERT INTO message_addresses (rowid, sender, recipient, other) VALUES (@rowid, @sender, @recipient, @other)',
       ),
       get: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?'),
       ofSend: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE ref_id = ? ORDER BY id'),
@@ -194,6 +230,24 @@ export class MessagesRepo {
       body: text.body,
       headers: text.headers,
     });
+    this.stmts.insertAddresses.run({
+      rowid: lastInsertRowid,
+      sender: addressWords(row.from_email).join(' '),
+      recipient: addressWords(row.recipient_email).join(' '),
+      other: this.otherAddresses(text),
+    });
+  }
+
+  /**
+   * The addresses of a copy's header lines and body, as the address index's words. The copies of a
+   * send share their text: the last one read is kept, so a 200-recipient send scans its body once.
+   */
+  private otherAddresses(text: MessageSearchText): string {
+    if (text.headers !== this.lastText.headers || text.body !== this.lastText.body) {
+      this.lastText = text;
+      this.lastAddresses = [...new Set(addressWords(`${text.headers}\n${text.body}`))].join(' ');
+    }
+    return this.lastAddresses;
   }
 
   get(id: string): MessageRow | undefined {
@@ -289,23 +343,39 @@ export class MessagesRepo {
     })();
   }
 
-  /** Captured messages for the UI: newest first, searched and filtered. */
-  search(filter: MessageSearch & { before?: string; limit: number }): MessageRow[] {
+  /** Captured messages for the UI: newest first, searched and filtered (the columns of a summary). */
+  search(filter: MessageSearch & { before?: string; limit: number }): MessageListRow[] {
     const { where, params } = searchTerms(filter);
     if (filter.before !== undefined) {
       where.push('id < @before');
       params.before = filter.before;
     }
     params.limit = filter.limit;
-    const sql = `SELECT * FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
-    return this.db.prepare<[Record<string, unknown>], MessageRow>(sql).all(params);
+    const sql = `SELECT ${LIST_COLUMNS} FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+    return this.cached<MessageListRow>(sql).all(params);
   }
 
-  /** How many messages the same search finds (the UI's list shows it; an index-only count without q). */
+  /**
+   * How many messages the same search finds (the UI's list shows it). Words alone are counted in the
+   * search index, without reading the copies; without q, the messages' indexes count.
+   */
   count(filter: MessageSearch): number {
-    const { where, params } = searchTerms(filter);
-    const sql = `SELECT COUNT(*) AS n FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
-    return this.db.prepare<[Record<string, unknown>], { n: number }>(sql).get(params)!.n;
+    const { where, params, indexOnly } = searchTerms(filter);
+    const sql = indexOnly
+      ? `SELECT COUNT(*) AS n FROM (${indexOnly})`
+      : `SELECT COUNT(*) AS n FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
+    return this.cached<{ n: number }>(sql).get(params)!.n;
+  }
+
+  /** A statement of the search, prepared once per shape of query (a few dozen shapes at most: the terms vary, not their text). */
+  private cached<Row>(sql: string): Statement<[Record<string, unknown>], Row> {
+    let stmt = this.searchStatements.get(sql);
+    if (stmt === undefined) {
+      if (this.searchStatements.size >= 64) this.searchStatements.clear();
+      stmt = this.db.prepare<[Record<string, unknown>], unknown>(sql);
+      this.searchStatements.set(sql, stmt);
+    }
+    return stmt as Statement<[Record<string, unknown>], Row>;
   }
 
   /** The email logs: newest first, filtered, `limit` copies with an id below `before` (all when absent). */

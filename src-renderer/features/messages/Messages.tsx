@@ -114,7 +114,7 @@ function Filters() {
           className="input grow"
           type="search"
           placeholder='Search: words, "a phrase", from:, to:, subject:, is:bounced, campaign:'
-          title='Words and "quoted phrases" over subject, addresses, text and HTML body and headers; from:ann, to:bob, subject:receipt, is:bounced (any status), campaign:spring (a prefix); a ref_id or id finds its copies'
+          title='Words and "quoted phrases" over subject, addresses, text and HTML body and headers (the last word may be unfinished); an address (ann@example.com, ann@, @example.com) as one word; from:ann, to:bob, subject:receipt, is:bounced (any status), campaign:spring (a prefix); a ref_id or id finds its copies'
           aria-label="Search messages"
           value={q}
           onChange={(e) => setQ(e.target.value)}

@@ -4,10 +4,10 @@ import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
 import { isoTimestamp } from '../../clock';
 import type { RelayRow } from '../../store/mailers.repo';
-import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
+import type { MessageListRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 import { neutraliseTracking } from './preview';
 
-export function toSummary(row: MessageRow): MessageSummary {
+export function toSummary(row: MessageListRow): MessageSummary {
   return {
     id: row.id,
     ref_id: row.ref_id,
