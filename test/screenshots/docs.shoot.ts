@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startReceiver } from '../helpers/receiver';
+import { GTUBE } from '../helpers/spamd';
 import { api, expect, registerWebhook, test, type Served } from '../e2e/fixtures';
 
 const DOCS = resolve(import.meta.dirname, '../../docs');
@@ -113,3 +114,54 @@ for (const scheme of ['light', 'dark'] as const) {
     }
   });
 }
+
+test.describe('with SpamAssassin', () => {
+  // Every send is scored by SpamAssassin's spamd, which the emulator starts itself.
+  test.use({ serveArgs: ['--spam-filter', 'spamassassin'] });
+
+  test('screenshots: the Checks tab, and a spam-filtered message', async ({ served, page }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width: 1360, height: 900 });
+    const html = (extra: string) =>
+      NEWSLETTER.replace(
+        '<p style="color:#636b78;font-size:13px">',
+        `${extra}<p><a href="http://acme.test/help">Help</a> · <a href="javascript:void(0)">Unsubscribe</a></p><div style="display:flex;gap:8px"><img src="https://cdn.acme.test/shoes.jpg" alt="Trail running shoes" width="120" height="80"></div><p style="color:#636b78;font-size:13px">`,
+      );
+    const sendOne = async (to: string, subject: string, extra: string) => {
+      const res = await api(page, served, 'POST', '/v1/email/send', {
+        from: { email: 'orders@acme.test', name: 'Acme Outdoor' },
+        to: [{ email: to }],
+        subject,
+        content: [{ type: 'text/html', value: html(extra) }],
+        campaign_id: 'spring-sale',
+      });
+      return res.ref_id as string;
+    };
+    const receiver = await startReceiver();
+    try {
+      await registerWebhook(page, served, receiver.url, { delivery: true, spam: true });
+      await sendOne('ann@example.com', 'Your order is on its way', '');
+      await sendOne('cat@example.com', 'Spring sale: 20% off everything', '');
+      await sendOne('bob@example.com', 'You have WON a prize', `<p style="font-size:11px;color:#999">${GTUBE}</p>`);
+
+      // A spam-filtered message: SpamAssassin scored it over the threshold, so it got a spam event (and its webhook).
+      await page.goto(`${served.url}/messages`);
+      const row = page.getByTestId('message-list').getByRole('option').filter({ hasText: 'You have WON a prize' });
+      await expect(row).toContainText('spam', { timeout: 90_000 });
+      await expect(page.getByTestId('message-list').getByRole('option').filter({ hasText: 'delivered' })).toHaveCount(2, { timeout: 30_000 });
+      await row.click();
+      await page.getByTestId('message-detail').getByRole('tab', { name: /Events/ }).click();
+      await expect(page.getByTestId('message-detail').getByRole('tabpanel')).toContainText('spam');
+      await expect(page.getByTestId('message-detail').getByRole('tabpanel')).not.toContainText('not sent', { timeout: 30_000 });
+      await page.screenshot({ path: `${DOCS}/spam-filtered.png` });
+    } finally {
+      await receiver.close();
+    }
+
+    // Its Checks tab: the score with the rules that fired, the links with their problems, caniemail's findings.
+    await page.getByTestId('message-detail').getByRole('tab', { name: 'Checks' }).click();
+    await expect(page.getByTestId('checks-spam').getByTestId('spam-score')).toHaveText(/\d/, { timeout: 90_000 });
+    await expect(page.getByTestId('checks-compat')).toContainText('caniemail');
+    await page.screenshot({ path: `${DOCS}/checks.png` });
+  });
+});
