@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { EmulatorConfigSchema, LOG_LEVELS, type EmulatorConfigInput } from '../core/config';
+import { errorMap } from '../core/zod-errors';
 
 /** A bad command line or environment value: the CLI prints it and exits with status 2. */
 export class UsageError extends Error {
@@ -106,7 +107,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): { config
     }
   }
 
-  const result = EmulatorConfigSchema.safeParse(raw);
+  const result = EmulatorConfigSchema.safeParse(raw, { error: errorMap });
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const key = String(issue.path[0] ?? '');

@@ -19,6 +19,11 @@ export const errorMap: z.core.$ZodErrorMap = (issue) => {
     const unit = issue.origin === 'string' ? 'character' : 'item';
     return issue.origin === 'string' ? `must be ${bound} ${limit} ${unit}${limit === 1 ? '' : 's'}` : `must have ${bound} ${limit} ${unit}${limit === 1 ? '' : 's'}`;
   }
+  // A choice in words ('must be "hard" or "soft"'), where zod would say 'Invalid option: expected one of "hard"|"soft"'.
+  if (issue.code === 'invalid_value' && issue.values.length > 0) {
+    const shown = issue.values.map((v) => JSON.stringify(v));
+    return shown.length === 1 ? `must be ${shown[0]}` : `must be ${shown.length > 2 ? 'one of ' : ''}${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
+  }
   return undefined;
 };
 

@@ -6,7 +6,7 @@ import { isoTimestamp, type Clock } from '../clock';
 import { monotonicUlids } from '../ids';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import { AppError } from '../errors';
-import { describeFieldError, fieldErrors } from '../zod-errors';
+import { describeFieldError, errorMap, fieldErrors } from '../zod-errors';
 import type { AccountsService } from './accounts.service';
 import type { MessageFacts, MessageLog } from './email/message-log';
 import { bounceDefaults, defaultPayload } from './synthetic-events';
@@ -75,7 +75,7 @@ export class EmailEventsService {
       Object.assign(draft, bounceDefaults(typeof to === 'string' ? to : (draft.recipient as { email: string }).email, fields));
     }
     Object.assign(draft, fields);
-    const parsed = EMAIL_EVENT_PAYLOADS[kind].safeParse(draft);
+    const parsed = EMAIL_EVENT_PAYLOADS[kind].safeParse(draft, { error: errorMap });
     if (!parsed.success) {
       const errors = fieldErrors(parsed.error.issues).map((e) => ({ ...e, path: e.path ? `fields.${e.path}` : 'fields' }));
       throw new AppError('validation', describeFieldError(errors[0]!, 'fields'), errors);

@@ -1,14 +1,15 @@
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
-import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../../src-shared/events';
+import type { EmailEventKind } from '../../../src-shared/events';
 import type { FireEventResult } from '../../../src-shared/schemas/dispatch';
 import type { MessageSummary } from '../../../src-shared/schemas/messages';
-import { control, describeError } from '../../api/clients';
+import { control, describeError, fieldErrors } from '../../api/clients';
 import { useRun } from '../../api/use-run';
 import { JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { useOverview } from '../../stores/overview-store';
 import { AccountSelect } from '../../components/AccountSelect';
+import { EventKindSelect } from '../../components/EventKindSelect';
 import { describedBy, FieldMessage } from '../../components/FieldError';
 import { SendLink } from '../messages/SendLink';
 
@@ -65,6 +66,8 @@ export function FireEvent() {
   const [fieldsText, setFieldsText] = useState('');
   const [preview, setPreview] = useState<Result | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
+  // What the emulator refused in the overrides (`bounce_type must be "hard" or "soft"`), said beside them.
+  const [overridesRefused, setOverridesRefused] = useState<string | null>(null);
   const [result, setResult] = useState<Result | null>(null);
   const { busy, error, run } = useRun();
   const parsed = parseFields(fieldsText);
@@ -93,6 +96,7 @@ export function FireEvent() {
     // Overrides that are not JSON are said beside their field; the preview waits for them.
     if (parsed.error) {
       setPreviewError('No preview until the field overrides are fixed.');
+      setOverridesRefused(null);
       return;
     }
     let gone = false;
@@ -102,8 +106,14 @@ export function FireEvent() {
           if (gone) return;
           setPreview(res.data);
           setPreviewError(null);
+          setOverridesRefused(null);
         },
-        (err: unknown) => !gone && setPreviewError(describeError(err)),
+        (err: unknown) => {
+          if (gone) return;
+          const refused = fieldErrors(err).filter((e) => e.path.startsWith('fields.'));
+          setOverridesRefused(refused.length ? refused.map((e) => `${e.path.slice('fields.'.length)} ${e.message}`).join('; ') : null);
+          setPreviewError(refused.length ? 'No preview until the field overrides are fixed.' : describeError(err));
+        },
       );
     }, 200);
     return () => {
@@ -124,13 +134,7 @@ export function FireEvent() {
         <p className="muted small">Goes through the account's EMAIL_EVENT webhook filter, the dispatcher and its retries, like a simulated one.</p>
         <label className="field">
           <span>Event</span>
-          <select className="input" aria-label="Event kind" value={kind} onChange={(e) => setKind(e.target.value as EmailEventKind)}>
-            {EMAIL_EVENT_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
-          </select>
+          <EventKindSelect label="Event kind" value={kind} onChange={setKind} />
         </label>
         <fieldset className="field">
           <legend>About</legend>
@@ -177,11 +181,11 @@ export function FireEvent() {
             placeholder={'{"campaign_id": "spring", "bounce_type": "soft"}'}
             value={fieldsText}
             onChange={(e) => setFieldsText(e.target.value)}
-            {...describedBy('overrides-error', Boolean(parsed.error))}
+            {...describedBy('overrides-error', Boolean(parsed.error ?? overridesRefused))}
           />
-          {parsed.error && (
+          {(parsed.error ?? overridesRefused) && (
             <FieldMessage id="overrides-error" testId="overrides-error">
-              {parsed.error}
+              {parsed.error ?? overridesRefused}
             </FieldMessage>
           )}
         </label>

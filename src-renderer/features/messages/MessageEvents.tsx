@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
-import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../../src-shared/events';
+import type { EmailEventKind } from '../../../src-shared/events';
 import type { FireEventResult } from '../../../src-shared/schemas/dispatch';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
 import { control } from '../../api/clients';
 import { useRun } from '../../api/use-run';
 import { Badge, EventTag } from '../../components/Badge';
+import { EventKindSelect } from '../../components/EventKindSelect';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
 import { useMessages } from '../../stores/messages-store';
@@ -62,13 +63,7 @@ export function FireFromMessage({ d }: { d: Detail }) {
     <div className="fire-inline">
       <label>
         Fire{' '}
-        <select className="input" aria-label="Event to fire" value={kind} onChange={(e) => setKind(e.target.value as EmailEventKind)}>
-          {EMAIL_EVENT_KINDS.map((k) => (
-            <option key={k} value={k}>
-              {k}
-            </option>
-          ))}
-        </select>
+        <EventKindSelect label="Event to fire" value={kind} onChange={setKind} />
       </label>
       <button type="button" className="button primary" disabled={busy} onClick={() => void fire()}>
         Fire event

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../../src-shared/events';
+import type { EmailEventKind } from '../../../src-shared/events';
 import type { ClockState } from '../../../src-shared/schemas/dispatch';
 import { control, describeError, fieldErrors } from '../../api/clients';
 import { live } from '../../api/live';
+import { EventKindSelect } from '../../components/EventKindSelect';
 import { Time } from '../../components/Time';
 import { describedBy, FieldError, FieldMessage, problemsAt, problemsElsewhere, type FieldProblem } from '../../components/FieldError';
 
@@ -242,11 +243,11 @@ function Rules() {
             {r.events.map((e, j) => (
               <li key={j} className="rule-event">
                 <div className="form-row">
-                  <select className="input" aria-label="Rule event" value={e.event} onChange={(ev) => update(i, (x) => ({ ...x, events: x.events.map((y, k) => (k === j ? { ...y, event: ev.target.value as EmailEventKind } : y)) }))}>
-                    {EMAIL_EVENT_KINDS.map((k) => (
-                      <option key={k}>{k}</option>
-                    ))}
-                  </select>
+                  <EventKindSelect
+                    label="Rule event"
+                    value={e.event}
+                    onChange={(event) => update(i, (x) => ({ ...x, events: x.events.map((y, k) => (k === j ? { ...y, event } : y)) }))}
+                  />
                   <label>
                     after{' '}
                     <input
