@@ -6,6 +6,7 @@ test('search: operators, phrases and is:bounced find the right rows; the URL kee
   const errors = watchErrors(page);
   await sendEmail(page, served, 'ann@example.com', 'Your order shipped', '<p>Track your <b>parcel</b></p>');
   await sendEmail(page, served, 'bob@example.com', 'Order received', '<p>thanks</p>');
+  await sendEmail(page, served, 'joann@example.com', 'Gift card', '<p>for you</p>');
   await api(page, served, 'POST', '/v1/email/send', {
     from: { email: 'news@letters.test', name: 'Letters' },
     to: [{ email: `bounce@${SIM}` }],
@@ -19,7 +20,7 @@ test('search: operators, phrases and is:bounced find the right rows; the URL kee
   await page.goto(`${served.url}/messages`);
   const list = page.getByTestId('message-list');
   const search = page.getByLabel('Search messages');
-  await expect(list.getByRole('option')).toHaveCount(3);
+  await expect(list.getByRole('option')).toHaveCount(4);
 
   const expectRows = async (q: string, subjects: string[]) => {
     await search.fill(q);
@@ -33,6 +34,9 @@ test('search: operators, phrases and is:bounced find the right rows; the URL kee
   await expectRows('parcel', ['Your order shipped']); // the HTML body
   await expectRows('is:bounced', ['Spring newsletter']);
   await expectRows('to:bob', ['Order received']);
+  // An address pasted as a mail client copies it is one word: Ann's mail, not Joann's.
+  await expectRows('<ann@example.com>', ['Your order shipped']);
+  await expectRows('@example.com', ['Your order shipped', 'Order received', 'Gift card']);
 
   // Status and campaign (a prefix) go into the URL too; a reload keeps all of them.
   await search.fill('');
@@ -69,8 +73,9 @@ test('search: operators, phrases and is:bounced find the right rows; the URL kee
   await expect(page.getByRole('dialog')).toBeHidden();
   await expect(page.getByTestId('message-count')).toHaveText('0 messages');
   await search.fill('');
-  await expect(list.getByRole('option')).toHaveCount(1);
+  await expect(list.getByRole('option')).toHaveCount(2);
   await expect(list).toContainText('Spring newsletter');
+  await expect(list).toContainText('Gift card');
 
   // Delete all, through the same dialog.
   await page.getByRole('button', { name: 'Delete all' }).click();
