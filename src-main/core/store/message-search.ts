@@ -1,0 +1,88 @@
+import { parseMessageQuery, toAddressMatch, toFtsMatch } from '../../../src-shared/search/message-query';
+
+/**
+ * The Messages search as SQL terms over `messages`: the search box's query (src-shared/search/
+ * message-query.ts) looked up in the word index (message_search, migration 0018) and the address
+ * index (message_addresses, 0019), and the list's filters. MessagesRepo runs them.
+ */
+
+/** `%` and `_` of a user's substring are literal in LIKE. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The UI's search of captured messages: the search box's query (see message-query.ts) and filters. */
+export interface MessageSearch {
+  q?: string;
+  status?: string;
+  /** A prefix of the campaign id (case-insensitive). */
+  campaignId?: string;
+  accountId?: string;
+}
+
+/** What a copy is found by beyond its columns: its body's words and its header lines. */
+export interface MessageSearchText {
+  body: string;
+  headers: string;
+}
+
+/** A send's ref_id or a copy's id, as the search box may hold one (the UI lists a send's copies by `?q=<ref_id>`). */
+const ULID = /^[0-9A-Za-z]{26}$/;
+
+export interface SearchTerms {
+  where: string[];
+  params: Record<string, unknown>;
+  /** When one index lookup is the whole search: its query of rowids (a count needs no copy then). */
+  indexOnly: string | null;
+}
+
+export function searchTerms(filter: MessageSearch): SearchTerms {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  let indexOnly: string | null = null;
+  const q = filter.q?.trim() ?? '';
+  if (q !== '') {
+    const parsed = parseMessageQuery(q);
+    const match = toFtsMatch(parsed.clauses);
+    const addressMatch = toAddressMatch(parsed.clauses);
+    const lookups: string[] = [];
+    if (match !== null) {
+      lookups.push('SELECT rowid FROM message_search WHERE message_search MATCH @match');
+      params.match = match;
+    }
+    if (addressMatch !== null) {
+      lookups.push('SELECT rowid FROM message_addresses WHERE message_addresses MATCH @addressMatch');
+      params.addressMatch = addressMatch;
+    }
+    if (lookups.length === 1) indexOnly = lookups[0]!;
+    const terms = lookups.map((l) => `rowid IN (${l})`);
+    // A clause without a word (only punctuation) finds nothing, unless the query is an id.
+    const noWords = parsed.clauses.length > 0 && terms.length === 0;
+    const textTerm = terms.length > 0 ? `(${terms.join(' AND ')})` : noWords ? '0' : null;
+    if (ULID.test(q)) {
+      where.push(`(${textTerm ?? '0'} OR ref_id = @refId OR id = @refId)`);
+      params.refId = q.toUpperCase();
+    } else if (textTerm !== null) where.push(textTerm);
+    if (parsed.statuses.length > 0) {
+      where.push(`status IN (${parsed.statuses.map((_, i) => `@isStatus${i}`).join(', ')})`);
+      parsed.statuses.forEach((st, i) => (params[`isStatus${i}`] = st));
+    }
+    if (parsed.campaign !== null && parsed.campaign !== '') {
+      where.push("campaign_id LIKE @qCampaign || '%' ESCAPE '\\'");
+      params.qCampaign = likeLiteral(parsed.campaign);
+    }
+  }
+  if (filter.status !== undefined) {
+    where.push('status = @status');
+    params.status = filter.status;
+  }
+  if (filter.campaignId !== undefined && filter.campaignId !== '') {
+    where.push("campaign_id LIKE @campaignId || '%' ESCAPE '\\'");
+    params.campaignId = likeLiteral(filter.campaignId);
+  }
+  if (filter.accountId !== undefined) {
+    where.push('account_id = @accountId');
+    params.accountId = filter.accountId;
+  }
+  return { where, params, indexOnly: where.length === 1 && !ULID.test(q) ? indexOnly : null };
+}
