@@ -67,21 +67,17 @@ export class SearchUpkeep {
   step(budgetMs: number): boolean {
     const started = performance.now();
     try {
-      let pending: number = SEARCH_INDEXES.length;
       for (const merge of this.merge) {
         for (;;) {
           const before = this.total();
           merge.run(PAGES_PER_STEP);
           // FTS5's documented signal: a merge step that found no work changes fewer than 2 rows.
-          if (this.total() - before < 2) {
-            pending--;
-            break;
-          }
+          if (this.total() - before < 2) break;
           if (performance.now() - started >= budgetMs) return false;
         }
       }
-      if (pending === 0) this.merged = this.total();
-      return pending === 0;
+      this.merged = this.total();
+      return true;
     } catch (err) {
       // A store that cannot merge still searches; say so once and stop trying.
       this.failed = true;
