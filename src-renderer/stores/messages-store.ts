@@ -3,7 +3,7 @@ import type { DeliverySummary } from '../../src-shared/schemas/dispatch';
 import type { MessageDetail, MessageSummary } from '../../src-shared/schemas/messages';
 import { control, describeError } from '../api/clients';
 import { live, type LiveEvents } from '../api/live';
-import { clauseMatchesText, parseMessageQuery } from '../../src-shared/search/message-query';
+import { clauseMatchesText, idQuery, parseMessageQuery } from '../../src-shared/search/message-query';
 import { batched, openItem, pagedList, type DetailState, type ListState } from './live-list';
 
 export interface MessageFilters {
@@ -48,15 +48,14 @@ const query = (f: MessageFilters) => ({
   ...(f.account_id ? { account_id: f.account_id } : {}),
 });
 
-const ULID = /^[0-9A-Za-z]{26}$/;
-
 /**
  * The list's filters applied to a new message, so a live one is shown only when it matches. The
  * summary has no body nor headers: a live message found only by those shows at the next reload.
  */
 function matches(m: MessageSummary, f: MessageFilters): boolean {
   const q = f.q.trim();
-  if (q && ULID.test(q) && (m.ref_id === q.toUpperCase() || m.id === q.toUpperCase())) return true;
+  const id = idQuery(q);
+  if (id !== null && (m.ref_id === id || m.id === id)) return true;
   if (q) {
     const parsed = parseMessageQuery(q);
     const from = `${m.from.email} ${m.from.name}`;

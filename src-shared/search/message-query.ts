@@ -157,6 +157,17 @@ export function addressQuery(text: string): string | null {
   return ADDRESS_QUERY.test(trimmed) && LETTER_OR_DIGIT.test(trimmed) ? trimmed : null;
 }
 
+const ID = /^[0-9A-Za-z]{26}$/;
+
+/**
+ * The id the whole query may be: a send's ref_id or a copy's id (a ULID, upper-cased), which finds that
+ * send's copies or that copy besides what its words find (the UI lists a send's copies by `?q=<ref_id>`).
+ */
+export function idQuery(q: string): string | null {
+  const trimmed = q.trim();
+  return ID.test(trimmed) ? trimmed.toUpperCase() : null;
+}
+
 /** The words of a text as SQLite's unicode61 tokenizer sees them (letters, digits), lower-cased. */
 export function searchWords(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}\p{M}\p{Co}]+/gu) ?? [];

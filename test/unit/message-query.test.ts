@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressQuery, addressWords, clauseMatchesText, parseMessageQuery, toAddressMatch, toFtsMatch, type SearchClause } from '../../src-shared/search/message-query';
+import { addressQuery, addressWords, idQuery, clauseMatchesText, parseMessageQuery, toAddressMatch, toFtsMatch, type SearchClause } from '../../src-shared/search/message-query';
 
 const words = (text: string, phrase = false, prefix = false): Omit<SearchClause, 'field'> => ({ text, phrase, prefix, address: null });
 
@@ -70,6 +70,11 @@ describe('the messages search query', () => {
     expect(toAddressMatch(q.clauses)).toBe('{sender} : "shop@example.com" AND {recipient} : "bob@x.te"*');
     // subject: has no address column: its words are searched.
     expect(parseMessageQuery('subject:ann@x.test').clauses[0]!.address).toBeNull();
+  });
+
+  it('takes a whole query of 26 letters and digits as an id (a ref_id or a copy id), upper-cased', () => {
+    expect(idQuery(' 01m85jdc8h5swvb6c8w7wrkqfp ')).toBe('01M85JDC8H5SWVB6C8W7WRKQFP');
+    for (const q of ['', '01M85JDC8H5SWVB6C8W7WRKQF', '01M85JDC8H5SWVB6C8W7WRKQFP x', 'to:01M85JDC8H5SWVB6C8W7WRKQFP']) expect(idQuery(q), q).toBeNull();
   });
 
   it('finds the addresses of a text, each with its domain', () => {

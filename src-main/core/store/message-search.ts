@@ -1,4 +1,4 @@
-import { parseMessageQuery, toAddressMatch, toFtsMatch } from '../../../src-shared/search/message-query';
+import { idQuery, parseMessageQuery, toAddressMatch, toFtsMatch } from '../../../src-shared/search/message-query';
 
 /**
  * The Messages search as SQL terms over `messages`: the search box's query (src-shared/search/
@@ -26,9 +26,6 @@ export interface MessageSearchText {
   headers: string;
 }
 
-/** A send's ref_id or a copy's id, as the search box may hold one (the UI lists a send's copies by `?q=<ref_id>`). */
-const ULID = /^[0-9A-Za-z]{26}$/;
-
 export interface SearchTerms {
   where: string[];
   params: Record<string, unknown>;
@@ -41,6 +38,7 @@ export function searchTerms(filter: MessageSearch): SearchTerms {
   const params: Record<string, unknown> = {};
   let indexOnly: string | null = null;
   const q = filter.q?.trim() ?? '';
+  const id = idQuery(q);
   if (q !== '') {
     const parsed = parseMessageQuery(q);
     const match = toFtsMatch(parsed.clauses);
@@ -59,9 +57,9 @@ export function searchTerms(filter: MessageSearch): SearchTerms {
     // A clause without a word (only punctuation) finds nothing, unless the query is an id.
     const noWords = parsed.clauses.length > 0 && terms.length === 0;
     const textTerm = terms.length > 0 ? `(${terms.join(' AND ')})` : noWords ? '0' : null;
-    if (ULID.test(q)) {
+    if (id !== null) {
       where.push(`(${textTerm ?? '0'} OR ref_id = @refId OR id = @refId)`);
-      params.refId = q.toUpperCase();
+      params.refId = id;
     } else if (textTerm !== null) where.push(textTerm);
     if (parsed.statuses.length > 0) {
       where.push(`status IN (${parsed.statuses.map((_, i) => `@isStatus${i}`).join(', ')})`);
@@ -84,5 +82,5 @@ export function searchTerms(filter: MessageSearch): SearchTerms {
     where.push('account_id = @accountId');
     params.accountId = filter.accountId;
   }
-  return { where, params, indexOnly: where.length === 1 && !ULID.test(q) ? indexOnly : null };
+  return { where, params, indexOnly: where.length === 1 && id === null ? indexOnly : null };
 }
