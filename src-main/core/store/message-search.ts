@@ -37,6 +37,12 @@ export function searchTerms(filter: MessageSearch): SearchTerms {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   let indexOnly: string | null = null;
+  // A campaign id starting with `prefix` (the search box's campaign: and the campaign filter).
+  const campaignPrefix = (param: string, prefix: string | null | undefined) => {
+    if (!prefix) return;
+    where.push(`campaign_id LIKE @${param} || '%' ESCAPE '\\'`);
+    params[param] = likeLiteral(prefix);
+  };
   const q = filter.q?.trim() ?? '';
   const id = idQuery(q);
   if (q !== '') {
@@ -65,19 +71,13 @@ export function searchTerms(filter: MessageSearch): SearchTerms {
       where.push(`status IN (${parsed.statuses.map((_, i) => `@isStatus${i}`).join(', ')})`);
       parsed.statuses.forEach((st, i) => (params[`isStatus${i}`] = st));
     }
-    if (parsed.campaign !== null && parsed.campaign !== '') {
-      where.push("campaign_id LIKE @qCampaign || '%' ESCAPE '\\'");
-      params.qCampaign = likeLiteral(parsed.campaign);
-    }
+    campaignPrefix('qCampaign', parsed.campaign);
   }
   if (filter.status !== undefined) {
     where.push('status = @status');
     params.status = filter.status;
   }
-  if (filter.campaignId !== undefined && filter.campaignId !== '') {
-    where.push("campaign_id LIKE @campaignId || '%' ESCAPE '\\'");
-    params.campaignId = likeLiteral(filter.campaignId);
-  }
+  campaignPrefix('campaignId', filter.campaignId);
   if (filter.accountId !== undefined) {
     where.push('account_id = @accountId');
     params.accountId = filter.accountId;
