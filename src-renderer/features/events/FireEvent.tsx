@@ -10,7 +10,7 @@ import { Link } from '../../components/Link';
 import { useOverview } from '../../stores/overview-store';
 import { AccountSelect } from '../../components/AccountSelect';
 import { EventKindSelect } from '../../components/EventKindSelect';
-import { describedBy, FieldMessage } from '../../components/FieldError';
+import { describedBy, FieldMessage, problemsAt } from '../../components/FieldError';
 import { SendLink } from '../messages/SendLink';
 
 type Result = z.output<typeof FireEventResult>;
@@ -110,8 +110,8 @@ export function FireEvent() {
         },
         (err: unknown) => {
           if (gone) return;
-          const refused = fieldErrors(err).filter((e) => e.path.startsWith('fields.'));
-          setOverridesRefused(refused.length ? refused.map((e) => `${e.path.slice('fields.'.length)} ${e.message}`).join('; ') : null);
+          const refused = problemsAt(fieldErrors(err), 'fields');
+          setOverridesRefused(refused.length ? refused.map((e) => (e.path === 'fields' ? e.message : `${e.path.slice('fields.'.length)} ${e.message}`)).join('; ') : null);
           setPreviewError(refused.length ? 'No preview until the field overrides are fixed.' : describeError(err));
         },
       );
