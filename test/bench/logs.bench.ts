@@ -5,7 +5,7 @@ import { monotonicFactory } from 'ulid';
 import Database from 'better-sqlite3';
 import { createEmulator, type EmulatorHandle } from '../../src-main/core/create-emulator';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
-import { sized } from './scale';
+import { percentile, sized } from './scale';
 
 /**
  * p95 of five typical email-log queries with 10,000 and with 1,000,000 stored messages: by refId,
@@ -19,7 +19,6 @@ const SAMPLES = sized(200, 20);
 const STATUSES = ['delivered', 'delivered', 'delivered', 'bounced', 'sent', 'queued'];
 const WORDS = ['receipt', 'welcome', 'invoice', 'reminder', 'newsletter', 'update', 'offer', 'security', 'report', 'digest'];
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 const subjectOf = (i: number) => `Your ${WORDS[i % WORDS.length]} #${i}`;
 

@@ -7,7 +7,7 @@ import { openDatabase } from '../../src-main/core/store/database';
 import { MessagesRepo, type MessageRow } from '../../src-main/core/store/messages.repo';
 import { MessagesService } from '../../src-main/core/services/email/messages.service';
 import { SearchUpkeep } from '../../src-main/core/store/search-upkeep';
-import { sized } from './scale';
+import { percentile, sized } from './scale';
 
 /**
  * The Messages search (FTS5) with 1,000 and with 100,000 captured messages, through the service as
@@ -30,7 +30,6 @@ const STATUSES = ['delivered', 'delivered', 'delivered', 'bounced', 'sent', 'que
  */
 const nr = (n: number) => String(n).padStart(6, '0');
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 function fill(repo: MessagesRepo, db: ReturnType<typeof openDatabase>, accountId: string, count: number): string[] {
   const ulid = monotonicFactory();

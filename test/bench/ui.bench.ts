@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { monotonicFactory } from 'ulid';
 import { createEmulator, type EmulatorHandle } from '../../src-main/core/create-emulator';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
-import { sized } from './scale';
+import { percentile, sized } from './scale';
 
 /**
  * The Messages screen with 100 and with 100,000 stored messages, in headless Chromium against the
@@ -28,7 +28,6 @@ const UI_DIR = resolve(import.meta.dirname, '../../out/renderer');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
 const RAW = Buffer.from('From: app@example.com\r\nTo: user@example.com\r\nSubject: Bench\r\nContent-Type: text/plain\r\n\r\nHello\r\n');
