@@ -26,6 +26,17 @@ export const EmulatorConfigSchema = z
     dataDir: z.string().trim().min(1, 'must not be empty').optional(),
     memory: z.boolean().default(false),
     apiKey: ApiKey.optional(),
+    /**
+     * The key the control API, the web UI and the release path require when the HTTP listener is not
+     * loopback-only (`Authorization: Bearer <key>` or the UI's login). Not given there: a random one is
+     * made at start. Loopback-only listeners need none.
+     */
+    controlKey: z
+      .string()
+      .regex(/^[\x21-\x7e]*$/, 'must be printable ASCII without spaces')
+      .min(16, 'must be at least 16 characters')
+      .max(256, 'must be at most 256 characters')
+      .optional(),
     strictWebhookUrls: z.boolean().default(false),
     /** A send's sender must be at a verified domain of the account (403 `Unauthorized From Email` otherwise). */
     strictSenders: z.boolean().default(false),
