@@ -98,6 +98,12 @@ export const EmulatorConfigSchema = z
     smtpIdleTimeoutMs: z.number().int().positive().default(60_000),
     /** SMTP: one message's DATA must arrive in full within this long (421 and closed after). */
     smtpDataTimeoutMs: z.number().int().positive().default(120_000),
+    /** SMTP: a session (connection) lasts at most this long; past it the client is told 421 and closed once no message is arriving. */
+    smtpSessionTimeoutMs: z.number().int().positive().default(600_000),
+    /** SMTP: connections open at once at most; one more is told 421 and closed (keeps file descriptors for HTTP). */
+    smtpMaxClients: z.number().int().positive().default(256),
+    /** SMTP: bytes of messages arriving or being stored at once, all connections together (never less than maxMessageBytes); a message that would pass it is answered 451, try again later. */
+    smtpInFlightBytes: z.number().int().positive().default(100 * 1024 * 1024),
     /** `spamassassin`: each new copy is scored by SpamAssassin (spamd, started by the emulator); at or over the threshold its recipient gets a `spam` event. */
     spamFilter: z.enum(['off', 'spamassassin'], { error: 'must be off or spamassassin' }).default('off'),
     /** The SpamAssassin score at and over which a message is spam (its `required_score`). */
