@@ -127,6 +127,11 @@ export const ClockState = z
     /** When the next simulated email event happens, if any is scheduled. */
     next_event_at: Timestamp.nullable(),
     pending_deliveries: z.number().int(),
+    /**
+     * Webhook attempts on the wire. After `POST /emulator/clock`, the attempts that fell due but whose
+     * receiver had not answered when the move stopped waiting (see the clock move's settling).
+     */
+    in_flight: z.number().int(),
   })
   .meta({ id: 'ClockState' });
 export type ClockState = z.infer<typeof ClockState>;
