@@ -21,6 +21,12 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
   'smtp-port': { type: 'string', key: 'smtpPort', value: 'PORT', help: 'SMTP sink port (default 2525; 0 picks a free one)' },
   'data-dir': { type: 'string', key: 'dataDir', value: 'DIR', help: 'where the database lives (default: the platform data folder)' },
   memory: { type: 'boolean', key: 'memory', help: 'keep everything in memory; nothing is written to disk' },
+  'control-key': {
+    type: 'string',
+    key: 'controlKey',
+    value: 'KEY',
+    help: 'the key the control API and web UI need when --host is beyond loopback (default: a random one, printed at start); given on loopback, it is needed there too',
+  },
   'api-key': { type: 'string', key: 'apiKey', value: 'KEY', help: 'make sure an account with this API key exists (for CI and tests)' },
   'strict-webhook-urls': {
     type: 'boolean',

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createEmulator, VERSION, type EmulatorHandle } from '../core/create-emulator';
+import { isLoopbackHost } from '../core/http/control-auth';
 import { parseServeArgs, serveUsage, UsageError } from './args';
 
 const USAGE = `Mailyard ${VERSION}: an offline email delivery service emulator
@@ -34,7 +35,25 @@ const processIo: Io = {
     }),
 };
 
-function startupLines(emulator: EmulatorHandle): string[] {
+/**
+ * What start-up says of the control key: beyond loopback, a warning that the listeners are reachable
+ * from the network and how to authenticate; a key made at start is printed (one given is not echoed).
+ */
+function controlKeyLines(emulator: EmulatorHandle, keyGiven: boolean): string[] {
+  const key = emulator.config.controlKey;
+  if (key === undefined) return [];
+  const shown = keyGiven ? '(the one given with --control-key / MAILYARD_CONTROL_KEY)' : `${key}  (made at start; set one with --control-key)`;
+  const lines = [`Control:  ${shown}`, '          send "Authorization: Bearer <control key>" to /emulator, or log in to the web UI with it'];
+  if (isLoopbackHost(emulator.config.host)) return lines;
+  const smtp = emulator.config.smtpAuth === 'required' ? 'an API key' : 'nothing (--smtp-auth required asks for an API key)';
+  return [
+    `WARNING:  listening on ${emulator.config.host}: reachable from the network, not only this machine. The control API,`,
+    `          the web UI and message release need the control key; /v1 needs an API key; SMTP needs ${smtp}.`,
+    ...lines,
+  ];
+}
+
+function startupLines(emulator: EmulatorHandle, keyGiven: boolean): string[] {
   const auth = emulator.config.smtpAuth === 'required' ? 'AUTH required' : 'AUTH optional';
   const smtp = `${emulator.urls.smtp}  (${auth}: any user name, an API key as the password; STARTTLS offered)`;
   return [
@@ -42,6 +61,7 @@ function startupLines(emulator: EmulatorHandle): string[] {
     `HTTP:     ${emulator.urls.http}  (web UI, /v1 service API, /emulator control API, /openapi.json)`,
     `SMTP:     ${smtp}`,
     `API key:  ${emulator.defaultAccount.apiKey}  (account "${emulator.defaultAccount.name}")`,
+    ...controlKeyLines(emulator, keyGiven),
     `Data:     ${emulator.dataDir ?? 'in memory (--memory): nothing is kept after exit'}`,
   ];
 }
@@ -79,7 +99,7 @@ async function serve(argv: string[], io: Io): Promise<number> {
     io.err(`mailyard: could not start: ${describeStartError(err, parsed.config)}`);
     return 1;
   }
-  for (const line of startupLines(emulator)) io.out(line);
+  for (const line of startupLines(emulator, parsed.config.controlKey !== undefined)) io.out(line);
   const signal = await io.stopSignal();
   io.out(`Stopping (${signal})...`);
   await emulator.close();

@@ -2,6 +2,7 @@ import { version } from '../../../package.json';
 import type { Health } from '../../../src-shared/schemas/emulator';
 import { EmulatorClock, isoTimestamp } from '../clock';
 import { defaultDataDir, EmulatorConfigSchema, type EmulatorConfigInput } from '../config';
+import { withControlKey } from '../http/control-auth';
 import { LiveBus } from '../live-bus';
 import { createLogger } from '../logger';
 import { AccountsService } from '../services/accounts.service';
@@ -25,7 +26,8 @@ export const VERSION = version;
  * shell are thin wrappers around it. Never imports electron.
  */
 export async function createEmulator(input: EmulatorConfigInput = {}, seams: EmulatorSeams = {}): Promise<EmulatorHandle> {
-  const config = EmulatorConfigSchema.parse(input);
+  // Beyond loopback the control API needs a key: a random one when none was given.
+  const config = withControlKey(EmulatorConfigSchema.parse(input));
   const logger = seams.logger ?? createLogger(config.logLevel);
   const dataDir = config.memory ? null : (config.dataDir ?? defaultDataDir());
   const store = await openStore(dataDir, { nativeBinding: seams.sqliteNativeBinding, logger });

@@ -44,6 +44,7 @@ export async function startListeners(deps: {
     logger: deps.logger,
     version,
     host: config.host,
+    controlKey: config.controlKey,
     maxBodyBytes: config.maxBodyBytes,
     timeouts: {
       headersMs: config.httpHeadersTimeoutMs,

@@ -26,6 +26,7 @@ import type { WebhooksService } from '../services/webhooks.service';
 import type { SmtpRelay } from '../smtp/relay';
 import type { LiveBus } from '../live-bus';
 import { errorBody, handleError } from './error-handler';
+import { controlAccess, controlKeyGuard, isLoopbackHost, sessionRoutes } from './control-auth';
 import { bearerAuth, controlGuard } from './guards';
 import { controlRoutes } from './routes/control.routes';
 import { dispatchRoutes } from './routes/dispatch.routes';
@@ -67,6 +68,11 @@ export interface HttpAppDeps {
   logger: Logger;
   version: string;
   host: string;
+  /**
+   * The key the control API (and so the web UI's data and the release path) requires: always when the
+   * host is beyond loopback (see withControlKey), and when one was given on loopback too.
+   */
+  controlKey?: string;
   maxBodyBytes: number;
   /** How long a slow client may hold a connection (README: Limits). */
   timeouts: HttpTimeouts;
@@ -121,6 +127,10 @@ function isApiPath(url: string): boolean {
 /** The one HTTP listener's routes, hooks and error handling; the caller decides where it listens. */
 export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
   const logger: FastifyBaseLogger = deps.logger.child({ component: 'http' });
+  if (!isLoopbackHost(deps.host) && deps.controlKey === undefined) {
+    throw new Error(`listening on ${deps.host} (beyond loopback) needs a control key: none was given`);
+  }
+  const access = controlAccess(deps.controlKey);
   const app = Fastify({
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -216,7 +226,10 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await app.register(async (o) => oauthRoutes(o, deps.services.oauth));
 
   await app.register(async (control) => {
+    // The key first: without it a request is refused (401) whatever its Host.
+    control.addHook('onRequest', controlKeyGuard(access));
     control.addHook('onRequest', controlGuard(deps.host));
+    sessionRoutes(control, access);
     controlRoutes(control, { accounts: deps.services.accounts, health: deps.health, stats: deps.services.stats, reset: deps.services.reset });
     dispatchRoutes(control, {
       clock: deps.clock,

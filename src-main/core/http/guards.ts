@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '../../../src-shared/errors';
 import type { Account, AccountsService } from '../services/accounts.service';
+import { isLoopbackHost } from './control-auth';
 import { errorBody, shapeOf } from './error-handler';
 
 declare module 'fastify' {
@@ -83,17 +84,20 @@ function foreignOrigin(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The control API is unauthenticated, so it answers only requests addressed to a loopback name or the
- * configured host (no DNS rebinding), and mutating requests with a body must be JSON (no cross-site
+ * On a loopback listener the control API is unauthenticated, so it answers only requests addressed to a
+ * loopback name or the configured host (no DNS rebinding); and mutating requests with a body must be JSON (no cross-site
  * form posts). A mutating request without a body (`curl -X POST .../emulator/reset`) needs no
  * Content-Type; since a page of another site could send one without a CORS preflight, it must not come
  * from one.
  */
 export function controlGuard(configuredHost: string) {
   const allowed = new Set([configuredHost.toLowerCase()]);
+  // Beyond loopback the control key guards the API (controlKeyGuard, before this): clients on the
+  // network name the machine as they know it, so any Host is taken.
+  const anyHost = !isLoopbackHost(configuredHost);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const name = hostName(request.headers.host);
-    if (!isLoopbackName(name) && !allowed.has(name)) {
+    if (!anyHost && !isLoopbackName(name) && !allowed.has(name)) {
       return reply.status(403).send(errorBody(`Forbidden: the control API answers only loopback hosts, not "${name}"`));
     }
     if (MUTATING.has(request.method)) {

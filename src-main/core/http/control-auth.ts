@@ -1,0 +1,132 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
+import { z } from 'zod';
+import { errorBody } from './error-handler';
+
+/**
+ * Whether a listen address is reachable from this machine only: a loopback address or `localhost`.
+ * Anything else (`0.0.0.0`, `::`, a LAN address, a host name) is reachable from the network.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  if (!ipaddr.isValid(name)) return false;
+  const address = ipaddr.process(name);
+  return address.range() === 'loopback';
+}
+
+/** A new control key: 24 random bytes, base64url (32 characters). */
+export function generateControlKey(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/**
+ * The config with the control key it runs with: a listener reachable from the network gets a random
+ * key when none was given (the CLI prints it); a loopback one keeps what was given (none: no key).
+ */
+export function withControlKey<C extends { host: string; controlKey?: string }>(config: C): C {
+  if (config.controlKey !== undefined || isLoopbackHost(config.host)) return config;
+  return { ...config, controlKey: generateControlKey() };
+}
+
+/** The HttpOnly cookie the web UI's login sets; named by the listener's port, so two Mailyards on one host keep theirs. */
+function cookieName(request: FastifyRequest): string {
+  return `mailyard_control_${request.socket.localPort ?? 0}`;
+}
+
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/** Who may use the control API and the web UI's data: everyone on loopback, else the holder of the key. */
+export interface ControlAccess {
+  /** Whether requests must carry the key (a listener beyond loopback, or a key given explicitly). */
+  readonly required: boolean;
+  /** Whether a request carries the key (a bearer header or the login cookie); true when none is required. */
+  allows(request: FastifyRequest): boolean;
+}
+
+/**
+ * The control key's checks. The cookie holds an HMAC of the key, not the key itself: it is worth the
+ * key on this listener only, and a new key (a restart without `--control-key`) ends every login.
+ */
+export function controlAccess(controlKey: string | undefined): ControlAccess & { login(reply: FastifyReply, request: FastifyRequest, key: unknown): boolean; logout(reply: FastifyReply, request: FastifyRequest): void } {
+  const session = controlKey === undefined ? undefined : createHmac('sha256', controlKey).update('mailyard web UI session').digest('base64url');
+  const cookie = (request: FastifyRequest, value: string, maxAge?: number) =>
+    `${cookieName(request)}=${value}; Path=/; HttpOnly; SameSite=Strict${maxAge === undefined ? '' : `; Max-Age=${maxAge}`}`;
+  return {
+    required: controlKey !== undefined,
+    allows(request) {
+      if (controlKey === undefined || session === undefined) return true;
+      const bearer = BEARER.exec(request.headers.authorization ?? '')?.[1];
+      if (bearer !== undefined && sameSecret(bearer, controlKey)) return true;
+      const sent = cookieOf(request, cookieName(request));
+      return sent !== undefined && sameSecret(sent, session);
+    },
+    login(reply, request, key) {
+      if (controlKey === undefined || session === undefined) return true;
+      if (typeof key !== 'string' || !sameSecret(key, controlKey)) return false;
+      reply.header('set-cookie', cookie(request, session));
+      return true;
+    },
+    logout(reply, request) {
+      reply.header('set-cookie', cookie(request, '', 0));
+    },
+  };
+}
+
+export const UNAUTHORIZED_CONTROL =
+  'Unauthorized: this Mailyard is reachable from the network, so the control API and the web UI need its control key ' +
+  '(send Authorization: Bearer <control key>, or log in to the web UI); the key is printed at start-up or set with --control-key';
+
+/** Paths of the control API that answer without the key: the web UI's login. */
+const OPEN_PATHS = new Set(['/emulator/session', '/emulator/login', '/emulator/logout']);
+
+/** The control API's key check (an `onRequest` hook, before the body is read): 401 in the API's error shape without it. */
+export function controlKeyGuard(access: ControlAccess) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!access.required || OPEN_PATHS.has(request.url.split('?')[0]!) || access.allows(request)) return;
+    return reply.status(401).header('www-authenticate', 'Bearer realm="mailyard control"').send(errorBody(UNAUTHORIZED_CONTROL));
+  };
+}
+
+const LoginBody = z.strictObject({ key: z.string({ error: 'key must be a string: the control key' }).min(1, 'key must not be empty') });
+
+/**
+ * The web UI's login: `GET /emulator/session` says whether a key is needed and whether this browser
+ * has logged in; `POST /emulator/login {key}` sets the HttpOnly, SameSite=Strict cookie;
+ * `POST /emulator/logout` clears it. Registered inside the control API (its Host and JSON checks apply).
+ */
+export function sessionRoutes(app: FastifyInstance, access: ReturnType<typeof controlAccess>): void {
+  app.get('/emulator/session', (request, reply) =>
+    reply.header('cache-control', 'no-store').send({
+      success: true,
+      message: 'Session',
+      data: { key_required: access.required, authenticated: access.allows(request) },
+    }),
+  );
+  app.post('/emulator/login', (request, reply) => {
+    const parsed = LoginBody.safeParse(request.body ?? {});
+    if (!parsed.success) {
+      return reply.status(400).send(errorBody(`Bad Request: ${parsed.error.issues[0]!.message}`));
+    }
+    if (!access.login(reply, request, parsed.data.key)) {
+      return reply.status(401).send(errorBody('Unauthorized: that is not the control key of this Mailyard'));
+    }
+    return reply.send({ success: true, message: 'Logged in', data: { key_required: access.required, authenticated: true } });
+  });
+  app.post('/emulator/logout', (request, reply) => {
+    access.logout(reply, request);
+    return reply.send({ success: true, message: 'Logged out', data: { key_required: access.required, authenticated: !access.required } });
+  });
+}

@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ControlClient, ServiceClient } from '../../src-shared/clients';
+import { main } from '../../src-main/cli/index';
+import { rawRequest, startEmulator, type RawResponse, type TestEmulator } from '../helpers/emulator';
+
+/**
+ * Issue 30 part 6: a Mailyard listening beyond loopback (`--host 0.0.0.0`) requires its control key
+ * for the control API, the web UI's data and the release path, whatever the Host header. Every
+ * request here goes to 127.0.0.1 only, with the Host header a client on the network would send.
+ */
+
+const HOSTS = ['0.0.0.0', '192.168.1.20:4400', 'mailyard.lan', 'localhost', '127.0.0.1'];
+
+function local(emu: TestEmulator): string {
+  return `http://127.0.0.1:${emu.handle.ports.http}`;
+}
+
+function call(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<RawResponse> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return rawRequest(base, method, path, payload === undefined ? headers : { 'content-type': 'application/json', ...headers }, payload);
+}
+
+function expectRefused(res: RawResponse): void {
+  expect(res.status).toBe(401);
+  expect(res.json).toEqual({ success: false, error: expect.stringMatching(/control key/) });
+  expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+}
+
+describe('listening beyond loopback (--host 0.0.0.0)', () => {
+  let emu: TestEmulator;
+  let base: string;
+  let key: string;
+  let messageId: string;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ host: '0.0.0.0' });
+    base = local(emu);
+    key = emu.handle.config.controlKey!;
+    const service = new ServiceClient({ baseUrl: base, apiKey: emu.apiKey });
+    await service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email: 'ann@example.com' }], subject: 'Secret', content: [{ type: 'text/plain', value: 'hi' }] });
+    const control = new ControlClient({ baseUrl: base, headers: { authorization: `Bearer ${key}` } });
+    messageId = (await control.listMessages()).data.messages[0]!.id;
+  });
+  afterAll(() => emu.cleanup());
+
+  it('makes a random control key when none is given', () => {
+    expect(key).toMatch(/^[A-Za-z0-9_-]{32}$/);
+  });
+
+  const refusedCalls: Array<[string, string, unknown?]> = [
+    ['GET', '/emulator/health'],
+    ['GET', '/emulator/messages'],
+    ['GET', '/emulator/accounts'],
+    ['GET', '/emulator/deliveries'],
+    ['GET', '/emulator/stream'],
+    ['POST', '/emulator/reset'],
+    ['POST', '/emulator/clock', { advance_ms: 60_000 }],
+  ];
+
+  it.each(HOSTS)('refuses the control API without the key (401, the API error shape) for Host %s, and changes nothing', async (host) => {
+    for (const [method, path, body] of refusedCalls) expectRefused(await call(base, method, path, { host }, body));
+    // The captured message's data and the release path (which could send it out through a mailer).
+    expectRefused(await call(base, 'GET', `/emulator/messages/${messageId}`, { host }));
+    expectRefused(await call(base, 'GET', `/emulator/messages/${messageId}/raw`, { host }));
+    expectRefused(await call(base, 'GET', `/emulator/messages/${messageId}/html`, { host }));
+    expectRefused(await call(base, 'POST', `/emulator/messages/${messageId}/release`, { host }, { mailer_id: 'mlr_x' }));
+    // Nothing was reset: the message is still there.
+    const res = await call(base, 'GET', `/emulator/messages/${messageId}`, { host, authorization: `Bearer ${key}` });
+    expect(res.status).toBe(200);
+    expect(res.json.data.subject).toBe('Secret');
+  });
+
+  it('refuses a wrong key, an account API key, and the key in another header', async () => {
+    for (const headers of [
+      { authorization: `Bearer ${key}x` },
+      { authorization: `Bearer ${emu.apiKey}` },
+      { 'x-api-key': key },
+      { authorization: key },
+      { cookie: `mailyard_control_${emu.handle.ports.http}=${key}` },
+    ]) {
+      expectRefused(await call(base, 'GET', '/emulator/messages', { host: 'mailyard.lan', ...headers }));
+    }
+  });
+
+  it.each(HOSTS)('answers with the key as a bearer token for Host %s', async (host) => {
+    const auth = { host, authorization: `Bearer ${key}` };
+    expect((await call(base, 'GET', '/emulator/health', auth)).status).toBe(200);
+    const raw = await call(base, 'GET', `/emulator/messages/${messageId}/raw`, auth);
+    expect(raw.status).toBe(200);
+    expect(raw.text).toContain('Subject: Secret');
+    // The release path is reached: it answers about the mailer, not about the key.
+    const release = await call(base, 'POST', `/emulator/messages/${messageId}/release`, auth, { mailer_id: 'mlr_missing' });
+    expect(release.status).toBeGreaterThanOrEqual(400);
+    expect(release.status).not.toBe(401);
+    expect(release.json.error).toMatch(/mailer/i);
+  });
+
+  it('keeps the JSON rule for mutating requests with the key (no cross-site form posts)', async () => {
+    const res = await rawRequest(base, 'POST', '/emulator/reset', { authorization: `Bearer ${key}`, 'content-type': 'text/plain', 'content-length': '2' }, '{}');
+    expect(res.status).toBe(415);
+  });
+
+  it('logs the web UI in with an HttpOnly SameSite=Strict cookie, which opens the control API until logout', async () => {
+    const host = { host: '192.168.1.20:4400' };
+    // The UI's page itself loads (it shows the login); it holds no data.
+    const page = await call(base, 'GET', '/', { ...host, accept: 'text/html' });
+    expect(page.status).toBe(200);
+    expect((await call(base, 'GET', '/emulator/session', host)).json.data).toEqual({ key_required: true, authenticated: false });
+
+    const wrong = await call(base, 'POST', '/emulator/login', host, { key: 'not-the-key-at-all' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.json.error).toMatch(/not the control key/);
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    expect((await call(base, 'POST', '/emulator/login', host, { key: 42 })).status).toBe(400);
+    expect((await call(base, 'POST', '/emulator/login', host, {})).json.error).toMatch(/key/);
+
+    const login = await call(base, 'POST', '/emulator/login', host, { key });
+    expect(login.status).toBe(200);
+    const setCookie = login.headers['set-cookie']![0]!;
+    expect(setCookie).toMatch(new RegExp(`^mailyard_control_${emu.handle.ports.http}=`));
+    expect(setCookie).toMatch(/; HttpOnly/);
+    expect(setCookie).toMatch(/; SameSite=Strict/);
+    // The cookie holds a token made from the key, never the key itself.
+    expect(setCookie).not.toContain(key);
+    const cookie = setCookie.split(';')[0]!;
+
+    expect((await call(base, 'GET', '/emulator/session', { ...host, cookie })).json.data).toEqual({ key_required: true, authenticated: true });
+    expect((await call(base, 'GET', '/emulator/messages', { ...host, cookie })).status).toBe(200);
+    expect((await call(base, 'GET', `/emulator/messages/${messageId}/raw`, { ...host, cookie })).status).toBe(200);
+
+    const logout = await call(base, 'POST', '/emulator/logout', { ...host, cookie });
+    expect(logout.headers['set-cookie']![0]).toMatch(/Max-Age=0/);
+  });
+
+  it('leaves the service API to its API keys, and tracking links public', async () => {
+    expect((await call(base, 'GET', '/v1/webhook', { host: 'mailyard.lan' })).status).toBe(401);
+    expect((await call(base, 'GET', '/v1/webhook', { host: 'mailyard.lan', authorization: `Bearer ${emu.apiKey}` })).status).toBe(200);
+    // The control key is not an API key.
+    expect((await call(base, 'GET', '/v1/webhook', { host: 'mailyard.lan', authorization: `Bearer ${key}` })).status).toBe(401);
+    expect((await call(base, 'GET', '/openapi.json', { host: 'mailyard.lan' })).status).toBe(200);
+  });
+});
+
+describe('the control key, given', () => {
+  it('is the one required beyond loopback', async () => {
+    const emu = await startEmulator({ host: '0.0.0.0', controlKey: 'a-key-of-our-choosing-42' });
+    try {
+      const base = local(emu);
+      expect(emu.handle.config.controlKey).toBe('a-key-of-our-choosing-42');
+      expect((await call(base, 'GET', '/emulator/health', { authorization: 'Bearer a-key-of-our-choosing-42' })).status).toBe(200);
+      expectRefused(await call(base, 'GET', '/emulator/health'));
+    } finally {
+      await emu.cleanup();
+    }
+  });
+
+  it('on loopback is required too, and the foreign-Host refusal stays', async () => {
+    const emu = await startEmulator({ controlKey: 'a-key-of-our-choosing-42' });
+    try {
+      expectRefused(await call(emu.url, 'GET', '/emulator/health'));
+      const auth = { authorization: 'Bearer a-key-of-our-choosing-42' };
+      expect((await call(emu.url, 'GET', '/emulator/health', auth)).status).toBe(200);
+      expect((await call(emu.url, 'GET', '/emulator/health', { ...auth, host: 'evil.example' })).status).toBe(403);
+    } finally {
+      await emu.cleanup();
+    }
+  });
+
+  it('must be 16 to 256 printable characters', async () => {
+    await expect(startEmulator({ host: '0.0.0.0', controlKey: 'short' })).rejects.toThrow(/at least 16/);
+    await expect(startEmulator({ host: '0.0.0.0', controlKey: 'has a space in it, see' })).rejects.toThrow(/printable/);
+  });
+});
+
+describe('loopback (the default), as before', () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startEmulator();
+  });
+  afterAll(() => emu.cleanup());
+
+  it('needs no key, and refuses foreign Host headers', async () => {
+    expect(emu.handle.config.controlKey).toBeUndefined();
+    expect((await call(emu.url, 'GET', '/emulator/health')).status).toBe(200);
+    expect((await call(emu.url, 'GET', '/emulator/session')).json.data).toEqual({ key_required: false, authenticated: true });
+    for (const host of ['evil.example', '0.0.0.0', '192.168.1.20:4400']) {
+      const res = await call(emu.url, 'GET', '/emulator/messages', { host });
+      expect(res.status).toBe(403);
+      expect(res.json.error).toMatch(/only loopback hosts/);
+    }
+  });
+});
+
+describe('mailyard serve --host 0.0.0.0', () => {
+  async function serve(args: string[], env: NodeJS.ProcessEnv = {}) {
+    const out: string[] = [];
+    let stop!: (signal: string) => void;
+    const stopped = new Promise<string>((r) => (stop = r));
+    const exit = main(['serve', '--http-port', '0', '--smtp-port', '0', '--memory', ...args], {
+      out: (line) => out.push(line),
+      err: (line) => out.push(line),
+      env: { MAILYARD_LOG_LEVEL: 'silent', ...env },
+      stopSignal: () => stopped,
+    });
+    for (let i = 0; i < 400 && !out.some((l) => l.startsWith('Data:')); i++) await new Promise((r) => setTimeout(r, 25));
+    const port = /^HTTP:\s+http:\/\/[^\s]*:(\d+)/m.exec(out.join('\n'))?.[1];
+    return { out, port, close: async () => (stop('SIGTERM'), exit) };
+  }
+
+  it('warns that it is reachable from the network and prints the key it made, which the control API then needs', async () => {
+    const run = await serve(['--host', '0.0.0.0']);
+    try {
+      const text = run.out.join('\n');
+      expect(text).toMatch(/^WARNING: +listening on 0\.0\.0\.0: reachable from the network/m);
+      const key = /^Control: +(\S+) +\(made at start/m.exec(text)?.[1];
+      expect(key).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      expect(text).toContain('Authorization: Bearer <control key>');
+      const base = `http://127.0.0.1:${run.port}`;
+      expectRefused(await call(base, 'GET', '/emulator/messages', { host: 'mailyard.lan' }));
+      expect((await call(base, 'GET', '/emulator/messages', { host: 'mailyard.lan', authorization: `Bearer ${key}` })).status).toBe(200);
+    } finally {
+      expect(await run.close()).toBe(0);
+    }
+  });
+
+  it('takes the key from MAILYARD_CONTROL_KEY and does not echo it', async () => {
+    const run = await serve(['--host', '0.0.0.0'], { MAILYARD_CONTROL_KEY: 'from-the-environment-1234' });
+    try {
+      const text = run.out.join('\n');
+      expect(text).not.toContain('from-the-environment-1234');
+      expect(text).toMatch(/^Control: +\(the one given with --control-key/m);
+      const base = `http://127.0.0.1:${run.port}`;
+      expect((await call(base, 'GET', '/emulator/health', { authorization: 'Bearer from-the-environment-1234' })).status).toBe(200);
+    } finally {
+      await run.close();
+    }
+  });
+
+  it('says nothing of a key on loopback, and refuses a bad --control-key with status 2', async () => {
+    const run = await serve([]);
+    try {
+      expect(run.out.join('\n')).not.toMatch(/WARNING|Control:/);
+    } finally {
+      await run.close();
+    }
+    const lines: string[] = [];
+    const code = await main(['serve', '--control-key', 'short'], { out: (l) => lines.push(l), err: (l) => lines.push(l), env: {}, stopSignal: () => new Promise(() => {}) });
+    expect(code).toBe(2);
+    expect(lines[0]).toMatch(/invalid value for --control-key: must be at least 16 characters/);
+  });
+});
