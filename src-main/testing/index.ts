@@ -74,6 +74,12 @@ export interface Mailyard {
   readonly smtpPort: number;
   /** The API key to give the code under test (`X-API-Key` or `Authorization: Bearer`). */
   readonly apiKey: string;
+  /**
+   * The control key (`Authorization: Bearer <key>` on `/emulator`, or the web UI's login): made at
+   * start when `host` is beyond loopback, the one given as `controlKey`; `null` on loopback without one.
+   * `control` and the helpers send it.
+   */
+  readonly controlKey: string | null;
   /** The account that key belongs to. */
   readonly accountId: string;
   /** `null` for the in-memory store. */
@@ -164,7 +170,9 @@ export async function startMailyard(options: StartMailyardOptions = {}): Promise
   const apiKey = options.apiKey ?? handle.defaultAccount.apiKey;
   const url = handle.urls.http;
   const service = new ServiceClient({ baseUrl: url, apiKey });
-  const control = new ControlClient({ baseUrl: url });
+  // Beyond loopback (`host: '0.0.0.0'`) or with `controlKey` given, the control API needs the key.
+  const controlKey = handle.config.controlKey ?? null;
+  const control = new ControlClient({ baseUrl: url, headers: controlKey === null ? undefined : { authorization: `Bearer ${controlKey}` } });
   const account = (await control.listAccounts()).data.find((a) => a.api_key === apiKey);
   const smtpPort = handle.ports.smtp!;
 
@@ -230,6 +238,7 @@ export async function startMailyard(options: StartMailyardOptions = {}): Promise
     smtp: { host: handle.config.host, port: smtpPort },
     smtpPort,
     apiKey,
+    controlKey,
     accountId: account?.id ?? handle.defaultAccount.id,
     dataDir: handle.dataDir,
     service,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlClient, ServiceClient } from '../../src-shared/clients';
 import { main } from '../../src-main/cli/index';
+import { startMailyard } from '../../src-main/testing/index';
 import { rawRequest, startEmulator, type RawResponse, type TestEmulator } from '../helpers/emulator';
 
 /**
@@ -169,6 +170,21 @@ describe('the control key, given', () => {
   it('must be 16 to 256 printable characters', async () => {
     await expect(startEmulator({ host: '0.0.0.0', controlKey: 'short' })).rejects.toThrow(/at least 16/);
     await expect(startEmulator({ host: '0.0.0.0', controlKey: 'has a space in it, see' })).rejects.toThrow(/printable/);
+  });
+});
+
+describe('the testing API with a control key', () => {
+  it('sends the key with its control client and helpers', async () => {
+    const yard = await startMailyard({ controlKey: 'testing-api-control-key', ui: false });
+    try {
+      expect(yard.controlKey).toBe('testing-api-control-key');
+      await yard.service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email: 'bob@example.com' }], subject: 'Hello', content: [{ type: 'text/plain', value: 'hi' }] });
+      expect((await yard.messages()).map((m) => m.subject)).toEqual(['Hello']);
+      expect((await yard.advanceClock(1000)).offset_ms).toBeGreaterThanOrEqual(1000);
+      expectRefused(await call(yard.url, 'GET', '/emulator/messages'));
+    } finally {
+      await yard.stop();
+    }
   });
 });
 
