@@ -41,6 +41,11 @@ export const MessageDetail = MessageSummary.extend({
   /** Size of the raw message in bytes. */
   size: z.number().int(),
   /**
+   * Why the message could not be parsed as it is (over mailparser's limits, or broken beyond them), in
+   * words, and how what is shown was read instead; null when it parsed. The raw source is always whole.
+   */
+  parse_problem: z.string().nullable(),
+  /**
    * Sent through an SMTP mailer and not relayed yet: its attempts so far (each refused for now), when
    * the next one is due, and the server's last reply. Null otherwise (the outcome is then an event).
    */

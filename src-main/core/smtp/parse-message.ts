@@ -18,15 +18,19 @@ export interface MessageEnvelopeFacts {
   problems: string[];
 }
 
-/** Headers are read from at most this much of a message's start. */
-const HEADER_SCAN_LIMIT = 256 * 1024;
-
-/** The byte offset where the header block ends (the blank line), or the whole scanned length. */
+/**
+ * The byte offset where the header block ends (the blank line), or the message's length when it has
+ * no body. The whole message is scanned, however long its header fields are (a `To:` of hundreds of
+ * KB must not hide the `Subject:` after it): the message itself is bounded by the sink's size limit.
+ */
 function headerEnd(raw: Buffer): number {
-  const scan = raw.length > HEADER_SCAN_LIMIT ? raw.subarray(0, HEADER_SCAN_LIMIT) : raw;
-  const crlf = scan.indexOf('\r\n\r\n');
-  const lf = scan.indexOf('\n\n');
-  if (crlf === -1 && lf === -1) return scan.length;
+  if (raw[0] === 0x0a) return 0;
+  if (raw[0] === 0x0d && raw[1] === 0x0a) return 0;
+  const crlf = raw.indexOf('\r\n\r\n');
+  // A bare-LF blank line is looked for only before the first CRLF one (or anywhere when there is none).
+  const lfScan = crlf === -1 ? raw : raw.subarray(0, crlf + 2);
+  const lf = lfScan.indexOf('\n\n');
+  if (crlf === -1 && lf === -1) return raw.length;
   if (crlf === -1) return lf;
   if (lf === -1) return crlf;
   return Math.min(crlf, lf);

@@ -1,10 +1,10 @@
-import { simpleParser, type Attachment } from 'mailparser';
 import type { MessageDetail, MessageSummary } from '../../../../src-shared/schemas/messages';
 import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
 import { isoTimestamp } from '../../clock';
 import type { RelayRow } from '../../store/mailers.repo';
 import type { MessageListRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
+import { parseLeniently } from './lenient-parse';
 import { neutraliseTracking } from './preview';
 
 export function toSummary(row: MessageListRow): MessageSummary {
@@ -73,18 +73,16 @@ export class MessagesService {
     const row = this.deps.repo.get(id);
     const raw = row && this.deps.repo.rawOf(row);
     if (!row || !raw) throw notFound();
-    const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
+    // Never fails: a message mailparser refuses is shown as well as it can be, with why (parse_problem).
+    const parsed = await parseLeniently(raw);
     const events = this.deps.repo.eventsOf([id]).get(id) ?? [];
     const relay = this.deps.relayOf(id);
     return {
       ...toSummary(row),
-      headers: parsed.headerLines.map((h) => {
-        const colon = h.line.indexOf(':');
-        return { name: h.line.slice(0, colon), value: h.line.slice(colon + 1).trim() };
-      }),
-      text: parsed.text ?? null,
-      html: typeof parsed.html === 'string' ? parsed.html : null,
-      attachments: parsed.attachments.map((a: Attachment, index) => ({
+      headers: parsed.headers,
+      text: parsed.text,
+      html: parsed.html,
+      attachments: parsed.attachments.map((a, index) => ({
         index,
         filename: a.filename ?? `attachment-${index + 1}`,
         content_type: a.contentType,
@@ -92,6 +90,7 @@ export class MessagesService {
         content_id: a.contentId ? a.contentId.replace(/^<|>$/g, '') : null,
         disposition: a.contentDisposition ?? 'attachment',
       })),
+      parse_problem: parsed.problem,
       events: events.map((e) => ({ event: e.event, timestamp: e.timestamp, delivery_id: e.delivery_id })),
       size: raw.length,
       relay: relay ? { mailer_id: relay.mailer_id, attempts: relay.attempts, next_attempt_at: isoTimestamp(relay.next_ms), last_reply: relay.last_reply } : null,
@@ -100,8 +99,7 @@ export class MessagesService {
 
   /** The HTML part as the sender wrote it, or null when the message has none. */
   async html(id: string): Promise<string | null> {
-    const parsed = await simpleParser(this.raw(id), { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
-    return typeof parsed.html === 'string' ? parsed.html : null;
+    return (await parseLeniently(this.raw(id))).html;
   }
 
   /**
@@ -114,9 +112,9 @@ export class MessagesService {
   }
 
   async attachment(id: string, index: number): Promise<AttachmentDownload> {
-    const parsed = await simpleParser(this.raw(id));
+    const parsed = await parseLeniently(this.raw(id), { keepAttachments: true });
     const a = parsed.attachments[index];
-    if (!a) throw new AppError('not_found', 'Attachment Not Found');
+    if (!a?.content) throw new AppError('not_found', 'Attachment Not Found');
     return { filename: a.filename ?? `attachment-${index + 1}`, contentType: a.contentType, content: a.content };
   }
 

@@ -1,5 +1,5 @@
 import libmime from 'libmime';
-import { simpleParser } from 'mailparser';
+import { parseLeniently } from './lenient-parse';
 
 /**
  * At most this much of a message's body text is indexed for search. Every recipient's copy has its
@@ -48,11 +48,15 @@ export function headerSearchText(raw: Buffer): string {
   }
 }
 
-/** The body text of a received (SMTP) message: one parse of it, never failing (an unreadable body is not indexed). */
+/**
+ * The body text of a received (SMTP) message: one parse of it, never failing. Attachments are read
+ * through and dropped, never collected; a message over mailparser's limits is indexed as it is shown
+ * (parsed with raised limits, or its raw body as text).
+ */
 export async function receivedBodySearchText(raw: Buffer): Promise<string> {
   try {
-    const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, skipHtmlToText: true });
-    return bodySearchText(parsed.text, typeof parsed.html === 'string' ? parsed.html : null);
+    const parsed = await parseLeniently(raw, { skipHtmlToText: true });
+    return bodySearchText(parsed.text, parsed.html);
   } catch {
     return '';
   }

@@ -1,0 +1,170 @@
+import { MailParser, type Attachment, type MailParserOptions } from 'mailparser';
+
+/**
+ * mailparser (through mailsplit) refuses a message whose MIME tree has more than 1,000 nodes or one of
+ * whose parts has a header block over 1 MB (`EMAXLEN`). A message the SMTP sink accepted is still
+ * shown: parsed again with these raised limits, and failing that, its header lines and raw body.
+ */
+export const RELAXED_MIME_NODES = 10_000;
+/** The raw body shown as text of a message mailparser cannot read at all, at most. */
+export const SALVAGED_TEXT_LIMIT = 1024 * 1024;
+
+export interface HeaderLine {
+  name: string;
+  value: string;
+}
+
+/** An attachment as parsed: its facts, and its bytes only when they were asked for. */
+export interface ParsedAttachment {
+  filename: string | undefined;
+  contentType: string;
+  size: number;
+  contentId: string | undefined;
+  contentDisposition: string | undefined;
+  content: Buffer | null;
+}
+
+/** What could be read of a message: as mailparser reads it, or as much as could be, with why not all. */
+export interface MailView {
+  headers: HeaderLine[];
+  text: string | null;
+  html: string | null;
+  attachments: ParsedAttachment[];
+  /** Why the message could not be parsed as it is, in words; null when it could. */
+  problem: string | null;
+}
+
+export interface ParseOptions {
+  /** Keep the bytes of attachments (a download); otherwise they are read through and dropped. */
+  keepAttachments?: boolean;
+  /** Leave the text of an HTML-only message empty (the search reads the HTML itself). */
+  skipHtmlToText?: boolean;
+}
+
+/** mailsplit's limits, which mailparser passes on; not in mailparser's typings. */
+interface SplitterLimits {
+  maxHeadSize?: number;
+  maxChildNodes?: number;
+}
+
+function headerLineOf(line: string): HeaderLine {
+  const colon = line.indexOf(':');
+  return colon < 0 ? { name: line.trim(), value: '' } : { name: line.slice(0, colon), value: line.slice(colon + 1).trim() };
+}
+
+/** One parse with mailparser's streaming parser: attachments read through (kept only when asked), never collected otherwise. */
+function parseOnce(raw: Buffer, options: ParseOptions, limits: SplitterLimits): Promise<MailView> {
+  return new Promise((resolve, reject) => {
+    const parserOptions: MailParserOptions & SplitterLimits = {
+      skipImageLinks: true,
+      skipTextToHtml: true,
+      skipTextLinks: true,
+      skipHtmlToText: options.skipHtmlToText ?? false,
+      ...limits,
+    };
+    const parser = new MailParser(parserOptions);
+    const view: MailView = { headers: [], text: null, html: null, attachments: [], problem: null };
+    let settled = false;
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      parser.removeAllListeners('data');
+      parser.destroy();
+      reject(err);
+    };
+    parser.on('error', fail);
+    parser.on('headers', () => {
+      const lines = (parser as unknown as { headerLines?: Array<{ line: string }> }).headerLines ?? [];
+      view.headers = lines.map((h) => headerLineOf(h.line));
+    });
+    parser.on('data', (data: { type: 'text'; text?: string; html?: string | false } | (Attachment & { type: 'attachment'; release: () => void })) => {
+      if (data.type === 'text') {
+        if (typeof data.text === 'string') view.text = data.text;
+        if (typeof data.html === 'string') view.html = data.html;
+        return;
+      }
+      const attachment: ParsedAttachment = {
+        filename: data.filename,
+        contentType: data.contentType,
+        size: 0,
+        contentId: data.contentId,
+        contentDisposition: data.contentDisposition,
+        content: null,
+      };
+      view.attachments.push(attachment);
+      const chunks: Buffer[] = [];
+      const stream = data.content as unknown as NodeJS.ReadableStream;
+      stream.on('data', (chunk: Buffer) => {
+        attachment.size += chunk.length;
+        if (options.keepAttachments) chunks.push(chunk);
+      });
+      stream.on('end', () => {
+        if (options.keepAttachments) attachment.content = Buffer.concat(chunks, attachment.size);
+        data.release();
+      });
+    });
+    parser.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(view);
+    });
+    parser.end(raw);
+  });
+}
+
+/** The error mailparser gave, in words (its code when it has one). */
+function describe(err: unknown): string {
+  const e = err as { message?: string; code?: string };
+  const message = (e.message ?? String(err)).replace(/\s+/g, ' ').trim();
+  return e.code && !message.includes(e.code) ? `${message} (${e.code})` : message;
+}
+
+/** The end of the header block (the blank line), or the whole message. */
+function headerBlockEnd(raw: Buffer): { end: number; bodyStart: number } {
+  const crlf = raw.indexOf('\r\n\r\n');
+  const lf = (crlf === -1 ? raw : raw.subarray(0, crlf + 2)).indexOf('\n\n');
+  if (crlf === -1 && lf === -1) return { end: raw.length, bodyStart: raw.length };
+  if (lf !== -1 && (crlf === -1 || lf < crlf)) return { end: lf, bodyStart: lf + 2 };
+  return { end: crlf, bodyStart: crlf + 4 };
+}
+
+/** What a message mailparser cannot read at all still shows: its header lines (unfolded) and its raw body as text. */
+function salvage(raw: Buffer): Omit<MailView, 'problem'> {
+  const { end, bodyStart } = headerBlockEnd(raw);
+  const lines: string[] = [];
+  for (const line of raw.subarray(0, end).toString('utf8').split(/\r?\n/)) {
+    if ((line.startsWith(' ') || line.startsWith('\t')) && lines.length > 0) lines[lines.length - 1] += ` ${line.trim()}`;
+    else if (line.length > 0) lines.push(line);
+  }
+  const body = raw.subarray(bodyStart, bodyStart + SALVAGED_TEXT_LIMIT).toString('utf8');
+  return { headers: lines.map(headerLineOf), text: body, html: null, attachments: [] };
+}
+
+/**
+ * A message as well as mailparser can read it, never failing: parsed as it is; else (over mailparser's
+ * limits) parsed again with raised ones; else its header lines and raw body. `problem` says which, and why.
+ */
+export async function parseLeniently(raw: Buffer, options: ParseOptions = {}): Promise<MailView> {
+  let first: unknown;
+  try {
+    return await parseOnce(raw, options, {});
+  } catch (err) {
+    first = err;
+  }
+  const why = `mailparser could not read this message as it is: ${describe(first)}`;
+  try {
+    const view = await parseOnce(raw, options, { maxHeadSize: Math.max(raw.length + 1, 1024 * 1024), maxChildNodes: RELAXED_MIME_NODES });
+    return {
+      ...view,
+      problem: `${why}. It is shown as read with raised limits (up to ${RELAXED_MIME_NODES.toLocaleString('en-US')} MIME parts, header blocks of any size).`,
+    };
+  } catch (err) {
+    const more = raw.length - (headerBlockEnd(raw).bodyStart + SALVAGED_TEXT_LIMIT);
+    return {
+      ...salvage(raw),
+      problem:
+        `${why}; read again with raised limits: ${describe(err)}. Shown are its header lines and its raw body as text` +
+        `${more > 0 ? ` (the first ${SALVAGED_TEXT_LIMIT.toLocaleString('en-US')} bytes)` : ''}; the raw source has it all.`,
+    };
+  }
+}
