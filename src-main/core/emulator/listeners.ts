@@ -81,6 +81,9 @@ export async function startListeners(deps: {
         closeGraceMs: config.shutdownGraceMs,
         socketTimeoutMs: config.smtpIdleTimeoutMs,
         dataTimeoutMs: config.smtpDataTimeoutMs,
+        sessionTimeoutMs: config.smtpSessionTimeoutMs,
+        maxClients: config.smtpMaxClients,
+        inFlightBytes: config.smtpInFlightBytes,
       },
     );
     const smtpAddress = await smtp.listen();

@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from 'smtp-server';
+import { InFlightBudget, readData } from './in-flight';
+import { connectionsOf, SessionLimits } from './session-limits';
 import type { TlsIdentity } from './tls-certificate';
 
 /** A message the sink accepted: who sent it, to whom (the envelope), and its bytes exactly as they came. */
@@ -37,19 +39,17 @@ export interface SmtpSinkOptions {
   dataTimeoutMs?: number;
   /** On close, how long open connections may go on before they are told 421 and closed. */
   closeGraceMs: number;
+  /** A session lasts at most this long: past it, once no message of it is in flight, 421 and closed (default 10 min). */
+  sessionTimeoutMs?: number;
+  /** Connections open at once at most; one more is told 421 and closed (default 256). */
+  maxClients?: number;
+  /** Bytes of messages arriving or being stored at once, all connections together; never less than `maxMessageBytes` (default 100 MiB). */
+  inFlightBytes?: number;
 }
 
 /** An SMTP reply: smtp-server sends `err.responseCode` and `err.message`. */
 function smtpError(code: number, message: string): Error & { responseCode: number } {
   return Object.assign(new Error(message), { responseCode: code });
-}
-
-/** What `close` and the DATA time-out read of one of smtp-server's connections. */
-interface IdleCheck {
-  session?: { envelope?: { mailFrom?: unknown } };
-  _dataStream?: unknown;
-  send?: (code: number, message: string) => void;
-  close?: () => void;
 }
 
 /** A 250 reply line stays well under SMTP's 512-octet limit: the first ref_ids, then a count. */
@@ -61,33 +61,26 @@ export function queuedReply(refIds: string[]): string {
   return `OK queued as ${shown}${more}`;
 }
 
-/** Reads a DATA stream to its end, keeping nothing once it is over the limit (the rest is drained). */
-function readMessage(stream: Readable & { sizeExceeded?: boolean }, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    stream.once('end', () => resolve(size > limit || stream.sizeExceeded ? null : Buffer.concat(chunks, size)));
-    stream.once('error', reject);
-  });
-}
-
 /**
  * The SMTP listener (smtp-server): accepts mail for any domain from any application that sends by
  * SMTP. AUTH PLAIN and LOGIN take an account's API key as the password, on plain connections and
  * after STARTTLS alike; mail without AUTH belongs to the default account unless AUTH is required.
- * Limits answer as SMTP does: 552 for a message over the size, 452 for a recipient over the count.
+ * Limits answer as SMTP does: 552 for a message over the size, 452 for a recipient over the count,
+ * 451 for a message that would pass the bytes in flight, 421 for a connection over the count or a
+ * session over its length.
  */
 export class SmtpSink {
   private readonly server: SMTPServer;
+  /** Bytes of messages arriving or being stored, all connections together. */
+  readonly inFlight: InFlightBudget;
+  private readonly sessions: SessionLimits;
 
   constructor(
     private readonly deps: SmtpSinkDeps,
     private readonly options: SmtpSinkOptions,
   ) {
+    this.inFlight = new InFlightBudget(Math.max(options.inFlightBytes ?? 100 * 1024 * 1024, options.maxMessageBytes));
+    this.sessions = new SessionLimits(() => this.server, options.sessionTimeoutMs ?? 600_000);
     this.server = new SMTPServer({
       name: 'mailyard.local',
       banner: options.banner,
@@ -102,9 +95,23 @@ export class SmtpSink {
       hideDSN: true,
       disabledCommands: [],
       logger: false,
+      // The client's host name is never used, and a reverse lookup asks the system's DNS server (off the machine).
+      disableReverseLookup: true,
+      maxClients: options.maxClients ?? 256,
       socketTimeout: options.socketTimeoutMs ?? 60_000,
       closeTimeout: options.closeGraceMs,
+      onConnect: (session, callback) => {
+        this.sessions.start(session);
+        callback();
+      },
+      onClose: (session) => this.sessions.end(session),
       onAuth: (auth, _session, callback) => this.onAuth(auth, callback),
+      onMailFrom: (address, _session, callback) => {
+        // A client that announces its size (SIZE=) is told at once when that much cannot be taken now.
+        const declared = Number(address.args && (address.args as Record<string, string>).SIZE);
+        if (declared > this.inFlight.free && declared <= options.maxMessageBytes) return callback(smtpError(452, this.busyMessage()));
+        callback();
+      },
       onRcptTo: (_address, session, callback) => {
         if (session.envelope.rcptTo.length >= options.maxRecipients) {
           return callback(smtpError(452, `Too many recipients: at most ${options.maxRecipients} per message`));
@@ -134,8 +141,7 @@ export class SmtpSink {
     const limitMs = this.options.dataTimeoutMs ?? 120_000;
     const timer = setTimeout(() => {
       const message = `Timeout: the message did not arrive in full within ${Math.round(limitMs / 1000)} s, closing connection`;
-      const connections = (this.server as unknown as { connections?: Set<IdleCheck> }).connections;
-      for (const connection of connections ?? []) {
+      for (const connection of connectionsOf(this.server)) {
         if (connection.session === session) connection.send?.(421, message);
       }
       stream.destroy(smtpError(421, message));
@@ -152,16 +158,25 @@ export class SmtpSink {
   }
 
   private async onData(stream: Readable & { sizeExceeded?: boolean }, session: SMTPServerSession): Promise<string> {
-    const raw = await readMessage(stream, this.options.maxMessageBytes);
-    if (raw === null) throw smtpError(552, `Message too large: at most ${this.options.maxMessageBytes} bytes`);
-    const accountId = typeof session.user === 'string' ? session.user : this.deps.defaultAccountId();
-    const refIds = await this.deps.accept({
-      accountId,
-      mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-      recipients: session.envelope.rcptTo.map((r) => r.address),
-      raw,
-    });
-    return queuedReply(refIds);
+    const data = await readData(stream, this.options.maxMessageBytes, this.inFlight);
+    if (data.kind === 'too-large') throw smtpError(552, `Message too large: at most ${this.options.maxMessageBytes} bytes`);
+    if (data.kind === 'busy') throw smtpError(451, this.busyMessage());
+    try {
+      const accountId = typeof session.user === 'string' ? session.user : this.deps.defaultAccountId();
+      const refIds = await this.deps.accept({
+        accountId,
+        mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+        recipients: session.envelope.rcptTo.map((r) => r.address),
+        raw: data.raw,
+      });
+      return queuedReply(refIds);
+    } finally {
+      data.release();
+    }
+  }
+
+  private busyMessage(): string {
+    return `Too much mail arriving at once (at most ${this.inFlight.limit} bytes in flight): nothing was kept, try again later`;
   }
 
   /** Starts listening; answers the bound address. */
@@ -184,8 +199,7 @@ export class SmtpSink {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     // smtp-server keeps its connections in `connections` and an idle session's envelope has no
     // sender; both are read defensively, since neither is part of its typed surface.
-    const connections = (this.server as unknown as { connections?: Set<IdleCheck> }).connections;
-    for (const connection of connections ?? []) {
+    for (const connection of connectionsOf(this.server)) {
       if (connection.session?.envelope?.mailFrom === false && !connection._dataStream) {
         connection.send?.(421, 'Server shutting down');
         connection.close?.();
