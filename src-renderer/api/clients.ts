@@ -1,7 +1,17 @@
 import { ApiError, ControlClient, ServiceClient } from '../../src-shared/clients';
 
-/** The UI is served by the emulator itself, so every request is same-origin. */
-export const control = new ControlClient({ baseUrl: '' });
+/** Announced on `window` when the control API asks for the control key (features/login shows the login again). */
+export const CONTROL_KEY_NEEDED = 'mailyard:control-key-needed';
+
+/** fetch, announcing a 401 (the login cookie no longer holds: a restart with a new control key). */
+const controlFetch: typeof fetch = async (input, init) => {
+  const res = await fetch(input, init);
+  if (res.status === 401) window.dispatchEvent(new Event(CONTROL_KEY_NEEDED));
+  return res;
+};
+
+/** The UI is served by the emulator itself, so every request is same-origin (the login's cookie goes with it). */
+export const control = new ControlClient({ baseUrl: '', fetch: controlFetch });
 
 /** The service API (`/v1`) as one account: the same requests a user's code makes, with its API key. */
 export function serviceAs(apiKey: string): ServiceClient {

@@ -1,0 +1,47 @@
+import { useState, type FormEvent } from 'react';
+import { logIn } from './session';
+
+/** The login screen of an emulator reachable from the network: asks for its control key. */
+export function Login({ onLoggedIn }: { onLoggedIn: () => void }) {
+  const [key, setKey] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await logIn(key.trim());
+      onLoggedIn();
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main className="login">
+      <section className="card" aria-labelledby="login-title">
+        <h2 id="login-title">Log in to Mailyard</h2>
+        <p className="muted">
+          This Mailyard is reachable from the network, so its captured mail and controls need its control key: the <code>Control:</code> line it printed at
+          start, or the key given with <code>--control-key</code>.
+        </p>
+        <form onSubmit={(e) => void submit(e)}>
+          <label className="field">
+            <span>Control key</span>
+            <input className="input" type="password" autoComplete="current-password" autoFocus required value={key} onChange={(e) => setKey(e.target.value)} />
+          </label>
+          <button className="button primary" type="submit" disabled={busy || key.trim() === ''}>
+            Log in
+          </button>
+          {error && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+        </form>
+      </section>
+    </main>
+  );
+}
