@@ -46,8 +46,19 @@ export class DeliveryOutbox {
    */
   private readonly newUnclaimed = new Map<string, FreshQueue>();
   private newUnclaimedCount = 0;
-  /** True while the store holds no due pending delivery but those in `newUnclaimed`. */
+  /**
+   * True while the store holds no due pending delivery but those in `newUnclaimed`, as long as the
+   * clock is before `scheduledFrom`.
+   */
   private onlyNewAreDue = false;
+  /**
+   * The earliest time a pending delivery that is not new falls due (a retry, one left unclaimed at a
+   * target's limit): read with the last query for due rows, at that query's `now`, and lowered by every
+   * retry committed since (`scheduled`). Claims by id only while the clock is before it, so a retry can
+   * never fall due unseen between a claim and the next alarm: from that time on, claims query the
+   * store. The worker's alarm rings at it.
+   */
+  private scheduledFrom = Infinity;
   /** Delivery ids: ULIDs in creation order even within one millisecond (the list pages by id). */
   private readonly newId = monotonicUlids();
   private readonly isoAt = isoTimestampCache();
@@ -146,6 +157,16 @@ export class DeliveryOutbox {
     return claimed;
   }
 
+  /** A pending delivery was committed with its next attempt at `at` (a retry, a manual attempt's follow-up). */
+  scheduled(at: number): void {
+    if (at < this.scheduledFrom) this.scheduledFrom = at;
+  }
+
+  /** When the next delivery that is not new falls due, as far as the store was read (the worker's alarm). */
+  get nextScheduledAt(): number | null {
+    return this.scheduledFrom === Infinity ? null : this.scheduledFrom;
+  }
+
   /** The store may hold due deliveries that are not new: claims query it again. */
   forgetNewUnclaimed(): void {
     this.onlyNewAreDue = false;
@@ -164,7 +185,11 @@ export class DeliveryOutbox {
     const batch = this.limits.claimBatch;
     const now = this.clock.now();
     const claimedAt = this.isoAt(now);
-    if (this.onlyNewAreDue) return this.claimNew(counts, perTargetLimit, batch, now, claimedAt, into);
+    if (this.onlyNewAreDue) {
+      if (now < this.scheduledFrom) return this.claimNew(counts, perTargetLimit, batch, now, claimedAt, into);
+      // A delivery that is not new is due: query until none is left (the new ones are among the rows).
+      this.forgetNewUnclaimed();
+    }
     const saturated = [...counts].filter(([, n]) => n >= perTargetLimit).map(([key]) => key);
     let claimed = 0;
     while (claimed < batch) {
@@ -192,6 +217,8 @@ export class DeliveryOutbox {
         this.onlyNewAreDue = false;
       }
     }
+    // Read at the same `now` as the claims: what falls due after it, nothing in between.
+    this.scheduledFrom = this.repo.nextDueAfter(now) ?? Infinity;
     return claimed >= batch;
   }
 

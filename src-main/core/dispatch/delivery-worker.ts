@@ -64,11 +64,6 @@ export class DeliveryWorker {
   private readonly targetCache = new Map<string, DeliveryTarget | null>();
   /** Set when a tick claimed a full batch: another tick follows at once. */
   private batchFull = false;
-  /**
-   * Set when the earliest scheduled attempt after now may have changed (a retry was scheduled, the
-   * clock moved, the alarm rang): the next tick asks the store again. Otherwise the alarm stands.
-   */
-  private scheduleChanged = true;
   private readonly isoAt = isoTimestampCache();
   /** Wakes the worker on the emulator clock when the next delivery becomes due. */
   private readonly alarm: ClockAlarm;
@@ -134,7 +129,6 @@ export class DeliveryWorker {
   /** Re-reads what is due (after the clock jumped, for example). */
   wake(): void {
     this.outbox.forgetNewUnclaimed();
-    this.scheduleChanged = true;
     this.queueTick(true);
   }
 
@@ -146,6 +140,17 @@ export class DeliveryWorker {
   /** Attempts on the wire right now. */
   inFlightCount(): number {
     return this.slots.inFlightCount;
+  }
+
+  /**
+   * Whether every delivery due by `horizon` has been attempted and its outcome committed: nothing
+   * enqueued, claimed, on the wire or waiting for its commit, and no pending one due by then.
+   */
+  idleBy(horizon: number): boolean {
+    if (this.outbox.enqueuedCount > 0 || this.completions.length > 0 || this.cancellations.length > 0) return false;
+    if (this.ready.length > 0 || this.slots.inFlightCount > 0) return false;
+    const next = this.deps.repo.nextDueAt();
+    return next === null || next > horizon;
   }
 
   /** Sends a delivery now, whatever its status (a manual attempt); resolves once its outcome is committed. */
@@ -189,7 +194,10 @@ export class DeliveryWorker {
     this.cancellations = [];
     const { repo, live } = this.deps;
     repo.transaction(() => {
-      for (const c of completed) repo.writeAttempt(c.attempt, c.update);
+      for (const c of completed) {
+        repo.writeAttempt(c.attempt, c.update);
+        if (c.update.status === 'pending' && c.update.next_attempt_at !== null) this.outbox.scheduled(c.update.next_attempt_at);
+      }
       for (const row of cancelled) {
         const update = cancelledWithoutAttempt(row, isoTimestamp(this.deps.clock.now()));
         repo.completeUpdate(update);
@@ -229,13 +237,14 @@ export class DeliveryWorker {
     }
   }
 
-  /** Waits on the emulator clock for the next delivery that becomes due after now. */
+  /**
+   * Waits on the emulator clock for the next delivery that is not new to fall due (the outbox reads
+   * it at the same time as it claims, and lowers it as retries are committed, so none falls between).
+   * Deliveries already due but not claimed are waiting for a target's slot: a finishing attempt
+   * wakes the worker for them.
+   */
   private armAlarm(): void {
-    // Deliveries already due but not claimed are waiting for a target's slot: a finishing attempt
-    // wakes the worker for them. The alarm is only for what becomes due later.
-    if (!this.scheduleChanged) return;
-    this.scheduleChanged = false;
-    this.alarm.set(this.deps.repo.nextDueAfter(this.deps.clock.now()));
+    this.alarm.set(this.outbox.nextScheduledAt);
   }
 
   /** Sends one attempt of a claimed delivery; resolves once its outcome is committed. */
@@ -259,12 +268,6 @@ export class DeliveryWorker {
     const attempt = attemptRow(row, trigger, request, startedAt, result);
     const next = nextState(row, trigger, previousStatus, result.succeeded, this.retry);
     const update = updateAfterAttempt(row, request, result, next, this.isoAt(this.deps.clock.now()));
-    if (next.status === 'pending') {
-      this.scheduleChanged = true;
-      // Pending and due already (a manual attempt on a pending delivery, a zero-delay retry): the
-      // store has a due delivery that is not new.
-      if (next.nextAttemptAt !== null && next.nextAttemptAt <= this.deps.clock.now()) this.outbox.forgetNewUnclaimed();
-    }
     return new Promise((committed) => {
       this.completions.push({ row, attempt, update, committed });
       // Soon when slots may starve or someone waits for this outcome; otherwise batch it.

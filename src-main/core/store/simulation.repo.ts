@@ -26,7 +26,6 @@ export class SimulationRepo {
       ),
       due: db.prepare<[number, number], ScheduledEventRow>('SELECT * FROM scheduled_events WHERE due_at <= ? ORDER BY due_at, id LIMIT ?'),
       remove: db.prepare<[number]>('DELETE FROM scheduled_events WHERE id = ?'),
-      nextAfter: db.prepare<[number], { at: number | null }>('SELECT MIN(due_at) AS at FROM scheduled_events WHERE due_at > ?'),
       next: db.prepare<[], { at: number | null }>('SELECT MIN(due_at) AS at FROM scheduled_events'),
       suppressed: db.prepare<[string, string], { n: number }>('SELECT 1 AS n FROM suppressions WHERE account_id = ? AND email_lc = ?'),
       suppress: db.prepare<[string, string, string, string]>(
@@ -49,10 +48,6 @@ export class SimulationRepo {
 
   remove(id: number): void {
     this.stmts.remove.run(id);
-  }
-
-  nextDueAfter(now: number): number | null {
-    return this.stmts.nextAfter.get(now)!.at;
   }
 
   nextDue(): number | null {

@@ -74,9 +74,32 @@ export class Simulator {
     return this.deps.repo.nextDue();
   }
 
+  /** Emits every event due now, before returning (a clock move waits for them). */
+  runDue(): void {
+    if (!this.running) return;
+    this.queued?.();
+    this.queued = undefined;
+    while (this.emitDue());
+    this.armAlarm();
+  }
+
   private tick(): void {
     this.queued = undefined;
     if (!this.running) return;
+    if (this.emitDue()) return this.wake();
+    this.armAlarm();
+  }
+
+  /**
+   * Waits for the earliest scheduled event. Everything due when the last batch was read is gone, so
+   * one that fell due since (between that read and this one) rings the alarm at once: none is skipped.
+   */
+  private armAlarm(): void {
+    this.alarm.set(this.deps.repo.nextDue());
+  }
+
+  /** Emits one batch of the events due now; true when the batch was full (more may be due). */
+  private emitDue(): boolean {
     this.lastTickAt = performance.now();
     const { repo, unitOfWork, clock, emailEvents, log, dispatcher } = this.deps;
     const now = clock.now();
@@ -97,7 +120,6 @@ export class Simulator {
       }
       dispatcher.commitEnqueued();
     });
-    if (due.length === BATCH) return this.wake();
-    this.alarm.set(repo.nextDueAfter(now));
+    return due.length === BATCH;
   }
 }
