@@ -204,6 +204,11 @@ export const ImapMessagePayload = z
     bounce: z
       .strictObject({ ref_id: z.string(), recipient: z.string(), bounce_type: z.enum(['hard', 'soft']), status: z.string(), diagnostic: z.string() })
       .nullable(),
+    /**
+     * Why the message is not carried whole, or null: mailparser refused it (then only what its header
+     * block says is carried), or it was over the size limit (only its header block was fetched).
+     */
+    problem: z.string().nullable(),
   })
   .meta({ id: 'ImapMessagePayload' });
 export type ImapMessagePayload = z.infer<typeof ImapMessagePayload>;
@@ -218,12 +223,14 @@ export const ImapMessageSummary = z
     message_id: z.string(),
     from_email: z.string(),
     subject: z.string(),
-    /** Bytes of the raw message as the server gave it. */
+    /** Bytes of the message on the server (the raw download is only its header block when `problem` says it was over the limit). */
     size: z.number().int().nonnegative(),
     /** A delivery-status notification about a message Mailyard sent: that message's ref_id. */
     bounce_ref_id: z.string().nullable(),
     /** The delivery that posts it to the configuration's webhook; null without a webhook. */
     delivery_id: z.string().nullable(),
+    /** Why it was not taken whole (mailparser refused it; over the size limit: only its header block is kept), or null. */
+    problem: z.string().nullable(),
     created_at: Timestamp,
   })
   .meta({ id: 'ImapMessageSummary' });

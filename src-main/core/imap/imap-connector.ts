@@ -1,7 +1,8 @@
 import { ImapFlow } from 'imapflow';
 import type { MailerRow } from '../store/mailers.repo';
 import { InboxWatch, type ImapConnectorDeps } from './inbox-watch';
-import { describeImapError, imapOptions } from './imap-options';
+import { describeImapError, imapOptions, SETUP_TIMEOUT_MS, setupTimeoutError } from './imap-options';
+import { systemWallScheduler, withinWallTime } from './reconnect-backoff';
 
 export type { ImapConnectorDeps } from './inbox-watch';
 
@@ -9,7 +10,9 @@ export type { ImapConnectorDeps } from './inbox-watch';
  * Keeps every IMAP configuration connected: logs in, opens the inbox, waits for new mail with IDLE,
  * stores each new message and posts it to the configuration's webhook through the dispatcher; a
  * delivery-status notification about a message Mailyard sent becomes that message's `bounce`. A failed
- * connection or login sets `status: error`, sends one `imap_error` per outage, and retries with back-off.
+ * connection or login sets `status: error`, sends one `imap_error` per outage, and retries with back-off
+ * on wall time. A message mailparser refuses, or one over the size limit, is kept as far as it can be
+ * read and the watch moves past it.
  */
 export class ImapConnector {
   private readonly watches = new Map<string, InboxWatch>();
@@ -50,7 +53,7 @@ export class ImapConnector {
       const address = await this.deps.serverAddress(row.host);
       client = new ImapFlow({ ...imapOptions(row, this.deps.mailers.credentials(row), this.deps.verifyTls, address), verifyOnly: true });
       client.on('error', () => {});
-      await client.connect();
+      await withinWallTime(this.deps.wall ?? systemWallScheduler(), SETUP_TIMEOUT_MS, client.connect(), setupTimeoutError);
       return { ok: true, message: `Connected to ${row.host}:${row.port} and logged in as ${row.username}` };
     } catch (err) {
       return { ok: false, message: describeImapError(err) };

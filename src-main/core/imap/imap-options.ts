@@ -3,10 +3,12 @@ import type { ImapFlowOptions } from 'imapflow';
 import type { MailerRow } from '../store/mailers.repo';
 import type { MailerCredentials } from '../services/mailers/mailer-credentials';
 
-/** Reconnection delays after a failure, on the emulator clock: 1 s, doubling, at most 5 minutes. */
-export function reconnectDelay(failures: number): number {
-  return Math.min(1000 * 2 ** Math.max(0, failures - 1), 5 * 60_000);
-}
+/**
+ * Connecting, the greeting, logging in and opening the inbox must be done within this long (wall
+ * time): a server that greets and then says nothing fails the attempt instead of holding it for
+ * imapflow's 5-minute socket time-out.
+ */
+export const SETUP_TIMEOUT_MS = 10_000;
 
 /**
  * The imapflow options of an IMAP configuration, with bounded time-outs. `secure` as the contract names
@@ -31,17 +33,47 @@ export function imapOptions(row: MailerRow, credentials: MailerCredentials, veri
     auth: credentials === null ? undefined : { user: credentials.user, pass: credentials.pass, accessToken: credentials.accessToken },
     tls: { rejectUnauthorized: verifyTls },
     logger: false,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
+    connectionTimeout: SETUP_TIMEOUT_MS,
+    greetingTimeout: SETUP_TIMEOUT_MS,
     // IDLE starts soon after the inbox is read, so new mail is announced at once.
     autoIdleDelay: 500,
     clientInfo: { name: 'Mailyard' },
   };
 }
 
-/** A failed connection or login in words: the server's answer when it gave one. */
+/** The connection set-up took longer than `SETUP_TIMEOUT_MS`. */
+export function setupTimeoutError(): Error {
+  return Object.assign(new Error(`the server did not finish greeting, login and opening INBOX within ${SETUP_TIMEOUT_MS / 1000} s`), {
+    code: 'ETIMEOUT',
+  });
+}
+
+/** At most this much of what a server said is quoted in an error. */
+const QUOTE_LIMIT = 120;
+
+function quoted(text: string): string {
+  const printable = text.replace(/[^\x20-\x7e]/g, '?');
+  return JSON.stringify(printable.length > QUOTE_LIMIT ? `${printable.slice(0, QUOTE_LIMIT)}...` : printable);
+}
+
+/**
+ * A failed connection or login in words: the server's answer when it gave one. An answer that is not
+ * IMAP is a protocol error (imapflow flags it as a failed login when it answers LOGIN, but no login
+ * was refused).
+ */
 export function describeImapError(err: unknown): string {
-  const e = err as { authenticationFailed?: boolean; responseText?: string; serverResponseCode?: string; code?: string; message?: string };
+  const e = err as {
+    authenticationFailed?: boolean;
+    responseText?: string;
+    serverResponseCode?: string;
+    code?: string;
+    message?: string;
+    parserError?: { parserContext?: { input?: string } };
+  };
+  if (e.parserError || /^ParserError/.test(e.code ?? '')) {
+    const input = e.parserError?.parserContext?.input;
+    return `protocol error: the server's answer is not IMAP${input === undefined ? '' : `: ${quoted(input)}`} (${e.code ?? 'ParserError'})`;
+  }
   if (e.authenticationFailed) return `${e.serverResponseCode ?? 'AUTHENTICATIONFAILED'} ${e.responseText ?? 'Authentication failed'}`.trim();
   if (e.responseText) return e.responseText;
   const message = (e.message ?? String(err)).replace(/\s+/g, ' ').trim();

@@ -1,21 +1,20 @@
 import { ImapFlow } from 'imapflow';
-import { simpleParser } from 'mailparser';
 import type { Logger } from 'pino';
-import { monotonicFactory } from 'ulid';
-import type { ImapMessagePayload, ImapMessageSummary } from '../../../src-shared/schemas/mailers';
-import { isoTimestamp, type Clock } from '../clock';
+import type { ImapMessageSummary } from '../../../src-shared/schemas/mailers';
+import type { Clock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import type { MessageLog } from '../services/email/message-log';
 import type { EmailEventsService } from '../services/email-events.service';
-import { mailContentOf } from '../services/email/parsed-mail';
-import { toImapMessageSummary } from '../services/mailers/mailer-records';
-import { IMAP_WEBHOOK_TARGET, type MailersService } from '../services/mailers/mailers.service';
-import type { ImapMessageRow, MailerRow, MailersRepo } from '../store/mailers.repo';
+import type { MailersService } from '../services/mailers/mailers.service';
+import type { MailerRow, MailersRepo } from '../store/mailers.repo';
 import type { UnitOfWork } from '../store/unit-of-work';
-import { readDsn } from './dsn';
-import { describeImapError, imapOptions, reconnectDelay } from './imap-options';
+import { describeImapError, imapOptions, SETUP_TIMEOUT_MS, setupTimeoutError } from './imap-options';
+import { ImapMessageStore, MAILBOX } from './message-store';
+import { ReconnectBackoff, systemWallScheduler, withinWallTime, type WallScheduler } from './reconnect-backoff';
+import { takeMail } from './take-mail';
 
-const MAILBOX = 'INBOX';
+/** The SMTP sink's default limit, for IMAP too when none is given. */
+const DEFAULT_MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 
 export interface ImapConnectorDeps {
   mailers: MailersService;
@@ -25,6 +24,7 @@ export interface ImapConnectorDeps {
   emailEvents: EmailEventsService;
   log: MessageLog;
   dispatcher: Pick<Dispatcher, 'enqueue' | 'commitEnqueued'>;
+  /** Emulator time: what is stamped on messages and events. */
   clock: Clock;
   logger: Logger;
   verifyTls: boolean;
@@ -32,6 +32,10 @@ export interface ImapConnectorDeps {
   serverAddress: (host: string) => Promise<string | undefined>;
   /** A message taken from an inbox is in the store (the live stream). */
   announce?: (message: ImapMessageSummary) => void;
+  /** Largest message fetched whole (the SMTP sink's `maxMessageBytes`); a larger one is taken as its header block. Default 25 MB. */
+  maxMessageBytes?: number;
+  /** Wall time for reconnection delays and the set-up deadline (network waits, never the emulator clock). Default: the process's timers. */
+  wall?: WallScheduler;
 }
 
 /** What one watch needs: the connector's dependencies and the configuration it watches. */
@@ -39,23 +43,33 @@ export interface InboxWatchDeps extends ImapConnectorDeps {
   mailerId: string;
 }
 
-/** One configuration's connection: connect, take new mail, reconnect after failures. */
+/**
+ * One configuration's connection: connect, take new mail, reconnect after failures. Reconnection
+ * backs off on wall time (1 s doubling to 5 minutes, `ReconnectBackoff`), and one `imap_error` is sent
+ * per outage, however many attempts it takes.
+ */
 export class InboxWatch {
   private client: ImapFlow | undefined;
   private closed = false;
-  private failures = 0;
   /** One imap_error per outage: set when it is sent, cleared once connected again. */
   private reported = false;
+  /** The last fetch failed (`status: error` while connected); cleared by the next one that works. */
+  private fetchFailing = false;
   private cancelTimer: (() => void) | undefined;
   /** Fetches run one after another. */
   private syncing: Promise<void> = Promise.resolve();
-  private readonly newRefId = monotonicFactory();
+  private readonly wall: WallScheduler;
+  private readonly backoff: ReconnectBackoff;
+  private readonly messages: ImapMessageStore;
 
   /** The IMAP configuration watched. */
   private readonly id: string;
 
   constructor(private readonly deps: InboxWatchDeps) {
     this.id = deps.mailerId;
+    this.wall = deps.wall ?? systemWallScheduler();
+    this.backoff = new ReconnectBackoff(this.wall);
+    this.messages = new ImapMessageStore(deps);
   }
 
   open(): void {
@@ -93,17 +107,19 @@ export class InboxWatch {
       if (this.closed) return;
       return this.failed(row, err);
     }
+    // Only a connection that was up (logged in, inbox open) is "closed"; one that closes while it is
+    // being set up is a failed attempt, counted once, below.
+    let up = false;
     client.on('error', (err: unknown) => this.deps.logger.debug({ err, mailerId: this.id }, 'imap connection error'));
     client.on('close', () => {
-      if (this.client !== client || this.closed) return;
+      if (!up || this.client !== client || this.closed) return;
       this.client = undefined;
       this.disconnected();
     });
     client.on('exists', () => this.sync(client));
     this.client = client;
     try {
-      await client.connect();
-      await client.mailboxOpen(MAILBOX);
+      await this.setUp(client);
     } catch (err) {
       if (this.client === client) this.client = undefined;
       client.close();
@@ -111,49 +127,81 @@ export class InboxWatch {
       return this.failed(row, err);
     }
     if (this.closed || this.client !== client) return void client.close();
-    this.failures = 0;
+    up = true;
+    this.backoff.connected();
     this.reported = false;
+    this.fetchFailing = false;
     mailers.setStatus(this.id, 'connected', null);
     this.deps.logger.info({ mailerId: this.id, host: row.host }, 'imap connected');
     this.sync(client);
   }
 
-  private failed(row: MailerRow, err: unknown): void {
-    const error = describeImapError(err);
-    this.failures++;
-    this.deps.mailers.setStatus(this.id, 'error', error);
-    this.deps.logger.info({ mailerId: this.id, host: row.host, error }, 'imap connection failed');
-    if (!this.reported) {
-      this.reported = true;
-      const { emailEvents, clock } = this.deps;
-      const payload = emailEvents.buildPayload('imap_error', undefined, { mailer_id: this.id, host: row.host, error }, clock.now());
-      emailEvents.emitEmailEvent(row.account_id, payload);
-    }
-    this.retryAfter(reconnectDelay(this.failures));
+  /** Connect, greeting, login and INBOX, within `SETUP_TIMEOUT_MS` of wall time in all. */
+  private async setUp(client: ImapFlow): Promise<void> {
+    const work = (async () => {
+      await client.connect();
+      await client.mailboxOpen(MAILBOX);
+    })();
+    await withinWallTime(this.wall, SETUP_TIMEOUT_MS, work, setupTimeoutError);
   }
 
-  /** The server closed a working connection: connect again after a short wait. */
+  private failed(row: MailerRow, err: unknown): void {
+    const error = describeImapError(err);
+    this.deps.mailers.setStatus(this.id, 'error', error);
+    this.deps.logger.info({ mailerId: this.id, host: row.host, error }, 'imap connection failed');
+    this.reportOnce(row, error);
+    this.retryAfter(this.backoff.failed());
+  }
+
+  /** One imap_error per outage (a failed connection, or fetches that fail). */
+  private reportOnce(row: MailerRow, error: string): void {
+    if (this.reported) return;
+    this.reported = true;
+    const { emailEvents, clock } = this.deps;
+    const payload = emailEvents.buildPayload('imap_error', undefined, { mailer_id: this.id, host: row.host, error }, clock.now());
+    emailEvents.emitEmailEvent(row.account_id, payload);
+  }
+
+  /** The server closed a working connection: connect again after the back-off's delay (1 s after a connection that was up a while). */
   private disconnected(): void {
     const row = this.deps.mailers.row(this.id);
     if (!row) return;
     this.deps.mailers.setStatus(this.id, 'connecting', 'the connection was closed; reconnecting');
-    this.failures = 1;
-    this.retryAfter(reconnectDelay(1));
+    this.retryAfter(this.backoff.failed());
   }
 
   private retryAfter(delayMs: number): void {
     if (this.closed) return;
     this.cancelTimer?.();
-    this.cancelTimer = this.deps.clock.setTimer(this.deps.clock.now() + delayMs, () => {
+    this.cancelTimer = this.wall.after(delayMs, () => {
       this.cancelTimer = undefined;
       void this.connect();
     });
   }
 
   private sync(client: ImapFlow): void {
-    this.syncing = this.syncing
-      .then(() => this.fetchNew(client))
-      .catch((err: unknown) => this.deps.logger.warn({ err, mailerId: this.id }, 'imap fetch failed'));
+    this.syncing = this.syncing.then(() => this.fetchNew(client)).then(
+      () => this.fetchWorked(client),
+      (err: unknown) => this.fetchFailed(client, err),
+    );
+  }
+
+  /** Fetching or storing failed (the message is taken again next time): `status: error` and one imap_error, visible. */
+  private fetchFailed(client: ImapFlow, err: unknown): void {
+    this.deps.logger.warn({ err, mailerId: this.id }, 'imap fetch failed');
+    const row = this.deps.mailers.row(this.id);
+    if (this.closed || this.client !== client || !row) return;
+    const error = `could not take new mail: ${describeImapError(err)}`;
+    this.fetchFailing = true;
+    this.deps.mailers.setStatus(this.id, 'error', error);
+    this.reportOnce(row, error);
+  }
+
+  private fetchWorked(client: ImapFlow): void {
+    if (!this.fetchFailing || this.closed || this.client !== client) return;
+    this.fetchFailing = false;
+    this.reported = false;
+    this.deps.mailers.setStatus(this.id, 'connected', null);
   }
 
   /**
@@ -172,100 +220,15 @@ export class InboxWatch {
       from = mailbox.uidNext;
       this.deps.repo.setImapPosition(this.id, uidValidity, from);
     }
-    await this.take(client, row, uidValidity, from);
-  }
-
-  private async take(client: ImapFlow, row: MailerRow, uidValidity: number, from: number): Promise<void> {
-    let next = from;
-    for await (const message of client.fetch(`${from}:*`, { uid: true, source: true }, { uid: true })) {
-      if (message.uid < from || !message.source || this.deps.repo.hasImapMessage(this.id, uidValidity, message.uid)) continue;
-      await this.store(row, uidValidity, message.uid, message.source);
-      next = Math.max(next, message.uid + 1);
-    }
-    if (next !== from) this.deps.repo.setImapPosition(this.id, uidValidity, next);
-  }
-
-  /** One new message: stored, posted to the webhook, and a bounce when it is a DSN about Mailyard's mail. */
-  private async store(row: MailerRow, uidValidity: number, uid: number, raw: Buffer): Promise<void> {
-    const { repo, unitOfWork, emailEvents, log, dispatcher, clock, mailers } = this.deps;
-    const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
-    const now = clock.now();
-    const timestamp = isoTimestamp(now);
-    const refId = this.newRefId(now);
-    const dsn = readDsn(parsed, raw);
-    // The bounced message: one of this account's, the recipient the DSN names among those of its Message-ID.
-    let bounce: ImapMessagePayload['bounce'] = null;
-    // The bounced copy itself (one recipient of the send whose ref_id `bounce` names).
-    let bouncedCopy: string | undefined;
-    if (dsn) {
-      // A Message-ID names a copy (the first recipient's, when the recipients share the composed message).
-      for (const candidate of dsn.copyIds) {
-        const sameSend = repo.sameSend(candidate).filter((m) => m.account_id === row.account_id);
-        const match = sameSend.find((m) => m.recipient_lc === dsn.recipient.toLowerCase()) ?? sameSend.find((m) => m.id === candidate);
-        if (match) {
-          bounce = { ref_id: match.ref_id, recipient: dsn.recipient, bounce_type: dsn.bounceType, status: dsn.status, diagnostic: dsn.diagnostic };
-          bouncedCopy = match.id;
-          break;
-        }
-      }
-    }
-    const payload: ImapMessagePayload = {
-      event: 'imap_message',
-      timestamp,
-      ref_id: refId,
-      mailer_id: this.id,
-      mailbox: MAILBOX,
-      uid,
-      message_id: parsed.messageId ?? '',
-      date: parsed.date ? parsed.date.toISOString() : null,
-      ...mailContentOf(parsed),
-      bounce,
-    };
-    const current = mailers.row(this.id);
-    if (!current || this.closed) return;
-    const stored: ImapMessageRow = {
-      ref_id: refId,
-      mailer_id: this.id,
-      account_id: current.account_id,
-      uidvalidity: uidValidity,
-      uid,
-      message_id: payload.message_id,
-      from_email: payload.from.email,
-      subject: payload.subject,
-      raw,
-      bounce_ref_id: bounce?.ref_id ?? null,
-      delivery_id: null,
-      created_ms: now,
-      created_at: timestamp,
-    };
-    unitOfWork.run(() => {
-      const webhook = current.webhook === null ? null : (JSON.parse(current.webhook) as { url: string });
-      const deliveryId = webhook
-        ? dispatcher.enqueue({
-            accountId: current.account_id,
-            target: { kind: IMAP_WEBHOOK_TARGET, id: this.id, url: webhook.url },
-            category: 'IMAP',
-            event: 'imap_message',
-            refId,
-            payload,
-          })
-        : null;
-      stored.delivery_id = deliveryId;
-      repo.insertImapMessage(stored);
-      const message = bouncedCopy === undefined ? undefined : log.find(bouncedCopy);
-      if (message && dsn) {
-        const event = emailEvents.buildPayload(
-          'bounce',
-          message,
-          { bounce_type: dsn.bounceType, bounce_category: dsn.bounceCategory, bounce_reason: dsn.diagnostic },
-          now,
-          message.recipient.email,
-        );
-        const result = emailEvents.emitEmailEvent(message.accountId, event);
-        log.apply(message, event, result.deliveryId);
-      }
-      dispatcher.commitEnqueued();
+    const stopped = () => this.closed || this.client !== client;
+    await takeMail(client, {
+      uidValidity,
+      from,
+      maxMessageBytes: this.deps.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      has: (uid) => this.deps.repo.hasImapMessage(this.id, uidValidity, uid),
+      store: (message) => this.messages.store(row, message, stopped),
+      advance: (next) => this.deps.repo.setImapPosition(this.id, uidValidity, next),
+      stopped,
     });
-    this.deps.announce?.(toImapMessageSummary({ ...stored, size: raw.length }));
   }
 }

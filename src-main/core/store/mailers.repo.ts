@@ -43,10 +43,14 @@ export interface ImapMessageRow {
   delivery_id: string | null;
   created_ms: number;
   created_at: string;
+  /** Why the message is not taken whole (mailparser refused it, or it was over the size limit); null when it is. */
+  problem: string | null;
+  /** Its size on the server when `raw` is only its header block (over the size limit); null when `raw` is all of it. */
+  server_size: number | null;
 }
 
-/** A listed message: its row without the raw source, and the source's size in bytes. */
-export type ImapMessageListRow = Omit<ImapMessageRow, 'raw'> & { size: number };
+/** A listed message: its row without the raw source, and its size in bytes on the server. */
+export type ImapMessageListRow = Omit<ImapMessageRow, 'raw' | 'server_size'> & { size: number };
 
 export interface RelayRow {
   /** The copy (one recipient of a send) waiting to be relayed. */
@@ -103,15 +107,16 @@ export class MailersRepo {
       setImapPosition: db.prepare<[number, number, string]>('UPDATE mailers SET imap_uidvalidity = ?, imap_uid_next = ? WHERE id = ?'),
       insertImapMessage: db.prepare<[ImapMessageRow]>(
         `INSERT OR IGNORE INTO imap_messages (ref_id, mailer_id, account_id, uidvalidity, uid, message_id, from_email, subject, raw,
-           bounce_ref_id, delivery_id, created_ms, created_at)
+           bounce_ref_id, delivery_id, created_ms, created_at, problem, server_size)
          VALUES (@ref_id, @mailer_id, @account_id, @uidvalidity, @uid, @message_id, @from_email, @subject, @raw,
-           @bounce_ref_id, @delivery_id, @created_ms, @created_at)`,
+           @bounce_ref_id, @delivery_id, @created_ms, @created_at, @problem, @server_size)`,
       ),
       hasImapMessage: db.prepare<[string, number, number], { one: number }>(
         'SELECT 1 AS one FROM imap_messages WHERE mailer_id = ? AND uidvalidity = ? AND uid = ?',
       ),
       imapMessagesBefore: db.prepare<[string, string, number], ImapMessageListRow>(
-        `SELECT ref_id, mailer_id, account_id, uidvalidity, uid, message_id, from_email, subject, length(raw) AS size, bounce_ref_id, delivery_id, created_ms, created_at
+        `SELECT ref_id, mailer_id, account_id, uidvalidity, uid, message_id, from_email, subject, COALESCE(server_size, length(raw)) AS size,
+           bounce_ref_id, delivery_id, created_ms, created_at, problem
          FROM imap_messages WHERE mailer_id = ? AND ref_id < ? ORDER BY ref_id DESC LIMIT ?`,
       ),
       imapMessageCount: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM imap_messages WHERE mailer_id = ?'),

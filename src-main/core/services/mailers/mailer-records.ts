@@ -58,6 +58,7 @@ export function toImapMessageSummary(row: ImapMessageListRow): ImapMessageSummar
     size: row.size,
     bounce_ref_id: row.bounce_ref_id,
     delivery_id: row.delivery_id,
+    problem: row.problem,
     created_at: row.created_at,
   };
 }
