@@ -128,6 +128,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     verifyTls: config.strictWebhookUrls,
     serverAddress,
     announce: (message) => live.emit('imap.message', message),
+    maxMessageBytes: config.maxMessageBytes,
   });
   mailers.onChanged((id, row) => imap.follow(id, row));
   const relay = new SmtpRelay({
