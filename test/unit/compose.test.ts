@@ -2,6 +2,11 @@ import { Readable } from 'node:stream';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { describe, expect, it } from 'vitest';
 import { composeMessage, renderInMemory } from '../../src-main/core/services/email/compose';
+import { composeCopies } from '../../src-main/core/services/email/copies';
+import { CopyTemplate } from '../../src-main/core/services/email/copy-template';
+import { addTracking, newTrackingKeys, prepareLinks } from '../../src-main/core/services/email/tracking';
+import type { SendEmailBody } from '../../src-shared/schemas/email';
+import { applyPatch } from '../../src-main/core/store/byte-patch';
 
 type MailOptions = ConstructorParameters<typeof MailComposer>[0];
 
@@ -94,3 +99,67 @@ describe('composeMessage', () => {
     expect(boundaryOf(a)).toMatch(/^--_NmP-[0-9a-f]{16}-Part_1$/);
   });
 });
+
+describe('copies made from a template (a tracked send without placeholders)', () => {
+  const baseUrl = 'http://127.0.0.1:4400';
+  const tracking = { open: true, click: true, unsubscribe: true, baseUrl };
+  // Links of unequal lengths, so the quoted-printable soft line breaks fall inside the keys of many of them.
+  const html = `<html><body>${Array.from({ length: 300 }, (_, i) => `<p>Item ${'x'.repeat(i % 37)}: <a href="https://shop.example/p/${i}">P${i}</a></p>`).join('')}</body></html>`;
+  const body: SendEmailBody = {
+    from: { email: 'shop@example.com' },
+    to: Array.from({ length: 6 }, (_, i) => ({ email: `r${i}@example.org` })),
+    subject: 'Catalogue',
+    content: [{ type: 'text/plain', value: 'The catalogue' }, { type: 'text/html', value: html }],
+    settings: { open_tracking: { enable: true }, click_tracking: { enable: true }, unsubscribe: { enable: true } },
+  };
+  const options = { date: new Date('2026-11-22T10:00:00Z'), boundary: 'b'.repeat(32) };
+  const compose = (id: string, keys = newTrackingKeys()) => {
+    const t = addTracking(html, 'The catalogue', tracking, prepareLinks(html), keys);
+    return composeMessage(body, { ...options, messageId: `<${id}@mailyard.local>`, html: t.html, text: t.text, extraHeaders: t.headers });
+  };
+  const tokensOf = (id: string, keys: ReturnType<typeof newTrackingKeys>) => [id, keys.click, keys.unsubscribe, keys.open];
+
+  it('makes the bytes composing gives, keys split by soft line breaks included', async () => {
+    const keys = newTrackingKeys();
+    const raw = await compose('01KAAAAAAAAAAAAAAAAAAAAAAA', keys);
+    expect(raw.includes('=\r\n')).toBe(true);
+    const template = CopyTemplate.of(raw, tokensOf('01KAAAAAAAAAAAAAAAAAAAAAAA', keys))!;
+    expect(template).toBeDefined();
+    for (let i = 0; i < 5; i++) {
+      const other = newTrackingKeys();
+      const id = `01KBBBBBBBBBBBBBBBBBBBBBB${i}`;
+      const composed = await compose(id, other);
+      expect(template.render(tokensOf(id, other)).equals(composed)).toBe(true);
+      expect(applyPatch(raw, template.patchFor(tokensOf(id, other))).equals(composed)).toBe(true);
+    }
+  });
+
+  it('is no template of a copy whose tokens its bytes do not show as they are (a base64 body)', async () => {
+    const keys = newTrackingKeys();
+    const t = addTracking(`<p>${'日本語の本文です。'.repeat(50)}<a href="https://a.example/">A</a></p>`, undefined, tracking, undefined, keys);
+    const raw = await composeMessage(body, { ...options, messageId: '<01KAAAAAAAAAAAAAAAAAAAAAAA@mailyard.local>', html: t.html, text: undefined, extraHeaders: t.headers });
+    expect(CopyTemplate.of(raw, tokensOf('01KAAAAAAAAAAAAAAAAAAAAAAA', keys))).toBeUndefined();
+  });
+
+  it("gives every recipient of a send its own copy, as composing it whole would, stored as edits of the first", async () => {
+    const recipients = body.to.map((r, i) => ({ ...r, type: 'to' as const, id: `01KCCCCCCCCCCCCCCCCCCCCCC${i}` }));
+    const copies = await composeCopies(body, recipients, { ...options, subject: 'Catalogue', html, text: 'The catalogue', substitute: false, baseUrl });
+    const keysSeen = new Set<string>();
+    for (const [i, copy] of copies.entries()) {
+      const keys = { click: copy.links!.key, open: copy.tokens.find((t) => t.kind === 'open')!.token, unsubscribe: copy.tokens.find((t) => t.kind === 'unsubscribe')!.token };
+      keysSeen.add(keys.click);
+      const raw = copy.patch ? applyPatch(copy.raw, copy.patch) : copy.raw;
+      const t = addTracking(html, 'The catalogue', tracking, undefined, keys);
+      const whole = await composeMessage(body, { date: options.date, boundary: options.boundary, messageId: `<${copy.id}@mailyard.local>`, html: t.html, text: t.text, extraHeaders: t.headers });
+      // The boundary of composeCopies is its own: compare with it put in place.
+      const boundary = /boundary="--_NmP-([0-9a-f]+)-Part_1"/.exec(raw.toString('latin1'))?.[1];
+      expect(boundary, 'the copy has a multipart boundary').toBeDefined();
+      expect(raw.toString('latin1')).toBe(whole.toString('latin1').split(options.boundary).join(boundary!));
+      expect(copy.links!.of).toBe(copies[0]!.id);
+      expect(copy.links!.list === undefined).toBe(i > 0);
+      if (i > 0) expect(copy.patch!.length).toBeLessThan(4_000);
+    }
+    expect(keysSeen.size).toBe(copies.length);
+  });
+});
+

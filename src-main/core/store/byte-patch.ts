@@ -2,34 +2,71 @@
  * A compact, byte-exact encoding of one buffer as edits of another: how each recipient's copy of a send
  * is stored beside the send's base copy. Copies differ from the base in a few places (tracking tokens,
  * the Message-ID, a DKIM signature), at the same offsets when the copies have the same length, so a
- * copy costs its differing bytes, not its size.
+ * copy costs its differing bytes, not its size. A copy's click links all carry its one key, so its many
+ * edits insert the same few byte strings: each is stored once per patch and named after that.
  *
- * The encoding: a sequence of edits, each `offset` (u32, in the base), `deleted` (u32, bytes of the base
- * dropped there), `inserted` (u32) and then the inserted bytes; edits in increasing offset order.
+ * The encoding (version 1): a byte 0xFF, then the edits in increasing offset order, each three unsigned
+ * LEB128 numbers: the equal bytes since the previous edit's end (in the base), the bytes of the base
+ * dropped there, and `2 * length` followed by the inserted bytes, or `2 * i + 1` for the same bytes as the
+ * patch's i-th distinct insertion. Version 0 (patches stored before it, still read): edits of `offset`,
+ * `deleted` and `inserted` (u32 each) and the inserted bytes; its first byte is never 0xFF (an offset
+ * under 4 GB). An empty patch is the base itself.
  */
 
-const HEADER = 12;
-/** Equal runs shorter than this between two differing ranges are folded into one edit (its header costs 12 bytes). */
+const VERSION_1 = 0xff;
+const V0_HEADER = 12;
+/** Equal runs shorter than this between two differing ranges are folded into one edit (a new edit costs its numbers). */
 const MERGE_GAP = 16;
+/** Insertions at most this long are looked up among the earlier ones (a link key, a QP-wrapped piece of one). */
+const REUSE_AT_MOST = 256;
+/** At most this many distinct insertions are remembered for reuse. */
+const REUSE_ENTRIES = 4096;
 
-interface Edit {
+/** One edit: `deleted` bytes of the base at `offset` replaced with `inserted`. */
+export interface Edit {
   offset: number;
   deleted: number;
   inserted: Buffer;
 }
 
-function encode(edits: Edit[]): Buffer {
-  const size = edits.reduce((n, e) => n + HEADER + e.inserted.length, 0);
-  const out = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (const e of edits) {
-    out.writeUInt32BE(e.offset, at);
-    out.writeUInt32BE(e.deleted, at + 4);
-    out.writeUInt32BE(e.inserted.length, at + 8);
-    e.inserted.copy(out, at + HEADER);
-    at += HEADER + e.inserted.length;
+/** Unsigned LEB128, as many bytes as the value needs (a JS number up to 2^53). */
+function writeVarint(out: number[], value: number): void {
+  let v = value;
+  while (v >= 0x80) {
+    out.push((v % 0x80) | 0x80);
+    v = Math.floor(v / 0x80);
   }
-  return out;
+  out.push(v);
+}
+
+/** The patch of these edits (in increasing offset order, not overlapping). */
+export function encodeEdits(edits: readonly Edit[]): Buffer {
+  if (edits.length === 0) return Buffer.alloc(0);
+  const head: number[] = [VERSION_1];
+  const chunks: Buffer[] = [];
+  const seen = new Map<string, number>();
+  let end = 0;
+  const flush = () => {
+    if (head.length > 0) chunks.push(Buffer.from(head));
+    head.length = 0;
+  };
+  for (const e of edits) {
+    writeVarint(head, e.offset - end);
+    writeVarint(head, e.deleted);
+    end = e.offset + e.deleted;
+    const key = e.inserted.length <= REUSE_AT_MOST ? e.inserted.toString('latin1') : undefined;
+    const earlier = key === undefined ? undefined : seen.get(key);
+    if (earlier !== undefined) {
+      writeVarint(head, 2 * earlier + 1);
+      continue;
+    }
+    writeVarint(head, 2 * e.inserted.length);
+    flush();
+    chunks.push(e.inserted);
+    if (key !== undefined && seen.size < REUSE_ENTRIES) seen.set(key, seen.size);
+  }
+  flush();
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -43,7 +80,7 @@ export function diffBytes(base: Buffer, copy: Buffer): Buffer {
     while (prefix < shorter && base[prefix] === copy[prefix]) prefix++;
     let suffix = 0;
     while (suffix < shorter - prefix && base[base.length - 1 - suffix] === copy[copy.length - 1 - suffix]) suffix++;
-    return encode([{ offset: prefix, deleted: base.length - prefix - suffix, inserted: copy.subarray(prefix, copy.length - suffix) }]);
+    return encodeEdits([{ offset: prefix, deleted: base.length - prefix - suffix, inserted: copy.subarray(prefix, copy.length - suffix) }]);
   }
   const edits: Edit[] = [];
   let i = 0;
@@ -69,22 +106,70 @@ export function diffBytes(base: Buffer, copy: Buffer): Buffer {
     edits.push({ offset: start, deleted: end - start, inserted: copy.subarray(start, end) });
     i = end;
   }
-  return encode(edits);
+  return encodeEdits(edits);
 }
 
-/** The buffer `patch` (from diffBytes) makes of `base`. */
+/** The buffer `patch` (from diffBytes, either version) makes of `base`. */
 export function applyPatch(base: Buffer, patch: Buffer): Buffer {
+  if (patch.length === 0) return base;
+  const edits = patch[0] === VERSION_1 ? decodeV1(patch) : decodeV0(patch);
   const parts: Buffer[] = [];
   let from = 0;
-  for (let at = 0; at < patch.length; ) {
-    const offset = patch.readUInt32BE(at);
-    const deleted = patch.readUInt32BE(at + 4);
-    const inserted = patch.readUInt32BE(at + 8);
-    if (offset < from || offset + deleted > base.length || at + HEADER + inserted > patch.length) throw new Error('corrupt copy patch');
-    parts.push(base.subarray(from, offset), patch.subarray(at + HEADER, at + HEADER + inserted));
-    from = offset + deleted;
-    at += HEADER + inserted;
+  for (const e of edits) {
+    if (e.offset < from || e.offset + e.deleted > base.length) throw new Error('corrupt copy patch');
+    parts.push(base.subarray(from, e.offset), e.inserted);
+    from = e.offset + e.deleted;
   }
   parts.push(base.subarray(from));
   return Buffer.concat(parts);
+}
+
+function decodeV0(patch: Buffer): Edit[] {
+  const edits: Edit[] = [];
+  for (let at = 0; at < patch.length; ) {
+    if (at + V0_HEADER > patch.length) throw new Error('corrupt copy patch');
+    const inserted = patch.readUInt32BE(at + 8);
+    if (at + V0_HEADER + inserted > patch.length) throw new Error('corrupt copy patch');
+    edits.push({ offset: patch.readUInt32BE(at), deleted: patch.readUInt32BE(at + 4), inserted: patch.subarray(at + V0_HEADER, at + V0_HEADER + inserted) });
+    at += V0_HEADER + inserted;
+  }
+  return edits;
+}
+
+function decodeV1(patch: Buffer): Edit[] {
+  const edits: Edit[] = [];
+  const distinct: Buffer[] = [];
+  let at = 1;
+  const varint = (): number => {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      if (at >= patch.length || scale > 2 ** 49) throw new Error('corrupt copy patch');
+      const byte = patch[at++]!;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 0x80;
+    }
+  };
+  let end = 0;
+  while (at < patch.length) {
+    const offset = end + varint();
+    const deleted = varint();
+    const n = varint();
+    let inserted: Buffer;
+    if (n % 2 === 1) {
+      const earlier = distinct[(n - 1) / 2];
+      if (earlier === undefined) throw new Error('corrupt copy patch');
+      inserted = earlier;
+    } else {
+      const length = n / 2;
+      if (at + length > patch.length) throw new Error('corrupt copy patch');
+      inserted = patch.subarray(at, at + length);
+      at += length;
+      if (length <= REUSE_AT_MOST && distinct.length < REUSE_ENTRIES) distinct.push(inserted);
+    }
+    edits.push({ offset, deleted, inserted });
+    end = offset + deleted;
+  }
+  return edits;
 }

@@ -4,6 +4,7 @@ import { applyPatch } from './byte-patch';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import { searchTerms, type MessageSearch, type MessageSearchText } from './message-search';
+import { TrackingTokens, type TrackedLink, type TrackingTokenRow } from './tracking-tokens';
 
 export type { MessageSearch, MessageSearchText } from './message-search';
 
@@ -85,10 +86,12 @@ export class MessagesRepo {
   /** The last header lines and body whose addresses were read, and their address words (see otherAddresses). */
   private lastText: MessageSearchText = { body: '', headers: '' };
   private lastAddresses = '';
+  private readonly tokens: TrackingTokens;
   /** The search's prepared statements, by their SQL. */
   private readonly searchStatements = new Map<string, Statement<[Record<string, unknown>], unknown>>();
 
   constructor(private readonly db: Db) {
+    this.tokens = new TrackingTokens(db);
     this.stmts = {
       insertContent: db.prepare<[MessageContentRow]>(
         'INSERT INTO message_contents (send_id, raw) VALUES (@send_id, @raw)',
@@ -118,12 +121,6 @@ export class MessagesRepo {
       nextSeq: db.prepare<[string], { seq: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM message_events WHERE message_id = ?'),
       insertEvent: db.prepare<[MessageEventRow]>(
         'INSERT INTO message_events (message_id, seq, event, timestamp, delivery_id) VALUES (@message_id, @seq, @event, @timestamp, @delivery_id)',
-      ),
-      insertToken: db.prepare<[{ token: string; message_id: string; kind: string; url: string | null; link_name: string | null }]>(
-        'INSERT INTO tracking_tokens (token, message_id, kind, url, link_name) VALUES (@token, @message_id, @kind, @url, @link_name)',
-      ),
-      token: db.prepare<[string], { token: string; message_id: string; kind: 'open' | 'click' | 'unsubscribe'; url: string | null; link_name: string | null }>(
-        'SELECT * FROM tracking_tokens WHERE token = ?',
       ),
       content: db.prepare<[string], MessageContentRow>('SELECT * FROM message_contents WHERE send_id = ?'),
       deleteOne: db.prepare<[string]>('DELETE FROM messages WHERE id = ?'),
@@ -207,12 +204,19 @@ export class MessagesRepo {
     return out;
   }
 
-  insertToken(row: { token: string; message_id: string; kind: string; url: string | null; link_name: string | null }): void {
-    this.stmts.insertToken.run(row);
+  /** An open pixel's or unsubscribe link's token. */
+  insertToken(row: TrackingTokenRow): void {
+    this.tokens.insert(row);
   }
 
-  token(token: string) {
-    return this.stmts.token.get(token);
+  /** A copy's click links: its key and their list (see TrackingTokens.insertLinks). */
+  insertLinks(messageId: string, key: string, linksOf: string, list?: readonly TrackedLink[]): void {
+    this.tokens.insertLinks(messageId, key, linksOf, list);
+  }
+
+  /** What a tracking token stands for (a copy's link included), or undefined. */
+  token(token: string): TrackingTokenRow | undefined {
+    return this.tokens.get(token);
   }
 
   content(sendId: string): MessageContentRow | undefined {

@@ -225,6 +225,7 @@ export class EmailService {
         messages.insertMessage(row, { body: send.searchBody, headers });
         if (this.deps.created) rows.push(row);
         for (const t of c.tokens) messages.insertToken({ ...t, message_id: c.id });
+        if (c.links) messages.insertLinks(c.id, c.links.key, c.links.of, c.links.list);
         if (plan.kind === 'events' && relay && !c.generationFailure) relay.queue(c.id, send.mailerId, now);
         else if (plan.kind === 'events') {
           let at = now;
