@@ -1,4 +1,7 @@
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { InboxWatch, type InboxWatchDeps } from '../../src-main/core/imap/inbox-watch';
+import type { MailerRow } from '../../src-main/core/store/mailers.repo';
 import { ImapMessagePayload } from '../../src-shared/schemas/mailers';
 import type { EmulatorConfigInput } from '../../src-main/core/config';
 import { hasDovecot, startDovecot, type Dovecot } from '../helpers/dovecot';
@@ -205,5 +208,73 @@ describe('IMAP connector: servers that misbehave (127.0.0.1 stubs)', () => {
     expect(imapErrors()[0].error).toBe(record.last_error);
     const test = (await emu!.control.testMailer(mailer.mailer_id)).data;
     expect(test).toMatchObject({ ok: false, message: expect.stringMatching(/^protocol error/) });
+  });
+});
+
+describe.skipIf(!hasDovecot && !process.env.CI)('IMAP connector: a store that fails (Dovecot)', () => {
+  it('shows status error with the reason and sends one imap_error while mail cannot be stored, and takes it once it can', async () => {
+    dovecot = await startDovecot({ alice: 'alice-secret' });
+    const row = {
+      id: 'm1', account_id: 'a1', config_type: 'imap', host: '127.0.0.1', port: dovecot.port, username: 'alice', secure: 'None',
+      status: 'connecting', last_error: null, webhook: null, imap_uidvalidity: null, imap_uid_next: null,
+    } as unknown as MailerRow;
+    const stored: string[] = [];
+    const imapEvents: unknown[] = [];
+    // The store as on a full disk: every write fails until `full` is cleared.
+    let full = true;
+    const write = () => {
+      if (full) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    };
+    const deps = {
+      mailerId: 'm1',
+      mailers: {
+        row: () => row,
+        credentials: () => ({ user: 'alice', pass: 'alice-secret' }),
+        setStatus: (_id: string, status: string, error: string | null) => Object.assign(row, { status, last_error: error }),
+      },
+      repo: {
+        setImapPosition: (_id: string, uidValidity: number, next: number) => Object.assign(row, { imap_uidvalidity: uidValidity, imap_uid_next: next }),
+        hasImapMessage: () => false,
+        insertImapMessage: (m: { subject: string }) => {
+          write();
+          stored.push(m.subject);
+        },
+        sameSend: () => [],
+      },
+      unitOfWork: { run: (fn: () => void) => fn() },
+      dispatcher: { enqueue: () => null, commitEnqueued: () => {} },
+      log: { find: () => undefined },
+      emailEvents: {
+        buildPayload: (event: string, _m: unknown, extra: object) => ({ event, ...extra }),
+        emitEmailEvent: (_account: string, payload: unknown) => imapEvents.push(payload),
+      },
+      clock: { now: () => Date.now(), setTimer: () => () => {} },
+      logger: pino({ level: 'silent' }),
+      verifyTls: false,
+      serverAddress: async () => undefined,
+    } as unknown as InboxWatchDeps;
+    const watch = new InboxWatch(deps);
+    try {
+      watch.open();
+      await until('connected', () => (row.status === 'connected' ? true : undefined));
+      await dovecot.deliver('alice', mail('First'));
+      await until('status error', () => (row.status === 'error' ? true : undefined));
+      expect(row.last_error).toBe('could not take new mail: database or disk is full (SQLITE_FULL)');
+      await dovecot.deliver('alice', mail('Second'));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(imapEvents).toEqual([expect.objectContaining({ event: 'imap_error', mailer_id: 'm1', error: row.last_error })]);
+
+      // Space again: the next try (1 s, 2 s, ... after the failures) takes both, in order, with no new mail needed.
+      full = false;
+      await until('both stored', () => (stored.length === 2 ? true : undefined));
+      await dovecot.deliver('alice', mail('Third'));
+      await until('all three stored', () => (stored.length === 3 ? true : undefined));
+      expect(stored).toEqual(['First', 'Second', 'Third']);
+      await until('connected again', () => (row.status === 'connected' ? true : undefined));
+      expect(row.last_error).toBeNull();
+      expect(imapEvents).toHaveLength(1);
+    } finally {
+      await watch.close();
+    }
   });
 });

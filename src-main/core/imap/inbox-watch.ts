@@ -10,7 +10,7 @@ import type { MailerRow, MailersRepo } from '../store/mailers.repo';
 import type { UnitOfWork } from '../store/unit-of-work';
 import { describeImapError, imapOptions, SETUP_TIMEOUT_MS, setupTimeoutError } from './imap-options';
 import { ImapMessageStore, MAILBOX } from './message-store';
-import { ReconnectBackoff, systemWallScheduler, withinWallTime, type WallScheduler } from './reconnect-backoff';
+import { ReconnectBackoff, reconnectDelay, systemWallScheduler, withinWallTime, type WallScheduler } from './reconnect-backoff';
 import { takeMail } from './take-mail';
 
 /** The SMTP sink's default limit, for IMAP too when none is given. */
@@ -56,6 +56,9 @@ export class InboxWatch {
   /** The last fetch failed (`status: error` while connected); cleared by the next one that works. */
   private fetchFailing = false;
   private cancelTimer: (() => void) | undefined;
+  /** After a failed fetch: the next try (the same back-off as reconnection), whether or not new mail comes. */
+  private cancelFetchRetry: (() => void) | undefined;
+  private fetchFailures = 0;
   /** Fetches run one after another. */
   private syncing: Promise<void> = Promise.resolve();
   private readonly wall: WallScheduler;
@@ -79,6 +82,7 @@ export class InboxWatch {
   async close(): Promise<void> {
     this.closed = true;
     this.cancelTimer?.();
+    this.cancelFetchRetry?.();
     const client = this.client;
     this.client = undefined;
     if (!client) return;
@@ -186,7 +190,11 @@ export class InboxWatch {
     );
   }
 
-  /** Fetching or storing failed (the message is taken again next time): `status: error` and one imap_error, visible. */
+  /**
+   * Fetching or storing failed (a full disk, a server error): the messages from the position on are
+   * taken again at the next try, which comes after the back-off's delay or with new mail, whichever is
+   * first. Meanwhile `status: error` says why, with one imap_error.
+   */
   private fetchFailed(client: ImapFlow, err: unknown): void {
     this.deps.logger.warn({ err, mailerId: this.id }, 'imap fetch failed');
     const row = this.deps.mailers.row(this.id);
@@ -195,11 +203,19 @@ export class InboxWatch {
     this.fetchFailing = true;
     this.deps.mailers.setStatus(this.id, 'error', error);
     this.reportOnce(row, error);
+    this.cancelFetchRetry?.();
+    this.cancelFetchRetry = this.wall.after(reconnectDelay(++this.fetchFailures), () => {
+      this.cancelFetchRetry = undefined;
+      this.sync(client);
+    });
   }
 
   private fetchWorked(client: ImapFlow): void {
     if (!this.fetchFailing || this.closed || this.client !== client) return;
     this.fetchFailing = false;
+    this.fetchFailures = 0;
+    this.cancelFetchRetry?.();
+    this.cancelFetchRetry = undefined;
     this.reported = false;
     this.deps.mailers.setStatus(this.id, 'connected', null);
   }
