@@ -72,13 +72,14 @@ describe('listening beyond loopback (--host 0.0.0.0)', () => {
   });
 
   it('refuses a wrong key, an account API key, and the key in another header', async () => {
-    for (const headers of [
+    const attempts: Array<Record<string, string>> = [
       { authorization: `Bearer ${key}x` },
       { authorization: `Bearer ${emu.apiKey}` },
       { 'x-api-key': key },
       { authorization: key },
       { cookie: `mailyard_control_${emu.handle.ports.http}=${key}` },
-    ]) {
+    ];
+    for (const headers of attempts) {
       expectRefused(await call(base, 'GET', '/emulator/messages', { host: 'mailyard.lan', ...headers }));
     }
   });
