@@ -32,7 +32,7 @@ export class Dispatcher {
   private readonly outbox: DeliveryOutbox;
   private readonly worker: DeliveryWorker;
   private readonly queries: DeliveryQueries;
-  private readonly insertEnqueued = () => this.worker.insertEnqueued();
+  private readonly insertEnqueued = () => this.worker.insertEnqueuedSoon();
 
   constructor(
     private readonly deps: DispatcherDeps,
@@ -96,6 +96,11 @@ export class Dispatcher {
   /** Attempts on the wire right now. */
   inFlightCount(): number {
     return this.worker.inFlightCount();
+  }
+
+  /** Whether every delivery due by `horizon` has been attempted and recorded (a clock move waits for it). */
+  idleBy(horizon: number): boolean {
+    return this.worker.idleBy(horizon);
   }
 
   /** When the next scheduled attempt is due, if any is pending. */

@@ -21,6 +21,7 @@ import type { MailersService } from '../services/mailers/mailers.service';
 import type { OAuthService } from '../services/oauth/oauth.service';
 import type { ResetService } from '../services/reset.service';
 import type { Simulator } from '../services/simulation/simulator';
+import type { ClockService } from '../services/clock.service';
 import type { StatsService } from '../services/stats.service';
 import type { WebhooksService } from '../services/webhooks.service';
 import type { SmtpRelay } from '../smtp/relay';
@@ -54,6 +55,7 @@ export interface HttpServices {
   emailEvents: EmailEventsService;
   dispatcher: Dispatcher;
   simulator: Simulator;
+  clockControl: ClockService;
   domains: DomainsService;
   inbound: InboundService;
   mailers: MailersService;
@@ -231,12 +233,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     control.addHook('onRequest', controlGuard(deps.host));
     sessionRoutes(control, access);
     controlRoutes(control, { accounts: deps.services.accounts, health: deps.health, stats: deps.services.stats, reset: deps.services.reset });
-    dispatchRoutes(control, {
-      clock: deps.clock,
-      dispatcher: deps.services.dispatcher,
-      simulator: deps.services.simulator,
-      emailEvents: deps.services.emailEvents,
-    });
+    dispatchRoutes(control, { clockControl: deps.services.clockControl, dispatcher: deps.services.dispatcher, emailEvents: deps.services.emailEvents });
     simulationRoutes(control, deps.services.email);
     messagesRoutes(control, { messages: deps.services.messages, relay: deps.services.relay, checks: deps.services.checks });
     inboundControlRoutes(control, { inbound: deps.services.inbound, accounts: deps.services.accounts });

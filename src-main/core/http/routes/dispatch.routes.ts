@@ -1,49 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import { controlOperations as ops } from '../../../../src-shared/operations';
-import type { ClockState } from '../../../../src-shared/schemas/dispatch';
-import { isoTimestamp, type EmulatorClock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
+import type { ClockService } from '../../services/clock.service';
 import type { EmailEventsService } from '../../services/email-events.service';
-import type { Simulator } from '../../services/simulation/simulator';
 import { registerOperation } from '../operation-route';
 import { ok } from '../respond';
 
 export interface DispatchRouteDeps {
-  clock: EmulatorClock;
+  clockControl: ClockService;
   dispatcher: Dispatcher;
-  simulator: Simulator;
   emailEvents: EmailEventsService;
 }
 
 export function dispatchRoutes(app: FastifyInstance, deps: DispatchRouteDeps): void {
-  const { clock, dispatcher } = deps;
+  const { clockControl, dispatcher } = deps;
 
-  const clockState = (): ClockState => {
-    const s = clock.state();
-    const due = dispatcher.nextDueAt();
-    const event = deps.simulator.nextDueAt();
-    return {
-      now: isoTimestamp(s.now),
-      now_ms: s.now,
-      speed: s.speed,
-      offset_ms: s.offsetMs,
-      next_due_at: due === null ? null : isoTimestamp(due),
-      next_event_at: event === null ? null : isoTimestamp(event),
-      pending_deliveries: dispatcher.pendingCount(),
-    };
-  };
-
-  registerOperation(app, ops.getClock, () => ok('Clock retrieved successfully', clockState()));
-  registerOperation(app, ops.setClock, ({ body }) => {
-    if (body.speed === undefined && body.advance_ms === undefined) {
-      throw new AppError('validation', 'give speed, advance_ms or both', [{ path: '', message: 'give speed, advance_ms or both' }]);
-    }
-    if (body.speed !== undefined) clock.setSpeed(body.speed);
-    if (body.advance_ms !== undefined && body.advance_ms > 0) clock.advance(body.advance_ms);
-    return ok('Clock updated', clockState());
-  });
+  registerOperation(app, ops.getClock, () => ok('Clock retrieved successfully', clockControl.state()));
+  registerOperation(app, ops.setClock, async ({ body }) => ok('Clock updated', await clockControl.set(body)));
 
   registerOperation(app, ops.listDeliveries, ({ query }) => {
     const { cursor, limit, ...filter } = query;

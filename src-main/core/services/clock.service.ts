@@ -1,0 +1,76 @@
+import type { ClockState } from '../../../src-shared/schemas/dispatch';
+import { isoTimestamp, type EmulatorClock } from '../clock';
+import type { Dispatcher } from '../dispatch/dispatcher';
+import { AppError } from '../errors';
+import type { Simulator } from './simulation/simulator';
+
+/** A clock move waits this long at most (wall time) for the attempts it made due (README: Limits). */
+export const CLOCK_SETTLE_WAIT_MS = 2_000;
+
+export interface ClockServiceDeps {
+  clock: EmulatorClock;
+  dispatcher: Pick<Dispatcher, 'idleBy' | 'inFlightCount' | 'nextDueAt' | 'pendingCount' | 'wake'>;
+  simulator: Pick<Simulator, 'runDue' | 'nextDueAt'>;
+  /**
+   * How long a clock move waits, in wall time, for the webhook attempts it made due to be answered
+   * and recorded. A receiver slower than this is left in flight, and the answer counts it.
+   */
+  settleWaitMs: number;
+  /** How often the wait looks again (wall time). */
+  pollMs?: number;
+}
+
+/**
+ * The emulator clock as the control API moves it. A move settles before it answers: every simulated
+ * event that fell due up to the new time is emitted, and every webhook delivery due by then (those
+ * events' deliveries included) is attempted and its outcome recorded, so what a test or the UI reads
+ * right after the move is what happened. Only an attempt whose receiver has not answered within
+ * `settleWaitMs` is left in flight; the answer's `in_flight` says how many.
+ */
+export class ClockService {
+  constructor(private readonly deps: ClockServiceDeps) {}
+
+  state(): ClockState {
+    const { clock, dispatcher, simulator } = this.deps;
+    const s = clock.state();
+    const due = dispatcher.nextDueAt();
+    const event = simulator.nextDueAt();
+    return {
+      now: isoTimestamp(s.now),
+      now_ms: s.now,
+      speed: s.speed,
+      offset_ms: s.offsetMs,
+      next_due_at: due === null ? null : isoTimestamp(due),
+      next_event_at: event === null ? null : isoTimestamp(event),
+      pending_deliveries: dispatcher.pendingCount(),
+      in_flight: dispatcher.inFlightCount(),
+    };
+  }
+
+  /** Changes the speed, jumps ahead, or both; answers once the work that fell due is recorded. */
+  async set(body: { speed?: number; advance_ms?: number }): Promise<ClockState> {
+    const { clock } = this.deps;
+    if (body.speed === undefined && body.advance_ms === undefined) {
+      throw new AppError('validation', 'give speed, advance_ms or both', [{ path: '', message: 'give speed, advance_ms or both' }]);
+    }
+    if (body.speed !== undefined) clock.setSpeed(body.speed);
+    if (body.advance_ms !== undefined && body.advance_ms > 0) clock.advance(body.advance_ms);
+    await this.settle();
+    return this.state();
+  }
+
+  /**
+   * Emits the events due now at once, then waits until the deliveries due by the time that took
+   * (theirs and any others) have been attempted and recorded, or `settleWaitMs` has passed.
+   */
+  private async settle(): Promise<void> {
+    const { clock, dispatcher, simulator, settleWaitMs, pollMs = 5 } = this.deps;
+    simulator.runDue();
+    const horizon = clock.now();
+    dispatcher.wake();
+    const deadline = performance.now() + settleWaitMs;
+    while (!dispatcher.idleBy(horizon) && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+}
