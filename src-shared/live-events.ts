@@ -1,5 +1,6 @@
 import type { AttemptRecord, DeliverySummary } from './schemas/dispatch';
 import type { ImapMessageSummary } from './schemas/mailers';
+import type { StoreSpace } from './schemas/emulator';
 import type { MessageSummary } from './schemas/messages';
 
 /**
@@ -22,6 +23,8 @@ export interface LiveEventMap {
   'mailer.updated': { mailer_id: string; account_id: string; config_type: string; status: string; last_error: string | null };
   /** The IMAP connector took a message from an inbox (it is in the store). */
   'imap.message': ImapMessageSummary;
+  /** The disk of the data directory was found full, or has room again. */
+  'store.changed': StoreSpace;
 }
 export type LiveEventName = keyof LiveEventMap;
 
@@ -35,4 +38,5 @@ export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
   'message.updated',
   'mailer.updated',
   'imap.message',
+  'store.changed',
 ];

@@ -22,6 +22,15 @@ export const CreateAccountBody = z
   .meta({ id: 'CreateAccountBody' });
 export type CreateAccountBody = z.infer<typeof CreateAccountBody>;
 
+export const StoreSpace = z
+  .object({
+    full: z.boolean(),
+    /** When the disk was first found full, while it is. */
+    since: Timestamp.nullable(),
+  })
+  .meta({ id: 'StoreSpace' });
+export type StoreSpace = z.infer<typeof StoreSpace>;
+
 export const Health = z
   .object({
     status: z.literal('ok'),
@@ -31,6 +40,11 @@ export const Health = z
     ports: z.object({ http: z.number().int(), smtp: z.number().int().nullable() }),
     /** `null` when running with `--memory`. */
     data_dir: z.string().nullable(),
+    /**
+     * Whether the disk of the data directory had room at the last writes. While `full`, sends answer
+     * 507 and SMTP 451, and the workers wait; they go on by themselves once there is room.
+     */
+    store: StoreSpace,
   })
   .meta({ id: 'Health' });
 export type Health = z.infer<typeof Health>;

@@ -117,9 +117,19 @@ export class DeliveryOutbox {
     const rows = this.enqueued;
     this.enqueued = [];
     const claimed = claimedPerTarget && this.onlyNewAreDue && !this.repo.inTransaction() ? this.claimAtInsert(rows, claimedPerTarget()) : [];
-    this.repo.transaction(() => {
-      for (const row of rows) this.repo.insert(row);
-    });
+    try {
+      this.repo.transaction(() => {
+        for (const row of rows) this.repo.insert(row);
+      });
+    } catch (err) {
+      // Not stored. Inside a caller's transaction they go with it (it rolls back as one); otherwise
+      // they are kept, unclaimed, for the next try.
+      if (!this.repo.inTransaction()) {
+        for (const row of claimed) row.status = 'pending';
+        this.enqueued = rows.concat(this.enqueued);
+      }
+      throw err;
+    }
     if (!this.onlyNewAreDue) return claimed;
     if (this.newUnclaimedCount + rows.length - claimed.length > NEW_UNCLAIMED_LIMIT) {
       this.forgetNewUnclaimed();

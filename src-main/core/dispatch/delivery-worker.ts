@@ -3,6 +3,7 @@ import { ClockAlarm, isoTimestamp, type Clock } from '../clock';
 import { AppError } from '../errors';
 import type { LiveBus } from '../live-bus';
 import type { DeliveriesRepo, DeliveryRow } from '../store/deliveries.repo';
+import { STORE_FULL_RETRY_MS, type StoreSpace } from '../store/store-space';
 import type { HttpAttemptRequest, HttpAttemptResult } from './attempt';
 import { attemptRow, cancelledWithoutAttempt, INTERRUPTED, nextState, updateAfterAttempt, type AttemptOutcome, type RetryRules, type Trigger } from './attempt-outcome';
 import type { DeliveryOutbox } from './delivery-outbox';
@@ -29,6 +30,8 @@ export interface WorkerDeps {
   targets: Pick<DeliveryTargets, 'resolve'>;
   /** The account's Standard Webhooks secret, if it signs. */
   signingSecret: (accountId: string) => string | null;
+  /** Told when a commit fails for a full disk, and when one succeeds again. */
+  space: Pick<StoreSpace, 'failed' | 'wrote'>;
 }
 
 /** An attempt's outcome waiting for the next commit. */
@@ -187,11 +190,67 @@ export class DeliveryWorker {
     clearTimeout(this.tickLater);
     this.tickSoon = undefined;
     this.tickLater = undefined;
+    try {
+      this.commitAndClaim();
+      this.deps.space.wrote();
+    } catch (err) {
+      this.failed(err);
+    }
+  }
+
+  /** Inserts what was enqueued; what cannot be stored now is kept and tried again (never thrown into a microtask). */
+  insertEnqueuedSoon(): void {
+    try {
+      this.insertEnqueued();
+    } catch (err) {
+      this.failed(err);
+    }
+  }
+
+  /**
+   * A write that could not commit (a full disk, most likely): nothing of it is in the store, and what it
+   * held is kept in memory. Tried again by a tick after STORE_FULL_RETRY_MS.
+   */
+  private failed(err: unknown): void {
+    if (!this.deps.space.failed(err)) this.deps.logger.error({ err }, 'the dispatcher could not commit; trying again in a second');
+    if (this.stopped) return;
+    clearTimeout(this.tickLater);
+    this.tickLater = setTimeout(() => this.tick(), STORE_FULL_RETRY_MS);
+  }
+
+  private commitAndClaim(): void {
     this.insertEnqueued();
     const completed = this.completions;
     this.completions = [];
     const cancelled = this.cancellations;
     this.cancellations = [];
+    const claimedBefore = this.ready.length;
+    const { live } = this.deps;
+    try {
+      this.commit(completed, cancelled);
+    } catch (err) {
+      // Rolled back whole: the outcomes and cancellations wait for the next commit, and what it claimed is pending again.
+      this.completions = completed.concat(this.completions);
+      this.cancellations = cancelled.concat(this.cancellations);
+      this.ready.length = claimedBefore;
+      this.outbox.forgetNewUnclaimed();
+      throw err;
+    }
+    for (const c of completed) {
+      if (live.hasListeners('attempt.completed')) live.emit('attempt.completed', { delivery_id: c.row.id, attempt: toAttemptRecord(c.attempt, c.row.payload) });
+      if (live.hasListeners('delivery.updated')) live.emit('delivery.updated', toDeliverySummary({ ...c.row, ...c.update }));
+      c.committed();
+    }
+    this.launchReady();
+    if (this.running) this.armAlarm();
+    // A full batch was claimed: more may be due.
+    if (this.batchFull) {
+      this.batchFull = false;
+      this.queueTick(true);
+    }
+  }
+
+  private commit(completed: Completion[], cancelled: DeliveryRow[]): void {
     const { repo, live } = this.deps;
     repo.transaction(() => {
       for (const c of completed) {
@@ -205,18 +264,6 @@ export class DeliveryWorker {
       }
       if (this.running && this.outbox.claimDue(this.claimedPerTarget(), this.ready)) this.batchFull = true;
     });
-    for (const c of completed) {
-      if (live.hasListeners('attempt.completed')) live.emit('attempt.completed', { delivery_id: c.row.id, attempt: toAttemptRecord(c.attempt, c.row.payload) });
-      if (live.hasListeners('delivery.updated')) live.emit('delivery.updated', toDeliverySummary({ ...c.row, ...c.update }));
-      c.committed();
-    }
-    this.launchReady();
-    if (this.running) this.armAlarm();
-    // A full batch was claimed: more may be due.
-    if (this.batchFull) {
-      this.batchFull = false;
-      this.queueTick(true);
-    }
   }
 
   /** Sends claimed deliveries while their targets have free slots (there is no slot shared between targets). */

@@ -40,7 +40,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const startedAt = isoTimestamp(clock.now());
     const live = new LiveBus();
     const accounts = new AccountsService({ repo: new AccountsRepo(db), clock });
-    const { dispatcher, targets } = buildDispatcher({ db, config, clock, live, logger, accounts, lookup: seams.lookup ?? lookupHost });
+    const { dispatcher, targets } = buildDispatcher({ db, config, clock, live, logger, accounts, lookup: seams.lookup ?? lookupHost, space: store.space });
     // Filled in once the HTTP listener has its port (tracking links, OAuth pages).
     const publicUrl: PublicUrl = { http: '' };
     const { services, writes } = buildServices({
@@ -56,11 +56,13 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       dispatcher,
       targets,
       publicUrl,
+      space: store.space,
     });
+    store.space.onChange((s) => live.emit('store.changed', s));
     const defaultAccount = accounts.bootstrap(config.apiKey);
 
-    let health: Health | undefined;
-    listeners = await startListeners({ config, dataDir, version, logger, clock, live, services, health: () => health! });
+    let health: Omit<Health, 'store'> | undefined;
+    listeners = await startListeners({ config, dataDir, version, logger, clock, live, services, health: () => ({ ...health!, store: store.space.state() }) });
     const { urls, ports } = listeners;
     publicUrl.http = urls.http;
     health = { status: 'ok', version, started_at: startedAt, urls, ports, data_dir: dataDir };

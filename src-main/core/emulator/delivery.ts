@@ -14,6 +14,7 @@ import type { HostLookup } from '../services/reachability';
 import { checkedAddresses } from '../services/strict-addresses';
 import type { Db } from '../store/database';
 import { DeliveriesRepo } from '../store/deliveries.repo';
+import type { StoreSpace } from '../store/store-space';
 import type { WebhooksRepo } from '../store/webhooks.repo';
 
 /**
@@ -28,6 +29,7 @@ export function buildDispatcher(deps: {
   logger: Logger;
   accounts: AccountsService;
   lookup: HostLookup;
+  space: StoreSpace;
 }): { dispatcher: Dispatcher; targets: DeliveryTargets } {
   const { config, lookup } = deps;
   const targets = new DeliveryTargets();
@@ -39,6 +41,7 @@ export function buildDispatcher(deps: {
       logger: deps.logger.child({ component: 'dispatcher' }),
       signingSecret: (accountId) => deps.accounts.signingSecret(accountId),
       targets,
+      space: deps.space,
     },
     {
       retrySchedule: config.retrySchedule,

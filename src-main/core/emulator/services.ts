@@ -26,6 +26,7 @@ import { OAuthService } from '../services/oauth/oauth.service';
 import { lookupHost, probeUrl } from '../services/reachability';
 import { ResetService } from '../services/reset.service';
 import { Simulator } from '../services/simulation/simulator';
+import { ClockService, CLOCK_SETTLE_WAIT_MS } from '../services/clock.service';
 import { StatsService } from '../services/stats.service';
 import { serverAddressPolicy } from '../services/strict-addresses';
 import { checkServerHost, checkUrl } from '../services/url-check';
@@ -43,6 +44,7 @@ import { StatsRepo } from '../store/stats.repo';
 import { TemplatesRepo } from '../store/templates.repo';
 import { UnitOfWork } from '../store/unit-of-work';
 import type { WebhooksRepo } from '../store/webhooks.repo';
+import type { StoreSpace } from '../store/store-space';
 import { WriteBatcher } from '../store/write-batcher';
 import { registerDeliveryTargets } from './delivery';
 import type { EmulatorSeams, EmulatorServices, PublicUrl } from './types';
@@ -61,6 +63,7 @@ export interface ServiceFoundations {
   dispatcher: Dispatcher;
   targets: DeliveryTargets;
   publicUrl: PublicUrl;
+  space: StoreSpace;
 }
 
 /**
@@ -71,7 +74,7 @@ export interface ServiceFoundations {
 export function buildServices(f: ServiceFoundations): { services: EmulatorServices; writes: WriteBatcher } {
   const { db, config, clock, live, logger, accounts, dispatcher } = f;
   const unitOfWork = new UnitOfWork(db);
-  const writes = new WriteBatcher(db);
+  const writes = new WriteBatcher(db, f.space);
   const lookup = f.seams.lookup ?? lookupHost;
   const urlPolicy = { strict: config.strictWebhookUrls, timeoutMs: config.reachabilityTimeoutMs, probe: f.seams.probe ?? probeUrl, lookup };
   // Strict mode's check of a mail server's address at every connection (SMTP relay, IMAP).
@@ -102,7 +105,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     },
   });
   const emailEvents = new EmailEventsService({ webhooks, accounts, dispatcher, clock, log });
-  const simulator = new Simulator({ repo: simulationRepo, unitOfWork, clock, emailEvents, log, dispatcher, logger: logger.child({ component: 'simulator' }) });
+  const simulator = new Simulator({ repo: simulationRepo, unitOfWork, clock, emailEvents, log, dispatcher, logger: logger.child({ component: 'simulator' }), space: f.space });
 
   // Mailers and the protocol adapters that serve them: IMAP watches, the SMTP relay.
   const mailersRepo = new MailersRepo(db);
@@ -242,6 +245,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     tracking,
     dispatcher,
     simulator,
+    clockControl: new ClockService({ clock, dispatcher, simulator, settleWaitMs: CLOCK_SETTLE_WAIT_MS }),
     domains,
     inbound,
     mailers,

@@ -4,10 +4,13 @@ import { Checkpointer } from '../store/checkpointer';
 import { lockDataDir } from '../store/data-dir-lock';
 import { DATABASE_FILE, openDatabase, type Db } from '../store/database';
 import { SearchUpkeep } from '../store/search-upkeep';
+import { StoreSpace } from '../store/store-space';
 
 /** The store of one emulator: its database, locked for this process, and how to close it cleanly. */
 export interface OpenStore {
   db: Db;
+  /** Whether the disk had room at the last writes (the workers and the intake report to it). */
+  space: StoreSpace;
   /** Stops the checkpoint thread and the search upkeep, closes the database and releases the data directory. */
   close(): Promise<void>;
 }
@@ -31,6 +34,7 @@ export async function openStore(dataDir: string | null, options: { nativeBinding
     const upkeep = new SearchUpkeep(db, { logger: options.logger });
     return {
       db,
+      space: new StoreSpace(options.logger),
       async close() {
         upkeep.stop();
         await checkpointer?.stop();

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_STATUS, MESSAGES, type FieldError } from '../../../src-shared/errors';
 import type { ErrorResponse } from '../../../src-shared/schemas/common';
 import { AppError, type ErrorExtras } from '../errors';
+import { isStoreFull, STORE_FULL_MESSAGE } from '../store/store-space';
 
 /** Fastify's own client errors, in our words. */
 const FASTIFY_ERRORS: Record<string, { status: number; message?: string }> = {
@@ -60,6 +61,8 @@ export function handleError(error: FastifyError | AppError | Error, request: Fas
   if (typeof fst.statusCode === 'number' && fst.statusCode >= 400 && fst.statusCode < 500) {
     return reply.status(fst.statusCode).send(errorBody(fst.message, undefined, undefined, shape));
   }
+  // The disk of the data directory is full: the client may try again once there is room.
+  if (isStoreFull(error)) return reply.status(507).send(errorBody(STORE_FULL_MESSAGE, undefined, undefined, shape));
   request.log.error({ err: error, method: request.method, url: request.url }, 'unexpected error');
   return reply.status(500).send(errorBody('Internal Server Error: this is a Mailyard bug; the log has the details', undefined, undefined, shape));
 }

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from 'smtp-server';
 import { InFlightBudget, readData } from './in-flight';
 import { connectionsOf, SessionLimits } from './session-limits';
+import { isStoreFull, STORE_FULL_MESSAGE } from '../store/store-space';
 import type { TlsIdentity } from './tls-certificate';
 
 /** A message the sink accepted: who sent it, to whom (the envelope), and its bytes exactly as they came. */
@@ -66,8 +67,8 @@ export function queuedReply(refIds: string[]): string {
  * SMTP. AUTH PLAIN and LOGIN take an account's API key as the password, on plain connections and
  * after STARTTLS alike; mail without AUTH belongs to the default account unless AUTH is required.
  * Limits answer as SMTP does: 552 for a message over the size, 452 for a recipient over the count,
- * 451 for a message that would pass the bytes in flight, 421 for a connection over the count or a
- * session over its length.
+ * 421 for a connection over the count or a session over its length. Large messages wait their turn
+ * for the bytes in flight (see readData); 451 when small ones fill them.
  */
 export class SmtpSink {
   private readonly server: SMTPServer;
@@ -106,12 +107,6 @@ export class SmtpSink {
       },
       onClose: (session) => this.sessions.end(session),
       onAuth: (auth, _session, callback) => this.onAuth(auth, callback),
-      onMailFrom: (address, _session, callback) => {
-        // A client that announces its size (SIZE=) is told at once when that much cannot be taken now.
-        const declared = Number(address.args && (address.args as Record<string, string>).SIZE);
-        if (declared > this.inFlight.free && declared <= options.maxMessageBytes) return callback(smtpError(452, this.busyMessage()));
-        callback();
-      },
       onRcptTo: (_address, session, callback) => {
         if (session.envelope.rcptTo.length >= options.maxRecipients) {
           return callback(smtpError(452, `Too many recipients: at most ${options.maxRecipients} per message`));
@@ -123,8 +118,11 @@ export class SmtpSink {
         this.onData(stream, session).then(
           (reply) => callback(null, reply),
           (err: Error & { responseCode?: number }) => {
-            if (err.responseCode === undefined) this.deps.logger.error({ err }, 'smtp message not stored');
-            callback(err.responseCode === undefined ? smtpError(451, 'Temporary failure storing the message: try again') : err);
+            if (err.responseCode !== undefined) return callback(err);
+            // A full disk is logged once, by the store; anything else here is unexpected.
+            if (isStoreFull(err)) return callback(smtpError(451, `4.3.1 ${STORE_FULL_MESSAGE}`));
+            this.deps.logger.error({ err }, 'smtp message not stored');
+            callback(smtpError(451, 'Temporary failure storing the message: try again'));
           },
         );
       },

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from './database';
+import { isStoreFull } from './store-space';
 
 /** The search indexes (FTS5 tables) this keeps merged. */
 export const SEARCH_INDEXES = ['message_search', 'message_addresses'] as const;
@@ -79,7 +80,9 @@ export class SearchUpkeep {
       this.merged = this.total();
       return true;
     } catch (err) {
-      // A store that cannot merge still searches; say so once and stop trying.
+      // A full disk passes: the next idle turn tries again. Otherwise a store that cannot merge still
+      // searches; say so once and stop trying.
+      if (isStoreFull(err)) return false;
       this.failed = true;
       this.options.logger.warn({ err }, 'search index upkeep stopped');
       return false;

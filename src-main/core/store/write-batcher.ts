@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import type { StoreSpace } from './store-space';
 
 interface Pending {
   write: () => unknown;
@@ -38,7 +39,11 @@ export class WriteBatcher {
   /** One transaction wrapper for the group and its savepoints (better-sqlite3 builds one per `db.transaction`). */
   private readonly transaction: (fn: () => unknown) => unknown;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    /** Told when a commit fails for a full disk, and when one succeeds again. */
+    private readonly space?: Pick<StoreSpace, 'failed' | 'wrote'>,
+  ) {
     this.transaction = db.transaction((fn: () => unknown) => fn());
   }
 
@@ -77,9 +82,13 @@ export class WriteBatcher {
       values = this.transaction(() => batch.map((p) => p.write())) as unknown[];
     } catch (error) {
       // Rolled back. Alone, the write has failed for good; in a group, the others are run again without it.
-      if (batch.length === 1) return batch[0]!.reject(error);
+      if (batch.length === 1) {
+        this.space?.failed(error);
+        return batch[0]!.reject(error);
+      }
     }
     if (values) {
+      this.space?.wrote();
       const done = values;
       batch.forEach((p, i) => p.resolve(done[i]));
       return;
@@ -103,9 +112,11 @@ export class WriteBatcher {
       });
     } catch (error) {
       // The commit itself failed: nothing of the batch is stored.
+      this.space?.failed(error);
       for (const p of batch) p.reject(error);
       return;
     }
+    this.space?.wrote();
     batch.forEach((p, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) p.resolve(outcome.value);

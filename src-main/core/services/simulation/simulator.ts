@@ -3,6 +3,7 @@ import type { EmailEventKind } from '../../../../src-shared/events';
 import { ClockAlarm, type Clock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { SimulationRepo } from '../../store/simulation.repo';
+import { STORE_FULL_RETRY_MS, type StoreSpace } from '../../store/store-space';
 import type { UnitOfWork } from '../../store/unit-of-work';
 import type { MessageLog } from '../email/message-log';
 import type { EmailEventsService } from '../email-events.service';
@@ -25,6 +26,8 @@ export interface SimulatorDeps {
   log: MessageLog;
   dispatcher: Dispatcher;
   logger: Logger;
+  /** Told when a batch fails for a full disk, and when one commits again. */
+  space: Pick<StoreSpace, 'failed' | 'wrote'>;
 }
 
 /**
@@ -86,7 +89,18 @@ export class Simulator {
   private tick(): void {
     this.queued = undefined;
     if (!this.running) return;
-    if (this.emitDue()) return this.wake();
+    let full: boolean;
+    try {
+      full = this.emitDue();
+      this.deps.space.wrote();
+    } catch (err) {
+      // Rolled back: the events stay scheduled, and are emitted once a batch commits.
+      if (!this.deps.space.failed(err)) this.deps.logger.error({ err }, 'simulated events could not be emitted; trying again in a second');
+      const timer = setTimeout(() => this.tick(), STORE_FULL_RETRY_MS);
+      this.queued = () => clearTimeout(timer);
+      return;
+    }
+    if (full) return this.wake();
     this.armAlarm();
   }
 
