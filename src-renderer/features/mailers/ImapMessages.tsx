@@ -92,6 +92,11 @@ export function ImapMessages({ mailerId }: { mailerId: string }) {
                     <span className="pill tone-bad">bounce report</span> about <SendLink refId={m.bounce_ref_id} />
                   </div>
                 )}
+                {m.problem && (
+                  <div className="small" data-testid="imap-problem">
+                    <span className="pill tone-warn">not taken whole</span> {m.problem}
+                  </div>
+                )}
               </td>
               <td className="small">{m.delivery_id ? <Link to={`/deliveries/${m.delivery_id}`}>delivery</Link> : <span className="muted">no webhook</span>}</td>
               <td className="small">
