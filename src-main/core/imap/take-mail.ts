@@ -54,6 +54,8 @@ export async function takeMail(client: ImapFlow, take: TakeMail): Promise<void> 
       if (take.stopped()) return;
       // Undefined: expunged meanwhile; nothing to take.
       if (message) await take.store({ uidValidity: take.uidValidity, ...message });
+      // Closed while storing: the store may have left it; it is taken on the next connection.
+      if (take.stopped()) return;
     }
     take.advance(uid + 1);
   }
