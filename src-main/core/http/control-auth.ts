@@ -121,6 +121,7 @@ export function sessionRoutes(app: FastifyInstance, access: ReturnType<typeof co
       return reply.status(400).send(errorBody(`Bad Request: ${parsed.error.issues[0]!.message}`));
     }
     if (!access.login(reply, request, parsed.data.key)) {
+      request.log.warn({ remote: request.ip }, 'web UI login refused: not the control key');
       return reply.status(401).send(errorBody('Unauthorized: that is not the control key of this Mailyard'));
     }
     return reply.send({ success: true, message: 'Logged in', data: { key_required: access.required, authenticated: true } });
