@@ -8,6 +8,7 @@ import { Overview } from './features/overview/Overview';
 import { SendEmail } from './features/send/SendEmail';
 import { Settings } from './features/settings/Settings';
 import { Simulation } from './features/simulation/Simulation';
+import { StoreFullBanner } from './features/store-space/StoreFullBanner';
 import { Webhooks } from './features/webhooks/Webhooks';
 import { Link } from './components/Link';
 import { onLinkClick, usePath } from './router';
@@ -201,6 +202,7 @@ export function App() {
           {health ? 'Running' : error ? 'Unreachable' : 'Connecting…'}
         </span>
       </header>
+      <StoreFullBanner />
       {screen ? screen.render() : <NotFound path={path} />}
     </div>
   );
