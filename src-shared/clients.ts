@@ -253,6 +253,11 @@ export class ControlClient {
     return this.http.call(control.getDelivery, { params: { id } });
   }
 
+  /** A delivery's whole payload (the detail answers one over 256 KiB in part). */
+  getDeliveryPayload(id: string): Promise<unknown> {
+    return this.http.call(control.getDeliveryPayload, { params: { id } });
+  }
+
   retryDelivery(id: string): Promise<CallOutput<Ctl['retryDelivery']>> {
     return this.http.call(control.retryDelivery, { params: { id } });
   }

@@ -8,6 +8,21 @@ export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
 
 export const ATTEMPT_ERROR_CODES = ['refused', 'timeout', 'tls', 'dns', 'reset', 'network', 'redirect', 'interrupted'] as const;
 
+/** How much of a delivery's bodies the control API answers and the store keeps (the README's Limits table). */
+export const DELIVERY_BODY_LIMITS = {
+  /** A payload up to this many bytes is answered whole in a delivery's detail; a larger one as its first this many bytes. */
+  payloadShownBytes: 256 * 1024,
+  /** An attempt's request body (the payload) when the payload is over `payloadShownBytes`: its first this many bytes. */
+  requestBodyShownBytes: 8 * 1024,
+  /** What the latest attempt of a delivery keeps of its response body. */
+  responseBodyKeptBytes: 8 * 1024,
+  /** What an earlier attempt keeps of its response body once a later attempt of its delivery is recorded. */
+  earlierResponseBodyKeptChars: 1024,
+} as const;
+
+/** Where a delivery's whole payload is served (`GET`, application/json, as stored). */
+export const deliveryPayloadPath = (id: string): string => `/emulator/deliveries/${encodeURIComponent(id)}/payload`;
+
 export const DeliverySummary = z
   .object({
     id: z.string(),
@@ -41,9 +56,25 @@ export const AttemptRecord = z
     outcome: z.enum(['succeeded', 'failed']),
     started_at: Timestamp,
     duration_ms: z.number().int(),
-    request: z.object({ method: z.string(), url: z.string(), headers: z.record(z.string(), z.string()), body: z.string() }),
+    request: z.object({
+      method: z.string(),
+      url: z.string(),
+      headers: z.record(z.string(), z.string()),
+      /** The payload sent; its first `requestBodyShownBytes` when the payload is over `payloadShownBytes` (whole at the delivery's `payload_url`). */
+      body: z.string(),
+      body_truncated: z.boolean(),
+      /** The size of the whole body sent, in bytes. */
+      body_bytes: z.number().int(),
+    }),
     response: z
-      .object({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: z.string(), truncated: z.boolean() })
+      .object({
+        status: z.number().int(),
+        headers: z.record(z.string(), z.string()),
+        /** The first `responseBodyKeptBytes` of the body (an earlier attempt's: its first `earlierResponseBodyKeptChars` characters). */
+        body: z.string(),
+        /** The receiver sent more than `body`. */
+        truncated: z.boolean(),
+      })
       .nullable(),
     error: z.object({ code: z.enum(ATTEMPT_ERROR_CODES), message: z.string() }).nullable(),
   })
@@ -51,7 +82,16 @@ export const AttemptRecord = z
 export type AttemptRecord = z.infer<typeof AttemptRecord>;
 
 export const DeliveryDetail = DeliverySummary.extend({
+  /** The payload (JSON), or null when it is over `payloadShownBytes` (`payload_truncated`): then see `payload_preview` and `payload_url`. */
   payload: z.unknown(),
+  /** The payload's size as sent, in bytes of JSON. */
+  payload_bytes: z.number().int(),
+  /** The payload is over `payloadShownBytes`: `payload` is null and `payload_preview` holds its first bytes. */
+  payload_truncated: z.boolean(),
+  /** When truncated, the first `payloadShownBytes` of the payload's JSON text (cut before a character that would not fit); else null. */
+  payload_preview: z.string().nullable(),
+  /** Where the whole payload is served as stored (application/json): `/emulator/deliveries/{id}/payload`. */
+  payload_url: z.string(),
   attempt_log: z.array(AttemptRecord),
 }).meta({ id: 'DeliveryDetail' });
 export type DeliveryDetail = z.infer<typeof DeliveryDetail>;

@@ -141,6 +141,7 @@ describe('GET /openapi.json', () => {
         '/emulator/deliveries',
         '/emulator/deliveries/count',
         '/emulator/deliveries/{id}',
+        '/emulator/deliveries/{id}/payload',
         '/emulator/deliveries/{id}/retry',
         '/emulator/domains',
         '/emulator/domains/{domain}/verification',

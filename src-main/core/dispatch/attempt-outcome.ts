@@ -1,6 +1,8 @@
+import { DELIVERY_BODY_LIMITS } from '../../../src-shared/schemas/dispatch';
 import type { Clock } from '../clock';
 import type { AttemptRow, DeliveryRow, DeliveryUpdate } from '../store/deliveries.repo';
 import type { HttpAttemptRequest, HttpAttemptResult } from './attempt';
+import { utf8Excerpt } from './body-excerpt';
 import { nextRetryDelay } from './retry-policy';
 
 export type Trigger = AttemptRow['trigger'];
@@ -63,8 +65,14 @@ export function nextState(
     : { status: 'pending', nextAttemptAt: retry.clock.now() + delay, scheduledAttempts };
 }
 
-/** The attempt's row as it was sent and answered. */
+/**
+ * The attempt's row as it was sent and answered. Of the response body, the first
+ * `responseBodyKeptBytes` are kept (enough to read an error page); `response_truncated` says the
+ * receiver sent more. (Earlier attempts are cut further once a later one is recorded: see
+ * `DeliveriesRepo.writeAttempt`.)
+ */
 export function attemptRow(row: DeliveryRow, trigger: Trigger, request: HttpAttemptRequest, startedAt: string, result: HttpAttemptResult): AttemptRow {
+  const kept = result.response ? utf8Excerpt(result.response.body, DELIVERY_BODY_LIMITS.responseBodyKeptBytes) : null;
   return {
     delivery_id: row.id,
     number: row.attempts + 1,
@@ -77,8 +85,8 @@ export function attemptRow(row: DeliveryRow, trigger: Trigger, request: HttpAtte
     request_headers: JSON.stringify(request.headers),
     response_status: result.response?.status ?? null,
     response_headers: result.response ? JSON.stringify(result.response.headers) : null,
-    response_body: result.response?.body ?? null,
-    response_truncated: result.response?.truncated ? 1 : 0,
+    response_body: kept?.text ?? null,
+    response_truncated: result.response?.truncated || kept?.truncated ? 1 : 0,
     error_code: result.error?.code ?? null,
     error: result.error?.message ?? null,
   };

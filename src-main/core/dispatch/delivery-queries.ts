@@ -1,7 +1,7 @@
-import type { AttemptRecord, DeliveryDetail, DeliverySummary, EndpointStats } from '../../../src-shared/schemas/dispatch';
+import { DELIVERY_BODY_LIMITS, type AttemptRecord, type DeliveryDetail, type DeliverySummary, type EndpointStats } from '../../../src-shared/schemas/dispatch';
 import { AppError } from '../errors';
 import type { DeliveriesRepo, DeliveryCountFilter, DeliveryFilter } from '../store/deliveries.repo';
-import { toAttemptRecord, toDeliveryDetail, toDeliverySummary, toEndpointStats } from './delivery-records';
+import { detailRequestBody, toAttemptRecord, toDeliveryDetail, toDeliverySummary, toEndpointStats } from './delivery-records';
 import type { DeliveryWorker } from './delivery-worker';
 
 /**
@@ -33,11 +33,17 @@ export class DeliveryQueries {
     return this.repo.endpoints(accountId).map(toEndpointStats);
   }
 
-  /** One delivery with its payload and attempts. */
+  /** One delivery with its payload and attempts (a large payload in part: see `toDeliveryDetail`). */
   find(id: string): DeliveryDetail | undefined {
     this.worker.insertEnqueued();
-    const row = this.repo.getListed(id);
+    const row = this.repo.detail(id, DELIVERY_BODY_LIMITS.payloadShownBytes);
     return row && toDeliveryDetail(row, this.repo.attempts(id));
+  }
+
+  /** A delivery's payload, whole, as the bytes of JSON stored and sent. */
+  payload(id: string): Buffer | undefined {
+    this.worker.insertEnqueued();
+    return this.repo.payload(id);
   }
 
   /** When the next scheduled attempt is due, if any is pending. */
@@ -57,8 +63,8 @@ export class DeliveryQueries {
     const row = this.repo.get(id);
     if (!row) throw new AppError('not_found', 'Delivery Not Found');
     await this.worker.attemptNow(row);
-    const after = this.repo.getListed(id)!;
-    const attempts = this.repo.attempts(id);
-    return { delivery: toDeliverySummary(after), attempt: toAttemptRecord(attempts.at(-1)!, after.payload) };
+    const after = this.repo.detail(id, DELIVERY_BODY_LIMITS.payloadShownBytes)!;
+    const { payload_bytes: _bytes, payload_head: _head, ...listed } = after;
+    return { delivery: toDeliverySummary(listed), attempt: toAttemptRecord(this.repo.attempts(id).at(-1)!, detailRequestBody(after)) };
   }
 }

@@ -1,6 +1,16 @@
-import type { AttemptRecord, DeliveryDetail, DeliverySummary, EndpointStats } from '../../../src-shared/schemas/dispatch';
+import {
+  DELIVERY_BODY_LIMITS,
+  deliveryPayloadPath,
+  type AttemptRecord,
+  type DeliveryDetail,
+  type DeliverySummary,
+  type EndpointStats,
+} from '../../../src-shared/schemas/dispatch';
 import { isoTimestamp } from '../clock';
-import type { AttemptRow, DeliveryRow, EndpointRow } from '../store/deliveries.repo';
+import type { AttemptRow, DetailRow, EndpointRow, ListedRow } from '../store/deliveries.repo';
+import { utf8Excerpt } from './body-excerpt';
+
+const { payloadShownBytes, requestBodyShownBytes } = DELIVERY_BODY_LIMITS;
 
 /**
  * A payload's recipient and subject as the list reads them from the stored JSON (deliveries.repo.ts's
@@ -19,11 +29,12 @@ export function payloadRecipientAndSubject(payload: unknown): { recipient: strin
         : typeof first?.email === 'string'
           ? first.email
           : null;
-  return { recipient, subject: typeof p.subject === 'string' ? p.subject : null };
+  // Cut as the list cuts them (deliveries.repo.ts's LISTED): an address, a subject line.
+  return { recipient: recipient && recipient.slice(0, 320), subject: typeof p.subject === 'string' ? p.subject.slice(0, 998) : null };
 }
 
 /** Rows as the control API shows them. */
-export function toDeliverySummary(row: DeliveryRow): DeliverySummary {
+export function toDeliverySummary(row: ListedRow): DeliverySummary {
   return {
     id: row.id,
     account_id: row.account_id,
@@ -44,8 +55,26 @@ export function toDeliverySummary(row: DeliveryRow): DeliverySummary {
   };
 }
 
-/** `body` is the delivery's payload: every attempt sends exactly that, so it is stored once. */
-export function toAttemptRecord(row: AttemptRow, body: string): AttemptRecord {
+/** What an attempt's record shows of the body it sent (the payload): see `requestBodyShown`. */
+export interface RequestBodyShown {
+  body: string;
+  body_truncated: boolean;
+  body_bytes: number;
+}
+
+/** An attempt's body as its record shows it: whole up to `payloadShownBytes`, else its first `requestBodyShownBytes`. */
+export function requestBodyShown(payload: string): RequestBodyShown {
+  const whole = utf8Excerpt(payload, payloadShownBytes);
+  if (!whole.truncated) return { body: payload, body_truncated: false, body_bytes: whole.bytes };
+  return { body: utf8Excerpt(payload, requestBodyShownBytes).text, body_truncated: true, body_bytes: whole.bytes };
+}
+
+/**
+ * `payload` is the delivery's payload: every attempt sends exactly that, so it is stored once (and a
+ * large one is shown in part: `requestBodyShown`).
+ */
+export function toAttemptRecord(row: AttemptRow, payload: string | RequestBodyShown): AttemptRecord {
+  const shown = typeof payload === 'string' ? requestBodyShown(payload) : payload;
   return {
     number: row.number,
     trigger: row.trigger,
@@ -56,7 +85,7 @@ export function toAttemptRecord(row: AttemptRow, body: string): AttemptRecord {
       method: row.request_method,
       url: row.request_url,
       headers: JSON.parse(row.request_headers) as Record<string, string>,
-      body,
+      ...shown,
     },
     response:
       row.response_status === null
@@ -71,8 +100,31 @@ export function toAttemptRecord(row: AttemptRow, body: string): AttemptRecord {
   };
 }
 
-export function toDeliveryDetail(row: DeliveryRow, attempts: AttemptRow[]): DeliveryDetail {
-  return { ...toDeliverySummary(row), payload: JSON.parse(row.payload) as unknown, attempt_log: attempts.map((a) => toAttemptRecord(a, row.payload)) };
+/** What the attempts of a delivery read by `DeliveriesRepo.detail` show of the payload they sent. */
+export function detailRequestBody(row: DetailRow): RequestBodyShown {
+  return row.payload_bytes > payloadShownBytes
+    ? { body: utf8Excerpt(row.payload_head, requestBodyShownBytes).text, body_truncated: true, body_bytes: row.payload_bytes }
+    : { body: row.payload_head, body_truncated: false, body_bytes: row.payload_bytes };
+}
+
+/**
+ * A delivery with its payload and attempts, bounded whatever the payload's size: a payload over
+ * `payloadShownBytes` is answered as its first bytes (`payload_preview`, `payload` null), and the
+ * attempts show the first `requestBodyShownBytes` of it; the whole is at `payload_url`.
+ */
+export function toDeliveryDetail(row: DetailRow, attempts: AttemptRow[]): DeliveryDetail {
+  const { payload_bytes: bytes, payload_head: head, ...listed } = row;
+  const truncated = bytes > payloadShownBytes;
+  const shown = detailRequestBody(row);
+  return {
+    ...toDeliverySummary(listed),
+    payload: truncated ? null : (JSON.parse(head) as unknown),
+    payload_bytes: bytes,
+    payload_truncated: truncated,
+    payload_preview: truncated ? utf8Excerpt(head, payloadShownBytes).text : null,
+    payload_url: deliveryPayloadPath(row.id),
+    attempt_log: attempts.map((a) => toAttemptRecord(a, shown)),
+  };
 }
 
 export function toEndpointStats(row: EndpointRow): EndpointStats {

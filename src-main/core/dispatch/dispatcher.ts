@@ -117,6 +117,11 @@ export class Dispatcher {
     return this.queries.find(id);
   }
 
+  /** A delivery's payload, whole, as the bytes of JSON stored and sent. */
+  payload(id: string): Buffer | undefined {
+    return this.queries.payload(id);
+  }
+
   /** Newest first; `before` is the id of the last delivery of the previous page. */
   list(filter: DeliveryFilter): DeliverySummary[] {
     return this.queries.list(filter);

@@ -1,4 +1,4 @@
-import type { DeliveryListStatus, DeliveryStatus } from '../../../src-shared/schemas/dispatch';
+import { DELIVERY_BODY_LIMITS, type DeliveryListStatus, type DeliveryStatus } from '../../../src-shared/schemas/dispatch';
 import type { Db } from './database';
 
 export interface DeliveryRow {
@@ -36,6 +36,15 @@ const RECIPIENT = `COALESCE(d.payload ->> '$.recipient.email',
 /** The payload's subject, else (an open, a bounce...) the subject of the send it is about: its recipient's copy first. */
 const SUBJECT = `COALESCE(CASE json_type(d.payload, '$.subject') WHEN 'text' THEN d.payload ->> '$.subject' END,
   (SELECT m.subject FROM messages m WHERE d.ref_id IS NOT NULL AND m.ref_id = d.ref_id ORDER BY m.recipient_lc = lower(${RECIPIENT}) DESC LIMIT 1))`;
+/**
+ * What a list shows of a delivery: every column but the payload (which may be many megabytes, and a
+ * list never shows it), with its recipient and subject cut to what an address and a subject line can
+ * be (320 and 998 characters), so a page is bounded whatever the payloads hold.
+ */
+const LISTED = `d.id, d.account_id, d.target_kind, d.target_id, d.category, d.event, d.ref_id, d.target_url, d.status, d.attempts,
+  d.scheduled_attempts, d.next_attempt_at, d.last_status_code, d.last_error, d.created_ms, d.created_at, d.updated_at,
+  substr(${RECIPIENT}, 1, 320) AS recipient, substr(${SUBJECT}, 1, 998) AS subject`;
+
 /** Still to be delivered after at least one failed attempt (as `StatsRepo.failingDeliveries` counts them). */
 const FAILING = "d.status IN ('pending', 'sending') AND d.attempts > 0";
 
@@ -53,6 +62,18 @@ export function deliverySearchTerm(q: string): { address: string } | { text: str
   const bare = /^["']?(?:mailto:)?([^<>\s@"',;]+@[^<>\s@"',;]+?)["']?[,;]?$/i.exec(t);
   const address = bracketed?.[1] ?? bare?.[1];
   return address ? { address: asciiLower(address) } : { text: asciiLower(t) };
+}
+
+/** A delivery as the control API lists it: all but its payload. */
+export type ListedRow = Omit<DeliveryRow, 'payload'>;
+
+/**
+ * A delivery as its detail shows it: its payload's size in bytes, and its payload whole when it has at
+ * most the bytes asked for, else only its first that many characters (the caller cuts them to bytes).
+ */
+export interface DetailRow extends ListedRow {
+  payload_bytes: number;
+  payload_head: string;
 }
 
 export interface EndpointRow {
@@ -184,7 +205,14 @@ export class DeliveriesRepo {
            request_headers, response_status, response_headers, response_body, response_truncated, error_code, error)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      // The earlier attempts of a delivery (a range of its primary key), cut where their bodies are longer.
+      shrinkEarlier: db.prepare<[number, string, number, number]>(
+        `UPDATE delivery_attempts SET response_body = substr(response_body, 1, ?), response_truncated = 1
+          WHERE delivery_id = ? AND number < ? AND length(response_body) > ?`,
+      ),
       attempts: db.prepare<[string], AttemptRow>('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY number'),
+      // The payload as stored, as bytes (no decoding: served as it is).
+      payload: db.prepare<[string], Buffer>('SELECT CAST(payload AS BLOB) FROM deliveries WHERE id = ?').pluck(),
       cancelTarget: db.prepare<[string, string, string]>(
         `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = ?
           WHERE target_id = ? AND target_kind = ? AND status = 'pending'`,
@@ -202,12 +230,18 @@ export class DeliveriesRepo {
     return this.db.inTransaction;
   }
 
-  /** Records an attempt and its delivery's next state (call inside `transaction`). */
-  writeAttempt(a: AttemptRow, update: DeliveryUpdate): void {
+  /**
+   * Records an attempt and its delivery's next state (call inside `transaction`). The earlier attempts
+   * of the delivery then keep only the first `earlierBodyChars` characters of their response bodies:
+   * what a delivery keeps stays small however often it is retried (its latest answer is kept longest).
+   */
+  writeAttempt(a: AttemptRow, update: DeliveryUpdate, earlierBodyChars: number = DELIVERY_BODY_LIMITS.earlierResponseBodyKeptChars): void {
     this.stmts.insertAttempt.run(
       a.delivery_id, a.number, a.trigger, a.outcome, a.started_at, a.duration_ms, a.request_method, a.request_url,
       a.request_headers, a.response_status, a.response_headers, a.response_body, a.response_truncated, a.error_code, a.error,
     );
+    // A first attempt (most of them) has no earlier one: no statement.
+    if (a.number > 1) this.stmts.shrinkEarlier.run(earlierBodyChars, a.delivery_id, a.number, earlierBodyChars);
     this.completeUpdate(update);
   }
 
@@ -291,22 +325,27 @@ export class DeliveriesRepo {
     return this.stmts.attempts.all(deliveryId);
   }
 
+  /** A delivery's payload, whole, as the bytes of JSON stored. */
+  payload(id: string): Buffer | undefined {
+    return this.stmts.payload.get(id);
+  }
+
   /** Cancels the pending deliveries of a target (its webhook was deleted). Returns how many. */
   cancelForTarget(kind: string, id: string, updatedAt: string): number {
     return this.stmts.cancelTarget.run(updatedAt, id, kind).changes;
   }
 
   /** Newest first, filtered; `before` is the id of the last row of the previous page. */
-  list(filter: DeliveryFilter): DeliveryRow[] {
+  list(filter: DeliveryFilter): ListedRow[] {
     const { where, params } = this.where(filter);
     if (filter.before !== undefined) {
       where.push('d.id < @before');
       params.before = filter.before;
     }
     params.limit = filter.limit;
-    const sql = `SELECT d.*, ${RECIPIENT} AS recipient, ${SUBJECT} AS subject FROM deliveries d
+    const sql = `SELECT ${LISTED} FROM deliveries d
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.id DESC LIMIT @limit`;
-    return this.db.prepare<[Record<string, unknown>], DeliveryRow>(sql).all(params);
+    return this.db.prepare<[Record<string, unknown>], ListedRow>(sql).all(params);
   }
 
   /** How many deliveries the list's filters match. */
@@ -316,9 +355,18 @@ export class DeliveriesRepo {
     return this.db.prepare<[Record<string, unknown>], { n: number }>(sql).get(params)!.n;
   }
 
-  /** One delivery with its recipient and subject (see `RECIPIENT`, `SUBJECT`), for the control API. */
-  getListed(id: string): DeliveryRow | undefined {
-    return this.db.prepare<[string], DeliveryRow>(`SELECT d.*, ${RECIPIENT} AS recipient, ${SUBJECT} AS subject FROM deliveries d WHERE d.id = ?`).get(id);
+  /**
+   * One delivery as its detail shows it (see `DetailRow`): its payload whole when it has at most
+   * `shownBytes` bytes, else its first `shownBytes` characters (a large payload is never read whole).
+   */
+  detail(id: string, shownBytes: number): DetailRow | undefined {
+    return this.db
+      .prepare<[number, number, string], DetailRow>(
+        `SELECT ${LISTED}, octet_length(d.payload) AS payload_bytes,
+           CASE WHEN octet_length(d.payload) <= ? THEN d.payload ELSE substr(d.payload, 1, ?) END AS payload_head
+         FROM deliveries d WHERE d.id = ?`,
+      )
+      .get(shownBytes, shownBytes, id);
   }
 
   /**

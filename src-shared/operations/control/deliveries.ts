@@ -48,11 +48,23 @@ export const deliveryOperations = defineOperations({
   getDelivery: {
     method: 'GET',
     path: '/emulator/deliveries/{id}',
-    summary: 'One delivery with its payload and every attempt (request and response)',
+    summary:
+      'One delivery with its payload and every attempt (request and response); a payload over 256 KiB is answered as its first 256 KiB (payload_truncated, payload_preview), whole at payload_url',
     tag: 'Deliveries',
     auth: 'none',
     params: DeliveryIdParams,
     response: dataResponse(DeliveryDetail),
+    errors: [404],
+  },
+  getDeliveryPayload: {
+    method: 'GET',
+    path: '/emulator/deliveries/{id}/payload',
+    summary: "A delivery's payload, whole, as stored and sent (application/json, as a download)",
+    tag: 'Deliveries',
+    auth: 'none',
+    params: DeliveryIdParams,
+    /** The payload itself: any JSON. */
+    response: z.unknown(),
     errors: [404],
   },
   retryDelivery: {

@@ -5,8 +5,10 @@ import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
 import type { ClockService } from '../../services/clock.service';
 import type { EmailEventsService } from '../../services/email-events.service';
-import { registerOperation } from '../operation-route';
+import { registerOperation, toRoutePath } from '../operation-route';
 import { ok } from '../respond';
+import { parseInput } from '../validation';
+import { download } from './messages.routes';
 
 export interface DispatchRouteDeps {
   clockControl: ClockService;
@@ -35,6 +37,14 @@ export function dispatchRoutes(app: FastifyInstance, deps: DispatchRouteDeps): v
     const delivery = dispatcher.find(params.id);
     if (!delivery) throw new AppError('not_found', 'Delivery Not Found');
     return ok('Delivery retrieved successfully', delivery);
+  });
+
+  // The whole payload, as stored: JSON bytes, never parsed or re-encoded here, as a download.
+  app.get(toRoutePath(ops.getDeliveryPayload.path), (request, reply) => {
+    const { id } = parseInput(ops.getDeliveryPayload.params, request.params, 'params');
+    const payload = dispatcher.payload(id);
+    if (!payload) throw new AppError('not_found', 'Delivery Not Found');
+    return download(reply, `delivery-${id}.json`, 'application/json', payload);
   });
 
   registerOperation(app, ops.retryDelivery, async ({ params }) => ok('Delivery attempted', await dispatcher.retryNow(params.id)));
