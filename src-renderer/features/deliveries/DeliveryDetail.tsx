@@ -2,14 +2,15 @@ import { useState } from 'react';
 import { MAX_CLOCK_ADVANCE_MS, type AttemptRecord, type DeliveryDetail as Detail } from '../../../src-shared/schemas/dispatch';
 import { Badge, EventTag } from '../../components/Badge';
 import { CopyButton } from '../../components/CopyButton';
-import { BodyView, HeadersTable, JsonView } from '../../components/JsonView';
+import { BodyView, HeadersTable } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
 import { control, describeError } from '../../api/clients';
 import { useClockOffset } from '../../stores/clock-store';
 import { useDeliveries } from '../../stores/deliveries-store';
 import { SendLink } from '../messages/SendLink';
-import { toCurl } from './curl';
+import { deliveryCurl } from './curl';
+import { DeliveryPayload, RequestBodyView, ResponseTruncatedNote } from './PayloadView';
 
 /** The recipient an email event's payload is about (`recipient.email`), when it names one. */
 function payloadRecipient(payload: unknown): string | null {
@@ -36,7 +37,7 @@ function Attempt({ a, open }: { a: AttemptRecord; open: boolean }) {
               Request <code>{a.request.method}</code> <code className="small">{a.request.url}</code>
             </h4>
             <HeadersTable headers={a.request.headers} />
-            <BodyView text={a.request.body} />
+            <RequestBodyView request={a.request} />
           </section>
           <section>
             <h4>Response {a.response && <code>HTTP {a.response.status}</code>}</h4>
@@ -44,7 +45,7 @@ function Attempt({ a, open }: { a: AttemptRecord; open: boolean }) {
               <>
                 <HeadersTable headers={a.response.headers} />
                 <BodyView text={a.response.body} />
-                {a.response.truncated && <p className="muted small">Body truncated to its first 64 KiB.</p>}
+                {a.response.truncated && <ResponseTruncatedNote />}
               </>
             ) : (
               <p className="muted small">No response{a.error ? `: ${a.error.message}` : ''}.</p>
@@ -97,10 +98,7 @@ function JumpToNextAttempt({ at, onDone }: { at: string; onDone: () => void }) {
 
 export function DeliveryDetailPane({ d }: { d: Detail }) {
   const { retry, retrying, notice, refreshDetail } = useDeliveries();
-  const last = d.attempt_log[d.attempt_log.length - 1];
-  const curl = toCurl(
-    last?.request ?? { method: 'POST', url: d.target.url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(d.payload) },
-  );
+  const curl = deliveryCurl(d);
   const attempts = [...d.attempt_log].reverse();
   return (
     <article className="detail" aria-label={`Delivery ${d.id}`} data-testid="delivery-detail">
@@ -178,7 +176,7 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
           </ol>
         )}
         <h3>Payload</h3>
-        <JsonView value={d.payload} testId="delivery-payload" />
+        <DeliveryPayload d={d} />
       </div>
     </article>
   );
