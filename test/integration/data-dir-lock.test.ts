@@ -25,7 +25,7 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-/** Starts a child process and resolves with it once its first line of output (if it prints one) is in. */
+/** Starts a child process and resolves with its id once it runs (`sleep`) or once its first line of output is in. */
 async function child(command: string, args: string[]): Promise<{ pid: number; firstLine: string }> {
   const proc = spawn(command, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   children.push(proc);
@@ -35,7 +35,8 @@ async function child(command: string, args: string[]): Promise<{ pid: number; fi
       out += d;
       if (out.includes('\n')) resolve(out.split('\n')[0]!);
     });
-    proc.on('spawn', () => setTimeout(() => resolve(''), command === 'sh' ? 1000 : 100));
+    // A process that prints nothing (`sleep`) is ready once it runs.
+    if (command === 'sleep') proc.on('spawn', () => resolve(''));
   });
   return { pid: proc.pid!, firstLine };
 }
@@ -90,11 +91,12 @@ describe('the data directory lock', () => {
   });
 
   it('takes over a lock whose process is a zombie (exited, not yet reaped by its parent)', async () => {
-    // The shell starts `true` in the background, prints its id and becomes `sleep`, which never reaps it.
-    const parent = await child('sh', ['-c', 'true & echo $!; exec sleep 60']);
+    // The shell starts a short `sleep` in the background, prints its id and becomes a long `sleep`,
+    // which never reaps it: once the short one ends (after the exec), it is a zombie.
+    const parent = await child('sh', ['-c', 'sleep 0.5 & echo $!; exec sleep 60']);
     const zombie = Number(parent.firstLine);
     expect(zombie).toBeGreaterThan(0);
-    for (let i = 0; i < 100 && viewProcess(zombie)?.state !== 'Z'; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 250 && viewProcess(zombie)?.state !== 'Z'; i++) await new Promise((r) => setTimeout(r, 20));
     expect(viewProcess(zombie)?.state).toBe('Z');
     writeFileSync(join(dir, LOCK_FILE), `${zombie}\n${Object.entries(tokenOf(zombie)).map(([k, v]) => `${k}=${v}`).join(' ')}\n`);
     const emu = await startEmulator({}, {}, dir);
