@@ -56,6 +56,15 @@ function useTick(): number {
   return now;
 }
 
+/** The UI's estimate of the emulator's now (ms), moving on every few seconds (a re-render each time). */
+export function useEmulatedNow(): number {
+  useTick();
+  const anchorMs = useClockOffset((s) => s.anchorMs);
+  const wallAt = useClockOffset((s) => s.wallAt);
+  const speed = useClockOffset((s) => s.speed);
+  return emulatedNow({ anchorMs, wallAt, speed });
+}
+
 /**
  * A timestamp of the emulator, the one way the UI shows a time. Relative to the emulator's now (its
  * clock may run ahead of real time, or faster), or with `exact` in the one absolute format; on hover,
@@ -63,11 +72,7 @@ function useTick(): number {
  * attempt), which may read "in 5 min"; anything else that happened never does.
  */
 export function Time({ iso, exact = false, future = false }: { iso: string; exact?: boolean; future?: boolean }) {
-  useTick();
-  const anchorMs = useClockOffset((s) => s.anchorMs);
-  const wallAt = useClockOffset((s) => s.wallAt);
-  const speed = useClockOffset((s) => s.speed);
-  const rel = relative(iso, emulatedNow({ anchorMs, wallAt, speed }), future);
+  const rel = relative(iso, useEmulatedNow(), future);
   const abs = formatAbsolute(iso);
   return (
     <time dateTime={iso} title={`${abs} (local time; ${rel} on the emulator clock) · ${iso}`}>

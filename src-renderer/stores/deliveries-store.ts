@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { DeliveryDetail, DeliveryListStatus, DeliverySummary, EndpointStats } from '../../src-shared/schemas/dispatch';
 import { control, describeError } from '../api/clients';
 import { live } from '../api/live';
+import { merged, withLaterRows } from './delivery-rows';
 import { batched, openItem, pagedList, type DetailState, type ListState } from './live-list';
 
 export interface DeliveryFilters {
@@ -33,6 +34,8 @@ interface DeliveriesState extends ListState<DeliverySummary>, DetailState {
   loadMore: () => Promise<void>;
   select: (id: string | null) => Promise<void>;
   refreshDetail: () => Promise<void>;
+  /** Reads the deliveries in flight again and updates their rows (an attempt's claim may not be announced). */
+  refreshInFlight: () => Promise<void>;
   retry: (id: string) => Promise<void>;
   follow: () => () => void;
   /** The list's view is at the top: rows that pile up from live updates may be trimmed. */
@@ -60,10 +63,6 @@ function matches(d: DeliverySummary, f: DeliveryFilters): boolean {
 }
 
 const sameFilters = (a: DeliveryFilters, b: DeliveryFilters) => a.status === b.status && a.event === b.event && a.q === b.q && a.target_id === b.target_id;
-
-/** A live `delivery.updated` leaves out the recipient and subject (they never change): keep the row's. */
-const merged = (old: DeliverySummary, d: DeliverySummary): DeliverySummary =>
-  d.recipient === undefined || d.subject === undefined ? { ...d, recipient: d.recipient ?? old.recipient, subject: d.subject ?? old.subject } : d;
 
 export const useDeliveries = create<DeliveriesState>((set, get) => {
   let pending = new Map<string, DeliverySummary>();
@@ -101,7 +100,17 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
         }
       });
   };
-  const open = openItem<DeliveriesState>(set, get, async (id) => ({ detail: (await control.getDelivery(id)).data }), 100);
+  // The open delivery's row in the list follows what its page shows.
+  const open = openItem<DeliveriesState>(
+    set,
+    get,
+    async (id) => {
+      const detail = (await control.getDelivery(id)).data;
+      const { payload: _payload, attempt_log: _attempts, ...summary } = detail;
+      return { detail, rows: withLaterRows(get().rows, [summary]) };
+    },
+    100,
+  );
 
   const applyLive = batched(() => {
     const { rows, filters, selected, total } = get();
@@ -171,6 +180,15 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
       if (id) await get().refreshDetail();
     },
     refreshDetail: open.refresh,
+    refreshInFlight: async () => {
+      try {
+        const sending = (await control.listDeliveries({ status: 'sending', limit: 200 })).data.deliveries;
+        const rows = withLaterRows(get().rows, sending);
+        if (rows !== get().rows) set({ rows });
+      } catch {
+        // The next live announcement (or the next look) says it.
+      }
+    },
     retry: async (id) => {
       set({ retrying: true, notice: null, detailError: null });
       try {

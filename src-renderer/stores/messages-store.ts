@@ -4,6 +4,7 @@ import type { MessageDetail, MessageSummary } from '../../src-shared/schemas/mes
 import { control, describeError } from '../api/clients';
 import { live, type LiveEvents } from '../api/live';
 import { clauseMatchesText, idQuery, parseMessageQuery } from '../../src-shared/search/message-query';
+import { withLaterRows } from './delivery-rows';
 import { batched, openItem, pagedList, type DetailState, type ListState } from './live-list';
 
 export interface MessageFilters {
@@ -31,6 +32,8 @@ interface MessagesState extends ListState<MessageSummary>, DetailState {
   /** Opens a copy by its id. */
   select: (id: string | null) => Promise<void>;
   refreshDetail: () => Promise<void>;
+  /** Reads the open copy's deliveries again (while one is in flight or due). */
+  refreshDeliveries: () => Promise<void>;
   remove: (id: string) => Promise<void>;
   clearAll: () => Promise<void>;
   /** Deletes what the filters find (everything without a filter); answers how many went, null on an error. */
@@ -189,6 +192,16 @@ export const useMessages = create<MessagesState>((set, get) => {
       if (id) await get().refreshDetail();
     },
     refreshDetail: open.refresh,
+    refreshDeliveries: async () => {
+      const detail = get().detail;
+      if (!detail) return;
+      try {
+        const fresh = await deliveriesOf(detail);
+        if (get().detail?.id === detail.id) set({ deliveries: withLaterRows(get().deliveries, fresh) });
+      } catch {
+        // The open copy's next refresh says it.
+      }
+    },
     remove: async (id) => {
       try {
         await control.deleteMessage(id);
@@ -232,8 +245,12 @@ export const useMessages = create<MessagesState>((set, get) => {
           applyLive();
         }),
         // A delivery of the open copy's events changed (its status, its attempts).
+        // Its state shows at once; the copy is read again soon (an event's status may follow from it).
         live.on('delivery.updated', (d) => {
-          if (get().detail?.events.some((e) => e.delivery_id === d.id)) open.refreshSoon();
+          if (!get().detail?.events.some((e) => e.delivery_id === d.id)) return;
+          const deliveries = withLaterRows(get().deliveries, [d]);
+          if (deliveries !== get().deliveries) set({ deliveries });
+          open.refreshSoon();
         }),
         // What was announced before the stream was up is missed: the list and the open copy are read again.
         live.onReconnect(() => {

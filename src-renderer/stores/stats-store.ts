@@ -5,6 +5,8 @@ import { live } from '../api/live';
 
 interface StatsState {
   stats: EmulatorStats | null;
+  /** Deliveries with an attempt in flight (the API's `sending`), read with the stats. */
+  inFlight: number;
   error: string | null;
   load: () => Promise<void>;
   /** Reloads (at most every 2 s) while anything happens; returns the unsubscribe. */
@@ -13,10 +15,12 @@ interface StatsState {
 
 export const useStats = create<StatsState>((set, get) => ({
   stats: null,
+  inFlight: 0,
   error: null,
   load: async () => {
     try {
-      set({ stats: (await control.getStats()).data, error: null });
+      const [stats, sending] = await Promise.all([control.getStats(), control.countDeliveries({ status: 'sending' })]);
+      set({ stats: stats.data, inFlight: sending.data.count, error: null });
     } catch (err) {
       set({ error: describeError(err) });
     }

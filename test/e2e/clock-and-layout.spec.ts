@@ -15,7 +15,7 @@ test('"Jump to the next attempt" moves the clock to when a waiting delivery is d
 
   await page.goto(`${served.url}/deliveries/${deliveryId}`);
   const detail = page.getByTestId('delivery-detail');
-  await expect(page.getByTestId('delivery-status')).toHaveText('pending');
+  await expect(page.getByTestId('delivery-status')).toHaveText('failing');
   await expect(detail.getByTestId('attempt')).toHaveCount(1);
   // The next attempt reads relative to the emulator clock, with its absolute time beside it.
   await expect(page.getByTestId('delivery-next-attempt')).toContainText(/in (10|9) min/);

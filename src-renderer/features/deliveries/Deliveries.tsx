@@ -1,15 +1,17 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { EMAIL_EVENT_KINDS } from '../../../src-shared/events';
 import { DELIVERY_LIST_STATUSES, DELIVERY_STATUSES, type DeliverySummary } from '../../../src-shared/schemas/dispatch';
-import { live } from '../../api/live';
-import { Badge, EventTag } from '../../components/Badge';
+import { EventTag } from '../../components/Badge';
+import { DELIVERY_FILTER_LABEL } from '../../components/delivery-state';
+import { DeliveryBadge, DeliveryNext, useRefreshWhileInFlight } from '../../components/DeliveryState';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
 import { ListDetail } from '../../components/ListDetail';
-import { navigate, onLinkClick, useSearchParam } from '../../router';
+import { navigate, useSearchParam } from '../../router';
 import { NO_FILTERS, useDeliveries, type DeliveryFilters } from '../../stores/deliveries-store';
 import './deliveries.css';
 import { DeliveryDetailPane } from './DeliveryDetail';
+import { Endpoints, ViewTabs } from './Endpoints';
 
 const ROW_HEIGHT = 56;
 
@@ -32,7 +34,7 @@ function Row({ d }: { d: DeliverySummary }) {
         </span>
       </div>
       <div className="line small">
-        <Badge value={d.status} />
+        <DeliveryBadge d={d} testId="delivery-row-state" />
         <span className="muted nowrap">
           {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
           {d.last_status_code !== null ? ` · HTTP ${d.last_status_code}` : d.last_error ? ` · ${d.last_error}` : ''}
@@ -41,11 +43,9 @@ function Row({ d }: { d: DeliverySummary }) {
           → {d.target.url}
         </span>
         <span className="spacer" />
-        {d.next_attempt_at && d.status === 'pending' && (
-          <span className="muted nowrap">
-            next <Time iso={d.next_attempt_at} future />
-          </span>
-        )}
+        <span className="muted">
+          <DeliveryNext d={d} testId="delivery-row-next" />
+        </span>
       </div>
     </div>
   );
@@ -122,10 +122,10 @@ function Filters() {
           <option value="">any status</option>
           {DELIVERY_STATUSES.map((s) => (
             <option key={s} value={s}>
-              {s}
+              {DELIVERY_FILTER_LABEL[s]}
             </option>
           ))}
-          <option value="failing">failing (retrying)</option>
+          <option value="failing">{DELIVERY_FILTER_LABEL.failing}</option>
         </select>
         <select className="input" aria-label="Event" value={filters.event} onChange={(e) => setFilters({ event: e.target.value })}>
           <option value="">any event</option>
@@ -148,146 +148,6 @@ function Filters() {
   );
 }
 
-/** An in-app link that can also run `onClick` (a plain left click) and be marked current. */
-function ScreenLink(p: { to: string; className?: string; title?: string; current?: boolean; onClick?: () => void; children: ReactNode }) {
-  return (
-    <a
-      href={p.to}
-      className={p.className}
-      title={p.title}
-      aria-current={p.current ? 'page' : undefined}
-      onClick={(e) => {
-        if (e.button === 0 && !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey) p.onClick?.();
-        onLinkClick(e, p.to);
-      }}
-    >
-      {p.children}
-    </a>
-  );
-}
-
-/** The screen's two views: every delivery, or one row per endpoint. */
-function ViewTabs({ view }: { view: 'list' | 'endpoints' }) {
-  return (
-    <nav className="tabs delivery-views" aria-label="Deliveries views">
-      <ScreenLink to="/deliveries" className={`tab${view === 'list' ? ' on' : ''}`} current={view === 'list'}>
-        All deliveries
-      </ScreenLink>
-      <ScreenLink to="/deliveries?view=endpoints" className={`tab${view === 'endpoints' ? ' on' : ''}`} current={view === 'endpoints'}>
-        By endpoint
-      </ScreenLink>
-    </nav>
-  );
-}
-
-const percent = (rate: number | null) => (rate === null ? '–' : `${(Math.round(rate * 1000) / 10).toLocaleString('en-US')}%`);
-
-/** One row per target deliveries go to: counts by status, failing ones, and the failure rate of its attempts. */
-function Endpoints() {
-  const { endpoints, endpointsError, loadEndpoints } = useDeliveries();
-  useEffect(() => {
-    void loadEndpoints();
-    const offs = [live.on('delivery.updated', () => refreshSoon()), live.on('delivery.created', () => refreshSoon())];
-    let timer: number | undefined;
-    function refreshSoon() {
-      timer ??= window.setTimeout(() => {
-        timer = undefined;
-        void loadEndpoints();
-      }, 1000);
-    }
-    return () => {
-      offs.forEach((off) => off());
-      window.clearTimeout(timer);
-    };
-  }, [loadEndpoints]);
-  return (
-    <main className="split">
-      <section className="list-pane" aria-label="Endpoints">
-        <ViewTabs view="endpoints" />
-        {endpointsError && (
-          <p className="error pad" role="alert">
-            {endpointsError}
-          </p>
-        )}
-        {endpoints === null ? null : endpoints.length === 0 ? (
-          <p className="muted pad" data-testid="endpoints-empty">
-            No delivery yet: each endpoint deliveries go to (a webhook, an inbound route, an IMAP webhook) shows here with its failure rate.
-          </p>
-        ) : (
-          <div className="endpoints-scroll">
-            <table className="endpoints" data-testid="endpoint-list">
-              <thead>
-                <tr>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col" className="num">
-                    Deliveries
-                  </th>
-                  <th scope="col" className="num">
-                    Succeeded
-                  </th>
-                  <th scope="col" className="num">
-                    Failed
-                  </th>
-                  <th scope="col" className="num">
-                    Pending
-                  </th>
-                  <th scope="col" className="num">
-                    Failing
-                  </th>
-                  <th scope="col" className="num" title="Failed attempts over attempts">
-                    Failure rate
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {endpoints.map((e) => {
-                  const path = (status: string) => `/deliveries?target_id=${encodeURIComponent(e.target.id)}${status ? `&status=${status}` : ''}`;
-                  return (
-                    <tr key={`${e.target.kind}:${e.target.id}`} data-testid="endpoint" className={e.failing > 0 ? 'has-failing' : ''}>
-                      <td className="endpoint-url">
-                        <ScreenLink to={path('')} className="ellipsis" title={e.target.url}>
-                          {e.target.url}
-                        </ScreenLink>
-                        <span className="muted small"> {e.target.kind.replace(/_/g, ' ')}</span>
-                      </td>
-                      <td className="num">{e.deliveries}</td>
-                      <td className="num">{e.succeeded}</td>
-                      <td className="num">{e.failed}</td>
-                      <td className="num">{e.pending}</td>
-                      <td className="num">
-                        {e.failing > 0 ? (
-                          <ScreenLink to={path('failing')} className="failing-link">
-                            {e.failing} failing
-                          </ScreenLink>
-                        ) : (
-                          <span className="muted">0</span>
-                        )}
-                      </td>
-                      <td className="num" data-testid="failure-rate" title={`${e.failed_attempts} of ${e.attempts} attempts failed`}>
-                        {percent(e.failure_rate)}
-                        <span className="muted small">
-                          {' '}
-                          ({e.failed_attempts}/{e.attempts})
-                        </span>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
-      <section className="detail-pane">
-        <div className="hint">
-          <p>Each endpoint with its deliveries by status. Failing: retrying after a failed attempt.</p>
-          <p className="muted small">The failure rate counts attempts: failed attempts over all attempts to that endpoint.</p>
-        </div>
-      </section>
-    </main>
-  );
-}
-
 const getKey = (d: DeliverySummary) => d.id;
 const renderRow = (d: DeliverySummary) => <Row d={d} />;
 
@@ -305,10 +165,12 @@ function linkFilters(status: string | null, q: string | null, targetId: string |
 
 function DeliveryList() {
   const source = useDeliveries();
-  const { reload, follow, detail, filters } = source;
+  const { reload, follow, detail, filters, rows, refreshInFlight } = source;
   const [status, q, targetId, event] = [useSearchParam('status'), useSearchParam('q'), useSearchParam('target_id'), useSearchParam('event')];
   const mounted = useRef(false);
   useEffect(() => follow(), [follow]);
+  // A claimed attempt may go unannounced: while a row is due or in flight, the ones in flight are read again.
+  useRefreshWhileInFlight(rows, refreshInFlight, 1500);
   // A link may carry filters (the dashboard's failed deliveries: /deliveries?status=failed; an endpoint's
   // failing ones); without any, the list keeps the filters it had.
   useEffect(() => {

@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { MAX_CLOCK_ADVANCE_MS, type AttemptRecord, type DeliveryDetail as Detail } from '../../../src-shared/schemas/dispatch';
 import { Badge, EventTag } from '../../components/Badge';
+import { deliveryState, inFlightNote } from '../../components/delivery-state';
+import { DeliveryBadge, DeliveryNext, useRefreshWhileInFlight } from '../../components/DeliveryState';
 import { CopyButton } from '../../components/CopyButton';
 import { BodyView, HeadersTable } from '../../components/JsonView';
 import { Link } from '../../components/Link';
-import { Time } from '../../components/Time';
+import { Time, useEmulatedNow } from '../../components/Time';
 import { control, describeError } from '../../api/clients';
 import { useClockOffset } from '../../stores/clock-store';
 import { useDeliveries } from '../../stores/deliveries-store';
@@ -57,12 +59,24 @@ function Attempt({ a, open }: { a: AttemptRecord; open: boolean }) {
   );
 }
 
+/** The attempt on the wire, at the top of the attempts: its number, live, until its outcome is in. */
+function AttemptInFlight({ number }: { number: number }) {
+  return (
+    <li className="attempt sending" data-testid="attempt-in-flight">
+      <span className="dot" />
+      <strong>#{number}</strong> <DeliveryBadge d={{ status: 'sending', attempts: number - 1, next_attempt_at: null }} />{' '}
+      <span className="muted small">in flight: the request is on its way or the receiver has not answered yet</span>
+    </li>
+  );
+}
+
 /**
  * "Jump to the next attempt": moves the emulator clock forward to when the waiting attempt is due (never
  * back), so it runs now instead of after the retry delay. The emulator's own now is read first, so the
- * jump is exact whatever the clock's speed.
+ * jump is exact whatever the clock's speed. The emulator answers once what fell due is recorded; the
+ * views are read again then, and attempts still in flight (a receiver slow to answer) are said.
  */
-function JumpToNextAttempt({ at, onDone }: { at: string; onDone: () => void }) {
+function JumpToNextAttempt({ at, onDone }: { at: string; onDone: (inFlight: string | null) => void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const jump = async () => {
@@ -71,11 +85,13 @@ function JumpToNextAttempt({ at, onDone }: { at: string; onDone: () => void }) {
     try {
       const clock = (await control.getClock()).data;
       const ms = Math.min(MAX_CLOCK_ADVANCE_MS, Math.max(0, Math.ceil(Date.parse(at) - clock.now_ms)));
+      let answer: unknown = null;
       if (ms > 0) {
         const c = (await control.setClock({ advance_ms: ms })).data;
         useClockOffset.getState().adopt(c.now_ms, c.speed);
+        answer = c;
       }
-      onDone();
+      onDone(inFlightNote(answer));
     } catch (err) {
       setError(describeError(err));
     } finally {
@@ -97,7 +113,11 @@ function JumpToNextAttempt({ at, onDone }: { at: string; onDone: () => void }) {
 }
 
 export function DeliveryDetailPane({ d }: { d: Detail }) {
-  const { retry, retrying, notice, refreshDetail } = useDeliveries();
+  const { retry, retrying, notice, refreshDetail, refreshInFlight } = useDeliveries();
+  const [jumpNote, setJumpNote] = useState<{ id: string; text: string } | null>(null);
+  const state = deliveryState(d, useEmulatedNow());
+  // Its attempt's claim and outcome show as they happen, announced or not.
+  useRefreshWhileInFlight([d], refreshDetail);
   const curl = deliveryCurl(d);
   const attempts = [...d.attempt_log].reverse();
   return (
@@ -110,7 +130,7 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
           <h2>
             <EventTag event={d.event} /> to <code>{d.target.url}</code>
           </h2>
-          <Badge value={d.status} testId="delivery-status" />
+          <DeliveryBadge d={d} testId="delivery-status" />
         </div>
         <dl className="facts compact">
           <dt>Delivery</dt>
@@ -134,13 +154,19 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
           <dd>
             <Time iso={d.created_at} exact />
           </dd>
-          {d.next_attempt_at && (
+          {state.inFlight && (
+            <>
+              <dt>In flight</dt>
+              <dd>
+                <DeliveryNext d={d} testId="delivery-in-flight" />
+              </dd>
+            </>
+          )}
+          {state.next && (
             <>
               <dt>Next attempt</dt>
               <dd>
-                <span data-testid="delivery-next-attempt">
-                  <Time iso={d.next_attempt_at} future /> <span className="muted small">· <Time iso={d.next_attempt_at} exact /> (emulator clock)</span>
-                </span>
+                <DeliveryNext d={d} exact testId="delivery-next-attempt" />
               </dd>
             </>
           )}
@@ -155,7 +181,21 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
           <button type="button" className="button primary" disabled={retrying || d.status === 'sending'} onClick={() => void retry(d.id)}>
             {retrying ? 'Sending…' : 'Retry now'}
           </button>
-          {d.status === 'pending' && d.next_attempt_at && <JumpToNextAttempt at={d.next_attempt_at} onDone={() => void refreshDetail()} />}
+          {state.next?.kind === 'scheduled' && (
+            <JumpToNextAttempt
+              at={state.next.at}
+              onDone={(inFlight) => {
+                setJumpNote(inFlight ? { id: d.id, text: inFlight } : null);
+                void refreshDetail();
+                void refreshInFlight();
+              }}
+            />
+          )}
+          {jumpNote?.id === d.id && state.inFlight && (
+            <span className="muted small" data-testid="jump-in-flight">
+              {jumpNote.text}
+            </span>
+          )}
           <CopyButton text={curl} label="Copy as curl" />
           {notice && (
             <span className="notice small" data-testid="retry-notice">
@@ -166,10 +206,11 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
       </header>
       <div className="scroll-body">
         <h3>Attempts</h3>
-        {attempts.length === 0 ? (
+        {attempts.length === 0 && !state.inFlight ? (
           <p className="muted">No attempt yet{d.next_attempt_at ? '; the first is due at the time above' : ''}.</p>
         ) : (
           <ol className="timeline attempts">
+            {state.inFlight && state.attempt !== null && <AttemptInFlight number={state.attempt} />}
             {attempts.map((a, i) => (
               <Attempt key={a.number} a={a} open={i === 0} />
             ))}

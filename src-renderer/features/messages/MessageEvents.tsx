@@ -5,7 +5,8 @@ import type { FireEventResult } from '../../../src-shared/schemas/dispatch';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
 import { control } from '../../api/clients';
 import { useRun } from '../../api/use-run';
-import { Badge, EventTag } from '../../components/Badge';
+import { EventTag } from '../../components/Badge';
+import { DeliveryBadge, DeliveryNext, useRefreshWhileInFlight } from '../../components/DeliveryState';
 import { EventKindSelect } from '../../components/EventKindSelect';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
@@ -14,6 +15,9 @@ import { useMessages } from '../../stores/messages-store';
 /** The copy's events in order, each with the webhook delivery it went out as. */
 export function Events({ d }: { d: Detail }) {
   const deliveries = useMessages((s) => s.deliveries);
+  const refreshDeliveries = useMessages((s) => s.refreshDeliveries);
+  // An attempt's claim and outcome show as they happen, announced or not.
+  useRefreshWhileInFlight(deliveries, refreshDeliveries, 1500);
   const byId = new Map(deliveries.map((x) => [x.id, x]));
   if (d.events.length === 0) {
     return <p className="muted pad">No events yet. The simulation schedules them on the emulator clock; you can also fire one above.</p>;
@@ -29,8 +33,13 @@ export function Events({ d }: { d: Detail }) {
             {e.delivery_id ? (
               <span className="small">
                 {' · webhook '}
-                <Link to={`/deliveries/${e.delivery_id}`}>{e.delivery_id}</Link> {del && <Badge value={del.status} />}
-                {del && <span className="muted"> {del.attempts} attempt{del.attempts === 1 ? '' : 's'}</span>}
+                <Link to={`/deliveries/${e.delivery_id}`}>{e.delivery_id}</Link> {del && <DeliveryBadge d={del} testId="event-delivery-state" />}
+                {del && (
+                  <span className="muted">
+                    {' '}
+                    {del.attempts} attempt{del.attempts === 1 ? '' : 's'} <DeliveryNext d={del} testId="event-delivery-next" />
+                  </span>
+                )}
               </span>
             ) : (
               <span className="muted small"> · not sent to a webhook</span>

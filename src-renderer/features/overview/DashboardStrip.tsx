@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import { DELIVERY_STATE_MEANING } from '../../components/delivery-state';
+import '../../components/delivery-state.css';
 import { Link } from '../../components/Link';
 import { formatHourMinute } from '../../components/Time';
 import { useStats } from '../../stores/stats-store';
@@ -37,28 +39,33 @@ export function EventsChart({ counts, from, bucketMs }: { counts: number[]; from
 
 /** Counts of messages, events, failing (retrying) and failed deliveries, and the last hour of events: live. */
 export function DashboardStrip() {
-  const { stats, load, follow } = useStats();
+  const { stats, inFlight, load, follow } = useStats();
   useEffect(() => {
     void load();
     return follow();
   }, [load, follow]);
   if (!stats) return null;
   // Failing: still pending after at least one failed attempt (the receiver answers 5xx or is down), so retrying.
-  const tiles: Array<[string, number, string, string, string]> = [
+  const tiles: Array<[string, number, string, string, string, string?]> = [
     ['Messages', stats.messages, '/messages', 'stat-messages', ''],
     ['Events', stats.events, '/messages', 'stat-events', ''],
     ['Deliveries', stats.deliveries.total, '/deliveries', 'stat-deliveries', ''],
-    ['Failing deliveries (retrying)', stats.deliveries.failing, '/deliveries?status=failing', 'stat-failing', ' failing'],
-    ['Failed deliveries', stats.deliveries.failed, '/deliveries?status=failed', 'stat-failed', ' bad'],
+    ['Failing deliveries (retrying)', stats.deliveries.failing, '/deliveries?status=failing', 'stat-failing', ' failing', DELIVERY_STATE_MEANING.failing],
+    ['Failed deliveries', stats.deliveries.failed, '/deliveries?status=failed', 'stat-failed', ' bad', DELIVERY_STATE_MEANING.failed],
   ];
   return (
     <section className="strip" aria-label="Dashboard">
-      {tiles.map(([label, n, to, id, alarm]) => (
-        <Link key={label} to={to} className={`tile${n > 0 ? alarm : ''}`}>
+      {tiles.map(([label, n, to, id, alarm, meaning]) => (
+        <Link key={label} to={to} className={`tile${n > 0 ? alarm : ''}`} title={meaning}>
           <span className="n" data-testid={id}>
             {n.toLocaleString()}
           </span>
           <span className="muted small">{label}</span>
+          {id === 'stat-deliveries' && inFlight > 0 && (
+            <span className="small tone-live in-flight-count" data-testid="stat-in-flight" title={`sending: ${DELIVERY_STATE_MEANING.sending}`}>
+              <span className="live-dot" aria-hidden="true" /> {inFlight.toLocaleString()} sending
+            </span>
+          )}
         </Link>
       ))}
       <EventsChart counts={stats.timeline.counts} from={stats.timeline.from} bucketMs={stats.timeline.bucket_ms} />

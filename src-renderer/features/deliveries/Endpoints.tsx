@@ -1,0 +1,145 @@
+import { useEffect, type ReactNode } from 'react';
+import { live } from '../../api/live';
+import { DELIVERY_STATE_MEANING } from '../../components/delivery-state';
+import { onLinkClick } from '../../router';
+import { useDeliveries } from '../../stores/deliveries-store';
+
+/** An in-app link that can also run `onClick` (a plain left click) and be marked current. */
+function ScreenLink(p: { to: string; className?: string; title?: string; current?: boolean; onClick?: () => void; children: ReactNode }) {
+  return (
+    <a
+      href={p.to}
+      className={p.className}
+      title={p.title}
+      aria-current={p.current ? 'page' : undefined}
+      onClick={(e) => {
+        if (e.button === 0 && !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey) p.onClick?.();
+        onLinkClick(e, p.to);
+      }}
+    >
+      {p.children}
+    </a>
+  );
+}
+
+/** The screen's two views: every delivery, or one row per endpoint. */
+export function ViewTabs({ view }: { view: 'list' | 'endpoints' }) {
+  return (
+    <nav className="tabs delivery-views" aria-label="Deliveries views">
+      <ScreenLink to="/deliveries" className={`tab${view === 'list' ? ' on' : ''}`} current={view === 'list'}>
+        All deliveries
+      </ScreenLink>
+      <ScreenLink to="/deliveries?view=endpoints" className={`tab${view === 'endpoints' ? ' on' : ''}`} current={view === 'endpoints'}>
+        By endpoint
+      </ScreenLink>
+    </nav>
+  );
+}
+
+const percent = (rate: number | null) => (rate === null ? '–' : `${(Math.round(rate * 1000) / 10).toLocaleString('en-US')}%`);
+
+/** One row per target deliveries go to: counts by status, failing ones, and the failure rate of its attempts. */
+export function Endpoints() {
+  const { endpoints, endpointsError, loadEndpoints } = useDeliveries();
+  useEffect(() => {
+    void loadEndpoints();
+    const offs = [live.on('delivery.updated', () => refreshSoon()), live.on('delivery.created', () => refreshSoon())];
+    let timer: number | undefined;
+    function refreshSoon() {
+      timer ??= window.setTimeout(() => {
+        timer = undefined;
+        void loadEndpoints();
+      }, 1000);
+    }
+    return () => {
+      offs.forEach((off) => off());
+      window.clearTimeout(timer);
+    };
+  }, [loadEndpoints]);
+  return (
+    <main className="split">
+      <section className="list-pane" aria-label="Endpoints">
+        <ViewTabs view="endpoints" />
+        {endpointsError && (
+          <p className="error pad" role="alert">
+            {endpointsError}
+          </p>
+        )}
+        {endpoints === null ? null : endpoints.length === 0 ? (
+          <p className="muted pad" data-testid="endpoints-empty">
+            No delivery yet: each endpoint deliveries go to (a webhook, an inbound route, an IMAP webhook) shows here with its failure rate.
+          </p>
+        ) : (
+          <div className="endpoints-scroll">
+            <table className="endpoints" data-testid="endpoint-list">
+              <thead>
+                <tr>
+                  <th scope="col">Endpoint</th>
+                  <th scope="col" className="num">
+                    Deliveries
+                  </th>
+                  <th scope="col" className="num">
+                    Succeeded
+                  </th>
+                  <th scope="col" className="num">
+                    Failed
+                  </th>
+                  <th scope="col" className="num">
+                    Pending
+                  </th>
+                  <th scope="col" className="num" title={`Failing: ${DELIVERY_STATE_MEANING.failing}`}>
+                    Failing
+                  </th>
+                  <th scope="col" className="num" title="Failed attempts over attempts">
+                    Failure rate
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {endpoints.map((e) => {
+                  const path = (status: string) => `/deliveries?target_id=${encodeURIComponent(e.target.id)}${status ? `&status=${status}` : ''}`;
+                  return (
+                    <tr key={`${e.target.kind}:${e.target.id}`} data-testid="endpoint" className={e.failing > 0 ? 'has-failing' : ''}>
+                      <td className="endpoint-url">
+                        <ScreenLink to={path('')} className="ellipsis" title={e.target.url}>
+                          {e.target.url}
+                        </ScreenLink>
+                        <span className="muted small"> {e.target.kind.replace(/_/g, ' ')}</span>
+                      </td>
+                      <td className="num">{e.deliveries}</td>
+                      <td className="num">{e.succeeded}</td>
+                      <td className="num">{e.failed}</td>
+                      <td className="num">{e.pending}</td>
+                      <td className="num">
+                        {e.failing > 0 ? (
+                          <ScreenLink to={path('failing')} className="failing-link">
+                            {e.failing} failing
+                          </ScreenLink>
+                        ) : (
+                          <span className="muted">0</span>
+                        )}
+                      </td>
+                      <td className="num" data-testid="failure-rate" title={`${e.failed_attempts} of ${e.attempts} attempts failed`}>
+                        {percent(e.failure_rate)}
+                        <span className="muted small">
+                          {' '}
+                          ({e.failed_attempts}/{e.attempts})
+                        </span>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section className="detail-pane">
+        <div className="hint">
+          <p>Each endpoint with its deliveries by status. Failing: {DELIVERY_STATE_MEANING.failing}.</p>
+          <p className="muted small">The failure rate counts attempts: failed attempts over all attempts to that endpoint.</p>
+        </div>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,127 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, registerWebhook, sendEmail, test, watchErrors } from './fixtures';
+
+// A failed attempt is retried ten minutes later: only "Jump to the next attempt" makes it now.
+test.use({ serveArgs: ['--retry-schedule', '10m'] });
+
+const HOLD_MS = 3000;
+
+/** A local receiver that holds each answer `HOLD_MS` before giving the next status of `statuses` (then 200). */
+async function holdingReceiver(statuses: number[]): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
+  let received = 0;
+  const timers = new Set<NodeJS.Timeout>();
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const status = statuses[received++] ?? 200;
+      const t = setTimeout(() => {
+        timers.delete(t);
+        res.writeHead(status, { 'content-type': 'application/json' }).end(status < 300 ? '{"ok":true}' : '{"error":"busy"}');
+      }, HOLD_MS);
+      timers.add(t);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received: () => received,
+    close: async () => {
+      for (const t of timers) clearTimeout(t);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+test('an attempt in flight shows live on the delivery page and in the list, then its outcome, without a reload', async ({ served, page }, testInfo) => {
+  test.setTimeout(45_000);
+  const errors = watchErrors(page);
+  const receiver = await holdingReceiver([500, 200]);
+  try {
+    await registerWebhook(page, served, receiver.url, { bounce: true });
+    await page.goto(`${served.url}/deliveries`);
+    await expect(page.getByTestId('deliveries-empty')).toBeVisible();
+    // Marks this document: a reload would lose it.
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+
+    const fired = await page.request.post(`${served.url}/emulator/events`, { data: { event: 'bounce', recipient: 'ann@example.com' } });
+    const deliveryId = (await fired.json()).data.delivery_id as string;
+    const row = page.getByTestId('delivery-list').getByRole('option');
+    await expect(row).toHaveCount(1);
+
+    // The first attempt is on the wire (the receiver holds it): the row says so, live.
+    await expect(row.getByTestId('delivery-row-state')).toHaveText('sending', { timeout: HOLD_MS });
+    await expect(row.getByTestId('delivery-row-next')).toHaveText('attempt 1 in flight');
+    expect(receiver.received()).toBe(1);
+
+    // Its outcome replaces it: failing, the retry in ten minutes.
+    await expect(row.getByTestId('delivery-row-state')).toHaveText('failing', { timeout: HOLD_MS + 3000 });
+    await expect(row).toContainText('1 attempt · HTTP 500');
+    await expect(row.getByTestId('delivery-row-next')).toHaveText(/^retry 2 in (10|9) min$/);
+
+    await row.click();
+    await expect(page).toHaveURL(`${served.url}/deliveries/${deliveryId}`);
+    const detail = page.getByTestId('delivery-detail');
+    await expect(page.getByTestId('delivery-status')).toHaveText('failing');
+    await expect(page.getByTestId('delivery-next-attempt')).toContainText(/retry 2 in (10|9) min/);
+
+    // The retry runs now and is held: the page and the list show attempt 2 in flight.
+    await detail.getByRole('button', { name: 'Jump to the next attempt' }).click();
+    await expect(page.getByTestId('delivery-status')).toHaveText('sending', { timeout: HOLD_MS });
+    await expect(page.getByTestId('delivery-in-flight')).toHaveText('attempt 2 in flight');
+    await expect(detail.getByTestId('attempt-in-flight')).toContainText('#2');
+    await expect(detail.getByTestId('attempt')).toHaveCount(1);
+    await expect(row.getByTestId('delivery-row-state')).toHaveText('sending');
+    await expect(row.getByTestId('delivery-row-next')).toHaveText('attempt 2 in flight');
+    // Never a time in the past while it is being made.
+    await expect(detail).not.toContainText(/next attempt.*ago/i);
+    await expect(page.getByTestId('delivery-next-attempt')).toHaveCount(0);
+    await page.screenshot({ path: testInfo.outputPath('delivery-in-flight.png') });
+
+    // Its outcome, live: succeeded, two attempts, nothing in flight.
+    await expect(page.getByTestId('delivery-status')).toHaveText('succeeded', { timeout: HOLD_MS + 3000 });
+    await expect(detail.getByTestId('attempt')).toHaveCount(2);
+    await expect(detail.getByTestId('attempt').first()).toContainText('HTTP 200');
+    await expect(detail.getByTestId('attempt-in-flight')).toHaveCount(0);
+    await expect(page.getByTestId('delivery-in-flight')).toHaveCount(0);
+    await expect(row.getByTestId('delivery-row-state')).toHaveText('succeeded');
+    await expect(row).toContainText('2 attempts · HTTP 200');
+    await expect(row.getByTestId('delivery-row-next')).toHaveCount(0);
+    await page.screenshot({ path: testInfo.outputPath('delivery-succeeded.png') });
+
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(receiver.received()).toBe(2);
+    expect(errors).toEqual([]);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("a message's Events tab shows its delivery in flight, then the outcome, live", async ({ served, page }) => {
+  const errors = watchErrors(page);
+  const receiver = await holdingReceiver([200]);
+  try {
+    await registerWebhook(page, served, receiver.url, { bounce: true });
+    const { refId, id } = await sendEmail(page, served, 'ann@example.com', 'Held bounce');
+    await page.goto(`${served.url}/messages/${id}`);
+    const detail = page.getByTestId('message-detail');
+    await expect(detail).toContainText('Held bounce');
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+
+    const fired = await page.request.post(`${served.url}/emulator/events`, { data: { event: 'bounce', ref_id: refId, recipient: 'ann@example.com' } });
+    expect(fired.ok()).toBe(true);
+    await detail.getByRole('tab', { name: /Events/ }).click();
+    const events = page.getByTestId('message-events');
+    await expect(events.getByTestId('event-delivery-state')).toHaveText('sending', { timeout: HOLD_MS });
+    await expect(events.getByTestId('event-delivery-next')).toHaveText('attempt 1 in flight');
+
+    await expect(events.getByTestId('event-delivery-state')).toHaveText('succeeded', { timeout: HOLD_MS + 3000 });
+    await expect(events).toContainText('1 attempt');
+    await expect(events.getByTestId('event-delivery-next')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(errors).toEqual([]);
+  } finally {
+    await receiver.close();
+  }
+});
