@@ -102,7 +102,7 @@ export const EmulatorConfigSchema = z
     smtpSessionTimeoutMs: z.number().int().positive().default(600_000),
     /** SMTP: connections open at once at most; one more is told 421 and closed (keeps file descriptors for HTTP). */
     smtpMaxClients: z.number().int().positive().default(256),
-    /** SMTP: bytes of messages arriving or being stored at once, all connections together (never less than maxMessageBytes); a message that would pass it is answered 451, try again later. */
+    /** SMTP: bytes of messages arriving or being stored at once, all connections together (never less than maxMessageBytes): a message past 1 MiB waits (TCP holds its client back) for room for a whole maxMessageBytes message; 451 when small ones fill it. */
     smtpInFlightBytes: z.number().int().positive().default(100 * 1024 * 1024),
     /** `spamassassin`: each new copy is scored by SpamAssassin (spamd, started by the emulator); at or over the threshold its recipient gets a `spam` event. */
     spamFilter: z.enum(['off', 'spamassassin'], { error: 'must be off or spamassassin' }).default('off'),
