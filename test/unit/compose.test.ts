@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { describe, expect, it } from 'vitest';
-import { composeMessage, renderInMemory } from '../../src-main/core/services/email/compose';
+import { composeMessage, renderInMemory, renderInMemoryYielding } from '../../src-main/core/services/email/compose';
 import { composeCopies } from '../../src-main/core/services/email/copies';
 import { CopyTemplate } from '../../src-main/core/services/email/copy-template';
 import { addTracking, newTrackingKeys, prepareLinks } from '../../src-main/core/services/email/tracking';
@@ -58,6 +58,10 @@ const shapes: Record<string, Partial<MailOptions>> = {
     headers: { 'List-Unsubscribe': '<http://127.0.0.1:1/t/u/abc>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   },
   'a 3 MB HTML body': { html: `<div>${'Ünïcödé and ASCII mixed content. '.repeat(100_000)}</div>` },
+  'a 1 MB body of trailing spaces and non-ASCII at slice edges, a 1 MB base64 attachment': {
+    text: `${'é'.repeat(65_535)}x   \r\n`.repeat(8),
+    attachments: [{ filename: 'big.bin', content: Buffer.concat([binary, binary, binary, binary]), contentType: 'application/octet-stream', contentDisposition: 'attachment' }],
+  },
   'no body at all': {},
 };
 
@@ -71,6 +75,14 @@ describe('renderInMemory', () => {
       expect(fast).toBeInstanceOf(Buffer);
       expect(fast!.length).toBe(built.length);
       expect(fast!.equals(built)).toBe(true);
+    });
+  }
+
+  for (const name of ['a 3 MB HTML body', 'a 1 MB body of trailing spaces and non-ASCII at slice edges, a 1 MB base64 attachment', 'attachments (mixed)', 'html only']) {
+    it(`gives the same bytes encoding a large part a slice at a time, with turns between: ${name}`, async () => {
+      const tree = new MailComposer({ ...base, ...shapes[name] }).compile();
+      const sliced = await renderInMemoryYielding(tree);
+      expect(sliced!.equals(await tree.build())).toBe(true);
     });
   }
 

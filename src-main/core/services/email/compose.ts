@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as base64 from 'nodemailer/lib/base64';
 import DKIM from 'nodemailer/lib/dkim';
 import MailComposer from 'nodemailer/lib/mail-composer';
@@ -59,7 +60,7 @@ export async function composeMessage(
     disableFileAccess: true,
     disableUrlAccess: true,
   }).compile();
-  const raw = renderInMemory(tree) ?? (await tree.build());
+  const raw = (await renderInMemoryYielding(tree)) ?? (await tree.build());
   return options.dkim ? dkimSign(raw, options.dkim) : raw;
 }
 
@@ -74,8 +75,37 @@ export async function composeMessage(
  */
 export function renderInMemory(tree: MimeNode): Buffer | undefined {
   if (!inMemory(tree)) return undefined;
+  const pieces: Piece[] = [];
+  renderNode(tree, pieces);
+  return assemble(pieces.map((p) => (Buffer.isBuffer(p) ? p : encodeWhole(p.encoder, p.content))));
+}
+
+/**
+ * renderInMemory with a turn of the event loop between slices of a large part's encoding (the encoders'
+ * output does not depend on where their input is split), so composing a message of megabytes never holds
+ * other requests for long. The same bytes; a message without a large part is made at once.
+ */
+export async function renderInMemoryYielding(tree: MimeNode): Promise<Buffer | undefined> {
+  if (!inMemory(tree)) return undefined;
+  const pieces: Piece[] = [];
+  renderNode(tree, pieces);
   const chunks: Buffer[] = [];
-  renderNode(tree, chunks);
+  for (const p of pieces) {
+    if (Buffer.isBuffer(p)) chunks.push(p);
+    else if (p.content.length < YIELD_SLICE * 2) chunks.push(encodeWhole(p.encoder, p.content));
+    else chunks.push(await encodeInSlices(p.encoder, Buffer.isBuffer(p.content) ? p.content : Buffer.from(p.content)));
+  }
+  return assemble(chunks);
+}
+
+/** Content at least twice this size is encoded this much at a time, a turn of the event loop between. */
+const YIELD_SLICE = 128 * 1024;
+
+/** A part of the message: its bytes, or content still to go through its transfer encoding. */
+type Piece = Buffer | { encoder: qp.Encoder | base64.Encoder; content: string | Buffer };
+
+/** The pieces in order, and the final line break build() adds. */
+function assemble(chunks: Buffer[]): Buffer {
   const last = chunks.at(-1)?.at(-1);
   if (last !== 0x0a) chunks.push(Buffer.from(last === 0x0d ? '\n' : '\r\n'));
   return Buffer.concat(chunks);
@@ -95,35 +125,54 @@ function inMemory(node: MimeNode): boolean {
   return node.childNodes.every(inMemory);
 }
 
-function renderNode(node: MimeNode, chunks: Buffer[]): void {
+function renderNode(node: MimeNode, pieces: Piece[]): void {
   // buildHeaders() settles the node's transfer encoding and boundary and writes them into its headers.
-  chunks.push(Buffer.from(`${node.buildHeaders()}\r\n\r\n`));
+  pieces.push(Buffer.from(`${node.buildHeaders()}\r\n\r\n`));
   const content = node.content as string | Buffer | undefined;
   if (content) {
     const encoding = String(node.getHeader('Content-Transfer-Encoding') ?? '').toLowerCase();
     if (encoding === 'quoted-printable') {
       // Outside of text, a lone CR or LF is data (as build() treats it).
-      chunks.push(encodeWhole(new qp.Encoder({ binary: !/^text\//i.test(node.contentType ?? '') }), content));
+      pieces.push({ encoder: new qp.Encoder({ binary: !/^text\//i.test(node.contentType ?? '') }), content });
     } else if (encoding === 'base64') {
-      chunks.push(encodeWhole(new base64.Encoder(), content));
+      pieces.push({ encoder: new base64.Encoder(), content });
     } else {
-      chunks.push(Buffer.isBuffer(content) ? content : Buffer.from(content));
+      pieces.push(Buffer.isBuffer(content) ? content : Buffer.from(content));
     }
   }
   if (node.multipart) {
     node.childNodes.forEach((child, i) => {
-      chunks.push(Buffer.from(`${i > 0 ? '\r\n' : ''}--${node.boundary}\r\n`));
-      renderNode(child, chunks);
+      pieces.push(Buffer.from(`${i > 0 ? '\r\n' : ''}--${node.boundary}\r\n`));
+      renderNode(child, pieces);
     });
-    chunks.push(Buffer.from(`\r\n--${node.boundary}--\r\n`));
+    pieces.push(Buffer.from(`\r\n--${node.boundary}--\r\n`));
   }
 }
 
 /** All of `content` through one of nodemailer's encoder streams, whose transform and flush run synchronously. */
 function encodeWhole(encoder: qp.Encoder | base64.Encoder, content: string | Buffer): Buffer {
   encoder.end(content);
-  const out = encoder.read() as Buffer | null;
-  return out ?? Buffer.alloc(0);
+  return readAll(encoder);
+}
+
+/** All of `content` through the encoder a slice at a time, a turn of the event loop after each. */
+async function encodeInSlices(encoder: qp.Encoder | base64.Encoder, content: Buffer): Promise<Buffer> {
+  const out: Buffer[] = [];
+  for (let at = 0; at < content.length; at += YIELD_SLICE) {
+    const slice = content.subarray(at, at + YIELD_SLICE);
+    if (at + YIELD_SLICE >= content.length) encoder.end(slice);
+    else encoder.write(slice);
+    out.push(readAll(encoder));
+    if (at + YIELD_SLICE < content.length) await nextTurn();
+  }
+  return Buffer.concat(out);
+}
+
+/** What the encoder has made so far. */
+function readAll(encoder: qp.Encoder | base64.Encoder): Buffer {
+  const out: Buffer[] = [];
+  for (let chunk = encoder.read() as Buffer | null; chunk !== null; chunk = encoder.read() as Buffer | null) out.push(chunk);
+  return Buffer.concat(out);
 }
 
 /** The message with a DKIM-Signature header added (relaxed/relaxed, rsa-sha256), by nodemailer's signer. */

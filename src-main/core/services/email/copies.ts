@@ -33,6 +33,9 @@ export interface RecordedCopy {
   generationFailure?: string;
 }
 
+/** Work on a body or copy of this size or more is followed by a turn of the event loop. */
+const large = (content: string | Buffer) => content.length >= 256 * 1024;
+
 /** A copy whose edits would take more than this share of its size is stored whole instead. */
 const PATCH_AT_MOST = 0.5;
 
@@ -85,6 +88,9 @@ export async function composeCopies(
   let candidate: CopyTemplate | undefined;
   let template: CopyTemplate | undefined;
   const options = { ...tracking, baseUrl: send.baseUrl };
+  // The first turn taken from a request's own turn comes before any timer or other request: a large body
+  // takes one at once, so that finding its links is a turn of its own.
+  if ((tracked || substituted) && large(html ?? '')) await nextTurn();
   for (const r of recipients) {
     const copy = { id: r.id, email: r.email, name: r.name ?? '', type: r.type, tokens: [] as TrackingToken[] };
     if (!tracked && !substituted) {
@@ -98,7 +104,10 @@ export async function composeCopies(
       ? { subject: substitute(subject, values, false, missing), html: html && substitute(html, values, true, missing), text: text && substitute(text, values, false, missing) }
       : { subject, html, text };
     // The links of an HTML part are found once, for every copy made from it.
-    if (tracking.click && own.html !== undefined && own.html !== found?.html) found = { html: own.html, links: prepareLinks(own.html) };
+    if (tracking.click && own.html !== undefined && own.html !== found?.html) {
+      found = { html: own.html, links: prepareLinks(own.html) };
+      if (large(own.html)) await nextTurn();
+    }
     const keys = newTrackingKeys();
     const records = trackingRecords(own.html !== undefined, options, found?.links, keys);
     const generationFailure = missing.size > 0 ? `no value for template variable ${[...missing].map((m) => `{{${m}}}`).join(', ')}` : undefined;
@@ -114,6 +123,8 @@ export async function composeCopies(
     } else {
       const t = tracked ? addTracking(own.html, own.text, options, found?.links, keys) : { html: own.html, text: own.text, headers: {} };
       const raw = await composeMessage(body, { messageId: `<${r.id}@mailyard.local>`, date, subject: own.subject, html: t.html, text: t.text, extraHeaders: t.headers, dkim, boundary });
+      // A large copy's composing, its template and their check each take a turn of their own.
+      if (large(raw)) await nextTurn();
       if (base === undefined) {
         base = raw;
         if (tracked && !substituted && !dkim && recipients.length > 2) candidate = CopyTemplate.of(raw, tokenValues(r.id, records));
@@ -121,6 +132,7 @@ export async function composeCopies(
       } else {
         if (candidate?.render(tokenValues(r.id, records)).equals(raw)) template = candidate;
         candidate = undefined;
+        if (large(raw)) await nextTurn();
         const patch = diffBytes(base, raw);
         copies.push(patch.length <= raw.length * PATCH_AT_MOST ? { ...mine, raw: base, patch } : { ...mine, raw });
       }

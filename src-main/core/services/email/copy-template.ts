@@ -9,7 +9,7 @@ interface Place {
 }
 
 // A quoted-printable soft line break: "=" at the end of an encoded line.
-const SOFT_BREAK = Buffer.from('=\r\n');
+const SOFT_BREAK = '=\r\n';
 
 /**
  * A composed copy of a send as the template of its later copies, when they differ from it only in their
@@ -75,18 +75,14 @@ export class CopyTemplate {
 
 /** The bytes as latin1 text without quoted-printable soft line breaks, and where those were (in that text). */
 function withoutSoftBreaks(raw: Buffer): { view: string; breaks: number[] } {
+  const lines = raw.toString('latin1').split(SOFT_BREAK);
   const breaks: number[] = [];
-  const parts: string[] = [];
-  let from = 0;
-  let removed = 0;
-  for (let at = raw.indexOf(SOFT_BREAK); at !== -1; at = raw.indexOf(SOFT_BREAK, at + SOFT_BREAK.length)) {
-    parts.push(raw.toString('latin1', from, at));
-    breaks.push(at - removed);
-    removed += SOFT_BREAK.length;
-    from = at + SOFT_BREAK.length;
+  let at = 0;
+  for (let i = 0; i < lines.length - 1; i++) {
+    at += lines[i]!.length;
+    breaks.push(at);
   }
-  parts.push(raw.toString('latin1', from));
-  return { view: parts.join(''), breaks };
+  return { view: lines.join(''), breaks };
 }
 
 /** The places in the bytes of a token found at `at` in the text without soft breaks: one per stretch between them. */
