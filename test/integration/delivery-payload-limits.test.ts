@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DELIVERY_BODY_LIMITS, DeliveryDetail } from '../../src-shared/schemas/dispatch';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
+import { startMailyard } from '../../src-main/testing/index';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 
@@ -125,6 +126,21 @@ describe('a delivery with a large payload', () => {
 
     const missing = await emu.request('GET', '/emulator/deliveries/01NOPE/payload');
     expect([missing.status, missing.json.error]).toEqual([404, 'Delivery Not Found']);
+  });
+});
+
+describe('the testing API', () => {
+  it('gives a test the whole of a large payload', { timeout: 60_000 }, async () => {
+    const receiver = await startReceiver();
+    const yard = await startMailyard({ ui: false });
+    cleanups.push(() => yard.stop(), () => receiver.close());
+    await yard.service.configureInboundRouting({ domain: 'in.example.com', url: receiver.url, method: 'POST' });
+    const text = 'x'.repeat(400 * 1024);
+    await yard.control.simulateInbound({ from: { email: 'a@example.org' }, to: ['big@in.example.com'], subject: 'big', text });
+    const d = await yard.waitForDelivery((d) => d.event === 'inbound' && d.status === 'succeeded');
+    expect(d.payload_truncated).toBe(true);
+    const [sent] = await receiver.waitFor(1);
+    expect(d.payload).toEqual(JSON.parse(sent!.body));
   });
 });
 
