@@ -6,19 +6,26 @@ import { expect, registerWebhook, sendEmail, test, watchErrors } from './fixture
 test.use({ serveArgs: ['--retry-schedule', '10m'] });
 
 const HOLD_MS = 3000;
+/** Longer than the 2 s a clock move waits for attempts it made due: the move answers with this one in flight. */
+const LONG_HOLD_MS = 5000;
 
-/** A local receiver that holds each answer `HOLD_MS` before giving the next status of `statuses` (then 200). */
-async function holdingReceiver(statuses: number[]): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
+interface HeldAnswer {
+  status: number;
+  holdMs: number;
+}
+
+/** A local receiver that holds each answer as `answers` says, in order (then 200 after `HOLD_MS`). */
+async function holdingReceiver(answers: HeldAnswer[]): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
   let received = 0;
   const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      const status = statuses[received++] ?? 200;
+      const { status, holdMs } = answers[received++] ?? { status: 200, holdMs: HOLD_MS };
       const t = setTimeout(() => {
         timers.delete(t);
         res.writeHead(status, { 'content-type': 'application/json' }).end(status < 300 ? '{"ok":true}' : '{"error":"busy"}');
-      }, HOLD_MS);
+      }, holdMs);
       timers.add(t);
     });
   });
@@ -37,7 +44,10 @@ async function holdingReceiver(statuses: number[]): Promise<{ url: string; recei
 test('an attempt in flight shows live on the delivery page and in the list, then its outcome, without a reload', async ({ served, page }, testInfo) => {
   test.setTimeout(45_000);
   const errors = watchErrors(page);
-  const receiver = await holdingReceiver([500, 200]);
+  const receiver = await holdingReceiver([
+    { status: 500, holdMs: HOLD_MS },
+    { status: 200, holdMs: LONG_HOLD_MS },
+  ]);
   try {
     await registerWebhook(page, served, receiver.url, { bounce: true });
     await page.goto(`${served.url}/deliveries`);
@@ -66,9 +76,11 @@ test('an attempt in flight shows live on the delivery page and in the list, then
     await expect(page.getByTestId('delivery-status')).toHaveText('failing');
     await expect(page.getByTestId('delivery-next-attempt')).toContainText(/retry 2 in (10|9) min/);
 
-    // The retry runs now and is held: the page and the list show attempt 2 in flight.
+    // The retry runs now and is held: the page and the list show attempt 2 in flight, and the clock
+    // move's answer said it left one attempt in flight.
     await detail.getByRole('button', { name: 'Jump to the next attempt' }).click();
-    await expect(page.getByTestId('delivery-status')).toHaveText('sending', { timeout: HOLD_MS });
+    await expect(page.getByTestId('delivery-status')).toHaveText('sending', { timeout: LONG_HOLD_MS });
+    await expect(page.getByTestId('jump-in-flight')).toHaveText('1 attempt still in flight');
     await expect(page.getByTestId('delivery-in-flight')).toHaveText('attempt 2 in flight');
     await expect(detail.getByTestId('attempt-in-flight')).toContainText('#2');
     await expect(detail.getByTestId('attempt')).toHaveCount(1);
@@ -80,7 +92,8 @@ test('an attempt in flight shows live on the delivery page and in the list, then
     await page.screenshot({ path: testInfo.outputPath('delivery-in-flight.png') });
 
     // Its outcome, live: succeeded, two attempts, nothing in flight.
-    await expect(page.getByTestId('delivery-status')).toHaveText('succeeded', { timeout: HOLD_MS + 3000 });
+    await expect(page.getByTestId('delivery-status')).toHaveText('succeeded', { timeout: LONG_HOLD_MS + 3000 });
+    await expect(page.getByTestId('jump-in-flight')).toHaveCount(0);
     await expect(detail.getByTestId('attempt')).toHaveCount(2);
     await expect(detail.getByTestId('attempt').first()).toContainText('HTTP 200');
     await expect(detail.getByTestId('attempt-in-flight')).toHaveCount(0);
@@ -100,7 +113,7 @@ test('an attempt in flight shows live on the delivery page and in the list, then
 
 test("a message's Events tab shows its delivery in flight, then the outcome, live", async ({ served, page }) => {
   const errors = watchErrors(page);
-  const receiver = await holdingReceiver([200]);
+  const receiver = await holdingReceiver([{ status: 200, holdMs: HOLD_MS }]);
   try {
     await registerWebhook(page, served, receiver.url, { bounce: true });
     const { refId, id } = await sendEmail(page, served, 'ann@example.com', 'Held bounce');
@@ -120,6 +133,32 @@ test("a message's Events tab shows its delivery in flight, then the outcome, liv
     await expect(events).toContainText('1 attempt');
     await expect(events.getByTestId('event-delivery-next')).toHaveCount(0);
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(errors).toEqual([]);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('Overview and Simulation say how many attempts are in flight while a receiver holds one, and stop saying it after', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  const receiver = await holdingReceiver([{ status: 200, holdMs: 6000 }]);
+  try {
+    await registerWebhook(page, served, receiver.url, { bounce: true });
+    await page.request.post(`${served.url}/emulator/events`, { data: { event: 'bounce', recipient: 'ann@example.com' } });
+    await expect.poll(() => receiver.received()).toBe(1);
+
+    await page.goto(served.url);
+    await expect(page.getByTestId('stat-in-flight')).toHaveText('1 sending');
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Simulation' }).click();
+    const clock = page.getByRole('region', { name: 'Emulator clock' });
+    await expect(clock).toContainText('1 attempt still in flight');
+    await expect(clock).not.toContainText(/next retry.*ago/i);
+
+    // The answer is in: neither says it any more.
+    await expect(clock).not.toContainText('still in flight', { timeout: 8000 });
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Overview' }).click();
+    await expect(page.getByTestId('stat-deliveries')).toHaveText('1');
+    await expect(page.getByTestId('stat-in-flight')).toHaveCount(0);
     expect(errors).toEqual([]);
   } finally {
     await receiver.close();
