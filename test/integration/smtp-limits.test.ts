@@ -98,43 +98,53 @@ describe('SMTP sink: connection cap', () => {
 });
 
 describe('SMTP sink: bytes of messages in flight', () => {
-  const MB = 1024 * 1024;
-  const body = (tag: string) => `From: app@example.com\r\nSubject: ${tag}\r\n\r\n${`${'y'.repeat(998)}\r\n`.repeat(1400)}`;
+  const MiB = 1024 * 1024;
+  /** A message of about `lines` KB. */
+  const body = (tag: string, lines: number) => `From: app@example.com\r\nSubject: ${tag}\r\n\r\n${`${'y'.repeat(1022)}\r\n`.repeat(lines)}`;
+  /** Resolves with the reply when it comes within `ms`, else null (the reply is still `pending`). */
+  const replyWithin = <T>(pending: Promise<T>, ms: number) => Promise.race([pending, sleep(ms).then(() => null)]);
 
-  it('a message that would pass the budget is answered 451 and kept nowhere; SIZE= is refused 452 up front; both go once room is back', async () => {
-    emu = await startEmulator({ maxMessageBytes: 2 * MB, smtpInFlightBytes: 3 * MB });
-    // Two messages of 1.4 MB arrive and stay arriving (no final dot yet): 2.8 MB of the 3 MB held.
+  it('a large message waits its turn while another holds the room (nothing refused, nothing lost)', async () => {
+    emu = await startEmulator({ maxMessageBytes: 2 * MiB, smtpInFlightBytes: 3 * MiB });
     const a = await inTransaction(emu, 'a@example.org');
     const b = await inTransaction(emu, 'b@example.org');
-    for (const [client, tag] of [[a, 'held a'], [b, 'held b']] as const) {
-      expect((await client.command('DATA')).code).toBe(354);
-      client.write(body(tag));
-    }
-    // A client announcing 1 MB is told at once that it does not fit now (once the server has read the 2.8 MB).
-    const c = await inTransaction(emu, 'c@example.org');
-    expect((await c.command('RSET')).code).toBe(250);
-    let sized = await c.command('MAIL FROM:<app@example.com> SIZE=1000000');
-    for (let i = 0; sized.code === 250 && i < 100; i++) {
-      await c.command('RSET');
-      await sleep(50);
-      sized = await c.command('MAIL FROM:<app@example.com> SIZE=1000000');
-    }
-    expect(sized.code).toBe(452);
-    expect(sized.text).toMatch(/Too much mail arriving at once .*try again later/);
-    // One that does not announce it is read through and answered 451.
-    expect((await c.command('MAIL FROM:<app@example.com>')).code).toBe(250);
-    expect((await c.command('RCPT TO:<c@example.org>')).code).toBe(250);
-    const refused = await c.data(body('refused c'));
-    expect(refused.code).toBe(451);
-    expect(refused.text).toMatch(/Too much mail arriving at once \(at most 3145728 bytes in flight\): nothing was kept, try again later/);
-    // The two held ones finish and are stored; the budget is free again and the refused one goes through.
+    // A grows past 1 MiB and holds room for a whole 2 MiB message, and stays arriving (no final dot yet).
+    expect((await a.command('DATA')).code).toBe(354);
+    a.write(body('large a', 1400));
+    await sleep(500);
+    // B, complete, cannot get its room until A is stored: it is held back, not answered.
+    expect((await b.command('DATA')).code).toBe(354);
+    b.write(`${body('large b', 1400)}.\r\n`);
+    const bReply = b.read();
+    expect(await replyWithin(bReply, 1000)).toBeNull();
     a.write('.\r\n');
-    b.write('.\r\n');
     expect((await a.read()).code).toBe(250);
-    expect((await b.read()).code).toBe(250);
-    expect((await c.command('MAIL FROM:<app@example.com> SIZE=1500000')).code).toBe(250);
-    expect((await c.command('RCPT TO:<c@example.org>')).code).toBe(250);
-    expect((await c.data(body('retried c'))).code).toBe(250);
-    expect(await subjects(emu)).toEqual(['held a', 'held b', 'retried c']);
+    expect((await bReply).code).toBe(250);
+    expect(await subjects(emu)).toEqual(['large a', 'large b']);
+  });
+
+  it('small messages filling the bytes in flight: the one past it is answered 451, kept nowhere, and goes through when tried again', async () => {
+    emu = await startEmulator({ maxMessageBytes: 2 * MiB, smtpInFlightBytes: 3 * MiB });
+    const clients = await Promise.all(['a', 'b', 'c', 'd'].map((n) => inTransaction(emu!, `${n}@example.org`)));
+    for (const c of clients) expect((await c.command('DATA')).code).toBe(354);
+    // Four messages of 0.9 MiB arrive at once (3.6 MiB), none finished yet.
+    clients.forEach((c, i) => c.write(body(`small ${i}`, 900)));
+    await sleep(1000);
+    for (const c of clients) c.write('.\r\n');
+    const replies = await Promise.all(clients.map((c) => c.read()));
+    const refused = clients.filter((_, i) => replies[i]!.code === 451);
+    expect(replies.map((r) => r.code).filter((c) => c !== 250 && c !== 451)).toEqual([]);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    const refusal = replies.find((r) => r.code === 451)!;
+    expect(refusal.text).toMatch(/Too much mail arriving at once \(at most 3145728 bytes in flight\): nothing was kept, try again later/);
+    const storedFirst = await subjects(emu);
+    expect(storedFirst).toHaveLength(4 - refused.length);
+    for (const c of refused) {
+      const i = clients.indexOf(c);
+      expect((await c.command('MAIL FROM:<app@example.com>')).code).toBe(250);
+      expect((await c.command(`RCPT TO:<${'abcd'[i]}@example.org>`)).code).toBe(250);
+      expect((await c.data(body(`small ${i}`, 900))).code).toBe(250);
+    }
+    expect(await subjects(emu)).toEqual(['small 0', 'small 1', 'small 2', 'small 3']);
   });
 });

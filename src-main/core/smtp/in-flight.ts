@@ -1,70 +1,140 @@
 import type { Readable } from 'node:stream';
 
+interface Waiter {
+  bytes: number;
+  granted: () => void;
+  urgent: boolean;
+}
+
 /**
- * The bytes of messages arriving or being stored at once, all connections together. A message takes
- * its bytes as they arrive and gives them back once it is stored (or refused); one whose next chunk
- * would pass the budget is refused as a whole (the sink answers 451, try again later), so the memory
- * of messages in flight stays bounded however many clients send at once.
+ * The bytes of messages arriving or being stored at once, all connections together. Bytes are taken
+ * at once when they fit, or waited for in turn (first come, first served, the urgent before the
+ * others): what is given back goes to the longest waiting first.
  */
 export class InFlightBudget {
   private used = 0;
+  private readonly waiters: Waiter[] = [];
+  /** Messages holding room for a whole message: each finishes without waiting, so bytes will come back. */
+  largeHolders = 0;
 
   constructor(readonly limit: number) {}
 
-  /** Takes `bytes` when they fit; false (nothing taken) when they do not. */
-  take(bytes: number): boolean {
-    if (this.used + bytes > this.limit) return false;
+  /** Takes `bytes` when they fit; with `inTurn`, only when nobody waits either. False (nothing taken) otherwise. */
+  take(bytes: number, inTurn = false): boolean {
+    if ((inTurn && this.waiters.length > 0) || this.used + bytes > this.limit) return false;
     this.used += bytes;
     return true;
   }
 
-  give(bytes: number): void {
-    this.used = Math.max(0, this.used - bytes);
+  /** Waits its turn for `bytes` (never more than the limit); `granted` runs once they are taken. Answers a cancel. */
+  wait(bytes: number, granted: () => void, urgent = false): () => void {
+    const waiter: Waiter = { bytes: Math.min(bytes, this.limit), granted, urgent };
+    const at = urgent ? this.waiters.findIndex((w) => !w.urgent) : -1;
+    if (at >= 0) this.waiters.splice(at, 0, waiter);
+    else this.waiters.push(waiter);
+    this.grant();
+    return () => {
+      const at = this.waiters.indexOf(waiter);
+      if (at >= 0) this.waiters.splice(at, 1);
+      this.grant();
+    };
   }
 
-  /** What is free now. */
-  get free(): number {
-    return this.limit - this.used;
+  give(bytes: number): void {
+    this.used = Math.max(0, this.used - bytes);
+    this.grant();
   }
 
   get inUse(): number {
     return this.used;
+  }
+
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  private grant(): void {
+    while (this.waiters.length > 0 && this.used + this.waiters[0]!.bytes <= this.limit) {
+      const waiter = this.waiters.shift()!;
+      this.used += waiter.bytes;
+      waiter.granted();
+    }
   }
 }
 
 /** How reading one DATA ended: the message (its bytes held in the budget until `release`), or why not. */
 export type DataOutcome = { kind: 'message'; raw: Buffer; release: () => void } | { kind: 'too-large' } | { kind: 'busy' };
 
+/** A message up to this size takes its bytes from the budget as they arrive; a larger one waits for room for the largest message. */
+export const SMALL_MESSAGE_BYTES = 1024 * 1024;
+
 /**
- * Reads a DATA stream to its end, its bytes taken from `budget` as they arrive. Past the size limit,
- * or once the budget cannot take a chunk, what was kept is dropped (and given back) and the rest is
- * read through and dropped; the stream is always read to its end, so the client gets its answer.
+ * Reads a DATA stream to its end, its bytes held in `budget`. A message takes its bytes as they
+ * arrive while it is small; once it grows past SMALL_MESSAGE_BYTES it waits its turn (the stream
+ * paused, so TCP holds the client back) until the budget has room for a whole message of `limit`
+ * bytes, and holds that room until it is stored: however many clients send large messages at once,
+ * at most budget/limit of them are in memory. A small message waits (first) when the budget is full
+ * and a large one holds room (it will give it back); when only small ones fill it, it is refused
+ * (`busy`, the rest read through and dropped). Past the size limit, what was kept is dropped.
  */
 export function readData(stream: Readable & { sizeExceeded?: boolean }, limit: number, budget: InFlightBudget): Promise<DataOutcome> {
+  const small = Math.min(SMALL_MESSAGE_BYTES, limit);
   return new Promise((resolve, reject) => {
     let chunks: Buffer[] = [];
     let size = 0;
+    /** Bytes this message holds in the budget. */
     let held = 0;
+    let large = false;
     let refused = false;
     let ended = false;
+    let cancelWait: (() => void) | null = null;
     const giveBack = () => {
+      cancelWait?.();
+      cancelWait = null;
+      if (large) budget.largeHolders--;
+      large = false;
       budget.give(held);
       held = 0;
       chunks = [];
     };
+    const becomeLarge = (more: number) => {
+      held += more;
+      large = true;
+      budget.largeHolders++;
+    };
     stream.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (refused || size > limit) {
-        if (held > 0) giveBack();
+        if (held > 0 || cancelWait) giveBack();
         return;
       }
-      if (!budget.take(chunk.length)) {
-        refused = true;
-        giveBack();
-        return;
-      }
-      held += chunk.length;
       chunks.push(chunk);
+      if (large) return;
+      if (size <= small) {
+        if (budget.take(chunk.length)) {
+          held += chunk.length;
+        } else if (budget.largeHolders > 0) {
+          stream.pause();
+          cancelWait = budget.wait(chunk.length, () => {
+            cancelWait = null;
+            held += chunk.length;
+            stream.resume();
+          }, true);
+        } else {
+          refused = true;
+          giveBack();
+        }
+        return;
+      }
+      // Grown past small: room for a whole message, in turn (what it holds so far counts).
+      const more = limit - held;
+      if (budget.take(more, true)) return becomeLarge(more);
+      stream.pause();
+      cancelWait = budget.wait(more, () => {
+        cancelWait = null;
+        becomeLarge(more);
+        stream.resume();
+      });
     });
     stream.once('end', () => {
       ended = true;
@@ -86,10 +156,12 @@ export function readData(stream: Readable & { sizeExceeded?: boolean }, limit: n
         },
       });
     });
-    stream.once('error', (err) => {
+    const abandon = (err?: Error) => {
       if (ended) return;
       giveBack();
-      reject(err);
-    });
+      if (err) reject(err);
+    };
+    stream.once('error', abandon);
+    stream.once('close', () => abandon());
   });
 }
