@@ -13,7 +13,7 @@ import { utf8Excerpt } from './body-excerpt';
 const { payloadShownBytes, requestBodyShownBytes } = DELIVERY_BODY_LIMITS;
 
 /**
- * A payload's recipient and subject as the list reads them from the stored JSON (deliveries.repo.ts's
+ * A payload's recipient and subject as the list reads them from the stored JSON (delivery-list.ts's
  * RECIPIENT and SUBJECT), from the payload in hand; a subject the payload lacks stays null here (the
  * list reads the send's).
  */
@@ -29,7 +29,7 @@ export function payloadRecipientAndSubject(payload: unknown): { recipient: strin
         : typeof first?.email === 'string'
           ? first.email
           : null;
-  // Cut as the list cuts them (deliveries.repo.ts's LISTED): an address, a subject line.
+  // Cut as the list cuts them (delivery-list.ts's LISTED): an address, a subject line.
   return { recipient: recipient && recipient.slice(0, 320), subject: typeof p.subject === 'string' ? p.subject.slice(0, 998) : null };
 }
 
