@@ -114,6 +114,36 @@ describe('a delivery with a large payload', () => {
     expect((await receiver.waitFor(2, 30_000))[1]!.body).toBe(sent!.body);
   });
 
+  it('is announced on the live stream with the first 8 KiB of its body, not the whole', { timeout: 60_000 }, async () => {
+    const { emu, receiver } = await setup();
+    await emu.service.configureInboundRouting({ domain: 'in.example.com', url: receiver.url, method: 'POST' });
+    const controller = new AbortController();
+    const res = await fetch(`${emu.url}/emulator/stream`, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    const routed = await emu.control.simulateInbound({ from: { email: 'a@example.org' }, to: ['big@in.example.com'], text: 'x'.repeat(2_000_000) });
+    const id = routed.data.recipients[0]!.delivery_id!;
+    let text = '';
+    const deadline = Date.now() + 20_000;
+    while (!text.includes('event: attempt.completed') && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value, { stream: true });
+    }
+    // The rest of the block that named it.
+    while (!/event: attempt\.completed\ndata: [^\n]*\n\n/.test(text) && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value, { stream: true });
+    }
+    controller.abort();
+    expect(Buffer.byteLength(text)).toBeLessThan(requestBodyShownBytes + 16 * 1024);
+    const block = /event: attempt\.completed\ndata: ([^\n]*)\n\n/.exec(text)!;
+    const announced = JSON.parse(block[1]!) as { delivery_id: string; attempt: DeliveryDetail['attempt_log'][number] };
+    expect(announced.delivery_id).toBe(id);
+    expect(announced.attempt.request).toMatchObject({ body_truncated: true });
+    expect(Buffer.byteLength(announced.attempt.request.body)).toBeLessThanOrEqual(requestBodyShownBytes);
+  });
+
   it('a small payload is answered whole, and a missing delivery has no payload', async () => {
     const { emu, receiver } = await setup();
     await emu.registerEmailWebhook(receiver.url);
