@@ -73,13 +73,15 @@ describe('SMTP sink: session length cap', () => {
 });
 
 describe('SMTP sink: connection cap', () => {
-  it('300 idle connections against a cap of 40: 40 are served, the rest told 421 and closed, HTTP stays answered', async () => {
+  it('300 idle connections against a cap of 40: 40 are served, the rest told 421 (or, past 64 more, closed at once), HTTP stays answered', async () => {
     emu = await startEmulator({ smtpMaxClients: 40 });
     const opened = await Promise.all(Array.from({ length: 300 }, () => open(emu!)));
     const greeted = opened.filter((o) => o.greeting.code === 220);
     const refused = opened.filter((o) => o.greeting.code === 421);
+    const cut = opened.filter((o) => o.greeting.code === 0);
     expect(greeted).toHaveLength(40);
-    expect(refused).toHaveLength(260);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.length + cut.length).toBe(260);
     expect(refused[0]!.greeting.text).toMatch(/Too many connected clients, try again/);
     for (const r of refused) expect((await r.client.read()).code).toBe(0); // closed by the server
     const health = await emu.request('GET', '/emulator/health');

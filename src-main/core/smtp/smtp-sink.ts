@@ -53,6 +53,9 @@ function smtpError(code: number, message: string): Error & { responseCode: numbe
   return Object.assign(new Error(message), { responseCode: code });
 }
 
+/** Sockets past maxClients that may still be closing (told 421) before new ones are closed unanswered. */
+export const CLOSING_SLACK = 64;
+
 /** A 250 reply line stays well under SMTP's 512-octet limit: the first ref_ids, then a count. */
 const REPLY_REF_IDS = 12;
 
@@ -128,6 +131,10 @@ export class SmtpSink {
       },
     });
     this.server.on('error', (err) => this.deps.logger.warn({ err }, 'smtp connection error'));
+    // smtp-server tells a client over maxClients 421, but its socket lingers until the client closes
+    // (up to 5 s): past CLOSING_SLACK more sockets, node closes new ones at once, so the sink never
+    // holds more than maxClients + CLOSING_SLACK file descriptors whatever clients do.
+    this.server.server.maxConnections = (options.maxClients ?? 256) + CLOSING_SLACK;
   }
 
   /**
