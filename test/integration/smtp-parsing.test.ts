@@ -1,12 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { InboundPayload } from '../../src-shared/schemas/inbound';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { startReceiver, type Receiver } from '../helpers/receiver';
 import { RawSmtpClient } from '../helpers/smtp-client';
 
 let emu: TestEmulator | undefined;
+let receiver: Receiver | undefined;
 
 afterEach(async () => {
   await emu?.cleanup();
+  await receiver?.close();
   emu = undefined;
+  receiver = undefined;
 });
 
 /** Sends one raw message over a real SMTP session; answers the reply to its DATA. */
@@ -99,6 +104,22 @@ describe('SMTP sink: messages over mailparser limits are shown and indexed, neve
     expect(await found(emu, 'narwhalword')).toEqual([m.id]);
     // The preview and the raw source answer too.
     expect((await fetch(`${emu.url}/emulator/messages/${m.id}/raw`)).status).toBe(200);
+  });
+});
+
+describe('SMTP sink: inbound routing of a message over mailparser limits', () => {
+  it('a 1,200-part message to an inbound-routed domain is taken (250) and posted with its parts, not refused 451 for good', async () => {
+    receiver = await startReceiver();
+    emu = await startEmulator();
+    await emu.service.configureInboundRouting({ domain: 'in.example.com', url: receiver.url, method: 'POST' });
+    const reply = await sendRaw(emu, 'support@in.example.com', manyParts(1200, 'inboundword'));
+    expect(reply.code, reply.text).toBe(250);
+    const [post] = await receiver.waitFor(1);
+    const payload = InboundPayload.parse(JSON.parse(post!.body));
+    expect(payload).toMatchObject({ subject: 'Many parts', recipient: 'support@in.example.com', from: { email: 'app@example.com', name: 'App' } });
+    expect(payload.text).toContain('inboundword');
+    expect(payload.attachments).toHaveLength(1199);
+    expect(Buffer.from(payload.attachments[1198]!.content, 'base64').toString()).toBe('part 1199');
   });
 });
 

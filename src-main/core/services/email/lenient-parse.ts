@@ -1,4 +1,7 @@
-import { MailParser, type Attachment, type MailParserOptions } from 'mailparser';
+import libmime from 'libmime';
+import { MailParser, type AddressObject, type Attachment, type MailParserOptions } from 'mailparser';
+import addressparser from 'nodemailer/lib/addressparser';
+import type { MailAddress } from './parsed-mail';
 
 /**
  * mailparser (through mailsplit) refuses a message whose MIME tree has more than 1,000 nodes or one of
@@ -27,6 +30,10 @@ export interface ParsedAttachment {
 /** What could be read of a message: as mailparser reads it, or as much as could be, with why not all. */
 export interface MailView {
   headers: HeaderLine[];
+  from: MailAddress[];
+  to: MailAddress[];
+  cc: MailAddress[];
+  subject: string;
   text: string | null;
   html: string | null;
   attachments: ParsedAttachment[];
@@ -47,6 +54,33 @@ interface SplitterLimits {
   maxChildNodes?: number;
 }
 
+/** The addresses of a parsed address header (groups flattened; entries without an address dropped). */
+function addressesOf(value: unknown): MailAddress[] {
+  const objects = (value === undefined ? [] : Array.isArray(value) ? value : [value]) as AddressObject[];
+  return objects.flatMap((o) => (o?.value ?? []).flatMap((a) => (a.address ? [{ email: a.address, name: a.name ?? '' }] : [])));
+}
+
+/** Encoded words decoded; text that is not valid encoding kept as it is. */
+function decodeWords(value: string): string {
+  try {
+    return libmime.decodeWords(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The addresses of a raw address header, read without mailparser. */
+function rawAddresses(value: string | undefined): MailAddress[] {
+  if (!value) return [];
+  try {
+    return addressparser(value, { flatten: true })
+      .filter((a) => a.address)
+      .map((a) => ({ email: a.address, name: decodeWords(a.name ?? '') }));
+  } catch {
+    return [];
+  }
+}
+
 function headerLineOf(line: string): HeaderLine {
   const colon = line.indexOf(':');
   return colon < 0 ? { name: line.trim(), value: '' } : { name: line.slice(0, colon), value: line.slice(colon + 1).trim() };
@@ -63,7 +97,7 @@ function parseOnce(raw: Buffer, options: ParseOptions, limits: SplitterLimits): 
       ...limits,
     };
     const parser = new MailParser(parserOptions);
-    const view: MailView = { headers: [], text: null, html: null, attachments: [], problem: null };
+    const view: MailView = { headers: [], from: [], to: [], cc: [], subject: '', text: null, html: null, attachments: [], problem: null };
     let settled = false;
     const fail = (err: Error) => {
       if (settled) return;
@@ -73,7 +107,12 @@ function parseOnce(raw: Buffer, options: ParseOptions, limits: SplitterLimits): 
       reject(err);
     };
     parser.on('error', fail);
-    parser.on('headers', () => {
+    parser.on('headers', (headers: Map<string, unknown>) => {
+      view.from = addressesOf(headers.get('from'));
+      view.to = addressesOf(headers.get('to'));
+      view.cc = addressesOf(headers.get('cc'));
+      const subject = headers.get('subject');
+      view.subject = typeof subject === 'string' ? subject : '';
       const lines = (parser as unknown as { headerLines?: Array<{ line: string }> }).headerLines ?? [];
       view.headers = lines.map((h) => headerLineOf(h.line));
     });
@@ -137,7 +176,18 @@ function salvage(raw: Buffer): Omit<MailView, 'problem'> {
     else if (line.length > 0) lines.push(line);
   }
   const body = raw.subarray(bodyStart, bodyStart + SALVAGED_TEXT_LIMIT).toString('utf8');
-  return { headers: lines.map(headerLineOf), text: body, html: null, attachments: [] };
+  const headers = lines.map(headerLineOf);
+  const first = (name: string) => headers.find((h) => h.name.trim().toLowerCase() === name)?.value;
+  return {
+    headers,
+    from: rawAddresses(first('from')),
+    to: rawAddresses(first('to')),
+    cc: rawAddresses(first('cc')),
+    subject: decodeWords(first('subject') ?? ''),
+    text: body,
+    html: null,
+    attachments: [],
+  };
 }
 
 /**

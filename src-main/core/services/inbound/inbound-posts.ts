@@ -1,4 +1,3 @@
-import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { InboundPayload, SimulateInboundBody } from '../../../../src-shared/schemas/inbound';
 import { isoTimestamp, type Clock } from '../../clock';
@@ -6,7 +5,8 @@ import type { Dispatcher } from '../../dispatch/dispatcher';
 import { monotonicUlids } from '../../ids';
 import type { InboundDomainRow, InboundRepo, InboundUsernameRow } from '../../store/inbound.repo';
 import { composerAttachments, renderInMemory } from '../email/compose';
-import { mailContentOf } from '../email/parsed-mail';
+import { parseLeniently } from '../email/lenient-parse';
+import { mailContentOfView } from '../email/parsed-mail';
 
 /** Dispatcher target kinds of inbound posts: a username with its own URL, else its domain. */
 export const INBOUND_DOMAIN_TARGET = 'inbound_domain';
@@ -44,10 +44,11 @@ export class InboundPosts {
    */
   async deliver(raw: Buffer, routed: Array<{ email: string; route: InboundRoute }>, source: 'smtp' | 'api'): Promise<RoutedRecipient[]> {
     if (routed.length === 0) return [];
-    const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
+    // Never fails: a message over mailparser's limits is posted as well as it can be read (it was refused 451 for good).
+    const parsed = await parseLeniently(raw, { keepAttachments: true });
     const now = this.deps.clock.now();
     const timestamp = isoTimestamp(now);
-    const common = { event: 'inbound' as const, timestamp, ...mailContentOf(parsed) };
+    const common = { event: 'inbound' as const, timestamp, ...mailContentOfView(parsed) };
     return routed.map(({ email, route }) => {
       const refId = this.newRefId(now);
       const username = route.username?.username ?? route.localPart;
