@@ -296,6 +296,9 @@ export class DeliveryWorker {
 
   /** Sends one attempt of a claimed delivery; resolves once its outcome is committed. */
   private launch(row: DeliveryRow, target: DeliveryTarget, trigger: Trigger, previousStatus: DeliveryRow['status']): Promise<void> {
+    // On the wire from now: the UI shows the attempt in flight at once.
+    const { live } = this.deps;
+    if (live.hasListeners('delivery.updated')) live.emit('delivery.updated', toDeliverySummary({ ...row, status: 'sending' }));
     return this.slots.send(row, target, (request, startedAt, result) => {
       // The slot is free: refill it at once from the claimed-ahead deliveries.
       this.launchReady();
