@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InboxWatch, type InboxWatchDeps } from '../../src-main/core/imap/inbox-watch';
+import type { InboxWatchDeps } from '../../src-main/core/imap/imap-deps';
+import { InboxWatch } from '../../src-main/core/imap/inbox-watch';
 import type { MailerRow } from '../../src-main/core/store/mailers.repo';
 import { ImapMessagePayload } from '../../src-shared/schemas/mailers';
 import type { EmulatorConfigInput } from '../../src-main/core/config';
@@ -243,8 +244,8 @@ describe.skipIf(!hasDovecot && !process.env.CI)('IMAP connector: a store that fa
       },
       unitOfWork: { run: (fn: () => void) => fn() },
       dispatcher: { enqueue: () => null, commitEnqueued: () => {} },
-      log: { find: () => undefined },
       emailEvents: {
+        record: () => undefined,
         buildPayload: (event: string, _m: unknown, extra: object) => ({ event, ...extra }),
         emitEmailEvent: (_account: string, payload: unknown) => imapEvents.push(payload),
       },

@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeImapError } from '../../src-main/core/imap/imap-options';
-import { InboxWatch, type InboxWatchDeps } from '../../src-main/core/imap/inbox-watch';
+import type { InboxWatchDeps } from '../../src-main/core/imap/imap-deps';
+import { InboxWatch } from '../../src-main/core/imap/inbox-watch';
 import { ReconnectBackoff, reconnectDelay, STABLE_CONNECTION_MS, type WallScheduler } from '../../src-main/core/imap/reconnect-backoff';
 import type { MailerRow } from '../../src-main/core/store/mailers.repo';
 import { startImapStub, type ImapStub } from '../helpers/imap-stub';

@@ -106,6 +106,11 @@ export class DeliveryOutbox {
     return this.enqueued.length;
   }
 
+  /** Forgets the deliveries enqueued after the first `count` (what a unit of work that failed enqueued). */
+  discardEnqueued(count: number): void {
+    if (this.enqueued.length > count) this.enqueued.length = count;
+  }
+
   /**
    * Inserts the deliveries enqueued so far. While nothing older is due and `claimedPerTarget` is
    * given (the worker runs), those that fit the claim limits are inserted claimed (`sending`) and
@@ -118,9 +123,12 @@ export class DeliveryOutbox {
     this.enqueued = [];
     const claimed = claimedPerTarget && this.onlyNewAreDue && !this.repo.inTransaction() ? this.claimAtInsert(rows, claimedPerTarget()) : [];
     try {
-      this.repo.transaction(() => {
+      // Inside a caller's transaction, the rows are its writes (no savepoint of their own).
+      const insert = () => {
         for (const row of rows) this.repo.insert(row);
-      });
+      };
+      if (this.repo.inTransaction()) insert();
+      else this.repo.transaction(insert);
     } catch (err) {
       // Not stored. Inside a caller's transaction they go with it (it rolls back as one); otherwise
       // they are kept, unclaimed, for the next try.

@@ -70,6 +70,20 @@ export class Dispatcher {
     return row.id;
   }
 
+  /**
+   * Runs `write`, a unit of work that enqueues deliveries: when it throws (its transaction rolled
+   * back), the deliveries it enqueued and had not inserted yet are forgotten, never sent.
+   */
+  enqueuing<T>(write: () => T): T {
+    const before = this.outbox.enqueuedCount;
+    try {
+      return write();
+    } catch (err) {
+      this.outbox.discardEnqueued(before);
+      throw err;
+    }
+  }
+
   /** Inserts the deliveries enqueued so far now, inside the caller's transaction (atomic with it). */
   commitEnqueued(): void {
     this.worker.insertEnqueued();

@@ -104,8 +104,8 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
       live.emit('message.updated', { ...change, status });
     },
   });
-  const emailEvents = new EmailEventsService({ webhooks, accounts, dispatcher, clock, log });
-  const simulator = new Simulator({ repo: simulationRepo, unitOfWork, clock, emailEvents, log, dispatcher, logger: logger.child({ component: 'simulator' }), space: f.space });
+  const emailEvents = new EmailEventsService({ webhooks, accounts, dispatcher, clock, log, unitOfWork });
+  const simulator = new Simulator({ repo: simulationRepo, unitOfWork, clock, emailEvents, logger: logger.child({ component: 'simulator' }), space: f.space });
 
   // Mailers and the protocol adapters that serve them: IMAP watches, the SMTP relay.
   const mailersRepo = new MailersRepo(db);
@@ -124,7 +124,6 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     repo: mailersRepo,
     unitOfWork,
     emailEvents,
-    log,
     dispatcher,
     clock,
     logger: logger.child({ component: 'imap' }),
@@ -141,7 +140,6 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     unitOfWork,
     emailEvents,
     log,
-    dispatcher,
     clock,
     logger: logger.child({ component: 'relay' }),
     verifyTls: config.strictWebhookUrls,
@@ -199,7 +197,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     scheduled: () => simulator.wake(),
     logger: logger.child({ component: 'spam-filter' }),
   });
-  const tracking = new TrackingService({ messages: messagesRepo, unitOfWork, emailEvents, log, dispatcher, clock, geoDefault: config.geoDefault });
+  const tracking = new TrackingService({ messages: messagesRepo, emailEvents, clock, geoDefault: config.geoDefault });
   registerDeliveryTargets(f.targets, { webhooks: f.webhooksRepo, inbound, mailers });
 
   // Last, what acts on all of them: the reset.

@@ -1,10 +1,11 @@
 import { ImapFlow } from 'imapflow';
 import type { MailerRow } from '../store/mailers.repo';
-import { InboxWatch, type ImapConnectorDeps } from './inbox-watch';
+import type { ImapConnectorDeps } from './imap-deps';
+import { InboxWatch } from './inbox-watch';
 import { describeImapError, imapOptions, SETUP_TIMEOUT_MS, setupTimeoutError } from './imap-options';
 import { systemWallScheduler, withinWallTime } from './reconnect-backoff';
 
-export type { ImapConnectorDeps } from './inbox-watch';
+export type { ImapConnectorDeps } from './imap-deps';
 
 /**
  * Keeps every IMAP configuration connected: logs in, opens the inbox, waits for new mail with IDLE,

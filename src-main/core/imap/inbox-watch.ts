@@ -1,13 +1,7 @@
 import { ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
-import type { ImapMessageSummary } from '../../../src-shared/schemas/mailers';
-import type { Clock } from '../clock';
-import type { Dispatcher } from '../dispatch/dispatcher';
-import type { MessageLog } from '../services/email/message-log';
-import type { EmailEventsService } from '../services/email-events.service';
-import type { MailersService } from '../services/mailers/mailers.service';
-import type { MailerRow, MailersRepo } from '../store/mailers.repo';
-import type { UnitOfWork } from '../store/unit-of-work';
+import type { MailerRow } from '../store/mailers.repo';
+import type { InboxWatchDeps } from './imap-deps';
 import { describeImapError, imapOptions, SETUP_TIMEOUT_MS, setupTimeoutError } from './imap-options';
 import { ImapMessageStore, MAILBOX } from './message-store';
 import { ReconnectBackoff, reconnectDelay, systemWallScheduler, withinWallTime, type WallScheduler } from './reconnect-backoff';
@@ -15,33 +9,6 @@ import { takeMail } from './take-mail';
 
 /** The SMTP sink's default limit, for IMAP too when none is given. */
 const DEFAULT_MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
-
-export interface ImapConnectorDeps {
-  mailers: MailersService;
-  repo: MailersRepo;
-  /** A message taken from an inbox, its post's delivery and the bounce it reports commit together. */
-  unitOfWork: UnitOfWork;
-  emailEvents: EmailEventsService;
-  log: MessageLog;
-  dispatcher: Pick<Dispatcher, 'enqueue' | 'commitEnqueued'>;
-  /** Emulator time: what is stamped on messages and events. */
-  clock: Clock;
-  logger: Logger;
-  verifyTls: boolean;
-  /** Strict mode: the checked address to connect to for a server's host (or its refusal); undefined outside it. */
-  serverAddress: (host: string) => Promise<string | undefined>;
-  /** A message taken from an inbox is in the store (the live stream). */
-  announce?: (message: ImapMessageSummary) => void;
-  /** Largest message fetched whole (the SMTP sink's `maxMessageBytes`); a larger one is taken as its header block. Default 25 MB. */
-  maxMessageBytes?: number;
-  /** Wall time for reconnection delays and the set-up deadline (network waits, never the emulator clock). Default: the process's timers. */
-  wall?: WallScheduler;
-}
-
-/** What one watch needs: the connector's dependencies and the configuration it watches. */
-export interface InboxWatchDeps extends ImapConnectorDeps {
-  mailerId: string;
-}
 
 /**
  * One configuration's connection: connect, take new mail, reconnect after failures. Reconnection

@@ -8,7 +8,7 @@ import { IMAP_WEBHOOK_TARGET } from '../services/mailers/mailers.service';
 import type { ImapMessageRow, MailerRow } from '../store/mailers.repo';
 import { readDsn, type DsnReport } from './dsn';
 import { headerContent, type HeaderContent } from './header-content';
-import type { InboxWatchDeps } from './inbox-watch';
+import type { InboxWatchDeps } from './imap-deps';
 
 export const MAILBOX = 'INBOX';
 
@@ -36,7 +36,7 @@ export class ImapMessageStore {
   constructor(private readonly deps: InboxWatchDeps) {}
 
   async store(row: MailerRow, message: TakenMessage, closed: () => boolean): Promise<void> {
-    const { repo, unitOfWork, emailEvents, log, dispatcher, clock, mailers } = this.deps;
+    const { repo, unitOfWork, emailEvents, dispatcher, clock, mailers } = this.deps;
     const { raw, uid, uidValidity, oversize } = message;
     let parsed: ParsedMail | undefined;
     let problem: string | null = null;
@@ -106,17 +106,8 @@ export class ImapMessageStore {
         : null;
       stored.delivery_id = deliveryId;
       repo.insertImapMessage(stored);
-      const bounced = bouncedCopy === undefined ? undefined : log.find(bouncedCopy);
-      if (bounced && dsn) {
-        const event = emailEvents.buildPayload(
-          'bounce',
-          bounced,
-          { bounce_type: dsn.bounceType, bounce_category: dsn.bounceCategory, bounce_reason: dsn.diagnostic },
-          now,
-          bounced.recipient.email,
-        );
-        const result = emailEvents.emitEmailEvent(bounced.accountId, event);
-        log.apply(bounced, event, result.deliveryId);
+      if (bouncedCopy !== undefined && dsn) {
+        emailEvents.record(bouncedCopy, 'bounce', { bounce_type: dsn.bounceType, bounce_category: dsn.bounceCategory, bounce_reason: dsn.diagnostic }, now);
       }
       dispatcher.commitEnqueued();
     });

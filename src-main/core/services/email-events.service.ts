@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { isoTimestamp, type Clock } from '../clock';
 import { monotonicUlids } from '../ids';
 import type { Dispatcher } from '../dispatch/dispatcher';
+import type { UnitOfWork } from '../store/unit-of-work';
 import { AppError } from '../errors';
 import { describeFieldError, errorMap, fieldErrors } from '../zod-errors';
 import type { AccountsService } from './accounts.service';
@@ -30,14 +31,21 @@ export interface EmitResult {
   reason: string | null;
 }
 
+/** An event recorded about a stored copy: its payload, and its delivery when the account's webhook takes it. */
+export interface RecordedEvent extends EmitResult {
+  payload: EmailEventPayload;
+}
+
 export interface EmailEventsDeps {
   /** The accounts' EMAIL_EVENT webhooks: which kinds each takes, and where they go. */
   webhooks: WebhooksService;
   accounts: AccountsService;
-  dispatcher: Dispatcher;
+  dispatcher: Pick<Dispatcher, 'enqueue' | 'enqueuing' | 'commitEnqueued'>;
   clock: Clock;
-  /** The email log a synthetic event about a stored message enters. */
+  /** The email log every event about a stored copy enters. */
   log: MessageLog;
+  /** An event, its log entry and its delivery commit together. */
+  unitOfWork: UnitOfWork;
 }
 
 /** Email events on their way out: the account's EMAIL_EVENT webhook filter, then the dispatcher. */
@@ -83,6 +91,28 @@ export class EmailEventsService {
     return parsed.data as EmailEventPayload;
   }
 
+  /**
+   * Records an email event that happened to a stored copy (`message`, or its id), in one unit of work:
+   * builds its payload, hands it to the account's webhook (when it takes the kind), enters it in the
+   * copy's log, and commits its delivery with the rest. Run inside a caller's unit of work, it joins
+   * it: a crash leaves the event with its log entry and its delivery, or none of them. Undefined when
+   * the copy is gone. A payload that cannot be built throws (a 400 naming the field) before any write.
+   */
+  record(message: MessageFacts | string, kind: EmailEventKind, fields: Record<string, unknown>, at: number, recipient?: string): RecordedEvent | undefined {
+    const { log, unitOfWork, dispatcher } = this.deps;
+    const facts = typeof message === 'string' ? log.find(message) : message;
+    if (!facts) return undefined;
+    const payload = this.buildPayload(kind, facts, fields, at, recipient);
+    return dispatcher.enqueuing(() =>
+      unitOfWork.run(() => {
+        const result = this.emitEmailEvent(facts.accountId, payload);
+        log.apply(facts, payload, result.deliveryId);
+        dispatcher.commitEnqueued();
+        return { payload, ...result };
+      }),
+    );
+  }
+
   /** The account's EMAIL_EVENT webhook when it takes events of `kind`, else why not, in words. */
   private filterFor(accountId: string, kind: EmailEventKind) {
     const filter = this.deps.webhooks.emailEventFilter(accountId);
@@ -118,14 +148,29 @@ export class EmailEventsService {
     if (body.ref_id !== undefined && !message) throw unknownSend(body.ref_id, body.recipient, this.deps.log.findBySend(body.ref_id) !== undefined);
     const accountId = this.deps.accounts.accountIdOr404(body.account_id ?? message?.accountId);
     const fields = { ...(message || body.ref_id === undefined ? {} : { ref_id: body.ref_id }), ...body.fields };
-    const payload = this.buildPayload(body.event, message, fields, this.deps.clock.now(), body.recipient);
+    const at = this.deps.clock.now();
     if (body.dry_run === true) {
+      const payload = this.buildPayload(body.event, message, fields, at, body.recipient);
       const { reason } = this.filterFor(accountId, payload.event);
       return { payload, delivery_id: null, sent: reason === null, reason, dry_run: true };
     }
-    const result = this.emitEmailEvent(accountId, payload);
-    // An event about a stored message is part of its log, as a simulated one would be.
-    if (message && message.accountId === accountId) this.deps.log.apply(message, payload, result.deliveryId);
-    return { payload, delivery_id: result.deliveryId, sent: result.sent, reason: result.reason };
+    // An event about a stored message of the account is part of its log, as a simulated one would be.
+    const result =
+      message && message.accountId === accountId
+        ? this.record(message, body.event, fields, at, body.recipient)!
+        : this.emitAlone(accountId, this.buildPayload(body.event, message, fields, at, body.recipient));
+    return { payload: result.payload, delivery_id: result.deliveryId, sent: result.sent, reason: result.reason };
+  }
+
+  /** An event about no stored copy of the account: its delivery alone, committed before the answer. */
+  private emitAlone(accountId: string, payload: EmailEventPayload): RecordedEvent {
+    const { dispatcher, unitOfWork } = this.deps;
+    return dispatcher.enqueuing(() =>
+      unitOfWork.run(() => {
+        const result = this.emitEmailEvent(accountId, payload);
+        dispatcher.commitEnqueued();
+        return { payload, ...result };
+      }),
+    );
   }
 }

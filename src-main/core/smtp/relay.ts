@@ -1,7 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import { ClockAlarm, isoTimestamp, type Clock } from '../clock';
-import type { Dispatcher } from '../dispatch/dispatcher';
 import { AppError } from '../errors';
 import type { ReleaseResult } from '../../../src-shared/schemas/messages';
 import type { MailerRow, MailersRepo, RelayRow } from '../store/mailers.repo';
@@ -29,9 +28,9 @@ export interface SmtpRelayDeps {
   messages: MessagesRepo;
   /** A relay's outcome, the mailer's status, the log entry and the event's delivery commit together. */
   unitOfWork: UnitOfWork;
-  emailEvents: EmailEventsService;
-  log: MessageLog;
-  dispatcher: Pick<Dispatcher, 'commitEnqueued'>;
+  emailEvents: Pick<EmailEventsService, 'record'>;
+  /** A deferral's log status. */
+  log: Pick<MessageLog, 'defer'>;
   clock: Clock;
   logger: Logger;
   verifyTls: boolean;
@@ -205,18 +204,12 @@ export class SmtpRelay {
 
   /** The message's real event, its log status and the mailer's status, in one transaction. */
   private finish(relay: RelayRow, outcome: Outcome, mailer?: MailerRow): void {
-    const { repo, unitOfWork, emailEvents, log, dispatcher, clock } = this.deps;
-    const message = log.find(relay.message_id);
+    const { repo, unitOfWork, emailEvents, clock } = this.deps;
     unitOfWork.run(() => {
       repo.removeRelay(relay.message_id);
       if (mailer) this.mailerStatusAfter(mailer, outcome);
-      if (!message) return;
-      const payload = outcome.ok
-        ? emailEvents.buildPayload('delivery', message, {}, clock.now())
-        : emailEvents.buildPayload('smtp_error', message, { smtp_code: outcome.code, smtp_response: outcome.response }, clock.now());
-      const result = emailEvents.emitEmailEvent(message.accountId, payload);
-      log.apply(message, payload, result.deliveryId);
-      dispatcher.commitEnqueued();
+      if (outcome.ok) emailEvents.record(relay.message_id, 'delivery', {}, clock.now());
+      else emailEvents.record(relay.message_id, 'smtp_error', { smtp_code: outcome.code, smtp_response: outcome.response }, clock.now());
     });
     if (!outcome.ok) this.deps.logger.info({ messageId: relay.message_id, mailerId: relay.mailer_id, reply: outcome.response }, 'relay refused');
   }

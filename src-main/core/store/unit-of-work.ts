@@ -6,19 +6,21 @@ import type { Db } from './database';
  * status; a domain's check and its notification) commits together or not at all. Owned by the store,
  * so no repository opens a transaction over another's tables.
  *
- * Nesting-safe as better-sqlite3's transactions are: `run` inside `run` (or inside a repository's own
- * transaction) is a savepoint of the outer one. `fn` must be synchronous.
+ * A unit of work run while a transaction is open (a batch of simulated events, each recorded in a unit
+ * of its own) joins it: its writes commit, or roll back, with the outer one's. No savepoint: a
+ * savepoint copies every page its writes touch first, for a rollback nothing here asks for.
+ * `fn` must be synchronous.
  */
 export class UnitOfWork {
   /** One transaction wrapper for every call (better-sqlite3 builds one per `db.transaction`). */
   private readonly transaction: (fn: () => unknown) => unknown;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.transaction = db.transaction((fn: () => unknown) => fn());
   }
 
-  /** Runs `fn` in one transaction (a savepoint when one is already open) and answers what it answers. */
+  /** Runs `fn` in one transaction (the open one, when there is one) and answers what it answers. */
   run<T>(fn: () => T): T {
-    return this.transaction(fn) as T;
+    return this.db.inTransaction ? fn() : (this.transaction(fn) as T);
   }
 }

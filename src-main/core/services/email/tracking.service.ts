@@ -1,11 +1,8 @@
 import type { EmailEventKind } from '../../../../src-shared/events';
 import type { Clock } from '../../clock';
-import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { MessagesRepo } from '../../store/messages.repo';
-import type { UnitOfWork } from '../../store/unit-of-work';
 import type { EmailEventsService } from '../email-events.service';
 import { isNonPublicAddress } from '../reachability';
-import type { MessageLog } from './message-log';
 
 export interface GeoLocation {
   country: string;
@@ -28,11 +25,7 @@ export function geoOf(ip: string, localDefault: GeoLocation): GeoLocation {
 
 export interface TrackingDeps {
   messages: MessagesRepo;
-  /** An event, its log entry and its delivery commit together. */
-  unitOfWork: UnitOfWork;
-  emailEvents: EmailEventsService;
-  log: MessageLog;
-  dispatcher: Dispatcher;
+  emailEvents: Pick<EmailEventsService, 'record'>;
   clock: Clock;
   geoDefault: GeoLocation;
 }
@@ -71,14 +64,6 @@ export class TrackingService {
   }
 
   private emit(messageId: string, kind: EmailEventKind, fields: Record<string, unknown>): void {
-    const { emailEvents, log, dispatcher, unitOfWork, clock } = this.deps;
-    const message = log.find(messageId);
-    if (!message) return;
-    unitOfWork.run(() => {
-      const payload = emailEvents.buildPayload(kind, message, fields, clock.now());
-      const result = emailEvents.emitEmailEvent(message.accountId, payload);
-      log.apply(message, payload, result.deliveryId);
-      dispatcher.commitEnqueued();
-    });
+    this.deps.emailEvents.record(messageId, kind, fields, this.deps.clock.now());
   }
 }

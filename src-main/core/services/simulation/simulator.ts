@@ -1,11 +1,9 @@
 import type { Logger } from 'pino';
 import type { EmailEventKind } from '../../../../src-shared/events';
 import { ClockAlarm, type Clock } from '../../clock';
-import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { SimulationRepo } from '../../store/simulation.repo';
-import { STORE_FULL_RETRY_MS, type StoreSpace } from '../../store/store-space';
+import { isStoreFull, STORE_FULL_RETRY_MS, type StoreSpace } from '../../store/store-space';
 import type { UnitOfWork } from '../../store/unit-of-work';
-import type { MessageLog } from '../email/message-log';
 import type { EmailEventsService } from '../email-events.service';
 
 const BATCH = 500;
@@ -22,9 +20,7 @@ export interface SimulatorDeps {
   /** Each batch's scheduled rows, log entries and deliveries commit together. */
   unitOfWork: UnitOfWork;
   clock: Clock;
-  emailEvents: EmailEventsService;
-  log: MessageLog;
-  dispatcher: Dispatcher;
+  emailEvents: Pick<EmailEventsService, 'record'>;
   logger: Logger;
   /** Told when a batch fails for a full disk, and when one commits again. */
   space: Pick<StoreSpace, 'failed' | 'wrote'>;
@@ -115,24 +111,21 @@ export class Simulator {
   /** Emits one batch of the events due now; true when the batch was full (more may be due). */
   private emitDue(): boolean {
     this.lastTickAt = performance.now();
-    const { repo, unitOfWork, clock, emailEvents, log, dispatcher } = this.deps;
+    const { repo, unitOfWork, clock, emailEvents } = this.deps;
     const now = clock.now();
     const due = repo.due(now, BATCH);
     unitOfWork.run(() => {
       for (const row of due) {
         repo.remove(row.id);
-        const message = log.find(row.message_id);
-        if (!message) continue;
         try {
-          const payload = emailEvents.buildPayload(row.event as EmailEventKind, message, JSON.parse(row.fields) as Record<string, unknown>, row.due_at);
-          const result = emailEvents.emitEmailEvent(message.accountId, payload);
-          log.apply(message, payload, result.deliveryId);
+          emailEvents.record(row.message_id, row.event as EmailEventKind, JSON.parse(row.fields) as Record<string, unknown>, row.due_at);
         } catch (err) {
-          // A rule whose fields no longer fit the payload: drop the event, keep the rest.
+          // A full disk fails the batch (it is tried again whole). Otherwise, a rule whose fields no
+          // longer fit the payload, say: drop the event, keep the rest.
+          if (isStoreFull(err)) throw err;
           this.deps.logger.warn({ err, messageId: row.message_id, event: row.event }, 'simulated event could not be built; skipped');
         }
       }
-      dispatcher.commitEnqueued();
     });
     return due.length === BATCH;
   }
