@@ -2,34 +2,7 @@
 // message than the servers it measures). On {port, message, total, concurrency} over IPC it opens
 // `concurrency` connections, each sending messages in turn with PIPELINING (MAIL, RCPT and DATA in
 // one write), and answers {seconds, accepted, rejected, firstError}.
-import { connect } from 'node:net';
-
-/** One connection: resolves each reply (its code) in order. */
-function open(port) {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const waiting = [];
-    const ready = [];
-    let buffer = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk) => {
-      buffer += chunk;
-      let end;
-      while ((end = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (line[3] === '-') continue;
-        const reply = { code: Number(line.slice(0, 3)), line };
-        const w = waiting.shift();
-        if (w) w(reply);
-        else ready.push(reply);
-      }
-    });
-    socket.once('error', reject);
-    const read = () => (ready.length ? Promise.resolve(ready.shift()) : new Promise((r) => waiting.push(r)));
-    socket.once('connect', () => resolve({ socket, read }));
-  });
-}
+import { openSmtp as open } from '../helpers/smtp-replies.mjs';
 
 process.on('message', async (job) => {
   const data = Buffer.from(`${job.message.replace(/\r?\n/g, '\r\n').replace(/^\./gm, '..')}\r\n.\r\n`, 'latin1');

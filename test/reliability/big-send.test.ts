@@ -4,12 +4,10 @@
  * RSS peak over the start, the data directory's growth, and the longest wait of /emulator/health while
  * the send runs. Each recipient's raw message stays whole and its own.
  */
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { measureRequest } from '../helpers/under-load';
 
 const RECIPIENTS = Number(process.env.BIG_SEND_RECIPIENTS ?? 200);
 const BODY_BYTES = 1024 * 1024;
@@ -26,12 +24,6 @@ afterAll(async () => {
   await emu.cleanup();
 });
 
-async function dirBytes(dir: string): Promise<number> {
-  let total = 0;
-  for (const name of await readdir(dir)) total += (await stat(join(dir, name))).size;
-  return total;
-}
-
 it('sends 200 recipients of a 1 MB tracked body within a small multiple of the body, without blocking other requests', { timeout: 180_000 }, async () => {
   const text = '<p>Our spring catalogue has something for everyone, from garden tools to summer dresses. </p>';
   const section = (i: number) => `${text.repeat(Math.floor(BODY_BYTES / LINKS / text.length))}<a href="https://shop.example/item/${i}">item ${i}</a>`;
@@ -43,43 +35,19 @@ it('sends 200 recipients of a 1 MB tracked body within a small multiple of the b
     content: [{ type: 'text/html', value: html }],
     settings: { open_tracking: { enable: true }, click_tracking: { enable: true } },
   };
-  global.gc?.();
-  const rssBefore = process.memoryUsage().rss;
-  const diskBefore = await dirBytes(emu.dataDir);
-  let rssPeak = rssBefore;
-  let healthWorst = 0;
-  let healthChecks = 0;
-  let running = true;
-  const probe = (async () => {
-    while (running) {
-      const t0 = performance.now();
-      const res = await emu.request('GET', '/emulator/health');
-      expect(res.status).toBe(200);
-      healthWorst = Math.max(healthWorst, performance.now() - t0);
-      healthChecks++;
-      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  const loop = monitorEventLoopDelay({ resolution: 10 });
-  loop.enable();
-  const t0 = performance.now();
-  const res = await emu.request('POST', '/v1/email/send', { body });
-  const seconds = (performance.now() - t0) / 1000;
-  running = false;
-  loop.disable();
-  await probe;
+  const m = await measureRequest(emu, 'POST', '/v1/email/send', body);
+  const res = m.res;
   expect(res.status, res.text.slice(0, 300)).toBe(200);
-  const diskGrowth = (await dirBytes(emu.dataDir)) - diskBefore;
+  const diskGrowth = m.diskGrowthBytes;
   const figures = {
     recipients: RECIPIENTS,
     body_bytes: BODY_BYTES,
-    seconds: Math.round(seconds * 10) / 10,
-    rss_growth_mb: Math.round((rssPeak - rssBefore) / 1e5) / 10,
+    seconds: Math.round(m.seconds * 10) / 10,
+    rss_growth_mb: Math.round(m.rssGrowthMb * 10) / 10,
     disk_growth_mb: Math.round(diskGrowth / 1e5) / 10,
-    health_worst_ms: Math.round(healthWorst),
-    event_loop_max_ms: Math.round(loop.max / 1e6),
-    health_checks: healthChecks,
+    health_worst_ms: Math.round(m.healthWorstMs),
+    event_loop_max_ms: Math.round(m.eventLoopMaxMs),
+    health_checks: m.healthChecks,
   };
   console.log(JSON.stringify(figures));
   // Bounds: memory a small multiple of the body whatever the recipients; storage a fraction of one

@@ -3,7 +3,7 @@
 // IPC it composes one message (a text part and a base64 attachment), opens `clients` connections to
 // 127.0.0.1 and sends it on each at once; a 4xx answer is retried on the same connection after
 // `retryMs`, as a mail server retries a deferral. Answers {results: [{attempts, codes, final}], seconds}.
-import { connect } from 'node:net';
+import { openSmtp as open } from '../helpers/smtp-replies.mjs';
 
 function compose(attachmentBytes) {
   const attachment = Buffer.alloc(attachmentBytes);
@@ -15,41 +15,6 @@ function compose(attachmentBytes) {
     '--b\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename="big.bin"\r\n' +
     'Content-Transfer-Encoding: base64\r\n\r\n';
   return Buffer.from(`${head}${base64}\r\n--b--\r\n.\r\n`, 'latin1');
-}
-
-function open(port) {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const waiting = [];
-    const ready = [];
-    let buffer = '';
-    let closed = false;
-    const deliver = (reply) => {
-      const w = waiting.shift();
-      if (w) w(reply);
-      else ready.push(reply);
-    };
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk) => {
-      buffer += chunk;
-      let end;
-      while ((end = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (line[3] === '-') continue;
-        deliver({ code: Number(line.slice(0, 3)), line });
-      }
-    });
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      closed = true;
-      for (const w of waiting.splice(0)) w({ code: 0, line: 'closed' });
-    });
-    const read = () =>
-      ready.length ? Promise.resolve(ready.shift()) : closed ? Promise.resolve({ code: 0, line: 'closed' }) : new Promise((r) => waiting.push(r));
-    socket.once('connect', () => resolve({ socket, read }));
-    socket.once('error', reject);
-  });
 }
 
 async function client(job, message, n) {
