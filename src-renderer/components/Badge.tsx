@@ -1,5 +1,10 @@
+import type { EmailEventKind } from '../../src-shared/events';
+
+/** The colours a pill or tag can have: good, informative, waiting, a warning, bad, neutral. */
+type Tone = 'ok' | 'info' | 'wait' | 'warn' | 'bad' | 'muted';
+
 /** A status as a coloured pill: the colour says good, bad, waiting or neutral. */
-const TONE: Record<string, string> = {
+const TONE: Record<string, Tone> = {
   delivered: 'ok',
   opened: 'ok',
   clicked: 'ok',
@@ -24,7 +29,8 @@ export function Badge({ value, testId }: { value: string; testId?: string }) {
   );
 }
 
-const EVENT_TONE: Record<string, string> = {
+/** Each email event kind's tone: one entry per kind (a new kind is a compile error until it has one). */
+const EVENT_TONE: Record<EmailEventKind, Tone> = {
   delivery: 'ok',
   open: 'info',
   click: 'info',
@@ -40,5 +46,7 @@ const EVENT_TONE: Record<string, string> = {
 };
 
 export function EventTag({ event }: { event: string }) {
-  return <span className={`tag tone-${EVENT_TONE[event] ?? 'muted'}`}>{event}</span>;
+  // Also names that are not email events (relay_deferred, imap_message): muted.
+  const tone = Object.hasOwn(EVENT_TONE, event) ? EVENT_TONE[event as EmailEventKind] : 'muted';
+  return <span className={`tag tone-${tone}`}>{event}</span>;
 }

@@ -1,4 +1,5 @@
 import type { EmailEventKind } from '../../../src-shared/events';
+import { BOUNCE_REPLIES, DEFAULT_BOUNCE_CATEGORY, type BounceCategory } from '../../../src-shared/simulator';
 
 /** What a synthetic event says when the caller gives nothing else; `fields` override any of it. */
 export interface SyntheticContext {
@@ -58,41 +59,14 @@ export function defaultPayload(kind: EmailEventKind, ctx: SyntheticContext): Rec
 }
 
 /**
- * Bounce replies by category, as receiving servers word them (RFC 3463 enhanced status codes; the
- * categories the DSN reader gives): the soft (4.x.x) and the hard (5.x.x) reply.
- */
-const BOUNCE_REPLIES: Record<string, { soft: (email: string) => string; hard: (email: string) => string }> = {
-  invalid_recipient: {
-    soft: (e) => `450 4.1.1 <${e}>: Recipient address temporarily rejected: user lookup failed, try again later`,
-    hard: (e) => `550 5.1.1 <${e}>: Recipient address rejected: User unknown in virtual mailbox table`,
-  },
-  mailbox_full: {
-    soft: (e) => `452 4.2.2 <${e}>: Mailbox full: the recipient's mailbox is over its storage limit`,
-    hard: (e) => `552 5.2.2 <${e}>: Mailbox full: the recipient's mailbox is over its storage limit`,
-  },
-  mailbox_unavailable: {
-    soft: (e) => `450 4.2.1 <${e}>: Mailbox temporarily unavailable, try again later`,
-    hard: (e) => `550 5.2.1 <${e}>: Mailbox disabled, not accepting messages`,
-  },
-  network: {
-    soft: () => '421 4.4.2 Connection timed out while talking to the remote server',
-    hard: () => '554 5.4.4 Unable to route: the recipient domain does not resolve',
-  },
-  policy: {
-    soft: (e) => `450 4.7.1 <${e}>: Message temporarily deferred by the receiving server's policy`,
-    hard: (e) => `550 5.7.1 <${e}>: Message rejected by the receiving server's policy`,
-  },
-};
-
-/**
  * A bounce's type, category and reason when `fields` leave some of them out: the defaults follow what
  * is given (a soft bounce is `mailbox_full` unless a category is given, and the reason matches the type
  * and category: a soft `mailbox_full` bounce gets a 452 4.2.2 reply, never the hard default's 550 5.1.1).
  */
 export function bounceDefaults(email: string, fields: Record<string, unknown> = {}): { bounce_type: string; bounce_category: string; bounce_reason: string } {
   const type = fields.bounce_type === 'soft' ? 'soft' : 'hard';
-  const category = typeof fields.bounce_category === 'string' ? fields.bounce_category : type === 'soft' ? 'mailbox_full' : 'invalid_recipient';
-  const replies = BOUNCE_REPLIES[category];
+  const category = typeof fields.bounce_category === 'string' ? fields.bounce_category : DEFAULT_BOUNCE_CATEGORY[type];
+  const replies = Object.hasOwn(BOUNCE_REPLIES, category) ? BOUNCE_REPLIES[category as BounceCategory] : undefined;
   const reason = replies
     ? replies[type](email)
     : type === 'soft'

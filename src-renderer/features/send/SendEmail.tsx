@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { SendEmailBody } from '../../../src-shared/schemas/email';
+import { SIMULATOR_ADDRESSES, simulatorAddress, type SimulatorLocalPart } from '../../../src-shared/simulator';
 import { describeError, fieldErrors, serviceAs } from '../../api/clients';
 import { useOverview } from '../../stores/overview-store';
 import { AccountSelect, useChosenAccount } from '../../components/AccountSelect';
@@ -8,20 +9,7 @@ import { SendAnswer } from './SendAnswer';
 import { parseSubstitutions, SaveAsTemplate, substitutionsHint, useTemplates } from './templates';
 
 /** The simulator's addresses (one click adds one to To) and what each does. */
-const SIMULATOR = [
-  ['delivered', 'delivery'],
-  ['bounce', 'hard bounce'],
-  ['soft-bounce', 'soft bounce'],
-  ['spam', 'delivery, spam'],
-  ['open', 'delivery, open'],
-  ['click', 'delivery, open, click'],
-  ['unsubscribe', 'delivery, unsubscribe'],
-  ['policy-rejection', 'policy_rejection'],
-  ['generation-failure', 'generation_failure'],
-  ['generation-rejection', 'generation_rejection'],
-  ['smtp-error', 'smtp_error'],
-  ['phishing', 'phishing'],
-] as const;
+const SIMULATOR = Object.entries(SIMULATOR_ADDRESSES).map(([local, a]) => [local as SimulatorLocalPart, a.does] as const);
 
 const list = (text: string) =>
   text
@@ -146,8 +134,8 @@ export function SendEmail() {
     }
   };
 
-  const addSim = (local: string) => {
-    const address = `${local}@sim.mailyard.test`;
+  const addSim = (local: SimulatorLocalPart) => {
+    const address = simulatorAddress(local);
     setTo((t) => (t.trim() ? `${t.trim().replace(/,$/, '')}, ${address}` : address));
   };
 
@@ -229,7 +217,7 @@ export function SendEmail() {
           <div className="span2 sims" aria-label="Simulator recipients">
             <span className="muted small">Simulator:</span>
             {SIMULATOR.map(([local, what]) => (
-              <button key={local} type="button" className="chip" title={`${local}@sim.mailyard.test: ${what}`} onClick={() => addSim(local)}>
+              <button key={local} type="button" className="chip" title={`${simulatorAddress(local)}: ${what}`} onClick={() => addSim(local)}>
                 {local}
               </button>
             ))}

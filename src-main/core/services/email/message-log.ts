@@ -1,3 +1,4 @@
+import type { EmailEventKind } from '../../../../src-shared/events';
 import type { EmailStatus } from '../../../../src-shared/schemas/email';
 import type { EmailEventPayload } from '../../../../src-shared/schemas/events';
 import type { Clock } from '../../clock';
@@ -49,37 +50,32 @@ export interface StatusChange {
 /** Statuses a later open or click does not replace: the recipient's own verdicts and the end of the road. */
 const FINAL_FOR_ENGAGEMENT: ReadonlySet<EmailStatus> = new Set(['spam', 'unsubscribed', 'bounced', 'failed']);
 
+type StatusAfter = { status: EmailStatus; failedReason?: string } | undefined;
+
 /**
- * What an event does to its copy's status, and why it failed when it did (the logs' `failedReason`).
- * Undefined: the status stays as it is.
+ * What an event of each kind does to its copy's status, and why it failed when it did (the logs'
+ * `failedReason`); undefined: the status stays as it is. One entry per kind: a new kind is a
+ * compile error here until it says what it does.
  */
-export function statusAfter(payload: EmailEventPayload, current: EmailStatus): { status: EmailStatus; failedReason?: string } | undefined {
-  switch (payload.event) {
-    case 'delivery':
-      return { status: 'delivered' };
-    case 'open':
-      return FINAL_FOR_ENGAGEMENT.has(current) || current === 'clicked' ? undefined : { status: 'opened' };
-    case 'click':
-      return FINAL_FOR_ENGAGEMENT.has(current) ? undefined : { status: 'clicked' };
-    case 'bounce':
-      return { status: 'bounced' };
-    case 'spam':
-      return { status: 'spam' };
-    case 'unsubscribe':
-      return { status: 'unsubscribed' };
-    case 'policy_rejection':
-      return { status: 'failed', failedReason: `policy rejection: ${payload.reason}` };
-    case 'phishing':
-      return { status: 'failed', failedReason: `phishing: ${payload.reason}` };
-    case 'generation_failure':
-      return { status: 'failed', failedReason: `generation failure: ${payload.reason}` };
-    case 'generation_rejection':
-      return { status: 'failed', failedReason: `generation rejection: ${payload.reason}` };
-    case 'smtp_error':
-      return { status: 'failed', failedReason: `smtp error: ${payload.smtp_response}` };
-    default:
-      return undefined;
-  }
+const STATUS_AFTER: { [K in EmailEventKind]: (payload: Extract<EmailEventPayload, { event: K }>, current: EmailStatus) => StatusAfter } = {
+  delivery: () => ({ status: 'delivered' }),
+  open: (_, current) => (FINAL_FOR_ENGAGEMENT.has(current) || current === 'clicked' ? undefined : { status: 'opened' }),
+  click: (_, current) => (FINAL_FOR_ENGAGEMENT.has(current) ? undefined : { status: 'clicked' }),
+  bounce: () => ({ status: 'bounced' }),
+  spam: () => ({ status: 'spam' }),
+  unsubscribe: () => ({ status: 'unsubscribed' }),
+  policy_rejection: (p) => ({ status: 'failed', failedReason: `policy rejection: ${p.reason}` }),
+  phishing: (p) => ({ status: 'failed', failedReason: `phishing: ${p.reason}` }),
+  generation_failure: (p) => ({ status: 'failed', failedReason: `generation failure: ${p.reason}` }),
+  generation_rejection: (p) => ({ status: 'failed', failedReason: `generation rejection: ${p.reason}` }),
+  smtp_error: (p) => ({ status: 'failed', failedReason: `smtp error: ${p.smtp_response}` }),
+  // About a mailer's connection, not a copy.
+  imap_error: () => undefined,
+};
+
+/** What an event does to its copy's status (see STATUS_AFTER). */
+export function statusAfter(payload: EmailEventPayload, current: EmailStatus): StatusAfter {
+  return (STATUS_AFTER[payload.event] as (p: EmailEventPayload, c: EmailStatus) => StatusAfter)(payload, current);
 }
 
 /** The failed reason of a copy whose recipient is on the suppression list (the logs' `failedReason`). */
