@@ -9,7 +9,7 @@ import type { EmulatorClock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import type { AccountsService } from '../services/accounts.service';
 import type { DomainsService } from '../services/domains/domains.service';
-import type { EmailEventsService } from '../services/email-events.service';
+import type { EmailEventsService } from '../services/events/email-events.service';
 import type { EmailService } from '../services/email/email.service';
 import type { ChecksService } from '../services/checks/checks.service';
 import type { MessagesService } from '../services/email/messages.service';

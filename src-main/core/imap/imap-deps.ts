@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ImapMessageSummary } from '../../../src-shared/schemas/mailers';
 import type { Clock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
-import type { EmailEventsService } from '../services/email-events.service';
+import type { EmailEventsService } from '../services/events/email-events.service';
 import type { MailersService } from '../services/mailers/mailers.service';
 import type { MailersRepo } from '../store/mailers.repo';
 import type { UnitOfWork } from '../store/unit-of-work';

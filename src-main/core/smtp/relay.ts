@@ -6,8 +6,8 @@ import type { ReleaseResult } from '../../../src-shared/schemas/messages';
 import type { MailerRow, MailersRepo, RelayRow } from '../store/mailers.repo';
 import type { MessagesRepo } from '../store/messages.repo';
 import type { UnitOfWork } from '../store/unit-of-work';
-import type { MessageLog } from '../services/email/message-log';
-import type { EmailEventsService } from '../services/email-events.service';
+import type { MessageLog } from '../services/events/message-log';
+import type { EmailEventsService } from '../services/events/email-events.service';
 import type { MailersService } from '../services/mailers/mailers.service';
 import { checkSmtpLogin, smtpReply, smtpTransportOptions, type SmtpFailure } from './connection';
 

@@ -4,7 +4,7 @@ import type { Dispatcher } from '../../dispatch/dispatcher';
 import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
 import type { ClockService } from '../../services/clock.service';
-import type { EmailEventsService } from '../../services/email-events.service';
+import type { EmailEventsService } from '../../services/events/email-events.service';
 import { registerOperation, toRoutePath } from '../operation-route';
 import { ok } from '../respond';
 import { parseInput } from '../validation';

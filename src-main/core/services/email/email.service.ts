@@ -5,11 +5,11 @@ import { AppError } from '../../errors';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { WriteBatcher } from '../../store/write-batcher';
-import type { EmailEventsService } from '../email-events.service';
+import type { EmailEventsService } from '../events/email-events.service';
 import { planFor, type Plan } from '../simulation/plan';
 import { composeCopies, type RecordedCopy } from './copies';
 import { queryEmailLogs } from './email-logs';
-import { SUPPRESSED_REASON } from './message-log';
+import { SUPPRESSED_REASON } from '../events/message-log';
 import { bodySearchText, headerSearchText, receivedBodySearchText } from './search-text';
 import type { StoredTemplate } from './templates.service';
 

@@ -1,7 +1,7 @@
 import type { EmailEventKind } from '../../../../src-shared/events';
 import type { Clock } from '../../clock';
 import type { MessagesRepo } from '../../store/messages.repo';
-import type { EmailEventsService } from '../email-events.service';
+import type { EmailEventsService } from '../events/email-events.service';
 import { isNonPublicAddress } from '../reachability';
 
 export interface GeoLocation {

@@ -4,7 +4,7 @@ import { ClockAlarm, type Clock } from '../../clock';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import { isStoreFull, STORE_FULL_RETRY_MS, type StoreSpace } from '../../store/store-space';
 import type { UnitOfWork } from '../../store/unit-of-work';
-import type { EmailEventsService } from '../email-events.service';
+import type { EmailEventsService } from '../events/email-events.service';
 
 const BATCH = 500;
 

@@ -1,17 +1,17 @@
-import type { EmailEventKind } from '../../../src-shared/events';
-import { EMAIL_EVENT_PAYLOADS, type EmailEventPayload } from '../../../src-shared/schemas/events';
-import type { FireEventBody, FireEventResult } from '../../../src-shared/schemas/dispatch';
+import type { EmailEventKind } from '../../../../src-shared/events';
+import { EMAIL_EVENT_PAYLOADS, type EmailEventPayload } from '../../../../src-shared/schemas/events';
+import type { FireEventBody, FireEventResult } from '../../../../src-shared/schemas/dispatch';
 import type { z } from 'zod';
-import { isoTimestamp, type Clock } from '../clock';
-import { monotonicUlids } from '../ids';
-import type { Dispatcher } from '../dispatch/dispatcher';
-import type { UnitOfWork } from '../store/unit-of-work';
-import { AppError } from '../errors';
-import { describeFieldError, errorMap, fieldErrors } from '../zod-errors';
-import type { AccountsService } from './accounts.service';
-import type { MessageFacts, MessageLog } from './email/message-log';
+import { isoTimestamp, type Clock } from '../../clock';
+import { monotonicUlids } from '../../ids';
+import type { Dispatcher } from '../../dispatch/dispatcher';
+import type { UnitOfWork } from '../../store/unit-of-work';
+import { AppError } from '../../errors';
+import { describeFieldError, errorMap, fieldErrors } from '../../zod-errors';
+import type { AccountsService } from '../accounts.service';
+import type { MessageFacts, MessageLog } from './message-log';
 import { bounceDefaults, defaultPayload } from './synthetic-events';
-import type { WebhooksService } from './webhooks.service';
+import type { WebhooksService } from '../webhooks.service';
 
 export const WEBHOOK_TARGET = 'webhook';
 
