@@ -1,4 +1,4 @@
-import { findSpamd } from '../../src-main/core/services/checks/spamd';
+import { findSpamd } from '../../src-main/core/spamd/spamd';
 
 /**
  * SpamAssassin's spamd, which the emulator starts itself as a child process (local tests only, on

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProbeOptions } from '../../src-main/core/services/reachability';
+import type { ProbeOptions } from '../../src-main/core/net/reachability';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 
 // No public network exists here, so name resolution and the connection are seams: the policy under

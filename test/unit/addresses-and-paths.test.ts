@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../src-main/core/config';
 import { hostName } from '../../src-main/core/http/guards';
-import { isNonPublicAddress } from '../../src-main/core/services/reachability';
+import { isNonPublicAddress } from '../../src-main/core/net/reachability';
 import { loadMigrations } from '../../src-main/core/store/database';
 import { buildPath } from '../../src-shared/http-client';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressRange, isNonPublicAddress } from '../../src-main/core/services/reachability';
+import { addressRange, isNonPublicAddress } from '../../src-main/core/net/reachability';
 import { checkedAddresses, describeRange, serverAddressPolicy, StrictAddressError } from '../../src-main/core/services/strict-addresses';
 
 describe('address classification (ipaddr.js ranges)', () => {

@@ -6,7 +6,7 @@ import { withControlKey } from '../http/control-auth';
 import { LiveBus } from '../live-bus';
 import { createLogger } from '../logger';
 import { AccountsService } from '../services/accounts.service';
-import { lookupHost } from '../services/reachability';
+import { lookupHost } from '../net/reachability';
 import { AccountsRepo } from '../store/accounts.repo';
 import { StateRepo } from '../store/state.repo';
 import { WebhooksRepo } from '../store/webhooks.repo';

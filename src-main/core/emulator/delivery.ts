@@ -10,7 +10,7 @@ import { WEBHOOK_TARGET } from '../services/events/email-events.service';
 import { INBOUND_DOMAIN_TARGET, INBOUND_USERNAME_TARGET } from '../services/inbound/inbound-posts';
 import type { InboundService } from '../services/inbound/inbound.service';
 import { IMAP_WEBHOOK_TARGET, type MailersService } from '../services/mailers/mailers.service';
-import type { HostLookup } from '../services/reachability';
+import type { HostLookup } from '../net/reachability';
 import { checkedAddresses } from '../services/strict-addresses';
 import type { Db } from '../store/database';
 import { DeliveriesRepo } from '../store/deliveries.repo';

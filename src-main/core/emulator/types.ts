@@ -6,10 +6,10 @@ import type { ImapConnector } from '../imap/imap-connector';
 import type { LiveBus } from '../live-bus';
 import type { Account } from '../services/accounts.service';
 import type { SpamFilter } from '../services/checks/spam-filter';
-import type { Spamd } from '../services/checks/spamd';
+import type { Spamd } from '../spamd/spamd';
 import type { DnsResolver } from '../services/domains/dns-records';
 import type { SecretKeyStore } from '../services/mailers/secret-box';
-import type { HostLookup, UrlProbe } from '../services/reachability';
+import type { HostLookup, UrlProbe } from '../net/reachability';
 import type { SmtpRelay } from '../smtp/relay';
 
 /** Seams for what the emulator reaches outside itself; defaults are the real ones. */

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { addressRange, type HostLookup } from './reachability';
+import { addressRange, type HostLookup } from '../net/reachability';
 
 /** ipaddr.js's range names in words, for the reason of a refusal. */
 const RANGE_WORDS: Record<string, string> = {

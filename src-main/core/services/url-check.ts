@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { MESSAGES } from '../../../src-shared/errors';
 import { AppError } from '../errors';
-import { isNonPublicAddress, UnreachableError, urlHost, type HostLookup, type UrlProbe } from './reachability';
+import { isNonPublicAddress, UnreachableError, urlHost, type HostLookup, type UrlProbe } from '../net/reachability';
 
 /** How a URL the emulator will post to (a webhook, an inbound route) is checked when it is set. */
 export interface WebhookUrlPolicy {

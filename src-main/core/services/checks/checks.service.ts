@@ -3,7 +3,7 @@ import type { MessagesService } from '../email/messages.service';
 import type { TokenLookup } from '../email/preview';
 import { checkCompatibility, COMPAT_SOURCE } from './compat';
 import { checkLinks, isRemoteImage, scanHtml } from './links';
-import type { Spamd } from './spamd';
+import type { Spamd } from '../../spamd/spamd';
 
 export interface ChecksDeps {
   messages: MessagesService;

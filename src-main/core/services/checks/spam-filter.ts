@@ -4,7 +4,7 @@ import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { SimulationRule } from '../../../../src-shared/schemas/email';
 import { planFor } from '../simulation/plan';
-import type { Spamd } from './spamd';
+import type { Spamd } from '../../spamd/spamd';
 
 /** A spam event comes this long after the copy was sent at the earliest (as the simulation's do, after the delivery). */
 export const SPAM_EVENT_DELAY_MS = 5_000;

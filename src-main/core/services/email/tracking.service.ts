@@ -2,7 +2,7 @@ import type { EmailEventKind } from '../../../../src-shared/events';
 import type { Clock } from '../../clock';
 import type { MessagesRepo } from '../../store/messages.repo';
 import type { EmailEventsService } from '../events/email-events.service';
-import { isNonPublicAddress } from '../reachability';
+import { isNonPublicAddress } from '../../net/reachability';
 
 export interface GeoLocation {
   country: string;

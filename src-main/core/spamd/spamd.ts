@@ -4,7 +4,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Logger } from 'pino';
-import type { SpamCheck, SpamRule } from '../../../../src-shared/schemas/checks';
+import type { SpamCheck, SpamRule } from '../../../src-shared/schemas/checks';
 
 /** Where Debian (and most systems) put SpamAssassin's daemon; then the PATH. */
 export function findSpamd(env: NodeJS.ProcessEnv = process.env): string | null {
