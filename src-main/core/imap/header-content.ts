@@ -1,4 +1,4 @@
-import type { MailContent } from '../services/email/parsed-mail';
+import type { MailContent } from '../mail/parsed-mail';
 import { readHeaders, readMessageFacts } from '../smtp/parse-message';
 
 /** What a post carries of a message whose body is not read: its header block's facts. */

@@ -2,7 +2,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { monotonicFactory } from 'ulid';
 import type { ImapMessagePayload } from '../../../src-shared/schemas/mailers';
 import { isoTimestamp } from '../clock';
-import { mailContentOf } from '../services/email/parsed-mail';
+import { mailContentOf } from '../mail/parsed-mail';
 import { toImapMessageSummary } from '../services/mailers/mailer-records';
 import { IMAP_WEBHOOK_TARGET } from '../services/mailers/mailers.service';
 import type { ImapMessageRow, MailerRow } from '../store/mailers.repo';

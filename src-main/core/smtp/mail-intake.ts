@@ -1,7 +1,7 @@
 import type { EmailService } from '../services/email/email.service';
 import type { InboundRoute } from '../services/inbound/inbound-posts';
 import type { InboundService } from '../services/inbound/inbound.service';
-import type { MailAddress } from '../services/email/parsed-mail';
+import type { MailAddress } from '../mail/parsed-mail';
 import { readMessageFacts } from './parse-message';
 import type { AcceptedMail } from './smtp-sink';
 

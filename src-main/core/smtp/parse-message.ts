@@ -1,6 +1,6 @@
 import libmime from 'libmime';
 import addressparser from 'nodemailer/lib/addressparser';
-import type { MailAddress } from '../services/email/parsed-mail';
+import type { MailAddress } from '../mail/parsed-mail';
 
 
 /** What the sink needs of a message at acceptance: read from its header block only, never failing. */

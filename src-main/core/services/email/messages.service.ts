@@ -4,7 +4,7 @@ import { AppError } from '../../errors';
 import { isoTimestamp } from '../../clock';
 import type { RelayRow } from '../../store/mailers.repo';
 import type { MessageListRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
-import { parseLeniently } from './lenient-parse';
+import { parseLeniently } from '../../mail/lenient-parse';
 import { neutraliseTracking } from './preview';
 
 export function toSummary(row: MessageListRow): MessageSummary {

@@ -1,5 +1,5 @@
 import libmime from 'libmime';
-import { parseLeniently } from './lenient-parse';
+import { parseLeniently } from '../../mail/lenient-parse';
 
 /**
  * At most this much of a message's body text is indexed for search. Every recipient's copy has its

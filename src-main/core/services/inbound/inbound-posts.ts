@@ -5,8 +5,7 @@ import type { Dispatcher } from '../../dispatch/dispatcher';
 import { monotonicUlids } from '../../ids';
 import type { InboundDomainRow, InboundRepo, InboundUsernameRow } from '../../store/inbound.repo';
 import { composerAttachments, renderInMemory } from '../email/compose';
-import { parseLeniently } from '../email/lenient-parse';
-import { mailContentOfView } from '../email/parsed-mail';
+import { mailContentOfView, parseLeniently } from '../../mail/lenient-parse';
 
 /** Dispatcher target kinds of inbound posts: a username with its own URL, else its domain. */
 export const INBOUND_DOMAIN_TARGET = 'inbound_domain';

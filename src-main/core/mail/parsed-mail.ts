@@ -1,5 +1,4 @@
 import type { AddressObject, ParsedMail } from 'mailparser';
-import type { MailView } from './lenient-parse';
 
 export interface MailAddress {
   email: string;
@@ -53,31 +52,3 @@ export function mailContentOf(parsed: ParsedMail): MailContent {
   };
 }
 
-/**
- * What a webhook payload carries of a message read by parseLeniently (so a message over mailparser's
- * limits is posted as well as it can be read, never refused): attachments need `keepAttachments`.
- */
-export function mailContentOfView(view: MailView): MailContent {
-  const headers: Record<string, string> = {};
-  for (const h of view.headers) {
-    const name = h.name.trim();
-    const value = h.value.replace(/\r?\n[ \t]+/g, ' ').trim();
-    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
-  }
-  return {
-    from: view.from[0] ?? { email: '', name: '' },
-    to: view.to,
-    cc: view.cc,
-    subject: view.subject,
-    text: view.text ?? '',
-    html: view.html ?? '',
-    headers,
-    attachments: view.attachments.map((a, i) => ({
-      filename: a.filename ?? `attachment-${i + 1}`,
-      content_type: a.contentType,
-      size: a.size,
-      content_id: a.contentId ? a.contentId.replace(/^<|>$/g, '') : '',
-      content: (a.content ?? Buffer.alloc(0)).toString('base64'),
-    })),
-  };
-}

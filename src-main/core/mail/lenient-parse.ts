@@ -1,7 +1,7 @@
 import libmime from 'libmime';
 import { MailParser, type AddressObject, type Attachment, type MailParserOptions } from 'mailparser';
 import addressparser from 'nodemailer/lib/addressparser';
-import type { MailAddress } from './parsed-mail';
+import type { MailAddress, MailContent } from './parsed-mail';
 
 /**
  * mailparser (through mailsplit) refuses a message whose MIME tree has more than 1,000 nodes or one of
@@ -217,4 +217,33 @@ export async function parseLeniently(raw: Buffer, options: ParseOptions = {}): P
         `${more > 0 ? ` (the first ${SALVAGED_TEXT_LIMIT.toLocaleString('en-US')} bytes)` : ''}; the raw source has it all.`,
     };
   }
+}
+
+/**
+ * What a webhook payload carries of a message read by parseLeniently (so a message over mailparser's
+ * limits is posted as well as it can be read, never refused): attachments need `keepAttachments`.
+ */
+export function mailContentOfView(view: MailView): MailContent {
+  const headers: Record<string, string> = {};
+  for (const h of view.headers) {
+    const name = h.name.trim();
+    const value = h.value.replace(/\r?\n[ \t]+/g, ' ').trim();
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  return {
+    from: view.from[0] ?? { email: '', name: '' },
+    to: view.to,
+    cc: view.cc,
+    subject: view.subject,
+    text: view.text ?? '',
+    html: view.html ?? '',
+    headers,
+    attachments: view.attachments.map((a, i) => ({
+      filename: a.filename ?? `attachment-${i + 1}`,
+      content_type: a.contentType,
+      size: a.size,
+      content_id: a.contentId ? a.contentId.replace(/^<|>$/g, '') : '',
+      content: (a.content ?? Buffer.alloc(0)).toString('base64'),
+    })),
+  };
 }
