@@ -6,7 +6,7 @@ import { DeliveryTargets } from '../dispatch/delivery-targets';
 import { Dispatcher } from '../dispatch/dispatcher';
 import type { LiveBus } from '../live-bus';
 import type { AccountsService } from '../services/accounts.service';
-import { WEBHOOK_TARGET } from '../services/events/email-events.service';
+import { WEBHOOK_TARGET } from '../services/webhooks.service';
 import { INBOUND_DOMAIN_TARGET, INBOUND_USERNAME_TARGET } from '../services/inbound/inbound-posts';
 import type { InboundService } from '../services/inbound/inbound.service';
 import { IMAP_WEBHOOK_TARGET, type MailersService } from '../services/mailers/mailers.service';

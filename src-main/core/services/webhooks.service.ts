@@ -13,6 +13,9 @@ import { AppError } from '../errors';
 import type { WebhookRow, WebhooksRepo } from '../store/webhooks.repo';
 import { checkUrl, type WebhookUrlPolicy } from './url-check';
 
+/** The dispatcher's target kind of a registered webhook (`webhook:<id>`): where its deliveries go. */
+export const WEBHOOK_TARGET = 'webhook';
+
 type Options = RegisterWebhookBody['webhook_options'];
 
 function toRecord(row: WebhookRow): WebhookRecord {

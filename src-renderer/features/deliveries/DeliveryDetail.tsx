@@ -10,7 +10,7 @@ import { Time, useEmulatedNow } from '../../components/Time';
 import { control, describeError } from '../../api/clients';
 import { useClockOffset } from '../../stores/clock-store';
 import { useDeliveries } from '../../stores/deliveries-store';
-import { SendLink } from '../messages/SendLink';
+import { SendLink } from '../../components/SendLink';
 import { deliveryCurl } from './curl';
 import { DeliveryPayload, RequestBodyView, ResponseTruncatedNote } from './PayloadView';
 

@@ -11,7 +11,7 @@ import { useOverview } from '../../stores/overview-store';
 import { AccountSelect } from '../../components/AccountSelect';
 import { EventKindSelect } from '../../components/EventKindSelect';
 import { describedBy, FieldMessage, problemsAt } from '../../components/FieldError';
-import { SendLink } from '../messages/SendLink';
+import { SendLink } from '../../components/SendLink';
 
 type Result = z.output<typeof FireEventResult>;
 

@@ -5,7 +5,7 @@ import { live } from '../../api/live';
 import { Link } from '../../components/Link';
 import { formatSize } from '../../components/size';
 import { Time } from '../../components/Time';
-import { SendLink } from '../messages/SendLink';
+import { SendLink } from '../../components/SendLink';
 
 const PAGE = 50;
 

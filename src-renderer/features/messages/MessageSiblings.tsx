@@ -2,7 +2,7 @@ import type { MessageDetail as Detail } from '../../../src-shared/schemas/messag
 import { Badge } from '../../components/Badge';
 import { Link } from '../../components/Link';
 import { useMessages } from '../../stores/messages-store';
-import { sendPath } from './SendLink';
+import { sendPath } from '../../components/SendLink';
 
 /** The send's other recipients: each one's own copy, with its status. */
 export function Siblings({ d }: { d: Detail }) {

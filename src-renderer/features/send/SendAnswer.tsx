@@ -5,7 +5,7 @@ import { Badge } from '../../components/Badge';
 import { CopyButton } from '../../components/CopyButton';
 import { JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
-import { sendPath } from '../messages/SendLink';
+import { sendPath } from '../../components/SendLink';
 
 /** The copies the answer lists; the rest are one link away (the list filtered to the send). */
 const SHOWN = 100;

@@ -14,7 +14,7 @@ import { AppError } from '../../errors';
 import type { DomainRow, DomainsRepo } from '../../store/domains.repo';
 import type { UnitOfWork } from '../../store/unit-of-work';
 import type { WebhooksRepo } from '../../store/webhooks.repo';
-import { WEBHOOK_TARGET } from '../events/email-events.service';
+import { WEBHOOK_TARGET } from '../webhooks.service';
 import { DEFAULT_DKIM_SELECTOR, generateDkimKey, type DkimKeyPair, type DkimSigningKey } from './dkim-keys';
 import { dnsRecordsFor, toRecordMap, type DnsRecord, type DnsResolver } from './dns-records';
 import { domainName, toDomainRecord, type DomainOptions } from './domain-records';

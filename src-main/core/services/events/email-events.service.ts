@@ -11,9 +11,7 @@ import { describeFieldError, errorMap, fieldErrors } from '../../zod-errors';
 import type { AccountsService } from '../accounts.service';
 import type { MessageFacts, MessageLog } from './message-log';
 import { bounceDefaults, defaultPayload } from './synthetic-events';
-import type { WebhooksService } from '../webhooks.service';
-
-export const WEBHOOK_TARGET = 'webhook';
+import { WEBHOOK_TARGET, type WebhooksService } from '../webhooks.service';
 
 /** A fired event's `ref_id` that names no stored send (or no copy of it to `recipient`): 404, in words. */
 function unknownSend(refId: string, recipient: string | undefined, sendExists: boolean): AppError {

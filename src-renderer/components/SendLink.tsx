@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { control } from '../../api/clients';
-import { Link } from '../../components/Link';
+import { control } from '../api/clients';
+import { Link } from './Link';
 
 /** The Messages list filtered to one send's copies (every copy of a send shares its ref_id). */
 export const sendPath = (refId: string) => `/messages?q=${encodeURIComponent(refId)}`;
