@@ -25,6 +25,7 @@ import { fileKeyStore, memoryKeyStore, SecretBox } from '../services/mailers/sec
 import { OAuthService } from '../services/oauth/oauth.service';
 import { lookupHost, probeUrl } from '../net/reachability';
 import { ResetService } from '../services/reset.service';
+import { SimulationRules } from '../services/simulation/rules.service';
 import { Simulator } from '../services/simulation/simulator';
 import { ClockService, CLOCK_SETTLE_WAIT_MS } from '../services/clock.service';
 import { StatsService } from '../services/stats.service';
@@ -106,6 +107,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
   });
   const emailEvents = new EmailEventsService({ webhooks, accounts, dispatcher, clock, log, unitOfWork });
   const simulator = new Simulator({ repo: simulationRepo, unitOfWork, clock, emailEvents, logger: logger.child({ component: 'simulator' }), space: f.space });
+  const rules = new SimulationRules({ simulation: simulationRepo, emailEvents, clock });
 
   // Mailers and the protocol adapters that serve them: IMAP watches, the SMTP relay.
   const mailersRepo = new MailersRepo(db);
@@ -159,10 +161,22 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     inboundRouted: (accountId, domain) => inboundRepo.domain(accountId, domain) !== undefined,
   });
   const templates = new TemplatesService({ repo: new TemplatesRepo(db), clock });
+  // SpamAssassin (spamd, a child process started on first use) for the Checks tab and `--spam-filter`.
+  const spamd = new Spamd({ binary: findSpamd(), threshold: config.spamThreshold, logger: logger.child({ component: 'spamd' }) });
+  const spamFilter = new SpamFilter({
+    enabled: config.spamFilter === 'spamassassin',
+    spamd,
+    messages: messagesRepo,
+    simulation: simulationRepo,
+    clock,
+    rules: () => rules.list(),
+    scheduled: () => simulator.wake(),
+    logger: logger.child({ component: 'spam-filter' }),
+  });
   const email = new EmailService({
     messages: messagesRepo,
     simulation: simulationRepo,
-    emailEvents,
+    rules,
     clock,
     scheduled: () => simulator.wake(),
     baseUrl: () => f.publicUrl.http,
@@ -184,18 +198,6 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
       if (live.hasListeners('message.created')) for (const row of rows) live.emit('message.created', toSummary(row));
       spamFilter.inspect(rows);
     },
-  });
-  // SpamAssassin (spamd, a child process started on first use) for the Checks tab and `--spam-filter`.
-  const spamd = new Spamd({ binary: findSpamd(), threshold: config.spamThreshold, logger: logger.child({ component: 'spamd' }) });
-  const spamFilter = new SpamFilter({
-    enabled: config.spamFilter === 'spamassassin',
-    spamd,
-    messages: messagesRepo,
-    simulation: simulationRepo,
-    clock,
-    rules: () => email.rules(),
-    scheduled: () => simulator.wake(),
-    logger: logger.child({ component: 'spam-filter' }),
   });
   const tracking = new TrackingService({ messages: messagesRepo, emailEvents, clock, geoDefault: config.geoDefault });
   registerDeliveryTargets(f.targets, { webhooks: f.webhooksRepo, inbound, mailers });
@@ -223,8 +225,8 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
       webhooks.forgetCached();
       domains.forgetCached();
       inbound.forgetCached();
-      // Wiped with the store; replacing them with none also drops the rules the email service keeps.
-      email.replaceRules([]);
+      // Wiped with the store: read afresh.
+      rules.forgetCached();
     },
     drainTimeoutMs: config.deliveryTimeoutMs + config.shutdownGraceMs,
   });
@@ -243,6 +245,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     tracking,
     dispatcher,
     simulator,
+    rules,
     clockControl: new ClockService({ clock, dispatcher, simulator, settleWaitMs: CLOCK_SETTLE_WAIT_MS }),
     domains,
     inbound,

@@ -20,6 +20,7 @@ import type { MailerTests } from '../services/mailers/mailer-tests';
 import type { MailersService } from '../services/mailers/mailers.service';
 import type { OAuthService } from '../services/oauth/oauth.service';
 import type { ResetService } from '../services/reset.service';
+import type { SimulationRules } from '../services/simulation/rules.service';
 import type { Simulator } from '../services/simulation/simulator';
 import type { ClockService } from '../services/clock.service';
 import type { StatsService } from '../services/stats.service';
@@ -55,6 +56,7 @@ export interface HttpServices {
   emailEvents: EmailEventsService;
   dispatcher: Dispatcher;
   simulator: Simulator;
+  rules: SimulationRules;
   clockControl: ClockService;
   domains: DomainsService;
   inbound: InboundService;
@@ -234,7 +236,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     sessionRoutes(control, access);
     controlRoutes(control, { accounts: deps.services.accounts, health: deps.health, stats: deps.services.stats, reset: deps.services.reset });
     dispatchRoutes(control, { clockControl: deps.services.clockControl, dispatcher: deps.services.dispatcher, emailEvents: deps.services.emailEvents });
-    simulationRoutes(control, deps.services.email);
+    simulationRoutes(control, deps.services.rules);
     messagesRoutes(control, { messages: deps.services.messages, relay: deps.services.relay, checks: deps.services.checks });
     inboundControlRoutes(control, { inbound: deps.services.inbound, accounts: deps.services.accounts });
     domainControlRoutes(control, deps.services.domains);

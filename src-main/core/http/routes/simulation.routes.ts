@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { controlOperations as ops } from '../../../../src-shared/operations';
-import type { EmailService } from '../../services/email/email.service';
+import type { SimulationRules } from '../../services/simulation/rules.service';
 import { registerOperation } from '../operation-route';
 import { ok } from '../respond';
 
-export function simulationRoutes(app: FastifyInstance, email: EmailService): void {
-  registerOperation(app, ops.getRules, () => ok('Rules retrieved successfully', { rules: email.rules() }));
-  registerOperation(app, ops.setRules, ({ body }) => ok('Rules replaced', { rules: email.replaceRules(body.rules) }));
+export function simulationRoutes(app: FastifyInstance, rules: SimulationRules): void {
+  registerOperation(app, ops.getRules, () => ok('Rules retrieved successfully', { rules: rules.list() }));
+  registerOperation(app, ops.setRules, ({ body }) => ok('Rules replaced', { rules: rules.replace(body.rules) }));
 }

@@ -1,12 +1,12 @@
-import type { EmailLogsQuery, EmailLogsResponse, SendEmailBody, SimulationRule } from '../../../../src-shared/schemas/email';
+import type { EmailLogsQuery, EmailLogsResponse, SendEmailBody } from '../../../../src-shared/schemas/email';
 import { isoTimestamp, type Clock } from '../../clock';
 import { monotonicUlids } from '../../ids';
 import { AppError } from '../../errors';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { WriteBatcher } from '../../store/write-batcher';
-import type { EmailEventsService } from '../events/email-events.service';
 import { planFor, type Plan } from '../simulation/plan';
+import type { SimulationRules } from '../simulation/rules.service';
 import { composeCopies, type RecordedCopy } from './copies';
 import { queryEmailLogs } from './email-logs';
 import { SUPPRESSED_REASON } from '../events/message-log';
@@ -59,7 +59,8 @@ const generationFailed = (reason: string): Plan => ({
 export interface EmailDeps {
   messages: MessagesRepo;
   simulation: SimulationRepo;
-  emailEvents: EmailEventsService;
+  /** The simulation rules, tried before the simulator addresses. */
+  rules: Pick<SimulationRules, 'list'>;
   clock: Clock;
   /** Called after new simulated events were scheduled. */
   scheduled: () => void;
@@ -84,8 +85,6 @@ export interface EmailDeps {
 export class EmailService {
   /** Keys of copies and ref_ids of sends: ULIDs in creation order even within one millisecond (the logs page by them). */
   private readonly newId = monotonicUlids();
-  /** The simulation rules, read once and replaced with them. */
-  private cachedRules: SimulationRule[] | undefined;
 
   constructor(private readonly deps: EmailDeps) {}
 
@@ -172,7 +171,7 @@ export class EmailService {
   private async record(accountId: string, now: number, send: RecordedSend): Promise<void> {
     const { messages, simulation } = this.deps;
     const createdAt = isoTimestamp(now);
-    const rules = this.rules();
+    const rules = this.deps.rules.list();
     const customArgs = JSON.stringify(send.customArgs);
     // A message sent through a mailer gets its real outcome from the relay, not the simulation.
     const relay = send.relayed ? this.deps.relay : undefined;
@@ -254,30 +253,5 @@ export class EmailService {
   /** Adds the address to the account's suppression list: its later copies fail as suppressed, with no events. */
   unsubscribe(accountId: string, email: string, source = 'api'): void {
     this.deps.simulation.suppress(accountId, email.toLowerCase(), source, isoTimestamp(this.deps.clock.now()));
-  }
-
-  /** The simulation rules in the order they are tried (read on every send: kept in memory). */
-  rules(): SimulationRule[] {
-    this.cachedRules ??= this.deps.simulation.rules().map((r) => ({ pattern: r.pattern, events: JSON.parse(r.events) as SimulationRule['events'] }));
-    return this.cachedRules;
-  }
-
-  /** Replaces the rules; each rule's event fields must make valid payloads (checked with a sample). */
-  replaceRules(rules: SimulationRule[]): SimulationRule[] {
-    const now = this.deps.clock.now();
-    rules.forEach((rule, i) =>
-      rule.events.forEach((e, j) => {
-        try {
-          this.deps.emailEvents.buildPayload(e.event, undefined, e.fields ?? {}, now);
-        } catch (err) {
-          if (!(err instanceof AppError)) throw err;
-          const errors = (err.errors ?? []).map((f) => ({ ...f, path: `rules.${i}.events.${j}.${f.path}` }));
-          throw new AppError('validation', `rules.${i}.events.${j}.${err.message}`, errors);
-        }
-      }),
-    );
-    this.deps.simulation.replaceRules(rules.map((r) => ({ pattern: r.pattern, events: JSON.stringify(r.events) })));
-    this.cachedRules = undefined;
-    return this.rules();
   }
 }
