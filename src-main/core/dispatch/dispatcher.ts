@@ -1,4 +1,5 @@
 import type { AttemptRecord, DeliveryDetail, DeliverySummary, EndpointStats } from '../../../src-shared/schemas/dispatch';
+import { AppError } from '../errors';
 import type { DeliveryCountFilter, DeliveryFilter } from '../store/deliveries.repo';
 import { DeliveryOutbox, type EnqueueInput } from './delivery-outbox';
 import { DeliveryQueries } from './delivery-queries';
@@ -40,7 +41,7 @@ export class Dispatcher {
   ) {
     this.outbox = new DeliveryOutbox(deps.repo, deps.clock, options);
     this.worker = new DeliveryWorker(deps, options, this.outbox);
-    this.queries = new DeliveryQueries(deps.repo, this.worker);
+    this.queries = new DeliveryQueries(deps.repo);
   }
 
   /** Treats attempts a previous process left in flight as failed, then starts sending what is due. */
@@ -152,7 +153,10 @@ export class Dispatcher {
   }
 
   /** Sends a delivery now, whatever its status, and waits for the outcome (a manual attempt). */
-  retryNow(id: string): Promise<{ delivery: DeliverySummary; attempt: AttemptRecord }> {
-    return this.queries.retryNow(id);
+  async retryNow(id: string): Promise<{ delivery: DeliverySummary; attempt: AttemptRecord }> {
+    const row = this.deps.repo.get(id);
+    if (!row) throw new AppError('not_found', 'Delivery Not Found');
+    await this.worker.attemptNow(row);
+    return this.queries.afterAttempt(id);
   }
 }

@@ -14,7 +14,7 @@ interface Pausable {
 
 export interface ResetDeps {
   repo: ResetRepo;
-  dispatcher: Pick<Dispatcher, 'cancelTarget' | 'targetChanged' | 'inFlightCount' | 'pendingCount' | 'wake'>;
+  dispatcher: Pick<Dispatcher, 'cancelTarget' | 'targetChanged' | 'inFlightCount' | 'commitEnqueued' | 'wake'>;
   /** Suspended while a reset runs: every delivery target counts as gone, so nothing more is sent. */
   targets: Pick<DeliveryTargets, 'suspend' | 'resume'>;
   accounts: AccountsService;
@@ -72,7 +72,7 @@ export class ResetService {
       await this.drained();
       // From here to the end of the wipe nothing else runs: no delivery can be claimed or recorded in between.
       this.deps.flushWrites();
-      dispatcher.pendingCount();
+      dispatcher.commitEnqueued();
       const targets = repo.allTargets();
       const kept = this.deps.keptAccountIds();
       const counts = repo.wipe(kept);
