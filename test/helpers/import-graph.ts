@@ -134,56 +134,7 @@ export function readImportGraph(root: string, dirs: string[]): { files: string[]
   return { files: files.map((f) => posix(relative(root, f))), edges };
 }
 
-/**
- * Import cycles among the files, each as a path `a -> b -> ... -> a`: one per back edge of a
- * depth-first walk (every file on a cycle lies on at least one of them), rotated to start at its
- * smallest name and deduplicated. `typeSteps[i]` says the arrow path[i] -> path[i + 1] is a
- * type-only import; `typeOnly` says every arrow is.
- */
-export interface Cycle {
-  path: string[];
-  typeSteps: boolean[];
-  typeOnly: boolean;
-}
-
-export function findCycles(edges: ImportEdge[]): Cycle[] {
-  const next = new Map<string, Map<string, boolean>>();
-  for (const edge of edges) {
-    if (!edge.file) continue;
-    const out = next.get(edge.from) ?? new Map<string, boolean>();
-    out.set(edge.file, (out.get(edge.file) ?? true) && edge.typeOnly);
-    next.set(edge.from, out);
-  }
-  const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const cycles = new Map<string, Cycle>();
-  const visit = (node: string) => {
-    state.set(node, 'open');
-    stack.push(node);
-    for (const target of [...(next.get(node)?.keys() ?? [])].sort()) {
-      const seen = state.get(target);
-      if (seen === 'open') {
-        const ring = stack.slice(stack.indexOf(target));
-        const start = ring.indexOf([...ring].sort()[0]!);
-        const rotated = [...ring.slice(start), ...ring.slice(0, start)];
-        const path = [...rotated, rotated[0]!];
-        const typeSteps = path.slice(1).map((to, i) => next.get(path[i]!)!.get(to)!);
-        cycles.set(path.join(' -> '), { path, typeSteps, typeOnly: typeSteps.every(Boolean) });
-      } else if (!seen) visit(target);
-    }
-    stack.pop();
-    state.set(node, 'done');
-  };
-  for (const node of [...next.keys()].sort()) if (!state.has(node)) visit(node);
-  return [...cycles.values()];
-}
-
 /** A glob over forward-slash paths: `**` any depth of folders (or none), `*` and `?` within one name. */
-/** `a -> b -(type)-> a`: a cycle as one line, its type-only arrows marked. */
-export function describeCycle(cycle: Cycle): string {
-  return cycle.path.map((file, i) => (i === 0 ? file : `${cycle.typeSteps[i - 1] ? ' -(type)-> ' : ' -> '}${file}`)).join('');
-}
-
 export function globMatcher(glob: string): (path: string) => boolean {
   let pattern = '';
   for (let i = 0; i < glob.length; ) {

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeCycle, findCycles, globMatcher, isBuiltin, readImportGraph, type ImportEdge } from '../helpers/import-graph.js';
+import { describeCycle, findCycles } from '../helpers/import-cycles.js';
+import { globMatcher, isBuiltin, readImportGraph, type ImportEdge } from '../helpers/import-graph.js';
 
 /**
  * The layers, checked on the imports of every source file (src-main, src-shared, src-renderer),
@@ -106,13 +107,17 @@ describe('layering: the checker itself', () => {
     });
   }
 
-  it('finds a cycle as a path back to its start, and marks one of types only', () => {
+  it('finds each cycle as a path back to its start, every arrow of a tangle named, and marks type-only arrows', () => {
     const edge = (from: string, file: string, typeOnly = false): ImportEdge => ({ from, line: 1, specifier: file, file, builtin: false, unresolved: false, typeOnly });
     const cycles = findCycles([edge('c.ts', 'a.ts'), edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('b.ts', 'd.ts'), edge('x.ts', 'y.ts', true), edge('y.ts', 'x.ts', true)]);
     expect(cycles).toEqual([
       { path: ['a.ts', 'b.ts', 'c.ts', 'a.ts'], typeSteps: [false, false, false], typeOnly: false },
       { path: ['x.ts', 'y.ts', 'x.ts'], typeSteps: [true, true], typeOnly: true },
     ]);
+    // Two loops share a file and an arrow (w -> m -> w and w -> t -> m -> w): both are named.
+    const tangle = findCycles([edge('w.ts', 'm.ts'), edge('w.ts', 't.ts'), edge('m.ts', 'w.ts', true), edge('t.ts', 'm.ts', true)]);
+    expect(tangle.map(describeCycle)).toEqual(['m.ts -(type)-> w.ts -> m.ts', 'm.ts -(type)-> w.ts -> t.ts -(type)-> m.ts']);
+    expect(findCycles([edge('s.ts', 's.ts')]).map(describeCycle)).toEqual(['s.ts -> s.ts']);
     const mixed = findCycles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts', true)]);
     expect(mixed.map(describeCycle)).toEqual(['a.ts -> b.ts -(type)-> a.ts']);
     expect(findCycles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts')])).toEqual([]);
