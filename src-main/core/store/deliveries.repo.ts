@@ -3,31 +3,10 @@ import type { Db } from './database';
 import { DeliveryList, type DeliveryCountFilter, type DeliveryFilter, type DetailRow, type EndpointRow, type ListedRow } from './delivery-list';
 
 export { deliverySearchTerm } from './delivery-list';
+export type { DeliveryRow } from './delivery-row';
+import type { DeliveryRow } from './delivery-row';
 export type { DeliveryCountFilter, DeliveryFilter, DetailRow, EndpointRow, ListedRow } from './delivery-list';
 
-export interface DeliveryRow {
-  id: string;
-  account_id: string;
-  target_kind: string;
-  target_id: string;
-  category: string;
-  event: string;
-  ref_id: string | null;
-  payload: string;
-  target_url: string;
-  status: DeliveryStatus;
-  attempts: number;
-  scheduled_attempts: number;
-  next_attempt_at: number | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_ms: number;
-  created_at: string;
-  updated_at: string;
-  /** Read from the payload by the list (`list`, `detail`), never stored: see delivery-list.ts's `RECIPIENT`, `SUBJECT`. */
-  recipient?: string | null;
-  subject?: string | null;
-}
 
 export interface AttemptRow {
   delivery_id: string;

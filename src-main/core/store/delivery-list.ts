@@ -1,6 +1,6 @@
 import type { DeliveryListStatus } from '../../../src-shared/schemas/dispatch';
 import type { Db } from './database';
-import type { DeliveryRow } from './deliveries.repo';
+import type { DeliveryRow } from './delivery-row';
 
 /*
  * The deliveries as the control API reads them: lists with their filters and counts, one delivery's
