@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addressQuery, addressWords, idQuery, clauseMatchesText, parseMessageQuery, toAddressMatch, toFtsMatch, type SearchClause } from '../../src-shared/search/message-query';
+import { toAddressMatch, toFtsMatch } from '../../src-main/core/store/fts-match';
+import { addressQuery, addressWords, idQuery, clauseMatchesText, parseMessageQuery, type SearchClause } from '../../src-shared/search/message-query';
 
 const words = (text: string, phrase = false, prefix = false): Omit<SearchClause, 'field'> => ({ text, phrase, prefix, address: null });
 

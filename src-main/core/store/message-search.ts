@@ -1,4 +1,5 @@
-import { idQuery, parseMessageQuery, toAddressMatch, toFtsMatch } from '../../../src-shared/search/message-query';
+import { idQuery, parseMessageQuery } from '../../../src-shared/search/message-query';
+import { toAddressMatch, toFtsMatch } from './fts-match';
 
 /**
  * The Messages search as SQL terms over `messages`: the search box's query (src-shared/search/
