@@ -31,9 +31,9 @@ function fill(file: string, accountId: string, count: number): string[] {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   const ulid = monotonicFactory();
-  db.prepare("INSERT INTO message_contents (send_id, raw) VALUES ('bench', x'00')").run();
+  db.prepare("INSERT INTO message_contents (content_id, raw) VALUES ('bench', x'00')").run();
   const insert = db.prepare(
-    `INSERT INTO messages (id, ref_id, account_id, send_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
+    `INSERT INTO messages (id, ref_id, account_id, content_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
        recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at,
        failed_reason, priority, updated_at)
      VALUES (?, ?, ?, 'bench', 'api', 'app@example.com', 'App', ?, ?, ?, '', 'to', ?, ?, '', '{}', ?, ?, ?, ?, ?, '', '0', ?)`,

@@ -42,9 +42,9 @@ function fill(repo: MessagesRepo, db: ReturnType<typeof openDatabase>, accountId
       const id = ulid(ms);
       const email = `user${nr(i % people)}@domain${i % 200}.test`;
       const iso = new Date(ms).toISOString();
-      repo.insertContent({ send_id: id, raw: Buffer.from('x') });
+      repo.insertContent({ content_id: id, raw: Buffer.from('x') });
       const row: MessageRow = {
-        id, ref_id: id, account_id: accountId, send_id: id, source: 'api', from_email: `shop${i % 20}@example.com`, from_name: 'Shop',
+        id, ref_id: id, account_id: accountId, content_id: id, source: 'api', from_email: `shop${i % 20}@example.com`, from_name: 'Shop',
         recipient_email: email, recipient_lc: email, recipient_domain: `domain${i % 200}.test`, recipient_name: '', recipient_type: 'to',
         subject: `Your ${WORDS[i % WORDS.length]} #${i}`, campaign_id: i % 3 === 0 ? 'newsletter' : `campaign-${i % 100}`, mailer_id: '', custom_args: '{}',
         status: STATUSES[i % STATUSES.length]!, created_ms: ms, created_at: iso, delivered_ms: null, delivered_at: null, failed_reason: '', priority: '0',

@@ -14,10 +14,12 @@ function inListChecks(db: Database.Database): string[] {
  */
 function seed(db: Database.Database, schema: 'before one ref_id per send' | 'current' = 'current'): void {
   db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
-  db.prepare("INSERT INTO message_contents (send_id, raw) VALUES ('s1', x'41')").run();
+  // Migration 0022 renamed the content key send_id to content_id.
+  const content = schema === 'current' ? 'content_id' : 'send_id';
+  db.prepare(`INSERT INTO message_contents (${content}, raw) VALUES ('s1', x'41')`).run();
   const keys = schema === 'current' ? ['id, ref_id', "'m1', 'send1'"] : ['ref_id', "'m1'"];
   db.prepare(
-    `INSERT INTO messages (${keys[0]}, account_id, send_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
+    `INSERT INTO messages (${keys[0]}, account_id, ${content}, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
        recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at)
      VALUES (${keys[1]}, 'acc', 's1', 'smtp', 'a@example.com', '', 'b@example.org', 'b@example.org', 'example.org', '', 'to', 'Hi', '', '', '{}', 'queued', 1, 'now')`,
   ).run();

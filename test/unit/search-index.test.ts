@@ -16,7 +16,7 @@ afterEach(() => {
 function copy(i: number, recipient: string): MessageRow {
   const id = `01K${String(i).padStart(23, '0')}`;
   return {
-    id, ref_id: id, account_id: 'acc', send_id: id, source: 'api', from_email: 'shop@store.test', from_name: 'Store',
+    id, ref_id: id, account_id: 'acc', content_id: id, source: 'api', from_email: 'shop@store.test', from_name: 'Store',
     recipient_email: recipient, recipient_lc: recipient.toLowerCase(), recipient_domain: recipient.split('@')[1]!, recipient_name: '', recipient_type: 'to',
     subject: `Order ${i}`, campaign_id: '', mailer_id: '', custom_args: '{}', status: 'queued', created_ms: i, created_at: 'now', delivered_ms: null,
     delivered_at: null, failed_reason: '', priority: '0', updated_at: 'now', patch: null,
@@ -33,12 +33,13 @@ describe('the address index (migration 0019)', () => {
     migrate(db, all.filter((m) => m.version < 19));
     db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
     const raw = Buffer.from('From: Store <shop@store.test>\r\nTo: ann@example.com\r\nCc: Boss <boss@corp.test>\r\nSubject: Order 1\r\n\r\nbody mentions help@shop.test\r\n');
-    db.prepare('INSERT INTO message_contents (send_id, raw) VALUES (?, ?)').run(copy(1, 'ann@example.com').send_id, raw);
+    // A store before migration 0022 names content_id send_id.
+    db.prepare('INSERT INTO message_contents (send_id, raw) VALUES (?, ?)').run(copy(1, 'ann@example.com').content_id, raw);
     const row = copy(1, 'ann@example.com');
     db.prepare(
       `INSERT INTO messages (id, ref_id, account_id, send_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain, recipient_name,
          recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, failed_reason, priority, updated_at)
-       VALUES (@id, @ref_id, @account_id, @send_id, @source, @from_email, @from_name, @recipient_email, @recipient_lc, @recipient_domain, @recipient_name,
+       VALUES (@id, @ref_id, @account_id, @content_id, @source, @from_email, @from_name, @recipient_email, @recipient_lc, @recipient_domain, @recipient_name,
          @recipient_type, @subject, @campaign_id, @mailer_id, @custom_args, @status, @created_ms, @created_at, @failed_reason, @priority, @updated_at)`,
     ).run(row);
     expect(migrate(db, all)).toBe(all.length - 18);
@@ -62,7 +63,7 @@ describe('the search indexes upkeep', () => {
       db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
       const repo = new MessagesRepo(db);
       for (let i = 0; i < 300; i++) {
-        repo.insertContent({ send_id: copy(i, '').send_id, raw: Buffer.from('x') });
+        repo.insertContent({ content_id: copy(i, '').content_id, raw: Buffer.from('x') });
         repo.insertMessage(copy(i, `user${i % 30}@domain${i % 7}.test`), { body: `order ref-${i} shipped`, headers: `To: user${i % 30}@domain${i % 7}.test` });
       }
       const queries = ['shipped', 'ref-12', '"order ref 120"', 'to:user3@domain3.test', '@domain2.test', 'order to:user1'];

@@ -44,7 +44,7 @@ describe('click tracking of a message with very many links', () => {
 function copy(i: number): MessageRow {
   const id = `01K${String(i).padStart(23, '0')}`;
   return {
-    id, ref_id: 'ref', account_id: 'acc', send_id: `01K${'0'.repeat(23)}`, source: 'api', from_email: 'shop@store.test', from_name: '',
+    id, ref_id: 'ref', account_id: 'acc', content_id: `01K${'0'.repeat(23)}`, source: 'api', from_email: 'shop@store.test', from_name: '',
     recipient_email: `r${i}@example.org`, recipient_lc: `r${i}@example.org`, recipient_domain: 'example.org', recipient_name: '', recipient_type: 'to',
     subject: 'Hi', campaign_id: '', mailer_id: '', custom_args: '{}', status: 'queued', created_ms: i, created_at: 'now', delivered_ms: null,
     delivered_at: null, failed_reason: '', priority: '0', updated_at: 'now', patch: null,
@@ -58,7 +58,7 @@ describe('the stored links of a send (migration 0020)', () => {
     migrate(db, loadMigrations());
     db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
     const repo = new MessagesRepo(db);
-    repo.insertContent({ send_id: copy(0).send_id, raw: Buffer.from('Subject: Hi\r\n\r\nbody\r\n') });
+    repo.insertContent({ content_id: copy(0).content_id, raw: Buffer.from('Subject: Hi\r\n\r\nbody\r\n') });
     const list = [{ url: 'https://a.example/1', link_name: 'One' }, { url: 'https://b.example/2', link_name: 'Two' }];
     const [a, b] = [newTrackingKeys().click, newTrackingKeys().click];
     repo.insertMessage(copy(0));

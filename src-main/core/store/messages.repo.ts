@@ -9,7 +9,7 @@ import { TrackingTokens, type TrackedLink, type TrackingTokenRow } from './track
 export type { MessageSearch, MessageSearchText } from './message-search';
 
 export interface MessageContentRow {
-  send_id: string;
+  content_id: string;
   raw: Buffer;
 }
 
@@ -20,7 +20,7 @@ export interface MessageRow {
   /** The send's ref_id, which every copy of the send shares (what the API answers and events carry). */
   ref_id: string;
   account_id: string;
-  send_id: string;
+  content_id: string;
   source: 'api' | 'smtp';
   from_email: string;
   from_name: string;
@@ -94,13 +94,13 @@ export class MessagesRepo {
     this.tokens = new TrackingTokens(db);
     this.stmts = {
       insertContent: db.prepare<[MessageContentRow]>(
-        'INSERT INTO message_contents (send_id, raw) VALUES (@send_id, @raw)',
+        'INSERT INTO message_contents (content_id, raw) VALUES (@content_id, @raw)',
       ),
       insertMessage: db.prepare<[MessageRow]>(
-        `INSERT INTO messages (id, ref_id, account_id, send_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
+        `INSERT INTO messages (id, ref_id, account_id, content_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
            recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at,
            failed_reason, priority, updated_at, patch)
-         VALUES (@id, @ref_id, @account_id, @send_id, @source, @from_email, @from_name, @recipient_email, @recipient_lc, @recipient_domain,
+         VALUES (@id, @ref_id, @account_id, @content_id, @source, @from_email, @from_name, @recipient_email, @recipient_lc, @recipient_domain,
            @recipient_name, @recipient_type, @subject, @campaign_id, @mailer_id, @custom_args, @status, @created_ms, @created_at, @delivered_ms, @delivered_at,
            @failed_reason, @priority, @updated_at, @patch)`,
       ),
@@ -122,11 +122,11 @@ export class MessagesRepo {
       insertEvent: db.prepare<[MessageEventRow]>(
         'INSERT INTO message_events (message_id, seq, event, timestamp, delivery_id) VALUES (@message_id, @seq, @event, @timestamp, @delivery_id)',
       ),
-      content: db.prepare<[string], MessageContentRow>('SELECT * FROM message_contents WHERE send_id = ?'),
+      content: db.prepare<[string], MessageContentRow>('SELECT * FROM message_contents WHERE content_id = ?'),
       deleteOne: db.prepare<[string]>('DELETE FROM messages WHERE id = ?'),
       deleteAll: db.prepare('DELETE FROM message_contents'),
-      dropOrphanContent: db.prepare<[{ send_id: string }]>(
-        'DELETE FROM message_contents WHERE send_id = @send_id AND NOT EXISTS (SELECT 1 FROM messages WHERE send_id = @send_id)',
+      dropOrphanContent: db.prepare<[{ content_id: string }]>(
+        'DELETE FROM message_contents WHERE content_id = @content_id AND NOT EXISTS (SELECT 1 FROM messages WHERE content_id = @content_id)',
       ),
       eventsOf: db.prepare<[string], MessageEventRow>(
         'SELECT * FROM message_events WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, seq',
@@ -225,7 +225,7 @@ export class MessagesRepo {
 
   /** A copy's raw message, byte for byte as it was composed or received. */
   rawOf(row: MessageRow): Buffer | undefined {
-    const content = this.stmts.content.get(row.send_id);
+    const content = this.stmts.content.get(row.content_id);
     if (!content) return undefined;
     return row.patch ? applyPatch(content.raw, row.patch) : content.raw;
   }
@@ -236,7 +236,7 @@ export class MessagesRepo {
       const row = this.get(id);
       if (!row) return false;
       this.stmts.deleteOne.run(id);
-      this.stmts.dropOrphanContent.run({ send_id: row.send_id });
+      this.stmts.dropOrphanContent.run({ content_id: row.content_id });
       return true;
     })();
   }
@@ -258,13 +258,13 @@ export class MessagesRepo {
     const { where, params } = searchTerms(filter);
     const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
     return this.db.transaction(() => {
-      const sends = this.db.prepare<[Record<string, unknown>], { send_id: string }>(`SELECT DISTINCT send_id FROM messages ${cond}`).all(params);
+      const sends = this.db.prepare<[Record<string, unknown>], { content_id: string }>(`SELECT DISTINCT content_id FROM messages ${cond}`).all(params);
       const n = this.db.prepare<[Record<string, unknown>]>(`DELETE FROM messages ${cond}`).run(params).changes;
       this.db
         .prepare<[string]>(
-          'DELETE FROM message_contents WHERE send_id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.send_id = message_contents.send_id)',
+          'DELETE FROM message_contents WHERE content_id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.content_id = message_contents.content_id)',
         )
-        .run(JSON.stringify(sends.map((r) => r.send_id)));
+        .run(JSON.stringify(sends.map((r) => r.content_id)));
       return n;
     })();
   }

@@ -51,17 +51,17 @@ export class SpamFilter {
   inspect(rows: readonly MessageRow[]): void {
     if (!this.deps.enabled || this.stopped || !this.deps.spamd.available) return;
     const rules = this.deps.rules();
-    const bySend = new Map<string, MessageRow[]>();
+    const byContent = new Map<string, MessageRow[]>();
     for (const row of rows) {
       if (row.status !== 'queued' || row.mailer_id) continue;
       // Only a copy the simulation delivers can land in a spam folder (not a bounce, a rejection…).
       const plan = planFor(row.recipient_email, false, rules);
       if (plan.kind !== 'events' || !plan.events.some((e) => e.event === 'delivery') || plan.events.some((e) => e.event === 'spam')) continue;
-      const group = bySend.get(row.send_id + (row.patch ? `\u0000${row.id}` : '')) ?? [];
+      const group = byContent.get(row.content_id + (row.patch ? `\u0000${row.id}` : '')) ?? [];
       group.push(row);
-      bySend.set(row.send_id + (row.patch ? `\u0000${row.id}` : ''), group);
+      byContent.set(row.content_id + (row.patch ? `\u0000${row.id}` : ''), group);
     }
-    for (const group of bySend.values()) {
+    for (const group of byContent.values()) {
       const p = this.score(group).finally(() => this.inFlight.delete(p));
       this.inFlight.add(p);
     }

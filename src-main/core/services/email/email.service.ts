@@ -184,11 +184,11 @@ export class EmailService {
       storedAs.clear();
       rows.length = 0;
       for (const c of send.copies) {
-        let sendId = storedAs.get(c.raw);
-        if (sendId === undefined) {
-          sendId = c.id;
-          storedAs.set(c.raw, sendId);
-          messages.insertContent({ send_id: sendId, raw: c.raw });
+        let contentId = storedAs.get(c.raw);
+        if (contentId === undefined) {
+          contentId = c.id;
+          storedAs.set(c.raw, contentId);
+          messages.insertContent({ content_id: contentId, raw: c.raw });
         }
         const lc = c.email.toLowerCase();
         const plan = c.generationFailure ? generationFailed(c.generationFailure) : planFor(c.email, simulation.isSuppressed(accountId, lc), rules);
@@ -196,7 +196,7 @@ export class EmailService {
           id: c.id,
           ref_id: send.refId,
           account_id: accountId,
-          send_id: sendId,
+          content_id: contentId,
           source: send.source,
           from_email: send.from.email,
           from_name: send.from.name,
