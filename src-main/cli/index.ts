@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createEmulator, VERSION, type EmulatorHandle } from '../core/create-emulator';
+import { createEmulator, VERSION, type EmulatorHandle } from '../core';
 import { isLoopbackHost } from '../core/http/control-auth';
 import { parseServeArgs, serveUsage, UsageError } from './args';
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, session, shell } from 'electron';
-import { createEmulator, VERSION, type EmulatorHandle } from '../core/create-emulator';
+import { createEmulator, VERSION, type EmulatorHandle } from '../core';
 import { UI_CSP } from '../core/http/ui';
 import { recordDownloads, registerDesktopActions, SavedFiles } from './desktop-actions';
 import { createMainWindow } from './main-window';

@@ -15,7 +15,7 @@ import { ControlClient, ServiceClient } from '../../src-shared/clients';
 import type { DeliveryDetail } from '../../src-shared/schemas/dispatch';
 import type { MessageDetail } from '../../src-shared/schemas/messages';
 import type { EmulatorConfigInput } from '../core/config';
-import { createEmulator, VERSION as CORE_VERSION } from '../core/create-emulator';
+import { createEmulator, VERSION as CORE_VERSION } from '../core';
 import { builtUiDir } from './built-ui';
 import { waitForMatch, type WaitOptions } from './waiters';
 

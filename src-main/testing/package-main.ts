@@ -3,7 +3,7 @@
  * and dev servers that run it in-process, and everything of `mailyard/testing`.
  */
 import type { EmulatorConfigInput } from '../core/config';
-import { createEmulator as createCore } from '../core/create-emulator';
+import { createEmulator as createCore } from '../core';
 import { builtUiDir } from './built-ui';
 
 export * from './index';

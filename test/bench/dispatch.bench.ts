@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monotonicUlids } from '../../src-main/core/ids';
 import { Agent, request } from 'undici';
-import { createEmulator, type EmulatorHandle } from '../../src-main/core/create-emulator';
+import { createEmulator, type EmulatorHandle } from '../../src-main/core';
 import type { EmailEventPayload } from '../../src-shared/schemas/events';
 import { sized } from './scale';
 

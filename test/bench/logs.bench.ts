@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import Database from 'better-sqlite3';
-import { createEmulator, type EmulatorHandle } from '../../src-main/core/create-emulator';
+import { createEmulator, type EmulatorHandle } from '../../src-main/core';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { percentile, sized } from './scale';
 

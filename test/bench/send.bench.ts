@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { createEmulator } from '../../src-main/core/create-emulator';
+import { createEmulator } from '../../src-main/core';
 import { sized } from './scale';
 
 /**

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { MailDev } from 'maildev';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { SMTPServer } from 'smtp-server';
-import { createEmulator } from '../../src-main/core/create-emulator';
+import { createEmulator } from '../../src-main/core';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { sized } from './scale';
 

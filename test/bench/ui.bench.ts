@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { monotonicFactory } from 'ulid';
-import { createEmulator, type EmulatorHandle } from '../../src-main/core/create-emulator';
+import { createEmulator, type EmulatorHandle } from '../../src-main/core';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { percentile, sized } from './scale';
 

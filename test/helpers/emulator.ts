@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ControlClient, ServiceClient } from '../../src-shared/clients';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import type { EmulatorConfigInput } from '../../src-main/core/config';
-import { createEmulator, type EmulatorHandle, type EmulatorSeams } from '../../src-main/core/create-emulator';
+import { createEmulator, type EmulatorHandle, type EmulatorSeams } from '../../src-main/core';
 
 export interface TestEmulator {
   handle: EmulatorHandle;

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulator } from '../../src-main/core/create-emulator';
+import { createEmulator } from '../../src-main/core';
 import { DataDirInUseError, LOCK_FILE } from '../../src-main/core/store/data-dir-lock';
 import { tokenOf, viewProcess } from '../../src-main/core/store/process-identity';
 import { startEmulator } from '../helpers/emulator';

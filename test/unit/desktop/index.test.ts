@@ -88,7 +88,7 @@ vi.mock('electron', async () => {
   };
 });
 
-vi.mock('../../../src-main/core/create-emulator', async () => {
+vi.mock('../../../src-main/core', async () => {
   const { LiveBus } = await import('../../../src-main/core/live-bus');
   return {
     VERSION: '0.0.0-test',

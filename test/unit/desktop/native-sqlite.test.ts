@@ -157,7 +157,7 @@ describe('the pieces that touch the disk', () => {
   it('the store loads the native binding it is given (the desktop passes its Electron build this way)', async () => {
     const { createRequire } = await import('node:module');
     const { openDatabase } = await import('../../../src-main/core/store/database');
-    const { createEmulator } = await import('../../../src-main/core/create-emulator');
+    const { createEmulator } = await import('../../../src-main/core');
     const sqliteDir = join(createRequire(import.meta.url).resolve('better-sqlite3/package.json'), '..');
     // Here the only build is the one for Node: handed over explicitly, it is the one loaded.
     const db = openDatabase(null, { nativeBinding: bindingFileIn(sqliteDir) });

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createEmulator } from '../../../src-main/core/create-emulator';
+import { createEmulator } from '../../../src-main/core';
 import { DEFAULT_PORTS, describeFallbacks, startWithPortFallback } from '../../../src-main/desktop/ports';
 
 function inUse(port: number) {
