@@ -1,9 +1,13 @@
 import Database from 'better-sqlite3';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ControlClient, ServiceClient } from '../../src-shared/clients';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
+import { startServeProcess } from '../helpers/serve-process';
 
 /**
  * Issue 24, item 1: an email event about a stored copy is recorded in one unit of work, whichever path
@@ -95,5 +99,67 @@ describe('an email event and its delivery commit together', () => {
     expect(await logged(failing, 'spam')).toBe(false);
     expect(await deliveriesOf(fine, 'delivery')).toHaveLength(1);
     expect(await logged(fine, 'delivery')).toBe(true);
+  });
+});
+
+describe('kill -9 while synthetic events are being recorded', () => {
+  it('leaves every event with its log entry and its delivery, or neither, after the restart', { timeout: 60_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mailyard-record-kill-'));
+    const key = 'record-kill-key-1234';
+    const hook = await startReceiver();
+    hook.answer = () => 'hang'; // deliveries stay pending: the store, not the receiver, is what is checked
+    try {
+      const first = await startServeProcess(['--http-port', '0', '--data-dir', dir, '--api-key', key]);
+      const service = new ServiceClient({ baseUrl: first.url, apiKey: key });
+      const control = new ControlClient({ baseUrl: first.url });
+      await service.registerWebhook({ webhook_url: hook.url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { open: true } } });
+      await control.setClock({ speed: 0 });
+      const sent = (await service.sendEmail({
+        from: { email: 'app@example.com' },
+        to: Array.from({ length: 20 }, (_, i) => ({ email: `r${i}@example.org` })),
+        subject: 'Kill',
+        content: [{ type: 'text/plain', value: 'hello' }],
+      } as never)) as { ref_id: string };
+      // Sixteen clients fire opens about the copies until the process is killed under them.
+      let fired = 0;
+      let stop = false;
+      const clients = Array.from({ length: 16 }, async (_, c) => {
+        while (!stop) {
+          const res = await fetch(`${first.url}/emulator/events`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ event: 'open', ref_id: sent.ref_id, recipient: `r${(fired + c) % 20}@example.org` }),
+          }).catch(() => undefined);
+          if (!res) return;
+          if (res.ok) fired++;
+        }
+      });
+      while (fired < 300) await new Promise((r) => setTimeout(r, 5));
+      first.child.kill('SIGKILL');
+      stop = true;
+      await Promise.all(clients);
+      expect(await first.exited).toBe('SIGKILL');
+
+      const second = await startServeProcess(['--http-port', '0', '--data-dir', dir, '--api-key', key]);
+      try {
+        const control2 = new ControlClient({ baseUrl: second.url });
+        const deliveries = new Set((await control2.listDeliveries({ ref_id: sent.ref_id, event: 'open', limit: 500 })).data.deliveries.map((d) => d.id));
+        const copies = (await control2.listMessages({ q: sent.ref_id, limit: 50 })).data.messages;
+        const logged = new Set<string>();
+        for (const copy of copies) {
+          for (const e of (await control2.getMessage(copy.id)).data.events) if (e.event === 'open') logged.add(e.delivery_id!);
+        }
+        expect(logged.size).toBeGreaterThanOrEqual(fired);
+        // Both or neither: every logged open has its delivery, and every delivery its log entry.
+        expect([...logged].filter((id) => !deliveries.has(id))).toEqual([]);
+        expect([...deliveries].filter((id) => !logged.has(id))).toEqual([]);
+      } finally {
+        second.child.kill('SIGTERM');
+        await second.exited;
+      }
+    } finally {
+      await hook.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
