@@ -38,6 +38,11 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     key: 'strictSenders',
     help: "a send's sender must be at a verified domain of the account (else 403 Unauthorized From Email), as the real service requires",
   },
+  'strict-requests': {
+    type: 'boolean',
+    key: 'strictRequests',
+    help: '/v1 refuses unknown fields and query parameters, and null for optional fields (400), where by default they are ignored and named in X-Mailyard-Ignored',
+  },
   'smtp-auth': {
     type: 'string',
     key: 'smtpAuth',

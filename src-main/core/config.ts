@@ -40,6 +40,11 @@ export const EmulatorConfigSchema = z
     strictWebhookUrls: z.boolean().default(false),
     /** A send's sender must be at a verified domain of the account (403 `Unauthorized From Email` otherwise). */
     strictSenders: z.boolean().default(false),
+    /**
+     * `/v1` refuses unknown body fields and query parameters, and `null` for an optional field (400),
+     * where by default they are accepted, ignored and named in `X-Mailyard-Ignored`.
+     */
+    strictRequests: z.boolean().default(false),
     /** `required`: the SMTP sink refuses mail without AUTH (an account's API key as the password). */
     smtpAuth: z.enum(['optional', 'required'], { error: 'must be optional or required' }).default('optional'),
     logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
