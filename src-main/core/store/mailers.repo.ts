@@ -72,6 +72,8 @@ export interface OAuthRequestRow {
   mailer_id: string | null;
   type: string | null;
   status: 'pending' | 'approved' | 'denied' | 'used';
+  /** JSON of oauthLogin's options (client state, include_*, strict_replies, webhook); see migration 0023. */
+  options: string | null;
   code_hash: string | null;
   created_ms: number;
   expires_ms: number;
@@ -134,12 +136,13 @@ export class MailersRepo {
         'SELECT id, ref_id, recipient_lc, account_id FROM messages WHERE content_id = (SELECT content_id FROM messages WHERE id = ?)',
       ),
       insertOAuth: db.prepare<[OAuthRequestRow]>(
-        `INSERT INTO oauth_requests (state, account_id, app_id, redirect_uri, mailer_id, type, status, code_hash, created_ms, expires_ms)
-         VALUES (@state, @account_id, @app_id, @redirect_uri, @mailer_id, @type, @status, @code_hash, @created_ms, @expires_ms)`,
+        `INSERT INTO oauth_requests (state, account_id, app_id, redirect_uri, mailer_id, type, status, code_hash, created_ms, expires_ms, options)
+         VALUES (@state, @account_id, @app_id, @redirect_uri, @mailer_id, @type, @status, @code_hash, @created_ms, @expires_ms, @options)`,
       ),
       oauthByState: db.prepare<[string], OAuthRequestRow>('SELECT * FROM oauth_requests WHERE state = ?'),
       oauthByCode: db.prepare<[string], OAuthRequestRow>('SELECT * FROM oauth_requests WHERE code_hash = ?'),
       setOAuthRequest: db.prepare<[string, string | null, string]>('UPDATE oauth_requests SET status = ?, code_hash = ? WHERE state = ?'),
+      setOAuthRequestMailer: db.prepare<[string, string]>('UPDATE oauth_requests SET mailer_id = ? WHERE state = ?'),
       pruneOAuth: db.prepare<[number]>('DELETE FROM oauth_requests WHERE expires_ms < ?'),
     };
   }
@@ -260,6 +263,11 @@ export class MailersRepo {
 
   setOAuthRequest(state: string, status: OAuthRequestRow['status'], codeHash: string | null): void {
     this.stmts.setOAuthRequest.run(status, codeHash, state);
+  }
+
+  /** The mailer an approved request was stored on. */
+  setOAuthRequestMailer(state: string, mailerId: string): void {
+    this.stmts.setOAuthRequestMailer.run(mailerId, state);
   }
 
   pruneOAuthRequests(before: number): void {
