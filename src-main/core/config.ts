@@ -57,6 +57,14 @@ export const EmulatorConfigSchema = z
         const [country, city] = v.split(',').map((p) => p.trim());
         return { country: country!, city: city! };
       }),
+    /**
+     * Where the emulator clock starts on a fresh store (an ISO 8601 time such as 2026-01-01T00:00:00Z):
+     * it runs on from there. A store that kept a clock offset keeps its own time (never moved back).
+     */
+    clockStart: z
+      .string()
+      .refine((v) => /^\d{4}-\d{2}-\d{2}T/.test(v) && Number.isFinite(Date.parse(v)), 'must be an ISO 8601 time such as 2026-01-01T00:00:00Z')
+      .optional(),
     /** How verifyDomain decides: `simulated` (the outcome set through the control API) or `real` (DNS lookups). */
     dnsVerification: z.enum(['simulated', 'real'], { error: 'must be simulated or real' }).default('simulated'),
     /** Delays between delivery attempts: `5s,5m,30m,...` or `none`, or milliseconds. */

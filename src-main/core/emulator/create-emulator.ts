@@ -36,7 +36,10 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
   let listeners: Listeners | undefined;
   try {
     const state = new StateRepo(db);
-    clock = seams.clock ?? new EmulatorClock(restoredClockOffset(state));
+    // A fresh store starts the clock at clockStart when given; a saved offset wins (time never moves back).
+    const saved = restoredClockOffset(state);
+    const offset = saved === 0 && config.clockStart !== undefined ? Date.parse(config.clockStart) - Date.now() : saved;
+    clock = seams.clock ?? new EmulatorClock(offset);
     const startedAt = isoTimestamp(clock.now());
     const live = new LiveBus();
     const accounts = new AccountsService({ repo: new AccountsRepo(db), clock });
