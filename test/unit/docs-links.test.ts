@@ -1,0 +1,158 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * The README is the front door and docs/*.md the reference: a newcomer follows their links. Every
+ * relative link and image in README.md and docs/*.md must name a file that exists, and a `#anchor`
+ * a heading of the page it points into (GitHub's heading ids). Links to other sites are not checked
+ * (tests stay offline).
+ */
+
+const ROOT = resolve(__dirname, '../..');
+
+/** GitHub's id of a heading: lower-cased, punctuation dropped, spaces as hyphens; repeats get -1, -2... */
+function headingIds(markdown: string): Set<string> {
+  const ids = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const line of withoutCodeBlocks(markdown).split('\n')) {
+    const m = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
+    if (!m) continue;
+    const base = m[1]!
+      .replace(/<[^>]+>/g, '')
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\p{M} _-]/gu, '')
+      .replace(/ /g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    ids.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return ids;
+}
+
+/** The text outside fenced code blocks (a `#` comment or a `[x](y)` in code is not markdown). */
+function withoutCodeBlocks(markdown: string): string {
+  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+}
+
+interface Link {
+  line: number;
+  target: string;
+}
+
+/** The links and images of a page: `[text](target)`, `![alt](target)`, `<img src="target">`; code excluded. */
+function linksOf(markdown: string): Link[] {
+  const links: Link[] = [];
+  withoutCodeBlocks(markdown)
+    .split('\n')
+    .forEach((raw, i) => {
+      const line = raw.replace(/``.*?``|`[^`]*`/g, '');
+      for (const m of line.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) links.push({ line: i + 1, target: m[1]! });
+      for (const m of line.matchAll(/<img\s[^>]*src="([^"]+)"/g)) links.push({ line: i + 1, target: m[1]! });
+    });
+  return links;
+}
+
+/** What is wrong with each relative link of `file` (under `root`), as `file:line -> target: problem`. */
+function brokenLinks(root: string, file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const problems: string[] = [];
+  for (const { line, target } of linksOf(text)) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) continue; // another site, mailto:
+    const [path = '', anchor] = target.split('#') as [string, string | undefined];
+    const where = `${relative(root, file)}:${line} -> ${target}`;
+    const dest = path === '' ? file : resolve(dirname(file), decodeURI(path));
+    if (!dest.startsWith(root + '/') && dest !== root) {
+      problems.push(`${where}: points outside the repository`);
+      continue;
+    }
+    if (!existsSync(dest)) {
+      problems.push(`${where}: no such file`);
+      continue;
+    }
+    if (anchor === undefined || anchor === '') continue;
+    if (statSync(dest).isDirectory() || !dest.endsWith('.md')) {
+      problems.push(`${where}: an anchor into a file that has no headings`);
+      continue;
+    }
+    if (!headingIds(readFileSync(dest, 'utf8')).has(decodeURIComponent(anchor).toLowerCase()))
+      problems.push(`${where}: no heading with that id in ${relative(root, dest)}`);
+  }
+  return problems;
+}
+
+function pages(root: string): string[] {
+  const docs = join(root, 'docs');
+  const inDocs = existsSync(docs) ? readdirSync(docs).filter((f) => f.endsWith('.md')).map((f) => join(docs, f)) : [];
+  return [join(root, 'README.md'), ...inDocs.sort()];
+}
+
+describe('the README and docs/ link only to what exists', () => {
+  const files = pages(ROOT);
+
+  it('has the reference pages the README points to', () => {
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.map((f) => relative(ROOT, f))).toContain('docs/architecture.md');
+  });
+
+  for (const file of files) {
+    it(`every relative link and image of ${relative(ROOT, file)} resolves`, () => {
+      expect(brokenLinks(ROOT, file)).toEqual([]);
+    });
+  }
+
+  it('every screenshot in docs/ is shown or linked from a page', () => {
+    const linked = new Set(files.flatMap((f) => linksOf(readFileSync(f, 'utf8')).map((l) => resolve(dirname(f), l.target.split('#')[0]!))));
+    const pngs = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.png'));
+    expect(pngs.length).toBeGreaterThan(0);
+    expect(pngs.filter((p) => !linked.has(join(ROOT, 'docs', p)))).toEqual([]);
+  });
+
+  it('the README keeps the commands CI and newcomers run, exactly', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const command of ['npm ci && npm run serve', 'npm ci && npm start', 'npm ci && npm test']) expect(readme).toContain(command);
+  });
+});
+
+describe('the link check itself', () => {
+  const root = mkdtempSync(join(tmpdir(), 'mailyard-docs-links-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  mkdirSync(join(root, 'docs'));
+  writeFileSync(join(root, 'docs', 'shot.png'), '');
+  writeFileSync(
+    join(root, 'docs', 'page.md'),
+    ['# The page', '', '## Beyond loopback (`--host 0.0.0.0`)', '', '## Notes', '', '## Notes', '', '```sh', '# not a heading', '```'].join('\n'),
+  );
+
+  it('passes good links: files, images, anchors (GitHub ids, repeats numbered), other sites, code', () => {
+    writeFileSync(
+      join(root, 'README.md'),
+      [
+        '![shot](docs/shot.png) [page](docs/page.md) [here](#a-title)',
+        '# A title',
+        '[loopback](docs/page.md#beyond-loopback---host-0000) [second](docs/page.md#notes-1) [site](https://example.com/x#y)',
+        '`[not a link](nowhere.md)`',
+        '```',
+        '[in code](nowhere.md)',
+        '```',
+      ].join('\n'),
+    );
+    expect(brokenLinks(root, join(root, 'README.md'))).toEqual([]);
+  });
+
+  it('names each broken link: a missing file, a missing heading, an anchor into an image, a path outside', () => {
+    writeFileSync(
+      join(root, 'README.md'),
+      ['![gone](docs/gone.png)', '[typo](docs/page.md#beyond-loopback)', '[image](docs/shot.png#top)', '[out](../elsewhere.md)', '[self](#nothing)'].join('\n'),
+    );
+    expect(brokenLinks(root, join(root, 'README.md'))).toEqual([
+      'README.md:1 -> docs/gone.png: no such file',
+      'README.md:2 -> docs/page.md#beyond-loopback: no heading with that id in docs/page.md',
+      'README.md:3 -> docs/shot.png#top: an anchor into a file that has no headings',
+      'README.md:4 -> ../elsewhere.md: points outside the repository',
+      'README.md:5 -> #nothing: no heading with that id in README.md',
+    ]);
+  });
+});
