@@ -149,35 +149,95 @@ export type SetOAuthActiveBody = z.infer<typeof SetOAuthActiveBody>;
 
 export const OAuthActiveResult = z.object({ mailer_id: z.string(), oauth_active: z.boolean() });
 
-/** A token given to oauthLogin: an authorization code to exchange, or a token obtained elsewhere. */
-export const OAuthToken = z.union([
-  z.strictObject({ code: z.string().min(1, 'must not be empty').max(256) }),
-  z.strictObject({
-    access_token: z.string().min(1, 'must not be empty').max(MAILER_LIMITS.tokenLength),
-    refresh_token: z.string().max(MAILER_LIMITS.tokenLength).optional(),
-    token_type: z.string().max(64).optional(),
-    scope: z.string().max(1024).optional(),
-    expires_in: z.number().int().positive().optional(),
-  }),
-], { error: 'must be {code} or {access_token, refresh_token?, token_type?, scope?, expires_in?}' });
+/** `type` of oauthLogin (rest-api/initiate-o-auth-login-flow): what the login configures. */
+export const OAUTH_LOGIN_TYPES = ['smtp_imap', 'smtp', 'imap'] as const;
+export type OAuthLoginType = (typeof OAUTH_LOGIN_TYPES)[number];
 
-/** oauthLogin (spec part 2.9). `type`, when given, is the configuration type of the mailer (smtp or imap). */
+const TokenString = z.string().max(MAILER_LIMITS.tokenLength, `must be at most ${MAILER_LIMITS.tokenLength} characters`);
+
+/** A token obtained elsewhere (oauthLogin's `token`, as the page shows it). */
+export const OAuthToken = z.strictObject({
+  access_token: TokenString.optional(),
+  expires_in: z.number({ error: 'must be a number of seconds' }).int('must be a whole number').positive('must be positive').optional(),
+  id_token: TokenString.optional(),
+  refresh_token: TokenString.optional(),
+  scope: z.string().max(1024, 'must be at most 1024 characters').optional(),
+  token_type: z.string().max(64, 'must be at most 64 characters').optional(),
+});
+
+/** The IMAP side's webhook in oauthLogin: only POST, the default. */
+export const OAuthLoginWebhook = z.strictObject({
+  url: WebhookUrl,
+  method: z.literal('POST', { error: 'must be POST' }).default('POST'),
+  headers: WebhookHeaders.optional(),
+});
+
+/**
+ * oauthLogin (`POST /v1/oauth/login`), the body of the real page with its conditional rules:
+ * `type` is required without `mailer_id`; `imap`/`smtp_imap` without `mailer_id` need `webhook`;
+ * `smtp` takes no `webhook` and no `include_*: true`; `exchange_token: true` needs `token.refresh_token`.
+ */
 export const OAuthLoginBody = z
   .strictObject({
-    app_id: z.string().trim().min(1, 'must not be empty').max(MAILER_LIMITS.appIdLength),
+    app_id: z.string().trim().min(1, 'must not be empty').max(MAILER_LIMITS.appIdLength, `must be at most ${MAILER_LIMITS.appIdLength} characters`),
+    exchange_token: z.boolean().optional(),
+    include_sent: z.boolean().optional(),
+    include_spam: z.boolean().optional(),
+    include_trash: z.boolean().optional(),
+    mailer_id: z.string().max(64, 'must be at most 64 characters').optional(),
     redirect_uri: WebhookUrl.optional(),
+    /** The client's own value, given back unchanged on the redirect. */
+    state: z.string().max(1024, 'must be at most 1024 characters').optional(),
+    strict_replies: z.boolean().optional(),
     token: OAuthToken.optional(),
-    mailer_id: z.string().min(1, 'must not be empty').max(64).optional(),
-    type: z.enum(CONFIG_TYPES, { error: 'must be smtp or imap' }).optional(),
+    type: z.enum(OAUTH_LOGIN_TYPES, { error: 'must be smtp_imap, smtp or imap' }).optional(),
+    webhook: OAuthLoginWebhook.optional(),
+  })
+  .superRefine((body, ctx) => {
+    const noMailer = body.mailer_id === undefined || body.mailer_id === '';
+    if (noMailer && body.type === undefined) ctx.addIssue({ code: 'custom', path: ['type'], message: 'is required when mailer_id is empty' });
+    if (noMailer && (body.type === 'imap' || body.type === 'smtp_imap') && body.webhook === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['webhook'], message: `is required with type ${body.type} when mailer_id is empty` });
+    }
+    if (body.type === 'smtp') {
+      if (body.webhook !== undefined) ctx.addIssue({ code: 'custom', path: ['webhook'], message: 'must be omitted with type smtp' });
+      for (const f of ['include_sent', 'include_spam', 'include_trash'] as const) {
+        if (body[f] === true) ctx.addIssue({ code: 'custom', path: [f], message: 'must be false with type smtp' });
+      }
+    }
+    if (body.exchange_token === true && !body.token?.refresh_token) {
+      ctx.addIssue({ code: 'custom', path: body.token ? ['token', 'refresh_token'] : ['token'], message: 'is required (with a non-empty refresh_token) when exchange_token is true' });
+    }
   })
   .meta({ id: 'OAuthLoginBody' });
 export type OAuthLoginBody = z.infer<typeof OAuthLoginBody>;
 
-export const OAuthLoginResult = z.union([
-  z.object({ authorization_url: z.string(), state: z.string(), expires_at: Timestamp }),
-  z.object({ mailer_id: z.string(), oauth_active: z.boolean(), token_type: z.string(), scope: z.string().nullable(), expires_at: Timestamp.nullable() }),
-]);
-export type OAuthLoginResult = z.infer<typeof OAuthLoginResult>;
+/** oauthLogin's answer, as the page shows it: the consent page's URL (or, for an exchanged token, where the login ends). */
+export const OAuthLoginResponse = z.object({ success: z.literal(true), url: z.string() }).meta({ id: 'OAuthLoginResponse' });
+export type OAuthLoginResponse = z.infer<typeof OAuthLoginResponse>;
+
+/** getOAuthConfig (`GET /v1/oauth/{mailer_id}`): the flat configuration of rest-api/get-o-auth-configuration. */
+export const OAuthConfigResponse = z
+  .object({
+    active: z.boolean(),
+    config: z.record(z.string(), z.unknown()),
+    /** The provider (`mailyard` for the offline authorization server). */
+    config_type: z.string(),
+    connection_type: z.enum(CONNECTION_TYPES),
+    email: z.string(),
+    include_sent: z.boolean(),
+    include_spam: z.boolean(),
+    include_trash: z.boolean(),
+    mailer_id: z.string(),
+    name: z.string(),
+    provider: z.string(),
+    strict_replies: z.boolean(),
+    webhook: z
+      .object({ event: z.literal('BASIC_IMAP'), headers: z.record(z.string(), z.string()), method: WebhookMethod, webhook_url: z.string() })
+      .nullable(),
+  })
+  .meta({ id: 'OAuthConfigResponse' });
+export type OAuthConfigResponse = z.infer<typeof OAuthConfigResponse>;
 
 const Address = z.object({ email: z.string(), name: z.string() });
 

@@ -456,9 +456,10 @@ describe('OAuth (the emulator as its own offline authorization server)', () => {
     ).data;
     expect(mailer.oauth).toEqual({ has_token: false, app_id: null, token_type: null, scope: null, expires_at: null });
     const redirectUri = receiver.url.replace('/hooks', '/oauth/callback');
-    const login = await emu.service.oauthLogin({ app_id: 'my-app', redirect_uri: redirectUri, mailer_id: mailer.mailer_id, type: 'smtp' });
-    expect(login.message).toBe('Open authorization_url to approve the login');
-    const { authorization_url: authorizationUrl, state } = login.data as { authorization_url: string; state: string };
+    const login = await emu.service.oauthLogin({ app_id: 'my-app', redirect_uri: redirectUri, mailer_id: mailer.mailer_id, type: 'smtp', state: 'client-42' });
+    expect(Object.keys(login).sort()).toEqual(['success', 'url']);
+    const authorizationUrl = login.url;
+    const state = new URL(authorizationUrl).searchParams.get('state')!;
     expect(authorizationUrl.startsWith(`${emu.url}/oauth/authorize?`)).toBe(true);
 
     // The consent page: plain HTML, no API key, no JSON guard.
@@ -480,19 +481,13 @@ describe('OAuth (the emulator as its own offline authorization server)', () => {
     expect(approved.redirected).toBe(true);
     const callback = new URL(receiver.requests[before]!.url, receiver.url);
     expect(callback.pathname).toBe('/oauth/callback');
-    expect(callback.searchParams.get('state')).toBe(state);
+    // The redirect carries the client's own state back.
+    expect(callback.searchParams.get('state')).toBe('client-42');
     const code = callback.searchParams.get('code')!;
     expect(code).toMatch(/^[A-Za-z0-9_-]{20,}$/);
 
     // The page cannot be answered twice.
     expect((await fetch(`${emu.url}/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ state, decision: 'approve' }) })).status).toBe(400);
-
-    const exchanged = await emu.service.oauthLogin({ app_id: 'my-app', redirect_uri: redirectUri, token: { code } });
-    expect(exchanged).toMatchObject({ message: 'Login successful', data: { mailer_id: mailer.mailer_id, oauth_active: true, token_type: 'Bearer' } });
-    expect(JSON.stringify(exchanged)).not.toContain('mya_');
-    const reused = await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'my-app', token: { code } } });
-    expect(reused.status).toBe(400);
-    expect(Object.keys(reused.json.details.fields)[0]).toBe('token.code');
 
     const stored = (await emu.service.getSMTPConfig(mailer.mailer_id)).data;
     expect(stored).toMatchObject({ oauth_active: true, oauth: { has_token: true, app_id: 'my-app', scope: 'mail.send' } });
@@ -510,30 +505,31 @@ describe('OAuth (the emulator as its own offline authorization server)', () => {
 
   it('without redirect_uri the emulator finishes the login itself; denying stores nothing; tokens from elsewhere are stored as given', async () => {
     const mailer = (await emu.service.configureSMTP(smtpConfig() as never)).data;
-    const first = (await emu.service.oauthLogin({ app_id: 'ui', mailer_id: mailer.mailer_id })).data as { authorization_url: string; state: string };
-    const denied = await fetch(`${emu.url}/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ state: first.state, decision: 'deny' }) , redirect: 'manual' });
+    const stateOf = (url: string) => new URL(url).searchParams.get('state')!;
+    const first = stateOf((await emu.service.oauthLogin({ app_id: 'ui', mailer_id: mailer.mailer_id })).url);
+    const denied = await fetch(`${emu.url}/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ state: first, decision: 'deny' }) , redirect: 'manual' });
     expect(denied.status).toBe(302);
     const deniedTo = new URL(denied.headers.get('location')!);
     expect(deniedTo.searchParams.get('error')).toBe('access_denied');
     expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data.oauth_active).toBe(false);
 
-    const second = (await emu.service.oauthLogin({ app_id: 'ui', mailer_id: mailer.mailer_id })).data as { authorization_url: string; state: string };
-    const done = await fetch(`${emu.url}/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ state: second.state, decision: 'approve' }) });
+    const second = stateOf((await emu.service.oauthLogin({ app_id: 'ui', mailer_id: mailer.mailer_id })).url);
+    const done = await fetch(`${emu.url}/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ state: second, decision: 'approve' }) });
     expect(done.status).toBe(200);
     expect(new URL(done.url).pathname).toBe('/oauth/callback');
     expect(await done.text()).toContain('Login successful');
     expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data).toMatchObject({ oauth_active: true, oauth: { has_token: true, app_id: 'ui' } });
 
-    // Without a mailer, the callback page shows the code for oauthLogin.
-    const bare = (await emu.service.oauthLogin({ app_id: 'cli' })).data as { state: string };
-    const shown = await fetch(`${emu.url}/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ state: bare.state, decision: 'approve' }) });
-    const code = /<code>([A-Za-z0-9_-]{20,})<\/code>/.exec(await shown.text())?.[1];
-    expect(code).toBeDefined();
-    expect((await emu.service.oauthLogin({ app_id: 'cli', token: { code: code! }, mailer_id: mailer.mailer_id })).message).toBe('Login successful');
+    // Without a mailer, approval stores nothing and the page says so.
+    const bare = stateOf((await emu.service.oauthLogin({ app_id: 'cli', type: 'smtp' })).url);
+    const shown = await fetch(`${emu.url}/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ state: bare, decision: 'approve' }) });
+    expect(await shown.text()).toContain('no token was stored');
 
-    const given = await emu.service.oauthLogin({ app_id: 'ext', mailer_id: mailer.mailer_id, token: { access_token: 'ya29.external', expires_in: 60 } });
-    expect(given.data).toMatchObject({ oauth_active: true, token_type: 'Bearer' });
-    expect(Object.keys((await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', token: { access_token: 'x' } } })).json.details.fields)[0]).toBe('mailer_id');
+    // exchange_token with a token obtained elsewhere: stored at once.
+    const given = await emu.service.oauthLogin({ app_id: 'ext', mailer_id: mailer.mailer_id, exchange_token: true, token: { access_token: 'ya29.external', refresh_token: '1//r', expires_in: 60 } });
+    expect(given.success).toBe(true);
+    expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data).toMatchObject({ oauth_active: true, oauth: { has_token: true, app_id: 'ext', token_type: 'Bearer' } });
+    expect(Object.keys((await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', exchange_token: true, token: { access_token: 'x' } } })).json.details.fields)).toContain('token.refresh_token');
     expect(Object.keys((await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', mailer_id: mailer.mailer_id, type: 'imap' } })).json.details.fields)[0]).toBe('type');
     expect((await fetch(`${emu.url}/oauth/authorize?state=unknown-state-value-123`)).status).toBe(400);
   });

@@ -90,10 +90,10 @@ function MailerRow({ mailer, account, onChanged }: { mailer: Mailer; account: Ac
               disabled={busy}
               onClick={() =>
                 void act(async () => {
-                  const r = (await svc.oauthLogin({ app_id: 'mailyard-ui', mailer_id: mailer.mailer_id })).data;
-                  if (!('authorization_url' in r)) return;
-                  window.open(r.authorization_url, '_blank', 'noopener');
-                  return { ok: true, text: 'Approve the login in the page that opened.', link: r.authorization_url };
+                  // The real service's answer is {success, url}: the consent page to open.
+                  const { url } = await svc.oauthLogin({ app_id: 'mailyard-ui', mailer_id: mailer.mailer_id, type: mailer.config_type });
+                  window.open(url, '_blank', 'noopener');
+                  return { ok: true, text: 'Approve the login in the page that opened.', link: url };
                 })
               }
             >

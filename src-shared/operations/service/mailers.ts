@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dataResponse, MessageResponse } from '../../schemas/common';
-import { ConfigureMailerBody, MailerIdParams, MailerRecord, OAuthActiveResult, OAuthLoginBody, OAuthLoginResult, SetOAuthActiveBody, UpdateMailerBody } from '../../schemas/mailers';
+import { ConfigureMailerBody, MailerIdParams, MailerRecord, OAuthActiveResult, OAuthConfigResponse, OAuthLoginBody, OAuthLoginResponse, SetOAuthActiveBody, UpdateMailerBody } from '../../schemas/mailers';
 import { defineOperations } from '../operation';
 
 /** SMTP and IMAP configurations (`/v1/smtp*`, `/v1/imap`) and their OAuth (`/v1/oauth`) in the service API. */
@@ -115,11 +115,21 @@ export const mailerOperations = defineOperations({
   oauthLogin: {
     method: 'POST',
     path: '/v1/oauth/login',
-    summary: 'Without token: the consent page URL of the offline authorization server; with token {code} or {access_token}: store it on the mailer',
+    summary: "Start an OAuth login: `url` is the offline consent page (approving it creates or updates the mailer); with exchange_token and a token, stores it at once",
     tag: 'OAuth',
     auth: 'bearer',
     body: OAuthLoginBody,
-    response: dataResponse(OAuthLoginResult),
+    response: OAuthLoginResponse,
     errors: [404, 413, 415],
+  },
+  getOAuthConfig: {
+    method: 'GET',
+    path: '/v1/oauth/{mailer_id}',
+    summary: "A mailer's OAuth configuration, flat, as the real page shows it",
+    tag: 'OAuth',
+    auth: 'bearer',
+    params: MailerIdParams,
+    response: OAuthConfigResponse,
+    errors: [404],
   },
 });

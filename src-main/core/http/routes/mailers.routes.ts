@@ -37,10 +37,9 @@ export function mailerRoutes(app: FastifyInstance, deps: { mailers: MailersServi
     const result = mailers.setOAuthActive(request.account!.id, body);
     return ok(result.oauth_active ? 'OAuth activated' : 'OAuth deactivated', result);
   });
-  registerOperation(app, ops.oauthLogin, ({ body, request }) => {
-    const result = oauth.login(request.account!.id, body);
-    return ok('authorization_url' in result ? 'Open authorization_url to approve the login' : 'Login successful', result);
-  });
+  // The real pages' shapes: `{success, url}` and the flat configuration (no message, no data).
+  registerOperation(app, ops.oauthLogin, ({ body, request }) => oauth.login(request.account!.id, body));
+  registerOperation(app, ops.getOAuthConfig, ({ params, request }) => oauth.config(request.account!.id, params.mailer_id));
 }
 
 /** The control API's view of mailers: every account's, and a connection test against the real server. */

@@ -56,13 +56,13 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
     );
   });
 
-  app.post('/oauth/authorize', (request, reply) => {
+  app.post('/oauth/authorize', async (request, reply) => {
     const form = (request.body ?? {}) as Record<string, unknown>;
     const decision = form.decision;
     if (decision !== 'approve' && decision !== 'deny') {
       return page(reply, 400, 'Login request not valid', '<p>The answer must be approve or deny.</p>');
     }
-    const target = oauth.decide(stateOf(form.state), decision === 'approve');
+    const target = await oauth.decide(stateOf(form.state), decision === 'approve');
     if (!target) return unknown(reply);
     return reply.header('cache-control', 'no-store').redirect(target, 302);
   });
@@ -73,14 +73,14 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
     if (query.error === 'access_denied') return page(reply, 200, 'Login denied', '<p>The login was denied; nothing was stored.</p>');
     const code = typeof query.code === 'string' ? query.code : '';
     if (!state || !code) return unknown(reply);
-    const result = oauth.callback(state, code);
+    const result = oauth.callback(state);
     if (!result.ok) return page(reply, 400, 'Login not completed', `<p>${escape(result.reason)}</p>`);
     if (result.mailerName === null) {
       return page(
         reply,
         200,
-        'Authorization code',
-        `<p><code>${escape(code)}</code></p><p>Give it to <code>oauthLogin</code> as <code>token: {code}</code> with a <code>mailer_id</code> within 10 minutes.</p>`,
+        'Login approved',
+        `<p><code>${escape(code)}</code></p><p>The login was approved. It named no mailer, so no token was stored: start it again with a <code>mailer_id</code> to store one.</p>`,
       );
     }
     return page(reply, 200, 'Login successful', `<p>The token is stored on the mailer <b>${escape(result.mailerName)}</b>. You can close this window.</p>`);

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { OAuthLoginBody, OAuthLoginResult } from '../../../../src-shared/schemas/mailers';
+import type { OAuthConfigResponse, OAuthLoginBody, OAuthLoginResponse } from '../../../../src-shared/schemas/mailers';
 import { isoTimestamp, type Clock } from '../../clock';
 import { AppError } from '../../errors';
 import type { MailerRow, MailersRepo, OAuthRequestRow } from '../../store/mailers.repo';
 import type { MailersService } from '../mailers/mailers.service';
+import { optionsOf, parseOptions, toOAuthConfig, type OAuthOptions } from './oauth-config';
 
 /** How long a consent page and a code live, in emulated time. */
 const REQUEST_TTL_MS = 10 * 60_000;
@@ -35,84 +36,93 @@ export interface OAuthDeps {
 }
 
 /**
- * The emulator as its own offline OAuth authorization server (authorization-code flow, RFC 6749 part
- * 4.1): `oauthLogin` without a token answers the consent page's URL; approving it redirects to the
- * client's `redirect_uri` with `code` and `state`; `oauthLogin` with `{code}` (or a token obtained
- * elsewhere) stores the token, sealed, on the mailer and turns its OAuth on.
+ * The emulator as its own offline OAuth authorization server, answering oauthLogin as the real page
+ * does (`{success, url}`): `url` is the consent page; approving it issues a token, stores it (sealed)
+ * on the request's mailer with the login's options, turns its OAuth on, and redirects to the client's
+ * `redirect_uri` with `code` and the client's `state`. `exchange_token: true` with a token stores it at once.
  */
 export class OAuthService {
   constructor(private readonly deps: OAuthDeps) {}
 
+  /** The request's mailer; `type` must fit it (smtp_imap fits either). */
   private mailerFor(accountId: string, mailerId: string | undefined, type: OAuthLoginBody['type']): MailerRow | undefined {
-    if (mailerId === undefined) return undefined;
+    if (mailerId === undefined || mailerId === '') return undefined;
     const row = this.deps.mailers.get(accountId, mailerId);
-    if (type !== undefined && row.config_type !== type) throw invalid('type', `must match the mailer's config_type (${row.config_type})`);
+    if (type !== undefined && type !== 'smtp_imap' && row.config_type !== type) throw invalid('type', `must match the mailer's config_type (${row.config_type}) or be smtp_imap`);
     return row;
   }
 
-  login(accountId: string, body: OAuthLoginBody): OAuthLoginResult {
-    const now = this.deps.clock.now();
-    this.deps.repo.pruneOAuthRequests(now - REQUEST_TTL_MS);
-    let mailer = this.mailerFor(accountId, body.mailer_id, body.type);
-    const token = body.token;
-    if (token === undefined) {
-      const state = secret(24);
-      this.deps.repo.insertOAuthRequest({
-        state,
-        account_id: accountId,
-        app_id: body.app_id,
-        redirect_uri: body.redirect_uri ?? null,
-        mailer_id: mailer?.id ?? null,
-        type: body.type ?? mailer?.config_type ?? null,
-        status: 'pending',
-        code_hash: null,
-        created_ms: now,
-        expires_ms: now + REQUEST_TTL_MS,
-      });
-      const url = new URL('/oauth/authorize', this.deps.baseUrl());
-      url.searchParams.set('response_type', 'code');
-      url.searchParams.set('client_id', body.app_id);
-      if (body.redirect_uri) url.searchParams.set('redirect_uri', body.redirect_uri);
-      url.searchParams.set('state', state);
-      return { authorization_url: url.toString(), state, expires_at: isoTimestamp(now + REQUEST_TTL_MS) };
+  private target(request: Pick<OAuthRequestRow, 'redirect_uri' | 'state'>, options: Partial<OAuthOptions>): URL {
+    if (request.redirect_uri === null) {
+      const own = new URL('/oauth/callback', this.deps.baseUrl());
+      own.searchParams.set('state', request.state);
+      return own;
     }
-
-    if ('code' in token) {
-      const request = this.deps.repo.oauthRequestByCode(hashCode(token.code));
-      if (!request || request.account_id !== accountId || request.status !== 'approved' || request.expires_ms <= now) {
-        throw invalid('token.code', 'is not a valid code: unknown, expired or already used');
-      }
-      if (request.app_id !== body.app_id) throw invalid('app_id', 'is not the app the code was issued to');
-      if (body.redirect_uri !== undefined && body.redirect_uri !== request.redirect_uri) {
-        throw invalid('redirect_uri', 'must be the redirect_uri of the authorization request');
-      }
-      mailer ??= this.mailerFor(accountId, request.mailer_id ?? undefined, body.type);
-      if (!mailer) throw invalid('mailer_id', 'is required: the code was not requested for a mailer');
-      this.deps.repo.setOAuthRequest(request.state, 'used', request.code_hash);
-      return this.store(mailer, {
-        access_token: `mya_${secret(32)}`,
-        refresh_token: `myr_${secret(32)}`,
-        token_type: 'Bearer',
-        scope: mailer.config_type === 'smtp' ? 'mail.send' : 'mail.read',
-        expires_at: isoTimestamp(now + TOKEN_TTL_S * 1000),
-        app_id: body.app_id,
-      });
-    }
-
-    if (!mailer) throw invalid('mailer_id', 'is required to store a token');
-    return this.store(mailer, {
-      access_token: token.access_token,
-      refresh_token: token.refresh_token,
-      token_type: token.token_type ?? 'Bearer',
-      scope: token.scope ?? null,
-      expires_at: token.expires_in === undefined ? null : isoTimestamp(now + token.expires_in * 1000),
-      app_id: body.app_id,
-    });
+    const target = new URL(request.redirect_uri);
+    target.searchParams.set('state', options.client_state ?? request.state);
+    return target;
   }
 
-  private store(mailer: MailerRow, token: Parameters<MailersService['storeToken']>[1]): OAuthLoginResult {
-    this.deps.mailers.storeToken(mailer, token);
-    return { mailer_id: mailer.id, oauth_active: true, token_type: token.token_type, scope: token.scope, expires_at: token.expires_at };
+  login(accountId: string, body: OAuthLoginBody): OAuthLoginResponse {
+    const now = this.deps.clock.now();
+    this.deps.repo.pruneOAuthRequests(now - REQUEST_TTL_MS);
+    const mailer = this.mailerFor(accountId, body.mailer_id, body.type);
+    const options = optionsOf(body);
+    const request: OAuthRequestRow = {
+      state: secret(24),
+      account_id: accountId,
+      app_id: body.app_id,
+      redirect_uri: body.redirect_uri ?? null,
+      mailer_id: mailer?.id ?? null,
+      type: body.type ?? mailer?.config_type ?? null,
+      status: 'pending',
+      code_hash: null,
+      created_ms: now,
+      expires_ms: now + REQUEST_TTL_MS,
+      options: JSON.stringify(options),
+    };
+    if (body.exchange_token === true && body.token) {
+      // A token obtained elsewhere: stored at once; `url` is where the login ends (the redirect or the own page).
+      if (!mailer) throw invalid('mailer_id', 'is required to store an exchanged token: the offline provider has no mailbox to create a mailer for');
+      const token = body.token;
+      this.deps.repo.insertOAuthRequest({ ...request, status: 'used' });
+      this.store(mailer, options, {
+        access_token: token.access_token ?? `mya_${secret(32)}`,
+        refresh_token: token.refresh_token,
+        token_type: token.token_type ?? 'Bearer',
+        scope: token.scope ?? null,
+        expires_at: token.expires_in === undefined ? null : isoTimestamp(now + token.expires_in * 1000),
+        app_id: body.app_id,
+      });
+      return { success: true, url: this.target(request, options).toString() };
+    }
+    this.deps.repo.insertOAuthRequest(request);
+    const url = new URL('/oauth/authorize', this.deps.baseUrl());
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('client_id', body.app_id);
+    if (body.redirect_uri) url.searchParams.set('redirect_uri', body.redirect_uri);
+    url.searchParams.set('state', request.state);
+    return { success: true, url: url.toString() };
+  }
+
+  /** getOAuthConfig: the mailer as the real page shows it; 404 `Email config not found`. */
+  config(accountId: string, mailerId: string): OAuthConfigResponse {
+    const row = this.deps.mailers.row(mailerId);
+    if (!row || row.account_id !== accountId) throw new AppError('not_found', 'Email config not found');
+    return toOAuthConfig(row);
+  }
+
+  private store(mailer: MailerRow, options: Partial<OAuthOptions>, token: Parameters<MailersService['storeToken']>[1]): void {
+    // The login's options ride on the token's shown meta (oauth_meta), where getOAuthConfig reads them.
+    const withOptions = {
+      ...token,
+      type: options.type ?? null,
+      include_sent: options.include_sent ?? false,
+      include_spam: options.include_spam ?? false,
+      include_trash: options.include_trash ?? false,
+      strict_replies: options.strict_replies ?? false,
+    };
+    this.deps.mailers.storeToken(mailer, withOptions);
   }
 
   private pending(state: string): OAuthRequestRow | undefined {
@@ -136,40 +146,49 @@ export class OAuthService {
   }
 
   /**
-   * The user's answer on the consent page: where the browser goes next, the client's redirect_uri (or
-   * the emulator's own `/oauth/callback`) with `code` and `state`, or `error=access_denied`.
+   * The user's answer on the consent page: on approval a token is issued and stored on the request's
+   * mailer (with the login's options; its IMAP webhook set from `webhook`). Answers where the browser
+   * goes next: the client's redirect_uri (or the emulator's own `/oauth/callback`) with `code` and
+   * `state`, or `error=access_denied`.
    */
-  decide(state: string, approve: boolean): string | undefined {
+  async decide(state: string, approve: boolean): Promise<string | undefined> {
     const request = this.pending(state);
     if (!request) return undefined;
-    const target = new URL(request.redirect_uri ?? new URL('/oauth/callback', this.deps.baseUrl()).toString());
-    if (approve) {
-      const code = secret(24);
-      this.deps.repo.setOAuthRequest(state, 'approved', hashCode(code));
-      target.searchParams.set('code', code);
-    } else {
+    const options = parseOptions(request.options);
+    const target = this.target(request, options);
+    if (!approve) {
       this.deps.repo.setOAuthRequest(state, 'denied', null);
       target.searchParams.set('error', 'access_denied');
+      return target.toString();
     }
-    target.searchParams.set('state', state);
+    const code = secret(24);
+    this.deps.repo.setOAuthRequest(state, 'approved', hashCode(code));
+    const mailer = request.mailer_id === null ? undefined : this.deps.mailers.row(request.mailer_id);
+    if (mailer) {
+      if (options.webhook && mailer.config_type === 'imap') {
+        await this.deps.mailers.update(mailer.account_id, 'imap', { mailer_id: mailer.id, webhook: options.webhook });
+      }
+      this.store(mailer, options, {
+        access_token: `mya_${secret(32)}`,
+        refresh_token: `myr_${secret(32)}`,
+        token_type: 'Bearer',
+        scope: mailer.config_type === 'smtp' ? 'mail.send' : 'mail.read',
+        expires_at: isoTimestamp(this.deps.clock.now() + TOKEN_TTL_S * 1000),
+        app_id: request.app_id,
+      });
+      this.deps.repo.setOAuthRequest(state, 'used', hashCode(code));
+    }
+    target.searchParams.set('code', code);
     return target.toString();
   }
 
-  /**
-   * `/oauth/callback`, the redirect of requests made without a redirect_uri: the code is exchanged here
-   * and the token stored on the request's mailer, so a login from the UI needs no client of its own.
-   */
-  callback(state: string, code: string): { ok: true; mailerName: string | null } | { ok: false; reason: string } {
+  /** `/oauth/callback`, where requests made without a redirect_uri end: what the approval did. */
+  callback(state: string): { ok: true; mailerName: string | null } | { ok: false; reason: string } {
     const request = this.deps.repo.oauthRequest(state);
-    if (!request || request.redirect_uri !== null) return { ok: false, reason: 'This login is not known to this Mailyard.' };
-    // Without a mailer there is nothing to store: the code is shown, for oauthLogin with a mailer_id.
-    if (request.mailer_id === null) return { ok: true, mailerName: null };
-    try {
-      this.login(request.account_id, { app_id: request.app_id, token: { code }, mailer_id: request.mailer_id });
-      return { ok: true, mailerName: this.deps.mailers.row(request.mailer_id)?.name ?? request.mailer_id };
-    } catch (err) {
-      if (err instanceof AppError) return { ok: false, reason: err.message };
-      throw err;
+    if (!request || request.redirect_uri !== null || request.status === 'pending' || request.status === 'denied') {
+      return { ok: false, reason: 'This login is not known to this Mailyard.' };
     }
+    if (request.mailer_id === null) return { ok: true, mailerName: null };
+    return { ok: true, mailerName: this.deps.mailers.row(request.mailer_id)?.name ?? request.mailer_id };
   }
 }
