@@ -24,13 +24,20 @@ export const InboundUsername = z
 export const InboundDomainParams = z.strictObject({ domain: DomainName });
 export const InboundUsernameParams = z.strictObject({ domain: DomainName, username: InboundUsername });
 
-/** configureInboundRouting (spec part 2.8). */
+/** The inbound guide's `wildcard`: the route also catches mail for every subdomain of the domain. */
+const Wildcard = z.boolean({ error: 'must be true or false' });
+/** The inbound guide's strict replies: only replies (In-Reply-To/References) to a message the account sent are posted. */
+const StrictReplies = z.boolean({ error: 'must be true or false' });
+
+/** configureInboundRouting (spec part 2.8, with the inbound guide's `wildcard` and `strict_replies`). */
 export const ConfigureInboundDomainBody = z
   .strictObject({
     domain: DomainName,
     url: WebhookUrl,
     method: WebhookMethod,
     headers: WebhookHeaders.optional(),
+    wildcard: Wildcard.optional(),
+    strict_replies: StrictReplies.optional(),
   })
   .meta({ id: 'ConfigureInboundDomainBody' });
 export type ConfigureInboundDomainBody = z.infer<typeof ConfigureInboundDomainBody>;
@@ -41,6 +48,8 @@ export const UpdateInboundDomainBody = z
     url: WebhookUrl.optional(),
     method: WebhookMethod.optional(),
     headers: WebhookHeaders.optional(),
+    wildcard: Wildcard.optional(),
+    strict_replies: StrictReplies.optional(),
   })
   .meta({ id: 'UpdateInboundDomainBody' });
 export type UpdateInboundDomainBody = z.infer<typeof UpdateInboundDomainBody>;
@@ -73,6 +82,10 @@ export const InboundDomainRecord = z
     url: z.string(),
     method: WebhookMethod,
     headers: z.record(z.string(), z.string()),
+    /** Also catches every subdomain (`a.b.<domain>`); an exact route of the subdomain wins. */
+    wildcard: z.boolean(),
+    /** Only replies to a message the account sent are posted; other mail is accepted and not posted. */
+    strict_replies: z.boolean(),
     usernames: z.array(z.string()),
     created_at: Timestamp,
     updated_at: Timestamp,

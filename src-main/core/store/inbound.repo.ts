@@ -7,6 +7,10 @@ export interface InboundDomainRow {
   url: string;
   method: string;
   headers: string;
+  /** 1: the route also catches every subdomain of `domain` (migration 0024). */
+  wildcard: number;
+  /** 1: only replies to a message the account sent are posted (migration 0024). */
+  strict_replies: number;
   created_at: string;
   updated_at: string;
 }
@@ -36,6 +40,8 @@ export interface InboundMessageRow {
   created_at: string;
 }
 
+type DomainSettings = Pick<InboundDomainRow, 'id' | 'url' | 'method' | 'headers' | 'wildcard' | 'strict_replies' | 'updated_at'>;
+
 export class InboundRepo {
   private readonly stmts;
 
@@ -47,12 +53,14 @@ export class InboundRepo {
       domainRoutes: db.prepare<[string], InboundDomainRow>('SELECT * FROM inbound_domains WHERE domain = ? ORDER BY id'),
       routedDomains: db.prepare<[], { domain: string }>('SELECT DISTINCT domain FROM inbound_domains'),
       insertDomain: db.prepare<[InboundDomainRow]>(
-        `INSERT INTO inbound_domains (id, account_id, domain, url, method, headers, created_at, updated_at)
-         VALUES (@id, @account_id, @domain, @url, @method, @headers, @created_at, @updated_at)`,
+        `INSERT INTO inbound_domains (id, account_id, domain, url, method, headers, wildcard, strict_replies, created_at, updated_at)
+         VALUES (@id, @account_id, @domain, @url, @method, @headers, @wildcard, @strict_replies, @created_at, @updated_at)`,
       ),
-      updateDomain: db.prepare<[Pick<InboundDomainRow, 'id' | 'url' | 'method' | 'headers' | 'updated_at'>]>(
-        'UPDATE inbound_domains SET url = @url, method = @method, headers = @headers, updated_at = @updated_at WHERE id = @id',
+      updateDomain: db.prepare<[DomainSettings]>(
+        'UPDATE inbound_domains SET url = @url, method = @method, headers = @headers, wildcard = @wildcard, strict_replies = @strict_replies, updated_at = @updated_at WHERE id = @id',
       ),
+      /** A copy the account sent, by the key of its Message-ID `<key@mailyard.local>`. */
+      sentCopy: db.prepare<[string, string], { id: string }>('SELECT id FROM messages WHERE id = ? AND account_id = ?'),
       deleteDomain: db.prepare<[string]>('DELETE FROM inbound_domains WHERE id = ?'),
       username: db.prepare<[string, string], InboundUsernameRow>('SELECT * FROM inbound_usernames WHERE domain_id = ? AND username = ?'),
       usernameById: db.prepare<[string], InboundUsernameRow>('SELECT * FROM inbound_usernames WHERE id = ?'),
@@ -93,8 +101,13 @@ export class InboundRepo {
     this.stmts.insertDomain.run(row);
   }
 
-  updateDomain(row: Pick<InboundDomainRow, 'id' | 'url' | 'method' | 'headers' | 'updated_at'>): void {
+  updateDomain(row: DomainSettings): void {
     this.stmts.updateDomain.run(row);
+  }
+
+  /** Whether the account sent the copy whose Message-ID key this is (strict replies). */
+  sentByAccount(copyId: string, accountId: string): boolean {
+    return this.stmts.sentCopy.get(copyId, accountId) !== undefined;
   }
 
   deleteDomain(id: string): void {

@@ -21,6 +21,8 @@ export function toInboundDomainRecord(row: InboundDomainRow, usernames: string[]
     url: row.url,
     method: row.method as Method,
     headers: headersOf(row.headers)!,
+    wildcard: row.wildcard === 1,
+    strict_replies: row.strict_replies === 1,
     usernames,
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -22,6 +22,7 @@ import {
   type InboundRoute,
   type RoutedRecipient,
 } from './inbound-posts';
+import { repliedCopyKeys } from './inbound-replies';
 import { effectiveTarget, toInboundDomainRecord, toInboundUsernameRecord } from './inbound-records';
 
 export interface InboundDeps {
@@ -94,6 +95,8 @@ export class InboundService {
       url: body.url,
       method: body.method,
       headers: JSON.stringify(body.headers ?? {}),
+      wildcard: body.wildcard === true ? 1 : 0,
+      strict_replies: body.strict_replies === true ? 1 : 0,
       created_at: now,
       updated_at: now,
     };
@@ -116,8 +119,11 @@ export class InboundService {
       url: body.url ?? current.url,
       method: body.method ?? current.method,
       headers: body.headers === undefined ? current.headers : JSON.stringify(body.headers),
+      wildcard: body.wildcard === undefined ? current.wildcard : body.wildcard ? 1 : 0,
+      strict_replies: body.strict_replies === undefined ? current.strict_replies : body.strict_replies ? 1 : 0,
       updated_at: isoTimestamp(this.deps.clock.now()),
     });
+    this.routed = undefined;
     // Retries follow the new settings, for the domain and for its usernames that use them.
     this.deps.dispatcher.targetChanged(INBOUND_DOMAIN_TARGET, current.id);
     for (const u of this.deps.repo.usernamesOf(current.id)) this.deps.dispatcher.targetChanged(INBOUND_USERNAME_TARGET, u.id);
@@ -197,29 +203,58 @@ export class InboundService {
   }
 
   /**
-   * The route of a recipient address: the account's own route of its domain first, else the oldest
-   * route of that domain in any account (mail for a routed domain reaches whoever routes it, as MX
-   * records would send it). Undefined when the domain is not routed.
+   * The route of a recipient address: a route of its exact domain first, else the closest parent
+   * domain routed with `wildcard` (the inbound guide: a wildcard domain catches its subdomains). Among
+   * a domain's routes, the account's own first, else the oldest of any account (mail for a routed
+   * domain reaches whoever routes it, as MX records would send it). Undefined when nothing routes it.
    */
   routeFor(accountId: string, email: string): InboundRoute | undefined {
     const at = email.lastIndexOf('@');
     if (at <= 0) return undefined;
     this.routed ??= new Set(this.deps.repo.routedDomains());
     let domain = email.slice(at + 1).toLowerCase();
-    if (!this.routed.has(domain)) {
-      // Only a domain that is not plain ASCII can still match, in its IDN (punycode) form.
-      if (/^[\x00-\x7f]*$/.test(domain)) return undefined;
+    if (!/^[\x00-\x7f]*$/.test(domain)) {
+      // A domain that is not plain ASCII is routed in its IDN (punycode) form.
       const parsed = parseDomainName(domain);
-      if ('error' in parsed || !this.routed.has(parsed.ascii)) return undefined;
+      if ('error' in parsed) return undefined;
       domain = parsed.ascii;
     }
-    const routes = this.deps.repo.domainRoutes(domain);
-    const route = routes.find((r) => r.account_id === accountId) ?? routes[0];
+    const route = this.exactRoute(accountId, domain) ?? this.wildcardRoute(accountId, domain);
     if (!route) return undefined;
     const localPart = email.slice(0, at).toLowerCase();
     // `user+tag@` reaches `user` when there is no route for the tagged name itself.
     const username = this.deps.repo.username(route.id, localPart) ?? this.deps.repo.username(route.id, localPart.split('+')[0]!);
     return { accountId: route.account_id, domain: route, username, localPart };
+  }
+
+  private pick(accountId: string, routes: InboundDomainRow[]): InboundDomainRow | undefined {
+    return routes.find((r) => r.account_id === accountId) ?? routes[0];
+  }
+
+  private exactRoute(accountId: string, domain: string): InboundDomainRow | undefined {
+    return this.routed!.has(domain) ? this.pick(accountId, this.deps.repo.domainRoutes(domain)) : undefined;
+  }
+
+  /** `a.b.example.com` is caught by a wildcard route of `b.example.com`, else of `example.com` (the closest wins). */
+  private wildcardRoute(accountId: string, domain: string): InboundDomainRow | undefined {
+    const labels = domain.split('.');
+    for (let i = 1; i < labels.length - 1; i += 1) {
+      const parent = labels.slice(i).join('.');
+      if (!this.routed!.has(parent)) continue;
+      const route = this.pick(accountId, this.deps.repo.domainRoutes(parent).filter((r) => r.wildcard === 1));
+      if (route) return route;
+    }
+    return undefined;
+  }
+
+  /**
+   * Strict replies: a route with `strict_replies` takes only a reply to a message its account sent
+   * (an `In-Reply-To` or `References` naming a Mailyard Message-ID `<key@mailyard.local>` of that
+   * account). Other mail is accepted and not posted.
+   */
+  private admits(raw: Buffer, route: InboundRoute): boolean {
+    if (route.domain.strict_replies !== 1) return true;
+    return repliedCopyKeys(raw).some((key) => this.deps.repo.sentByAccount(key, route.accountId));
   }
 
   /** Where a delivery of `kind`/`id` goes now; undefined once the route is gone. */
@@ -252,14 +287,17 @@ export class InboundService {
         results.push({ email, routed: false, ref_id: null, delivery_id: null, reason: `no inbound route for the domain ${domain}` });
       }
     }
+    for (const { email } of routed.filter((r) => !this.admits(raw, r.route))) {
+      results.push({ email, routed: false, ref_id: null, delivery_id: null, reason: 'not a reply to a message this account sent (strict_replies)' });
+    }
     for (const r of await this.deliver(raw, routed, 'api')) {
       results.push({ email: r.email, routed: true, ref_id: r.refId, delivery_id: r.deliveryId, reason: null });
     }
     return { recipients: body.to.map((email) => results.find((r) => r.email === email)!) };
   }
 
-  /** Posts an inbound email to the route of each recipient (see InboundPosts.deliver). */
+  /** Posts an inbound email to the route of each recipient (see InboundPosts.deliver), except where strict replies hold it back. */
   deliver(raw: Buffer, routed: Array<{ email: string; route: InboundRoute }>, source: 'smtp' | 'api'): Promise<RoutedRecipient[]> {
-    return this.posts.deliver(raw, routed, source);
+    return this.posts.deliver(raw, routed.filter((r) => this.admits(raw, r.route)), source);
   }
 }
