@@ -77,8 +77,16 @@ const eventFlags = Object.fromEntries(EMAIL_EVENT_KINDS.map((kind) => [kind, z.b
   [K in (typeof EMAIL_EVENT_KINDS)[number]]: z.ZodOptional<z.ZodBoolean>;
 };
 
-/** `webhook_options.events`: only the twelve kinds, each a boolean defaulting to false. */
-export const WebhookEventFlags = z.strictObject(eventFlags);
+/**
+ * `webhook_options.events`: only the twelve kinds, each a boolean defaulting to false. Another key is
+ * refused even where `/v1` ignores unknown fields (API.md part 1, rule 1): `delivered: true` ignored
+ * would be a webhook that never fires. Hence a failing catch-all, not `strictObject`, whose unknown
+ * keys leniency drops.
+ */
+export const WebhookEventFlags = z
+  .object(eventFlags)
+  .catchall(z.unknown().refine(() => false, { error: 'is not a known field' }))
+  .meta({ additionalProperties: false });
 
 export const WebhookOptions = z.strictObject({ events: WebhookEventFlags.optional() });
 

@@ -160,7 +160,6 @@ describe('request errors (contract part 0)', () => {
       'from.email': 'must be an email address',
       to: 'must list at least one recipient',
       'settings.open_tracking': 'must be an object {"enable": true}, not a bare boolean',
-      'settings.unsubscribe_tracking': 'is not a known field',
       mailer_id: expect.any(String),
     });
     expect(res.json.error).toBe('from.email must be an email address');

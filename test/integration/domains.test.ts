@@ -179,7 +179,6 @@ describe('domain operations (simulated verification)', () => {
     [{ domain: 'example.com', shared_with_subaccounts: 'yes' }, 'shared_with_subaccounts must be true or false', 'shared_with_subaccounts'],
     [{ domain: 'example.com', shared_with_subaccounts: ['sub-1'] }, 'shared_with_subaccounts must be true or false', 'shared_with_subaccounts'],
     [{ domain: 'example.com', custom_args: { note: 'x'.repeat(1001) } }, 'custom_args.note values must be at most 1000 characters as JSON', 'custom_args.note'],
-    [{ domain: 'example.com', color: 'red' }, 'color is not a known field', 'color'],
     [{}, 'domain is required', 'domain'],
     [{ domain: 42 }, 'domain must be a string', 'domain'],
   ])('addDomain refuses %j with 400 {success: false, error, details}', async (body, error, path) => {
@@ -187,6 +186,12 @@ describe('domain operations (simulated verification)', () => {
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({ success: false, error, details: { fields: { [path]: expect.any(String) } } });
     expect(res.json.records).toBeUndefined();
+  });
+
+  it('adds a domain despite an unknown field, and names it in X-Mailyard-Ignored', async () => {
+    const res = await emu.request('POST', '/v1/domain/add', { body: { domain: 'example.com', color: 'red' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-mailyard-ignored']).toBe('color');
   });
 
   it('refuses a duplicate with 409, case-insensitively; another account may add the same name', async () => {

@@ -97,8 +97,6 @@ describe('POST /v1/email/send', () => {
     ['an attachment that is not base64', { attachments: [{ filename: 'a.txt', content: 'not base64!' }] }, 'attachments.0.content must be base64'],
     ['a reserved header', { headers: { Subject: 'x' } }, 'headers.Subject may not be set: use the field of the send payload instead'],
     ['a missing subject', { subject: undefined }, 'subject is required (unless template_id names a template)'],
-    ['an unknown field', { template: 'x' }, 'template is not a known field'],
-    ['an unknown setting', { settings: { open_tracking: { enable: true }, magic: true } }, 'settings.magic is not a known field'],
     ['a bare-boolean switch', { settings: { open_tracking: true } }, 'settings.open_tracking must be an object {"enable": true}, not a bare boolean'],
     ['a switch without enable', { settings: { click_tracking: {} } }, 'settings.click_tracking.enable must be true or false'],
     ['a priority that is not a whole number', { priority: 'high' }, 'priority must be a whole number'],
@@ -109,6 +107,13 @@ describe('POST /v1/email/send', () => {
     expect(res.status).toBe(400);
     expect(res.json.error).toBe(msg);
     expect((await emu.service.getEmailLogs()).emailLogs).toEqual([]);
+  });
+
+  it('sends despite an unknown field and an unknown setting, and names them in X-Mailyard-Ignored (--strict-requests refuses them)', async () => {
+    const res = await emu.request('POST', '/v1/email/send', { body: { ...message(['a@example.com']), template: 'x', settings: { open_tracking: { enable: true }, magic: true } } });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-mailyard-ignored']).toBe('settings.magic, template');
+    expect((await emu.service.getEmailLogs({ refId: res.json.ref_id })).totalCount).toBe(1);
   });
 
   it('takes 1,000 recipients and refuses 1,001', async () => {
@@ -349,7 +354,7 @@ describe('GET /v1/email/logs', () => {
     expect([second.emailLogs.length, second.nextPageToken]).toEqual([5, '']);
   });
 
-  it.each(['pageSize=0', 'pageSize=51', 'pageSize=ten', 'pageToken=nope', 'startCreatedAt=yesterday', 'endDeliveredDate=2026-13-45', 'status=deferred', 'recipientType=reply', 'colour=red'])(
+  it.each(['pageSize=0', 'pageSize=51', 'pageSize=ten', 'pageToken=nope', 'startCreatedAt=yesterday', 'endDeliveredDate=2026-13-45', 'status=deferred', 'recipientType=reply'])(
     'answers %s with 400',
     async (q) => {
       const res = await emu.request('GET', `/v1/email/logs?${q}`);
@@ -358,6 +363,12 @@ describe('GET /v1/email/logs', () => {
       expect(typeof res.json.error).toBe('string');
     },
   );
+
+  it('answers an unknown parameter (colour=red) as if it were absent, and names it', async () => {
+    const res = await emu.request('GET', '/v1/email/logs?colour=red');
+    expect(res.status).toBe(200);
+    expect(res.headers['x-mailyard-ignored']).toBe('colour');
+  });
 
   it('shows an account only its own messages', async () => {
     await emu.service.sendEmail(message(['ann@example.com']) as never);

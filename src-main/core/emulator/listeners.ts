@@ -46,6 +46,7 @@ export async function startListeners(deps: {
     host: config.host,
     controlKey: config.controlKey,
     maxBodyBytes: config.maxBodyBytes,
+    strictRequests: config.strictRequests,
     timeouts: {
       headersMs: config.httpHeadersTimeoutMs,
       requestMs: config.httpRequestTimeoutMs,

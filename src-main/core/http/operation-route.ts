@@ -2,7 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Operation } from '../../../src-shared/operations';
 import { AppError } from '../errors';
+import { IGNORED_HEADER, type RequestLeniency } from './leniency';
 import { parseInput } from './validation';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** How `/v1` operations treat unknown fields and null optionals (buildHttpApp decorates it). */
+    requestLeniency?: RequestLeniency;
+  }
+}
 
 type Parsed<O extends Operation, K extends 'params' | 'query' | 'body'> = O[K] extends z.ZodType ? z.output<O[K]> : undefined;
 
@@ -24,29 +32,43 @@ export function toRoutePath(template: string): string {
   return template.replace(/\{(\w+)\}/g, ':$1');
 }
 
+/** `/v1` operations are lenient unless the emulator runs with `--strict-requests`; the control API is always strict. */
+function isLenient(app: FastifyInstance, op: Operation): boolean {
+  return op.path.startsWith('/v1/') && app.requestLeniency !== undefined && !app.requestLeniency.strict;
+}
+
 /**
  * Registers one operation of the shared table: parses params, query and body with its schemas
  * (400 naming every problem) and answers what the handler returns. An operation without a body
  * refuses one (`null` included): only no body, an empty one, or `{}` (which many HTTP clients send for
- * any PUT or DELETE, and which says nothing) is taken.
+ * any PUT or DELETE, and which says nothing) is taken. On a lenient `/v1` operation, unknown query
+ * parameters and body fields, and nulls for optional fields, are ignored: named in `X-Mailyard-Ignored`
+ * and logged once per operation and path.
  */
 export function registerOperation<O extends Operation>(app: FastifyInstance, op: O, handler: OperationHandler<O>): void {
+  const leniency = isLenient(app, op) ? app.requestLeniency : undefined;
+  const name = `${op.method} ${op.path}`;
   app.route({
     method: op.method,
     url: toRoutePath(op.path),
     config: { errorShape: op.errorShape ?? 'plain' },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       // The JSON parser reads an empty body as undefined; fastify reads none for GET and HEAD.
       if (!op.body && request.body !== undefined && !isEmptyObject(request.body)) {
         const message = `request body must be empty: ${op.method} ${op.path} takes no body`;
         throw new AppError('bad_request', message, [{ path: '', message: 'must be empty' }]);
       }
+      const ignored: string[] | undefined = leniency ? [] : undefined;
       const input = {
         params: op.params ? parseInput(op.params, request.params, 'params') : undefined,
-        query: op.query ? parseInput(op.query, request.query, 'query') : undefined,
-        body: op.body ? parseInput(op.body, request.body, 'body') : undefined,
+        query: op.query ? parseInput(op.query, request.query, 'query', ignored) : undefined,
+        body: op.body ? parseInput(op.body, request.body, 'body', ignored) : undefined,
         request,
       } as OperationInput<O>;
+      if (ignored !== undefined && ignored.length > 0) {
+        reply.header(IGNORED_HEADER, ignored.join(', '));
+        leniency!.reportIgnored(name, ignored, request.log);
+      }
       return handler(input);
     },
   });

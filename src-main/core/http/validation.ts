@@ -1,15 +1,32 @@
 import type { z } from 'zod';
 import { AppError } from '../errors';
 import { describeFieldError, errorMap, fieldErrors } from '../zod-errors';
+import { parseLeniently } from './leniency';
 
-/** Parses one part of a request (`body`, `query`, `params`); a failure is a 400 naming every problem. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'params'): z.output<S> {
+const STRICT = { error: errorMap } as const;
+const LENIENT = { error: errorMap, reportInput: true } as const;
+
+function refuse(issues: readonly z.core.$ZodIssue[], where: string): never {
+  const errors = fieldErrors(issues);
+  throw new AppError('validation', describeFieldError(errors[0]!, where), errors);
+}
+
+/**
+ * Parses one part of a request (`body`, `query`, `params`); a failure is a 400 naming every problem.
+ * Given `ignored`, the parse is lenient (see leniency.ts): unknown members and nulls for optional
+ * fields are dropped and their paths pushed onto `ignored` rather than refused.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'params', ignored?: string[]): z.output<S> {
   if (where === 'body' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
     const message = value === undefined ? 'request body is required (a JSON object)' : 'request body must be a JSON object';
     throw new AppError('validation', message, [{ path: '', message }]);
   }
-  const result = schema.safeParse(value, { error: errorMap });
-  if (result.success) return result.data;
-  const errors = fieldErrors(result.error.issues);
-  throw new AppError('validation', describeFieldError(errors[0]!, where), errors);
+  if (ignored === undefined) {
+    const result = schema.safeParse(value, STRICT);
+    return result.success ? result.data : refuse(result.error.issues, where);
+  }
+  const result = parseLeniently(schema, value, LENIENT);
+  if (!result.success) return refuse(result.issues, where);
+  ignored.push(...result.ignored);
+  return result.data;
 }

@@ -1,0 +1,146 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type TestEmulator } from '../helpers/emulator';
+
+/** A send the API takes as it is. */
+function message(extra: Record<string, unknown> = {}) {
+  return {
+    from: { email: 'app@example.com', name: 'Example App' },
+    to: [{ email: 'a@example.com', name: 'A' }],
+    subject: 'Your receipt',
+    content: [{ type: 'text/plain', value: 'Thanks!' }],
+    ...extra,
+  };
+}
+
+/** The emulator's log lines, as pino writes them. */
+function logCapture() {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, logger: pino({ level: 'warn' }, stream) };
+}
+
+describe('a lenient /v1 (the default)', () => {
+  let emu: TestEmulator;
+  const log = logCapture();
+  beforeAll(async () => {
+    emu = await startEmulator({}, { logger: log.logger });
+  });
+  afterAll(async () => {
+    await emu.cleanup();
+  });
+
+  const send = (body: unknown) => emu.request('POST', '/v1/email/send', { body });
+
+  it('sends despite an unknown body field, and names it in X-Mailyard-Ignored', async () => {
+    const res = await send(message({ foo: 'bar' }));
+    expect(res.status).toBe(200);
+    expect(res.headers['x-mailyard-ignored']).toBe('foo');
+    const logs = await emu.service.getEmailLogs({ refId: res.json.ref_id });
+    expect(logs.emailLogs.map((e) => e.recipientAddress)).toEqual(['a@example.com']);
+  });
+
+  it('ignores an unknown nested field and names its path with the index', async () => {
+    const res = await send(message({ to: [{ email: 'a@example.com', extra: 1 }], settings: { open_tracking: { enable: true, color: 'red' } } }));
+    expect(res.status).toBe(200);
+    expect(res.headers['x-mailyard-ignored']).toBe('to[0].extra, settings.open_tracking.color');
+  });
+
+  it('takes "cc": null as cc left out', async () => {
+    const res = await send(message({ cc: null, bcc: null }));
+    expect(res.json).toMatchObject({ success: true });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-mailyard-ignored']).toBe('cc, bcc');
+    const logs = await emu.service.getEmailLogs({ refId: res.json.ref_id });
+    expect(logs.emailLogs).toHaveLength(1);
+  });
+
+  it('answers an unknown query parameter on the logs (a cache-buster) as if it were absent', async () => {
+    const res = await emu.request('GET', '/v1/email/logs?foo=bar&_=1700000000&pageSize=5');
+    expect(res.status).toBe(200);
+    expect(res.headers['x-mailyard-ignored']).toBe('foo, _');
+    expect(res.json.emailLogs.length).toBeLessThanOrEqual(5);
+  });
+
+  it('sends no X-Mailyard-Ignored header when nothing was ignored', async () => {
+    const res = await send(message());
+    expect(res.status).toBe(200);
+    expect(res.headers).not.toHaveProperty('x-mailyard-ignored');
+  });
+
+  it('logs each ignored path once per operation, at warn', async () => {
+    await send(message({ once: 1 }));
+    await send(message({ once: 2 }));
+    await emu.request('POST', '/v1/email/logs', {}); // another operation does not count
+    const about = log.lines.filter((l) => l.path === 'once');
+    expect(about).toHaveLength(1);
+    expect(about[0]).toMatchObject({ level: 40, operation: 'POST /v1/email/send', path: 'once' });
+    expect(String(about[0]!.msg)).toContain('ignored once');
+  });
+
+  it.each([
+    ['a wrong type', { priority: 'high' }, 'priority must be a whole number'],
+    ['an unknown enum value', { content: [{ type: 'text/markdown', value: '#' }] }, 'content.0.type must be text/html or text/plain'],
+    ['null for a required field', { from: null }, 'from must be an object, not null'],
+    ['null for the recipients', { to: null }, 'to must be an array, not null'],
+  ])('still refuses %s with its message, whatever else it ignores', async (_name, overrides, error) => {
+    const res = await send(message({ ...overrides, unknown_too: true }));
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe(error);
+    expect(Object.keys(res.json.details.fields)).not.toContain('unknown_too');
+  });
+
+  it('still refuses an unknown enum value in a query', async () => {
+    const res = await emu.request('GET', '/v1/email/logs?status=lost&foo=1');
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatch(/^status must be one of /);
+  });
+
+  it('still refuses an unknown webhook event kind (a documented rule), while ignoring an unknown field beside it', async () => {
+    const body = { webhook_url: 'http://127.0.0.1:9/hook', event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { delivered: true } }, secret: 'x' };
+    const res = await emu.request('POST', '/v1/webhook/register', { body });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('webhook_options.events.delivered is not a known field');
+    expect(Object.keys(res.json.details.fields)).toEqual(['webhook_options.events.delivered']);
+  });
+
+  it('keeps the control API strict', async () => {
+    const res = await emu.request('GET', '/emulator/messages?foo=bar');
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('foo is not a known field');
+  });
+});
+
+describe('--strict-requests', () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startEmulator({ strictRequests: true });
+  });
+  afterAll(async () => {
+    await emu.cleanup();
+  });
+
+  it.each([
+    ['an unknown body field', message({ foo: 'bar' }), 'foo is not a known field'],
+    ['an unknown nested field', message({ to: [{ email: 'a@example.com', extra: 1 }] }), 'to.0.extra is not a known field'],
+    ['"cc": null', message({ cc: null }), 'cc must be an array, not null'],
+  ])('refuses %s with 400', async (_name, body, error) => {
+    const res = await emu.request('POST', '/v1/email/send', { body });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe(error);
+    expect(res.headers).not.toHaveProperty('x-mailyard-ignored');
+    expect((await emu.service.getEmailLogs()).emailLogs).toEqual([]);
+  });
+
+  it('refuses an unknown query parameter on the logs', async () => {
+    const res = await emu.request('GET', '/v1/email/logs?foo=bar');
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('foo is not a known field');
+  });
+});
