@@ -5,6 +5,8 @@ import { defineConfig } from 'electron-vite';
 /**
  * One build for both runtimes. `out/main/cli.js` is the headless `mailyard serve` (plain Node, never
  * imports electron); `out/main/desktop.js` is the Electron main process. Both wrap the same core.
+ * The npm package's library entries (`mailyard`, `mailyard/testing`, ESM and CommonJS) are built after
+ * this by build/library.mjs (`npm run build`); their types by src-main/testing/build-types.mjs.
  */
 export default defineConfig({
   main: {
@@ -16,9 +18,6 @@ export default defineConfig({
           desktop: resolve(import.meta.dirname, 'src-main/desktop/index.ts'),
           // Run by `npm start` under plain Node before Electron: better-sqlite3 built for Electron.
           'prepare-native-sqlite': resolve(import.meta.dirname, 'src-main/desktop/prepare-native-sqlite.ts'),
-          // The npm package's library entries: `mailyard` and `mailyard/testing` (types: src-main/testing/build-types.mjs).
-          index: resolve(import.meta.dirname, 'src-main/testing/package-main.ts'),
-          testing: resolve(import.meta.dirname, 'src-main/testing/index.ts'),
         },
       },
     },

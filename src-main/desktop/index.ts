@@ -31,7 +31,8 @@ function fail(title: string, err: unknown): void {
 /** The better-sqlite3 binding for this Electron (see native-sqlite.ts); undefined: the module's own. */
 function sqliteBinding(): string | undefined {
   if (app.isPackaged) return undefined; // electron-builder rebuilt node_modules/better-sqlite3 for Electron
-  const root = app.getAppPath();
+  // The project (out/main/../..), however Electron was started: `electron out/main/desktop.js` makes out/main the app path.
+  const root = join(OUT, '..', '..');
   const pkg = createRequire(join(root, 'package.json')).resolve('better-sqlite3/package.json');
   const choice = chooseNativeSqlite({
     isPackaged: app.isPackaged,

@@ -4,7 +4,9 @@
  * declarations of src-main/testing's entries and of everything they import into a cache folder;
  * this keeps only the files the entries' declarations reach, gives their relative imports the `.js`
  * extension Node's ESM resolution (TypeScript's `node16`/`nodenext`) needs, and writes them to
- * out/types. The package's `exports` point `types` at out/types/src-main/testing/{package-main,index}.d.ts.
+ * out/types, once as .d.ts (ESM, `import` condition) and once as .d.cts (CommonJS, `require` condition).
+ * The package's `exports` point `types` at out/types/src-main/testing/{package-main,index}.d.{ts,cts};
+ * `types` and `typesVersions` give the same to TypeScript's `node10` resolution, which reads no `exports`.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,6 +61,9 @@ while (queue.length > 0) {
   const target = join(OUT, relative(CACHE, file));
   mkdirSync(dirname(target), { recursive: true });
   writeFileSync(target, text);
+  // The same declarations as CommonJS ones (.d.cts, imports of .cjs) for the `require` condition:
+  // TypeScript under node16/nodenext takes a .d.ts of this `"type": "module"` package for ESM.
+  writeFileSync(target.replace(/\.d\.ts$/, '.d.cts'), text.replace(SPECIFIER, (_, lead, quote, spec) => `${lead}${quote}${spec.replace(/\.js$/, '.cjs')}${quote}`));
   written.set(file, target);
 }
 
@@ -81,4 +86,4 @@ if (missing.length > 0) {
   console.error(`build-types: the declarations import packages that are not runtime dependencies: ${missing.join(', ')}`);
   process.exit(1);
 }
-console.log(`build-types: ${written.size} declaration files in ${relative(ROOT, OUT)} (imports from packages: ${[...externals].sort().join(', ') || 'none'})`);
+console.log(`build-types: ${written.size} declaration files (.d.ts and .d.cts each) in ${relative(ROOT, OUT)} (imports from packages: ${[...externals].sort().join(', ') || 'none'})`);

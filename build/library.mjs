@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+/**
+ * The npm package's library entries, `mailyard` (src-main/testing/package-main.ts) and
+ * `mailyard/testing` (src-main/testing/index.ts), built twice: ESM (out/main/{index,testing}.js,
+ * chunks in out/main/chunks/) and CommonJS (out/main/{index,testing}.cjs, chunks in
+ * out/main/chunks/*.cjs), so both `import` and `require` (jest's default mode) load them as they come.
+ * Runs after `electron-vite build` (`npm run build`), which empties out/main and builds the CLI and
+ * the desktop app's main process.
+ *
+ * Runtime dependencies stay outside the bundle (`npm install` brings them), except the
+ * @fastify/static tree: it `require()`s content-disposition 3, which is ESM-only. Node >= 20.19 can
+ * require ESM, jest's module loader cannot (in either of its modes), so that tree is bundled into
+ * both builds and nothing outside the bundle requires an ESM-only package.
+ *
+ * Each entry exports only what its source exports (`preserveEntrySignatures: 'strict'`): shared code
+ * goes into chunks, never out as a mangled extra export of an entry.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { build } from 'vite';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const OUT = join(ROOT, 'out/main');
+const BUNDLED_ROOTS = ['@fastify/static', 'content-disposition'];
+
+/** The package's folder as Node finds it from `fromDir` (walking up through node_modules). */
+function packageDir(name, fromDir) {
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dirname(dir) === dir) throw new Error(`build/library: cannot find ${name} from ${fromDir}`);
+  }
+}
+
+/** Every package name in the dependency trees of `roots` (installed as Node would find them). */
+function dependencyTree(roots) {
+  const names = new Set();
+  const seen = new Set();
+  const walk = (name, fromDir) => {
+    const dir = packageDir(name, fromDir);
+    if (seen.has(dir)) return;
+    seen.add(dir);
+    names.add(name);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    for (const dep of Object.keys(pkg.dependencies ?? {})) walk(dep, dir);
+  };
+  for (const root of roots) walk(root, ROOT);
+  return [...names];
+}
+
+const bundled = dependencyTree(BUNDLED_ROOTS);
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const runtime = Object.keys(pkg.dependencies ?? {}).filter((name) => !bundled.includes(name));
+const isExternal = (id) =>
+  id.startsWith('node:') || builtinModules.includes(id) || runtime.some((name) => id === name || id.startsWith(`${name}/`));
+
+/** @param {'es' | 'cjs'} format */
+async function buildFormat(format) {
+  const ext = format === 'es' ? 'js' : 'cjs';
+  await build({
+    configFile: false,
+    root: ROOT,
+    logLevel: 'warn',
+    // CommonJS has no import.meta: the bundle's own folder is __dirname there.
+    define: format === 'cjs' ? { 'import.meta.dirname': '__dirname', 'import.meta.filename': '__filename' } : {},
+    ssr: { target: 'node', noExternal: bundled },
+    build: {
+      ssr: true,
+      target: 'node20',
+      outDir: OUT,
+      emptyOutDir: false,
+      minify: false,
+      sourcemap: false,
+      copyPublicDir: false,
+      rollupOptions: {
+        input: {
+          index: join(ROOT, 'src-main/testing/package-main.ts'),
+          testing: join(ROOT, 'src-main/testing/index.ts'),
+        },
+        external: isExternal,
+        preserveEntrySignatures: 'strict',
+        output: {
+          format,
+          exports: 'named',
+          entryFileNames: `[name].${ext}`,
+          chunkFileNames: `chunks/[name]-[hash].${ext}`,
+        },
+      },
+    },
+  });
+}
+
+await buildFormat('es');
+await buildFormat('cjs');
+console.log(`build/library: out/main/{index,testing}.{js,cjs} (bundled with them: ${bundled.join(', ')})`);
