@@ -132,9 +132,9 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): { config
 }
 
 export function serveUsage(): string {
-  const lines = Object.entries(SERVE_FLAGS).map(([flag, spec]) => {
-    const left = `  --${flag}${spec.value ? ` ${spec.value}` : ''}`;
-    return `${left.padEnd(28)}${spec.help}\n${''.padEnd(28)}env ${envName(flag)}`;
-  });
-  return ['Usage: mailyard serve [options]', '', 'Starts the emulator headless.', '', 'Options:', ...lines, '  -h, --help'.padEnd(28) + 'show this help'].join('\n');
+  const entries = Object.entries(SERVE_FLAGS).map(([flag, spec]) => ({ left: `  --${flag}${spec.value ? ` ${spec.value}` : ''}`, flag, spec }));
+  // The descriptions start two spaces after the longest flag with its value (`--geo-default COUNTRY,CITY`).
+  const width = Math.max(...entries.map((e) => e.left.length)) + 2;
+  const lines = entries.map(({ left, flag, spec }) => `${left.padEnd(width)}${spec.help}\n${''.padEnd(width)}env ${envName(flag)}`);
+  return ['Usage: mailyard serve [options]', '', 'Starts the emulator headless.', '', 'Options:', ...lines, '  -h, --help'.padEnd(width) + 'show this help'].join('\n');
 }
