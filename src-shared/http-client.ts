@@ -29,6 +29,19 @@ export interface HttpClientOptions {
   baseUrl: string;
   fetch?: typeof fetch;
   headers?: Record<string, string>;
+  /**
+   * Told what a `/v1` answer says it ignored (`X-Mailyard-Ignored`: unknown fields and query
+   * parameters, nulls for optional fields), when it ignored anything.
+   */
+  onIgnored?: (paths: string[], op: Operation) => void;
+}
+
+/** The response header naming what a lenient `/v1` request had ignored. */
+export const IGNORED_HEADER = 'X-Mailyard-Ignored';
+
+/** `foo, to[0].extra` to `['foo', 'to[0].extra']`. */
+export function parseIgnoredHeader(value: string | null | undefined): string[] {
+  return (value ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
 }
 
 /** Builds a request path from an operation's template and its params. */
@@ -85,6 +98,8 @@ export class HttpClient {
       const parsed = ErrorResponse.safeParse(json);
       throw new ApiError(res.status, parsed.success ? parsed.data : { success: false, error: text || res.statusText });
     }
+    const ignored = parseIgnoredHeader(res.headers.get(IGNORED_HEADER));
+    if (ignored.length > 0) this.options.onIgnored?.(ignored, op);
     return op.response.parse(json) as CallOutput<O>;
   }
 }

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceClient } from '../../src-shared/clients';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 
 /** A send the API takes as it is. */
@@ -108,6 +109,14 @@ describe('a lenient /v1 (the default)', () => {
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('webhook_options.events.delivered is not a known field');
     expect(Object.keys(res.json.details.fields)).toEqual(['webhook_options.events.delivered']);
+  });
+
+  it('tells the typed client what was ignored (what the Send page shows beside the answer)', async () => {
+    const seen: Array<{ paths: string[]; op: string }> = [];
+    const client = new ServiceClient({ baseUrl: emu.url, apiKey: emu.apiKey, onIgnored: (paths, op) => seen.push({ paths, op: op.path }) });
+    await client.sendEmail(message({ cc: null, sdk_version: '2.1' }) as never);
+    await client.sendEmail(message() as never);
+    expect(seen).toEqual([{ paths: ['cc', 'sdk_version'], op: '/v1/email/send' }]);
   });
 
   it('keeps the control API strict', async () => {

@@ -13,8 +13,7 @@ export interface RequestLeniency {
   reportIgnored(operation: string, paths: readonly string[], log: FastifyBaseLogger): void;
 }
 
-/** The header naming what a lenient request had ignored: comma-separated paths (`foo`, `to[0].extra`). */
-export const IGNORED_HEADER = 'X-Mailyard-Ignored';
+export { IGNORED_HEADER } from '../../../src-shared/http-client';
 
 /** Logged paths are remembered up to this many (operation, path) pairs; beyond, nothing more is logged. */
 export const MAX_LOGGED_PATHS = 10_000;

@@ -6,15 +6,16 @@ import { CopyButton } from '../../components/CopyButton';
 import { JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { sendPath } from '../../components/SendLink';
+import { IgnoredFields } from './IgnoredFields';
 
 /** The copies the answer lists; the rest are one link away (the list filtered to the send). */
 const SHOWN = 100;
 
 /**
  * The send's answer: its one ref_id, and each recipient's copy of it (stored before the API answers),
- * each linking to the copy.
+ * each linking to the copy, and what the API ignored in the request (`X-Mailyard-Ignored`).
  */
-export function SendAnswer({ refId, body }: { refId: string; body: unknown }) {
+export function SendAnswer({ refId, body, ignored }: { refId: string; body: unknown; ignored?: readonly string[] }) {
   const [copies, setCopies] = useState<MessageSummary[] | null>(null);
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -42,6 +43,7 @@ export function SendAnswer({ refId, body }: { refId: string; body: unknown }) {
         ref_id <code data-testid="send-ref-id">{refId}</code> <CopyButton text={refId} label="Copy ref_id" />{' '}
         <span className="muted small">one for the whole send: every recipient's log entry and event carries it</span>
       </p>
+      <IgnoredFields paths={ignored} />
       {error && <p className="error small">{error}</p>}
       {copies && (
         <>
