@@ -1,17 +1,7 @@
 import { z } from 'zod';
+import { errorStatuses } from './openapi-responses';
+import type { DocumentedRoute, Operation } from './operations';
 import { ErrorResponse } from './schemas/common';
-import type { Operation } from './operations';
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Malformed JSON, wrong types, missing fields or a broken rule',
-  401: 'Missing, malformed or unknown API key',
-  403: 'Foreign Host header on the control API',
-  404: 'The addressed resource does not exist for this account',
-  409: 'The resource already exists',
-  413: 'Body over the size limit',
-  415: 'Body is not application/json',
-  422: 'URL cannot be connected to',
-};
 
 type JsonSchema = Record<string, unknown>;
 
@@ -27,7 +17,7 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<
   delete json.$schema;
   for (const [id, def] of Object.entries(json.$defs ?? {})) components[id] = def;
   delete json.$defs;
-  // A schema that is itself a component comes back as its definition: refer to it instead.
+  // A schema that is itself a component comes back as its definition: keep it there, refer to it here.
   const id = typeof json.id === 'string' ? json.id : undefined;
   if (id) {
     delete json.id;
@@ -37,7 +27,14 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<
   return json;
 }
 
-function parametersOf(op: Operation, components: Record<string, JsonSchema>): unknown[] {
+/** The error bodies: `details` always present on the webhook calls, `records` on the domain calls (API.md part 0). */
+const ERROR_SCHEMAS = {
+  plain: ErrorResponse,
+  details: ErrorResponse.required({ details: true }).meta({ id: 'ErrorResponseWithDetails' }),
+  records: ErrorResponse.required({ records: true }).meta({ id: 'ErrorResponseWithRecords' }),
+} as const;
+
+function parametersOf(op: Pick<Operation, 'params' | 'query'>, components: Record<string, JsonSchema>): unknown[] {
   const out: unknown[] = [];
   for (const [where, schema] of [
     ['path', op.params],
@@ -46,44 +43,100 @@ function parametersOf(op: Operation, components: Record<string, JsonSchema>): un
     if (!schema) continue;
     const json = toSchema(schema, 'input', components) as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, prop] of Object.entries(json.properties ?? {})) {
-      out.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: prop });
+      const { description, ...rest } = prop;
+      out.push({
+        name,
+        in: where,
+        required: where === 'path' || (json.required ?? []).includes(name),
+        ...(typeof description === 'string' ? { description } : {}),
+        schema: rest,
+      });
     }
   }
   return out;
 }
 
+function securityOf(auth: Operation['auth']): unknown[] {
+  // The control API needs no key on loopback, the control key beyond it: both alternatives hold.
+  return auth === 'bearer' ? [{ bearerAuth: [] }, { apiKeyAuth: [] }] : [{}, { controlKey: [] }];
+}
+
+function errorResponses(operationId: string, op: Operation, errorRef: JsonSchema): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [status, description] of errorStatuses(operationId, op)) {
+    out[String(status)] = { description, content: { 'application/json': { schema: errorRef } } };
+  }
+  return out;
+}
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Webhooks: 'Webhooks of the service API: register, update, delete, list',
+  Email: 'Sending, email logs, templates and the suppression list of the service API',
+  Domains: 'Sending domains and their DNS records in the service API',
+  Inbound: 'Inbound routing: domains and username routes whose mail is posted to a URL',
+  Mailers: 'SMTP and IMAP configurations of the service API',
+  OAuth: 'OAuth for SMTP and IMAP configurations',
+  Emulator: "The emulator's own state: health, accounts, stats, the live stream",
+  Messages: 'Captured messages of the control API: list, detail, downloads, checks, release',
+  Simulation: 'Synthetic events and the simulation rules',
+  Clock: "The emulator's clock: speed it up or jump it forward",
+  Deliveries: 'Webhook deliveries, their attempts and retries',
+};
+
 export interface OpenApiInfo {
   version: string;
+  /** The emulator's base URL (the `servers` entry generated clients take as their base URL). */
   serverUrl?: string;
 }
 
-/** The OpenAPI 3.1 document of the given operations, generated from their zod schemas. */
-export function buildOpenApiDocument(operations: Record<string, Operation>, info: OpenApiInfo): Record<string, unknown> {
+/** The OpenAPI 3.1 document of the given operations, generated from their zod schemas, and of the routes that answer files or streams. */
+export function buildOpenApiDocument(
+  operations: Record<string, Operation>,
+  info: OpenApiInfo,
+  routes: Record<string, DocumentedRoute> = {},
+): Record<string, unknown> {
   const components: Record<string, JsonSchema> = {};
+  const errorRefs = {
+    plain: toSchema(ERROR_SCHEMAS.plain, 'output', components),
+    details: toSchema(ERROR_SCHEMAS.details, 'output', components),
+    records: toSchema(ERROR_SCHEMAS.records, 'output', components),
+  };
   const paths: Record<string, Record<string, unknown>> = {};
-  const errorRef = { $ref: '#/components/schemas/ErrorResponse' };
+  const tags = new Set<string>();
   for (const [operationId, op] of Object.entries(operations)) {
-    const responses: Record<string, unknown> = {
-      '200': { description: 'Success', content: { 'application/json': { schema: toSchema(op.response, 'output', components) } } },
-    };
-    const statuses = new Set<number>([400, ...(op.auth === 'bearer' ? [401] : [403]), ...(op.errors ?? [])]);
-    for (const status of [...statuses].sort()) {
-      responses[String(status)] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: errorRef } } };
-    }
+    tags.add(op.tag);
     const parameters = parametersOf(op, components);
     (paths[op.path] ??= {})[op.method.toLowerCase()] = {
       operationId,
       summary: op.summary,
       tags: [op.tag],
-      ...(op.auth === 'bearer' ? { security: [{ bearerAuth: [] }] } : { security: [] }),
+      security: securityOf(op.auth),
       ...(parameters.length ? { parameters } : {}),
       ...(op.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(op.body, 'input', components) } } } }
         : {}),
-      responses,
+      responses: {
+        '200': { description: 'Success', content: { 'application/json': { schema: toSchema(op.response, 'output', components) } } },
+        ...errorResponses(operationId, op, errorRefs[op.errorShape ?? 'plain']),
+      },
     };
   }
-  components.ErrorResponse = toSchema(ErrorResponse, 'output', components);
+  for (const [operationId, route] of Object.entries(routes)) {
+    tags.add(route.tag);
+    const parameters = parametersOf(route, components);
+    const asOperation: Operation = { ...route, response: z.unknown() };
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = {
+      operationId,
+      summary: route.summary,
+      tags: [route.tag],
+      security: securityOf(route.auth),
+      ...(parameters.length ? { parameters } : {}),
+      responses: {
+        '200': { description: route.answer.description, content: { [route.answer.mediaType]: { schema: route.answer.schema } } },
+        ...errorResponses(operationId, asOperation, errorRefs.plain),
+      },
+    };
+  }
   return {
     openapi: '3.1.0',
     info: {
@@ -91,12 +144,22 @@ export function buildOpenApiDocument(operations: Record<string, Operation>, info
       version: info.version,
       description:
         'Offline emulation of an email delivery service (/v1) and the emulator control API (/emulator). Generated from the zod schemas.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-    ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
+    ...(info.serverUrl ? { servers: [{ url: info.serverUrl, description: 'This emulator' }] } : {}),
+    tags: [...tags].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `${name} operations` })),
     paths,
     components: {
       schemas: components,
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: "The account's API key" } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: "The account's API key: `Authorization: Bearer <key>`" },
+        apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: "The account's API key in the X-API-Key header" },
+        controlKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The control key (`--control-key`), required when the emulator listens beyond loopback',
+        },
+      },
     },
   };
 }

@@ -6,6 +6,7 @@
 import { deliveryOperations } from './control/deliveries';
 import { domainInboundMailerOperations } from './control/domains-inbound-mailers';
 import { emulatorOperations } from './control/emulator';
+import { messageCheckOperations, messageFileRoutes } from './control/message-files';
 import { messageOperations } from './control/messages';
 import { resetOperations } from './control/reset';
 import { simulationOperations } from './control/simulation';
@@ -16,7 +17,7 @@ import { inboundOperations } from './service/inbound';
 import { mailerOperations } from './service/mailers';
 import { webhookOperations } from './service/webhooks';
 
-export type { HttpMethod, Operation } from './operation';
+export type { DocumentedRoute, HttpMethod, Operation } from './operation';
 
 /** The emulated service (`/v1`). Operation names are the spec's. */
 export const serviceOperations = defineOperations({
@@ -32,6 +33,7 @@ export const controlOperations = defineOperations({
   ...emulatorOperations,
   ...resetOperations,
   ...messageOperations,
+  ...messageCheckOperations,
   ...simulationOperations,
   ...deliveryOperations,
   ...domainInboundMailerOperations,
@@ -39,3 +41,6 @@ export const controlOperations = defineOperations({
 
 export type ServiceOperations = typeof serviceOperations;
 export type ControlOperations = typeof controlOperations;
+
+/** The control API's routes that answer files, a preview or a stream: in the OpenAPI document, handled by hand. */
+export const documentedRoutes = { ...messageFileRoutes };

@@ -31,3 +31,11 @@ export interface Operation {
 export function defineOperations<const T extends Record<string, Operation>>(ops: T): T {
   return ops;
 }
+
+/**
+ * A route that answers something other than the API's JSON (a file, a preview, a stream): described
+ * for the OpenAPI document only, its handler written by hand.
+ */
+export interface DocumentedRoute extends Pick<Operation, 'method' | 'path' | 'summary' | 'tag' | 'auth' | 'params' | 'query' | 'errors'> {
+  answer: { mediaType: string; description: string; schema: Record<string, unknown> };
+}

@@ -40,7 +40,13 @@ export const EmailAttachment = z.strictObject({
   type: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as application/pdf').optional(),
   disposition: z.enum(['attachment', 'inline'], { error: 'must be attachment or inline' }).optional(),
   content_id: z.string().min(1).max(255).regex(/^[^<>\s]+$/, 'may not contain spaces or angle brackets').optional(),
-});
+})
+  // The docs require `type` in each attachment, and the OpenAPI document says so; the emulator still takes
+  // one without it (the type then follows the filename's extension), so a browser's file of unknown type can be sent.
+  .meta({
+    required: ['filename', 'content', 'type'],
+    description: 'An attachment: content (base64), filename and type (MIME type) are required, as the docs say',
+  });
 
 /**
  * A switch of `settings`, as the real service takes it: an object `{"enable": boolean}`. A bare boolean is
@@ -166,7 +172,14 @@ export const SendEmailBody = z
       if (body.content === undefined) ctx.addIssue({ code: 'custom', path: ['content'], message: 'is required (unless template_id names a template)' });
     }
   })
-  .meta({ id: 'SendEmailBody' });
+  .meta({
+    id: 'SendEmailBody',
+    description: 'subject and content are required unless template_id names a template, whose own subject and content are then used',
+    anyOf: [
+      { required: ['subject', 'content'] },
+      { required: ['template_id'], properties: { template_id: { minLength: 1 } } },
+    ],
+  });
 export type SendEmailBody = z.infer<typeof SendEmailBody>;
 
 export const RECIPIENT_TYPES = ['to', 'cc', 'bcc'] as const;

@@ -155,7 +155,13 @@ describe('GET /openapi.json', () => {
         '/emulator/messages',
         '/emulator/messages/count',
         '/emulator/messages/{id}',
+        '/emulator/messages/{id}/attachments/{n}',
+        '/emulator/messages/{id}/checks',
+        '/emulator/messages/{id}/html',
+        '/emulator/messages/{id}/raw',
         '/emulator/messages/{id}/release',
+        '/emulator/messages/{id}/spam',
+        '/emulator/stream',
         '/emulator/reset',
         '/emulator/rules',
         '/emulator/stats',
@@ -178,6 +184,7 @@ describe('GET /openapi.json', () => {
         '/v1/imap/{mailer_id}',
         '/v1/oauth/active',
         '/v1/oauth/login',
+        '/v1/oauth/{mailer_id}',
         '/v1/smtp',
         '/v1/smtp/{mailer_id}',
         '/v1/smtpbasic/verify',
@@ -197,7 +204,7 @@ describe('GET /openapi.json', () => {
     expect(doc.components.schemas.EmailLogsResponse.required).toEqual(expect.arrayContaining(['success', 'emailLogs', 'nextPageToken', 'totalCount']));
     const register = doc.paths['/v1/webhook/register'].post;
     expect(register.operationId).toBe('registerWebhook');
-    expect(register.security).toEqual([{ bearerAuth: [] }]);
+    expect(register.security).toEqual([{ bearerAuth: [] }, { apiKeyAuth: [] }]);
     expect(Object.keys(register.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '409', '422']));
     const text = JSON.stringify(doc);
     const refs = [...text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
@@ -206,6 +213,47 @@ describe('GET /openapi.json', () => {
     const body = doc.components.schemas.RegisterWebhookBody;
     expect(body.required).toEqual(expect.arrayContaining(['webhook_url', 'event', 'method']));
     expect(body.additionalProperties).toBe(false);
+  });
+
+  it('declares the statuses the server sends, in each operation\'s own words, and the error bodies as each call sends them', async () => {
+    const doc = (await emu.request('GET', '/openapi.json')).json;
+    const op = (path: string, method: string) => doc.paths[path][method];
+    // The error schema is a definition, not a reference to itself.
+    expect(doc.components.schemas.ErrorResponse).toMatchObject({ type: 'object', required: ['success', 'error'] });
+    expect(doc.components.schemas.ErrorResponse.$ref).toBeUndefined();
+    // 414 wherever a path parameter is, 413 wherever a body is, 408 everywhere: each as the server answers it.
+    for (const [path, methods] of Object.entries<Record<string, { parameters?: { in: string }[]; requestBody?: unknown; responses: Record<string, unknown> }>>(doc.paths)) {
+      for (const [method, o] of Object.entries(methods)) {
+        expect(Object.keys(o.responses), `${method} ${path}`).toContain('408');
+        if (o.parameters?.some((p) => p.in === 'path')) expect(Object.keys(o.responses), `${method} ${path}`).toContain('414');
+        if (o.requestBody) expect(Object.keys(o.responses), `${method} ${path}`).toContain('413');
+      }
+    }
+    const long = await emu.request('GET', `/v1/domain/${'a'.repeat(2000)}.com`);
+    expect(long.status).toBe(414);
+    const { mailer_id } = await emu.service.addDomain({ domain: 'openapi-doc.example' });
+    const foreign = await emu.request('POST', '/v1/email/send', {
+      body: { mailer_id, from: { email: 'app@not-my-domain.example' }, to: [{ email: 'ann@example.org' }], subject: 's', content: [{ type: 'text/plain', value: 'v' }] },
+    });
+    expect(foreign.status).toBe(403);
+    expect(op('/v1/email/send', 'post').responses['403'].description).toMatch(new RegExp(`^${foreign.json.error}`));
+    expect(op('/v1/smtpbasic/verify', 'post').responses['422'].description).toMatch(/SMTP server could not be connected to/);
+    // Webhook errors always carry details, domain errors records.
+    expect(op('/v1/webhook/register', 'post').responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponseWithDetails' });
+    expect(doc.components.schemas.ErrorResponseWithDetails.required).toContain('details');
+    expect(op('/v1/domain/{domain}', 'get').responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponseWithRecords' });
+    expect(doc.components.schemas.ErrorResponseWithRecords.required).toContain('records');
+    // The send's body as the docs have it: subject and content unless a template supplies them; an attachment's type.
+    const send = doc.components.schemas.SendEmailBody;
+    expect(send.anyOf).toEqual([{ required: ['subject', 'content'] }, expect.objectContaining({ required: ['template_id'] })]);
+    const attachments = send.properties.attachments.items;
+    const attachment = attachments.$ref ? doc.components.schemas[attachments.$ref.split('/').pop()] : attachments;
+    expect(attachment.required).toEqual(expect.arrayContaining(['filename', 'content', 'type']));
+    // The Checks tab's JSON, the downloads and the stream are described with what they answer.
+    expect(op('/emulator/messages/{id}/checks', 'get').responses['200'].content['application/json'].schema).toBeDefined();
+    expect(op('/emulator/messages/{id}/spam', 'get').responses['200'].content['application/json'].schema).toBeDefined();
+    expect(Object.keys(op('/emulator/messages/{id}/raw', 'get').responses['200'].content)).toEqual(['message/rfc822']);
+    expect(Object.keys(op('/emulator/stream', 'get').responses['200'].content)).toEqual(['text/event-stream']);
   });
 });
 

@@ -2,8 +2,6 @@ import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import sjson from 'secure-json-parse';
-import { buildOpenApiDocument } from '../../../src-shared/openapi';
-import { controlOperations, serviceOperations } from '../../../src-shared/operations';
 import type { Health } from '../../../src-shared/schemas/emulator';
 import type { EmulatorClock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
@@ -37,6 +35,7 @@ import { emailRoutes } from './routes/email.routes';
 import { inboundControlRoutes, inboundRoutes } from './routes/inbound.routes';
 import { mailerControlRoutes, mailerRoutes } from './routes/mailers.routes';
 import { oauthRoutes } from './routes/oauth.routes';
+import { openApiRoutes } from './routes/openapi.routes';
 import { messagesRoutes } from './routes/messages.routes';
 import { trackingRoutes } from './routes/tracking.routes';
 import { simulationRoutes } from './routes/simulation.routes';
@@ -216,8 +215,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     return reply.status(404).send(errorBody(`Route ${request.method} ${request.url.split('?')[0]} not found`));
   });
 
-  const openapi = buildOpenApiDocument({ ...serviceOperations, ...controlOperations }, { version: deps.version });
-  app.get('/openapi.json', (_request, reply) => reply.send(openapi));
+  openApiRoutes(app, { version: deps.version, serverUrl: () => deps.health().urls?.http });
 
   await app.register(async (v1) => {
     v1.addHook('onRequest', bearerAuth(deps.services.accounts));

@@ -1,0 +1,74 @@
+import type { Operation } from './operations';
+
+/**
+ * The error statuses an operation may answer, with the words of each: what the server sends whatever
+ * the operation (400, 408, 431), what follows from its shape (413 and 415 with a body, 414 with path
+ * parameters, 401 and 403 from its guard, 507 on writes), and what its table entry lists (`errors`).
+ */
+
+const COMMON: Record<number, string> = {
+  400: 'Bad Request: malformed JSON, wrong types, missing fields or a broken rule (`details.fields` names each problem)',
+  404: 'Not Found: the addressed resource does not exist',
+  408: 'Request Timeout: the request headers or body did not arrive in time (the connection is then closed)',
+  409: 'Conflict: the resource already exists, or the state does not allow the change',
+  413: 'Payload Too Large: the body is over the size limit',
+  414: 'URI Too Long: a path parameter has more than 1024 characters',
+  415: 'Unsupported Media Type: a body that is not application/json',
+  422: 'Unprocessable: a value is well formed but cannot be used',
+  431: 'Request Header Fields Too Large',
+  507: 'Insufficient Storage: the disk of the data directory is full; nothing was stored',
+};
+
+const BY_AUTH: Record<Operation['auth'], Record<number, string>> = {
+  bearer: {
+    401: 'Unauthorized: the API key (Authorization: Bearer or X-API-Key) is missing, malformed or unknown',
+    403: 'Forbidden',
+  },
+  none: {
+    401: 'Unauthorized: the control key is missing or wrong (required when the emulator listens beyond loopback, or when one was set)',
+    403: 'Forbidden: a foreign Host header on the control API',
+  },
+};
+
+/** Words an operation's error statuses have that the common table does not say right. */
+const BY_OPERATION: Record<string, Record<number, string>> = {
+  sendEmail: {
+    403: 'Unauthorized From Email: the sender may not send as this address (not at the domain whose mailer_id is given, or, with --strict-senders, not at a verified domain of the account)',
+  },
+  configureSMTP: { 422: 'The SMTP server could not be connected to, or refused the login; nothing was saved (the error carries its answer)' },
+  configureIMAP: { 422: 'The IMAP server could not be connected to, or refused the login; nothing was saved' },
+  updateIMAP: { 422: 'The IMAP server could not be connected to, or refused the login; nothing was changed' },
+  registerWebhook: { 409: 'A webhook with this URL already exists', 422: 'The webhook URL cannot be connected to' },
+  updateWebhook: { 404: 'No webhook with this id', 422: 'The webhook URL cannot be connected to' },
+  deleteWebhook: { 404: 'No webhook with this id' },
+  createDomain: { 409: 'The domain is already added' },
+  getDomain: { 404: 'The domain is not added to this account' },
+  verifyDomain: { 404: 'The domain is not added to this account' },
+  configureInboundRouting: { 409: 'Inbound routing for this domain exists already', 422: 'The destination URL cannot be connected to' },
+  updateInboundDomain: { 404: 'No inbound routing for this domain', 422: 'The destination URL cannot be connected to' },
+  createInboundUsername: { 404: 'No inbound routing for this domain', 409: 'This username route exists already', 422: 'The destination URL cannot be connected to' },
+  updateInboundUsername: { 404: 'No such username route', 422: 'The destination URL cannot be connected to' },
+  getTemplate: { 404: 'No template with this id' },
+  deleteTemplate: { 404: 'No template with this id' },
+  getMessage: { 404: 'No captured message with this id' },
+  deleteMessage: { 404: 'No captured message with this id' },
+  releaseMessage: { 404: 'No captured message, or no SMTP mailer, with this id' },
+  createAccount: { 409: 'An account with this id or API key exists already' },
+  reset: { 409: 'A reset is already under way' },
+  retryDelivery: { 404: 'No delivery with this id', 409: 'The delivery is being attempted right now' },
+};
+
+/** The error statuses of an operation, each with its description, in ascending order. */
+export function errorStatuses(operationId: string, op: Operation): [number, string][] {
+  const statuses = new Set<number>([400, 408, 431, 401, ...(op.errors ?? [])]);
+  if (op.auth === 'none') statuses.add(403);
+  if (op.body) {
+    statuses.add(413);
+    statuses.add(415);
+  }
+  if (op.params) statuses.add(414);
+  if (op.method !== 'GET') statuses.add(507);
+  return [...statuses]
+    .sort((a, b) => a - b)
+    .map((status) => [status, BY_OPERATION[operationId]?.[status] ?? BY_AUTH[op.auth][status] ?? COMMON[status] ?? 'Error']);
+}

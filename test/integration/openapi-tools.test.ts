@@ -1,0 +1,140 @@
+/**
+ * The served OpenAPI document, as the tools users feed it to read it: Redocly's recommended lint,
+ * openapi-typescript's types, and a small openapi-fetch client on those types, type-checked with tsc
+ * and run against the emulator (send, page the logs, register a webhook, read an error's `details`).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+
+const run = promisify(execFile);
+
+/** The client a user would write: every call typed by the generated `paths`, the base URL the document's `servers` entry. */
+const CLIENT = `
+import createClient from 'openapi-fetch';
+import type { paths } from './api';
+
+export async function main(baseUrl: string, apiKey: string, hookUrl: string) {
+  const client = createClient<paths>({ baseUrl, headers: { 'X-API-Key': apiKey } });
+
+  const sent = await client.POST('/v1/email/send', {
+    body: {
+      from: { email: 'app@example.com' },
+      to: [{ email: 'ann@example.org' }, { email: 'bob@example.org' }, { email: 'cid@example.org' }],
+      subject: 'Hello from a generated client',
+      content: [{ type: 'text/plain', value: 'Hi' }],
+      attachments: [{ filename: 'a.txt', content: 'aGk=', type: 'text/plain' }],
+    },
+  });
+  if (!sent.data) throw new Error('send failed: ' + JSON.stringify(sent.error));
+  const refId: string = sent.data.ref_id;
+
+  const recipients: string[] = [];
+  let pageToken: string | undefined;
+  let pages = 0;
+  do {
+    const page = await client.GET('/v1/email/logs', { params: { query: { refId, pageSize: 2, pageToken } } });
+    if (!page.data) throw new Error('logs failed: ' + JSON.stringify(page.error));
+    for (const entry of page.data.emailLogs) recipients.push(entry.recipientAddress);
+    pageToken = page.data.nextPageToken || undefined;
+    pages += 1;
+  } while (pageToken && pages < 10);
+
+  const hook = await client.POST('/v1/webhook/register', {
+    body: { webhook_url: hookUrl, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { delivery: true } } },
+  });
+  if (!hook.data) throw new Error('register failed: ' + JSON.stringify(hook.error));
+
+  const bad = await client.POST('/v1/webhook/register', {
+    body: { webhook_url: 'not a url', event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { delivery: true } } },
+  });
+  if (!bad.error) throw new Error('a bad webhook URL was taken');
+  // Error results are typed, not any; and a webhook error always carries details: no optional chaining needed.
+  type IsAny<T> = 0 extends 1 & T ? true : false;
+  const errorIsTyped: IsAny<typeof bad.error> extends false ? true : never = true;
+  const badFields: Record<string, string> | undefined = bad.error.details.fields;
+
+  return { errorIsTyped, refId, recipients: recipients.sort(), pages, hookSuccess: hook.data.success, status: bad.response.status, error: bad.error.error, badFields };
+}
+
+const [baseUrl, apiKey, hookUrl] = process.argv.slice(2) as [string, string, string];
+main(baseUrl, apiKey, hookUrl).then((r) => console.log(JSON.stringify(r)), (e) => { console.error(e); process.exit(1); });
+`;
+
+let emu: TestEmulator;
+let receiver: Receiver;
+let dir: string;
+let doc: { servers?: { url: string }[]; paths: Record<string, Record<string, { security?: unknown[] }>>; components: Record<string, Record<string, unknown>> };
+
+beforeAll(async () => {
+  [emu, receiver] = await Promise.all([startEmulator(), startReceiver()]);
+  dir = await mkdtemp(join(tmpdir(), 'mailyard-openapi-'));
+  // The client resolves openapi-fetch as it would in a user's project.
+  await symlink(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
+  const res = await emu.request('GET', '/openapi.json');
+  expect(res.status).toBe(200);
+  doc = res.json;
+});
+
+afterAll(async () => {
+  await Promise.all([emu?.cleanup(), receiver?.close()]);
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the served OpenAPI document, read by third-party tools', () => {
+  it("passes Redocly's recommended rules with no error", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: join(dir, 'openapi.json'), config });
+    const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    expect(errors).toEqual([]);
+  });
+
+  it('names this emulator as its server, and the API key in either header as the service API security', () => {
+    expect(doc.servers).toEqual([expect.objectContaining({ url: emu.url })]);
+    expect(doc.components.securitySchemes).toMatchObject({
+      bearerAuth: { type: 'http', scheme: 'bearer' },
+      apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+    });
+    expect(doc.paths['/v1/email/send']!.post!.security).toEqual([{ bearerAuth: [] }, { apiKeyAuth: [] }]);
+  });
+
+  it('gives openapi-typescript types from which an openapi-fetch client type-checks and runs against the emulator', async () => {
+    const types = astToString(await openapiTS(JSON.stringify(doc)));
+    expect(types).toContain('"/v1/email/send"');
+    await writeFile(join(dir, 'api.d.ts'), types);
+    await writeFile(join(dir, 'client.ts'), CLIENT);
+
+    const options: ts.CompilerOptions = {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: ['node'],
+      typeRoots: [resolve('node_modules/@types')],
+      skipLibCheck: true,
+    };
+    const program = ts.createProgram([join(dir, 'client.ts')], options);
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(diagnostics).toEqual([]);
+
+    const js = ts.transpileModule(CLIENT, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    await writeFile(join(dir, 'client.mjs'), js);
+    const { stdout } = await run(process.execPath, [join(dir, 'client.mjs'), doc.servers![0]!.url, emu.apiKey, receiver.url], { timeout: 30_000 });
+    const result = JSON.parse(stdout);
+    expect(result.recipients).toEqual(['ann@example.org', 'bob@example.org', 'cid@example.org']);
+    expect(result.pages).toBe(2);
+    expect(result.hookSuccess).toBe(true);
+    expect(result.status).toBe(400);
+    expect(result.badFields).toHaveProperty('webhook_url');
+  });
+});
