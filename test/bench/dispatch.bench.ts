@@ -183,10 +183,10 @@ async function startEmulator(url: string, dataDir: string): Promise<EmulatorHand
   return emu;
 }
 
+/** Until every delivery made so far is attempted and recorded (enqueued, claimed, on the wire or waiting for its commit: none). */
 async function drained(emu: EmulatorHandle): Promise<void> {
   const { dispatcher } = emu.services;
-  // pendingCount first: it commits what was just enqueued, which may set attempts on their way.
-  while (dispatcher.pendingCount() > 0 || dispatcher.inFlightCount() > 0) await new Promise((r) => setTimeout(r, 10));
+  while (!dispatcher.idleBy(emu.clock.now())) await new Promise((r) => setTimeout(r, 10));
 }
 
 async function dispatcherThroughput(emu: EmulatorHandle): Promise<Round> {
