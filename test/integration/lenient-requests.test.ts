@@ -97,6 +97,24 @@ describe('a lenient /v1 (the default)', () => {
     expect(Object.keys(res.json.details.fields)).not.toContain('unknown_too');
   });
 
+  it('names what it ignored on a refusal too', async () => {
+    const res = await send(message({ priority: 'high', foo: 1, bcc: null }));
+    expect(res.status).toBe(400);
+    expect(res.headers['x-mailyard-ignored']).toBe('bcc, foo');
+    expect(Object.keys(res.json.details.fields)).toEqual(['priority']);
+  });
+
+  it('ignores the members of a JSON object sent to an operation that takes no body', async () => {
+    expect((await emu.request('POST', '/v1/domain/add', { body: { domain: 'example.com' } })).status).toBe(200);
+    const res = await emu.request('DELETE', '/v1/domain/example.com', { body: { force: true } });
+    expect(res.headers['x-mailyard-ignored']).toBe('force');
+    expect(res.status).toBe(200);
+    expect((await emu.request('GET', '/v1/domain/example.com')).status).toBe(404);
+    const array = await emu.request('DELETE', '/v1/domain/example.com', { body: [1] });
+    expect(array.status).toBe(400);
+    expect(array.json.error).toBe('request body must be empty: DELETE /v1/domain/{domain} takes no body');
+  });
+
   it('still refuses an unknown enum value in a query', async () => {
     const res = await emu.request('GET', '/v1/email/logs?status=lost&foo=1');
     expect(res.status).toBe(400);
@@ -145,6 +163,13 @@ describe('--strict-requests', () => {
     expect(res.json.error).toBe(error);
     expect(res.headers).not.toHaveProperty('x-mailyard-ignored');
     expect((await emu.service.getEmailLogs()).emailLogs).toEqual([]);
+  });
+
+  it('refuses a JSON object sent to an operation that takes no body', async () => {
+    expect((await emu.request('POST', '/v1/domain/add', { body: { domain: 'example.com' } })).status).toBe(200);
+    const res = await emu.request('DELETE', '/v1/domain/example.com', { body: { force: true } });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('request body must be empty: DELETE /v1/domain/{domain} takes no body');
   });
 
   it('refuses an unknown query parameter on the logs', async () => {

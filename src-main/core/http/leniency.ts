@@ -89,7 +89,8 @@ function withoutPaths(value: unknown, paths: readonly Key[][]): unknown {
   return root;
 }
 
-export type LenientResult<T> = { success: true; data: T; ignored: string[] } | { success: false; issues: readonly z.core.$ZodIssue[] };
+/** `ignored`: what was left out, on a refusal too (the refusal's problems are the rest). */
+export type LenientResult<T> = { success: true; data: T; ignored: string[] } | { success: false; issues: readonly z.core.$ZodIssue[]; ignored: string[] };
 
 const samePath = (a: readonly PropertyKey[], b: readonly Key[]) => a.length === b.length && a.every((k, i) => k === b[i]);
 
@@ -104,7 +105,7 @@ export function parseLeniently<S extends z.ZodType>(schema: S, value: unknown, p
   const first = schema.safeParse(value, params);
   if (first.success) return { success: true, data: first.data, ignored: [] };
   const drop = droppable(first.error.issues);
-  if (drop.length === 0) return { success: false, issues: first.error.issues };
+  if (drop.length === 0) return { success: false, issues: first.error.issues, ignored: [] };
   const second = schema.safeParse(withoutPaths(value, drop), params);
   if (second.success) return { success: true, data: second.data, ignored: drop.map(formatPath) };
   // Still refused: only what leniency could not drop is reported. A null the schema needs (its
@@ -112,5 +113,5 @@ export function parseLeniently<S extends z.ZodType>(schema: S, value: unknown, p
   const required = drop.filter((p) => second.error.issues.some((i) => i.code === 'invalid_type' && i.input === undefined && samePath(i.path, p)));
   const nulls = first.error.issues.filter((i) => i.code === 'invalid_type' && required.some((p) => samePath(i.path, p)));
   const rest = second.error.issues.filter((i) => !required.some((p) => samePath(i.path, p)));
-  return { success: false, issues: [...nulls, ...rest] };
+  return { success: false, issues: [...nulls, ...rest], ignored: drop.filter((p) => !required.includes(p)).map(formatPath) };
 }

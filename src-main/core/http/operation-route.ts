@@ -23,8 +23,12 @@ export interface OperationInput<O extends Operation> {
 
 export type OperationHandler<O extends Operation> = (input: OperationInput<O>) => Promise<z.input<O['response']>> | z.input<O['response']>;
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function isEmptyObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+  return isObject(value) && Object.keys(value).length === 0;
 }
 
 /** `/v1/domain/{domain}` to fastify's `/v1/domain/:domain`. */
@@ -41,7 +45,7 @@ function isLenient(app: FastifyInstance, op: Operation): boolean {
  * Registers one operation of the shared table: parses params, query and body with its schemas
  * (400 naming every problem) and answers what the handler returns. An operation without a body
  * refuses one (`null` included): only no body, an empty one, or `{}` (which many HTTP clients send for
- * any PUT or DELETE, and which says nothing) is taken. On a lenient `/v1` operation, unknown query
+ * any PUT or DELETE, and which says nothing) is taken; a lenient one ignores an object's members. On a lenient `/v1` operation, unknown query
  * parameters and body fields, and nulls for optional fields, are ignored: named in `X-Mailyard-Ignored`
  * and logged once per operation and path.
  */
@@ -53,23 +57,37 @@ export function registerOperation<O extends Operation>(app: FastifyInstance, op:
     url: toRoutePath(op.path),
     config: { errorShape: op.errorShape ?? 'plain' },
     handler: async (request, reply) => {
-      // The JSON parser reads an empty body as undefined; fastify reads none for GET and HEAD.
-      if (!op.body && request.body !== undefined && !isEmptyObject(request.body)) {
-        const message = `request body must be empty: ${op.method} ${op.path} takes no body`;
-        throw new AppError('bad_request', message, [{ path: '', message: 'must be empty' }]);
-      }
       const ignored: string[] | undefined = leniency ? [] : undefined;
-      const input = {
-        params: op.params ? parseInput(op.params, request.params, 'params') : undefined,
-        query: op.query ? parseInput(op.query, request.query, 'query', ignored) : undefined,
-        body: op.body ? parseInput(op.body, request.body, 'body', ignored) : undefined,
-        request,
-      } as OperationInput<O>;
-      if (ignored !== undefined && ignored.length > 0) {
-        reply.header(IGNORED_HEADER, ignored.join(', '));
-        leniency!.reportIgnored(name, ignored, request.log);
+      let input: OperationInput<O>;
+      try {
+        input = parseRequest(op, request, ignored);
+      } finally {
+        // Said on a refusal too: what was ignored is not among its problems.
+        if (ignored !== undefined && ignored.length > 0) {
+          reply.header(IGNORED_HEADER, ignored.join(', '));
+          leniency!.reportIgnored(name, ignored, request.log);
+        }
       }
       return handler(input);
     },
   });
+}
+
+/** Params, query and body parsed with the operation's schemas; `ignored` given: leniently. */
+function parseRequest<O extends Operation>(op: O, request: FastifyRequest, ignored: string[] | undefined): OperationInput<O> {
+  // The JSON parser reads an empty body as undefined; fastify reads none for GET and HEAD.
+  if (!op.body && request.body !== undefined && !isEmptyObject(request.body)) {
+    // Leniently, the members of an object are unknown fields like any other; anything else is refused.
+    if (ignored !== undefined && isObject(request.body)) ignored.push(...Object.keys(request.body));
+    else {
+      const message = `request body must be empty: ${op.method} ${op.path} takes no body`;
+      throw new AppError('bad_request', message, [{ path: '', message: 'must be empty' }]);
+    }
+  }
+  return {
+    params: op.params ? parseInput(op.params, request.params, 'params') : undefined,
+    query: op.query ? parseInput(op.query, request.query, 'query', ignored) : undefined,
+    body: op.body ? parseInput(op.body, request.body, 'body', ignored) : undefined,
+    request,
+  } as OperationInput<O>;
 }

@@ -26,7 +26,6 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where
     return result.success ? result.data : refuse(result.error.issues, where);
   }
   const result = parseLeniently(schema, value, LENIENT);
-  if (!result.success) return refuse(result.issues, where);
   ignored.push(...result.ignored);
-  return result.data;
+  return result.success ? result.data : refuse(result.issues, where);
 }
