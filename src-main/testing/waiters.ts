@@ -7,7 +7,7 @@
 export interface WaitOptions {
   /** How long to wait before failing (default 5000 ms of wall time). */
   timeoutMs?: number;
-  /** Re-check at least this often even when no change was announced (default 100 ms). */
+  /** With a function predicate: re-check at least this often even when no change was announced (default 100 ms). */
   pollMs?: number;
 }
 
@@ -110,4 +110,38 @@ function timeoutMessage<T>(spec: WaitSpec<T>, timeoutMs: number, arrived: T[], e
     lines.push(`The predicate threw for ${plural(errors, 'record')} (taken as no match); the first error: ${detail}`);
   }
   return lines.join('\n');
+}
+
+/** One long poll: what matches now, or after up to `waitMs` (empty when nothing did). */
+export type LongPoll<S> = (waitMs: number) => Promise<S[]>;
+
+/** One long poll holds a request this long at most; a longer wait asks again. */
+const LONG_POLL_SLICE_MS = 10_000;
+
+/**
+ * Waits on the emulator: long polls with the filter until one matches or the time is up. Each poll
+ * costs what the filter's lookup costs there, whatever the store holds.
+ */
+export async function waitOnServer<S, T>(
+  spec: { helper: string; what: string; filter: object; recent: () => Promise<S[]>; describe: (record: S) => string },
+  poll: LongPoll<S>,
+  detail: (match: S) => Promise<T>,
+  options: WaitOptions = {},
+): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = Math.max(0, deadline - Date.now());
+    const found = await poll(Math.min(left, LONG_POLL_SLICE_MS));
+    if (found.length > 0) return detail(found[0]!);
+    if (Date.now() >= deadline) break;
+  }
+  const recent = await spec.recent();
+  const lines = [`${spec.helper}: no ${spec.what} matched ${JSON.stringify(spec.filter)} within ${timeoutMs} ms.`];
+  if (recent.length === 0) lines.push(`No ${spec.what} arrived at all.`);
+  else {
+    lines.push(`The newest ${plural(recent.length, spec.what)} (oldest first):`);
+    for (const record of recent) lines.push(`  - ${spec.describe(record)}`);
+  }
+  throw new WaitTimeoutError(lines.join('\n'), recent);
 }

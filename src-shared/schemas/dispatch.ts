@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageSizeParam, Timestamp } from './common';
 import { EmailEventKindSchema } from './events';
+import { waitMsParam } from './messages';
 
 export const DELIVERY_STATUSES = ['pending', 'sending', 'succeeded', 'failed', 'cancelled'] as const;
 export const DeliveryStatus = z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` });
@@ -125,6 +126,21 @@ export const ListDeliveriesQuery = z.strictObject({
 });
 
 export const CountDeliveriesQuery = z.strictObject(deliveryFilters);
+
+/** A wait for webhook deliveries: the list's filters, answered as soon as one matches (or after wait_ms). */
+export const WaitDeliveriesQuery = z.strictObject({
+  ...deliveryFilters,
+  wait_ms: waitMsParam,
+  /** Matches answered at most (the oldest first). */
+  limit: pageSizeParam(100, 10),
+});
+
+export const WaitDeliveriesResult = z.object({
+  /** The matching deliveries, oldest first (at most `limit`); empty when the wait ran out. */
+  deliveries: z.array(DeliverySummary),
+  timed_out: z.boolean(),
+  waited_ms: z.number().int().nonnegative(),
+});
 export const DeliveryCount = z.object({ count: z.number().int() }).meta({ id: 'DeliveryCount' });
 
 export const DeliveryPage = z.object({ deliveries: z.array(DeliverySummary), next_cursor: z.string().nullable() });

@@ -29,6 +29,10 @@ export const MessageAttachmentInfo = z.object({
   size: z.number().int(),
   content_id: z.string().nullable(),
   disposition: z.string(),
+  /** Checksums of the decoded bytes (hex), as Mailpit gives them: compare a file without downloading it. */
+  checksums: z.object({ md5: z.string(), sha1: z.string(), sha256: z.string() }),
+  /** Where its bytes are (relative to the emulator's HTTP URL): `/emulator/messages/{id}/attachments/{index}`. */
+  url: z.string(),
 });
 
 export const MessageDetail = MessageSummary.extend({
@@ -103,3 +107,45 @@ export const ReleaseResult = z.object({
   duration_ms: z.number().int().nonnegative(),
 });
 export type ReleaseResult = z.infer<typeof ReleaseResult>;
+
+/** A wait answers after this long at most; the client asks again to wait longer. */
+export const WAIT_MAX_MS = 30_000;
+
+/** How long a wait holds the request: 0 answers at once (what matches now). */
+export const waitMsParam = z
+  .preprocess(
+    (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
+    z.number({ error: `must be a whole number of milliseconds from 0 to ${WAIT_MAX_MS}` }).int().min(0).max(WAIT_MAX_MS, `must be at most ${WAIT_MAX_MS}`),
+  )
+  .default(0);
+
+/**
+ * The filter of a wait for captured messages: every field given must hold (exact, case-insensitive
+ * for addresses; `subject` is a case-insensitive substring; `event`: the copy had this event).
+ */
+export const MessageWaitFilter = z.strictObject({
+  ref_id: z.string().max(64).optional(),
+  recipient: z.string().max(320).optional(),
+  from: z.string().max(320).optional(),
+  subject: z.string().max(998).optional(),
+  status: z.enum(EMAIL_STATUSES, { error: `must be one of ${EMAIL_STATUSES.join(', ')}` }).optional(),
+  event: z.string().max(64).optional(),
+  source: z.enum(['api', 'smtp'], { error: 'must be api or smtp' }).optional(),
+  campaign_id: z.string().max(256).optional(),
+  account_id: z.string().max(64).optional(),
+});
+export type MessageWaitFilter = z.infer<typeof MessageWaitFilter>;
+
+export const WaitMessagesQuery = MessageWaitFilter.extend({
+  wait_ms: waitMsParam,
+  /** Matches answered at most (the oldest first). */
+  limit: pageSizeParam(100, 10),
+});
+
+export const WaitMessagesResult = z.object({
+  /** The matching copies, oldest first (at most `limit`); empty when the wait ran out. */
+  messages: z.array(MessageSummary),
+  /** True when nothing matched within wait_ms. */
+  timed_out: z.boolean(),
+  waited_ms: z.number().int().nonnegative(),
+});

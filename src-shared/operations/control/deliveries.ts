@@ -13,6 +13,8 @@ import {
   FireEventResult,
   ListDeliveriesQuery,
   ListEndpointsQuery,
+  WaitDeliveriesQuery,
+  WaitDeliveriesResult,
 } from '../../schemas/dispatch';
 import { defineOperations } from '../operation';
 
@@ -35,6 +37,16 @@ export const deliveryOperations = defineOperations({
     auth: 'none',
     query: CountDeliveriesQuery,
     response: dataResponse(DeliveryCount),
+  },
+  waitForDeliveries: {
+    method: 'GET',
+    path: '/emulator/deliveries/wait',
+    summary:
+      "Long poll: the webhook deliveries matching the list's filters (status, event, ref_id, recipient, ...), oldest first, answered as soon as one exists or after wait_ms (at most 30 s) with timed_out",
+    tag: 'Deliveries',
+    auth: 'none',
+    query: WaitDeliveriesQuery,
+    response: dataResponse(WaitDeliveriesResult),
   },
   listEndpoints: {
     method: 'GET',

@@ -1,5 +1,15 @@
 import { dataResponse } from '../../schemas/common';
-import { DeletedCount, ListMessagesQuery, MessageDetail, MessageIdParams, MessagePage, ReleaseMessageBody, ReleaseResult } from '../../schemas/messages';
+import {
+  DeletedCount,
+  ListMessagesQuery,
+  MessageDetail,
+  MessageIdParams,
+  MessagePage,
+  ReleaseMessageBody,
+  ReleaseResult,
+  WaitMessagesQuery,
+  WaitMessagesResult,
+} from '../../schemas/messages';
 import { CountMessagesQuery, EmulatorStats, MessageCount } from '../../schemas/stats';
 import { defineOperations } from '../operation';
 
@@ -22,6 +32,16 @@ export const messageOperations = defineOperations({
     auth: 'none',
     query: CountMessagesQuery,
     response: dataResponse(MessageCount),
+  },
+  waitForMessages: {
+    method: 'GET',
+    path: '/emulator/messages/wait',
+    summary:
+      'Long poll: the captured messages matching the filter (ref_id, recipient, from, subject, status, event, source, ...), oldest first, answered as soon as one exists or after wait_ms (at most 30 s) with timed_out',
+    tag: 'Messages',
+    auth: 'none',
+    query: WaitMessagesQuery,
+    response: dataResponse(WaitMessagesResult),
   },
   getStats: {
     method: 'GET',

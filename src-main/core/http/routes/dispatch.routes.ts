@@ -8,7 +8,10 @@ import type { EmailEventsService } from '../../services/events/email-events.serv
 import { registerOperation, toRoutePath } from '../operation-route';
 import { ok } from '../respond';
 import { parseInput } from '../validation';
-import { download } from './messages.routes';
+import { closingOf, download, longPoll } from './messages.routes';
+
+/** Matches a delivery wait reads at most (newest first). */
+const WAIT_CANDIDATES = 1000;
 
 export interface DispatchRouteDeps {
   clockControl: ClockService;
@@ -29,6 +32,13 @@ export function dispatchRoutes(app: FastifyInstance, deps: DispatchRouteDeps): v
     return ok('Deliveries retrieved successfully', { deliveries: page, next_cursor: next });
   });
 
+  closingOf(app);
+  registerOperation(app, ops.waitForDeliveries, async ({ query, request }) => {
+    const { wait_ms, limit, ...filter } = query;
+    // The list is newest first: the oldest `limit` of the newest matches, oldest first.
+    const answer = await longPoll(app, request, wait_ms, () => dispatcher.list({ ...filter, limit: WAIT_CANDIDATES }).reverse().slice(0, limit));
+    return ok(answer.timed_out ? 'No delivery matched' : 'Deliveries matched', { deliveries: answer.found, timed_out: answer.timed_out, waited_ms: answer.waited_ms });
+  });
   registerOperation(app, ops.countDeliveries, ({ query }) => ok('Deliveries counted', { count: dispatcher.count(query) }));
 
   registerOperation(app, ops.listEndpoints, ({ query }) => ok('Endpoints retrieved successfully', { endpoints: dispatcher.endpoints(query.account_id) }));

@@ -1,5 +1,5 @@
 import { create as contentDisposition } from 'content-disposition';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { controlOperations as ops } from '../../../../src-shared/operations';
 import { MessageIdParams, type ReleaseMessageBody, type ReleaseResult } from '../../../../src-shared/schemas/messages';
@@ -52,6 +52,55 @@ export function download(reply: FastifyReply, filename: string, contentType: str
     .send(body);
 }
 
+/** How often a long poll looks again while it waits (an indexed query each time). */
+const LONG_POLL_EVERY_MS = 20;
+
+/**
+ * Answers what `find` finds now, or waits (up to waitMs) until it finds something, looking again every
+ * LONG_POLL_EVERY_MS. Stops early when the client goes away or the listener closes (then answers what
+ * there is: nothing, timed out). The cost of a look is the cost of `find`, not of the store's size.
+ */
+export async function longPoll<T>(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  waitMs: number,
+  find: () => T[],
+): Promise<{ found: T[]; timed_out: boolean; waited_ms: number }> {
+  const started = Date.now();
+  let found = find();
+  if (found.length > 0 || waitMs === 0) return { found, timed_out: found.length === 0, waited_ms: 0 };
+  let gone = false;
+  const onGone = () => (gone = true);
+  const socket = request.raw.socket;
+  socket.once('close', onGone);
+  const closing = closingOf(app);
+  try {
+    while (found.length === 0 && !gone && !closing.closing && Date.now() - started < waitMs) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(LONG_POLL_EVERY_MS, waitMs - (Date.now() - started))));
+      found = find();
+    }
+  } finally {
+    socket.off('close', onGone);
+  }
+  return { found, timed_out: found.length === 0, waited_ms: Date.now() - started };
+}
+
+/** Whether the listener is closing: long polls answer at once then, so close() is never held by a wait. */
+const closingFlags = new WeakMap<FastifyInstance, { closing: boolean }>();
+export function closingOf(app: FastifyInstance): { closing: boolean } {
+  let flag = closingFlags.get(app);
+  if (!flag) {
+    const created = { closing: false };
+    flag = created;
+    closingFlags.set(app, created);
+    app.addHook('preClose', (done) => {
+      created.closing = true;
+      done();
+    });
+  }
+  return flag;
+}
+
 export function messagesRoutes(
   app: FastifyInstance,
   deps: {
@@ -70,6 +119,12 @@ export function messagesRoutes(
       ? `Released to ${result.accepted.join(', ')}${result.rejected.length > 0 ? `; refused for ${result.rejected.join(', ')}` : ''}`
       : `The SMTP server did not take the message: ${result.smtp_response}`;
     return ok(message, result);
+  });
+  closingOf(app);
+  registerOperation(app, ops.waitForMessages, async ({ query, request }) => {
+    const { wait_ms, limit, ...filter } = query;
+    const answer = await longPoll(app, request, wait_ms, () => messages.matching(filter, limit));
+    return ok(answer.timed_out ? 'No message matched' : 'Messages matched', { messages: answer.found, timed_out: answer.timed_out, waited_ms: answer.waited_ms });
   });
   registerOperation(app, ops.countMessages, ({ query }) => ok('Messages counted', { count: messages.count(query) }));
   registerOperation(app, ops.getMessage, async ({ params }) => ok('Message retrieved successfully', await messages.detail(params.id)));

@@ -1,4 +1,5 @@
-import type { MessageDetail, MessageSummary } from '../../../../src-shared/schemas/messages';
+import { createHash } from 'node:crypto';
+import type { MessageDetail, MessageSummary, MessageWaitFilter } from '../../../../src-shared/schemas/messages';
 import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
 import { isoTimestamp } from '../../clock';
@@ -22,6 +23,15 @@ export function toSummary(row: MessageListRow): MessageSummary {
     created_at: row.created_at,
     failed_reason: row.failed_reason,
   };
+}
+
+/** Candidates a wait's filter reads at most, newest first, when no ref_id or recipient narrows it in the index. */
+export const WAIT_CANDIDATES = 1000;
+
+function checksums(content: Buffer | null | undefined): { md5: string; sha1: string; sha256: string } {
+  const bytes = content ?? Buffer.alloc(0);
+  const hex = (algorithm: string) => createHash(algorithm).update(bytes).digest('hex');
+  return { md5: hex('md5'), sha1: hex('sha1'), sha256: hex('sha256') };
 }
 
 const notFound = () => new AppError('not_found', 'Message Not Found');
@@ -61,6 +71,33 @@ export class MessagesService {
     return this.deps.repo.count({ q: query.q, status: query.status, campaignId: query.campaign_id, accountId: query.account_id });
   }
 
+  /**
+   * The copies a wait's filter finds now, oldest first, at most `limit`: ref_id and recipient narrow
+   * in the store's indexes (so the cost does not grow with the store), the other fields are checked
+   * on at most WAIT_CANDIDATES of the newest candidates.
+   */
+  matching(filter: MessageWaitFilter, limit: number): MessageSummary[] {
+    const lc = (v: string | undefined) => v?.trim().toLowerCase();
+    const recipient = lc(filter.recipient);
+    const from = lc(filter.from);
+    const subject = lc(filter.subject);
+    const q = filter.ref_id !== undefined ? filter.ref_id : recipient ? `to:"${recipient.replace(/"/g, '')}"` : undefined;
+    const rows = this.deps.repo.search({ q, status: filter.status, campaignId: filter.campaign_id, accountId: filter.account_id, limit: WAIT_CANDIDATES });
+    let found = rows.filter(
+      (r) =>
+        (filter.ref_id === undefined || r.ref_id === filter.ref_id) &&
+        (recipient === undefined || r.recipient_email.toLowerCase() === recipient) &&
+        (from === undefined || r.from_email.toLowerCase() === from) &&
+        (subject === undefined || r.subject.toLowerCase().includes(subject)) &&
+        (filter.source === undefined || r.source === filter.source),
+    );
+    if (filter.event !== undefined && found.length > 0) {
+      const events = this.deps.repo.eventsOf(found.map((r) => r.id));
+      found = found.filter((r) => (events.get(r.id) ?? []).some((e) => e.event === filter.event));
+    }
+    return found.reverse().slice(0, limit).map(toSummary);
+  }
+
   /** The raw message (RFC 5322 bytes) as it was composed or received. */
   raw(id: string): Buffer {
     const row = this.deps.repo.get(id);
@@ -74,7 +111,7 @@ export class MessagesService {
     const raw = row && this.deps.repo.rawOf(row);
     if (!row || !raw) throw notFound();
     // Never fails: a message mailparser refuses is shown as well as it can be, with why (parse_problem).
-    const parsed = await parseLeniently(raw);
+    const parsed = await parseLeniently(raw, { keepAttachments: true });
     const events = this.deps.repo.eventsOf([id]).get(id) ?? [];
     const relay = this.deps.relayOf(id);
     return {
@@ -89,6 +126,8 @@ export class MessagesService {
         size: a.size,
         content_id: a.contentId ? a.contentId.replace(/^<|>$/g, '') : null,
         disposition: a.contentDisposition ?? 'attachment',
+        checksums: checksums(a.content),
+        url: `/emulator/messages/${encodeURIComponent(id)}/attachments/${index}`,
       })),
       parse_problem: parsed.problem,
       events: events.map((e) => ({ event: e.event, timestamp: e.timestamp, delivery_id: e.delivery_id })),

@@ -1,0 +1,137 @@
+/**
+ * The types of `mailyard/testing`: records as the helpers hand them over, the filters the emulator
+ * applies itself, and the helpers every handle has (started in-process or connected to a running one).
+ */
+import type { ControlClient, ServiceClient } from '../../src-shared/clients';
+import type { EmailEventKind } from '../../src-shared/events';
+import type { ClockState as ClockStateSchema, DeliveryDetail } from '../../src-shared/schemas/dispatch';
+import type { EMAIL_EVENT_PAYLOADS } from '../../src-shared/schemas/events';
+import type { MessageDetail, MessageWaitFilter } from '../../src-shared/schemas/messages';
+import type { z } from 'zod';
+import type { WaitOptions } from './waiters';
+
+type Data<T extends (...args: never[]) => Promise<{ data: unknown }>> = Awaited<ReturnType<T>>['data'];
+
+/** The payload of an email event of kind K, exactly as the webhook receiver gets it. */
+export type EmailEventPayloadOf<K extends EmailEventKind> = z.infer<(typeof EMAIL_EVENT_PAYLOADS)[K]>;
+/** Every email event payload: a union discriminated by `event` (narrow with `if (p.event === 'bounce')`). */
+export type EmailEventPayload = { [K in EmailEventKind]: EmailEventPayloadOf<K> }[EmailEventKind];
+
+/**
+ * What a webhook receiver got (or is still to get), loosely: any delivery's JSON (inbound posts, IMAP
+ * webhooks and domain notifications too). `Delivery<'bounce'>` (from `waitForDelivery({ event: 'bounce' })`
+ * or `isEmailEvent(d, 'bounce')`) has the bounce's exact payload type instead.
+ */
+export interface WebhookPayload {
+  event?: string;
+  ref_id?: string;
+  timestamp?: string;
+  recipient?: { email: string; name?: string };
+  [field: string]: unknown;
+}
+
+/**
+ * One webhook delivery: its status, its attempts (request and response) and its payload. For an email
+ * event kind K its payload is that kind's exact type (a discriminated union member by `event`).
+ */
+export type Delivery<K extends string = string> = Omit<DeliveryDetail, 'payload' | 'event'> &
+  (K extends EmailEventKind ? { event: K; payload: EmailEventPayloadOf<K> } : { event: string; payload: WebhookPayload });
+
+/** One recipient's copy of a send (API or SMTP) as captured: headers, text, HTML, attachments (with checksums), events. */
+export type CapturedMessage = MessageDetail;
+
+/**
+ * What the emulator itself filters captured messages on (every field given must hold): `recipient`
+ * and `from` exactly (case-insensitive), `subject` as a case-insensitive substring, `event`: the copy had it.
+ */
+export type MessageFilter = MessageWaitFilter;
+
+/** What the emulator filters webhook deliveries on (the control API's list filters). */
+export interface DeliveryFilter<K extends string = string> {
+  event?: K;
+  ref_id?: string;
+  /** The recipient's address, exactly (case-insensitive). */
+  recipient?: string;
+  /** `succeeded` waits until the receiver answered 2xx; `failing`: retrying after a failed attempt. */
+  status?: 'pending' | 'sending' | 'succeeded' | 'failed' | 'cancelled' | 'failing';
+  category?: string;
+  target_id?: string;
+  account_id?: string;
+  /** Text in the recipient, the target URL or the payload. */
+  q?: string;
+}
+
+/** The clock after a move: `in_flight` counts webhook attempts the move made due whose receiver had not answered yet. */
+export type ClockState = ClockStateSchema;
+export type FireEventInput = Parameters<ControlClient['fireEvent']>[0];
+export type FireEventResult = Data<ControlClient['fireEvent']>;
+export type SimulationRule = Data<ControlClient['setRules']>['rules'][number];
+export type ResetResult = Data<ControlClient['reset']>;
+
+/** A message's content for assertions (see `yard.content(message)`). */
+export interface MessageContent {
+  /** The raw RFC 5322 source (.eml) as captured, byte for byte. */
+  raw: Buffer;
+  /** The text part, or the HTML's text when there is none; "" when neither. */
+  text: string;
+  html: string | null;
+  /** Every link of the HTML (href) and of the text (http/https URLs), in order, each once. */
+  links: string[];
+}
+
+/** Match a captured message by a filter the emulator applies, or by a function of the message (see waitForMessage). */
+export type MessageMatch = MessageFilter | ((message: CapturedMessage) => boolean | Promise<boolean>);
+/** Match a delivery by a filter the emulator applies, or by a function of the delivery. */
+export type DeliveryMatch<K extends string = string> = DeliveryFilter<K> | ((delivery: Delivery) => boolean | Promise<boolean>);
+
+/** Waiting options of the helpers: `filter` narrows on the emulator before a function predicate is tried. */
+export interface MatchOptions<F> extends WaitOptions {
+  /** With a function predicate: only records this filter finds are tried (the emulator filters them). */
+  filter?: F;
+}
+
+/** The helpers of a handle, whether `startMailyard` started the emulator or `connectMailyard` attached to one. */
+export interface MailyardHelpers {
+  /** The HTTP base URL: the service API under `/v1`, the control API under `/emulator`, the web UI at `/`. */
+  readonly url: string;
+  /** The API key to give the code under test (`X-API-Key` or `Authorization: Bearer`). */
+  readonly apiKey: string;
+  /** The control key the helpers send (`Authorization: Bearer`), or null. */
+  readonly controlKey: string | null;
+  /** The service API (`/v1`), authenticated with `apiKey`; methods are the spec's operation names. */
+  readonly service: ServiceClient;
+  /** The control API (`/emulator`): messages, deliveries, clock, rules, events, reset. */
+  readonly control: ControlClient;
+  /**
+   * Resolves with the first webhook delivery (oldest first) that matches: a filter object is applied
+   * by the emulator, which answers as soon as one exists (cost independent of the store's size); a
+   * function is tried on the deliveries `options.filter` finds (or the newest 500). Rejects with a
+   * `WaitTimeoutError` listing what did arrive.
+   */
+  waitForDelivery<K extends EmailEventKind>(match: DeliveryFilter<K> & { event: K }, options?: WaitOptions): Promise<Delivery<K>>;
+  waitForDelivery(match: DeliveryMatch, options?: MatchOptions<DeliveryFilter>): Promise<Delivery>;
+  /** Resolves with the first captured message (oldest first) that matches; as waitForDelivery. */
+  waitForMessage(match: MessageMatch, options?: MatchOptions<MessageFilter>): Promise<CapturedMessage>;
+  /** Webhook deliveries so far, oldest first (the newest 10,000 at most); a filter narrows them on the emulator. */
+  deliveries(filter?: DeliveryFilter): Promise<Delivery[]>;
+  /** Captured messages so far, oldest first (the newest 10,000 at most). */
+  messages(): Promise<CapturedMessage[]>;
+  /** The raw source (.eml), text, HTML and links of a captured message (or its id). */
+  content(message: CapturedMessage | string): Promise<MessageContent>;
+  /** The raw source (.eml) of a captured message, byte for byte. */
+  raw(message: CapturedMessage | string): Promise<Buffer>;
+  /** The bytes of a message's attachment, by its index in `attachments`. */
+  attachment(message: CapturedMessage | string, index: number): Promise<Buffer>;
+  /**
+   * Moves the emulator clock ahead and resolves once the work it made due is recorded: scheduled
+   * events in the logs, due webhook attempts made (`in_flight` counts those whose receiver had not
+   * answered yet when the move stopped waiting).
+   */
+  advanceClock(ms: number): Promise<ClockState>;
+  /** Fires a synthetic email event through the account's webhook, like `stripe trigger`. */
+  fireEvent(event: FireEventInput): Promise<FireEventResult>;
+  /** Replaces the simulation rules (pattern to events, tried before the simulator addresses). */
+  setRules(rules: SimulationRule[]): Promise<SimulationRule[]>;
+  /** Wipes messages, deliveries, webhooks, rules, ... and puts the clock back; keeps the accounts and their keys. */
+  reset(): Promise<ResetResult>;
+}
