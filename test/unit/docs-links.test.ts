@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 /**
  * The README is the front door and docs/*.md the reference: a newcomer follows their links. Every
- * relative link and image in README.md and docs/*.md must name a file that exists, and a `#anchor`
+ * relative link and image in README.md, docs/*.md and examples/*/README.md must name a file that exists, and a `#anchor`
  * a heading of the page it points into (GitHub's heading ids). Links to other sites are not checked
  * (tests stay offline).
  */
@@ -86,7 +86,11 @@ function brokenLinks(root: string, file: string): string[] {
 function pages(root: string): string[] {
   const docs = join(root, 'docs');
   const inDocs = existsSync(docs) ? readdirSync(docs).filter((f) => f.endsWith('.md')).map((f) => join(docs, f)) : [];
-  return [join(root, 'README.md'), ...inDocs.sort()];
+  const examples = join(root, 'examples');
+  const inExamples = existsSync(examples)
+    ? readdirSync(examples).map((d) => join(examples, d, 'README.md')).filter((f) => existsSync(f))
+    : [];
+  return [join(root, 'README.md'), ...inDocs.sort(), ...inExamples.sort()];
 }
 
 describe('the README and docs/ link only to what exists', () => {
