@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 /**
  * The README is the front door and docs/*.md the reference: a newcomer follows their links. Every
- * relative link and image in README.md, docs/*.md and examples/*/README.md must name a file that exists, and a `#anchor`
+ * relative link and image in README.md, docs/*.md and each example's README must name a file that exists, and a `#anchor`
  * a heading of the page it points into (GitHub's heading ids). Links to other sites are not checked
  * (tests stay offline).
  */
