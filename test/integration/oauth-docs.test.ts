@@ -56,6 +56,21 @@ describe('POST /v1/oauth/login as rest-api/initiate-o-auth-login-flow shows it',
     expect(new URL(done.headers.get('location')!).pathname).toBe('/oauth/callback');
   });
 
+  it('without mailer_id the consent page offers the mailers the type fits; approving grants the chosen one', async () => {
+    const mailer = await smtpMailer();
+    const res = await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'a', state: 's', type: 'smtp', redirect_uri: 'http://127.0.0.1:9/back' } });
+    expect(res.status, res.text).toBe(200);
+    const state = new URL(res.json.url).searchParams.get('state')!;
+    const html = await (await fetch(res.json.url)).text();
+    expect(html).toContain(`name="mailer_id" value="${mailer.mailer_id}"`);
+    const done = await fetch(`${emu.url}/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ state, decision: 'approve', mailer_id: mailer.mailer_id }), redirect: 'manual' });
+    expect(new URL(done.headers.get('location')!).searchParams.get('state')).toBe('s');
+    expect((await emu.request('GET', `/v1/oauth/${mailer.mailer_id}`)).json).toMatchObject({ active: true, mailer_id: mailer.mailer_id });
+    // An IMAP-only login does not offer the SMTP mailer.
+    const imapOnly = await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'a', type: 'imap', webhook: { url: receiver.url, method: 'POST' } } });
+    expect(await (await fetch(imapOnly.json.url)).text()).not.toContain(mailer.mailer_id);
+  });
+
   it('with every documented field: approving redirects with the client state and code, and GET /v1/oauth/{mailer_id} answers the flat configuration', async () => {
     const mailer = await smtpMailer();
     const redirect = receiver.url.replace('/hooks', '/oauth/done');

@@ -43,13 +43,24 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
     const mailer = consent.mailer
       ? `<p>It will be able to use the ${escape(consent.mailer.type.toUpperCase())} mailer <b>${escape(consent.mailer.name)}</b> (${escape(consent.mailer.email)}).</p>`
       : '';
+    const choices =
+      consent.choices.length === 0
+        ? ''
+        : `<fieldset><legend>Grant it to</legend>` +
+          consent.choices
+            .map(
+              (c, i) =>
+                `<label style="display:block"><input type="radio" name="mailer_id" value="${escape(c.id)}"${i === 0 ? ' checked' : ''}> ${escape(c.type.toUpperCase())} <b>${escape(c.name)}</b> (${escape(c.email)})</label>`,
+            )
+            .join('') +
+          `</fieldset>`;
     const back = consent.redirectUri ? `<p>You will then return to <code>${escape(consent.redirectUri)}</code>.</p>` : '';
     return page(
       reply,
       200,
       'Sign in with Mailyard',
       `<p><b>${escape(consent.appId)}</b> asks for access to the mail of the account <b>${escape(consent.accountName)}</b>.</p>${mailer}${back}` +
-        `<form method="post" action="/oauth/authorize"><input type="hidden" name="state" value="${escape(consent.state)}">` +
+        `<form method="post" action="/oauth/authorize"><input type="hidden" name="state" value="${escape(consent.state)}">${choices}` +
         `<button type="submit" name="decision" value="approve">Approve</button> <button type="submit" name="decision" value="deny">Deny</button></form>` +
         `<p style="color:#666;font-size:.9rem">This is Mailyard's offline authorization server: no account leaves this machine.</p>`,
       consent.redirectUri ?? undefined,
@@ -62,7 +73,8 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
     if (decision !== 'approve' && decision !== 'deny') {
       return page(reply, 400, 'Login request not valid', '<p>The answer must be approve or deny.</p>');
     }
-    const target = await oauth.decide(stateOf(form.state), decision === 'approve');
+    const chosen = typeof form.mailer_id === 'string' ? form.mailer_id : undefined;
+    const target = await oauth.decide(stateOf(form.state), decision === 'approve', chosen);
     if (!target) return unknown(reply);
     return reply.header('cache-control', 'no-store').redirect(target, 302);
   });

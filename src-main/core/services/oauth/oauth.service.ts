@@ -21,6 +21,8 @@ export interface ConsentRequest {
   appId: string;
   redirectUri: string | null;
   mailer: { id: string; name: string; email: string; type: string } | null;
+  /** Without a mailer: the account's mailers the login's type fits, to choose from (the offline provider's account chooser). */
+  choices: Array<{ id: string; name: string; email: string; type: string }>;
   accountName: string;
 }
 
@@ -141,8 +143,15 @@ export class OAuthService {
       appId: request.app_id,
       redirectUri: request.redirect_uri,
       mailer: mailer ? { id: mailer.id, name: mailer.name, email: mailer.email, type: mailer.config_type } : null,
+      choices: mailer ? [] : this.choices(request).map((m) => ({ id: m.mailer_id, name: m.name, email: m.email, type: m.config_type })),
       accountName: this.deps.accountName(request.account_id),
     };
+  }
+
+  /** The account's mailers a request without a mailer may be granted to: those its type fits. */
+  private choices(request: OAuthRequestRow) {
+    const types: Array<'smtp' | 'imap'> = request.type === 'smtp' || request.type === 'imap' ? [request.type] : ['smtp', 'imap'];
+    return types.flatMap((t) => this.deps.mailers.list(request.account_id, t));
   }
 
   /**
@@ -151,9 +160,14 @@ export class OAuthService {
    * goes next: the client's redirect_uri (or the emulator's own `/oauth/callback`) with `code` and
    * `state`, or `error=access_denied`.
    */
-  async decide(state: string, approve: boolean): Promise<string | undefined> {
+  async decide(state: string, approve: boolean, chosen?: string): Promise<string | undefined> {
     const request = this.pending(state);
     if (!request) return undefined;
+    // A request without a mailer is granted to the mailer chosen on the page, when it is one of the choices.
+    if (request.mailer_id === null && chosen && this.choices(request).some((m) => m.mailer_id === chosen)) {
+      request.mailer_id = chosen;
+      this.deps.repo.setOAuthRequestMailer(state, chosen);
+    }
     const options = parseOptions(request.options);
     const target = this.target(request, options);
     if (!approve) {
