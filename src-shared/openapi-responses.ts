@@ -1,4 +1,4 @@
-import type { Operation } from './operations';
+import type { ControlOperations, Operation, ServiceOperations } from './operations';
 
 /**
  * The error statuses an operation may answer, with the words of each: what the server sends whatever
@@ -31,31 +31,34 @@ const BY_AUTH: Record<Operation['auth'], Record<number, string>> = {
 };
 
 /** Words an operation's error statuses have that the common table does not say right. */
-const BY_OPERATION: Record<string, Record<number, string>> = {
+const BY_OPERATION: Partial<Record<keyof ServiceOperations | keyof ControlOperations, Record<number, string>>> = {
   sendEmail: {
     403: 'Unauthorized From Email: the sender may not send as this address (not at the domain whose mailer_id is given, or, with --strict-senders, not at a verified domain of the account)',
   },
   configureSMTP: { 422: 'The SMTP server could not be connected to, or refused the login; nothing was saved (the error carries its answer)' },
   configureIMAP: { 422: 'The IMAP server could not be connected to, or refused the login; nothing was saved' },
   updateIMAP: { 422: 'The IMAP server could not be connected to, or refused the login; nothing was changed' },
-  registerWebhook: { 409: 'A webhook with this URL already exists', 422: 'The webhook URL cannot be connected to' },
+  registerWebhook: { 409: 'Webhook Already Exists', 422: 'The webhook URL cannot be connected to' },
   updateWebhook: { 404: 'No webhook with this id', 422: 'The webhook URL cannot be connected to' },
   deleteWebhook: { 404: 'No webhook with this id' },
-  createDomain: { 409: 'The domain is already added' },
+  addDomain: { 409: 'Domain Already Exists' },
   getDomain: { 404: 'The domain is not added to this account' },
   verifyDomain: { 404: 'The domain is not added to this account' },
-  configureInboundRouting: { 409: 'Inbound routing for this domain exists already', 422: 'The destination URL cannot be connected to' },
+  configureInboundRouting: { 409: 'Inbound Domain Already Exists', 422: 'The destination URL cannot be connected to' },
   updateInboundDomain: { 404: 'No inbound routing for this domain', 422: 'The destination URL cannot be connected to' },
-  createInboundUsername: { 404: 'No inbound routing for this domain', 409: 'This username route exists already', 422: 'The destination URL cannot be connected to' },
+  createInboundUsername: { 404: 'No inbound routing for this domain', 409: 'Inbound Username Already Exists', 422: 'The destination URL cannot be connected to' },
   updateInboundUsername: { 404: 'No such username route', 422: 'The destination URL cannot be connected to' },
   getTemplate: { 404: 'No template with this id' },
   deleteTemplate: { 404: 'No template with this id' },
   getMessage: { 404: 'No captured message with this id' },
   deleteMessage: { 404: 'No captured message with this id' },
   releaseMessage: { 404: 'No captured message, or no SMTP mailer, with this id' },
-  createAccount: { 409: 'An account with this id or API key exists already' },
-  reset: { 409: 'A reset is already under way' },
-  retryDelivery: { 404: 'No delivery with this id', 409: 'The delivery is being attempted right now' },
+  createAccount: { 409: 'Account Already Exists: the API key is already the key of another account' },
+  resetEmulator: { 409: 'Reset not done: webhook attempts were still in flight after their time-out; try again' },
+  retryDelivery: {
+    404: 'No delivery with this id',
+    409: 'An attempt is in flight, the target no longer exists, or the dispatcher is stopping',
+  },
 };
 
 /** The error statuses of an operation, each with its description, in ascending order. */
@@ -70,5 +73,5 @@ export function errorStatuses(operationId: string, op: Operation): [number, stri
   if (op.method !== 'GET') statuses.add(507);
   return [...statuses]
     .sort((a, b) => a - b)
-    .map((status) => [status, BY_OPERATION[operationId]?.[status] ?? BY_AUTH[op.auth][status] ?? COMMON[status] ?? 'Error']);
+    .map((status) => [status, BY_OPERATION[operationId as keyof typeof BY_OPERATION]?.[status] ?? BY_AUTH[op.auth][status] ?? COMMON[status] ?? 'Error']);
 }
