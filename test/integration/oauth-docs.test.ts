@@ -180,5 +180,9 @@ describe('POST /v1/oauth/login as rest-api/initiate-o-auth-login-flow shows it',
     expect(await fieldsOf({ app_id: 'a', type: 'pop3' })).toContain('type');
     expect(await fieldsOf({ app_id: 'a', type: 'imap', webhook: { url: receiver.url, method: 'GET' } })).toContain('webhook.method');
     expect(await fieldsOf({ state: 's', type: 'smtp' })).toContain('app_id');
+    // A field the page does not show is ignored and named (API.md part 0), the rules still hold.
+    const extra = await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'a', type: 'smtp', prompt: 'consent' } });
+    expect(extra.status, extra.text).toBe(200);
+    expect(extra.headers['x-mailyard-ignored']).toContain('prompt');
   });
 });
