@@ -97,6 +97,11 @@ export function closingOf(app: FastifyInstance): { closing: boolean } {
       created.closing = true;
       done();
     });
+    // What is answered while closing closes its connection: an idle keep-alive socket would hold close() until it times out.
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      if (created.closing) reply.header('connection', 'close');
+      done(null, payload);
+    });
   }
   return flag;
 }

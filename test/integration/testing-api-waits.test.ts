@@ -1,0 +1,190 @@
+/**
+ * mailyard/testing, round two: waits the emulator filters and answers (long polls), the typed payload
+ * of a filtered wait, the expect matchers, and advanceClock's settled answer. Real emulator, real
+ * local webhook receiver, real HTTP.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
+import { startMailyard, WaitTimeoutError, type Mailyard } from '../../src-main/testing/index';
+import { mailyardMatchers, type MailyardMatchers } from '../../src-main/testing/matchers';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+import { rawRequest } from '../helpers/emulator';
+
+declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Assertion<T = any> extends MailyardMatchers<Promise<void>> {}
+}
+expect.extend(mailyardMatchers);
+
+let yard: Mailyard;
+let receiver: Receiver;
+const everyEvent = Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true]));
+
+const send = (to: string[], subject = 'Hello') =>
+  yard.service.sendEmail({
+    from: { email: 'app@shop.example' },
+    to: to.map((email) => ({ email })),
+    subject,
+    content: [{ type: 'text/html', value: `<p>${subject}</p>` }],
+  });
+
+beforeAll(async () => {
+  yard = await startMailyard({ apiKey: 'testing-waits-key-1' });
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await yard.stop();
+  await receiver.close();
+});
+beforeEach(async () => {
+  await yard.reset();
+  receiver.requests.length = 0;
+  receiver.answer = undefined;
+  await yard.service.registerWebhook({ webhook_url: receiver.url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: everyEvent } });
+});
+
+describe('waits the emulator filters', () => {
+  it('a filter object finds the one copy it names among a send to many', async () => {
+    const to = Array.from({ length: 50 }, (_, i) => `user${i}@example.org`);
+    const { ref_id } = await send(to, 'Your receipt');
+    const message = await yard.waitForMessage({ ref_id, recipient: 'USER37@example.org' });
+    expect(message).toMatchObject({ ref_id, recipient: { email: 'user37@example.org' }, subject: 'Your receipt' });
+    expect(message.html).toContain('<p>Your receipt</p>');
+    // subject is a case-insensitive substring; from and source exact.
+    const bySubject = await yard.waitForMessage({ subject: 'RECEIPT', from: 'app@shop.example', source: 'api' });
+    expect(bySubject.ref_id).toBe(ref_id);
+    expect(bySubject.recipient.email).toBe('user0@example.org');
+  });
+
+  it('a wait started before the send resolves when the copy arrives', async () => {
+    const waiting = yard.waitForMessage({ recipient: 'late@example.org' }, { timeoutMs: 5000 });
+    await new Promise((r) => setTimeout(r, 100));
+    const { ref_id } = await send(['late@example.org']);
+    expect((await waiting).ref_id).toBe(ref_id);
+  });
+
+  it('waitForDelivery with a filter answers the event kind’s typed payload', async () => {
+    const { ref_id } = await send(['bounce@sim.mailyard.test']);
+    await yard.advanceClock(60_000);
+    const bounce = await yard.waitForDelivery({ event: 'bounce', ref_id, status: 'succeeded' });
+    // Typed per kind: bounce_type exists on a bounce's payload only (a compile error elsewhere).
+    const kind: 'hard' | 'soft' = bounce.payload.bounce_type;
+    expect(kind).toBe('hard');
+    expect(bounce.payload.recipient.email).toBe('bounce@sim.mailyard.test');
+    expect(bounce.attempt_log[0]!.response!.status).toBe(200);
+    // The message's events are filterable too.
+    const bounced = await yard.waitForMessage({ ref_id, event: 'bounce', status: 'bounced' });
+    expect(bounced.events.map((e) => e.event)).toContain('bounce');
+    // deliveries(filter) lists what the emulator finds, oldest first.
+    expect((await yard.deliveries({ ref_id })).map((d) => d.event)).toContain('bounce');
+  });
+
+  it('a function predicate is tried on what the filter option narrows to', async () => {
+    const first = await send(['ann@example.org'], 'One');
+    await send(['ann@example.org'], 'Two');
+    const m = await yard.waitForMessage((msg) => msg.html?.includes('Two') ?? false, { filter: { recipient: 'ann@example.org' } });
+    expect(m.subject).toBe('Two');
+    const none = await yard.waitForMessage((msg) => msg.subject === 'Two', { filter: { ref_id: first.ref_id }, timeoutMs: 200 }).catch((e: unknown) => e);
+    expect(none).toBeInstanceOf(WaitTimeoutError);
+  });
+
+  it('a filter that never matches times out naming the filter and the newest arrivals', async () => {
+    const { ref_id } = await send(['ann@example.org'], 'Shipped');
+    const error = (await yard.waitForMessage({ subject: 'Refund' }, { timeoutMs: 200 }).catch((e: unknown) => e)) as WaitTimeoutError;
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect(error.message).toContain('waitForMessage: no captured message matched {"subject":"Refund"} within 200 ms.');
+    expect(error.message).toContain(`to=ann@example.org from=app@shop.example subject="Shipped" status=`);
+    expect(error.message).toContain(`ref_id=${ref_id}`);
+    const noDelivery = (await yard.waitForDelivery({ event: 'spam' }, { timeoutMs: 100 }).catch((e: unknown) => e)) as WaitTimeoutError;
+    expect(noDelivery.message).toBe('waitForDelivery: no webhook delivery matched {"event":"spam"} within 100 ms.\nNo webhook delivery arrived at all.');
+  });
+});
+
+describe('the long poll routes', () => {
+  it('answer at once with a match, hold until one arrives, or time out', async () => {
+    const { ref_id } = await send(['ann@example.org']);
+    const now = await rawRequest(yard.url, 'GET', `/emulator/messages/wait?ref_id=${ref_id}&wait_ms=5000`, {});
+    expect(now.status).toBe(200);
+    expect(now.json.data).toMatchObject({ timed_out: false, waited_ms: 0, messages: [{ ref_id, recipient: { email: 'ann@example.org' } }] });
+
+    const empty = await rawRequest(yard.url, 'GET', '/emulator/messages/wait?recipient=nobody@example.org&wait_ms=150', {});
+    expect(empty.json.data).toMatchObject({ timed_out: true, messages: [] });
+    expect(empty.json.data.waited_ms).toBeGreaterThanOrEqual(140);
+
+    const held = rawRequest(yard.url, 'GET', '/emulator/deliveries/wait?event=click&status=succeeded&wait_ms=10000', {});
+    await new Promise((r) => setTimeout(r, 100));
+    await yard.fireEvent({ event: 'click', recipient: 'ann@example.org' });
+    const answered = await held;
+    expect(answered.json.data).toMatchObject({ timed_out: false, deliveries: [{ event: 'click', status: 'succeeded' }] });
+    expect(answered.json.data.waited_ms).toBeLessThan(10_000);
+  });
+
+  it('refuse bad filters with a 400 naming the field', async () => {
+    const cases: Array<[string, string]> = [
+      ['/emulator/messages/wait?wait_ms=60000', 'wait_ms'],
+      ['/emulator/messages/wait?status=lost', 'status'],
+      ['/emulator/messages/wait?colour=red', 'colour'],
+      ['/emulator/deliveries/wait?wait_ms=-1', 'wait_ms'],
+      ['/emulator/deliveries/wait?limit=1000', 'limit'],
+    ];
+    for (const [path, field] of cases) {
+      const res = await rawRequest(yard.url, 'GET', path, {});
+      expect(res.status, path).toBe(400);
+      expect(res.text, path).toContain(field);
+    }
+  });
+
+  it('a wait in progress does not hold stop()', async () => {
+    const other = await startMailyard();
+    const held = rawRequest(other.url, 'GET', '/emulator/messages/wait?recipient=x@example.org&wait_ms=30000', {}).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await other.stop();
+    // The shutdown grace and the keep-alive timeout are 5 s each: the long poll answered at once and
+    // closed its connection instead of running into either.
+    expect(Date.now() - started).toBeLessThan(2500);
+    await held;
+  });
+});
+
+describe('expect matchers', () => {
+  it('toHaveReceivedEmail and toHaveDeliveredEvent wait for what the emulator records', async () => {
+    const { ref_id } = await send(['bounce@sim.mailyard.test'], 'Order 7');
+    await expect(yard).toHaveReceivedEmail({ recipient: 'bounce@sim.mailyard.test', subject: 'Order 7' });
+    await expect(yard).not.toHaveReceivedEmail({ subject: 'Order 8' });
+    await yard.advanceClock(60_000);
+    await expect(yard).toHaveDeliveredEvent('bounce', { ref_id });
+    await expect(yard).not.toHaveDeliveredEvent('spam', { ref_id });
+  });
+
+  it('fail with what did arrive', async () => {
+    await send(['ann@example.org'], 'Hi');
+    const failure = await expect(yard)
+      .toHaveReceivedEmail({ subject: 'Bye' }, { timeoutMs: 100 })
+      .then(() => null, (e: unknown) => e as Error);
+    expect(failure?.message).toContain('expected a captured message to match {"subject":"Bye"}');
+    expect(failure?.message).toContain('subject="Hi"');
+    const notFailure = await expect(yard)
+      .not.toHaveReceivedEmail({ subject: 'Hi' })
+      .then(() => null, (e: unknown) => e as Error);
+    expect(notFailure?.message).toMatch(/expected no captured message to match \{"subject":"Hi"\}, but \S+ \(to ann@example\.org, "Hi"\) does/);
+  });
+});
+
+describe('advanceClock', () => {
+  it('resolves once the events it made due are recorded, and says what is in flight', async () => {
+    for (let run = 0; run < 10; run++) {
+      await yard.reset();
+      await yard.service.registerWebhook({ webhook_url: receiver.url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: everyEvent } });
+      const bounce = await send(['bounce@sim.mailyard.test']);
+      const delivered = await send(['delivered@sim.mailyard.test']);
+      const clock = await yard.advanceClock(60_000);
+      expect(clock.in_flight).toBeGreaterThanOrEqual(0);
+      // No wait: the move answered after the events were recorded.
+      const deliveries = (await yard.control.listDeliveries({ ref_id: bounce.ref_id })).data.deliveries;
+      expect(deliveries.map((d) => d.event), `run ${run}`).toContain('bounce');
+      const logs = await yard.service.getEmailLogs({ refId: delivered.ref_id });
+      expect(logs.emailLogs[0]!.status, `run ${run}`).not.toBe('queued');
+    }
+  });
+});
