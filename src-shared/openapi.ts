@@ -61,10 +61,14 @@ function securityOf(auth: Operation['auth']): unknown[] {
   return auth === 'bearer' ? [{ bearerAuth: [] }, { apiKeyAuth: [] }] : [{}, { controlKey: [] }];
 }
 
-function errorResponses(operationId: string, op: Operation, errorRef: JsonSchema): Record<string, unknown> {
+/** Statuses answered before any route is matched (by the HTTP parser or the router): always the plain error body. */
+const BEFORE_ROUTING = new Set([408, 414, 431]);
+
+function errorResponses(operationId: string, op: Operation, errorRef: JsonSchema, plainRef: JsonSchema): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [status, description] of errorStatuses(operationId, op)) {
-    out[String(status)] = { description, content: { 'application/json': { schema: errorRef } } };
+    const schema = BEFORE_ROUTING.has(status) ? plainRef : errorRef;
+    out[String(status)] = { description, content: { 'application/json': { schema } } };
   }
   return out;
 }
@@ -117,7 +121,7 @@ export function buildOpenApiDocument(
         : {}),
       responses: {
         '200': { description: 'Success', content: { 'application/json': { schema: toSchema(op.response, 'output', components) } } },
-        ...errorResponses(operationId, op, errorRefs[op.errorShape ?? 'plain']),
+        ...errorResponses(operationId, op, errorRefs[op.errorShape ?? 'plain'], errorRefs.plain),
       },
     };
   }
@@ -133,7 +137,7 @@ export function buildOpenApiDocument(
       ...(parameters.length ? { parameters } : {}),
       responses: {
         '200': { description: route.answer.description, content: { [route.answer.mediaType]: { schema: route.answer.schema } } },
-        ...errorResponses(operationId, asOperation, errorRefs.plain),
+        ...errorResponses(operationId, asOperation, errorRefs.plain, errorRefs.plain),
       },
     };
   }

@@ -241,6 +241,10 @@ describe('GET /openapi.json', () => {
     // Webhook errors always carry details, domain errors records.
     expect(op('/v1/webhook/register', 'post').responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponseWithDetails' });
     expect(doc.components.schemas.ErrorResponseWithDetails.required).toContain('details');
+    expect((await emu.request('GET', '/v1/webhook', { apiKey: null })).json.details).toEqual({});
+    expect((await emu.request('GET', '/v1/domain/nowhere.example')).json.records).toEqual({});
+    // Answered before any route is matched (the HTTP parser, the router): the plain body.
+    expect(op('/v1/webhook/register', 'post').responses['408'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
     expect(op('/v1/domain/{domain}', 'get').responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponseWithRecords' });
     expect(doc.components.schemas.ErrorResponseWithRecords.required).toContain('records');
     // The send's body as the docs have it: subject and content unless a template supplies them; an attachment's type.

@@ -57,10 +57,11 @@ export async function main(baseUrl: string, apiKey: string, hookUrl: string) {
     body: { webhook_url: 'not a url', event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { delivery: true } } },
   });
   if (!bad.error) throw new Error('a bad webhook URL was taken');
-  // Error results are typed, not any; and a webhook error always carries details: no optional chaining needed.
+  // Error results are typed, not any. A webhook call's own errors always carry details; the union also
+  // holds the plain body of what is answered before routing (408, 431), hence the optional chain.
   type IsAny<T> = 0 extends 1 & T ? true : false;
   const errorIsTyped: IsAny<typeof bad.error> extends false ? true : never = true;
-  const badFields: Record<string, string> | undefined = bad.error.details.fields;
+  const badFields: Record<string, string> | undefined = bad.error.details?.fields;
 
   return { errorIsTyped, refId, recipients: recipients.sort(), pages, hookSuccess: hook.data.success, status: bad.response.status, error: bad.error.error, badFields };
 }
