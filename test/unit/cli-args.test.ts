@@ -25,6 +25,11 @@ describe('parseServeArgs', () => {
     expect(() => parseServeArgs([], { MAILYARD_HTTP_PORT: '1.5' })).toThrow('invalid value for MAILYARD_HTTP_PORT');
   });
 
+  it('takes --strict-requests as a flag and as MAILYARD_STRICT_REQUESTS', () => {
+    expect(parseServeArgs(['--strict-requests'], {}).config).toEqual({ strictRequests: true });
+    expect(parseServeArgs([], { MAILYARD_STRICT_REQUESTS: '1' }).config).toEqual({ strictRequests: true });
+  });
+
   it('derives variable names from flags', () => {
     expect(envName('strict-webhook-urls')).toBe('MAILYARD_STRICT_WEBHOOK_URLS');
   });
