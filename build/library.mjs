@@ -21,7 +21,9 @@ import { dirname, join, resolve } from 'node:path';
 import { build } from 'vite';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const OUT = join(ROOT, 'out/main');
+// `node build/library.mjs [--out DIR]` (default out/main; test/unit/package-exports.test.ts builds into a temporary folder).
+const outArg = process.argv.indexOf('--out');
+const OUT = outArg > 0 ? resolve(process.argv[outArg + 1] ?? '') : join(ROOT, 'out/main');
 const BUNDLED_ROOTS = ['@fastify/static', 'content-disposition'];
 
 /** The package's folder as Node finds it from `fromDir` (walking up through node_modules). */
@@ -93,4 +95,4 @@ async function buildFormat(format) {
 
 await buildFormat('es');
 await buildFormat('cjs');
-console.log(`build/library: out/main/{index,testing}.{js,cjs} (bundled with them: ${bundled.join(', ')})`);
+console.log(`build/library: ${OUT}/{index,testing}.{js,cjs} (bundled with them: ${bundled.join(', ')})`);

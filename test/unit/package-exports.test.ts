@@ -1,0 +1,71 @@
+/**
+ * The npm package's entry points as its users' tools read them: `exports` (import/require/types),
+ * `main`, `types` and `typesVersions` (TypeScript's node10), `files`. The library build
+ * (build/library.mjs, into a temporary folder) is loaded with `require` and `import` in a child Node:
+ * both export the same names, and only the entries' own.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+type Conditions = { import: { types: string; default: string }; require: { types: string; default: string } };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  main: string;
+  types: string;
+  typesVersions: Record<string, Record<string, string[]>>;
+  exports: Record<string, Conditions | string>;
+  files: string[];
+  scripts: Record<string, string>;
+};
+const entries = { '.': pkg.exports['.'] as Conditions, './testing': pkg.exports['./testing'] as Conditions };
+const inFiles = (path: string) => pkg.files.some((f) => path.replace(/^\.\//, '').startsWith(f.replace(/\/$/, '')));
+
+describe('package.json', () => {
+  it('has import and require conditions with their own types for both entries, all in `files`', () => {
+    for (const [name, conditions] of Object.entries(entries)) {
+      expect(conditions.import.default, name).toMatch(/\.js$/);
+      expect(conditions.import.types, name).toMatch(/\.d\.ts$/);
+      expect(conditions.require.default, name).toMatch(/\.cjs$/);
+      expect(conditions.require.types, name).toMatch(/\.d\.cts$/);
+      for (const path of [conditions.import.default, conditions.import.types, conditions.require.default, conditions.require.types]) expect(inFiles(path), path).toBe(true);
+    }
+  });
+
+  it('main is the library (CommonJS), not the Electron entry; node10 finds both entries\' types', () => {
+    expect(`./${pkg.main}`).toBe(entries['.'].require.default);
+    expect(`./${pkg.types}`).toBe(entries['.'].import.types);
+    expect(pkg.typesVersions['*']?.testing?.map((p) => `./${p}`)).toEqual([entries['./testing'].import.types]);
+    // Electron reads `main`: the desktop app is started by path instead.
+    expect(pkg.scripts.start).toMatch(/electron out\/main\/desktop\.js$/);
+    expect(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')).toMatch(/extraMetadata:\s*\n\s*main: out\/main\/desktop\.js/);
+  });
+
+  it('the built entries load with require and import and export only their own names', () => {
+    const out = mkdtempSync(join(tmpdir(), 'mailyard-library-'));
+    try {
+      execFileSync(process.execPath, [join(ROOT, 'build/library.mjs'), '--out', out], { cwd: ROOT, encoding: 'utf8' });
+      const script = `
+        const main = require('./index.cjs'), testing = require('./testing.cjs');
+        Promise.all([import('./index.js'), import('./testing.js')]).then(([m, t]) =>
+          console.log(JSON.stringify({ cjs: [Object.keys(main), Object.keys(testing)], esm: [Object.keys(m), Object.keys(t)] })));`;
+      // The build as in the package: a "type": "module" folder whose packages resolve (here: the repository's).
+      writeFileSync(join(out, 'package.json'), '{"type": "module"}');
+      symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'));
+      writeFileSync(join(out, 'probe.cjs'), script);
+      const names = JSON.parse(execFileSync(process.execPath, [join(out, 'probe.cjs')], { cwd: out, encoding: 'utf8' })) as { cjs: string[][]; esm: string[][] };
+      const testingNames = ['ApiError', 'ControlClient', 'ServiceClient', 'VERSION', 'WaitTimeoutError', 'startMailyard'];
+      for (const [main, testing] of [names.cjs, names.esm]) {
+        expect(testing).toEqual(expect.arrayContaining(testingNames));
+        expect(main).toEqual(expect.arrayContaining([...testingNames, 'createEmulator']));
+        // No mangled one-letter exports of shared chunks (`t`).
+        expect([...main!, ...testing!].filter((n) => n.length <= 2)).toEqual([]);
+      }
+      expect(names.cjs.map((n) => [...n].sort())).toEqual(names.esm.map((n) => [...n].sort()));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
