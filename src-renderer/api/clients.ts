@@ -13,9 +13,12 @@ const controlFetch: typeof fetch = async (input, init) => {
 /** The UI is served by the emulator itself, so every request is same-origin (the login's cookie goes with it). */
 export const control = new ControlClient({ baseUrl: '', fetch: controlFetch });
 
-/** The service API (`/v1`) as one account: the same requests a user's code makes, with its API key. */
-export function serviceAs(apiKey: string): ServiceClient {
-  return new ServiceClient({ baseUrl: '', apiKey });
+/**
+ * The service API (`/v1`) as one account: the same requests a user's code makes, with its API key.
+ * `onIgnored` hears what an answer says it ignored (`X-Mailyard-Ignored`).
+ */
+export function serviceAs(apiKey: string, onIgnored?: (paths: string[]) => void): ServiceClient {
+  return new ServiceClient({ baseUrl: '', apiKey, onIgnored });
 }
 
 /** A failure in words: the API's own message when it answered, else why it could not be reached. */
