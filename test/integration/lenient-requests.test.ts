@@ -69,6 +69,21 @@ describe('a lenient /v1 (the default)', () => {
     expect(res.json.emailLogs.length).toBeLessThanOrEqual(5);
   });
 
+  it('quotes odd keys in the header (line breaks, non-ASCII, commas, long), and bounds the header', async () => {
+    const odd = await send(message({ 'a\r\nX-Injected: 1': 1, 'café,x': 2, ['k'.repeat(150)]: 3 }));
+    expect(odd.status).toBe(200);
+    expect(odd.headers).not.toHaveProperty('x-injected');
+    expect(odd.headers['x-mailyard-ignored']).toBe(`["a\\r\\nX-Injected: 1"], ["caf\\u00e9\\u002cx"], ["${'k'.repeat(100)}..."]`);
+    const many = await send(message(Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`field_${i}`, i]))));
+    expect(many.status).toBe(200);
+    const header = String(many.headers['x-mailyard-ignored']);
+    expect(header.length).toBeLessThan(2100);
+    expect(header).toMatch(/^field_0, field_1, .*, \.\.\. \(\d+ more\)$/);
+    // The log is bounded too: 20 lines one by one, the rest in one.
+    expect(log.lines.filter((l) => String(l.path ?? '').startsWith('field_'))).toHaveLength(20);
+    expect(log.lines.filter((l) => l.count === 4980)).toHaveLength(1);
+  });
+
   it('sends no X-Mailyard-Ignored header when nothing was ignored', async () => {
     const res = await send(message());
     expect(res.status).toBe(200);

@@ -18,16 +18,28 @@ export { IGNORED_HEADER } from '../../../src-shared/http-client';
 /** Logged paths are remembered up to this many (operation, path) pairs; beyond, nothing more is logged. */
 export const MAX_LOGGED_PATHS = 10_000;
 
+/** One request logs at most this many ignored paths one by one; the rest of its new ones in one line. */
+export const MAX_LOGGED_PER_REQUEST = 20;
+
 export function createRequestLeniency(strict: boolean): RequestLeniency {
   const logged = new Set<string>();
   return {
     strict,
     reportIgnored(operation, paths, log) {
+      const fresh: string[] = [];
       for (const path of paths) {
+        if (logged.size >= MAX_LOGGED_PATHS) break;
         const key = `${operation} ${path}`;
-        if (logged.has(key) || logged.size >= MAX_LOGGED_PATHS) continue;
+        if (logged.has(key)) continue;
         logged.add(key);
+        fresh.push(path);
+      }
+      for (const path of fresh.slice(0, MAX_LOGGED_PER_REQUEST)) {
         log.warn({ operation, path }, `ignored ${path} in ${operation}: not a field the API knows (or null for an optional one); --strict-requests refuses it`);
+      }
+      if (fresh.length > MAX_LOGGED_PER_REQUEST) {
+        const rest = fresh.slice(MAX_LOGGED_PER_REQUEST);
+        log.warn({ operation, paths: rest.slice(0, 100), count: rest.length }, `ignored ${rest.length} more paths in ${operation}`);
       }
     },
   };
@@ -35,12 +47,41 @@ export function createRequestLeniency(strict: boolean): RequestLeniency {
 
 type Key = string | number;
 
-/** `to[0].extra`: object keys joined by dots, array indexes in brackets. */
+/** A key longer than this is cut in a reported path (it is the client's text, of any length). */
+export const MAX_REPORTED_KEY = 100;
+/** `X-Mailyard-Ignored` lists paths up to this many characters, then says how many more there were. */
+export const MAX_IGNORED_HEADER = 2000;
+
+/** A key as it can go in a header and a log line: plain, or `["quoted"]` with anything but printable ASCII (and commas) escaped. */
+function keyText(key: string): string | undefined {
+  if (key.length <= MAX_REPORTED_KEY && /^[A-Za-z0-9_$-]+$/.test(key)) return undefined;
+  const cut = key.length > MAX_REPORTED_KEY ? `${key.slice(0, MAX_REPORTED_KEY)}...` : key;
+  return `[${JSON.stringify(cut).replace(/[^\x20-\x7e]|,/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}]`;
+}
+
+/** `to[0].extra`: object keys joined by dots, array indexes in brackets, odd keys quoted (`["a b"]`). */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
+    if (typeof key === 'number') {
+      out += `[${key}]`;
+      continue;
+    }
+    const text = String(key);
+    const quoted = keyText(text);
+    if (quoted !== undefined) out += quoted;
+    else out += out === '' ? text : `.${text}`;
+  }
+  return out;
+}
+
+/** The header's value: the paths comma-separated, at most MAX_IGNORED_HEADER characters. */
+export function ignoredHeaderValue(paths: readonly string[]): string {
+  let out = '';
+  for (let i = 0; i < paths.length; i++) {
+    const next = out === '' ? paths[i]! : `${out}, ${paths[i]}`;
+    if (next.length > MAX_IGNORED_HEADER) return `${out}, ... (${paths.length - i} more)`;
+    out = next;
   }
   return out;
 }

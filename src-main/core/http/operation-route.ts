@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Operation } from '../../../src-shared/operations';
 import { AppError } from '../errors';
-import { IGNORED_HEADER, type RequestLeniency } from './leniency';
+import { formatPath, IGNORED_HEADER, ignoredHeaderValue, type RequestLeniency } from './leniency';
 import { parseInput } from './validation';
 
 declare module 'fastify' {
@@ -64,7 +64,7 @@ export function registerOperation<O extends Operation>(app: FastifyInstance, op:
       } finally {
         // Said on a refusal too: what was ignored is not among its problems.
         if (ignored !== undefined && ignored.length > 0) {
-          reply.header(IGNORED_HEADER, ignored.join(', '));
+          reply.header(IGNORED_HEADER, ignoredHeaderValue(ignored));
           leniency!.reportIgnored(name, ignored, request.log);
         }
       }
@@ -78,7 +78,7 @@ function parseRequest<O extends Operation>(op: O, request: FastifyRequest, ignor
   // The JSON parser reads an empty body as undefined; fastify reads none for GET and HEAD.
   if (!op.body && request.body !== undefined && !isEmptyObject(request.body)) {
     // Leniently, the members of an object are unknown fields like any other; anything else is refused.
-    if (ignored !== undefined && isObject(request.body)) ignored.push(...Object.keys(request.body));
+    if (ignored !== undefined && isObject(request.body)) ignored.push(...Object.keys(request.body).map((k) => formatPath([k])));
     else {
       const message = `request body must be empty: ${op.method} ${op.path} takes no body`;
       throw new AppError('bad_request', message, [{ path: '', message: 'must be empty' }]);
