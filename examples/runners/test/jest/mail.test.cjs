@@ -1,4 +1,4 @@
-// jest, CommonJS (its default mode): `npx jest test/jest`. No configuration.
+// jest, CommonJS (its default mode): `npx jest test/jest/`. No configuration.
 const { createHash } = require('node:crypto');
 const { startMailyard } = require('mailyard/testing');
 const { createMailApp } = require('../../app/mail-app.cjs');
