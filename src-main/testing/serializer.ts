@@ -98,7 +98,8 @@ function hasVolatile(value: unknown, depth = 0): boolean {
   return false;
 }
 
-type Printer = (value: unknown, ...rest: unknown[]) => string;
+/* eslint-disable @typescript-eslint/no-explicit-any -- pretty-format's plugin shape, as vitest and jest each type it */
+type Printer = (value: any, config: any, indentation: string, depth: number, refs: any) => string;
 
 /** A snapshot serializer for vitest and jest (`expect.addSnapshotSerializer(mailyardSerializer)`). */
 export const mailyardSerializer = {
@@ -107,7 +108,7 @@ export const mailyardSerializer = {
     if (typeof value === 'object' && printed.has(value)) return false;
     return hasVolatile(value);
   },
-  serialize(value: unknown, config: unknown, indentation: string, depth: number, refs: unknown, printer: Printer): string {
+  serialize(value: unknown, config: any, indentation: string, depth: number, refs: any, printer: Printer): string {
     const normalized = normalizeForSnapshot(value);
     if (normalized !== null && typeof normalized === 'object') printed.add(normalized);
     return printer(normalized, config, indentation, depth, refs);

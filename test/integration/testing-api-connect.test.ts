@@ -11,6 +11,16 @@ import { closedPort } from '../helpers/receiver';
 
 const CONTROL_KEY = 'connect-control-key-0123456789';
 
+/** The error a start or an attach failed with (a success fails the test). */
+function failure(attempt: Promise<unknown>): Promise<MailyardStartError> {
+  return attempt.then(
+    () => {
+      throw new Error('expected it to fail');
+    },
+    (e: unknown) => e as MailyardStartError,
+  );
+}
+
 /** TCP servers and sockets this process holds: a failed start must leave none behind. */
 const tcpHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap' || r === 'TCPSocketWrap').length;
 
@@ -71,29 +81,29 @@ describe('connectMailyard', () => {
     const accounts = (await attached.control.listAccounts()).data;
     expect(attached.apiKey).toBe(accounts.find((a) => a.is_default)!.api_key);
 
-    const noKey = await connectMailyard(running.url).catch((e: unknown) => e as MailyardStartError);
+    const noKey = await failure(connectMailyard(running.url));
     expect(noKey).toBeInstanceOf(MailyardStartError);
     expect(noKey.message).toBe(`connectMailyard: ${running.url} wants a control key: pass { controlKey } (the one \`mailyard serve\` printed or was given)`);
-    const badKey = await connectMailyard(running.url, { controlKey: CONTROL_KEY, apiKey: 'no-such-key-123' }).catch((e: unknown) => e as MailyardStartError);
+    const badKey = await failure(connectMailyard(running.url, { controlKey: CONTROL_KEY, apiKey: 'no-such-key-123' }));
     expect(badKey.message).toContain('no account of the emulator');
     expect(badKey.option).toBe('apiKey');
     const nothing = `http://127.0.0.1:${await closedPort()}`;
-    const down = await connectMailyard(nothing).catch((e: unknown) => e as MailyardStartError);
+    const down = await failure(connectMailyard(nothing));
     expect(down.message).toMatch(new RegExp(`^connectMailyard: no Mailyard emulator answered at ${nothing} \\(`));
-    const notUrl = await connectMailyard('localhost:4400').catch((e: unknown) => e as MailyardStartError);
+    const notUrl = await failure(connectMailyard('localhost:4400'));
     expect(notUrl.option).toBe('url');
   });
 });
 
 describe('startMailyard rough edges', () => {
   it('a bad option is one line naming it', async () => {
-    const error = await startMailyard({ apiKey: 'test' }).catch((e: unknown) => e as MailyardStartError);
+    const error = await failure(startMailyard({ apiKey: 'test' }));
     expect(error).toBeInstanceOf(MailyardStartError);
     expect(error.message).toBe('startMailyard: invalid option apiKey: must be at least 8 characters, got "test"');
     expect(error.option).toBe('apiKey');
-    const unknown = await startMailyard({ colour: 'red' } as never).catch((e: unknown) => e as MailyardStartError);
+    const unknown = await failure(startMailyard({ colour: 'red' } as never));
     expect(unknown.message).toBe('startMailyard: unknown option "colour"');
-    const clock = await startMailyard({ clockStart: 'new year' }).catch((e: unknown) => e as MailyardStartError);
+    const clock = await failure(startMailyard({ clockStart: 'new year' }));
     expect(clock.message).toBe('startMailyard: invalid option clockStart: must be an ISO 8601 time such as 2026-01-01T00:00:00Z, got "new year"');
   });
 
@@ -102,11 +112,11 @@ describe('startMailyard rough edges', () => {
     const port = (taken.address() as { port: number }).port;
     try {
       const before = tcpHandles();
-      const http = await startMailyard({ httpPort: port }).catch((e: unknown) => e as MailyardStartError);
+      const http = await failure(startMailyard({ httpPort: port }));
       expect(http.message).toBe(`startMailyard: httpPort ${port} is already in use; pick another, or 0 for a free one`);
       expect(http.option).toBe('httpPort');
       // The SMTP port fails after the HTTP listener started: that one is closed again.
-      const smtp = await startMailyard({ smtpPort: port }).catch((e: unknown) => e as MailyardStartError);
+      const smtp = await failure(startMailyard({ smtpPort: port }));
       expect(smtp.message).toBe(`startMailyard: smtpPort ${port} is already in use; pick another, or 0 for a free one`);
       expect(await settledHandles(before)).toBe(before);
     } finally {
@@ -116,7 +126,7 @@ describe('startMailyard rough edges', () => {
 
   it('a port fetch() refuses is refused before anything starts', async () => {
     const before = tcpHandles();
-    const error = await startMailyard({ httpPort: 6000 }).catch((e: unknown) => e as MailyardStartError);
+    const error = await failure(startMailyard({ httpPort: 6000 }));
     expect(error.message).toBe(
       'startMailyard: httpPort 6000 is a port fetch() refuses to connect to (a "bad port" of the Fetch standard); pick another, or 0 for a free one',
     );
