@@ -112,7 +112,7 @@ export interface MailyardHelpers {
   waitForDelivery(match: DeliveryMatch, options?: MatchOptions<DeliveryFilter>): Promise<Delivery>;
   /** Resolves with the first captured message (oldest first) that matches; as waitForDelivery. */
   waitForMessage(match: MessageMatch, options?: MatchOptions<MessageFilter>): Promise<CapturedMessage>;
-  /** Webhook deliveries so far, oldest first (the newest 10,000 at most); a filter narrows them on the emulator. */
+  /** Webhook deliveries so far, oldest first (the newest 10,000 at most); with a filter, the first 100 the emulator finds among the newest 1,000 matches. */
   deliveries(filter?: DeliveryFilter): Promise<Delivery[]>;
   /** Captured messages so far, oldest first (the newest 10,000 at most). */
   messages(): Promise<CapturedMessage[]>;
