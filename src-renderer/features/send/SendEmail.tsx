@@ -80,6 +80,8 @@ const settingWords = (rest: string[], message: string): string => (rest.length ?
 interface Answer {
   refId: string;
   body: unknown;
+  /** Request paths the API ignored (X-Mailyard-Ignored). */
+  ignored: string[];
 }
 
 /** The switches of `settings` the form offers, by their label. */
@@ -179,8 +181,10 @@ export function SendEmail() {
         ...(campaign.trim() ? { campaign_id: campaign.trim() } : {}),
         ...(Object.keys(customArgs).length ? { custom_args: customArgs } : {}),
       };
-      const res = await serviceAs(account.api_key).sendEmail(body);
-      setAnswer({ refId: res.ref_id, body: res });
+      // What the API accepted but ignored (X-Mailyard-Ignored) is shown beside the answer.
+      const ignored: string[] = [];
+      const res = await serviceAs(account.api_key, (paths) => ignored.push(...paths)).sendEmail(body);
+      setAnswer({ refId: res.ref_id, body: res, ignored });
     } catch (err) {
       setError({ message: describeError(err), errors: fieldErrors(err) });
     } finally {
@@ -344,7 +348,7 @@ export function SendEmail() {
           </div>
         )}
       </form>
-      {answer && <SendAnswer refId={answer.refId} body={answer.body} />}
+      {answer && <SendAnswer refId={answer.refId} body={answer.body} ignored={answer.ignored} />}
     </main>
   );
 }
