@@ -7,10 +7,10 @@
  * Runs after `electron-vite build` (`npm run build`), which empties out/main and builds the CLI and
  * the desktop app's main process.
  *
- * Runtime dependencies stay outside the bundle (`npm install` brings them), except the
- * @fastify/static tree: it `require()`s content-disposition 3, which is ESM-only. Node >= 20.19 can
- * require ESM, jest's module loader cannot (in either of its modes), so that tree is bundled into
- * both builds and nothing outside the bundle requires an ESM-only package.
+ * Runtime dependencies stay outside the bundle (`npm install` brings them). The @fastify/static tree
+ * is bundled: it `require()`s content-disposition 3, which is ESM-only; Node >= 20.19 can require ESM,
+ * jest's module loader cannot (in either of its modes). Both are devDependencies, so electron-vite
+ * bundles them into the CLI and the desktop app too, and an install of the package does not fetch them.
  *
  * Each entry exports only what its source exports (`preserveEntrySignatures: 'strict'`): shared code
  * goes into chunks, never out as a mangled extra export of an entry.
