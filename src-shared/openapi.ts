@@ -93,6 +93,27 @@ export interface OpenApiInfo {
   serverUrl?: string;
 }
 
+/**
+ * Drops `additionalProperties: false` from the given schemas and every component they refer to, so a
+ * validating tool is never stricter than the server, which ignores unknown fields.
+ */
+function openToUnknownFields(schemas: unknown[], components: Record<string, JsonSchema>): void {
+  const seen = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const obj = node as JsonSchema;
+    if (obj.additionalProperties === false) delete obj.additionalProperties;
+    const ref = typeof obj.$ref === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(obj.$ref)?.[1] : undefined;
+    if (ref && !seen.has(ref)) {
+      seen.add(ref);
+      visit(components[ref]);
+    }
+    for (const value of Object.values(obj)) visit(value);
+  };
+  visit(schemas);
+}
+
 /** The OpenAPI 3.1 document of the given operations, generated from their zod schemas, and of the routes that answer files or streams. */
 export function buildOpenApiDocument(
   operations: Record<string, Operation>,
@@ -107,18 +128,20 @@ export function buildOpenApiDocument(
   };
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
+  /** The service API's request schemas: it accepts and ignores unknown fields (API.md part 0). */
+  const lenient: unknown[] = [];
   for (const [operationId, op] of Object.entries(operations)) {
     tags.add(op.tag);
     const parameters = parametersOf(op, components);
+    const requestBody = op.body && { required: true, content: { 'application/json': { schema: toSchema(op.body, 'input', components) } } };
+    if (op.auth === 'bearer') lenient.push(requestBody, parameters);
     (paths[op.path] ??= {})[op.method.toLowerCase()] = {
       operationId,
       summary: op.summary,
       tags: [op.tag],
       security: securityOf(op.auth),
       ...(parameters.length ? { parameters } : {}),
-      ...(op.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(op.body, 'input', components) } } } }
-        : {}),
+      ...(requestBody ? { requestBody } : {}),
       responses: {
         '200': { description: 'Success', content: { 'application/json': { schema: toSchema(op.response, 'output', components) } } },
         ...errorResponses(operationId, op, errorRefs[op.errorShape ?? 'plain'], errorRefs.plain),
@@ -141,13 +164,16 @@ export function buildOpenApiDocument(
       },
     };
   }
+  openToUnknownFields(lenient, components);
   return {
     openapi: '3.1.0',
     info: {
       title: 'Mailyard',
       version: info.version,
       description:
-        'Offline emulation of an email delivery service (/v1) and the emulator control API (/emulator). Generated from the zod schemas.',
+        'Offline emulation of an email delivery service (/v1) and the emulator control API (/emulator). Generated from the zod schemas. ' +
+        'Like the real service, /v1 accepts and ignores unknown body fields and query parameters (they are named in the X-Mailyard-Ignored ' +
+        'answer header) unless the emulator runs with --strict-requests; the control API refuses them.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     ...(info.serverUrl ? { servers: [{ url: info.serverUrl, description: 'This emulator' }] } : {}),
