@@ -85,24 +85,25 @@ export async function longPoll<T>(
   return { found, timed_out: found.length === 0, waited_ms: Date.now() - started };
 }
 
+/** Where an instance keeps whether its listener is closing (on the instance: no state shared between emulators). */
+const CLOSING = Symbol('mailyard.closing');
+
 /** Whether the listener is closing: long polls answer at once then, so close() is never held by a wait. */
-const closingFlags = new WeakMap<FastifyInstance, { closing: boolean }>();
 export function closingOf(app: FastifyInstance): { closing: boolean } {
-  let flag = closingFlags.get(app);
-  if (!flag) {
-    const created = { closing: false };
-    flag = created;
-    closingFlags.set(app, created);
-    app.addHook('preClose', (done) => {
-      created.closing = true;
-      done();
-    });
-    // What is answered while closing closes its connection: an idle keep-alive socket would hold close() until it times out.
-    app.addHook('onSend', (_request, reply, payload, done) => {
-      if (created.closing) reply.header('connection', 'close');
-      done(null, payload);
-    });
-  }
+  const holder = app as FastifyInstance & { [CLOSING]?: { closing: boolean } };
+  const existing = holder[CLOSING];
+  if (existing) return existing;
+  const flag = { closing: false };
+  holder[CLOSING] = flag;
+  app.addHook('preClose', (done) => {
+    flag.closing = true;
+    done();
+  });
+  // What is answered while closing closes its connection: an idle keep-alive socket would hold close() until it times out.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (flag.closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
   return flag;
 }
 
