@@ -19,6 +19,8 @@ export default defineConfig({
           // Run by `npm start` under plain Node before Electron: better-sqlite3 built for Electron.
           'prepare-native-sqlite': resolve(import.meta.dirname, 'src-main/desktop/prepare-native-sqlite.ts'),
         },
+        // No JSDoc in the bundles: the bundled @fastify/static's JSDoc holds `import("./types")` that is not code.
+        output: { comments: { jsdoc: false, legal: true, annotation: true } },
       },
     },
   },

@@ -87,6 +87,8 @@ async function buildFormat(format) {
           exports: 'named',
           entryFileNames: `[name].${ext}`,
           chunkFileNames: `chunks/[name]-[hash].${ext}`,
+          // No JSDoc in the bundle: types come from out/types; bundled packages' JSDoc holds `import("./types")` that is not code.
+          comments: { jsdoc: false, legal: true, annotation: true },
         },
       },
     },

@@ -25,8 +25,9 @@ describe('packaging', () => {
     expect(config.win.target).toEqual(['nsis']);
     expect(config.npmRebuild).toBe(true);
     expect(config.asarUnpack).toContain('**/*.node');
-    expect(config.extraMetadata.main).toBe(pkg.main);
-    expect(pkg.main).toBe('out/main/desktop.js');
+    // package.json's main is the npm package's library entry; the packaged app's is the desktop main process.
+    expect(config.extraMetadata.main).toBe('out/main/desktop.js');
+    expect(pkg.main).toBe('out/main/index.cjs');
     expect(config.files).toContain('out/**/*');
     // Only what runs: not the npm start step, not better-sqlite3's sources and build leftovers.
     expect(config.files).toContain('!out/main/prepare-native-sqlite.js');
@@ -35,7 +36,7 @@ describe('packaging', () => {
   });
 
   it('npm start prepares better-sqlite3 for Electron before launching it; npm run dist packages and restores the Node build', () => {
-    expect(pkg.scripts.start).toBe('electron-vite build && node out/main/prepare-native-sqlite.js && electron .');
+    expect(pkg.scripts.start).toBe('electron-vite build && node out/main/prepare-native-sqlite.js && electron out/main/desktop.js');
     expect(pkg.scripts.dist).toContain('node build/dist.mjs');
     const dist = readFileSync(join(ROOT, 'build/dist.mjs'), 'utf8');
     expect(dist).toContain("'electron-builder'");
