@@ -9,7 +9,7 @@ export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
 
 export const ATTEMPT_ERROR_CODES = ['refused', 'timeout', 'tls', 'dns', 'reset', 'network', 'redirect', 'interrupted'] as const;
 
-/** How much of a delivery's bodies the control API answers and the store keeps (the README's Limits table). */
+/** How much of a delivery's bodies the control API answers and the store keeps (docs/limits.md). */
 export const DELIVERY_BODY_LIMITS = {
   /** A payload up to this many bytes is answered whole in a delivery's detail; a larger one as its first this many bytes. */
   payloadShownBytes: 256 * 1024,

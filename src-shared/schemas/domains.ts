@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Timestamp } from './common';
 
-/** Explicit limits on sending domains (documented in the README). */
+/** Explicit limits on sending domains (docs/limits.md). */
 export const DOMAIN_LIMITS = {
   /** A domain name as typed (an IDN before conversion may be longer in characters than its ASCII form). */
   inputLength: 253,

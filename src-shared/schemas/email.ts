@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EmailEventKindSchema } from './events';
 import { pageSizeParam, Timestamp } from './common';
 
-/** Explicit limits of a send (documented in the README). */
+/** Explicit limits of a send (docs/limits.md). */
 export const SEND_LIMITS = {
   recipients: 1000,
   attachments: 100,

@@ -4,7 +4,7 @@ import { DomainName } from './domains';
 import { EmailAddress, EmailAttachment, EmailRecipient } from './email';
 import { WebhookHeaders, WebhookMethod, WebhookUrl } from './webhooks';
 
-/** Explicit limits of inbound routing (documented in the README). */
+/** Explicit limits of inbound routing (docs/limits.md). */
 export const INBOUND_LIMITS = {
   /** A local part (RFC 5321: 64 octets). */
   usernameLength: 64,

@@ -3,7 +3,7 @@ import { pageSizeParam, Timestamp } from './common';
 import { EmailAddress } from './email';
 import { WebhookHeaders, WebhookMethod, WebhookUrl } from './webhooks';
 
-/** Explicit limits of mailer configurations (documented in the README). */
+/** Explicit limits of mailer configurations (docs/limits.md). */
 export const MAILER_LIMITS = {
   nameLength: 256,
   hostLength: 253,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EMAIL_EVENT_KINDS, WEBHOOK_EVENTS, WEBHOOK_METHODS } from '../events';
 import { Timestamp } from './common';
 
-/** Explicit limits on webhook configuration (documented in the README). */
+/** Explicit limits on webhook configuration (docs/limits.md). */
 export const WEBHOOK_LIMITS = {
   urlLength: 2048,
   headerCount: 50,

@@ -80,7 +80,7 @@ export interface HttpAppDeps {
   maxBodyBytes: number;
   /** `/v1` refuses unknown fields and null optionals (400) rather than ignoring them (leniency.ts). */
   strictRequests?: boolean;
-  /** How long a slow client may hold a connection (README: Limits). */
+  /** How long a slow client may hold a connection (docs/limits.md). */
   timeouts: HttpTimeouts;
   uiDir: string | undefined;
   services: HttpServices;

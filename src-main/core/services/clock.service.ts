@@ -4,7 +4,7 @@ import type { Dispatcher } from '../dispatch/dispatcher';
 import { AppError } from '../errors';
 import type { Simulator } from './simulation/simulator';
 
-/** A clock move waits this long at most (wall time) for the attempts it made due (README: Limits). */
+/** A clock move waits this long at most (wall time) for the attempts it made due (docs/limits.md). */
 export const CLOCK_SETTLE_WAIT_MS = 2_000;
 
 export interface ClockServiceDeps {

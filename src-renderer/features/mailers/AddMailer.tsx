@@ -7,7 +7,7 @@ import { FieldError } from '../../components/FieldError';
 
 type Problem = { message: string; errors: Array<{ path: string; message: string }>; refused?: boolean };
 
-/** What each `secure` value does, beside the select (as the README says it). */
+/** What each `secure` value does, beside the select (as docs/mailers.md says it). */
 function secureHint(secure: MailerSecure, type: 'smtp' | 'imap'): string {
   switch (secure) {
     case 'Auto':

@@ -39,7 +39,7 @@ export interface PreparedLinks {
 
 const newToken = () => randomBytes(16).toString('base64url');
 
-/** Links of one message that click tracking rewrites; later ones stay as written (documented in the README). */
+/** Links of one message that click tracking rewrites; later ones stay as written (docs/limits.md). */
 export const MAX_TRACKED_LINKS = 1000;
 
 // An <a ...href="http(s)://..."...>text</a>, with the href in double or single quotes.
