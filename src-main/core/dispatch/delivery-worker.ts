@@ -106,12 +106,24 @@ export class DeliveryWorker {
     this.alarm.clear();
     // Claimed ahead but never sent: back to pending, so no attempt is recorded for them.
     const unsent = this.ready.splice(0).map((r) => r.id);
-    if (unsent.length > 0) this.outbox.release(unsent);
+    if (unsent.length > 0) {
+      try {
+        this.outbox.release(unsent);
+      } catch (err) {
+        // A full disk: they stay `sending`, and the next start counts them as interrupted (retried).
+        this.deps.logger.warn({ err, count: unsent.length }, 'claimed deliveries could not be released; the next start retries them');
+      }
+    }
     this.outbox.forgetNewUnclaimed();
     // Attempts in flight end or are cut short (recorded as interrupted, retried on the next start).
     await this.slots.drain(graceMs);
     this.tick();
     this.stopped = true;
+    // Nothing may touch the store any more, not even a retry of a commit that failed just now.
+    clearImmediate(this.tickSoon);
+    clearTimeout(this.tickLater);
+    this.tickSoon = undefined;
+    this.tickLater = undefined;
   }
 
   /** Inserts what was enqueued; what was claimed as it was inserted is sent at once. */
