@@ -100,47 +100,51 @@ export function buildHelpers(deps: HelperDeps): MailyardHelpers {
   }
   const raw = (message: CapturedMessage | string) => download(`/emulator/messages/${encodeURIComponent(idOf(message))}/raw`);
 
-  const waitForDelivery = (match: DeliveryFilter | ((d: Delivery) => boolean | Promise<boolean>), options: MatchOptions<DeliveryFilter> = {}) => {
-    if (typeof match !== 'function') {
-      return waitOnServer(
-        { helper: 'waitForDelivery', what: 'webhook delivery', filter: match, recent: () => newestDeliveries(20), describe: describeDelivery },
-        (waitMs) => waitDeliveries(match, waitMs, 1),
-        deliveryDetail,
-        options,
-      );
-    }
-    const { filter } = options;
-    const collect = async () => {
-      const summaries = filter ? await waitDeliveries(filter, 0, FILTER_SCAN) : await newestDeliveries(PREDICATE_SCAN);
-      const out: Delivery[] = [];
-      for (const s of summaries) out.push(await deliveryDetail(s));
-      return out;
+  /**
+   * A wait of one kind of record: a filter object waits on the server (a long poll); a function
+   * predicate is tried on the records a filter finds, or on the newest, each time the emulator
+   * announces a change.
+   */
+  function waiter<F extends object, S, D extends S>(kind: {
+    helper: string;
+    what: string;
+    serverWait: (filter: F, waitMs: number, limit: number) => Promise<S[]>;
+    newest: (limit: number) => Promise<S[]>;
+    detail: (summary: S) => Promise<D>;
+    describe: (summary: S) => string;
+  }) {
+    return (match: F | ((record: D) => boolean | Promise<boolean>), options: MatchOptions<F> = {}): Promise<D> => {
+      const { helper, what, serverWait, newest, detail, describe } = kind;
+      if (typeof match !== 'function') {
+        return waitOnServer({ helper, what, filter: match, recent: () => newest(20), describe }, (waitMs) => serverWait(match, waitMs, 1), detail, options);
+      }
+      const { filter } = options;
+      const collect = async () => {
+        const summaries = filter ? await serverWait(filter, 0, FILTER_SCAN) : await newest(PREDICATE_SCAN);
+        const out: D[] = [];
+        for (const s of summaries) out.push(await detail(s));
+        return out;
+      };
+      return waitForMatch({ what, helper, collect, describe, subscribe }, match, options as WaitOptions);
     };
-    return waitForMatch(
-      { what: 'webhook delivery', helper: 'waitForDelivery', collect, describe: (d: Delivery) => describeDelivery(d), subscribe },
-      match,
-      options,
-    );
-  };
+  }
 
-  const waitForMessage = (match: MessageFilter | ((m: CapturedMessage) => boolean | Promise<boolean>), options: MatchOptions<MessageFilter> = {}) => {
-    if (typeof match !== 'function') {
-      return waitOnServer(
-        { helper: 'waitForMessage', what: 'captured message', filter: match, recent: () => newestMessages(20), describe: describeMessage },
-        (waitMs) => waitMessages(match, waitMs, 1),
-        messageDetail,
-        options,
-      );
-    }
-    const { filter } = options;
-    const collect = async () => {
-      const summaries = filter ? await waitMessages(filter, 0, FILTER_SCAN) : await newestMessages(PREDICATE_SCAN);
-      const out: CapturedMessage[] = [];
-      for (const s of summaries) out.push(await messageDetail(s));
-      return out;
-    };
-    return waitForMatch({ what: 'captured message', helper: 'waitForMessage', collect, describe: describeMessage, subscribe }, match, options as WaitOptions);
-  };
+  const waitForDelivery = waiter({
+    helper: 'waitForDelivery',
+    what: 'webhook delivery',
+    serverWait: waitDeliveries,
+    newest: newestDeliveries,
+    detail: deliveryDetail,
+    describe: describeDelivery,
+  });
+  const waitForMessage = waiter({
+    helper: 'waitForMessage',
+    what: 'captured message',
+    serverWait: waitMessages,
+    newest: newestMessages,
+    detail: messageDetail,
+    describe: describeMessage,
+  });
 
   return {
     url,
