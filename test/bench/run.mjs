@@ -1,10 +1,8 @@
 // `npm run bench [-- NAME...]`: runs test/bench/NAME.bench.ts (all of them without a name) through
 // Vite's module runner, so benchmarks import the TypeScript sources exactly as the tests do.
 import { readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { createServer, createServerModuleRunner } from 'vite';
+import { withModuleRunner } from './tools/module-runner.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const available = readdirSync(new URL('.', import.meta.url))
   .filter((f) => f.endsWith('.bench.ts'))
   .map((f) => f.replace(/\.bench\.ts$/, ''));
@@ -16,25 +14,14 @@ for (const name of wanted) {
   }
 }
 
-const server = await createServer({
-  configFile: false,
-  root,
-  logLevel: 'warn',
-  appType: 'custom',
-  server: { middlewareMode: true, hmr: false, ws: false },
-  optimizeDeps: { noDiscovery: true, include: [] },
-});
-const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
-let failed = false;
-try {
+const failed = await withModuleRunner(async (importTs) => {
+  let failed = false;
   for (const name of wanted.length ? wanted : available) {
-    const mod = await runner.import(`/test/bench/${name}.bench.ts`);
+    const mod = await importTs(`/test/bench/${name}.bench.ts`);
     const ok = await mod.default();
     // A smoke run (MAILYARD_BENCH_SMOKE=1, tiny sizes) checks that each benchmark runs, not its targets.
     if (ok === false && process.env.MAILYARD_BENCH_SMOKE !== '1') failed = true;
   }
-} finally {
-  await runner.close();
-  await server.close();
-}
+  return failed;
+});
 process.exit(failed ? 1 : 0);

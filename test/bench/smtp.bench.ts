@@ -36,7 +36,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function composeMessage(attachmentBytes: number): Promise<string> {
+/** The benchmark's message: a receipt of about 5 KB (text and HTML), with an attachment of `attachmentBytes`. */
+export async function composeMessage(attachmentBytes: number): Promise<string> {
   const paragraph = 'Thank you for your order. Your receipt is below, with the items, taxes and shipping. ';
   const html = `<html><body>${`<p>${paragraph}</p>`.repeat(40)}</body></html>`.slice(0, 3 * 1024);
   const raw = await new MailComposer({

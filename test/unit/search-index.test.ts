@@ -6,6 +6,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadMigrations, migrate, openDatabase, type Db } from '../../src-main/core/store/database';
 import { MessagesRepo, type MessageRow } from '../../src-main/core/store/messages.repo';
+import { SearchIndexRepo } from '../../src-main/core/store/search-index.repo';
 import { SearchUpkeep } from '../../src-main/core/store/search-upkeep';
 
 const dirs: string[] = [];
@@ -62,10 +63,15 @@ describe('the search indexes upkeep', () => {
     try {
       db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
       const repo = new MessagesRepo(db);
+      const index = new SearchIndexRepo(db);
       for (let i = 0; i < 300; i++) {
         repo.insertContent({ content_id: copy(i, '').content_id, raw: Buffer.from('x') });
-        repo.insertMessage(copy(i, `user${i % 30}@domain${i % 7}.test`), { body: `order ref-${i} shipped`, headers: `To: user${i % 30}@domain${i % 7}.test` });
+        repo.insertMessage(copy(i, `user${i % 30}@domain${i % 7}.test`));
+        // Indexed one copy a transaction, as the indexer does when mail arrives one message at a time.
+        const headers = `To: user${i % 30}@domain${i % 7}.test`;
+        index.write(index.pending(0, 1).map((pending) => ({ copy: pending, text: { body: `order ref-${i} shipped`, headers, addresses: `user${i % 30}@domain${i % 7}.test @domain${i % 7}.test` } })));
       }
+      expect(index.waiting()).toBe(0);
       const queries = ['shipped', 'ref-12', '"order ref 120"', 'to:user3@domain3.test', '@domain2.test', 'order to:user1'];
       const before = queries.map((q) => ids(repo, q));
       const left = [segments(db, 'message_search'), segments(db, 'message_addresses')];

@@ -33,6 +33,7 @@ export function startWorkers(services: EmulatorServices, clock: EmulatorClock, l
   relay.start();
   imap.start();
   services.spamFilter.start();
+  services.searchIndexer.start();
 }
 
 /**
@@ -62,6 +63,8 @@ export async function stopEmulator(parts: {
   clearTimeout(grace);
   await services.spamd.stop();
   parts.writes.flush();
+  // What is not indexed yet stays queued in the store for the next start.
+  await services.searchIndexer.close();
   parts.state.set(CLOCK_OFFSET_KEY, String(clock.state().offsetMs));
   clock.dispose();
   await parts.store.close();

@@ -25,6 +25,8 @@ import { fileKeyStore, memoryKeyStore, SecretBox } from '../services/mailers/sec
 import { OAuthService } from '../services/oauth/oauth.service';
 import { lookupHost, probeUrl } from '../net/reachability';
 import { ResetService } from '../services/reset.service';
+import { SearchIndexer } from '../services/search/search-indexer';
+import { textDeriver } from '../services/search/text-deriver';
 import { SimulationRules } from '../services/simulation/rules.service';
 import { Simulator } from '../services/simulation/simulator';
 import { ClockService, CLOCK_SETTLE_WAIT_MS } from '../services/clock.service';
@@ -40,6 +42,7 @@ import { InboundRepo } from '../store/inbound.repo';
 import { MailersRepo } from '../store/mailers.repo';
 import { MessagesRepo } from '../store/messages.repo';
 import { ResetRepo } from '../store/reset.repo';
+import { SearchIndexRepo } from '../store/search-index.repo';
 import { SimulationRepo } from '../store/simulation.repo';
 import { StatsRepo } from '../store/stats.repo';
 import { TemplatesRepo } from '../store/templates.repo';
@@ -173,8 +176,12 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     scheduled: () => simulator.wake(),
     logger: logger.child({ component: 'spam-filter' }),
   });
+  const searchIndexer = new SearchIndexer(new SearchIndexRepo(db), textDeriver(logger.child({ component: 'search-index' })), {
+    logger: logger.child({ component: 'search-index' }),
+  });
   const email = new EmailService({
     messages: messagesRepo,
+    stored: () => searchIndexer.notify(),
     simulation: simulationRepo,
     rules,
     clock,
@@ -231,7 +238,11 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     drainTimeoutMs: config.deliveryTimeoutMs + config.shutdownGraceMs,
   });
 
-  const messages = new MessagesService({ repo: messagesRepo, relayOf: (messageId) => mailersRepo.relayOf(messageId) });
+  const messages = new MessagesService({
+    repo: messagesRepo,
+    relayOf: (messageId) => mailersRepo.relayOf(messageId),
+    searchReady: () => searchIndexer.ready(),
+  });
   const services: EmulatorServices = {
     accounts,
     webhooks,
@@ -242,6 +253,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     checks: new ChecksService({ messages, token: (token) => messagesRepo.token(token), spamd }),
     spamd,
     spamFilter,
+    searchIndexer,
     tracking,
     dispatcher,
     simulator,

@@ -1,3 +1,4 @@
+import type { SearchIndexer } from '../services/search/search-indexer';
 import type { Logger } from 'pino';
 import type { EmulatorClock } from '../clock';
 import type { EmulatorConfig } from '../config';
@@ -41,6 +42,8 @@ export interface EmulatorServices extends HttpServices {
   /** SpamAssassin's daemon, started on first use and stopped with the emulator. */
   spamd: Spamd;
   spamFilter: SpamFilter;
+  /** Keeps the search indexes up with the stored copies (started with the workers, closed before the store). */
+  searchIndexer: SearchIndexer;
 }
 
 export interface EmulatorHandle {

@@ -21,12 +21,6 @@ export interface MessageSearch {
   accountId?: string;
 }
 
-/** What a copy is found by beyond its columns: its body's words and its header lines. */
-export interface MessageSearchText {
-  body: string;
-  headers: string;
-}
-
 export interface SearchTerms {
   where: string[];
   params: Record<string, unknown>;

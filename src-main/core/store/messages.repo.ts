@@ -1,12 +1,11 @@
 import type { EmailStatus } from '../../../src-shared/schemas/email';
-import { addressWords } from '../../../src-shared/search/message-query';
 import { applyPatch } from './byte-patch';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import { searchTerms, type MessageSearch, type MessageSearchText } from './message-search';
+import { searchTerms, type MessageSearch } from './message-search';
 import { TrackingTokens, type TrackedLink, type TrackingTokenRow } from './tracking-tokens';
 
-export type { MessageSearch, MessageSearchText } from './message-search';
+export type { MessageSearch } from './message-search';
 
 export interface MessageContentRow {
   content_id: string;
@@ -83,9 +82,6 @@ export interface LogFilter {
 
 export class MessagesRepo {
   private readonly stmts;
-  /** The last header lines and body whose addresses were read, and their address words (see otherAddresses). */
-  private lastText: MessageSearchText = { body: '', headers: '' };
-  private lastAddresses = '';
   private readonly tokens: TrackingTokens;
   /** The search's prepared statements, by their SQL. */
   private readonly searchStatements = new Map<string, Statement<[Record<string, unknown>], unknown>>();
@@ -103,12 +99,6 @@ export class MessagesRepo {
          VALUES (@id, @ref_id, @account_id, @content_id, @source, @from_email, @from_name, @recipient_email, @recipient_lc, @recipient_domain,
            @recipient_name, @recipient_type, @subject, @campaign_id, @mailer_id, @custom_args, @status, @created_ms, @created_at, @delivered_ms, @delivered_at,
            @failed_reason, @priority, @updated_at, @patch)`,
-      ),
-      insertSearch: db.prepare<[{ rowid: number | bigint; subject: string; sender: string; recipient: string; body: string; headers: string }]>(
-        'INSERT INTO message_search (rowid, subject, sender, recipient, body, headers) VALUES (@rowid, @subject, @sender, @recipient, @body, @headers)',
-      ),
-      insertAddresses: db.prepare<[{ rowid: number | bigint; sender: string; recipient: string; other: string }]>(
-        'INSERT INTO message_addresses (rowid, sender, recipient, other) VALUES (@rowid, @sender, @recipient, @other)',
       ),
       get: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?'),
       ofSend: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE ref_id = ? ORDER BY id'),
@@ -138,35 +128,9 @@ export class MessagesRepo {
     this.stmts.insertContent.run(row);
   }
 
-  /** Stores a copy and indexes it for the search (its columns, and `text` when given: body and header lines). */
-  insertMessage(row: MessageRow, text: MessageSearchText = { body: '', headers: '' }): void {
-    const { lastInsertRowid } = this.stmts.insertMessage.run(row);
-    this.stmts.insertSearch.run({
-      rowid: lastInsertRowid,
-      subject: row.subject,
-      sender: `${row.from_email} ${row.from_name}`,
-      recipient: `${row.recipient_email} ${row.recipient_name}`,
-      body: text.body,
-      headers: text.headers,
-    });
-    this.stmts.insertAddresses.run({
-      rowid: lastInsertRowid,
-      sender: addressWords(row.from_email).join(' '),
-      recipient: addressWords(row.recipient_email).join(' '),
-      other: this.otherAddresses(text),
-    });
-  }
-
-  /**
-   * The addresses of a copy's header lines and body, as the address index's words. The copies of a
-   * send share their text: the last one read is kept, so a 200-recipient send scans its body once.
-   */
-  private otherAddresses(text: MessageSearchText): string {
-    if (text.headers !== this.lastText.headers || text.body !== this.lastText.body) {
-      this.lastText = text;
-      this.lastAddresses = [...new Set(addressWords(`${text.headers}\n${text.body}`))].join(' ');
-    }
-    return this.lastAddresses;
+  /** Stores a copy. Its search index rows follow (the trigger of migration 0025 queues it for SearchIndexer). */
+  insertMessage(row: MessageRow): void {
+    this.stmts.insertMessage.run(row);
   }
 
   get(id: string): MessageRow | undefined {

@@ -64,10 +64,10 @@ export async function longPoll<T>(
   app: FastifyInstance,
   request: FastifyRequest,
   waitMs: number,
-  find: () => T[],
+  find: () => T[] | Promise<T[]>,
 ): Promise<{ found: T[]; timed_out: boolean; waited_ms: number }> {
   const started = Date.now();
-  let found = find();
+  let found = await find();
   if (found.length > 0 || waitMs === 0) return { found, timed_out: found.length === 0, waited_ms: 0 };
   let gone = false;
   const onGone = () => (gone = true);
@@ -77,7 +77,7 @@ export async function longPoll<T>(
   try {
     while (found.length === 0 && !gone && !closing.closing && Date.now() - started < waitMs) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(LONG_POLL_EVERY_MS, waitMs - (Date.now() - started))));
-      found = find();
+      found = await find();
     }
   } finally {
     socket.off('close', onGone);
@@ -118,7 +118,7 @@ export function messagesRoutes(
   },
 ): void {
   const { messages, relay, checks } = deps;
-  registerOperation(app, ops.listMessages, ({ query }) => ok('Messages retrieved successfully', messages.list(query)));
+  registerOperation(app, ops.listMessages, async ({ query }) => ok('Messages retrieved successfully', await messages.list(query)));
   registerOperation(app, ops.releaseMessage, async ({ params, body }) => {
     const result = await relay.release(params.id, body.mailer_id, body.to);
     const message = result.ok
@@ -132,13 +132,13 @@ export function messagesRoutes(
     const answer = await longPoll(app, request, wait_ms, () => messages.matching(filter, limit));
     return ok(answer.timed_out ? 'No message matched' : 'Messages matched', { messages: answer.found, timed_out: answer.timed_out, waited_ms: answer.waited_ms });
   });
-  registerOperation(app, ops.countMessages, ({ query }) => ok('Messages counted', { count: messages.count(query) }));
+  registerOperation(app, ops.countMessages, async ({ query }) => ok('Messages counted', { count: await messages.count(query) }));
   registerOperation(app, ops.getMessage, async ({ params }) => ok('Message retrieved successfully', await messages.detail(params.id)));
   registerOperation(app, ops.deleteMessage, ({ params }) => {
     messages.delete(params.id);
     return ok('Message deleted', { deleted: 1 });
   });
-  registerOperation(app, ops.deleteMessages, ({ query }) => ok('Messages deleted', { deleted: messages.deleteMatching(query) }));
+  registerOperation(app, ops.deleteMessages, async ({ query }) => ok('Messages deleted', { deleted: await messages.deleteMatching(query) }));
 
   app.get('/emulator/messages/:id/raw', (request, reply) => {
     const { id } = parseInput(MessageIdParams, request.params, 'params');

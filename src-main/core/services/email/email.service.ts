@@ -10,7 +10,6 @@ import type { SimulationRules } from '../simulation/rules.service';
 import { composeCopies, type RecordedCopy } from './copies';
 import { queryEmailLogs } from './email-logs';
 import { SUPPRESSED_REASON } from '../events/message-log';
-import { bodySearchText, headerSearchText, receivedBodySearchText } from './search-text';
 import type { StoredTemplate } from './templates.service';
 
 type RecipientType = 'to' | 'cc' | 'bcc';
@@ -38,8 +37,6 @@ interface RecordedSend {
   customArgs: Record<string, string>;
   priority: string;
   copies: RecordedCopy[];
-  /** The words of the body (text and HTML without tags) the search indexes, for every copy of the send. */
-  searchBody: string;
 }
 
 /** How a send's `mailer_id` and sender are checked, and whether the send is relayed for real. */
@@ -73,6 +70,8 @@ export interface EmailDeps {
   /** The account's number (the logs' `accountId`). */
   accountNumber: (accountId: string) => number;
   senders: SenderPolicy;
+  /** Told after a send's copies are committed: the search indexes take them in soon after (SearchIndexer). */
+  stored?: () => void;
   /** Announces the stored copies of a send, after their commit (the UI's live list). */
   created?: (rows: MessageRow[]) => void;
   /** The DKIM key of the sender's verified domain of the account, if it has one. */
@@ -132,8 +131,6 @@ export class EmailService {
       customArgs: body.custom_args ?? {},
       priority: String(body.priority ?? 0),
       copies,
-      // The content as sent before placeholders are filled (the copies' own text is only in their MIME).
-      searchBody: bodySearchText(text, html),
     });
     return { ref_id: refId };
   }
@@ -143,15 +140,11 @@ export class EmailService {
    * envelope recipient, each through the same simulation and events as an API send. Answers the ref_id.
    */
   async acceptSmtp(accountId: string, message: IncomingMessage): Promise<string> {
-    // One parse of the received message, for the search's index of its body (before the clock is read:
-    // the parse yields to other work).
-    const searchBody = await receivedBodySearchText(message.raw);
     const now = this.deps.clock.now();
     const refId = this.newId(now);
     await this.record(accountId, now, {
       refId,
       source: 'smtp',
-      searchBody,
       from: message.from,
       subject: message.subject,
       campaignId: message.campaignId,
@@ -177,7 +170,6 @@ export class EmailService {
     const relay = send.relayed ? this.deps.relay : undefined;
     // A shared composition is stored once, under the key of its first copy.
     const storedAs = new Map<Buffer, string>();
-    const headersOf = new Map<Buffer, string>();
     const rows: MessageRow[] = [];
     await this.deps.writes.run(() => {
       // The batcher may run this twice (after another write of its group failed): start afresh.
@@ -219,9 +211,7 @@ export class EmailService {
           updated_at: createdAt,
           patch: c.patch ?? null,
         };
-        let headers = headersOf.get(c.raw);
-        if (headers === undefined) headersOf.set(c.raw, (headers = headerSearchText(c.raw)));
-        messages.insertMessage(row, { body: send.searchBody, headers });
+        messages.insertMessage(row);
         if (this.deps.created) rows.push(row);
         for (const t of c.tokens) messages.insertToken({ ...t, message_id: c.id });
         if (c.links) messages.insertLinks(c.id, c.links.key, c.links.of, c.links.list);
@@ -236,6 +226,7 @@ export class EmailService {
       }
     });
     this.deps.scheduled();
+    this.deps.stored?.();
     relay?.wake();
     if (rows.length > 0) this.deps.created?.(rows);
   }

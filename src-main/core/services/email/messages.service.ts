@@ -47,13 +47,21 @@ export interface MessagesDeps {
   repo: MessagesRepo;
   /** The relay a copy sent through an SMTP mailer still waits for. */
   relayOf: (messageId: string) => RelayRow | undefined;
+  /** Resolves once the search indexes hold every copy stored so far (SearchIndexer.ready). */
+  searchReady: () => Promise<void>;
 }
 
 /** The captured messages, as the UI shows them: list, detail, raw source, HTML, attachments. */
 export class MessagesService {
   constructor(private readonly deps: MessagesDeps) {}
 
-  list(query: { q?: string; status?: string; campaign_id?: string; account_id?: string; limit: number; cursor?: string }) {
+  /** A search by words or addresses reads the indexes: it first waits for them to hold every stored copy. */
+  private async indexed(q: string | undefined): Promise<void> {
+    if (q !== undefined && q.trim() !== '') await this.deps.searchReady();
+  }
+
+  async list(query: { q?: string; status?: string; campaign_id?: string; account_id?: string; limit: number; cursor?: string }) {
+    await this.indexed(query.q);
     const rows = this.deps.repo.search({
       q: query.q,
       status: query.status,
@@ -67,7 +75,8 @@ export class MessagesService {
   }
 
   /** How many messages the list's filters find. */
-  count(query: { q?: string; status?: string; campaign_id?: string; account_id?: string }): number {
+  async count(query: { q?: string; status?: string; campaign_id?: string; account_id?: string }): Promise<number> {
+    await this.indexed(query.q);
     return this.deps.repo.count({ q: query.q, status: query.status, campaignId: query.campaign_id, accountId: query.account_id });
   }
 
@@ -76,12 +85,13 @@ export class MessagesService {
    * in the store's indexes (so the cost does not grow with the store), the other fields are checked
    * on at most WAIT_CANDIDATES of the newest candidates.
    */
-  matching(filter: MessageWaitFilter, limit: number): MessageSummary[] {
+  async matching(filter: MessageWaitFilter, limit: number): Promise<MessageSummary[]> {
     const lc = (v: string | undefined) => v?.trim().toLowerCase();
     const recipient = lc(filter.recipient);
     const from = lc(filter.from);
     const subject = lc(filter.subject);
     const q = filter.ref_id !== undefined ? filter.ref_id : recipient ? `to:"${recipient.replace(/"/g, '')}"` : undefined;
+    if (filter.ref_id === undefined) await this.indexed(q);
     const rows = this.deps.repo.search({ q, status: filter.status, campaignId: filter.campaign_id, accountId: filter.account_id, limit: WAIT_CANDIDATES });
     let found = rows.filter(
       (r) =>
@@ -166,7 +176,8 @@ export class MessagesService {
   }
 
   /** Deletes what the list's filters find; every message when there is no filter. Returns how many. */
-  deleteMatching(query: { q?: string; status?: string; campaign_id?: string; account_id?: string }): number {
+  async deleteMatching(query: { q?: string; status?: string; campaign_id?: string; account_id?: string }): Promise<number> {
+    await this.indexed(query.q);
     const filter = { q: query.q?.trim() || undefined, status: query.status, campaignId: query.campaign_id || undefined, accountId: query.account_id };
     if (Object.values(filter).every((v) => v === undefined)) return this.deps.repo.deleteAll();
     return this.deps.repo.deleteMatching(filter);

@@ -1,0 +1,40 @@
+import { addressWords } from '../../../../src-shared/search/message-query';
+import { applyPatch } from '../../store/byte-patch';
+import type { DerivedText } from '../../store/search-index.repo';
+import { headerSearchText, receivedBodySearchText } from '../email/search-text';
+
+/**
+ * What the search indexer asks for a batch of copies: each send's stored content once, and each copy
+ * as that content's id and its own edits (a copy's tracking links, its To line).
+ */
+export interface TextJob {
+  contents: Array<{ id: string; raw: Uint8Array }>;
+  copies: Array<{ contentId: string; patch: Uint8Array | null }>;
+}
+
+const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
+/**
+ * The text of each copy of a job, in its order: the body's words (parsed once per content; copies of a
+ * send differ in their links, not their words), the copy's own header lines, and the addresses of
+ * both. Never fails: a copy whose content is missing or whose patch does not apply is indexed by its
+ * columns alone.
+ */
+export async function deriveTexts(job: TextJob): Promise<DerivedText[]> {
+  const contents = new Map(job.contents.map((c) => [c.id, asBuffer(c.raw)]));
+  const bodies = new Map<string, string>();
+  for (const [id, raw] of contents) bodies.set(id, await receivedBodySearchText(raw));
+  return job.copies.map((copy) => {
+    const content = contents.get(copy.contentId);
+    const body = bodies.get(copy.contentId) ?? '';
+    let headers = '';
+    if (content !== undefined) {
+      try {
+        headers = headerSearchText(copy.patch ? applyPatch(content, asBuffer(copy.patch)) : content);
+      } catch {
+        headers = headerSearchText(content);
+      }
+    }
+    return { body, headers, addresses: [...new Set(addressWords(`${headers}\n${body}`))].join(' ') };
+  });
+}

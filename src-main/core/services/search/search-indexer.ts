@@ -1,0 +1,158 @@
+import type { Logger } from 'pino';
+import type { PendingCopy, SearchIndexRepo } from '../../store/search-index.repo';
+import { isStoreFull, STORE_FULL_RETRY_MS } from '../../store/store-space';
+import type { TextDeriver } from './text-deriver';
+
+export interface SearchIndexerOptions {
+  logger: Logger;
+  /** After a copy is stored, how long the indexer waits for more to index them together (default 20 ms). */
+  gatherMs?: number;
+  /** Copies one batch takes at most (default 256). */
+  batchCopies?: number;
+  /** Bytes of stored content one batch reads at most, past its first copy (default 8 MiB). */
+  batchBytes?: number;
+}
+
+/** A search waits at most this long for the index to catch up (then searches what is indexed, and says so in the log). */
+export const SEARCH_READY_WAIT_MS = 10_000;
+
+/**
+ * Keeps the search indexes (message_search, message_addresses) up with the stored copies, off the
+ * accepting path: the SMTP sink's `250` and the send's `200` come once a copy is in `messages`, and
+ * its index rows follow here, a batch at a time. A stored copy is queued in the same transaction
+ * (search_pending, migration 0025), so a kill -9 loses no entry: `start()` indexes what was left.
+ *
+ * Per batch: the queued copies and their sends' content are read, the text (body words, header lines,
+ * addresses) is derived on the indexer's thread (TextDeriver), and the rows are written in one
+ * transaction. FTS5 writes a segment per transaction, so a batch of 200 costs about a fifth of 200
+ * single writes.
+ *
+ * A search never misses a stored copy: it waits for `ready()`, which resolves once every copy stored
+ * before it was called is indexed (under the heaviest load, a fraction of a second).
+ */
+export class SearchIndexer {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private draining: Promise<void> | null = null;
+  private closed = false;
+  /** The highest rowid indexed (or found gone) since start: waiters for copies up to it are done. */
+  private indexedUpTo = 0;
+  private readonly waiters: Array<{ upTo: number; resolve: () => void }> = [];
+
+  constructor(
+    private readonly repo: SearchIndexRepo,
+    private readonly deriver: TextDeriver,
+    private readonly options: SearchIndexerOptions,
+  ) {}
+
+  /** Indexes what a previous run left queued (a crash between a copy's commit and its index rows). */
+  start(): void {
+    this.repo.dropOrphans();
+    if (this.repo.waiting() > 0) this.schedule(0);
+  }
+
+  /** New copies were stored: index them soon, together with those that follow within `gatherMs`. */
+  notify(): void {
+    this.schedule(this.options.gatherMs ?? 20);
+  }
+
+  /** Resolves once every copy stored before this call is in the search indexes (or after `waitMs`). */
+  ready(waitMs = SEARCH_READY_WAIT_MS): Promise<void> {
+    const upTo = this.repo.newestWaiting();
+    if (upTo === 0 || this.closed) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.options.logger.warn({ waitMs, waiting: this.repo.waiting() }, 'search index still catching up: searching what is indexed');
+        done();
+      }, waitMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiters.push({ upTo, resolve: done });
+      this.schedule(0);
+    });
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.closed || this.draining !== null) return;
+    if (this.timer !== undefined) {
+      if (delayMs > 0) return;
+      clearTimeout(this.timer);
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.draining = this.drain().finally(() => {
+        this.draining = null;
+        // Copies stored while the last batch was written, or a rowid reused below the last one.
+        if (!this.closed && this.repo.waiting() > 0) this.schedule(this.options.gatherMs ?? 20);
+      });
+    }, delayMs);
+  }
+
+  private async drain(): Promise<void> {
+    let after = 0;
+    while (!this.closed) {
+      const batch = this.take(after);
+      if (batch.copies.length === 0) break;
+      const texts = await this.deriver.derive(batch.job);
+      if (this.closed) return;
+      try {
+        this.repo.write(batch.copies.map((copy, i) => ({ copy, text: texts[i] ?? { body: '', headers: '', addresses: '' } })));
+      } catch (err) {
+        if (isStoreFull(err)) {
+          // The queue keeps them; the next try comes once the disk may have room.
+          this.schedule(STORE_FULL_RETRY_MS);
+          return;
+        }
+        this.options.logger.error({ err }, 'search index write failed: these copies are searched by their columns only');
+        return;
+      }
+      after = batch.copies[batch.copies.length - 1]!.rowid;
+      this.advance(after);
+    }
+    // Nothing left after `after`: every copy a waiter asked for is indexed.
+    this.advance(Number.MAX_SAFE_INTEGER);
+  }
+
+  /** The next batch after `after`: its copies and the job for the deriver (each content read once). */
+  private take(after: number): { copies: PendingCopy[]; job: Parameters<TextDeriver['derive']>[0] } {
+    const candidates = this.repo.pending(after, this.options.batchCopies ?? 256);
+    const limit = this.options.batchBytes ?? 8 * 1024 * 1024;
+    const contents = new Map<string, Buffer>();
+    const copies: PendingCopy[] = [];
+    let bytes = 0;
+    for (const copy of candidates) {
+      if (!contents.has(copy.content_id)) {
+        const raw = this.repo.content(copy.content_id) ?? Buffer.alloc(0);
+        if (copies.length > 0 && bytes + raw.length > limit) break;
+        contents.set(copy.content_id, raw);
+        bytes += raw.length;
+      }
+      copies.push(copy);
+    }
+    return {
+      copies,
+      job: {
+        contents: [...contents].map(([id, raw]) => ({ id, raw })),
+        copies: copies.map((c) => ({ contentId: c.content_id, patch: c.patch })),
+      },
+    };
+  }
+
+  private advance(upTo: number): void {
+    this.indexedUpTo = Math.max(this.indexedUpTo, upTo);
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      if (this.waiters[i]!.upTo <= this.indexedUpTo) this.waiters.splice(i, 1)[0]!.resolve();
+    }
+    if (upTo === Number.MAX_SAFE_INTEGER) this.indexedUpTo = 0;
+  }
+
+  /** Stops indexing (what is queued stays queued for the next start) and stops the deriver's thread. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    for (const w of this.waiters.splice(0)) w.resolve();
+    await this.deriver.close();
+    await this.draining;
+  }
+}
