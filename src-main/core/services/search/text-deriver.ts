@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
@@ -29,8 +29,9 @@ export function findTextWorker(here: string): { file: string; execArgv: string[]
   const source = join(here, 'text-worker.ts');
   if (existsSync(source)) {
     try {
-      const register = createRequire(join(here, 'noop.js')).resolve('jiti/register');
-      return { file: source, execArgv: ['--import', pathToFileURL(register).href] };
+      // jiti/register is ESM-only (no `require` export): found by its package's folder.
+      const jiti = dirname(createRequire(join(here, 'noop.js')).resolve('jiti/package.json'));
+      return { file: source, execArgv: ['--import', pathToFileURL(join(jiti, 'lib/jiti-register.mjs')).href] };
     } catch {
       return null;
     }
