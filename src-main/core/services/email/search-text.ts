@@ -1,5 +1,6 @@
 import libmime from 'libmime';
 import { parseLeniently } from '../../mail/lenient-parse';
+import { readTextParts } from '../../mail/text-parts';
 
 /**
  * At most this much of a message's body text is indexed for search. Every recipient's copy has its
@@ -64,15 +65,18 @@ function bodyStart(raw: Buffer): number {
 }
 
 /**
- * The body text of a received (SMTP) message, from its headers and the first BODY_PARSE_LIMIT bytes of
- * its body: one parse, never failing. Attachments are read through and dropped, never collected; a
- * message over mailparser's limits is indexed as it is shown (parsed with raised limits, or its raw
- * body as text).
+ * The body text of a stored message, from its headers and the first BODY_PARSE_LIMIT bytes of its
+ * body, never failing. A plain MIME tree is read directly (readTextParts: attachments skipped unread);
+ * anything else is parsed by mailparser, attachments read through and dropped, and a message over its
+ * limits is indexed as it is shown (parsed with raised limits, or its raw body as text).
  */
 export async function receivedBodySearchText(raw: Buffer): Promise<string> {
   const end = bodyStart(raw) + BODY_PARSE_LIMIT;
+  const head = raw.length > end ? raw.subarray(0, end) : raw;
+  const parts = readTextParts(head);
+  if (parts !== null) return bodySearchText(parts.text.join('\n'), parts.html.join('\n'));
   try {
-    const parsed = await parseLeniently(raw.length > end ? raw.subarray(0, end) : raw, { skipHtmlToText: true });
+    const parsed = await parseLeniently(head, { skipHtmlToText: true });
     return bodySearchText(parsed.text, parsed.html);
   } catch {
     return '';
