@@ -16,8 +16,8 @@ export default defineConfig({
         input: {
           cli: resolve(import.meta.dirname, 'src-main/cli/index.ts'),
           desktop: resolve(import.meta.dirname, 'src-main/desktop/index.ts'),
-          // The search indexer's thread (src-main/core/services/search/text-deriver.ts finds it beside the bundle).
-          'search-text-worker': resolve(import.meta.dirname, 'src-main/core/services/search/text-worker.ts'),
+          // The mail thread (composing, search indexing): src-main/core/services/mail-thread/mail-thread.ts finds it beside the bundle.
+          'mail-worker': resolve(import.meta.dirname, 'src-main/core/services/mail-thread/worker.ts'),
           // Run by `npm start` under plain Node before Electron: better-sqlite3 built for Electron.
           'prepare-native-sqlite': resolve(import.meta.dirname, 'src-main/desktop/prepare-native-sqlite.ts'),
         },

@@ -79,8 +79,8 @@ async function buildFormat(format) {
         input: {
           index: join(ROOT, 'src-main/testing/package-main.ts'),
           testing: join(ROOT, 'src-main/testing/index.ts'),
-          // The search indexer's thread, an ES module either way: the CommonJS entries start it too.
-          ...(format === 'es' ? { 'search-text-worker': join(ROOT, 'src-main/core/services/search/text-worker.ts') } : {}),
+          // The mail thread's program, an ES module either way: the CommonJS entries start it too.
+          ...(format === 'es' ? { 'mail-worker': join(ROOT, 'src-main/core/services/mail-thread/worker.ts') } : {}),
         },
         external: isExternal,
         preserveEntrySignatures: 'strict',
@@ -99,4 +99,4 @@ async function buildFormat(format) {
 
 await buildFormat('es');
 await buildFormat('cjs');
-console.log(`build/library: ${OUT}/{index,testing}.{js,cjs}, search-text-worker.js (bundled with them: ${bundled.join(', ')})`);
+console.log(`build/library: ${OUT}/{index,testing}.{js,cjs}, mail-worker.js (bundled with them: ${bundled.join(', ')})`);

@@ -7,7 +7,7 @@ import { openDatabase } from '../../src-main/core/store/database';
 import { MessagesRepo, type MessageRow } from '../../src-main/core/store/messages.repo';
 import { MessagesService } from '../../src-main/core/services/email/messages.service';
 import { SearchIndexer } from '../../src-main/core/services/search/search-indexer';
-import { inlineDeriver } from '../../src-main/core/services/search/text-deriver';
+import { deriveTexts } from '../../src-main/core/services/search/derive-text';
 import { SearchIndexRepo, type DerivedText } from '../../src-main/core/store/search-index.repo';
 import { addressWords } from '../../src-shared/search/message-query';
 import { SearchUpkeep } from '../../src-main/core/store/search-upkeep';
@@ -95,7 +95,7 @@ async function openStore(size: number): Promise<Store> {
   console.log(`merged its search indexes in ${Math.round(performance.now() - merging)} ms`);
   const logger = pino({ level: 'silent' });
   // As the emulator has it: a search first asks the indexer whether anything stored waits for the index.
-  const indexer = new SearchIndexer(index, inlineDeriver(), { logger });
+  const indexer = new SearchIndexer(index, deriveTexts, { logger });
   const service = new MessagesService({ repo, relayOf: () => undefined, searchReady: () => indexer.ready() });
   const people = Math.max(1, Math.floor(size / 10));
   // As the UI asks: the first page and the count.

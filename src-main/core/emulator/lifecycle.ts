@@ -65,6 +65,7 @@ export async function stopEmulator(parts: {
   parts.writes.flush();
   // What is not indexed yet stays queued in the store for the next start.
   await services.searchIndexer.close();
+  await services.mailThread.close();
   parts.state.set(CLOCK_OFFSET_KEY, String(clock.state().offsetMs));
   clock.dispose();
   await parts.store.close();

@@ -26,7 +26,7 @@ import { OAuthService } from '../services/oauth/oauth.service';
 import { lookupHost, probeUrl } from '../net/reachability';
 import { ResetService } from '../services/reset.service';
 import { SearchIndexer } from '../services/search/search-indexer';
-import { textDeriver } from '../services/search/text-deriver';
+import { mailWork } from '../services/mail-thread/mail-thread';
 import { SimulationRules } from '../services/simulation/rules.service';
 import { Simulator } from '../services/simulation/simulator';
 import { ClockService, CLOCK_SETTLE_WAIT_MS } from '../services/clock.service';
@@ -176,12 +176,13 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     scheduled: () => simulator.wake(),
     logger: logger.child({ component: 'spam-filter' }),
   });
-  const searchIndexer = new SearchIndexer(new SearchIndexRepo(db), textDeriver(logger.child({ component: 'search-index' })), {
-    logger: logger.child({ component: 'search-index' }),
-  });
+  // Composing sends and deriving the search index's text, on a thread of their own.
+  const mailThread = mailWork(logger.child({ component: 'mail-thread' }));
+  const searchIndexer = new SearchIndexer(new SearchIndexRepo(db), (job) => mailThread.derive(job), { logger: logger.child({ component: 'search-index' }) });
   const email = new EmailService({
     messages: messagesRepo,
     stored: () => searchIndexer.notify(),
+    compose: mailThread.compose,
     simulation: simulationRepo,
     rules,
     clock,
@@ -254,6 +255,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     spamd,
     spamFilter,
     searchIndexer,
+    mailThread,
     tracking,
     dispatcher,
     simulator,

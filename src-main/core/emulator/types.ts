@@ -1,3 +1,4 @@
+import type { MailWork } from '../services/mail-thread/mail-thread';
 import type { SearchIndexer } from '../services/search/search-indexer';
 import type { Logger } from 'pino';
 import type { EmulatorClock } from '../clock';
@@ -44,6 +45,8 @@ export interface EmulatorServices extends HttpServices {
   spamFilter: SpamFilter;
   /** Keeps the search indexes up with the stored copies (started with the workers, closed before the store). */
   searchIndexer: SearchIndexer;
+  /** Composing and the search index's text, off the main thread (closed after the indexer). */
+  mailThread: MailWork;
 }
 
 export interface EmulatorHandle {

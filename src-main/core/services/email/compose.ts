@@ -20,6 +20,9 @@ export function composerAttachments(list: SendEmailBody['attachments'] = []) {
   }));
 }
 
+/** What composes a send (composeMessage, or the same on the mail thread). */
+export type Composer = typeof composeMessage;
+
 /**
  * The send payload as a real MIME message, its raw bytes (nodemailer's composer). Attachments are given as bytes
  * only: the composer is told never to read a file or fetch a URL, whatever a request says.

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { enabled, type SendEmailBody } from '../../../../src-shared/schemas/email';
 import { randomHex64 } from '../../ids';
 import { diffBytes } from '../../store/byte-patch';
-import { composeMessage } from './compose';
+import { composeMessage as composeOne, type Composer } from './compose';
 import { placeholdersOf, substitute, valuesFor } from './substitute';
 import type { TrackedLink } from '../../store/tracking-tokens';
 import { CopyTemplate } from './copy-template';
@@ -68,9 +68,12 @@ export async function composeCopies(
     dkim?: { domainName: string; keySelector: string; privateKey: string };
     /** The emulator's HTTP URL, for tracking links. */
     baseUrl: string;
+    /** Composes a message (composeMessage when absent). */
+    compose?: Composer;
   },
 ): Promise<RecordedCopy[]> {
   const { date, subject, html, text, dkim } = send;
+  const composeMessage = send.compose ?? composeOne;
   const settings = body.settings ?? {};
   const tracking = { open: enabled(settings.open_tracking), click: enabled(settings.click_tracking), unsubscribe: enabled(settings.unsubscribe) };
   const tracked = tracking.open || tracking.click || tracking.unsubscribe;

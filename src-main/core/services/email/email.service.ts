@@ -7,6 +7,7 @@ import type { SimulationRepo } from '../../store/simulation.repo';
 import type { WriteBatcher } from '../../store/write-batcher';
 import { planFor, type Plan } from '../simulation/plan';
 import type { SimulationRules } from '../simulation/rules.service';
+import type { Composer } from './compose';
 import { composeCopies, type RecordedCopy } from './copies';
 import { queryEmailLogs } from './email-logs';
 import { SUPPRESSED_REASON } from '../events/message-log';
@@ -70,6 +71,8 @@ export interface EmailDeps {
   /** The account's number (the logs' `accountId`). */
   accountNumber: (accountId: string) => number;
   senders: SenderPolicy;
+  /** Composes a send's MIME message (composeMessage, on the mail thread when there is one). */
+  compose?: Composer;
   /** Told after a send's copies are committed: the search indexes take them in soon after (SearchIndexer). */
   stored?: () => void;
   /** Announces the stored copies of a send, after their commit (the UI's live list). */
@@ -118,6 +121,7 @@ export class EmailService {
       substitute: template !== undefined || Object.keys(body.substitutions ?? {}).length > 0,
       dkim: this.deps.dkim?.(accountId, body.from.email),
       baseUrl: this.deps.baseUrl(),
+      compose: this.deps.compose,
     });
 
     await this.record(accountId, now, {

@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
-import type { PendingCopy, SearchIndexRepo } from '../../store/search-index.repo';
+import type { DerivedText, PendingCopy, SearchIndexRepo } from '../../store/search-index.repo';
 import { isStoreFull, STORE_FULL_RETRY_MS } from '../../store/store-space';
-import type { TextDeriver } from './text-deriver';
+import type { TextJob } from './derive-text';
+
+/** Derives the text of a batch of copies (deriveTexts, on the mail thread when there is one). */
+export type DeriveTexts = (job: TextJob) => Promise<DerivedText[]>;
 
 export interface SearchIndexerOptions {
   logger: Logger;
@@ -23,7 +26,7 @@ export const SEARCH_READY_WAIT_MS = 10_000;
  * (search_pending, migration 0025), so a kill -9 loses no entry: `start()` indexes what was left.
  *
  * Per batch: the queued copies and their sends' content are read, the text (body words, header lines,
- * addresses) is derived on the indexer's thread (TextDeriver), and the rows are written in one
+ * addresses) is derived on the mail thread (services/mail-thread), and the rows are written in one
  * transaction. FTS5 writes a segment per transaction, so a batch of 200 costs about a fifth of 200
  * single writes.
  *
@@ -40,7 +43,7 @@ export class SearchIndexer {
 
   constructor(
     private readonly repo: SearchIndexRepo,
-    private readonly deriver: TextDeriver,
+    private readonly derive: DeriveTexts,
     private readonly options: SearchIndexerOptions,
   ) {}
 
@@ -94,7 +97,7 @@ export class SearchIndexer {
     while (!this.closed) {
       const batch = this.take(after);
       if (batch.copies.length === 0) break;
-      const texts = await this.deriver.derive(batch.job);
+      const texts = await this.derive(batch.job);
       if (this.closed) return;
       try {
         this.repo.write(batch.copies.map((copy, i) => ({ copy, text: texts[i] ?? { body: '', headers: '', addresses: '' } })));
@@ -115,7 +118,7 @@ export class SearchIndexer {
   }
 
   /** The next batch after `after`: its copies and the job for the deriver (each content read once). */
-  private take(after: number): { copies: PendingCopy[]; job: Parameters<TextDeriver['derive']>[0] } {
+  private take(after: number): { copies: PendingCopy[]; job: TextJob } {
     const candidates = this.repo.pending(after, this.options.batchCopies ?? 256);
     const limit = this.options.batchBytes ?? 8 * 1024 * 1024;
     const contents = new Map<string, Buffer>();
@@ -147,12 +150,11 @@ export class SearchIndexer {
     if (upTo === Number.MAX_SAFE_INTEGER) this.indexedUpTo = 0;
   }
 
-  /** Stops indexing (what is queued stays queued for the next start) and stops the deriver's thread. */
+  /** Stops indexing: what is queued stays queued for the next start. Resolves once a batch under way is done with. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
     for (const w of this.waiters.splice(0)) w.resolve();
-    await this.deriver.close();
     await this.draining;
   }
 }

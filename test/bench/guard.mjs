@@ -1,0 +1,18 @@
+// `npm run bench:guard`: the SMTP and send benchmarks in a short form (a minute or two), checked
+// against floors well below their targets (smtp: 0.25x a bare smtp-server, send: 0.2x a bare fastify
+// route; each benchmark prints its figures and ends with its JSON line). CI runs it after the tests:
+// a change that makes intake two or three times slower fails there; ordinary noise does not.
+// Exit code 1 when a floor is missed.
+import { withModuleRunner } from './tools/module-runner.mjs';
+
+process.env.MAILYARD_BENCH_GUARD = '1';
+const missed = await withModuleRunner(async (importTs) => {
+  const missed = [];
+  for (const name of ['smtp', 'send']) {
+    const mod = await importTs(`/test/bench/${name}.bench.ts`);
+    if ((await mod.default()) === false) missed.push(name);
+  }
+  return missed;
+});
+console.log(missed.length ? `bench:guard: below the floor: ${missed.join(', ')}` : 'bench:guard: smtp and send above their floors');
+process.exit(missed.length ? 1 : 0);
