@@ -12,7 +12,7 @@ const work = {
   derive: (args: Parameters<typeof deriveTexts>) => deriveTexts(...args),
 };
 
-port.on('message', (message: { id: number; kind: keyof MailWork; args: never }) => {
+port.on('message', (message: { id: number; kind: keyof typeof work; args: never }) => {
   work[message.kind](message.args).then(
     (result) => port.postMessage({ id: message.id, result }),
     (err: unknown) => port.postMessage({ id: message.id, error: err instanceof Error ? err.message : String(err) }),
