@@ -48,14 +48,14 @@ export function JsonView({ value, testId }: { value: unknown; testId?: string })
   );
 }
 
-/** A body as received: pretty JSON when it parses, else the text as it is. */
+/** A body as received: pretty JSON when it parses, else the text as it is (wrapped in its box, like JSON). */
 export function BodyView({ text, testId }: { text: string; testId?: string }) {
   if (text === '') return <p className="muted small">(empty body)</p>;
   try {
     return <JsonView value={JSON.parse(text)} testId={testId} />;
   } catch {
     return (
-      <pre className="snippet" data-testid={testId}>
+      <pre className="snippet wrap" data-testid={testId}>
         {text}
       </pre>
     );

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
 import { idAfter, navigate, usePath } from '../router';
 import { VirtualList } from './VirtualList';
 
@@ -38,31 +38,55 @@ interface ListDetailProps<T> {
   hint: ReactNode;
 }
 
+/** The list pane's search box (a text field of its filters), where Up from the list's first row goes. */
+const SEARCH_BOX = 'input[type=search], input:not([type])';
+
 /**
  * A live list beside its open item (the Messages and Deliveries screens): the item named in the path is
- * opened, Enter on a row opens it, Escape closes it (unless typing in a field).
+ * opened, Enter on a row opens it, Escape closes it (unless typing in a field) and gives the focus to the
+ * list, on the row that was open. Down in the search box goes to the list, Up from its first row back.
  */
 export function ListDetail<T>(p: ListDetailProps<T>) {
   const { basePath, source, getKey } = p;
   const selectedId = idAfter(usePath(), basePath);
   const { select } = source;
+  const pane = useRef<HTMLElement>(null);
+  const listbox = () => pane.current?.querySelector<HTMLElement>('[role=listbox]') ?? null;
+  /** Set by Escape: once the item has closed (and the list shows again in a narrow window), the list gets the focus. */
+  const focusList = useRef(false);
   useEffect(() => {
     void select(selectedId);
+    if (selectedId === null && focusList.current) {
+      focusList.current = false;
+      (listbox() ?? pane.current?.querySelector<HTMLElement>(SEARCH_BOX))?.focus();
+    }
   }, [selectedId, select]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
-      if (e.key === 'Escape' && !typing && window.location.pathname.startsWith(`${basePath}/`)) navigate(basePath + window.location.search);
+      // An open dialog (a confirmation) takes its own Escape.
+      if (e.key !== 'Escape' || typing || e.defaultPrevented || document.querySelector('dialog[open]')) return;
+      if (!window.location.pathname.startsWith(`${basePath}/`)) return;
+      focusList.current = true;
+      navigate(basePath + window.location.search);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [basePath]);
+  const toList = (e: ReactKeyboardEvent<HTMLElement>) => {
+    if (e.key !== 'ArrowDown' || !(e.target instanceof HTMLInputElement) || !e.target.matches(SEARCH_BOX)) return;
+    const list = listbox();
+    if (!list) return;
+    e.preventDefault();
+    list.focus();
+  };
+  const toSearch = useCallback(() => pane.current?.querySelector<HTMLElement>(SEARCH_BOX)?.focus(), []);
   // The list's filters in the query string stay as they are.
   const open = useCallback((item: T) => navigate(`${basePath}/${getKey(item)}${window.location.search}`), [basePath, getKey]);
 
   return (
     <main className={`split${selectedId ? ' has-detail' : ''}`}>
-      <section className="list-pane" aria-label={p.name}>
+      <section ref={pane} className="list-pane" aria-label={p.name} onKeyDown={toList}>
         {p.filters}
         {source.error && (
           <p className="error pad" role="alert">
@@ -87,6 +111,7 @@ export function ListDetail<T>(p: ListDetailProps<T>) {
             hasMore={source.nextCursor !== null}
             onTopChange={source.setAtTop}
             label={p.listLabel}
+            onUpFromTop={toSearch}
             testId={p.testId}
           />
         )}

@@ -16,17 +16,20 @@ export interface VirtualListProps<T> {
   testId?: string;
   /** Hears whether the view is at the top (a store may then trim rows that piled up below). */
   onTopChange?: (atTop: boolean) => void;
+  /** Up (or k) on the first row: the focus may go back where it came from (the search box). */
+  onUpFromTop?: () => void;
   /** Extra rows rendered above and below the view, so fast scrolling does not show blanks. */
   overscan?: number;
 }
 
 /**
  * A windowed list: a spacer as tall as all rows, and only the visible ones rendered, absolutely
- * positioned. Up/down (and j/k, Home/End, PageUp/PageDown) move the active row, Enter opens it.
+ * positioned. Up/down (and j/k, Home/End, PageUp/PageDown) move the active row, Enter opens it; Up on
+ * the first row calls `onUpFromTop` (back to the search box).
  * When rows are added at the top (live updates) while scrolled down, the view stays where it was.
  */
 export function VirtualList<T>(props: VirtualListProps<T>) {
-  const { items, rowHeight, getKey, renderRow, selectedKey, onOpen, onEndReached, hasMore, label, testId, onTopChange, overscan = 8 } = props;
+  const { items, rowHeight, getKey, renderRow, selectedKey, onOpen, onEndReached, hasMore, label, testId, onTopChange, onUpFromTop, overscan = 8 } = props;
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(600);
@@ -111,7 +114,10 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     const page = Math.max(1, Math.floor(height / rowHeight) - 1);
     const moves: Record<string, number> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, PageDown: page, PageUp: -page, Home: -Infinity, End: Infinity };
     const move = moves[e.key];
-    if (move !== undefined) {
+    if (move === -1 && active === 0 && onUpFromTop) {
+      e.preventDefault();
+      onUpFromTop();
+    } else if (move !== undefined) {
       e.preventDefault();
       const next = Math.max(0, Math.min(items.length - 1, active + (Number.isFinite(move) ? move : move > 0 ? items.length : -items.length)));
       moveTo(next);

@@ -1,16 +1,22 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 
 /**
  * An in-app confirmation (a modal <dialog>, never window.confirm): the question, what it does, and two
- * buttons; Escape or Cancel closes it, the focus starts on Cancel so Enter never destroys by accident.
+ * buttons; Escape or Cancel closes it, the focus starts on Cancel so Enter never destroys by accident,
+ * and goes back to what opened it once closed.
  */
 export function ConfirmDialog(p: { title: string; children: ReactNode; confirmLabel: string; busy?: boolean; onConfirm: () => void; onCancel: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // What had the focus when it opened (the button that asked): read before the dialog takes it.
+  const [opener] = useState(() => document.activeElement);
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
-    return () => d?.close();
-  }, []);
+    return () => {
+      d?.close();
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    };
+  }, [opener]);
   return (
     <dialog
       ref={ref}

@@ -5,6 +5,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { HeadersTable } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { formatSize } from '../../components/size';
+import { Tabs } from '../../components/Tabs';
 import { Time } from '../../components/Time';
 import { navigate } from '../../router';
 import { useMessages } from '../../stores/messages-store';
@@ -110,14 +111,7 @@ export function MessageDetailPane({ d }: { d: Detail }) {
         </div>
         <SimulateTracking d={d} />
       </header>
-      <div className="tabs" role="tablist" aria-label="Message parts">
-        {tabs.map(([id, label]) => (
-          <button key={id} role="tab" type="button" aria-selected={tab === id} className={`tab${tab === id ? ' on' : ''}`} onClick={() => setTab(id)}>
-            {label}
-          </button>
-        ))}
-      </div>
-      <div className="tab-body" role="tabpanel">
+      <Tabs tabs={tabs.map(([id, label]) => ({ id, label }))} selected={tab} onSelect={setTab} label="Message parts">
         {tab === 'preview' && <Preview d={d} />}
         {tab === 'text' && (d.text ? <pre className="snippet wrap">{d.text}</pre> : <p className="muted pad">This message has no text part.</p>)}
         {tab === 'headers' && <HeadersTable headers={d.headers} />}
@@ -126,7 +120,7 @@ export function MessageDetailPane({ d }: { d: Detail }) {
         {tab === 'checks' && <Checks d={d} />}
         {tab === 'source' && <HtmlSource d={d} />}
         {tab === 'events' && <Events d={d} />}
-      </div>
+      </Tabs>
     </article>
   );
 }

@@ -1,0 +1,54 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { startServeProcess } from '../helpers/serve-process';
+import { openScreen, SCREENS, seed } from './all-screens';
+import { expect, test } from './fixtures';
+
+/**
+ * Issue 27: the accessibility check. axe-core runs over every screen, with data in it, in the light and
+ * the dark theme, and the test fails on any serious or critical violation (contrast, names of controls,
+ * labels, ARIA roles...). The screens are the list in all-screens.ts: a new screen adds one line there.
+ */
+
+const THEMES = ['light', 'dark'] as const;
+
+/** The serious and critical violations on the page as it is, one line each (rule, and where). */
+async function violations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).exclude('iframe.html-frame').analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}${n.failureSummary ? ` [${n.failureSummary.replace(/\s+/g, ' ').slice(0, 200)}]` : ''}`).join('; ')}${v.nodes.length > 3 ? ` and ${v.nodes.length - 3} more` : ''}`);
+}
+
+for (const theme of THEMES) {
+  test(`every screen, ${theme} theme, has no serious or critical accessibility violation`, async ({ served, receiver, page }) => {
+    test.setTimeout(120_000);
+    await page.emulateMedia({ colorScheme: theme });
+    const seeded = await seed(page, served, receiver.url);
+    const found: string[] = [];
+    for (const screen of SCREENS) {
+      await openScreen(page, served, screen, seeded);
+      for (const v of await violations(page)) found.push(`${screen.name}: ${v}`);
+    }
+    expect(found, found.join('\n')).toEqual([]);
+  });
+}
+
+test('the login screen (an emulator reachable from the network) has no serious or critical accessibility violation', async ({ page }) => {
+  const serve = await startServeProcess(['--host', '0.0.0.0', '--http-port', '0', '--memory', '--api-key', 'e2e-a11y-key-0123456789']);
+  try {
+    const port = /:(\d+)$/.exec(serve.url)![1];
+    for (const theme of THEMES) {
+      await page.emulateMedia({ colorScheme: theme });
+      await page.goto(`http://127.0.0.1:${port}/`);
+      await expect(page.getByRole('heading', { name: 'Log in to Mailyard' })).toBeVisible();
+      await page.getByLabel('Control key').fill('not-the-control-key-at-all');
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await expect(page.getByRole('alert')).toBeVisible();
+      expect(await violations(page), theme).toEqual([]);
+    }
+  } finally {
+    serve.child.kill('SIGTERM');
+    await serve.exited;
+  }
+});

@@ -1,0 +1,71 @@
+import type { Page } from '@playwright/test';
+import { openScreen, SCREENS, seed } from './all-screens';
+import { expect, test } from './fixtures';
+
+/**
+ * Issue 27 item 11: from a wide window down to a phone's 375 px, no screen is wider than the window,
+ * a message's tabs stay reachable (inside their bar, or scrolling within it), and JSON boxes (payloads,
+ * requests, responses, previews) are never cut off on the right: JSON wraps inside its box (the seeded
+ * message's subject is longer than any box is wide), other code boxes stay inside their container and
+ * scroll. The screens are the list in all-screens.ts.
+ */
+
+const WIDTHS = [1400, 1024, 768, 375];
+
+/** What is wrong with the layout as it is: each line names the fault. */
+async function layoutFaults(page: Page): Promise<string[]> {
+  // Collapsed parts (an attempt's request and response) are opened: their boxes count too.
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+  return page.evaluate(() => {
+    const faults: string[] = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > window.innerWidth) faults.push(`the page is ${doc.scrollWidth} px wide in a ${window.innerWidth} px window`);
+    const visible = (el: Element) => (el as HTMLElement).offsetParent !== null && el.getBoundingClientRect().width > 0;
+    const name = (el: Element) => `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[data-testid=${el.getAttribute('data-testid')}]` : ''}.${el.className}`;
+    /** The right edge is hidden: past the window, or past an ancestor that clips (or scrolls) it. */
+    const clippedRight = (el: Element): string | null => {
+      const right = el.getBoundingClientRect().right;
+      if (right > window.innerWidth + 1) return `its right edge is at ${Math.round(right)} px, past the window's ${window.innerWidth}`;
+      for (let a = el.parentElement; a; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX === 'visible') continue;
+        const edge = a.getBoundingClientRect().right;
+        if (right > edge + 1) return `its right edge is at ${Math.round(right)} px, past its container ${name(a)} at ${Math.round(edge)}`;
+      }
+      return null;
+    };
+    for (const box of document.querySelectorAll('pre')) {
+      if (!visible(box)) continue;
+      const clipped = clippedRight(box);
+      if (clipped) faults.push(`JSON/code box ${name(box)}: ${clipped}`);
+      const overflowX = getComputedStyle(box).overflowX;
+      const hidden = box.scrollWidth - box.clientWidth;
+      // JSON wraps inside its box: a long value (a subject, a URL) is read without scrolling sideways.
+      if (box.classList.contains('json') && hidden > 1) faults.push(`JSON box ${name(box)}: cut off on the right (${hidden} px of it past the box's edge)`);
+      else if (hidden > 1 && overflowX !== 'auto' && overflowX !== 'scroll') faults.push(`box ${name(box)}: text cut off with no way to scroll to it`);
+    }
+    for (const list of document.querySelectorAll('[role=tablist]')) {
+      if (!visible(list)) continue;
+      const scrolls = ['auto', 'scroll'].includes(getComputedStyle(list).overflowX);
+      for (const tab of list.querySelectorAll('[role=tab]')) {
+        const clipped = clippedRight(tab);
+        // A tab past the bar's edge is fine only when the bar itself scrolls (and stays in the window).
+        if (clipped && !(scrolls && list.getBoundingClientRect().right <= window.innerWidth + 1)) faults.push(`tab "${tab.textContent}": ${clipped}`);
+      }
+    }
+    return faults;
+  });
+}
+
+for (const width of WIDTHS) {
+  test(`at ${width} px no screen is wider than the window, tabs stay in their bar and JSON boxes are never cut off`, async ({ served, receiver, page }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width, height: 900 });
+    const seeded = await seed(page, served, receiver.url);
+    const found: string[] = [];
+    for (const screen of SCREENS) {
+      await openScreen(page, served, screen, seeded);
+      for (const fault of await layoutFaults(page)) found.push(`${screen.name}: ${fault}`);
+    }
+    expect(found, found.join('\n')).toEqual([]);
+  });
+}
