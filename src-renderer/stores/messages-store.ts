@@ -3,7 +3,8 @@ import type { DeliverySummary } from '../../src-shared/schemas/dispatch';
 import type { MessageDetail, MessageSummary } from '../../src-shared/schemas/messages';
 import { control, describeError } from '../api/clients';
 import { live, type LiveEvents } from '../api/live';
-import { clauseMatchesText, idQuery, parseMessageQuery } from '../../src-shared/search/message-query';
+import { liveMatches } from '../../src-shared/search/live-match';
+import { idQuery, parseMessageQuery } from '../../src-shared/search/message-query';
 import { withLaterRows } from './delivery-rows';
 import { batched, openItem, pagedList, type DetailState, type ListState } from './live-list';
 
@@ -60,21 +61,7 @@ function matches(m: MessageSummary, f: MessageFilters): boolean {
   const id = idQuery(q);
   if (id !== null && (m.ref_id === id || m.id === id)) return true;
   if (q) {
-    const parsed = parseMessageQuery(q);
-    const from = `${m.from.email} ${m.from.name}`;
-    const to = `${m.recipient.email} ${m.recipient.name}`;
-    const ok = parsed.clauses.every((c) =>
-      c.field === 'from'
-        ? clauseMatchesText(c, from)
-        : c.field === 'to'
-          ? clauseMatchesText(c, to)
-          : c.field === 'subject'
-            ? clauseMatchesText(c, m.subject)
-            : [m.subject, from, to].some((t) => clauseMatchesText(c, t)),
-    );
-    if (!ok) return false;
-    if (parsed.statuses.length && !parsed.statuses.includes(m.status)) return false;
-    if (parsed.campaign && !m.campaign_id.toLowerCase().startsWith(parsed.campaign.toLowerCase())) return false;
+    if (!liveMatches(parseMessageQuery(q), m)) return false;
   }
   if (f.status && m.status !== f.status) return false;
   if (f.campaign_id.trim() && !m.campaign_id.toLowerCase().startsWith(f.campaign_id.trim().toLowerCase())) return false;

@@ -74,7 +74,12 @@ export const ListMessagesQuery = z.strictObject({
   cursor: z.string().max(200).optional(),
 });
 
-export const MessagePage = z.object({ messages: z.array(MessageSummary), next_cursor: z.string().nullable() });
+export const MessagePage = z.object({
+  messages: z.array(MessageSummary),
+  next_cursor: z.string().nullable(),
+  /** What the search box's query had that was not understood (an unknown operator, a date that is not one), each searched as text. */
+  warnings: z.array(z.string()).optional(),
+});
 /** A copy of a send, by its own key (`id` of the list; a send's copies share its `ref_id`). */
 export const MessageIdParams = z.strictObject({ id: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters') });
 /** A message an IMAP configuration took from its inbox, by its ref_id. */

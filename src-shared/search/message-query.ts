@@ -1,27 +1,37 @@
 import { EMAIL_STATUSES, type EmailStatus } from '../schemas/email';
+import { addressQuery } from './address-words';
+import { queryInstant } from './query-dates';
+
+export { ADDRESS_CHARS, addressQuery, addressWords } from './address-words';
+export { clauseMatchesText, idQuery, searchWords } from './query-text';
 
 /**
- * The Messages search box's little language, parsed (pure: the store turns it into an FTS5 query, the
- * UI uses it to tell whether a live message matches what is shown):
+ * The Messages search box's little language, parsed (pure: the store turns it into FTS5 lookups, the
+ * UI uses it to tell whether a live message matches what is shown, and to say what it did not understand).
+ * Mailpit's operators, where they fit a copy of a send:
  *
- *   word             a word anywhere (subject, sender, recipient, text and HTML body, header lines)
+ *   word             a word anywhere (subject, sender, recipient, text and HTML body, header lines, attachment names)
  *   "two words"      that phrase, exactly (word for word)
- *   ann@example.com  that address (a sender, a recipient, or one in the header lines or the body); `@example.com`
- *                    any address at that domain; `ann@` Ann's at any domain. An address is matched whole, as one
- *                    word, not as the words it is made of.
- *   from:ann         the sender's address or name      to:bob   the recipient's (this copy's) address or name
+ *   ann@example.com  that address (one word: see addressWords); `@example.com` any address at that domain
+ *   from:ann         the sender's address or name      to:bob   this copy's recipient's address or name
+ *   cc:ann  bcc:ann  this copy's recipient, when it was a Cc (Bcc) recipient of its send
  *   subject:welcome  the subject                       from:"Ann Lee" an operator takes a quoted phrase too
+ *   message-id:abc   the Message-ID header's words     filename:invoice  an attachment's file name (attachment: too)
+ *   has:attachment   a message with an attachment (a part that is not inline)
  *   is:bounced       that status (any of EMAIL_STATUSES; several is: give any of them)
  *   campaign:spring  a campaign id starting with "spring" (a trailing * is allowed)
+ *   before:2026-11-24  after:2026-11-24T10:00:00Z   created (on the emulator's clock) before / at or after
+ *                    that time; a date is its 00:00, and a time without an offset is UTC
+ *   -term  !term     NOT that term (a word, a phrase or any operator: `-is:bounced`, `!has:attachment`)
  *
- * The query's last word may be the start of a word (or of an address): it is being typed. The other
- * words are whole words, which keeps a search fast however common they are (SQLite has to gather every
- * word starting with a prefix; a whole word it can skip through).
+ * The query's last word, unquoted and not negated, may be the start of a word (or of an address): it is
+ * being typed. The other words are whole words, which keeps a search fast however common they are.
  *
- * Operators and statuses are case-insensitive. Anything else (an unknown operator, `is:` with an
- * unknown status, an unclosed quote) is searched as text: no input is an error.
+ * Operators and statuses are case-insensitive. What is not understood (an unknown operator, `is:` with an
+ * unknown status, a date that is not one) is searched as text and named in `warnings`, which the list
+ * answers and the UI shows under the box: no input is an error.
  */
-export type SearchField = 'any' | 'from' | 'to' | 'subject';
+export type SearchField = 'any' | 'from' | 'to' | 'cc' | 'bcc' | 'subject' | 'filename' | 'message-id';
 
 export interface SearchClause {
   field: SearchField;
@@ -29,34 +39,72 @@ export interface SearchClause {
   text: string;
   /** A quoted phrase (matched word for word). */
   phrase: boolean;
-  /** Its last word may be a prefix: the query's last clause, unquoted. */
+  /** Its last word may be a prefix: the query's last clause, unquoted, not negated. */
   prefix: boolean;
   /** An address (lower-cased; may be `ann@` or `@example.com`): matched as one word, see addressWords. */
   address: string | null;
+  /** `-` or `!` before it: a message matches when this clause does not. */
+  negated: boolean;
 }
 
 export interface ParsedQuery {
   clauses: SearchClause[];
   /** `is:` statuses: a message matches when it has any of them. */
   statuses: EmailStatus[];
+  /** `-is:` statuses: a message matches when it has none of them. */
+  notStatuses: EmailStatus[];
   /** `campaign:`: the campaign id's prefix (lower-cased comparison), or null. */
   campaign: string | null;
+  /** `-campaign:` prefixes: a message matches when its campaign id starts with none of them. */
+  notCampaigns: string[];
+  /** `has:attachment` (true), `-has:attachment` (false), or neither (null). */
+  attachment: boolean | null;
+  /** Created before this instant (ms, the emulator's clock), or null. */
+  before: number | null;
+  /** Created at or after this instant (ms), or null. */
+  after: number | null;
+  /** What was not understood, in words (each was searched as text). */
+  warnings: string[];
 }
 
-const FIELDS: Record<string, SearchField> = { from: 'from', to: 'to', subject: 'subject' };
+const FIELDS: Record<string, SearchField> = {
+  from: 'from',
+  to: 'to',
+  cc: 'cc',
+  bcc: 'bcc',
+  subject: 'subject',
+  filename: 'filename',
+  attachment: 'filename',
+  'message-id': 'message-id',
+};
+/** Every operator, for the warning about an unknown one. */
+export const SEARCH_OPERATORS = [...Object.keys(FIELDS), 'has', 'is', 'campaign', 'before', 'after'].map((o) => `${o}:`);
 const STATUS_SET: ReadonlySet<string> = new Set(EMAIL_STATUSES);
+/** Fields whose text is never an address. */
+const WORDS_ONLY: ReadonlySet<SearchField> = new Set(['subject', 'filename', 'message-id']);
+const OPERATOR = /^([A-Za-z][A-Za-z-]*):/;
 
-/** Splits on whitespace outside double quotes; `name:"a b"` stays one token. An unclosed quote runs to the end. */
-function tokens(input: string): { raw: string; quoted: boolean; prefix: string }[] {
-  const out: { raw: string; quoted: boolean; prefix: string }[] = [];
+interface Token {
+  raw: string;
+  quoted: boolean;
+  /** The operator name before a quoted value (`from:"Ann Lee"`). */
+  prefix: string;
+  negated: boolean;
+}
+
+/** Splits on whitespace outside double quotes; `-name:"a b"` stays one token. An unclosed quote runs to the end. */
+function tokens(input: string): Token[] {
+  const out: Token[] = [];
   let i = 0;
   while (i < input.length) {
     while (i < input.length && /\s/.test(input[i]!)) i++;
     if (i >= input.length) break;
-    let prefix = '';
     const start = i;
-    // An operator name directly followed by a quote: `from:"Ann Lee"`.
-    const op = /^([A-Za-z]+):"/.exec(input.slice(i));
+    // `-` or `!` negates what follows it directly (alone, it is text).
+    const negated = (input[i] === '-' || input[i] === '!') && i + 1 < input.length && !/\s/.test(input[i + 1]!);
+    if (negated) i++;
+    let prefix = '';
+    const op = /^([A-Za-z][A-Za-z-]*):"/.exec(input.slice(i));
     if (op) {
       prefix = op[1]!;
       i += op[1]!.length + 1;
@@ -65,122 +113,86 @@ function tokens(input: string): { raw: string; quoted: boolean; prefix: string }
       const end = input.indexOf('"', i + 1);
       const text = end === -1 ? input.slice(i + 1) : input.slice(i + 1, end);
       i = end === -1 ? input.length : end + 1;
-      out.push({ raw: text, quoted: true, prefix });
+      out.push({ raw: text, quoted: true, prefix, negated });
       continue;
     }
-    i = start;
+    const wordStart = negated ? start + 1 : start;
+    i = wordStart;
     while (i < input.length && !/\s/.test(input[i]!)) i++;
-    out.push({ raw: input.slice(start, i), quoted: false, prefix: '' });
+    out.push({ raw: input.slice(wordStart, i), quoted: false, prefix: '', negated });
   }
   return out;
 }
 
-function clause(field: SearchField, text: string, phrase: boolean): SearchClause {
-  return { field, text, phrase, prefix: false, address: field === 'subject' ? null : addressQuery(text) };
+function clause(field: SearchField, text: string, phrase: boolean, negated: boolean): SearchClause {
+  return { field, text, phrase, prefix: false, address: WORDS_ONLY.has(field) ? null : addressQuery(text), negated };
 }
 
-/** One token of the query: a clause, or null when it was an `is:` or `campaign:` (recorded in `parsed`). */
-function readToken(t: { raw: string; quoted: boolean; prefix: string }, parsed: ParsedQuery): SearchClause | null {
+const addOnce = <T>(list: T[], item: T) => (list.includes(item) ? undefined : list.push(item));
+
+/** An operator that is not a field: recorded in `parsed`; false when its value is not understood. */
+function readFilter(name: string, value: string, negated: boolean, parsed: ParsedQuery): boolean {
+  const lower = value.toLowerCase();
+  if (name === 'is') {
+    if (!STATUS_SET.has(lower)) {
+      parsed.warnings.push(`is:${value} is not a status: searched as text (statuses: ${EMAIL_STATUSES.join(', ')})`);
+      return false;
+    }
+    addOnce(negated ? parsed.notStatuses : parsed.statuses, lower as EmailStatus);
+  } else if (name === 'campaign') {
+    const prefix = value.replace(/\*+$/, '');
+    if (negated) addOnce(parsed.notCampaigns, prefix);
+    else parsed.campaign = prefix;
+  } else if (name === 'has') {
+    if (lower !== 'attachment' && lower !== 'attachments') {
+      parsed.warnings.push(`has:${value} is not known: searched as text (has:attachment is)`);
+      return false;
+    }
+    parsed.attachment = !negated;
+  } else {
+    const at = queryInstant(value);
+    if (at === null) {
+      parsed.warnings.push(`${name}:${value} is not a date: searched as text (a date like 2026-11-24, or a time like 2026-11-24T10:00:00Z; UTC unless an offset is given)`);
+      return false;
+    }
+    // NOT before a time is at or after it, and the other way round.
+    const key = (name === 'before') !== negated ? 'before' : 'after';
+    const cur = parsed[key];
+    parsed[key] = cur === null ? at : key === 'before' ? Math.min(cur, at) : Math.max(cur, at);
+  }
+  return true;
+}
+
+/** One token of the query: a clause, or null when it was a filter (recorded in `parsed`). */
+function readToken(t: Token, parsed: ParsedQuery): SearchClause | null {
   if (t.quoted) {
     const field = FIELDS[t.prefix.toLowerCase()];
-    return t.prefix && !field ? clause('any', `${t.prefix} ${t.raw}`, true) : clause(field ?? 'any', t.raw, true);
+    if (t.prefix && !field) parsed.warnings.push(`${t.prefix}: is not an operator: searched as text (operators: ${SEARCH_OPERATORS.join(' ')})`);
+    return t.prefix && !field ? clause('any', `${t.prefix} ${t.raw}`, true, t.negated) : clause(field ?? 'any', t.raw, true, t.negated);
   }
-  const colon = t.raw.indexOf(':');
-  const name = colon > 0 ? t.raw.slice(0, colon).toLowerCase() : '';
-  const value = colon > 0 ? t.raw.slice(colon + 1) : '';
+  const op = OPERATOR.exec(t.raw);
+  const name = op ? op[1]!.toLowerCase() : '';
+  const value = op ? t.raw.slice(op[0].length) : '';
   if (name && value) {
-    if (FIELDS[name]) return clause(FIELDS[name], value, false);
-    if (name === 'is' && STATUS_SET.has(value.toLowerCase())) {
-      const status = value.toLowerCase() as EmailStatus;
-      if (!parsed.statuses.includes(status)) parsed.statuses.push(status);
-      return null;
-    }
-    if (name === 'campaign') {
-      parsed.campaign = value.replace(/\*+$/, '');
-      return null;
+    if (FIELDS[name]) return clause(FIELDS[name], value, false, t.negated);
+    if (['is', 'campaign', 'has', 'before', 'after'].includes(name)) {
+      if (readFilter(name, value, t.negated, parsed)) return null;
+    } else if (!value.startsWith('//')) {
+      // (`https://...` is a link pasted, not an operator.)
+      parsed.warnings.push(`${op![1]}: is not an operator: searched as text (operators: ${SEARCH_OPERATORS.join(' ')})`);
     }
   }
-  return clause('any', t.raw, false);
+  return clause('any', t.raw, false, t.negated);
 }
 
 export function parseMessageQuery(input: string): ParsedQuery {
-  const parsed: ParsedQuery = { clauses: [], statuses: [], campaign: null };
+  const parsed: ParsedQuery = { clauses: [], statuses: [], notStatuses: [], campaign: null, notCampaigns: [], attachment: null, before: null, after: null, warnings: [] };
   let last: SearchClause | null = null;
   for (const t of tokens(input)) {
     last = readToken(t, parsed);
     if (last) parsed.clauses.push(last);
   }
-  // The query's last word, unquoted, may be a prefix: it is being typed.
-  if (last && !last.phrase) last.prefix = true;
+  // The query's last word, unquoted and not negated, may be a prefix: it is being typed.
+  if (last && !last.phrase && !last.negated) last.prefix = true;
   return parsed;
-}
-
-/** What an address is made of besides letters and digits (the address index's tokenizer keeps these in a word). */
-export const ADDRESS_CHARS = '@._%+-';
-const LOCAL_CHAR = /[\p{L}\p{N}._%+-]/u;
-const DOMAIN_CHAR = /[\p{L}\p{N}.-]/u;
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-const ADDRESS_QUERY = /^[\p{L}\p{N}._%+-]*@[\p{L}\p{N}.-]*$/u;
-
-/**
- * The words the address index holds for a text: each address in it, lower-cased, and its `@domain`.
- * An address is one word there, so finding `ann@example.com` among a million messages reads Ann's
- * entries only, not every entry of the words `example` and `com`. Linear in the text: each `@` is
- * widened to the address around it (no regular expression that backtracks over a long word).
- */
-export function addressWords(text: string): string[] {
-  const lower = text.toLowerCase();
-  const words: string[] = [];
-  for (let at = lower.indexOf('@'); at !== -1; at = lower.indexOf('@', at + 1)) {
-    let start = at;
-    while (start > 0 && LOCAL_CHAR.test(lower[start - 1]!)) start--;
-    let end = at + 1;
-    while (end < lower.length && DOMAIN_CHAR.test(lower[end]!)) end++;
-    const local = lower.slice(start, at).replace(/^\.+/, '');
-    const domain = lower.slice(at + 1, end).replace(/^[.-]+|[.-]+$/g, '');
-    if (!LETTER_OR_DIGIT.test(local) || !LETTER_OR_DIGIT.test(domain)) continue;
-    words.push(`${local}@${domain}`, `@${domain}`);
-  }
-  return words;
-}
-
-/**
- * A clause's text as an address to look up (lower-cased), or null when it is not one: an address,
- * whole or begun (`ann@`, `ann@exa`), or a domain after `@`, possibly in the brackets, quotes or
- * punctuation it was pasted with. It has a letter or digit besides its `@`.
- */
-export function addressQuery(text: string): string | null {
-  const trimmed = text
-    .toLowerCase()
-    .replace(/^[^\p{L}\p{N}_%+@-]+/u, '')
-    .replace(/@?[^\p{L}\p{N}@]*$/u, (tail) => (tail.startsWith('@') ? '@' : ''));
-  return ADDRESS_QUERY.test(trimmed) && LETTER_OR_DIGIT.test(trimmed) ? trimmed : null;
-}
-
-const ID = /^[0-9A-Za-z]{26}$/;
-
-/**
- * The id the whole query may be: a send's ref_id or a copy's id (a ULID, upper-cased), which finds that
- * send's copies or that copy besides what its words find (the UI lists a send's copies by `?q=<ref_id>`).
- */
-export function idQuery(q: string): string | null {
-  const trimmed = q.trim();
-  return ID.test(trimmed) ? trimmed.toUpperCase() : null;
-}
-
-/** The words of a text as SQLite's unicode61 tokenizer sees them (letters, digits), lower-cased. */
-export function searchWords(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}\p{M}\p{Co}]+/gu) ?? [];
-}
-
-/** A clause's words appear, in order, as (prefixes of, for the last) words of `text`: the UI's live check. */
-export function clauseMatchesText(c: SearchClause, text: string): boolean {
-  if (c.address !== null) return addressWords(text).some((w) => (c.prefix ? w.startsWith(c.address!) : w === c.address));
-  const want = searchWords(c.text);
-  if (want.length === 0) return true;
-  const have = searchWords(text);
-  for (let i = 0; i + want.length <= have.length; i++) {
-    if (want.every((w, j) => (j === want.length - 1 && c.prefix ? have[i + j]!.startsWith(w) : have[i + j] === w))) return true;
-  }
-  return false;
 }

@@ -84,3 +84,51 @@ test('search: operators, phrases and is:bounced find the right rows; the URL kee
   await expect(page.getByTestId('messages-empty')).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test('search: Mailpit operators (negation, has:attachment, cc:, after:) find the right rows; an unknown operator is said under the box', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  const news = (subject: string, text: string, extra: Record<string, unknown> = {}) =>
+    api(page, served, 'POST', '/v1/email/send', {
+      from: { email: 'news@letters.test', name: 'Letters' },
+      to: [{ email: 'ann@example.com' }],
+      subject,
+      content: [{ type: 'text/plain', value: text }],
+      ...extra,
+    });
+  await news('Newsletter with a link', 'click to unsubscribe');
+  await news('Newsletter plain', 'nothing to click', { cc: [{ email: 'carol@example.com' }] });
+  await news('Invoice attached', 'see attached', { attachments: [{ filename: 'invoice-77.pdf', content: Buffer.from('pdf').toString('base64'), type: 'application/pdf' }] });
+
+  await page.goto(`${served.url}/messages`);
+  const list = page.getByTestId('message-list');
+  const search = page.getByLabel('Search messages');
+  const warnings = page.getByTestId('search-warnings');
+  await expect(list.getByRole('option')).toHaveCount(4);
+
+  const expectRows = async (q: string, subjects: string[], rows = subjects.length) => {
+    await search.fill(q);
+    await expect(page).toHaveURL(`${served.url}/messages?q=${encodeURIComponent(q).replace(/%20/g, '+')}`);
+    await expect(list.getByRole('option')).toHaveCount(rows);
+    for (const s of subjects) await expect(list).toContainText(s);
+    await expect(warnings).toBeHidden();
+  };
+  await expectRows('newsletter -unsubscribe', ['Newsletter plain'], 2); // both copies of the plain one: Ann's and Carol's
+  await expectRows('has:attachment', ['Invoice attached']);
+  await expectRows('filename:invoice', ['Invoice attached']);
+  await expectRows('cc:carol@example.com', ['Newsletter plain']);
+  await expectRows('-has:attachment -cc:carol@example.com', ['Newsletter with a link', 'Newsletter plain']);
+  await expectRows('after:2000-01-01 before:2000-01-02', []);
+
+  // An operator it does not know is named under the box, not left to "No message matches".
+  await search.fill('label:work');
+  await expect(warnings).toContainText('label: is not an operator: searched as text');
+  await expect(warnings).toContainText('has:');
+  await expect(search).toHaveAttribute('aria-describedby', 'messages-search-warnings');
+  await expect(list.getByRole('option')).toHaveCount(0);
+  await search.fill('after:last-week');
+  await expect(warnings).toContainText('after:last-week is not a date');
+  await search.fill('newsletter');
+  await expect(warnings).toBeHidden();
+  await expect(list.getByRole('option')).toHaveCount(3);
+  expect(errors).toEqual([]);
+});

@@ -122,4 +122,95 @@ describe('searching captured messages', () => {
     expect((await emu.control.deleteMessages()).data).toEqual({ deleted: 1 });
     expect(await subjects('keep')).toEqual([]);
   });
+
+  it('finds attachments by has:attachment, by their file names (a plain word and filename:), over the API and SMTP', async () => {
+    const pdf = Buffer.from('%PDF-1.4 not a real pdf').toString('base64');
+    await send('ann@example.com', 'With invoice', { attachments: [{ filename: 'Invoice-2026 Q3.pdf', content: pdf, type: 'application/pdf' }] });
+    await send('ann@example.com', 'Plain one');
+    await send('ann@example.com', 'Inline logo only', {
+      content: [{ type: 'text/html', value: '<img src="cid:logo">' }],
+      attachments: [{ filename: 'logo.png', content: pdf, type: 'image/png', disposition: 'inline', content_id: 'logo' }],
+    });
+    const t = nodemailer.createTransport({ host: '127.0.0.1', port: emu.handle.ports.smtp!, secure: false, ignoreTLS: true });
+    await t.sendMail({
+      from: 'robot@example.com',
+      to: 'dan@example.org',
+      subject: 'Over SMTP with a report',
+      text: 'see the summary',
+      attachments: [{ filename: 'quarterly-report.csv', content: 'a,b\n'.repeat(50_000) }, { filename: 'Été résumé.txt', content: 'x' }],
+    });
+
+    expect(await subjects('has:attachment')).toEqual(['Over SMTP with a report', 'With invoice']);
+    expect(await subjects('-has:attachment')).toEqual(['Inline logo only', 'Plain one']);
+    expect(await subjects('invoice')).toEqual(['With invoice']); // a plain word finds a file name
+    expect(await subjects('filename:invoice-2026')).toEqual(['With invoice']);
+    expect(await subjects('filename:quarterly')).toEqual(['Over SMTP with a report']); // after 200 KB of another part
+    expect(await subjects('filename:resume')).toEqual(['Over SMTP with a report']); // RFC 2231 / encoded name, diacritics folded
+    expect(await subjects('summary')).toEqual(['Over SMTP with a report']);
+    expect(await subjects('filename:summary')).toEqual([]); // the body's "summary" is no file name
+    expect(await subjects('filename:summ')).toEqual([]); // nor its start
+    expect(await subjects('attachment:quart')).toEqual(['Over SMTP with a report']); // the last word: a prefix
+    expect((await emu.control.countMessages({ q: 'has:attachment' })).data.count).toBe(2);
+  });
+
+  it('finds cc: and bcc: recipients: the copy addressed to them as such', async () => {
+    await send('ann@example.com', 'Team note', { cc: [{ email: 'carol@example.com', name: 'Carol' }], bcc: [{ email: 'dan@example.com' }] });
+    await send('carol@example.com', 'Direct to Carol');
+    expect(await subjects('cc:carol@example.com')).toEqual(['Team note']);
+    expect(await subjects('cc:carol')).toEqual(['Team note']); // the name
+    expect(await subjects('bcc:dan@example.com')).toEqual(['Team note']);
+    expect(await subjects('cc:dan@example.com')).toEqual([]); // Dan was Bcc
+    expect(await subjects('to:carol@example.com')).toEqual(['Direct to Carol', 'Team note']); // to: is this copy's recipient, any kind
+    expect(await subjects('to:carol@example.com -cc:carol@example.com')).toEqual(['Direct to Carol']);
+    const ids = (await emu.control.listMessages({ q: 'bcc:dan' })).data.messages;
+    expect(ids.map((m) => m.recipient_type)).toEqual(['bcc']);
+  });
+
+  it('filters by before: and after: on the emulator clock (UTC): a date is its 00:00, a time is exact', async () => {
+    await send('ann@example.com', 'Early');
+    expect((await emu.request('POST', '/emulator/clock', { body: { advance_ms: 3 * 24 * 3600 * 1000 } })).status).toBe(200);
+    await send('ann@example.com', 'Late');
+    const late = (await emu.control.listMessages({ q: 'subject:late' })).data.messages[0]!.created_at;
+    const lateDay = late.slice(0, 10);
+    expect(await subjects(`before:${lateDay}`)).toEqual(['Early']);
+    expect(await subjects(`after:${lateDay}`)).toEqual(['Late']);
+    expect(await subjects(`before:${late}`)).toEqual(['Early']); // before the instant: not at it
+    expect(await subjects(`after:${late}`)).toEqual(['Late']); // at or after it
+    expect(await subjects(`-after:${lateDay}`)).toEqual(['Early']);
+    expect(await subjects(`after:${lateDay} before:${lateDay}`)).toEqual([]);
+    expect(await subjects('ann before:2000-01-01')).toEqual([]);
+    expect(await subjects('ann after:2000-01-01T00:00:00+02:00')).toEqual(['Early', 'Late']);
+  });
+
+  it('negates words, phrases and operators: newsletter -unsubscribe, -is:bounced, !from:', async () => {
+    await send('ann@example.com', 'Newsletter one', { content: [{ type: 'text/plain', value: 'news. To unsubscribe click here' }] });
+    await send('ann@example.com', 'Newsletter two', { content: [{ type: 'text/plain', value: 'news without the link' }] });
+    await send(`bounce@${SIM}`, 'Newsletter three', { from: { email: 'other@letters.test' } });
+    await expect.poll(async () => subjects('is:bounced'), { timeout: 10_000 }).toEqual(['Newsletter three']);
+    expect(await subjects('newsletter -unsubscribe')).toEqual(['Newsletter three', 'Newsletter two']);
+    expect(await subjects('newsletter !unsubscribe')).toEqual(['Newsletter three', 'Newsletter two']);
+    expect(await subjects('-unsubscribe')).toEqual(['Newsletter three', 'Newsletter two']); // a negation alone
+    expect(await subjects('newsletter -"click here"')).toEqual(['Newsletter three', 'Newsletter two']);
+    expect(await subjects('newsletter -is:bounced')).toEqual(['Newsletter one', 'Newsletter two']);
+    expect(await subjects('newsletter !from:other@letters.test')).toEqual(['Newsletter one', 'Newsletter two']);
+    expect(await subjects('newsletter -subject:two -unsubscribe')).toEqual(['Newsletter three']);
+    expect((await emu.control.countMessages({ q: '-is:bounced newsletter' })).data.count).toBe(2);
+    // Deleting the matches deletes exactly those.
+    expect((await emu.request('DELETE', `/emulator/messages?q=${encodeURIComponent('newsletter -unsubscribe')}`)).json.data).toEqual({ deleted: 2 });
+    expect(await subjects('')).toEqual(['Newsletter one']);
+  });
+
+  it('says plainly what it does not understand: the list answers warnings, and searches it as text', async () => {
+    await send('ann@example.com', 'Labelled');
+    const res = await emu.request('GET', `/emulator/messages?q=${encodeURIComponent('label:work is:opened-ish before:yesterday')}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data.messages).toEqual([]);
+    expect(res.json.data.warnings).toEqual([
+      expect.stringMatching(/^label: is not an operator: searched as text \(operators: from: to: cc: bcc: subject: .*before: after:\)$/),
+      expect.stringMatching(/^is:opened-ish is not a status: searched as text \(statuses: .*bounced/),
+      expect.stringMatching(/^before:yesterday is not a date: searched as text \(a date like 2026-11-24/),
+    ]);
+    const fine = await emu.request('GET', `/emulator/messages?q=${encodeURIComponent('has:attachment -is:bounced')}`);
+    expect(fine.json.data.warnings).toEqual([]);
+  });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { toAddressMatch, toFtsMatch } from '../../src-main/core/store/fts-match';
+import { clauseMatch, toAddressMatch, toFtsMatch } from '../../src-main/core/store/fts-match';
 import { addressQuery, addressWords, idQuery, clauseMatchesText, parseMessageQuery, type SearchClause } from '../../src-shared/search/message-query';
 
-const words = (text: string, phrase = false, prefix = false): Omit<SearchClause, 'field'> => ({ text, phrase, prefix, address: null });
+const words = (text: string, phrase = false, prefix = false): Omit<SearchClause, 'field'> => ({ text, phrase, prefix, address: null, negated: false });
 
 describe('the messages search query', () => {
   it('reads words, quoted phrases and operators, case-insensitively', () => {
@@ -14,7 +14,13 @@ describe('the messages search query', () => {
         { field: 'any', ...words('hello', false, true) }, // the last word: a prefix
       ],
       statuses: ['bounced'],
+      notStatuses: [],
       campaign: 'Spring',
+      notCampaigns: [],
+      attachment: null,
+      before: null,
+      after: null,
+      warnings: [],
     });
     expect(parseMessageQuery('to:"Bob Lee"').clauses).toEqual([{ field: 'to', ...words('Bob Lee', true) }]);
     // A query ending with is: or campaign: has no word being typed.
@@ -27,7 +33,8 @@ describe('the messages search query', () => {
       { field: 'any', ...words('is:nonsense') },
       { field: 'any', ...words('open', true) },
     ]);
-    expect(parseMessageQuery('bcc:"a b"').clauses).toEqual([{ field: 'any', ...words('bcc a b', true) }]);
+    expect(parseMessageQuery('x-mailer:"a b"').clauses).toEqual([{ field: 'any', ...words('x-mailer a b', true) }]);
+    expect(parseMessageQuery('bcc:"a b"').clauses).toEqual([{ field: 'bcc', ...words('a b', true) }]);
   });
 
   it('gives FTS5 only quoted words: no input is FTS5 syntax', () => {
@@ -88,5 +95,59 @@ describe('the messages search query', () => {
     // Long runs of address characters (a regular expression that backtracks would not return from these).
     expect(addressWords(`${'a'.repeat(200_000)}@${'b.'.repeat(100_000)}`)).toEqual([`${'a'.repeat(200_000)}@${'b.'.repeat(99_999)}b`, `@${'b.'.repeat(99_999)}b`]);
     expect(addressWords(`${'.'.repeat(100_000)}@`.repeat(3))).toEqual([]);
+  });
+
+  it('reads negation (- or !) of words, phrases and every operator; a negated word is whole, not a prefix', () => {
+    const q = parseMessageQuery('newsletter -unsubscribe !"spring sale" -from:ann -is:bounced -campaign:spr* -has:attachment -');
+    expect(q.clauses).toEqual([
+      { field: 'any', ...words('newsletter') },
+      { field: 'any', ...words('unsubscribe'), negated: true },
+      { field: 'any', ...words('spring sale', true), negated: true },
+      { field: 'from', ...words('ann'), negated: true },
+      { field: 'any', ...words('-', false, true) }, // a lone minus is text
+    ]);
+    expect(q.notStatuses).toEqual(['bounced']);
+    expect(q.notCampaigns).toEqual(['spr']);
+    expect(q.attachment).toBe(false);
+    expect(q.warnings).toEqual([]);
+    expect(parseMessageQuery('news -unsub').clauses.at(-1)).toMatchObject({ negated: true, prefix: false });
+    // The words that must hold go to one MATCH; each negated clause is a lookup of its own.
+    expect(toFtsMatch(q.clauses)).toBe('"newsletter"'); // the lone minus has no word
+    expect(clauseMatch(q.clauses[1]!)).toEqual({ index: 'words', match: '"unsubscribe"' });
+    expect(clauseMatch(q.clauses[3]!)).toEqual({ index: 'words', match: '{sender} : "ann"' });
+  });
+
+  it('reads cc:, bcc:, filename:, message-id: and has:attachment', () => {
+    const q = parseMessageQuery('cc:carol@x.test bcc:dan filename:"My Invoice.pdf" message-id:<abc.1@x.test> HAS:Attachments');
+    expect(q.clauses.map((c) => [c.field, c.address])).toEqual([
+      ['cc', 'carol@x.test'],
+      ['bcc', null],
+      ['filename', null],
+      ['message-id', null],
+    ]);
+    expect(q.attachment).toBe(true);
+    expect(toAddressMatch(q.clauses)).toBe('{recipient} : "carol@x.test"');
+    expect(toFtsMatch(q.clauses)).toBe('{recipient} : "dan" AND {headers} : "mlyfnmy mlyfninvoice mlyfnpdf" AND {headers} : "message id abc 1 x test"'); // the last term is has:, so no prefix
+    expect(parseMessageQuery('attachment:inv').clauses[0]).toMatchObject({ field: 'filename', prefix: true });
+  });
+
+  it('reads before: and after: as UTC instants; negated, each is the other', () => {
+    const at = (s: string) => Date.parse(s);
+    expect(parseMessageQuery('before:2026-11-24 after:2026-11-20T10:30')).toMatchObject({ before: at('2026-11-24T00:00:00Z'), after: at('2026-11-20T10:30:00Z'), warnings: [] });
+    expect(parseMessageQuery('after:2026-11-24T10:00:00+02:00').after).toBe(at('2026-11-24T08:00:00Z'));
+    expect(parseMessageQuery('-before:2026-11-24 -after:2026-11-25')).toMatchObject({ after: at('2026-11-24T00:00:00Z'), before: at('2026-11-25T00:00:00Z') });
+    expect(parseMessageQuery('before:2026-11-24 before:2026-11-20').before).toBe(at('2026-11-20T00:00:00Z')); // the narrower
+  });
+
+  it('names what it does not understand in warnings, and searches it as text', () => {
+    const q = parseMessageQuery('label:work is:nonsense has:inline before:yesterday x-mailer:"a b" https://x.test/a 10:30');
+    expect(q.warnings).toHaveLength(5);
+    expect(q.warnings[0]).toMatch(/^label: is not an operator: searched as text \(operators: from: to: cc: bcc: subject: filename: attachment: message-id: has: is: campaign: before: after:\)$/);
+    expect(q.warnings[1]).toMatch(/^is:nonsense is not a status/);
+    expect(q.warnings[2]).toMatch(/^has:inline is not known/);
+    expect(q.warnings[3]).toMatch(/^before:yesterday is not a date: .*2026-11-24.*UTC/);
+    expect(q.warnings[4]).toMatch(/^x-mailer: is not an operator/);
+    expect(q.clauses.map((c) => c.text)).toEqual(['label:work', 'is:nonsense', 'has:inline', 'before:yesterday', 'x-mailer a b', 'https://x.test/a', '10:30']);
+    expect(q.before).toBeNull();
   });
 });

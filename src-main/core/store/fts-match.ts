@@ -1,3 +1,4 @@
+import { ATTACHMENT_WORD, filenameWords } from '../../../src-shared/search/attachment-words';
 import { searchWords, type SearchClause } from '../../../src-shared/search/message-query';
 
 /**
@@ -7,40 +8,56 @@ import { searchWords, type SearchClause } from '../../../src-shared/search/messa
  */
 
 /** The FTS5 columns of the message search index, and of the address index (message_addresses). */
-export const SEARCH_COLUMNS = { from: 'sender', to: 'recipient', subject: 'subject' } as const;
+export const SEARCH_COLUMNS = { from: 'sender', to: 'recipient', cc: 'recipient', bcc: 'recipient', subject: 'subject' } as const;
+
+/** has:attachment in the word index (see attachmentIndexLine). */
+export const ATTACHMENT_MATCH = `{headers} : "${ATTACHMENT_WORD}"`;
 
 function ftsAnd(parts: string[]): string | null {
   return parts.length ? parts.join(' AND ') : null;
 }
 
 /**
- * The FTS5 MATCH expression of the word clauses (all must hold), or null when none has a word to look
- * for. Only words reach FTS5, each inside double quotes: no input is FTS5 syntax. Address clauses are
- * left to toAddressMatch.
+ * One clause's MATCH expression and the index it is looked up in, or null when it has no word to look
+ * for. Only words reach FTS5, each inside double quotes: no input is FTS5 syntax.
  */
-export function toFtsMatch(clauses: SearchClause[]): string | null {
+export function clauseMatch(c: SearchClause): { index: 'words' | 'addresses'; match: string } | null {
+  const star = c.prefix ? '*' : '';
+  if (c.address !== null) {
+    const word = `"${c.address}"${star}`;
+    // (subject: has no address column: its address is looked for among all of them.)
+    return { index: 'addresses', match: c.field in SEARCH_COLUMNS && c.field !== 'subject' ? `{${SEARCH_COLUMNS[c.field as 'from']}} : ${word}` : word };
+  }
+  if (c.field === 'filename') {
+    const words = filenameWords(c.text);
+    return words.length ? { index: 'words', match: `{headers} : "${words.join(' ')}"${star}` } : null;
+  }
+  const words = searchWords(c.text);
+  if (words.length === 0) return null;
+  if (c.field === 'message-id') return { index: 'words', match: `{headers} : "message id ${words.join(' ')}"${star}` };
+  const phrase = `"${words.join(' ')}"${star}`;
+  return { index: 'words', match: c.field === 'any' ? phrase : `{${SEARCH_COLUMNS[c.field]}} : ${phrase}` };
+}
+
+function positives(clauses: SearchClause[], index: 'words' | 'addresses'): string | null {
   const parts: string[] = [];
   for (const c of clauses) {
-    if (c.address !== null) continue;
-    const words = searchWords(c.text);
-    if (words.length === 0) continue;
-    const phrase = `"${words.join(' ')}"${c.prefix ? '*' : ''}`;
-    parts.push(c.field === 'any' ? phrase : `{${SEARCH_COLUMNS[c.field]}} : ${phrase}`);
+    if (c.negated) continue;
+    const m = clauseMatch(c);
+    if (m && m.index === index) parts.push(m.match);
   }
   return ftsAnd(parts);
 }
 
 /**
- * The address index's MATCH expression of the address clauses, or null when there is none. Each is one
- * quoted word of letters, digits and ADDRESS_CHARS (a subject: clause has no address column: its
- * address is looked for among all of them).
+ * The word index's MATCH expression of the clauses that must hold (all of them), or null when none has
+ * a word to look for. Address clauses are left to toAddressMatch, negated ones to clauseMatch.
  */
+export function toFtsMatch(clauses: SearchClause[]): string | null {
+  return positives(clauses, 'words');
+}
+
+/** The address index's MATCH expression of the address clauses that must hold, or null when there is none. */
 export function toAddressMatch(clauses: SearchClause[]): string | null {
-  const parts: string[] = [];
-  for (const c of clauses) {
-    if (c.address === null) continue;
-    const word = `"${c.address}"${c.prefix ? '*' : ''}`;
-    parts.push(c.field === 'from' || c.field === 'to' ? `{${SEARCH_COLUMNS[c.field]}} : ${word}` : word);
-  }
-  return ftsAnd(parts);
+  return positives(clauses, 'addresses');
 }

@@ -1,10 +1,14 @@
-import { idQuery, parseMessageQuery } from '../../../src-shared/search/message-query';
-import { toAddressMatch, toFtsMatch } from './fts-match';
+import { idQuery, parseMessageQuery, type ParsedQuery } from '../../../src-shared/search/message-query';
+import { ATTACHMENT_MATCH, clauseMatch, toAddressMatch, toFtsMatch } from './fts-match';
 
 /**
  * The Messages search as SQL terms over `messages`: the search box's query (src-shared/search/
  * message-query.ts) looked up in the word index (message_search, migration 0018) and the address
  * index (message_addresses, 0019), and the list's filters. MessagesRepo runs them.
+ *
+ * Every lookup is one FTS5 query whose rowids SQLite gathers once (`rowid IN` / `rowid NOT IN` a
+ * subquery that does not depend on the row): a negated term costs the entries of its own words, never a
+ * read of every body.
  */
 
 /** `%` and `_` of a user's substring are literal in LIKE. */
@@ -28,45 +32,81 @@ export interface SearchTerms {
   indexOnly: string | null;
 }
 
+const LOOKUP = { words: 'SELECT rowid FROM message_search WHERE message_search MATCH', addresses: 'SELECT rowid FROM message_addresses WHERE message_addresses MATCH' };
+
+/** The terms of the query's negations, filters and dates (the words that must hold are the caller's). */
+function queryFilters(parsed: ParsedQuery, where: string[], params: Record<string, unknown>, campaignPrefix: (param: string, prefix: string, not?: boolean) => void) {
+  parsed.clauses.forEach((c, i) => {
+    const m = c.negated ? clauseMatch(c) : null;
+    if (m === null) {
+      // A cc:/bcc: clause is this copy's recipient, as that kind of recipient.
+      if (!c.negated && (c.field === 'cc' || c.field === 'bcc')) where.push(`recipient_type = '${c.field}'`);
+      return;
+    }
+    params[`not${i}`] = m.match;
+    const lookup = `rowid IN (${LOOKUP[m.index]} @not${i})`;
+    where.push(c.field === 'cc' || c.field === 'bcc' ? `NOT (recipient_type = '${c.field}' AND ${lookup})` : `NOT ${lookup}`);
+  });
+  if (parsed.attachment === false) {
+    where.push(`NOT rowid IN (${LOOKUP.words} @notAttachment)`);
+    params.notAttachment = ATTACHMENT_MATCH;
+  }
+  if (parsed.statuses.length > 0) {
+    where.push(`status IN (${parsed.statuses.map((_, i) => `@isStatus${i}`).join(', ')})`);
+    parsed.statuses.forEach((st, i) => (params[`isStatus${i}`] = st));
+  }
+  if (parsed.notStatuses.length > 0) {
+    where.push(`status NOT IN (${parsed.notStatuses.map((_, i) => `@notStatus${i}`).join(', ')})`);
+    parsed.notStatuses.forEach((st, i) => (params[`notStatus${i}`] = st));
+  }
+  if (parsed.campaign) campaignPrefix('qCampaign', parsed.campaign);
+  parsed.notCampaigns.forEach((p, i) => campaignPrefix(`notCampaign${i}`, p, true));
+  if (parsed.before !== null) {
+    where.push('created_ms < @createdBefore');
+    params.createdBefore = parsed.before;
+  }
+  if (parsed.after !== null) {
+    where.push('created_ms >= @createdAfter');
+    params.createdAfter = parsed.after;
+  }
+}
+
 export function searchTerms(filter: MessageSearch): SearchTerms {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   let indexOnly: string | null = null;
-  // A campaign id starting with `prefix` (the search box's campaign: and the campaign filter).
-  const campaignPrefix = (param: string, prefix: string | null | undefined) => {
+  // A campaign id starting (or, `not`, not starting) with `prefix` (the search box's campaign: and the campaign filter).
+  const campaignPrefix = (param: string, prefix: string | null | undefined, not = false) => {
     if (!prefix) return;
-    where.push(`campaign_id LIKE @${param} || '%' ESCAPE '\\'`);
+    where.push(`campaign_id ${not ? 'NOT LIKE' : 'LIKE'} @${param} || '%' ESCAPE '\\'`);
     params[param] = likeLiteral(prefix);
   };
   const q = filter.q?.trim() ?? '';
   const id = idQuery(q);
   if (q !== '') {
     const parsed = parseMessageQuery(q);
-    const match = toFtsMatch(parsed.clauses);
+    const words = [toFtsMatch(parsed.clauses), parsed.attachment === true ? ATTACHMENT_MATCH : null].filter((m) => m !== null);
+    const match = words.length ? words.join(' AND ') : null;
     const addressMatch = toAddressMatch(parsed.clauses);
     const lookups: string[] = [];
     if (match !== null) {
-      lookups.push('SELECT rowid FROM message_search WHERE message_search MATCH @match');
+      lookups.push(`${LOOKUP.words} @match`);
       params.match = match;
     }
     if (addressMatch !== null) {
-      lookups.push('SELECT rowid FROM message_addresses WHERE message_addresses MATCH @addressMatch');
+      lookups.push(`${LOOKUP.addresses} @addressMatch`);
       params.addressMatch = addressMatch;
     }
     if (lookups.length === 1) indexOnly = lookups[0]!;
     const terms = lookups.map((l) => `rowid IN (${l})`);
     // A clause without a word (only punctuation) finds nothing, unless the query is an id.
-    const noWords = parsed.clauses.length > 0 && terms.length === 0;
+    const noWords = parsed.clauses.some((c) => !c.negated) && terms.length === 0;
     const textTerm = terms.length > 0 ? `(${terms.join(' AND ')})` : noWords ? '0' : null;
     if (id !== null) {
       where.push(`(${textTerm ?? '0'} OR ref_id = @refId OR id = @refId)`);
       params.refId = id;
     } else if (textTerm !== null) where.push(textTerm);
-    if (parsed.statuses.length > 0) {
-      where.push(`status IN (${parsed.statuses.map((_, i) => `@isStatus${i}`).join(', ')})`);
-      parsed.statuses.forEach((st, i) => (params[`isStatus${i}`] = st));
-    }
-    campaignPrefix('qCampaign', parsed.campaign);
+    queryFilters(parsed, where, params, campaignPrefix);
   }
   if (filter.status !== undefined) {
     where.push('status = @status');

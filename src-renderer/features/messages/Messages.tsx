@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { EMAIL_STATUSES } from '../../../src-shared/schemas/email';
 import type { MessageSummary } from '../../../src-shared/schemas/messages';
+import { parseMessageQuery } from '../../../src-shared/search/message-query';
 import { Badge } from '../../components/Badge';
 import { CopyButton } from '../../components/CopyButton';
 import { Link } from '../../components/Link';
@@ -104,6 +105,8 @@ function Filters() {
     const t = window.setTimeout(() => setFilters({ q, campaign_id: campaign }), 250);
     return () => window.clearTimeout(t);
   }, [q, campaign, filters.q, filters.campaign_id, setFilters]);
+  // What the query has that the search does not understand (the list answers the same `warnings`).
+  const warnings = useMemo(() => parseMessageQuery(filters.q).warnings, [filters.q]);
   const filtered = filters.q.trim() !== '' || filters.status !== '' || filters.campaign_id.trim() !== '' || filters.account_id !== '';
   const count = total ?? rows.length;
   const deleteLabel = filtered ? `Delete ${count.toLocaleString()} match${count === 1 ? '' : 'es'}` : 'Delete all';
@@ -113,8 +116,9 @@ function Filters() {
         <input
           className="input grow"
           type="search"
-          placeholder='Search: words, "a phrase", from:, to:, subject:, is:bounced, campaign:'
-          title='Words and "quoted phrases" over subject, addresses, text and HTML body and headers (the last word may be unfinished); an address (ann@example.com, ann@, @example.com) as one word; from:ann, to:bob, subject:receipt, is:bounced (any status), campaign:spring (a prefix); a ref_id or id finds its copies'
+          placeholder='Search: words, "a phrase", from:, to:, cc:, subject:, has:attachment, is:bounced, after:2026-11-24, -word'
+          title='Words and "quoted phrases" over subject, addresses, text and HTML body, headers and attachment names (the last word may be unfinished); an address (ann@example.com, ann@, @example.com) as one word; from:ann, to:bob, cc:, bcc:, subject:receipt, message-id:, filename:invoice, has:attachment, is:bounced (any status), campaign:spring (a prefix), before: / after: a date or time (UTC, the emulator clock); -term or !term excludes; a ref_id or id finds its copies'
+          aria-describedby={warnings.length ? 'messages-search-warnings' : undefined}
           aria-label="Search messages"
           value={q}
           onChange={(e) => setQ(e.target.value)}
@@ -123,6 +127,13 @@ function Filters() {
           {total === null ? `${rows.length}` : total.toLocaleString()} message{total === 1 ? '' : 's'}
         </span>
       </div>
+      {warnings.length > 0 && (
+        <ul className="messages-search-warnings" id="messages-search-warnings" role="status" data-testid="search-warnings">
+          {warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      )}
       <div className="messages-toolbar-row">
         <select className="input" aria-label="Status" value={filters.status} onChange={(e) => setFilters({ status: e.target.value })}>
           <option value="">any status</option>

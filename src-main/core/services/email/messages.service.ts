@@ -6,6 +6,7 @@ import { isoTimestamp } from '../../clock';
 import type { RelayRow } from '../../store/mailers.repo';
 import type { MessageListRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 import { parseLeniently } from '../../mail/lenient-parse';
+import { parseMessageQuery } from '../../../../src-shared/search/message-query';
 import { neutraliseTracking } from './preview';
 
 export function toSummary(row: MessageListRow): MessageSummary {
@@ -71,7 +72,8 @@ export class MessagesService {
       limit: query.limit + 1,
     });
     const { page, next } = paginate(rows, query.limit, (r) => r.id);
-    return { messages: page.map(toSummary), next_cursor: next };
+    const warnings = query.q ? parseMessageQuery(query.q).warnings : [];
+    return { messages: page.map(toSummary), next_cursor: next, warnings };
   }
 
   /** How many messages the list's filters find. */

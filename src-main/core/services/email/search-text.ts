@@ -1,6 +1,8 @@
 import libmime from 'libmime';
+import { attachmentIndexLine } from '../../../../src-shared/search/attachment-words';
 import { parseLeniently } from '../../mail/lenient-parse';
 import { readTextParts } from '../../mail/text-parts';
+import { attachmentNames } from './attachment-names';
 
 /**
  * At most this much of a message's body text is indexed for search. Every recipient's copy has its
@@ -36,17 +38,24 @@ export function bodySearchText(text: string | undefined | null, html: string | u
   return joined.length > BODY_LIMIT ? joined.slice(0, BODY_LIMIT) : joined;
 }
 
-/** The header lines of a raw message (its header block, encoded words decoded), for the search. */
+/**
+ * The header lines of a raw message (its header block, encoded words decoded), for the search, and a
+ * line of its attachments' names (see attachmentIndexLine: plain words, has:attachment and filename:
+ * find them).
+ */
 export function headerSearchText(raw: Buffer): string {
   const scan = raw.subarray(0, HEADER_LIMIT);
   let end = scan.indexOf('\r\n\r\n');
   if (end === -1) end = scan.indexOf('\n\n');
   const block = scan.subarray(0, end === -1 ? scan.length : end).toString('utf8');
+  let headers: string;
   try {
-    return libmime.decodeWords(block);
+    headers = libmime.decodeWords(block);
   } catch {
-    return block;
+    headers = block;
   }
+  const attachments = attachmentIndexLine(attachmentNames(raw));
+  return attachments ? `${headers}\n${attachments}` : headers;
 }
 
 /**
