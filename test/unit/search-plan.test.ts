@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadMigrations, migrate } from '../../src-main/core/store/database';
 import { MessagesRepo, type MessageRow } from '../../src-main/core/store/messages.repo';
 import { searchTerms } from '../../src-main/core/store/message-search';
+import { SearchIndexRepo } from '../../src-main/core/store/search-index.repo';
 
 function copy(i: number): MessageRow {
   const id = `01K${String(i).padStart(23, '0')}`;
@@ -28,7 +29,15 @@ describe('the search plans of negations and operators', () => {
     db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
     const repo = new MessagesRepo(db);
     for (let i = 1; i <= 200; i++) repo.insertContent({ content_id: copy(i).content_id, raw: Buffer.from('Subject: x\r\n\r\nx') });
-    for (let i = 1; i <= 200; i++) repo.insertMessage(copy(i), { body: i % 3 ? 'news to unsubscribe' : 'news', headers: i % 5 ? '' : 'X-Mailyard-Attachment: a.pdf mlyatt mlyfna mlyfnpdf' });
+    for (let i = 1; i <= 200; i++) repo.insertMessage(copy(i));
+    // Their index rows, as the search indexer writes them (the queue is in rowid order: copy 1 first).
+    const index = new SearchIndexRepo(db);
+    index.write(
+      index.pending(0, 200).map((pending, k) => {
+        const i = k + 1;
+        return { copy: pending, text: { body: i % 3 ? 'news to unsubscribe' : 'news', headers: i % 5 ? '' : 'X-Mailyard-Attachment: a.pdf mlyatt mlyfna mlyfnpdf', addresses: '' } };
+      }),
+    );
     for (const q of ['newsletter -unsubscribe', '-unsubscribe', 'newsletter -from:ann -cc:r1@example.com', '-has:attachment news', 'has:attachment -is:bounced']) {
       const p = plan(db, q);
       expect(p, q).not.toMatch(/CORRELATED/);
