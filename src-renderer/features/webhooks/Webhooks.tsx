@@ -8,6 +8,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { useOverview } from '../../stores/overview-store';
 import { AccountPicker, useChosenAccount } from '../../components/AccountSelect';
 import { FieldError, problemsElsewhere } from '../../components/FieldError';
+import './webhooks.css';
 
 interface Problem {
   message: string;
@@ -101,7 +102,7 @@ function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYP
           <FieldError errors={problem?.errors} path="headers" />
         </div>
         {isEmail && (
-          <fieldset className="field span2 toggles twelve">
+          <fieldset className="field span2 toggles twelve webhook-events">
             <legend>
               Events{' '}
               <button type="button" className="linkish" onClick={() => setEvents(Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true])))}>
@@ -123,7 +124,7 @@ function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYP
       {problem && (
         <p className="error" role="alert" data-testid="webhook-error">
           {/* A problem shown beside its field is not said again here. */}
-          {problem.errors.length > 0 && problemsElsewhere(problem.errors, FIELD_PATHS).length === 0 ? 'Not saved: see the field marked above.' : problem.message}
+          {problem.errors.length > 0 && problemsElsewhere(problem.errors, FIELD_PATHS).length === 0 ? (problem.errors.length === 1 ? 'Not saved: see the field marked above.' : `Not saved: see the ${problem.errors.length} problems marked above.`) : problem.message}
         </p>
       )}
       {notice && (
