@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { navigate, useSearchParam } from '../router';
 import type { AccountRecord } from '../../src-shared/schemas/emulator';
 
 /** A choice of account by name; `anyLabel` adds a first option with an empty value (no account chosen). */
@@ -21,10 +21,23 @@ export function AccountSelect(props: {
   );
 }
 
-/** The account a screen works as: the one chosen, else the default one, else the first. */
+/** The current URL with `?name=value` set (or removed when empty), other parameters kept. */
+export function withParam(name: string, value: string): string {
+  const params = new URLSearchParams(window.location.search);
+  if (value) params.set(name, value);
+  else params.delete(name);
+  const search = params.toString();
+  return `${window.location.pathname}${search ? `?${search}` : ''}`;
+}
+
+/**
+ * The account a screen works as: the one chosen, else the default one, else the first. The choice is
+ * the URL's `?account=<id>`, so a reload or a shared link keeps it.
+ */
 export function useChosenAccount(accounts: AccountRecord[]): [AccountRecord | undefined, (accountId: string) => void] {
-  const [accountId, setAccountId] = useState('');
-  return [accounts.find((a) => a.id === accountId) ?? accounts.find((a) => a.is_default) ?? accounts[0], setAccountId];
+  const accountId = useSearchParam('account') ?? '';
+  const choose = (id: string) => navigate(withParam('account', id), true);
+  return [accounts.find((a) => a.id === accountId) ?? accounts.find((a) => a.is_default) ?? accounts[0], choose];
 }
 
 /** "Account [select]", shown only when there is more than one account to choose from. */

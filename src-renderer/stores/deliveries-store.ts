@@ -13,9 +13,11 @@ export interface DeliveryFilters {
   q: string;
   /** One endpoint's deliveries (the endpoint view's links). */
   target_id: string;
+  /** An account's id: only its deliveries. */
+  account_id: string;
 }
 
-export const NO_FILTERS: DeliveryFilters = { status: '', event: '', q: '', target_id: '' };
+export const NO_FILTERS: DeliveryFilters = { status: '', event: '', q: '', target_id: '', account_id: '' };
 
 interface DeliveriesState extends ListState<DeliverySummary>, DetailState {
   filters: DeliveryFilters;
@@ -47,6 +49,7 @@ const query = (f: DeliveryFilters) => ({
   ...(f.event ? { event: f.event } : {}),
   ...(f.q.trim() ? { q: f.q.trim() } : {}),
   ...(f.target_id ? { target_id: f.target_id } : {}),
+  ...(f.account_id ? { account_id: f.account_id } : {}),
 });
 
 const isFailing = (d: DeliverySummary) => (d.status === 'pending' || d.status === 'sending') && d.attempts > 0;
@@ -59,10 +62,10 @@ function matches(d: DeliverySummary, f: DeliveryFilters): boolean {
   const status = !f.status || (f.status === 'failing' ? isFailing(d) : d.status === f.status);
   const q = f.q.trim().toLowerCase();
   const text = !q || [d.recipient, d.subject, d.target.url, d.ref_id].some((v) => typeof v === 'string' && v.toLowerCase().includes(q));
-  return status && (!f.event || d.event === f.event) && (!f.target_id || d.target.id === f.target_id) && text;
+  return status && (!f.event || d.event === f.event) && (!f.target_id || d.target.id === f.target_id) && (!f.account_id || d.account_id === f.account_id) && text;
 }
 
-const sameFilters = (a: DeliveryFilters, b: DeliveryFilters) => a.status === b.status && a.event === b.event && a.q === b.q && a.target_id === b.target_id;
+const sameFilters = (a: DeliveryFilters, b: DeliveryFilters) => a.status === b.status && a.event === b.event && a.q === b.q && a.target_id === b.target_id && a.account_id === b.account_id;
 
 export const useDeliveries = create<DeliveriesState>((set, get) => {
   let pending = new Map<string, DeliverySummary>();

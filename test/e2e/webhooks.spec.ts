@@ -11,7 +11,10 @@ test('register a webhook: the API validation messages inline as worded, then a c
   // No event enabled: the spec's message, verbatim.
   await card.getByLabel('Webhook URL').fill(receiver.url);
   await card.getByRole('button', { name: 'Register' }).click();
-  await expect(card.getByRole('alert')).toHaveText('at least one of webhook_options.events must be true');
+  // Said once: beside the events, the alert only pointing there (issue 27, item 11: it was said twice).
+  await expect(card.getByTestId('error-webhook_options')).toContainText('at least one of webhook_options.events must be true');
+  await expect(card.getByText('at least one of webhook_options.events must be true')).toHaveCount(1);
+  await expect(card.getByRole('alert')).toHaveText('Not saved: see the field marked above.');
 
   // A bad URL and a reserved header: each problem beside its field, the first as the message.
   await card.getByLabel('Webhook URL').fill('ftp://example.com/hooks');
@@ -22,13 +25,15 @@ test('register a webhook: the API validation messages inline as worded, then a c
   await card.getByRole('button', { name: 'Register' }).click();
   await expect(card.getByTestId('error-webhook_url')).toHaveText('must be an absolute http or https URL');
   await expect(card.getByTestId('error-headers')).toHaveText('Host: may not be set: the emulator sets this header itself');
-  await expect(card.getByRole('alert')).toContainText('webhook_url');
+  await expect(card.getByRole('alert')).toHaveText('Not saved: see the 2 problems marked above.');
+  await expect(card.getByText('must be an absolute http or https URL')).toHaveCount(1);
 
   // A receiver nobody listens on: the reachability check's 422.
   await card.getByRole('button', { name: 'Remove header' }).click();
   await card.getByLabel('Webhook URL').fill(`http://127.0.0.1:${await closedPort()}/hooks`);
   await card.getByRole('button', { name: 'Register' }).click();
-  await expect(card.getByRole('alert')).toContainText('Webhook URL is not reachable: ');
+  await expect(card.getByTestId('error-webhook_url')).toContainText('connection refused by 127.0.0.1:');
+  await expect(card.getByText(/connection refused by/)).toHaveCount(1);
 
   // Then correctly: a real receiver, two events, a custom header.
   await card.getByLabel('Webhook URL').fill(receiver.url);
@@ -92,5 +97,41 @@ test('the account signing secret: generate, show, rotate, stop signing', async (
   await expect(secret).not.toHaveText(first!);
   await card.getByRole('button', { name: 'Stop signing' }).click();
   await expect(card).toContainText('Requests are not signed.');
+  expect(errors).toEqual([]);
+});
+
+test('webhooks at 375 px: no wider than the window, the event checkboxes do not overlap, an error said once', async ({ served, page }) => {
+  const errors = watchErrors(page, [/status of 4\d\d/]);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(`${served.url}/webhooks`);
+  const card = page.getByTestId('webhook-EMAIL_EVENT');
+  await card.getByRole('button', { name: 'Add header' }).click();
+  await expect(card.getByRole('checkbox')).toHaveCount(12);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  // Each event's label (box and name, the name's full width) apart from every other.
+  const boxes = await card.locator('label.toggle').evaluateAll((labels) =>
+    labels.map((l) => {
+      const range = document.createRange();
+      range.selectNodeContents(l);
+      const r = range.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    }),
+  );
+  for (const [i, a] of boxes.entries()) {
+    for (const b of boxes.slice(i + 1)) {
+      const overlap = a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+      expect(overlap, `event labels ${JSON.stringify(a)} and ${JSON.stringify(b)} overlap`).toBe(false);
+    }
+    expect(a.right).toBeLessThanOrEqual(375);
+  }
+  // A bad URL: its words once, beside the field.
+  await card.getByLabel('Webhook URL').fill('ftp://example.com/hooks');
+  await card.getByRole('checkbox', { name: 'bounce' }).check();
+  await card.getByRole('button', { name: 'Remove header' }).click();
+  await card.getByRole('button', { name: 'Register' }).click();
+  await expect(card.getByTestId('error-webhook_url')).toHaveText('must be an absolute http or https URL');
+  await expect(card.getByText('must be an absolute http or https URL')).toHaveCount(1);
+  await expect(card.getByRole('alert')).toHaveText('Not saved: see the field marked above.');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   expect(errors).toEqual([]);
 });

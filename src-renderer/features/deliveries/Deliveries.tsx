@@ -9,6 +9,9 @@ import { Time } from '../../components/Time';
 import { ListDetail } from '../../components/ListDetail';
 import { navigate, useSearchParam } from '../../router';
 import { NO_FILTERS, useDeliveries, type DeliveryFilters } from '../../stores/deliveries-store';
+import { useOverview } from '../../stores/overview-store';
+import { useAccountName } from '../../stores/account-name';
+import { AccountSelect } from '../../components/AccountSelect';
 import './deliveries.css';
 import { DeliveryDetailPane } from './DeliveryDetail';
 import { Endpoints, ViewTabs } from './Endpoints';
@@ -16,6 +19,7 @@ import { Endpoints, ViewTabs } from './Endpoints';
 const ROW_HEIGHT = 56;
 
 function Row({ d }: { d: DeliverySummary }) {
+  const accountName = useAccountName(d.account_id);
   return (
     <div className="mrow delivery-row">
       <div className="line">
@@ -29,6 +33,9 @@ function Row({ d }: { d: DeliverySummary }) {
           </span>
         )}
         <span className="spacer" />
+        <span className="badge" data-testid="delivery-account" title="Account">
+          {accountName}
+        </span>
         <span className="muted small">
           <Time iso={d.created_at} />
         </span>
@@ -55,6 +62,7 @@ function Row({ d }: { d: DeliverySummary }) {
 function filtersQuery(f: DeliveryFilters): string {
   const params = new URLSearchParams();
   for (const key of ['status', 'event', 'target_id', 'q'] as const) if (f[key]) params.set(key, f[key]);
+  if (f.account_id) params.set('account', f.account_id);
   const qs = params.toString();
   return qs ? `?${qs}` : '';
 }
@@ -107,6 +115,7 @@ function SearchBox() {
 function Filters() {
   const { filters, total, rows } = useDeliveries();
   const setFilters = useSetFilters();
+  const accounts = useOverview((s) => s.accounts);
   const endpointUrl = filters.target_id ? rows.find((d) => d.target.id === filters.target_id)?.target.url : undefined;
   return (
     <>
@@ -135,6 +144,9 @@ function Filters() {
             </option>
           ))}
         </select>
+        {accounts.length > 1 && (
+          <AccountSelect accounts={accounts} value={filters.account_id} onChange={(accountId) => setFilters({ account_id: accountId })} anyLabel="all accounts" ariaLabel="Account" />
+        )}
       </div>
       {filters.target_id && (
         <div className="delivery-endpoint-filter small" data-testid="endpoint-filter">
@@ -157,16 +169,16 @@ export function Deliveries() {
 }
 
 /** A link's filters (`/deliveries?status=failed`, `?target_id=...&status=failing`, `?q=ann@example.com`); null when it gives none. */
-function linkFilters(status: string | null, q: string | null, targetId: string | null, event: string | null): DeliveryFilters | null {
-  if (status === null && q === null && targetId === null && event === null) return null;
+function linkFilters(status: string | null, q: string | null, targetId: string | null, event: string | null, account: string | null): DeliveryFilters | null {
+  if (status === null && q === null && targetId === null && event === null && account === null) return null;
   const known = status !== null && (DELIVERY_LIST_STATUSES as readonly string[]).includes(status);
-  return { ...NO_FILTERS, status: known ? status : '', q: q ?? '', target_id: targetId ?? '', event: event ?? '' };
+  return { ...NO_FILTERS, status: known ? status : '', q: q ?? '', target_id: targetId ?? '', event: event ?? '', account_id: account ?? '' };
 }
 
 function DeliveryList() {
   const source = useDeliveries();
   const { reload, follow, detail, filters, rows, refreshInFlight } = source;
-  const [status, q, targetId, event] = [useSearchParam('status'), useSearchParam('q'), useSearchParam('target_id'), useSearchParam('event')];
+  const [status, q, targetId, event, account] = [useSearchParam('status'), useSearchParam('q'), useSearchParam('target_id'), useSearchParam('event'), useSearchParam('account')];
   const mounted = useRef(false);
   useEffect(() => follow(), [follow]);
   // A claimed attempt may go unannounced: while a row is due or in flight, the ones in flight are read again.
@@ -174,7 +186,7 @@ function DeliveryList() {
   // A link may carry filters (the dashboard's failed deliveries: /deliveries?status=failed; an endpoint's
   // failing ones); without any, the list keeps the filters it had.
   useEffect(() => {
-    const fromLink = linkFilters(status, q, targetId, event);
+    const fromLink = linkFilters(status, q, targetId, event, account);
     const first = !mounted.current;
     mounted.current = true;
     if (fromLink) useDeliveries.getState().applyLinkFilters(fromLink, first);
@@ -184,8 +196,8 @@ function DeliveryList() {
       const kept = filtersQuery(useDeliveries.getState().filters);
       if (kept) navigate(window.location.pathname + kept, true);
     }
-  }, [status, q, targetId, event, reload]);
-  const filtered = filters.status !== '' || filters.event !== '' || filters.q !== '' || filters.target_id !== '';
+  }, [status, q, targetId, event, account, reload]);
+  const filtered = filters.status !== '' || filters.event !== '' || filters.q !== '' || filters.target_id !== '' || filters.account_id !== '';
   return (
     <ListDetail
       name="Deliveries"

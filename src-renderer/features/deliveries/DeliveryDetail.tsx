@@ -10,6 +10,7 @@ import { Time, useEmulatedNow } from '../../components/Time';
 import { control, describeError } from '../../api/clients';
 import { useClockOffset } from '../../stores/clock-store';
 import { useDeliveries } from '../../stores/deliveries-store';
+import { useAccountName } from '../../stores/account-name';
 import { SendLink } from '../../components/SendLink';
 import { deliveryCurl } from './curl';
 import { DeliveryPayload, RequestBodyView, ResponseTruncatedNote } from './PayloadView';
@@ -116,6 +117,7 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
   const { retry, retrying, notice, refreshDetail, refreshInFlight } = useDeliveries();
   const [jumpNote, setJumpNote] = useState<{ id: string; text: string } | null>(null);
   const state = deliveryState(d, useEmulatedNow());
+  const accountName = useAccountName(d.account_id);
   // Its attempt's claim and outcome show as they happen, announced or not.
   useRefreshWhileInFlight([d], refreshDetail);
   const curl = deliveryCurl(d);
@@ -137,6 +139,8 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
           <dd>
             <code>{d.id}</code> <span className="muted small">(sent as webhook-id)</span>
           </dd>
+          <dt>Account</dt>
+          <dd data-testid="delivery-account">{accountName}</dd>
           <dt>Category</dt>
           <dd>{d.category}</dd>
           {d.ref_id && d.category === 'EMAIL_EVENT' && d.event !== 'imap_error' && (

@@ -15,6 +15,7 @@ import { Attachments, Preview, Raw } from './MessageParts';
 import { Siblings } from './MessageSiblings';
 import { SimulateTracking } from './SimulateTracking';
 import { ReleaseMessage } from './ReleaseMessage';
+import { useAccountName } from '../../stores/account-name';
 
 type Tab = 'preview' | 'source' | 'text' | 'headers' | 'raw' | 'attachments' | 'checks' | 'events';
 
@@ -22,6 +23,7 @@ type Tab = 'preview' | 'source' | 'text' | 'headers' | 'raw' | 'attachments' | '
 export function MessageDetailPane({ d }: { d: Detail }) {
   const [tab, setTab] = useState<Tab>('preview');
   const remove = useMessages((s) => s.remove);
+  const accountName = useAccountName(d.account_id);
   const tabs: Array<[Tab, string]> = [
     ['preview', 'Preview'],
     ['source', 'HTML source'],
@@ -51,6 +53,8 @@ export function MessageDetailPane({ d }: { d: Detail }) {
           <dd>
             {d.recipient.name ? `${d.recipient.name} <${d.recipient.email}>` : d.recipient.email} <span className="badge">{d.recipient_type}</span>
           </dd>
+          <dt>Account</dt>
+          <dd data-testid="message-account">{accountName}</dd>
           <dt>Sent</dt>
           <dd>
             <Time iso={d.created_at} exact /> <span className="badge">via {d.source.toUpperCase()}</span> <span className="muted">{formatSize(d.size)}</span>

@@ -13,6 +13,7 @@ import { useOverview } from '../../stores/overview-store';
 import { MessageDetailPane } from './MessageDetail';
 import { ConfirmDialog } from './ConfirmDialog';
 import { AccountSelect } from '../../components/AccountSelect';
+import { useAccountName } from '../../stores/account-name';
 import './Messages.css';
 
 const ROW_HEIGHT = 56;
@@ -49,6 +50,7 @@ function EmptyInbox() {
 }
 
 function Row({ m }: { m: MessageSummary }) {
+  const accountName = useAccountName(m.account_id);
   return (
     <div className="mrow" title={m.failed_reason ? `failed: ${m.failed_reason}` : undefined}>
       <div className="line">
@@ -63,6 +65,9 @@ function Row({ m }: { m: MessageSummary }) {
         <span className="muted small ellipsis">· {m.from.email}</span>
         <span className="spacer" />
         {m.campaign_id && <span className="badge">{m.campaign_id}</span>}
+        <span className="badge" title="Account" data-testid="message-account">
+          {accountName}
+        </span>
         <Badge value={m.status} />
       </div>
     </div>
@@ -70,22 +75,24 @@ function Row({ m }: { m: MessageSummary }) {
 }
 
 /** The filters kept in the URL (`/messages?q=...&status=...&campaign=...`), so a reload or a shared link keeps them. */
-export function filtersSearch(f: Pick<MessageFilters, 'q' | 'status' | 'campaign_id'>): string {
+export function filtersSearch(f: Pick<MessageFilters, 'q' | 'status' | 'campaign_id' | 'account_id'>): string {
   const params = new URLSearchParams();
   if (f.q.trim()) params.set('q', f.q.trim());
   if (f.status) params.set('status', f.status);
   if (f.campaign_id.trim()) params.set('campaign', f.campaign_id.trim());
+  if (f.account_id) params.set('account', f.account_id);
   const text = params.toString();
   return text ? `?${text}` : '';
 }
 
-function urlFilters(): Pick<MessageFilters, 'q' | 'status' | 'campaign_id'> {
+function urlFilters(): Pick<MessageFilters, 'q' | 'status' | 'campaign_id' | 'account_id'> {
   const params = new URLSearchParams(window.location.search);
   const status = params.get('status') ?? '';
   return {
     q: params.get('q') ?? '',
     status: (EMAIL_STATUSES as readonly string[]).includes(status) ? status : '',
     campaign_id: params.get('campaign') ?? '',
+    account_id: params.get('account') ?? '',
   };
 }
 
@@ -195,8 +202,8 @@ export function Messages() {
   const { reload, follow, detail, filters, setFilters } = source;
   // The filters live in the URL: `/messages?q=<text>&status=<status>&campaign=<prefix>` opens the list
   // filtered so (a send's ref_id as q lists every copy of the send); a reload keeps them.
-  const urlSearch = [useSearchParam('q'), useSearchParam('status'), useSearchParam('campaign')].join('\u0000');
-  const differs = (u: ReturnType<typeof urlFilters>, f: MessageFilters) => u.q !== f.q || u.status !== f.status || u.campaign_id !== f.campaign_id;
+  const urlSearch = [useSearchParam('q'), useSearchParam('status'), useSearchParam('campaign'), useSearchParam('account')].join('\u0000');
+  const differs = (u: ReturnType<typeof urlFilters>, f: MessageFilters) => u.q !== f.q || u.status !== f.status || u.campaign_id !== f.campaign_id || u.account_id !== f.account_id;
 
   useEffect(() => {
     const off = follow();

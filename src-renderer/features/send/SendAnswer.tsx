@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { MessageSummary } from '../../../src-shared/schemas/messages';
 import { control, describeError } from '../../api/clients';
+import { live } from '../../api/live';
 import { Badge } from '../../components/Badge';
 import { CopyButton } from '../../components/CopyButton';
 import { JsonView } from '../../components/JsonView';
@@ -19,25 +20,43 @@ export function SendAnswer({ refId, body, ignored }: { refId: string; body: unkn
   const [copies, setCopies] = useState<MessageSummary[] | null>(null);
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const section = useRef<HTMLElement>(null);
   useEffect(() => {
     let gone = false;
     setCopies(null);
     setError(null);
-    control.listMessages({ q: refId, limit: SHOWN }).then(
-      (res) => {
-        if (gone) return;
-        // Oldest first: the order of the request's to, cc and bcc.
-        setCopies(res.data.messages.filter((m) => m.ref_id === refId).reverse());
-        setMore(res.data.next_cursor !== null);
-      },
-      (err: unknown) => !gone && setError(describeError(err)),
-    );
+    const load = () =>
+      control.listMessages({ q: refId, limit: SHOWN }).then(
+        (res) => {
+          if (gone) return;
+          // Oldest first: the order of the request's to, cc and bcc.
+          setCopies(res.data.messages.filter((m) => m.ref_id === refId).reverse());
+          setMore(res.data.next_cursor !== null);
+        },
+        (err: unknown) => !gone && setError(describeError(err)),
+      );
+    void load();
+    // Each copy's status follows the live stream, as the Messages list does (queued -> delivered, bounced...).
+    const offUpdated = live.on('message.updated', (u) => {
+      if (u.ref_id !== refId) return;
+      setCopies((cs) => cs && cs.map((m) => (m.id === u.message_id ? { ...m, status: u.status } : m)));
+      // Read again too: an update may come before the first answer, and a failure's words come with the summary.
+      void load();
+    });
+    const offReconnect = live.onReconnect(() => void load());
     return () => {
       gone = true;
+      offUpdated();
+      offReconnect();
     };
   }, [refId]);
+  // A new answer is brought into view and focused: below a long form it would start below the fold.
+  useEffect(() => {
+    section.current?.scrollIntoView({ block: 'start' });
+    section.current?.focus({ preventScroll: true });
+  }, [refId]);
   return (
-    <section className="card" aria-labelledby="answer-title" data-testid="send-answer">
+    <section className="card" aria-labelledby="answer-title" data-testid="send-answer" ref={section} tabIndex={-1}>
       <h2 id="answer-title">API answer</h2>
       <p>
         ref_id <code data-testid="send-ref-id">{refId}</code> <CopyButton text={refId} label="Copy ref_id" />{' '}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { TemplateRecord } from '../../../src-shared/schemas/templates';
 import { describeError, serviceAs } from '../../api/clients';
 import { useRun } from '../../api/use-run';
@@ -10,13 +10,18 @@ type Content = Array<{ type: 'text/html' | 'text/plain'; value: string }>;
 export function useTemplates(apiKey: string | undefined) {
   const [templates, setTemplates] = useState<TemplateRecord[]>([]);
   const [error, setError] = useState<string | null>(null);
+  // The account shown now: an answer for the one before a switch is dropped (its templates are not this one's).
+  const current = useRef(apiKey);
+  current.current = apiKey;
   const reload = useCallback(async () => {
     if (!apiKey) return;
     try {
-      setTemplates((await serviceAs(apiKey).listTemplates()).data);
+      const data = (await serviceAs(apiKey).listTemplates()).data;
+      if (current.current !== apiKey) return;
+      setTemplates(data);
       setError(null);
     } catch (err) {
-      setError(describeError(err));
+      if (current.current === apiKey) setError(describeError(err));
     }
   }, [apiKey]);
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { EMAIL_EVENT_KINDS, WEBHOOK_METHODS, type WebhookEvent, type WebhookMethod } from '../../../src-shared/events';
 import type { WebhookRecord } from '../../../src-shared/schemas/webhooks';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
@@ -7,12 +7,16 @@ import { useRun } from '../../api/use-run';
 import { CopyButton } from '../../components/CopyButton';
 import { useOverview } from '../../stores/overview-store';
 import { AccountPicker, useChosenAccount } from '../../components/AccountSelect';
-import { FieldError } from '../../components/FieldError';
+import { FieldError, problemsElsewhere } from '../../components/FieldError';
+import './webhooks.css';
 
 interface Problem {
   message: string;
   errors: Array<{ path: string; message: string }>;
 }
+
+/** The paths the form shows beside a field. */
+const FIELD_PATHS = ['webhook_url', 'method', 'headers', 'webhook_options'];
 
 const TYPES: Array<{ event: WebhookEvent; title: string; about: string }> = [
   { event: 'EMAIL_EVENT', title: 'Email events', about: 'delivery, open, click, bounce… for every message, the kinds you enable' },
@@ -98,7 +102,7 @@ function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYP
           <FieldError errors={problem?.errors} path="headers" />
         </div>
         {isEmail && (
-          <fieldset className="field span2 toggles twelve">
+          <fieldset className="field span2 toggles twelve webhook-events">
             <legend>
               Events{' '}
               <button type="button" className="linkish" onClick={() => setEvents(Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true])))}>
@@ -119,7 +123,8 @@ function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYP
       </div>
       {problem && (
         <p className="error" role="alert" data-testid="webhook-error">
-          {problem.message}
+          {/* A problem shown beside its field is not said again here. */}
+          {problem.errors.length > 0 && problemsElsewhere(problem.errors, FIELD_PATHS).length === 0 ? (problem.errors.length === 1 ? 'Not saved: see the field marked above.' : `Not saved: see the ${problem.errors.length} problems marked above.`) : problem.message}
         </p>
       )}
       {notice && (
@@ -194,29 +199,38 @@ function SigningSecret({ account, onChanged }: { account: AccountRecord; onChang
 export function Webhooks() {
   const { accounts, load: loadAccounts } = useOverview();
   const [account, setAccountId] = useChosenAccount(accounts);
-  const [hooks, setHooks] = useState<WebhookRecord[] | null>(null);
+  // The hooks with the account they were read for: after a switch, the forms wait for the new account's
+  // hooks (a form initialised from the previous account's would save its URL on the new one).
+  const [loaded, setLoaded] = useState<{ accountId: string; hooks: WebhookRecord[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const shown = useRef<string | undefined>(undefined);
+  shown.current = account?.id;
   const load = useCallback(async () => {
     if (!account) return;
     try {
-      setHooks((await serviceAs(account.api_key).listWebhooks()).data);
+      const hooks = (await serviceAs(account.api_key).listWebhooks()).data;
+      // An answer for an account no longer chosen is dropped.
+      if (shown.current !== account.id) return;
+      setLoaded({ accountId: account.id, hooks });
       setError(null);
     } catch (err) {
-      setError(describeError(err));
+      if (shown.current === account.id) setError(describeError(err));
     }
   }, [account]);
   useEffect(() => {
     void load();
   }, [load]);
+  const hooks = account && loaded?.accountId === account.id ? loaded.hooks : null;
   return (
     <main className="wide">
       <AccountPicker accounts={accounts} account={account} onChange={setAccountId} className="form-row" />
       {error && <p className="error">{error}</p>}
+      {account && !hooks && !error && <p className="muted" data-testid="webhooks-loading">Loading {account.name}'s webhooks…</p>}
       {account &&
         hooks &&
         TYPES.map((t) => {
           const existing = hooks.find((h) => h.event === t.event);
-          // A new key remounts the form with the stored values after each change.
+          // One form per account and type: a switch of account mounts a new one with that account's stored values.
           return <WebhookForm key={`${account.id}:${t.event}`} type={t} existing={existing} account={account} onChanged={load} />;
         })}
       {account && <SigningSecret account={account} onChanged={loadAccounts} />}
