@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { applyPatch, diffBytes } from '../../src-main/core/store/byte-patch';
+import { applyPatch, applyPatchToPrefix, diffBytes } from '../../src-main/core/store/byte-patch';
 
 describe('byte patches of a copy against its base', () => {
   it('rebuilds a same-length copy byte for byte, costing only its differing bytes', () => {
@@ -50,5 +50,17 @@ describe('byte patches of a copy against its base', () => {
     expect(() => applyPatch(Buffer.from('abcdef'), Buffer.from([0xff, 1, 1, 3]))).toThrow('corrupt copy patch');
     expect(() => applyPatch(Buffer.from('abcdef'), Buffer.from([0xff, 1, 1, 8, 0x41]))).toThrow('corrupt copy patch');
     expect(() => applyPatch(Buffer.from('abcdef'), Buffer.from([0xff, 0x80]))).toThrow('corrupt copy patch');
+  });
+});
+
+describe('a patch applied to the start of its base (the search index reads a copy\'s header block)', () => {
+  it('makes the copy\'s start from the base\'s start: edits within it applied, the rest left out', () => {
+    const base = Buffer.from(`To: ann@example.com\r\nMessage-ID: <1@x>\r\n\r\n${'body line with a link /t/c/AAAA\r\n'.repeat(2000)}`);
+    const copy = Buffer.from(base.toString().replace('ann@example.com', 'bob@example.org').replace('<1@x>', '<22@x>').replaceAll('/t/c/AAAA', '/t/c/BBBB'));
+    const patch = diffBytes(base, copy);
+    const start = applyPatchToPrefix(base.subarray(0, 4096), patch);
+    expect(start.toString().startsWith('To: bob@example.org\r\nMessage-ID: <22@x>\r\n\r\n')).toBe(true);
+    expect(copy.subarray(0, 200).equals(start.subarray(0, 200))).toBe(true);
+    expect(applyPatchToPrefix(base, patch).equals(copy)).toBe(true);
   });
 });

@@ -124,6 +124,25 @@ export function applyPatch(base: Buffer, patch: Buffer): Buffer {
   return Buffer.concat(parts);
 }
 
+/**
+ * What `patch` makes of a prefix of its base: the edits that fall within `prefix`, the first edit past
+ * its end and all after it left out. For reading a copy's start (its header block) without its whole base.
+ */
+export function applyPatchToPrefix(prefix: Buffer, patch: Buffer): Buffer {
+  if (patch.length === 0) return prefix;
+  const edits = patch[0] === VERSION_1 ? decodeV1(patch) : decodeV0(patch);
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const e of edits) {
+    if (e.offset < from) throw new Error('corrupt copy patch');
+    if (e.offset + e.deleted > prefix.length) break;
+    parts.push(prefix.subarray(from, e.offset), e.inserted);
+    from = e.offset + e.deleted;
+  }
+  parts.push(prefix.subarray(from));
+  return Buffer.concat(parts);
+}
+
 function decodeV0(patch: Buffer): Edit[] {
   const edits: Edit[] = [];
   for (let at = 0; at < patch.length; ) {

@@ -41,7 +41,7 @@ export class SearchIndexRepo {
       newest: db.prepare<[], { n: number | null }>('SELECT MAX(message_rowid) AS n FROM search_pending'),
       stillPending: db.prepare<[number], { n: number }>('SELECT 1 AS n FROM search_pending WHERE message_rowid = ?'),
       done: db.prepare<[number]>('DELETE FROM search_pending WHERE message_rowid = ?'),
-      content: db.prepare<[string], { raw: Buffer }>('SELECT raw FROM message_contents WHERE content_id = ?'),
+      content: db.prepare<[number, string], { raw: Buffer }>('SELECT substr(raw, 1, ?) AS raw FROM message_contents WHERE content_id = ?'),
       insertSearch: db.prepare<[{ rowid: number; subject: string; sender: string; recipient: string; body: string; headers: string }]>(
         'INSERT INTO message_search (rowid, subject, sender, recipient, body, headers) VALUES (@rowid, @subject, @sender, @recipient, @body, @headers)',
       ),
@@ -95,9 +95,9 @@ export class SearchIndexRepo {
     this.stmts.orphans.run();
   }
 
-  /** A send's stored content (the raw message its copies are made of). */
-  content(contentId: string): Buffer | undefined {
-    return this.stmts.content.get(contentId)?.raw;
+  /** The first `bytes` of a send's stored content (the raw message its copies are made of). */
+  contentStart(contentId: string, bytes: number): Buffer | undefined {
+    return this.stmts.content.get(bytes, contentId)?.raw;
   }
 
   /** Writes these copies' index rows and takes them off the queue, in one transaction. Answers how many were still there. */

@@ -6,7 +6,7 @@ import { isoTimestamp } from '../../clock';
 import type { RelayRow } from '../../store/mailers.repo';
 import type { MessageListRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 import { parseLeniently } from '../../mail/lenient-parse';
-import { parseMessageQuery } from '../../../../src-shared/search/message-query';
+import { idQuery, parseMessageQuery } from '../../../../src-shared/search/message-query';
 import { neutraliseTracking } from './preview';
 
 export function toSummary(row: MessageListRow): MessageSummary {
@@ -58,7 +58,8 @@ export class MessagesService {
 
   /** A search by words or addresses reads the indexes: it first waits for them to hold every stored copy. */
   private async indexed(q: string | undefined): Promise<void> {
-    if (q !== undefined && q.trim() !== '') await this.deps.searchReady();
+    // An id (a copy's or a send's ref_id) is matched on the copies' columns: no index to wait for.
+    if (q !== undefined && q.trim() !== '' && idQuery(q.trim()) === null) await this.deps.searchReady();
   }
 
   async list(query: { q?: string; status?: string; campaign_id?: string; account_id?: string; limit: number; cursor?: string }) {

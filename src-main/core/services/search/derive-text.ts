@@ -1,11 +1,12 @@
 import { addressWords } from '../../../../src-shared/search/message-query';
-import { applyPatch } from '../../store/byte-patch';
+import { applyPatchToPrefix } from '../../store/byte-patch';
 import type { DerivedText } from '../../store/search-index.repo';
 import { headerSearchText, receivedBodySearchText } from '../email/search-text';
 
 /**
- * What the search indexer asks for a batch of copies: each send's stored content once, and each copy
- * as that content's id and its own edits (a copy's tracking links, its To line).
+ * What the search indexer asks for a batch of copies: each send's stored content once (its start: see
+ * INDEXED_PREFIX), and each copy as that content's id and its own edits (a copy's tracking links, its
+ * To line).
  */
 export interface TextJob {
   contents: Array<{ id: string; raw: Uint8Array }>;
@@ -30,7 +31,7 @@ export async function deriveTexts(job: TextJob): Promise<DerivedText[]> {
     let headers = '';
     if (content !== undefined) {
       try {
-        headers = headerSearchText(copy.patch ? applyPatch(content, asBuffer(copy.patch)) : content);
+        headers = headerSearchText(copy.patch ? applyPatchToPrefix(content, asBuffer(copy.patch)) : content);
       } catch {
         headers = headerSearchText(content);
       }

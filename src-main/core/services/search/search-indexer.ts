@@ -23,6 +23,13 @@ export interface SearchIndexerOptions {
  */
 export const GATHER_MS = 100;
 
+/**
+ * Of each stored message, the index reads this much: its header block and the first 1 MiB of its body
+ * (BODY_PARSE_LIMIT), however large the message (a 24 MB one is neither read whole nor copied to the
+ * mail thread).
+ */
+export const INDEXED_PREFIX = 2 * 1024 * 1024;
+
 /** A search waits at most this long for the index to catch up (then searches what is indexed, and says so in the log). */
 export const SEARCH_READY_WAIT_MS = 10_000;
 
@@ -133,7 +140,7 @@ export class SearchIndexer {
     let bytes = 0;
     for (const copy of candidates) {
       if (!contents.has(copy.content_id)) {
-        const raw = this.repo.content(copy.content_id) ?? Buffer.alloc(0);
+        const raw = this.repo.contentStart(copy.content_id, INDEXED_PREFIX) ?? Buffer.alloc(0);
         if (copies.length > 0 && bytes + raw.length > limit) break;
         contents.set(copy.content_id, raw);
         bytes += raw.length;
