@@ -125,8 +125,9 @@ export function applyPatch(base: Buffer, patch: Buffer): Buffer {
 }
 
 /**
- * What `patch` makes of a prefix of its base: the edits that fall within `prefix`, the first edit past
- * its end and all after it left out. For reading a copy's start (its header block) without its whole base.
+ * The start of what `patch` makes of its base, from a prefix of the base: the edits within the prefix
+ * applied, and the copy cut where the prefix's knowledge ends (after an edit reaching past it, or at the
+ * prefix's end). For reading a copy's start (its header block) without reading its whole base.
  */
 export function applyPatchToPrefix(prefix: Buffer, patch: Buffer): Buffer {
   if (patch.length === 0) return prefix;
@@ -135,8 +136,10 @@ export function applyPatchToPrefix(prefix: Buffer, patch: Buffer): Buffer {
   let from = 0;
   for (const e of edits) {
     if (e.offset < from) throw new Error('corrupt copy patch');
-    if (e.offset + e.deleted > prefix.length) break;
+    if (e.offset > prefix.length) break;
     parts.push(prefix.subarray(from, e.offset), e.inserted);
+    // An edit reaching past the prefix: the copy is known up to its end, no further.
+    if (e.offset + e.deleted > prefix.length) return Buffer.concat(parts);
     from = e.offset + e.deleted;
   }
   parts.push(prefix.subarray(from));
