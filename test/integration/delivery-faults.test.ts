@@ -112,6 +112,22 @@ describe('delivery faults', () => {
     expect(Date.parse(d.attempt_log[0]!.started_at) - t1).toBe(2_500);
   });
 
+  it('draws exponential delays around their mean', async () => {
+    await pauseClock();
+    dispatcher.setFaults(accountId, { delay: { distribution: 'exponential', meanMs: 10_000 }, random: seeded(3) });
+    for (let i = 0; i < 150; i++) await fire('delivery', `e${i}@example.test`);
+    const rows = dispatcher.list({ account_id: accountId, limit: 200 });
+    expect(rows).toHaveLength(150);
+    const waits = rows.map((r) => Date.parse(r.next_attempt_at!) - Date.parse(r.created_at));
+    const mean = waits.reduce((a, b) => a + b, 0) / waits.length;
+    // 150 draws: the mean's standard error is about 800 ms.
+    expect(mean).toBeGreaterThan(7_000);
+    expect(mean).toBeLessThan(13_000);
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...waits)).toBeGreaterThan(20_000);
+    expect(receiver.requests.length).toBeLessThan(20);
+  });
+
   it('refuses attempts in an outage without connecting, retries them on the schedule, and lets them go once a clock jump ends it', async () => {
     receiver.status = 503;
     const t0 = await pauseClock();
