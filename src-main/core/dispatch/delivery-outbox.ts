@@ -72,9 +72,9 @@ export class DeliveryOutbox {
   /**
    * Makes a new delivery, due now; it is inserted at the end of the current synchronous run, in one
    * transaction with the others of that run (`insertEnqueued`): before any reply of the caller's
-   * goes out, and before the first attempt.
+   * goes out, and before the first attempt. `delayMs` (delivery faults) makes its first attempt due later.
    */
-  enqueue(input: EnqueueInput): DeliveryRow {
+  enqueue(input: EnqueueInput, delayMs = 0): DeliveryRow {
     const now = this.clock.now();
     const iso = this.isoAt(now);
     const row: DeliveryRow = {
@@ -90,7 +90,7 @@ export class DeliveryOutbox {
       status: 'pending',
       attempts: 0,
       scheduled_attempts: 0,
-      next_attempt_at: now,
+      next_attempt_at: now + delayMs,
       last_status_code: null,
       last_error: null,
       created_ms: now,
@@ -138,6 +138,8 @@ export class DeliveryOutbox {
       }
       throw err;
     }
+    // Delayed ones (delivery faults) fall due later: the alarm rings for them, and they are never claimed by id.
+    for (const row of rows) if (row.next_attempt_at! > row.created_ms) this.scheduled(row.next_attempt_at!);
     if (!this.onlyNewAreDue) return claimed;
     if (this.newUnclaimedCount + rows.length - claimed.length > NEW_UNCLAIMED_LIMIT) {
       this.forgetNewUnclaimed();
@@ -146,7 +148,7 @@ export class DeliveryOutbox {
     // (Inside a caller's transaction that is later rolled back, a row is never claimed: the claim
     // by id finds nothing.)
     for (const row of rows) {
-      if (row.status === 'sending') continue;
+      if (row.status === 'sending' || row.next_attempt_at! > row.created_ms) continue;
       const key = targetKey(row);
       let queue = this.newUnclaimed.get(key);
       if (!queue) this.newUnclaimed.set(key, (queue = new FreshQueue()));
@@ -162,6 +164,7 @@ export class DeliveryOutbox {
     const perTargetLimit = this.limits.perTargetConcurrency * 2;
     const claimed: DeliveryRow[] = [];
     for (const row of rows) {
+      if (row.next_attempt_at! > row.created_ms) continue;
       const key = targetKey(row);
       // Older new deliveries of the target go first.
       if ((this.newUnclaimed.get(key)?.length ?? 0) > 0) continue;

@@ -6,6 +6,7 @@ import type { DeliveriesRepo, DeliveryRow } from '../store/deliveries.repo';
 import { STORE_FULL_RETRY_MS, type StoreSpace } from '../store/store-space';
 import type { HttpAttemptRequest, HttpAttemptResult } from './attempt';
 import { attemptRow, cancelledWithoutAttempt, INTERRUPTED, nextState, updateAfterAttempt, type AttemptOutcome, type RetryRules, type Trigger } from './attempt-outcome';
+import { OUTAGE_REFUSAL, type DeliveryFaultsRegistry } from './delivery-faults';
 import type { DeliveryOutbox } from './delivery-outbox';
 import { toAttemptRecord, toDeliverySummary } from './delivery-records';
 import { targetKey, type DeliveryTarget, type DeliveryTargets } from './delivery-targets';
@@ -81,6 +82,7 @@ export class DeliveryWorker {
     private readonly deps: WorkerDeps,
     private readonly options: WorkerOptions,
     private readonly outbox: DeliveryOutbox,
+    private readonly faults?: DeliveryFaultsRegistry,
   ) {
     this.alarm = new ClockAlarm(deps.clock, () => {
       // Scheduled retries are due now: the store has due deliveries that are not new.
@@ -311,6 +313,11 @@ export class DeliveryWorker {
     // On the wire from now: the UI shows the attempt in flight at once.
     const { live } = this.deps;
     if (live.hasListeners('delivery.updated')) live.emit('delivery.updated', toDeliverySummary({ ...row, status: 'sending' }));
+    if (this.faults?.active && this.faults.refuses(row.account_id)) {
+      // A scenario's outage: failed without connecting, retried on the normal schedule.
+      const request = { method: target.method, url: target.url, headers: {}, body: row.payload };
+      return this.record(row, trigger, previousStatus, request, isoTimestamp(this.deps.clock.now()), OUTAGE_REFUSAL);
+    }
     return this.slots.send(row, target, (request, startedAt, result) => {
       // The slot is free: refill it at once from the claimed-ahead deliveries.
       this.launchReady();

@@ -1,6 +1,7 @@
 import type { AttemptRecord, DeliveryDetail, DeliverySummary, EndpointStats } from '../../../src-shared/schemas/dispatch';
 import { AppError } from '../errors';
 import type { DeliveryCountFilter, DeliveryFilter } from '../store/deliveries.repo';
+import { DeliveryFaultsRegistry, type DeliveryFaults, type FaultStats } from './delivery-faults';
 import { DeliveryOutbox, type EnqueueInput } from './delivery-outbox';
 import { DeliveryQueries } from './delivery-queries';
 import { payloadRecipientAndSubject, toDeliverySummary } from './delivery-records';
@@ -8,6 +9,7 @@ import { DeliveryWorker, type WorkerDeps, type WorkerOptions } from './delivery-
 
 export type { DeliveryTarget, DeliveryTargetSource } from './delivery-targets';
 export type { EnqueueInput } from './delivery-outbox';
+export type { DeliveryFaults, FaultStats } from './delivery-faults';
 
 export type DispatcherOptions = WorkerOptions;
 export type DispatcherDeps = WorkerDeps;
@@ -33,6 +35,7 @@ export class Dispatcher {
   private readonly outbox: DeliveryOutbox;
   private readonly worker: DeliveryWorker;
   private readonly queries: DeliveryQueries;
+  private readonly faults: DeliveryFaultsRegistry;
   private readonly insertEnqueued = () => this.worker.insertEnqueuedSoon();
 
   constructor(
@@ -40,7 +43,8 @@ export class Dispatcher {
     options: DispatcherOptions,
   ) {
     this.outbox = new DeliveryOutbox(deps.repo, deps.clock, options);
-    this.worker = new DeliveryWorker(deps, options, this.outbox);
+    this.faults = new DeliveryFaultsRegistry(deps.clock);
+    this.worker = new DeliveryWorker(deps, options, this.outbox, this.faults);
     this.queries = new DeliveryQueries(deps.repo);
   }
 
@@ -63,7 +67,30 @@ export class Dispatcher {
    * caller's goes out, and before the first attempt.
    */
   enqueue(input: EnqueueInput): string {
-    const row = this.outbox.enqueue(input);
+    const delays = this.faults.active ? this.faults.plan(input) : undefined;
+    if (delays === undefined) return this.enqueueOne(input, 0);
+    const id = this.enqueueOne(input, delays[0]!);
+    // A duplicate: the same event and payload, a delivery of its own (its own id, attempts and retries).
+    for (let i = 1; i < delays.length; i++) this.enqueueOne(input, delays[i]!);
+    return id;
+  }
+
+  /**
+   * Sets what the dispatcher does to an account's webhook deliveries from now on (duplicates,
+   * reordering, delays, outage windows), as a scenario run asks; `null` clears them. In memory only.
+   * Deliveries enqueued before keep their due times; outages apply to every attempt from now on.
+   */
+  setFaults(accountId: string, faults: DeliveryFaults | null): void {
+    this.faults.set(accountId, faults);
+  }
+
+  /** What the account's faults did so far: duplicates made, messages reordered, deliveries delayed, attempts refused by an outage. */
+  faultStats(accountId: string): FaultStats {
+    return this.faults.stats(accountId);
+  }
+
+  private enqueueOne(input: EnqueueInput, delayMs: number): string {
+    const row = this.outbox.enqueue(input, delayMs);
     if (this.outbox.enqueuedCount === 1) queueMicrotask(this.insertEnqueued);
     const { live } = this.deps;
     if (live.hasListeners('delivery.created')) live.emit('delivery.created', toDeliverySummary({ ...row, ...payloadRecipientAndSubject(input.payload) }));
