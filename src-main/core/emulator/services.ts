@@ -40,6 +40,7 @@ import { InboundRepo } from '../store/inbound.repo';
 import { MailersRepo } from '../store/mailers.repo';
 import { MessagesRepo } from '../store/messages.repo';
 import { ResetRepo } from '../store/reset.repo';
+import { SuppressionsService } from '../services/events/suppressions.service';
 import { SimulationRepo } from '../store/simulation.repo';
 import { StatsRepo } from '../store/stats.repo';
 import { TemplatesRepo } from '../store/templates.repo';
@@ -246,6 +247,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     dispatcher,
     simulator,
     rules,
+    suppressions: new SuppressionsService({ simulation: simulationRepo }),
     clockControl: new ClockService({ clock, dispatcher, simulator, settleWaitMs: CLOCK_SETTLE_WAIT_MS }),
     domains,
     inbound,
