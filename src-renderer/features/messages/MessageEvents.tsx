@@ -11,6 +11,7 @@ import { EventKindSelect } from '../../components/EventKindSelect';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
 import { useMessages } from '../../stores/messages-store';
+import { isSuppressedCopy, SuppressedCopy } from './SuppressedCopy';
 
 /** The copy's events in order, each with the webhook delivery it went out as. */
 export function Events({ d }: { d: Detail }) {
@@ -19,6 +20,7 @@ export function Events({ d }: { d: Detail }) {
   // An attempt's claim and outcome show as they happen, announced or not.
   useRefreshWhileInFlight(deliveries, refreshDeliveries, 1500);
   const byId = new Map(deliveries.map((x) => [x.id, x]));
+  if (d.events.length === 0 && isSuppressedCopy(d)) return <SuppressedCopy d={d} />;
   if (d.events.length === 0) {
     return <p className="muted pad">No events yet. The simulation schedules them on the emulator clock; you can also fire one above.</p>;
   }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { EMAIL_STATUSES } from '../../../src-shared/schemas/email';
 import type { MessageSummary } from '../../../src-shared/schemas/messages';
-import { Badge } from '../../components/Badge';
+import { StatusBadge } from '../../components/Badge';
 import { CopyButton } from '../../components/CopyButton';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
@@ -62,7 +62,7 @@ function Row({ m }: { m: MessageSummary }) {
         <span className="muted small ellipsis">· {m.from.email}</span>
         <span className="spacer" />
         {m.campaign_id && <span className="badge">{m.campaign_id}</span>}
-        <Badge value={m.status} />
+        <StatusBadge status={m.status} failedReason={m.failed_reason} />
       </div>
     </div>
   );
