@@ -45,6 +45,8 @@ export interface StatusChange {
   timestamp: string;
   delivery_id: string | null;
   status: EmailStatus | null;
+  /** The copy's failed reason after the event (a bounce's reply); absent when the status stays. */
+  failed_reason?: string;
 }
 
 /** Statuses a later open or click does not replace: the recipient's own verdicts and the end of the road. */
@@ -148,6 +150,7 @@ export class MessageLog {
       timestamp: payload.timestamp,
       delivery_id: deliveryId,
       status: change?.status ?? null,
+      ...(change ? { failed_reason: change.failedReason ?? '' } : {}),
     });
   }
 
