@@ -31,3 +31,33 @@ test('hard and soft bounces: the rows say which, the page shows type, category a
   expect((await logs.json()).emailLogs[0].failedReason).toMatch(/^550 5\.1\.1 /);
   expect(errors).toEqual([]);
 });
+
+// Fire event on a message: no risky default, and a warning before changing a final state (issue 27, item 10).
+test('Fire event starts with no event chosen, and firing spam at a bounced copy asks first', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  await page.request.post(`${served.url}/emulator/clock`, { data: { speed: 0 } });
+  const bounced = await sendEmail(page, served, 'bounce@sim.mailyard.test', 'Bounced one');
+  await page.request.post(`${served.url}/emulator/clock`, { data: { advance_ms: 60_000 } });
+
+  await page.goto(`${served.url}/messages/${bounced.id}`);
+  const detail = page.getByTestId('message-detail');
+  await expect(detail.getByTestId('message-status')).toHaveText('hard bounce');
+  const select = detail.getByLabel('Event to fire');
+  await expect(select).toHaveValue('');
+  await expect(detail.getByRole('button', { name: 'Fire event' })).toBeDisabled();
+
+  await select.selectOption('spam');
+  await detail.getByRole('button', { name: 'Fire event' }).click();
+  const dialog = page.getByTestId('confirm-dialog');
+  await expect(dialog.getByTestId('fire-warning')).toContainText('This copy is bounced');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(detail.getByTestId('message-status')).toHaveText('hard bounce');
+  expect((await (await page.request.get(`${served.url}/emulator/messages/${bounced.id}`)).json()).data.events.map((e: { event: string }) => e.event)).toEqual(['bounce']);
+
+  await detail.getByRole('button', { name: 'Fire event' }).click();
+  await dialog.getByRole('button', { name: 'Fire spam' }).click();
+  await expect(detail.getByTestId('message-status')).toHaveText('spam');
+  // An open on a bounced copy would change nothing final: no question (it is recorded, the status stays).
+  expect(errors).toEqual([]);
+});

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { MAX_CLOCK_ADVANCE_MS, type ClockState } from '../../../src-shared/schemas/dispatch';
 import { control, describeError, fieldErrors } from '../../api/clients';
 import { live } from '../../api/live';
-import { inFlightNote } from '../../components/delivery-state';
+import { inFlightNote, waitingDeliveries } from '../../components/delivery-state';
 import { describedBy, FieldMessage, problemsAt, problemsElsewhere, type FieldProblem } from '../../components/FieldError';
 import { Time } from '../../components/Time';
 import '../../components/delivery-state.css';
@@ -99,7 +99,7 @@ export function EmulatorClock() {
           <dd>
             <NextRetry clock={clock} />{' '}
             <span className="muted" data-testid="clock-pending">
-              · {clock.pending_deliveries} pending {clock.pending_deliveries === 1 ? 'delivery' : 'deliveries'}
+              · {waitingDeliveries(clock.pending_deliveries)}
             </span>
             {inFlightNote(clock) && <span className="muted"> · {inFlightNote(clock)}</span>}
           </dd>
