@@ -11,6 +11,14 @@ test('the Simulation page jumps to the next retry and counts pending deliveries 
   await page.request.post(`${served.url}/emulator/events`, { data: { event: 'bounce', recipient: 'ann@example.com' } });
   await receiver.waitFor(1);
 
+  // The same state has the same name on every screen: the delivery's badge and the list's filter say "failing".
+  const list = (await (await page.request.get(`${served.url}/emulator/deliveries`)).json()).data.deliveries as Array<{ id: string }>;
+  await page.goto(`${served.url}/deliveries/${list[0]!.id}`);
+  await expect(page.getByTestId('delivery-status')).toHaveText('failing');
+  const filter = page.getByLabel('Delivery status');
+  await expect(filter.locator('option[value="failing"]')).toHaveText('failing');
+  await expect(filter.locator('option[value="pending"]')).toHaveText('pending or failing');
+
   await page.goto(`${served.url}/simulation`);
   await expect(page.getByTestId('clock-pending')).toHaveText('· 1 delivery pending or failing');
   await expect(page.getByTestId('clock-next-retry')).not.toContainText('due now');
