@@ -8,6 +8,7 @@ import { Overview } from './features/overview/Overview';
 import { SendEmail } from './features/send/SendEmail';
 import { Settings } from './features/settings/Settings';
 import { Simulation } from './features/simulation/Simulation';
+import { Suppressions } from './features/suppressions/Suppressions';
 import { StoreFullBanner } from './features/store-space/StoreFullBanner';
 import { Webhooks } from './features/webhooks/Webhooks';
 import { Link } from './components/Link';
@@ -25,6 +26,7 @@ const SCREENS = [
   { path: '/events', label: 'Fire event', render: () => <FireEvent /> },
   { path: '/webhooks', label: 'Webhooks', render: () => <Webhooks /> },
   { path: '/simulation', label: 'Simulation', render: () => <Simulation /> },
+  { path: '/suppressions', label: 'Suppressions', render: () => <Suppressions /> },
   { path: '/domains', label: 'Domains', render: () => <Domains /> },
   { path: '/mailers', label: 'Mailers', render: () => <Mailers /> },
   { path: '/settings', label: 'Settings', render: () => <Settings /> },

@@ -228,6 +228,16 @@ export class ControlClient {
     return this.http.call(control.setRules, { body });
   }
 
+  /** An account's suppressed addresses (the default account unless account_id names one). */
+  listSuppressions(query: CallInput<Ctl['listSuppressions']>['query'] = {}): Promise<CallOutput<Ctl['listSuppressions']>> {
+    return this.http.call(control.listSuppressions, { query });
+  }
+
+  /** Lifts an address's suppression for an account (the default account unless account_id names one). */
+  removeSuppression(email: string, query: CallInput<Ctl['removeSuppression']>['query'] = {}): Promise<CallOutput<Ctl['removeSuppression']>> {
+    return this.http.call(control.removeSuppression, { params: { email }, query });
+  }
+
   getClock(): Promise<CallOutput<Ctl['getClock']>> {
     return this.http.call(control.getClock, {});
   }

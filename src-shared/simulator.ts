@@ -103,3 +103,25 @@ export function simulatorLocalPart(email: string): SimulatorLocalPart | undefine
   const local = email.slice(0, at).split('+')[0]!.toLowerCase();
   return Object.hasOwn(SIMULATOR_ADDRESSES, local) ? (local as SimulatorLocalPart) : undefined;
 }
+
+/** The enhanced status code's subject and detail (RFC 3463 `X.S.D`, the part after the class) of each category's replies. */
+const CATEGORY_OF_CODE: Array<[RegExp, BounceCategory]> = [
+  [/^1\./, 'invalid_recipient'],
+  [/^2\.2$/, 'mailbox_full'],
+  [/^2\./, 'mailbox_unavailable'],
+  [/^4\./, 'network'],
+  [/^7\./, 'policy'],
+];
+
+/**
+ * A bounce's type and category read back from its SMTP reply (a copy's `failedReason`): a 5xx reply is
+ * a hard bounce, a 4xx a soft one; the category from the enhanced status code as BOUNCE_REPLIES words
+ * them (undefined when the reply has none this table knows). Undefined for a text that is no SMTP reply.
+ */
+export function bounceOfReply(reply: string): { type: BounceType; category: BounceCategory | undefined; reply: string } | undefined {
+  const m = /^([45])\d\d(?:[ -]([45])\.(\d{1,3}\.\d{1,3}))?/.exec(reply.trim());
+  if (!m) return undefined;
+  const detail = m[3];
+  const category = detail === undefined ? undefined : CATEGORY_OF_CODE.find(([re]) => re.test(detail))?.[1];
+  return { type: m[1] === '5' ? 'hard' : 'soft', category, reply: reply.trim() };
+}

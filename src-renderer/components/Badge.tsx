@@ -1,4 +1,5 @@
 import type { EmailEventKind } from '../../src-shared/events';
+import { bounceOfReply } from '../../src-shared/simulator';
 
 /** The colours a pill or tag can have: good, informative, waiting, a warning, bad, neutral. */
 type Tone = 'ok' | 'info' | 'wait' | 'warn' | 'bad' | 'muted';
@@ -25,6 +26,20 @@ export function Badge({ value, testId }: { value: string; testId?: string }) {
   return (
     <span className={`pill tone-${TONE[value] ?? 'muted'}`} data-testid={testId}>
       {value}
+    </span>
+  );
+}
+
+/**
+ * A copy's status as its pill: a bounced copy says which bounce ("hard bounce", "soft bounce"), read
+ * from its reply (the logs' failedReason); the title gives the reply itself.
+ */
+export function StatusBadge({ status, failedReason, testId }: { status: string; failedReason?: string; testId?: string }) {
+  const bounce = status === 'bounced' && failedReason ? bounceOfReply(failedReason) : undefined;
+  if (!bounce) return <Badge value={status} testId={testId} />;
+  return (
+    <span className="pill tone-bad" data-testid={testId} title={bounce.reply}>
+      {bounce.type} bounce
     </span>
   );
 }

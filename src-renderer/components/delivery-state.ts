@@ -17,15 +17,20 @@ export const DELIVERY_STATE_MEANING: Record<DeliveryStateName, string> = {
   cancelled: 'its target was deleted before it could be sent',
 };
 
-/** The list filter's labels: the same words as the badges. */
+/** The list filter's labels: the badges' own words (what each means is DELIVERY_STATE_MEANING). */
 export const DELIVERY_FILTER_LABEL: Record<DeliveryStatus | 'failing', string> = {
-  pending: 'pending (failing included)',
-  sending: 'sending (in flight)',
+  pending: 'pending or failing',
+  sending: 'sending',
   succeeded: 'succeeded',
   failed: 'failed',
   cancelled: 'cancelled',
-  failing: 'failing (retrying)',
+  failing: 'failing',
 };
+
+/** A count of deliveries still to be sent in the badges' words: "1 delivery pending or failing". */
+export function waitingDeliveries(n: number): string {
+  return `${n.toLocaleString()} ${n === 1 ? 'delivery' : 'deliveries'} pending or failing`;
+}
 
 /**
  * Within this much of the UI's estimate of the emulator's now, a scheduled attempt reads as due now:

@@ -140,7 +140,7 @@ export const useMessages = create<MessagesState>((set, get) => {
       for (let i = 0; i < next.length && left > 0; i++) {
         const change = changes.get(next[i]!.id);
         if (change) {
-          next[i] = { ...next[i]!, status: change.status };
+          next[i] = { ...next[i]!, status: change.status, ...(change.failed_reason !== undefined ? { failed_reason: change.failed_reason } : {}) };
           left--;
         }
       }

@@ -10,6 +10,7 @@ import { messageCheckOperations, messageFileRoutes } from './control/message-fil
 import { messageOperations } from './control/messages';
 import { resetOperations } from './control/reset';
 import { simulationOperations } from './control/simulation';
+import { suppressionOperations } from './control/suppressions';
 import { defineOperations } from './operation';
 import { domainOperations } from './service/domains';
 import { emailOperations } from './service/email';
@@ -35,6 +36,7 @@ export const controlOperations = defineOperations({
   ...messageOperations,
   ...messageCheckOperations,
   ...simulationOperations,
+  ...suppressionOperations,
   ...deliveryOperations,
   ...domainInboundMailerOperations,
 });

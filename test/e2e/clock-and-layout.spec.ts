@@ -24,7 +24,15 @@ test('"Jump to the next attempt" moves the clock to when a waiting delivery is d
   const before = (await (await page.request.get(`${served.url}/emulator/clock`)).json()).data.now_ms as number;
   expect(due - before).toBeGreaterThan(9 * 60_000);
 
+  // The clock is the whole emulator's: the jump says so and asks first; Cancel moves nothing.
   await detail.getByRole('button', { name: 'Jump to the next attempt' }).click();
+  const dialog = page.getByTestId('confirm-dialog');
+  await expect(dialog.getByTestId('jump-warning')).toContainText("every account's webhook retries and simulated events");
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  expect(receiver.requests).toHaveLength(1);
+  await detail.getByRole('button', { name: 'Jump to the next attempt' }).click();
+  await dialog.getByRole('button', { name: 'Move the clock' }).click();
   await expect(page.getByTestId('delivery-status')).toHaveText('succeeded');
   await expect(detail.getByTestId('attempt')).toHaveCount(2);
   await expect(detail.getByTestId('attempt').first()).toContainText('#2');

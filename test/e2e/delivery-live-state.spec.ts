@@ -79,6 +79,7 @@ test('an attempt in flight shows live on the delivery page and in the list, then
     // The retry runs now and is held: the page and the list show attempt 2 in flight, and the clock
     // move's answer said it left one attempt in flight.
     await detail.getByRole('button', { name: 'Jump to the next attempt' }).click();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Move the clock' }).click();
     await expect(page.getByTestId('delivery-status')).toHaveText('sending', { timeout: LONG_HOLD_MS });
     await expect(page.getByTestId('jump-in-flight')).toHaveText('1 attempt still in flight');
     await expect(page.getByTestId('delivery-in-flight')).toHaveText('attempt 2 in flight');

@@ -85,7 +85,7 @@ test('a bounced message offers no simulated open or click', async ({ served, pag
   const { id } = await sendTracked(page, served, 'bounce@sim.mailyard.test');
   await page.request.post(`${served.url}/emulator/clock`, { data: { advance_ms: 60_000 } });
   await page.goto(`${served.url}/messages/${id}`);
-  await expect(page.getByTestId('message-status')).toHaveText('bounced');
+  await expect(page.getByTestId('message-status')).toHaveText('hard bounce');
   await expect(page.getByRole('button', { name: 'Simulate open' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Simulate click' })).toBeDisabled();
   await expect(page.getByTestId('message-detail')).toContainText('never reached a mailbox');

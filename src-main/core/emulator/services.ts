@@ -43,6 +43,7 @@ import { MailersRepo } from '../store/mailers.repo';
 import { MessagesRepo } from '../store/messages.repo';
 import { ResetRepo } from '../store/reset.repo';
 import { SearchIndexRepo } from '../store/search-index.repo';
+import { SuppressionsService } from '../services/events/suppressions.service';
 import { SimulationRepo } from '../store/simulation.repo';
 import { StatsRepo } from '../store/stats.repo';
 import { TemplatesRepo } from '../store/templates.repo';
@@ -260,6 +261,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     dispatcher,
     simulator,
     rules,
+    suppressions: new SuppressionsService({ simulation: simulationRepo }),
     clockControl: new ClockService({ clock, dispatcher, simulator, settleWaitMs: CLOCK_SETTLE_WAIT_MS }),
     domains,
     inbound,

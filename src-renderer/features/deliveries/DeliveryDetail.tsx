@@ -12,6 +12,7 @@ import { useClockOffset } from '../../stores/clock-store';
 import { useDeliveries } from '../../stores/deliveries-store';
 import { useAccountName } from '../../stores/account-name';
 import { SendLink } from '../../components/SendLink';
+import { ConfirmDialog } from '../messages/ConfirmDialog';
 import { deliveryCurl } from './curl';
 import { DeliveryPayload, RequestBodyView, ResponseTruncatedNote } from './PayloadView';
 
@@ -79,6 +80,8 @@ function AttemptInFlight({ number }: { number: number }) {
  */
 function JumpToNextAttempt({ at, onDone }: { at: string; onDone: (inFlight: string | null) => void }) {
   const [busy, setBusy] = useState(false);
+  // The clock is the whole emulator's: the jump is confirmed first, saying so (issue 27, item 9).
+  const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const jump = async () => {
     setBusy(true);
@@ -101,9 +104,26 @@ function JumpToNextAttempt({ at, onDone }: { at: string; onDone: (inFlight: stri
   };
   return (
     <>
-      <button type="button" className="button" disabled={busy} onClick={() => void jump()} title="Moves the emulator clock forward to when this attempt is due">
-        {busy ? 'Jumping…' : 'Jump to the next attempt'}
+      <button type="button" className="button" disabled={busy} onClick={() => setAsking(true)} title="Moves the whole emulator clock forward to when this attempt is due">
+        {busy ? 'Jumping…' : 'Jump to the next attempt…'}
       </button>
+      {asking && (
+        <ConfirmDialog
+          title="Move the whole emulator clock?"
+          confirmLabel="Move the clock"
+          busy={busy}
+          onCancel={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false);
+            void jump();
+          }}
+        >
+          <p data-testid="jump-warning">
+            The emulator has one clock for every account. Jumping to this attempt (<Time iso={at} exact />) also runs everything else due by then: every
+            account's webhook retries and simulated events (deliveries, bounces, opens…).
+          </p>
+        </ConfirmDialog>
+      )}
       {error && (
         <span className="error small" role="alert">
           {error}

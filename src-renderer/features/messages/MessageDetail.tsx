@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
-import { Badge } from '../../components/Badge';
+import { StatusBadge } from '../../components/Badge';
 import { CopyButton } from '../../components/CopyButton';
 import { HeadersTable } from '../../components/JsonView';
 import { Link } from '../../components/Link';
@@ -9,6 +9,7 @@ import { Tabs } from '../../components/Tabs';
 import { Time } from '../../components/Time';
 import { navigate } from '../../router';
 import { useMessages } from '../../stores/messages-store';
+import { BounceFacts } from './BounceFacts';
 import { Checks, HtmlSource } from './MessageChecks';
 import { Events, FireFromMessage } from './MessageEvents';
 import { Attachments, Preview, Raw } from './MessageParts';
@@ -42,7 +43,7 @@ export function MessageDetailPane({ d }: { d: Detail }) {
         </Link>
         <div className="detail-title">
           <h2>{d.subject || <span className="muted">(no subject)</span>}</h2>
-          <Badge value={d.status} testId="message-status" />
+          <StatusBadge status={d.status} failedReason={d.failed_reason} testId="message-status" />
         </div>
         <dl className="facts compact">
           <dt>From</dt>
@@ -80,7 +81,8 @@ export function MessageDetailPane({ d }: { d: Detail }) {
               </dd>
             </>
           )}
-          {d.failed_reason && (
+          <BounceFacts d={d} />
+          {d.failed_reason && d.status !== 'bounced' && (
             <>
               <dt>Failed</dt>
               <dd className="error" data-testid="message-failed-reason">

@@ -1,16 +1,17 @@
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
-import type { EmailEventKind } from '../../../src-shared/events';
+import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../../src-shared/events';
 import type { FireEventResult } from '../../../src-shared/schemas/dispatch';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
 import { control } from '../../api/clients';
 import { useRun } from '../../api/use-run';
 import { EventTag } from '../../components/Badge';
 import { DeliveryBadge, DeliveryNext, useRefreshWhileInFlight } from '../../components/DeliveryState';
-import { EventKindSelect } from '../../components/EventKindSelect';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
 import { useMessages } from '../../stores/messages-store';
+import { ConfirmDialog } from './ConfirmDialog';
+import { isSuppressedCopy, SuppressedCopy } from './SuppressedCopy';
 
 /** The copy's events in order, each with the webhook delivery it went out as. */
 export function Events({ d }: { d: Detail }) {
@@ -19,6 +20,7 @@ export function Events({ d }: { d: Detail }) {
   // An attempt's claim and outcome show as they happen, announced or not.
   useRefreshWhileInFlight(deliveries, refreshDeliveries, 1500);
   const byId = new Map(deliveries.map((x) => [x.id, x]));
+  if (d.events.length === 0 && isSuppressedCopy(d)) return <SuppressedCopy d={d} />;
   if (d.events.length === 0) {
     return <p className="muted pad">No events yet. The simulation schedules them on the emulator clock; you can also fire one above.</p>;
   }
@@ -51,35 +53,81 @@ export function Events({ d }: { d: Detail }) {
   );
 }
 
-/** Fires a synthetic event for this copy (its ref_id and recipient) and shows what became of it. */
+/** A copy's statuses that are the end of its road: an event other than open or click would change them. */
+const FINAL_STATUSES = new Set(['bounced', 'spam', 'unsubscribed', 'failed']);
+/** Kinds that never change a final status (engagement after the fact, a mailer's connection). */
+const KEEPS_FINAL = new Set<EmailEventKind>(['open', 'click', 'imap_error']);
+
+/** Whether firing `kind` at a copy in `status` would change what finally became of it (asked first). */
+export function changesFinalState(status: string, kind: EmailEventKind): boolean {
+  return FINAL_STATUSES.has(status) && !KEEPS_FINAL.has(kind) && !(status === 'bounced' && kind === 'bounce');
+}
+
+/**
+ * Fires a synthetic event for this copy (its ref_id and recipient) and shows what became of it. No
+ * event is chosen at first (no risky default such as a bounce on a delivered copy): the button waits
+ * for a choice; an event that would change a final status (spam on a bounced copy) asks first.
+ */
 export function FireFromMessage({ d }: { d: Detail }) {
-  const [kind, setKind] = useState<EmailEventKind>('bounce');
+  const [kind, setKind] = useState<EmailEventKind | ''>('');
+  const [asking, setAsking] = useState(false);
   const [result, setResult] = useState<z.output<typeof FireEventResult> | null>(null);
   const { busy, error, run, clearError } = useRun();
   const refresh = useMessages((s) => s.refreshDetail);
   useEffect(() => {
     setResult(null);
+    setKind('');
+    setAsking(false);
     clearError();
   }, [d.id, clearError]);
   // The send's ref_id and this copy's recipient name this copy.
-  const fire = () =>
+  const fire = (event: EmailEventKind) =>
     run(async () => {
-      const res = await control.fireEvent({ event: kind, ref_id: d.ref_id, recipient: d.recipient.email });
+      const res = await control.fireEvent({ event, ref_id: d.ref_id, recipient: d.recipient.email });
       setResult(res.data);
       await refresh();
     });
+  const onFire = () => {
+    if (kind === '') return;
+    if (changesFinalState(d.status, kind)) setAsking(true);
+    else void fire(kind);
+  };
   return (
     <div className="fire-inline">
       <label>
         Fire{' '}
-        <EventKindSelect label="Event to fire" value={kind} onChange={setKind} />
+        <select className="input" aria-label="Event to fire" value={kind} onChange={(e) => setKind(e.target.value as EmailEventKind | '')}>
+          <option value="">choose an event…</option>
+          {EMAIL_EVENT_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {k}
+            </option>
+          ))}
+        </select>
       </label>
-      <button type="button" className="button primary" disabled={busy} onClick={() => void fire()}>
+      <button type="button" className="button primary" disabled={busy || kind === ''} title={kind === '' ? 'Choose an event first' : undefined} onClick={onFire}>
         Fire event
       </button>
       <Link to={`/events?ref_id=${encodeURIComponent(d.ref_id)}&recipient=${encodeURIComponent(d.recipient.email)}`} className="small">
         with field overrides…
       </Link>
+      {asking && kind !== '' && (
+        <ConfirmDialog
+          title={`Fire ${kind} at a ${d.status} message?`}
+          confirmLabel={`Fire ${kind}`}
+          busy={busy}
+          onCancel={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false);
+            void fire(kind);
+          }}
+        >
+          <p data-testid="fire-warning">
+            This copy is <strong>{d.status}</strong>, the end of its road. Firing <strong>{kind}</strong> records that event and may change its status (and its
+            log entry&apos;s) for good.
+          </p>
+        </ConfirmDialog>
+      )}
       {result && (
         <span className={result.sent ? 'notice small' : 'warn small'} data-testid="fire-result">
           {result.sent ? (

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { EMAIL_STATUSES } from '../../../src-shared/schemas/email';
 import type { MessageSummary } from '../../../src-shared/schemas/messages';
 import { parseMessageQuery } from '../../../src-shared/search/message-query';
-import { Badge } from '../../components/Badge';
+import { StatusBadge } from '../../components/Badge';
 import { CopyButton } from '../../components/CopyButton';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
@@ -68,7 +68,7 @@ function Row({ m }: { m: MessageSummary }) {
         <span className="badge" title="Account" data-testid="message-account">
           {accountName}
         </span>
-        <Badge value={m.status} />
+        <StatusBadge status={m.status} failedReason={m.failed_reason} />
       </div>
     </div>
   );

@@ -34,7 +34,7 @@ export function linksOf(previewHtml: string): MessageLink[] {
 const NOT_RECEIVED = new Set<string>(['bounced', 'failed']);
 
 /**
- * "Simulate open" and "Simulate click": the preview never counts as either (API.md part 4), so a
+ * "Simulate open", "Simulate click" and "Simulate unsubscribe": the preview never counts as either (API.md part 4), so a
  * user asks for one on purpose. Each fires a real event for this copy (its ref_id and recipient),
  * recorded with it and sent to the webhooks that take it; a click names one of the message's links.
  */
@@ -71,7 +71,7 @@ export function SimulateTracking({ d }: { d: Detail }) {
   const notReceived = NOT_RECEIVED.has(d.status);
   const why = notReceived ? `This copy ${d.status === 'bounced' ? 'bounced' : 'failed'}: it never reached a mailbox to be opened.` : undefined;
 
-  const simulate = (event: 'open' | 'click') =>
+  const simulate = (event: 'open' | 'click' | 'unsubscribe') =>
     run(async () => {
       const link = links.find((l) => l.url === chosen);
       const fields = event === 'click' && link ? { url: link.url, link_name: link.name } : undefined;
@@ -103,6 +103,15 @@ export function SimulateTracking({ d }: { d: Detail }) {
         onClick={() => void simulate('click')}
       >
         Simulate click
+      </button>
+      <button
+        type="button"
+        className="button"
+        disabled={busy || notReceived || d.status === 'unsubscribed'}
+        title={why ?? (d.status === 'unsubscribed' ? 'This recipient already unsubscribed' : 'Record an unsubscribe of this recipient, as its link would: the address becomes suppressed for the account')}
+        onClick={() => void simulate('unsubscribe')}
+      >
+        Simulate unsubscribe
       </button>
       {result && (
         <span className={result.sent ? 'notice small' : 'warn small'} data-testid="simulate-result">

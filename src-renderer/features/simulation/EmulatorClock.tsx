@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ClockState } from '../../../src-shared/schemas/dispatch';
+import { MAX_CLOCK_ADVANCE_MS, type ClockState } from '../../../src-shared/schemas/dispatch';
 import { control, describeError, fieldErrors } from '../../api/clients';
 import { live } from '../../api/live';
-import { inFlightNote } from '../../components/delivery-state';
+import { inFlightNote, waitingDeliveries } from '../../components/delivery-state';
 import { describedBy, FieldMessage, problemsAt, problemsElsewhere, type FieldProblem } from '../../components/FieldError';
 import { Time } from '../../components/Time';
 import '../../components/delivery-state.css';
@@ -97,7 +97,10 @@ export function EmulatorClock() {
           <dd>{clock.next_event_at ? <Time iso={clock.next_event_at} exact /> : <span className="muted">none scheduled</span>}</dd>
           <dt>Next retry</dt>
           <dd>
-            <NextRetry clock={clock} /> <span className="muted">· {clock.pending_deliveries} pending deliveries</span>
+            <NextRetry clock={clock} />{' '}
+            <span className="muted" data-testid="clock-pending">
+              · {waitingDeliveries(clock.pending_deliveries)}
+            </span>
             {inFlightNote(clock) && <span className="muted"> · {inFlightNote(clock)}</span>}
           </dd>
         </dl>
@@ -122,6 +125,16 @@ export function EmulatorClock() {
         {clock?.next_event_at && (
           <button type="button" className="button primary" onClick={() => void set({ advance_ms: Math.max(0, Date.parse(clock.next_event_at!) - clock.now_ms) })}>
             To the next event
+          </button>
+        )}
+        {clock?.next_due_at && Date.parse(clock.next_due_at) > clock.now_ms && (
+          <button
+            type="button"
+            className="button"
+            title="Moves the whole emulator clock to the next webhook retry: everything due by then, for every account, runs too"
+            onClick={() => void set({ advance_ms: Math.min(MAX_CLOCK_ADVANCE_MS, Math.ceil(Date.parse(clock.next_due_at!) - clock.now_ms)) })}
+          >
+            To the next retry
           </button>
         )}
         {jumpNote && (

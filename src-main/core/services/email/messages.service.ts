@@ -7,7 +7,7 @@ import type { RelayRow } from '../../store/mailers.repo';
 import type { MessageListRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 import { parseLeniently } from '../../mail/lenient-parse';
 import { idQuery, parseMessageQuery } from '../../../../src-shared/search/message-query';
-import { neutraliseTracking } from './preview';
+import { linksOpenOutside, neutraliseTracking } from './preview';
 
 export function toSummary(row: MessageListRow): MessageSummary {
   return {
@@ -160,7 +160,7 @@ export class MessagesService {
    */
   async previewHtml(id: string): Promise<string | null> {
     const html = await this.html(id);
-    return html === null ? null : neutraliseTracking(html, (token) => this.deps.repo.token(token));
+    return html === null ? null : linksOpenOutside(neutraliseTracking(html, (token) => this.deps.repo.token(token)));
   }
 
   async attachment(id: string, index: number): Promise<AttachmentDownload> {

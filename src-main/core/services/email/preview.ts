@@ -55,3 +55,23 @@ export function neutraliseTracking(html: string, lookup: TokenLookup): string {
   // Anything else on a known tracking URL (a CSS background, srcset, a link in the text) points nowhere.
   return out.replace(TRACKING_URL_ANYWHERE, (url: string) => (trackedToken(url, lookup) ? 'about:blank' : url));
 }
+
+const A_TAG = /<a\b((?:[^>"']|"[^"]*"|'[^']*')*)>/gi;
+const TARGET_OR_REL = /\s(?:target|rel)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+)/gi;
+
+/**
+ * The preview's links open outside its frame (a new tab, `target="_blank"`, no opener), never in the
+ * sandboxed frame, where the app's own policy would forbid a page such as the unsubscribe link's and
+ * leave a broken frame. Links within the message (`#...`) stay in it. The CSP forbids `<base>`, so
+ * each link says it. The frame's sandbox still blocks scripts.
+ */
+export function linksOpenOutside(html: string): string {
+  return html.replace(A_TAG, (tag: string, attrs: string) => {
+    const href = attrPattern('href').exec(` ${attrs}`);
+    const value = href ? (href[2] ?? href[3] ?? href[4] ?? '').trim() : '';
+    if (!href || value === '' || value.startsWith('#')) return tag;
+    const selfClosing = /\/\s*$/.test(attrs);
+    const rest = ` ${attrs}`.replace(TARGET_OR_REL, '').replace(/\s*\/\s*$/, '');
+    return `<a${rest} target="_blank" rel="noopener noreferrer"${selfClosing ? ' /' : ''}>`;
+  });
+}

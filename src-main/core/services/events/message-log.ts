@@ -45,6 +45,8 @@ export interface StatusChange {
   timestamp: string;
   delivery_id: string | null;
   status: EmailStatus | null;
+  /** The copy's failed reason after the event (a bounce's reply); absent when the status stays. */
+  failed_reason?: string;
 }
 
 /** Statuses a later open or click does not replace: the recipient's own verdicts and the end of the road. */
@@ -61,7 +63,8 @@ const STATUS_AFTER: { [K in EmailEventKind]: (payload: Extract<EmailEventPayload
   delivery: () => ({ status: 'delivered' }),
   open: (_, current) => (FINAL_FOR_ENGAGEMENT.has(current) || current === 'clicked' ? undefined : { status: 'opened' }),
   click: (_, current) => (FINAL_FOR_ENGAGEMENT.has(current) ? undefined : { status: 'clicked' }),
-  bounce: () => ({ status: 'bounced' }),
+  // The reason is the receiving server's reply (`550 5.1.1 <a@b>: ...`), hard or soft alike.
+  bounce: (p) => ({ status: 'bounced', failedReason: p.bounce_reason }),
   spam: () => ({ status: 'spam' }),
   unsubscribe: () => ({ status: 'unsubscribed' }),
   policy_rejection: (p) => ({ status: 'failed', failedReason: `policy rejection: ${p.reason}` }),
@@ -81,6 +84,21 @@ export function statusAfter(payload: EmailEventPayload, current: EmailStatus): S
 /** The failed reason of a copy whose recipient is on the suppression list (the logs' `failedReason`). */
 export const SUPPRESSED_REASON = 'recipient is on the suppression list (unsubscribed)';
 
+/** What puts an address on the suppression list (a suppression's `source`). */
+export type SuppressionSource = 'unsubscribe event' | 'hard bounce' | 'spam complaint' | 'api';
+
+/**
+ * The events that suppress their recipient for the account, with the entry's source and reason: an
+ * unsubscribe, a hard bounce and a spam complaint (the default of SES, SendGrid and Postmark). A soft
+ * bounce does not: the mailbox may take mail again later.
+ */
+export function suppressionOf(payload: EmailEventPayload): { source: SuppressionSource; reason: string } | undefined {
+  if (payload.event === 'unsubscribe') return { source: 'unsubscribe event', reason: 'unsubscribed' };
+  if (payload.event === 'spam') return { source: 'spam complaint', reason: 'the recipient marked the message as spam' };
+  if (payload.event === 'bounce' && payload.bounce_type === 'hard') return { source: 'hard bounce', reason: payload.bounce_reason };
+  return undefined;
+}
+
 export interface MessageLogDeps {
   messages: MessagesRepo;
   /** The suppression list an unsubscribe event adds to. */
@@ -90,7 +108,7 @@ export interface MessageLogDeps {
   applied?: (change: StatusChange) => void;
 }
 
-/** The email log side of events: a copy's status, its event list, and suppression on unsubscribe. */
+/** The email log side of events: a copy's status, its event list, and suppression (see suppressionOf). */
 export class MessageLog {
   constructor(private readonly deps: MessageLogDeps) {}
 
@@ -117,8 +135,10 @@ export class MessageLog {
     const { messageId } = message;
     messages.addEvent(messageId, payload.event, payload.timestamp, deliveryId);
     const change = statusAfter(payload, message.status);
-    if (payload.event === 'unsubscribe') {
-      simulation.suppress(message.accountId, message.recipient.email.toLowerCase(), 'unsubscribe event', isoTimestamp(clock.now()));
+    const suppression = suppressionOf(payload);
+    if (suppression) {
+      const emailLc = message.recipient.email.toLowerCase();
+      simulation.suppress(message.accountId, emailLc, suppression.source, isoTimestamp(clock.now()), suppression.reason, messageId);
     }
     if (change?.status === 'delivered') messages.setDelivered(messageId, 'delivered', Date.parse(payload.timestamp), payload.timestamp);
     else if (change) messages.setStatus(messageId, change.status, payload.timestamp, change.failedReason ?? null);
@@ -130,6 +150,7 @@ export class MessageLog {
       timestamp: payload.timestamp,
       delivery_id: deliveryId,
       status: change?.status ?? null,
+      ...(change ? { failed_reason: change.failedReason ?? '' } : {}),
     });
   }
 

@@ -1,0 +1,35 @@
+import { SUPPRESSIONS_LIMIT, type SuppressionList } from '../../../../src-shared/schemas/suppressions';
+import { AppError } from '../../errors';
+import type { SimulationRepo } from '../../store/simulation.repo';
+
+export interface SuppressionsDeps {
+  simulation: Pick<SimulationRepo, 'suppressions' | 'unsuppress'>;
+}
+
+/** An account's suppression list, as the control API and the UI's Suppressions screen see it. */
+export class SuppressionsService {
+  constructor(private readonly deps: SuppressionsDeps) {}
+
+  /** The account's suppressed addresses, newest first (at most SUPPRESSIONS_LIMIT, `truncated` says so). */
+  list(accountId: string): SuppressionList {
+    const rows = this.deps.simulation.suppressions(accountId);
+    return {
+      account_id: accountId,
+      suppressions: rows.slice(0, SUPPRESSIONS_LIMIT).map((r) => ({
+        email: r.email_lc,
+        source: r.source,
+        reason: r.reason,
+        message_id: r.message_id,
+        since: r.created_at,
+      })),
+      truncated: rows.length > SUPPRESSIONS_LIMIT,
+    };
+  }
+
+  /** Lifts the address's suppression (case-insensitive); 404 when it is not suppressed. */
+  remove(accountId: string, email: string): { account_id: string; email: string; removed: true } {
+    const emailLc = email.toLowerCase();
+    if (!this.deps.simulation.unsuppress(accountId, emailLc)) throw new AppError('not_found', `${email} is not suppressed for this account`);
+    return { account_id: accountId, email: emailLc, removed: true };
+  }
+}

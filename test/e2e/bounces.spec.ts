@@ -1,0 +1,63 @@
+import { expect, sendEmail, test, watchErrors } from './fixtures';
+
+// Hard and soft bounces told apart on the row and the message page, with no webhook registered (issue 27, item 3).
+test('hard and soft bounces: the rows say which, the page shows type, category and the SMTP reply, with no webhook', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  await page.request.post(`${served.url}/emulator/clock`, { data: { speed: 0 } });
+  const hard = await sendEmail(page, served, 'hard-bounce@sim.mailyard.test', 'Hard one');
+  const soft = await sendEmail(page, served, 'soft-bounce@sim.mailyard.test', 'Soft one');
+  await page.request.post(`${served.url}/emulator/clock`, { data: { advance_ms: 60_000 } });
+
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto(`${served.url}/messages`);
+  const list = page.getByTestId('message-list');
+  await expect(list.getByRole('option', { name: /Hard one/ })).toContainText('hard bounce');
+  await expect(list.getByRole('option', { name: /Soft one/ })).toContainText('soft bounce');
+
+  await page.goto(`${served.url}/messages/${hard.id}`);
+  const detail = page.getByTestId('message-detail');
+  await expect(detail.getByTestId('message-status')).toHaveText('hard bounce');
+  await expect(detail.getByTestId('bounce-type')).toHaveText('hard bounce');
+  await expect(detail.getByTestId('bounce-category')).toHaveText('invalid recipient');
+  await expect(detail.getByTestId('bounce-reply')).toContainText('550 5.1.1 <hard-bounce@sim.mailyard.test>');
+
+  await page.goto(`${served.url}/messages/${soft.id}`);
+  await expect(detail.getByTestId('bounce-type')).toHaveText('soft bounce');
+  await expect(detail.getByTestId('bounce-category')).toHaveText('mailbox full');
+  await expect(detail.getByTestId('bounce-reply')).toContainText('452 4.2.2');
+
+  // The API's log says the same: the reply is the failedReason.
+  const logs = await page.request.get(`${served.url}/v1/email/logs?refId=${hard.refId}`, { headers: { authorization: `Bearer ${served.apiKey}` } });
+  expect((await logs.json()).emailLogs[0].failedReason).toMatch(/^550 5\.1\.1 /);
+  expect(errors).toEqual([]);
+});
+
+// Fire event on a message: no risky default, and a warning before changing a final state (issue 27, item 10).
+test('Fire event starts with no event chosen, and firing spam at a bounced copy asks first', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  await page.request.post(`${served.url}/emulator/clock`, { data: { speed: 0 } });
+  const bounced = await sendEmail(page, served, 'bounce@sim.mailyard.test', 'Bounced one');
+  await page.request.post(`${served.url}/emulator/clock`, { data: { advance_ms: 60_000 } });
+
+  await page.goto(`${served.url}/messages/${bounced.id}`);
+  const detail = page.getByTestId('message-detail');
+  await expect(detail.getByTestId('message-status')).toHaveText('hard bounce');
+  const select = detail.getByLabel('Event to fire');
+  await expect(select).toHaveValue('');
+  await expect(detail.getByRole('button', { name: 'Fire event' })).toBeDisabled();
+
+  await select.selectOption('spam');
+  await detail.getByRole('button', { name: 'Fire event' }).click();
+  const dialog = page.getByTestId('confirm-dialog');
+  await expect(dialog.getByTestId('fire-warning')).toContainText('This copy is bounced');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(detail.getByTestId('message-status')).toHaveText('hard bounce');
+  expect((await (await page.request.get(`${served.url}/emulator/messages/${bounced.id}`)).json()).data.events.map((e: { event: string }) => e.event)).toEqual(['bounce']);
+
+  await detail.getByRole('button', { name: 'Fire event' }).click();
+  await dialog.getByRole('button', { name: 'Fire spam' }).click();
+  await expect(detail.getByTestId('message-status')).toHaveText('spam');
+  // An open on a bounced copy would change nothing final: no question (it is recorded, the status stays).
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,47 @@
+import { expect, sendEmail, test, watchErrors } from './fixtures';
+
+// Suppressions after a hard bounce and a spam complaint, their screen, and a suppressed copy's Events tab (issue 27, item 6).
+test('a hard bounce and a complaint suppress; the Suppressions screen lists them with reason and message, Remove lifts one after a confirm', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  await page.request.post(`${served.url}/emulator/clock`, { data: { speed: 0 } });
+  const bounced = await sendEmail(page, served, 'bounce@sim.mailyard.test', 'Bounces');
+  await sendEmail(page, served, 'spam@sim.mailyard.test', 'Complained about');
+  await page.request.post(`${served.url}/emulator/clock`, { data: { advance_ms: 60_000 } });
+  // The bounced address is suppressed now: its next message fails with no events.
+  const again = await sendEmail(page, served, 'bounce@sim.mailyard.test', 'Suppressed one');
+
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto(`${served.url}/`);
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Suppressions' }).click();
+  await expect(page).toHaveURL(`${served.url}/suppressions`);
+  const table = page.getByRole('table', { name: 'Suppressed addresses' });
+  const rows = table.getByTestId('suppression');
+  await expect(rows).toHaveCount(2);
+  const bounceRow = rows.filter({ hasText: 'bounce@sim.mailyard.test' });
+  await expect(bounceRow).toContainText('hard bounce');
+  await expect(bounceRow).toContainText('550 5.1.1');
+  await expect(rows.filter({ hasText: 'spam@sim.mailyard.test' })).toContainText('spam complaint');
+  await expect(bounceRow.getByRole('link', { name: 'the message' })).toHaveAttribute('href', `/messages/${bounced.id}`);
+
+  // The suppressed copy's Events tab says so, and why.
+  await page.goto(`${served.url}/messages/${again.id}`);
+  const detail = page.getByTestId('message-detail');
+  await detail.getByRole('tab', { name: /Events/ }).click();
+  await expect(detail.getByTestId('suppressed-copy')).toContainText('Suppressed');
+  await expect(detail.getByTestId('suppressed-why')).toContainText('hard bounce');
+  await expect(detail).not.toContainText('The simulation schedules them');
+
+  // Remove asks first; Cancel keeps it, Remove lifts it.
+  await page.goto(`${served.url}/suppressions`);
+  await rows.filter({ hasText: 'bounce@sim.mailyard.test' }).getByRole('button', { name: 'Remove bounce@sim.mailyard.test' }).click();
+  const dialog = page.getByTestId('confirm-dialog');
+  await expect(dialog).toContainText('Remove bounce@sim.mailyard.test?');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(rows).toHaveCount(2);
+  await rows.filter({ hasText: 'bounce@sim.mailyard.test' }).getByRole('button', { name: 'Remove bounce@sim.mailyard.test' }).click();
+  await dialog.getByRole('button', { name: 'Remove' }).click();
+  await expect(rows).toHaveCount(1);
+  const left = await (await page.request.get(`${served.url}/emulator/suppressions`)).json();
+  expect(left.data.suppressions.map((s: { email: string }) => s.email)).toEqual(['spam@sim.mailyard.test']);
+  expect(errors).toEqual([]);
+});
