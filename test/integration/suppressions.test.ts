@@ -20,6 +20,20 @@ async function send(to: string, client: ServiceClient = emu.service) {
   return ref_id;
 }
 
+/**
+ * Recipients the simulation bounces or complains about through rules, as a QA engineer sets them up:
+ * the simulator's own addresses (`bounce@sim...`) are fixtures that never get suppressed by a bounce.
+ */
+async function useRules() {
+  await emu.control.setRules({
+    rules: [
+      { pattern: '*@bounces.example', events: [{ event: 'bounce', delay_ms: 1000 }] },
+      { pattern: '*@full.example', events: [{ event: 'bounce', delay_ms: 1000, fields: { bounce_type: 'soft' } }] },
+      { pattern: '*@complainers.example', events: [{ event: 'delivery', delay_ms: 1000 }, { event: 'spam', delay_ms: 1000 }] },
+    ],
+  });
+}
+
 /** Runs the simulation's due events (delivery 1 s, engagement 4 s later) on the paused clock. */
 async function settle() {
   await emu.control.setClock({ advance_ms: 10_000 });
@@ -57,7 +71,8 @@ describe('bounce reasons in the email logs', () => {
 
 describe('suppression after hard bounces and complaints', () => {
   it('a hard bounce suppresses the address with its reply and the message; the next send fails as suppressed, with no event', async () => {
-    const to = `bounce@${SIM}`;
+    await useRules();
+    const to = 'ann@bounces.example';
     const first = await send(to);
     await settle();
     const copy = (await emu.control.listMessages({ q: first })).data.messages[0]!;
@@ -69,16 +84,29 @@ describe('suppression after hard bounces and complaints', () => {
     await settle();
     const log = await logOf(second);
     expect(log.status).toBe('failed');
-    expect(log.failedReason).toMatch(/suppression list/);
+    expect(log.failedReason).toBe('recipient is on the suppression list (hard bounce)');
     expect(Object.keys(log.track)).toEqual([]);
   });
 
   it('a spam complaint suppresses the address; a soft bounce does not', async () => {
-    await send(`spam@${SIM}`);
-    await send(`soft-bounce@${SIM}`);
+    await useRules();
+    await send('bob@complainers.example');
+    await send('carol@full.example');
     await settle();
     const { data } = await emu.control.listSuppressions();
-    expect(data.suppressions.map((s) => [s.email, s.source, s.reason])).toEqual([[`spam@${SIM}`, 'spam complaint', 'the recipient marked the message as spam']]);
+    expect(data.suppressions.map((s) => [s.email, s.source, s.reason])).toEqual([['bob@complainers.example', 'spam complaint', 'the recipient marked the message as spam']]);
+  });
+
+  it("the simulator's addresses are not suppressed by their bounces and complaints: a test sends to them again and again", async () => {
+    for (const local of ['bounce', 'spam']) {
+      const first = await send(`${local}@${SIM}`);
+      await settle();
+      const second = await send(`${local}@${SIM}`);
+      await settle();
+      expect((await logOf(first)).status).toBe((await logOf(second)).status);
+      expect((await logOf(second)).status).toMatch(/bounced|spam/);
+    }
+    expect((await emu.control.listSuppressions()).data.suppressions).toEqual([]);
   });
 
   it('the unsubscribe API still suppresses (source api, no message); subscribe lifts it', async () => {
@@ -93,7 +121,8 @@ describe('the suppressions control routes', () => {
   it('lists per account and removes one; the address then gets mail again', async () => {
     const { data: other } = await emu.control.createAccount({ name: 'Other' });
     const otherClient = new ServiceClient({ baseUrl: emu.url, apiKey: other.api_key });
-    const to = `bounce@${SIM}`;
+    await useRules();
+    const to = 'dave@bounces.example';
     await send(to, otherClient);
     await settle();
     expect((await emu.control.listSuppressions()).data.suppressions).toEqual([]);

@@ -10,7 +10,7 @@ import type { SimulationRules } from '../simulation/rules.service';
 import type { Composer } from './compose';
 import { composeCopies, type RecordedCopy } from './copies';
 import { queryEmailLogs } from './email-logs';
-import { SUPPRESSED_REASON } from '../events/message-log';
+import { suppressedReason } from '../events/message-log';
 import type { StoredTemplate } from './templates.service';
 
 type RecipientType = 'to' | 'cc' | 'bcc';
@@ -210,7 +210,7 @@ export class EmailService {
           created_at: createdAt,
           delivered_ms: null,
           delivered_at: null,
-          failed_reason: plan.kind === 'suppressed' ? SUPPRESSED_REASON : '',
+          failed_reason: plan.kind === 'suppressed' ? suppressedReason(simulation.suppression(accountId, lc)?.source) : '',
           priority: send.priority,
           updated_at: createdAt,
           patch: c.patch ?? null,

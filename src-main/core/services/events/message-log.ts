@@ -1,3 +1,4 @@
+import { SIMULATOR_DOMAIN } from '../../../../src-shared/simulator';
 import type { EmailEventKind } from '../../../../src-shared/events';
 import type { EmailStatus } from '../../../../src-shared/schemas/email';
 import type { EmailEventPayload } from '../../../../src-shared/schemas/events';
@@ -81,8 +82,14 @@ export function statusAfter(payload: EmailEventPayload, current: EmailStatus): S
   return (STATUS_AFTER[payload.event] as (p: EmailEventPayload, c: EmailStatus) => StatusAfter)(payload, current);
 }
 
-/** The failed reason of a copy whose recipient is on the suppression list (the logs' `failedReason`). */
-export const SUPPRESSED_REASON = 'recipient is on the suppression list (unsubscribed)';
+/**
+ * The failed reason of a copy whose recipient is on the suppression list (the logs' `failedReason`),
+ * with what put it there: `unsubscribed` (an unsubscribe event or the API), `hard bounce`, `spam complaint`.
+ */
+export function suppressedReason(source: string | undefined): string {
+  const why = source === undefined || source === 'api' || source === 'unsubscribe event' ? 'unsubscribed' : source;
+  return `recipient is on the suppression list (${why})`;
+}
 
 /** What puts an address on the suppression list (a suppression's `source`). */
 export type SuppressionSource = 'unsubscribe event' | 'hard bounce' | 'spam complaint' | 'api';
@@ -90,7 +97,8 @@ export type SuppressionSource = 'unsubscribe event' | 'hard bounce' | 'spam comp
 /**
  * The events that suppress their recipient for the account, with the entry's source and reason: an
  * unsubscribe, a hard bounce and a spam complaint (the default of SES, SendGrid and Postmark). A soft
- * bounce does not: the mailbox may take mail again later.
+ * bounce does not: the mailbox may take mail again later. A bounce or complaint of a simulator address
+ * (`bounce@sim.mailyard.test`) does not either (MessageLog.apply): a test sends to it again and again.
  */
 export function suppressionOf(payload: EmailEventPayload): { source: SuppressionSource; reason: string } | undefined {
   if (payload.event === 'unsubscribe') return { source: 'unsubscribe event', reason: 'unsubscribed' };
@@ -136,8 +144,9 @@ export class MessageLog {
     messages.addEvent(messageId, payload.event, payload.timestamp, deliveryId);
     const change = statusAfter(payload, message.status);
     const suppression = suppressionOf(payload);
-    if (suppression) {
-      const emailLc = message.recipient.email.toLowerCase();
+    const emailLc = message.recipient.email.toLowerCase();
+    // The simulator's addresses are fixtures, sent to again and again: only an unsubscribe suppresses them.
+    if (suppression && (suppression.source === 'unsubscribe event' || !emailLc.endsWith(`@${SIMULATOR_DOMAIN}`))) {
       simulation.suppress(message.accountId, emailLc, suppression.source, isoTimestamp(clock.now()), suppression.reason, messageId);
     }
     if (change?.status === 'delivered') messages.setDelivered(messageId, 'delivered', Date.parse(payload.timestamp), payload.timestamp);
