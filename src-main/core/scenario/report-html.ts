@@ -11,6 +11,14 @@ export interface RenderReportOptions {
   baseUrl?: string;
 }
 
+/**
+ * The policy to serve the report with (the `report.html` route's Content-Security-Policy header): its
+ * inline script and styles only, no network, framed only by the UI, and a sandbox (scripts, never the
+ * emulator's origin) even when opened on its own. The file carries the same minus the sandbox in a meta tag.
+ */
+export const REPORT_HTML_CSP =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox allow-scripts";
+
 /** Text for HTML content and attribute values. */
 export function escapeHtml(value: unknown): string {
   return String(value ?? '')
