@@ -10,7 +10,7 @@ traffic:
   count: 20
   rate: 5/s
   subject: Hello from a scenario
-  html: <p>Hello {{name}}</p>
+  html: <p>Hello from Mailyard</p>
   to: user{n}@example.test
 outcomes:
   - match: { share: 0.1 }
