@@ -82,8 +82,10 @@ describe('renderReportHtml', () => {
     expect(hist?.y[0]?.reduce((a, b) => (a ?? 0) + (b ?? 0), 0)).toBe(2);
     expect(byId.get('retries')?.y).toEqual([[0, 1], [1, 0]]);
     const sends = byId.get('sends');
-    expect(sends?.y).toEqual([[2, 1], [null, 1]]);
-    expect(sends?.series[1]).toMatchObject({ label: 'violations', points: true });
+    // Buckets 0, 10 and 20 s: the empty one in the middle reads 0 sends, not a line across it.
+    expect(sends?.x).toEqual([0, 10, 20]);
+    expect(sends?.y).toEqual([[2, 0, 1], [null, null, 1]]);
+    expect(sends?.series[1]).toMatchObject({ label: 'violations', points: true, right: true });
   });
 
   it('links each violation to its message, event and delivery in the emulator UI (base URL option)', () => {

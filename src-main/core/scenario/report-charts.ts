@@ -13,8 +13,8 @@ export interface ChartData {
   kind: 'line' | 'bars';
   /** x label: 'time' (emulated seconds) or the histogram's bin label. */
   xLabel: string;
-  /** `points`: drawn as dots (marks), not joined by a line. */
-  series: Array<{ label: string; color: string; points?: boolean }>;
+  /** `points`: drawn as dots (marks), not joined by a line; `right`: on a scale of its own, the right axis. */
+  series: Array<{ label: string; color: string; points?: boolean; right?: boolean }>;
   x: number[];
   y: Array<Array<number | null>>;
 }
@@ -25,10 +25,19 @@ const color = (i: number) => PALETTE[i % PALETTE.length] ?? '#64748b';
 
 const seconds = (ms: number) => Math.round(ms) / 1000;
 
-/** Each bucket's start (ms), sorted, from every row's `t` bucketed by `bucketMs`. */
+/** Buckets beyond this many are not filled in (a run's series stays drawable whatever its bucket size). */
+const MAX_FILLED_BUCKETS = 20_000;
+
+/**
+ * Every bucket's start (ms) from 0 to the last row's, so an empty stretch reads 0 rather than a line
+ * drawn across it; only the buckets with rows when that would be more than MAX_FILLED_BUCKETS.
+ */
 function bucketsOf(ts: number[], bucketMs: number): number[] {
   const size = bucketMs > 0 ? bucketMs : 1000;
-  return [...new Set(ts.map((t) => Math.floor(t / size) * size))].sort((a, b) => a - b);
+  const used = [...new Set(ts.map((t) => Math.floor(t / size) * size))].sort((a, b) => a - b);
+  const last = used.at(-1);
+  if (last === undefined || last / size + 1 > MAX_FILLED_BUCKETS) return used;
+  return Array.from({ length: Math.max(0, Math.floor(last / size)) + 1 }, (_, i) => i * size);
 }
 
 export function eventsChart(report: ScenarioReport): ChartData {
@@ -84,12 +93,22 @@ export function retriesChart(report: ScenarioReport): ChartData {
     series: [{ label: 'retries', color: color(3) }, { label: 'failed attempts', color: color(2) }], x: xs.map(seconds), y: [retries, failures] };
 }
 
-/** Sends by the app per bucket; violations as marks (null where a bucket has none). */
+/** Sends by the app per bucket; violations as red marks on a scale of their own (the right axis). */
 export function sendsChart(report: ScenarioReport): ChartData {
-  const rows = [...report.series.sends].sort((a, b) => a.t - b.t);
+  const size = report.series.bucketMs > 0 ? report.series.bucketMs : 1000;
+  const xs = bucketsOf(report.series.sends.map((r) => r.t), size);
+  const index = new Map(xs.map((t, i) => [t, i]));
+  const sends: number[] = xs.map(() => 0);
+  const marks: Array<number | null> = xs.map(() => null);
+  for (const r of report.series.sends) {
+    const i = index.get(Math.floor(r.t / size) * size);
+    if (i === undefined) continue;
+    sends[i]! += r.count;
+    if (r.violations > 0) marks[i] = (marks[i] ?? 0) + r.violations;
+  }
   return { id: 'sends', title: 'Sends over time, violations marked', unit: 'sends', kind: 'line', xLabel: 'time',
-    series: [{ label: 'sends', color: color(1) }, { label: 'violations', color: color(2), points: true }],
-    x: rows.map((r) => seconds(r.t)), y: [rows.map((r) => r.count), rows.map((r) => (r.violations > 0 ? r.violations : null))] };
+    series: [{ label: 'sends', color: color(1) }, { label: 'violations', color: color(2), points: true, right: true }],
+    x: xs.map(seconds), y: [sends, marks] };
 }
 
 export function reportCharts(report: ScenarioReport): ChartData[] {

@@ -53,17 +53,19 @@ export const CHART_SCRIPT = `
     var bars = c.kind === 'bars' && uPlot.paths && uPlot.paths.bars ? uPlot.paths.bars({ size: [0.9, 60] }) : null;
     var series = [{ label: c.xLabel === 'time' ? 'time (s)' : c.xLabel }].concat(c.series.map(function (s) {
       if (c.kind === 'bars') return { label: s.label, stroke: s.color, fill: s.color + '99', paths: bars, points: { show: false } };
-      if (s.points) return { label: s.label, stroke: s.color, paths: function () { return null; }, points: { show: true, size: 7, fill: s.color } };
-      return { label: s.label, stroke: s.color, width: 2, spanGaps: false, points: { show: c.x.length < 60 } };
+      var scale = s.right ? 'right' : 'y';
+      if (s.points) return { label: s.label, scale: scale, stroke: s.color, paths: function () { return null; }, points: { show: true, size: 9, fill: s.color } };
+      return { label: s.label, scale: scale, stroke: s.color, width: 2, spanGaps: false, points: { show: c.x.length < 60 } };
     }));
+    var right = c.series.filter(function (s) { return s.right; })[0];
     var width = Math.max(280, Math.floor(box.getBoundingClientRect().width) || 520);
     new uPlot({
       width: width, height: 240, series: series,
-      scales: { x: { time: false } },
+      scales: { x: { time: false }, y: { range: function (u, min, max) { return [Math.min(0, min), max > 0 ? max * 1.1 : 1]; } }, right: { range: function (u, min, max) { return [0, Math.max(1, max) * 1.25]; } } },
       axes: [
         { stroke: axisStroke, grid: grid, label: c.xLabel === 'time' ? 'emulated seconds' : c.xLabel },
-        { stroke: axisStroke, grid: grid, label: c.unit }
-      ]
+        { stroke: axisStroke, grid: grid, label: c.unit, scale: 'y' }
+      ].concat(right ? [{ stroke: right.color, grid: { show: false }, label: right.label, scale: 'right', side: 1 }] : [])
     }, [c.x].concat(c.y), box);
   });
 })();
