@@ -26,11 +26,13 @@ table { border-collapse: collapse; width: 100%; }
 caption { text-align: left; color: var(--muted); padding: 4px 0; }
 th, td { text-align: left; vertical-align: top; border-bottom: 1px solid var(--line); padding: 5px 8px; }
 tr.pass td:first-child { color: var(--pass); } tr.fail td:first-child { color: var(--fail); }
-.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 14px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 420px), 1fr)); gap: 14px; }
 figure { margin: 0; background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: 8px; min-width: 0; }
 figcaption { font-weight: 600; margin-bottom: 4px; }
 .plot .empty { color: var(--muted); padding: 30px 0; text-align: center; }
 .u-legend { font-size: 12px; }
+.charts-only > header, .charts-only main > section:not(#plots), .charts-only #plots > h2 { display: none; }
+.charts-only main { padding: 8px; }
 `;
 
 /**
@@ -39,6 +41,8 @@ figcaption { font-weight: 600; margin-bottom: 4px; }
  */
 export const CHART_SCRIPT = `
 (function () {
+  // '#charts': only the plots (the UI frames them under its own verdict, totals and tables).
+  if (location.hash === '#charts') document.body.classList.add('charts-only');
   var charts = JSON.parse(document.getElementById('report-charts').textContent);
   var dark = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches;
   var axisStroke = dark ? '#9ca3af' : '#4b5563';
@@ -58,7 +62,7 @@ export const CHART_SCRIPT = `
       return { label: s.label, scale: scale, stroke: s.color, width: 2, spanGaps: false, points: { show: c.x.length < 60 } };
     }));
     var right = c.series.filter(function (s) { return s.right; })[0];
-    var width = Math.max(280, Math.floor(box.getBoundingClientRect().width) || 520);
+    var width = Math.max(280, Math.floor(box.getBoundingClientRect().width) || 420);
     new uPlot({
       width: width, height: 240, series: series,
       scales: { x: { time: false }, y: { range: function (u, min, max) { return [Math.min(0, min), max > 0 ? max * 1.1 : 1]; } }, right: { range: function (u, min, max) { return [0, Math.max(1, max) * 1.25]; } } },

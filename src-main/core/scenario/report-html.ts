@@ -123,7 +123,7 @@ ${run.error ? `<p class="error">${escapeHtml(run.error)}</p>` : ''}
 <section aria-labelledby="h-totals"><h2 id="h-totals">Totals</h2>${totals(report)}</section>
 <section aria-labelledby="h-exp"><h2 id="h-exp">Expectations</h2>${expectationsTable(report.expectations)}</section>
 <section aria-labelledby="h-viol"><h2 id="h-viol">Violations</h2>${violationsTable(report.expectations, base)}</section>
-<section aria-labelledby="h-charts"><h2 id="h-charts">Plots</h2>
+<section aria-labelledby="h-charts" id="plots"><h2 id="h-charts">Plots</h2>
 <p class="muted">Time is the emulator's clock, in seconds since the run started.</p>
 <div class="charts">${charts.map((c) => `<figure id="chart-${c.id}"><figcaption>${escapeHtml(c.title)}</figcaption><div class="plot"></div></figure>`).join('')}</div>
 </section>

@@ -16,7 +16,7 @@ function ViolationLinks({ v }: { v: ScenarioViolation }) {
 
 /**
  * A finished run's report: the verdict, totals and expectations (with each violation's links into the
- * UI) drawn here; the charts are the HTML report itself in a sandboxed frame (scripts, no origin).
+ * UI) drawn here; the charts are the HTML report itself (its plots only: `#charts`) in a sandboxed frame (scripts, no origin).
  */
 export function ReportView({ report }: { report: ScenarioReport }) {
   const pass = report.verdict === 'pass';
@@ -116,7 +116,7 @@ export function ReportView({ report }: { report: ScenarioReport }) {
       <iframe
         className="scenario-report-frame"
         title="Scenario report charts"
-        src={scenarios.reportHtmlUrl(id)}
+        src={`${scenarios.reportHtmlUrl(id)}#charts`}
         sandbox="allow-scripts"
         data-testid="scenario-report-frame"
       />
