@@ -12,6 +12,7 @@ clock: { speed: 60 }
 duration: 10m
 webhook:
   url: ${webhookUrl}
+  events: [delivery, bounce, open]
 traffic:
   count: 60
   rate: 10/s

@@ -10,9 +10,9 @@ const STATUS_TONE: Record<ScenarioRun['status'], string> = {
   error: 'bad',
 };
 
-export function RunStatus({ run }: { run: ScenarioRun }) {
+export function RunStatus({ run, testId }: { run: ScenarioRun; testId?: string }) {
   return (
-    <span className={`pill tone-${STATUS_TONE[run.status]}`} data-testid="scenario-status">
+    <span className={`pill tone-${STATUS_TONE[run.status]}`} data-testid={testId}>
       {run.status}
     </span>
   );
@@ -44,7 +44,7 @@ export function RunProgress({ run, onStop, stopping }: { run: ScenarioRun; onSto
     <div className="scenario-progress" data-testid="scenario-progress">
       <div className="form-row">
         <strong>{run.name}</strong>
-        <RunStatus run={run} />
+        <RunStatus run={run} testId="scenario-status" />
         <span className="muted small">
           started <Time iso={run.startedAt} />
         </span>
