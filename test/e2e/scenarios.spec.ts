@@ -29,7 +29,7 @@ test('Scenarios journey: open a file, run it, watch progress move, open the repo
   await page.getByRole('button', { name: 'Validate' }).click();
   await expect(page.getByTestId('scenario-outcome')).toHaveText('Valid: “Checkout traffic”');
 
-  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
   const progress = page.getByTestId('scenario-progress');
   await expect(progress).toBeVisible();
   await expect(progress).toContainText('Checkout traffic');
@@ -75,12 +75,12 @@ test('Scenarios: Stop ends a run under way; it is listed as stopped', async ({ s
   await page.goto(`${served.url}/scenarios`);
   // A long run: 5,000 sends at 5 a second would take over 16 minutes.
   await page.getByLabel('Scenario (YAML or JSON)').fill(trafficScenario(receiver.url, 'Long run').replace('count: 60', 'count: 5000').replace('rate: 10/s', 'rate: 5/s'));
-  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByTestId('scenario-status')).toHaveText(/starting|running/);
-  await expect(page.getByRole('button', { name: 'Run' })).toBeDisabled();
-  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
   await expect(page.getByTestId('scenario-status')).toHaveText('stopped', { timeout: 20_000 });
-  await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toHaveCount(0);
   await expect(page.getByTestId('scenario-runs')).toContainText('Long run');
-  await expect(page.getByRole('button', { name: 'Run' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
 });
