@@ -21,6 +21,8 @@ test('Scenarios journey: open a file, run it, watch progress move, open the repo
   const errors = watchErrors(page);
   await page.setViewportSize({ width: 1360, height: 900 });
   await page.goto(`${served.url}/`);
+  // The header is settled (the version and status shown) before the click: nothing moves under it.
+  await expect(page.getByRole('status').filter({ hasText: 'Running' })).toBeVisible();
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Scenarios' }).click();
   await expect(page).toHaveURL(`${served.url}/scenarios`);
   await expect(page.getByTestId('scenario-runs')).toHaveCount(0);
