@@ -86,3 +86,23 @@ test('Scenarios: Stop ends a run under way; it is listed as stopped', async ({ s
   await expect(page.getByTestId('scenario-runs')).toContainText('Long run');
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
 });
+
+test('Scenarios: a violated expectation is listed with a link to the message that shows it', async ({ served, receiver, page }) => {
+  test.setTimeout(60_000);
+  await page.goto(`${served.url}/scenarios`);
+  // Three sends to one address, where at most one is expected.
+  const source = trafficScenario(receiver.url, 'Too many sends').replace('count: 60', 'count: 3').replace('to: "user{n}@example.test"', 'to: "same@example.test"');
+  await page.getByLabel('Scenario (YAML or JSON)').fill(source);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const report = page.getByTestId('scenario-report');
+  await expect(report.getByTestId('scenario-verdict')).toHaveText('FAIL', { timeout: 40_000 });
+  const violations = report.getByTestId('scenario-violations');
+  await expect(violations).toContainText('maxSendsPerRecipient');
+  await expect(violations).toContainText('same@example.test');
+  const link = violations.getByRole('link', { name: 'message' }).first();
+  const href = await link.getAttribute('href');
+  expect(href).toMatch(/^\/messages\/[^/]+$/);
+  await link.click();
+  await expect(page).toHaveURL(`${served.url}${href}`);
+  await expect(page.getByTestId('message-detail')).toContainText('same@example.test');
+});
