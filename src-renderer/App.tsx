@@ -5,6 +5,7 @@ import { FireEvent } from './features/events/FireEvent';
 import { Mailers } from './features/mailers/Mailers';
 import { Messages } from './features/messages/Messages';
 import { Overview } from './features/overview/Overview';
+import { Scenarios } from './features/scenarios/Scenarios';
 import { SendEmail } from './features/send/SendEmail';
 import { Settings } from './features/settings/Settings';
 import { Simulation } from './features/simulation/Simulation';
@@ -27,6 +28,7 @@ const SCREENS = [
   { path: '/webhooks', label: 'Webhooks', render: () => <Webhooks /> },
   { path: '/simulation', label: 'Simulation', render: () => <Simulation /> },
   { path: '/suppressions', label: 'Suppressions', render: () => <Suppressions /> },
+  { path: '/scenarios', label: 'Scenarios', render: () => <Scenarios /> },
   { path: '/domains', label: 'Domains', render: () => <Domains /> },
   { path: '/mailers', label: 'Mailers', render: () => <Mailers /> },
   { path: '/settings', label: 'Settings', render: () => <Settings /> },

@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { startReceiver } from '../helpers/receiver';
 import { GTUBE } from '../helpers/spamd';
 import { api, expect, registerWebhook, test, type Served } from '../e2e/fixtures';
+import { openScenarioFile, progressCount, trafficScenario } from '../e2e/scenario-journey';
 
 const DOCS = resolve(import.meta.dirname, '../../docs');
 
@@ -164,4 +165,27 @@ test.describe('with SpamAssassin', () => {
     await expect(page.getByTestId('checks-compat')).toContainText('caniemail');
     await page.screenshot({ path: `${DOCS}/checks.png` });
   });
+});
+
+test('screenshots: Scenarios (a run under way, and its report)', async ({ served, page }) => {
+  test.setTimeout(120_000);
+  const receiver = await startReceiver();
+  // Every seventh request fails: retries and failed attempts to show in the report's charts.
+  receiver.answer = (_req, i) => (i % 7 === 6 ? { status: 503, body: '{"error":"busy"}' } : { status: 200, body: '{"received":true}' });
+  try {
+    await page.setViewportSize({ width: 1360, height: 900 });
+    await page.goto(`${served.url}/scenarios`);
+    await openScenarioFile(page, 'checkout.yaml', trafficScenario(receiver.url).replace('count: 60', 'count: 200').replace('rate: 10/s', 'rate: 20/s'));
+    await page.getByRole('button', { name: 'Run' }).click();
+    await expect.poll(() => progressCount(page, 'sends'), { timeout: 30_000 }).toBeGreaterThan(40);
+    await page.screenshot({ path: `${DOCS}/scenarios.png` });
+    await expect(page.getByTestId('scenario-report')).toBeVisible({ timeout: 90_000 });
+    await expect(page.frameLocator('[data-testid="scenario-report-frame"]').locator('#chart-events canvas')).toBeVisible();
+    // The report below the sticky header, in a window tall enough for its tables and first plots.
+    await page.setViewportSize({ width: 1360, height: 1400 });
+    await page.getByTestId('scenario-report').evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 60));
+    await page.screenshot({ path: `${DOCS}/scenario-report.png` });
+  } finally {
+    await receiver.close();
+  }
 });

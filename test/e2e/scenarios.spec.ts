@@ -1,0 +1,108 @@
+import { expect, test, watchErrors } from './fixtures';
+import { openScenarioFile, progressCount, trafficScenario } from './scenario-journey';
+
+test('Scenarios: a bad file gets its problems by line and field beside the text', async ({ served, page }) => {
+  await page.goto(`${served.url}/scenarios`);
+  const text = page.getByLabel('Scenario (YAML or JSON)');
+  // Line 6: a share over 100%.
+  await text.fill('version: 1\nname: Broken\nclock: { speed: 60 }\noutcomes:\n  - match:\n      share: 1.5\n    fate: hard_bounce\n');
+  await page.getByRole('button', { name: 'Validate' }).click();
+  const problems = page.getByTestId('scenario-problems');
+  await expect(problems).toBeVisible();
+  await expect(problems).toContainText('outcomes.0.match.share');
+  await expect(problems.getByRole('button', { name: /^Line 6/ })).toBeVisible();
+  await expect(text).toHaveAttribute('aria-invalid', 'true');
+  // Nothing ran.
+  await expect(page.getByTestId('scenario-progress')).toHaveCount(0);
+});
+
+test('Scenarios journey: open a file, run it, watch progress move, open the report', async ({ served, receiver, page }) => {
+  test.setTimeout(90_000);
+  const errors = watchErrors(page);
+  await page.setViewportSize({ width: 1360, height: 900 });
+  await page.goto(`${served.url}/`);
+  // The header is settled (the version and status shown) before the click: nothing moves under it.
+  await expect(page.getByRole('status').filter({ hasText: 'Running' })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Scenarios' }).click();
+  await expect(page).toHaveURL(`${served.url}/scenarios`);
+  await expect(page.getByTestId('scenario-runs')).toHaveCount(0);
+
+  await openScenarioFile(page, 'checkout.yaml', trafficScenario(receiver.url));
+  await page.getByRole('button', { name: 'Validate' }).click();
+  await expect(page.getByTestId('scenario-outcome')).toHaveText('Valid: “Checkout traffic”');
+
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const progress = page.getByTestId('scenario-progress');
+  await expect(progress).toBeVisible();
+  await expect(progress).toContainText('Checkout traffic');
+  // Progress moves while it runs: sends counted up, the bar past 0%, more sends later than first seen.
+  await expect.poll(() => progressCount(page, 'sends'), { timeout: 20_000 }).toBeGreaterThan(0);
+  const first = await progressCount(page, 'sends');
+  await expect.poll(() => progressCount(page, 'sends'), { timeout: 20_000 }).toBeGreaterThan(first);
+  await expect.poll(async () => Number((await page.getByTestId('scenario-bar').getAttribute('value')) ?? 0)).toBeGreaterThan(0);
+  await expect(page.getByTestId('progress-sends')).toContainText('/ 60');
+
+  // It ends with a verdict and its report: totals, expectations, the charts in the sandboxed frame.
+  await expect(page.getByTestId('scenario-status')).toHaveText(/passed|failed/, { timeout: 60_000 });
+  const report = page.getByTestId('scenario-report');
+  await expect(report).toBeVisible();
+  await expect(report.getByTestId('scenario-verdict')).toHaveText(/PASS|FAIL/);
+  await expect(page.getByTestId('progress-sends')).toHaveText('60 / 60');
+  await expect(report.getByTestId('scenario-expectations')).toContainText('acknowledgedAll');
+  await expect(report.getByTestId('scenario-expectations')).toContainText('maxSendsPerRecipient');
+  const frame = page.getByTestId('scenario-report-frame');
+  await expect(frame).toHaveAttribute('sandbox', 'allow-scripts');
+  const charts = page.frameLocator('[data-testid="scenario-report-frame"]');
+  // Only its plots: the page itself shows the verdict and the tables above.
+  await expect(charts.locator('#verdict')).toBeHidden();
+  await expect(charts.locator('#chart-events canvas')).toBeVisible();
+  await expect(charts.locator('#chart-sends canvas')).toBeVisible();
+  await expect(charts.locator('#chart-response-histogram canvas')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('scenario-report.png'), fullPage: true });
+
+  // The downloads are the run's reports.
+  const [download] = await Promise.all([page.waitForEvent('download'), report.getByRole('link', { name: 'Download HTML report' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^scenario-.+\.html$/);
+  const json = await page.request.get(`${served.url}${await report.getByRole('link', { name: 'Download JSON report' }).getAttribute('href')}`);
+  expect(((await json.json()) as { data: { totals: { sends: number } } }).data.totals.sends).toBe(60);
+
+  // The run is listed among past runs.
+  await expect(page.getByTestId('scenario-runs').getByRole('button')).toHaveCount(1);
+  await expect(page.getByTestId('scenario-runs')).toContainText('Checkout traffic');
+  expect(errors).toEqual([]);
+});
+
+test('Scenarios: Stop ends a run under way; it is listed as stopped', async ({ served, receiver, page }) => {
+  test.setTimeout(60_000);
+  await page.goto(`${served.url}/scenarios`);
+  // A long run: 5,000 sends at 5 a second would take over 16 minutes.
+  await page.getByLabel('Scenario (YAML or JSON)').fill(trafficScenario(receiver.url, 'Long run').replace('count: 60', 'count: 5000').replace('rate: 10/s', 'rate: 5/s'));
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('scenario-status')).toHaveText(/starting|running/);
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(page.getByTestId('scenario-status')).toHaveText('stopped', { timeout: 20_000 });
+  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toHaveCount(0);
+  await expect(page.getByTestId('scenario-runs')).toContainText('Long run');
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
+});
+
+test('Scenarios: a violated expectation is listed with a link to the message that shows it', async ({ served, receiver, page }) => {
+  test.setTimeout(60_000);
+  await page.goto(`${served.url}/scenarios`);
+  // Three sends to one address, where at most one is expected.
+  const source = trafficScenario(receiver.url, 'Too many sends').replace('count: 60', 'count: 3').replace('to: "user{n}@example.test"', 'to: "same@example.test"');
+  await page.getByLabel('Scenario (YAML or JSON)').fill(source);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const report = page.getByTestId('scenario-report');
+  await expect(report.getByTestId('scenario-verdict')).toHaveText('FAIL', { timeout: 40_000 });
+  const violations = report.getByTestId('scenario-violations');
+  await expect(violations).toContainText('maxSendsPerRecipient');
+  await expect(violations).toContainText('same@example.test');
+  const link = violations.getByRole('link', { name: 'message' }).first();
+  const href = await link.getAttribute('href');
+  expect(href).toMatch(/^\/messages\/[^/]+$/);
+  await link.click();
+  await expect(page).toHaveURL(`${served.url}${href}`);
+  await expect(page.getByTestId('message-detail')).toContainText('same@example.test');
+});
