@@ -95,6 +95,7 @@ export const scenarioOperations = defineOperations({
     tag: 'Scenarios',
     auth: 'none',
     body: ScenarioSourceBody,
+    status: 202,
     response: dataResponse(ScenarioRunSchema),
     errors: [409, 415],
   },
