@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
+import { EMAIL_EVENT_KINDS } from '../../../src-shared/events';
 import type { SendEmailBody, SimulationRule } from '../../../src-shared/schemas/email';
 import type { Scenario } from '../../../src-shared/scenario/format';
 import type { ScenarioReport, ScenarioRun, ScenarioRunStatus } from '../../../src-shared/scenario/report';
@@ -106,11 +107,12 @@ export class ScenarioExecution {
       deps.rules.replace(RUN_RULES);
       deps.clock.setSpeed(s.clock === 'realtime' ? 1 : s.clock.speed);
       if (s.webhook) {
-        const events = s.webhook.events ? Object.fromEntries(s.webhook.events.map((k) => [k, true])) : undefined;
+        // Every kind unless the scenario names some.
+        const events = Object.fromEntries((s.webhook.events ?? EMAIL_EVENT_KINDS).map((k) => [k, true]));
         await deps.webhooks.register(account.id, {
           webhook_url: s.webhook.url, event: 'EMAIL_EVENT', method: 'POST',
           ...(s.webhook.headers ? { headers: s.webhook.headers } : {}),
-          ...(events ? { webhook_options: { events } } : {}),
+          webhook_options: { events },
         });
       }
       const faults = faultsFor(s, this.startMs, seed);
