@@ -94,7 +94,14 @@ export class ScenarioExecution {
   /** Runs to the end; never throws (a failure is the run's `error` status). */
   async execute(): Promise<ScenarioReport> {
     const { deps, scenario: s } = this;
-    const account = s.account === 'default' ? deps.accounts.defaultAccount() : deps.accounts.create({ name: `scenario: ${s.name}`.slice(0, 100) });
+    let account;
+    try {
+      account = s.account === 'default' ? deps.accounts.defaultAccount() : deps.accounts.create({ name: `scenario: ${s.name}`.slice(0, 100) });
+    } catch (err) {
+      this.observer = new ScenarioObserver('', s.expect, this.startMs, isoTimestamp);
+      this.run.error = `could not make the run's account: ${err instanceof Error ? err.message : String(err)}`;
+      return this.finish('error', '');
+    }
     this.run.accountId = account.id;
     this.observer = new ScenarioObserver(account.id, s.expect, this.startMs, isoTimestamp);
     const savedRules = deps.rules.list();
@@ -166,8 +173,15 @@ export class ScenarioExecution {
     this.refresh();
     this.run.finishedAt = isoTimestamp(this.deps.clock.now());
     const clockSpeed = this.scenario.clock === 'realtime' ? 1 : this.scenario.clock.speed;
-    const pendingAtEnd = this.deps.dispatcher.count({ account_id: accountId, status: 'pending' });
-    const faults = this.deps.faults?.faultStats(accountId) ?? { duplicates: 0, reordered: 0, delayed: 0, outageRefusals: 0 };
+    let pendingAtEnd = 0;
+    let faults = { duplicates: 0, reordered: 0, delayed: 0, outageRefusals: 0 };
+    try {
+      if (accountId) pendingAtEnd = this.deps.dispatcher.count({ account_id: accountId, status: 'pending' });
+      if (accountId && this.deps.faults) faults = this.deps.faults.faultStats(accountId);
+    } catch (err) {
+      // The store is closing (the emulator stops): the report goes without these figures.
+      this.deps.logger.warn({ err }, 'scenario: could not read the pending deliveries or the fault figures');
+    }
     this.run.status = status;
     const report = buildReport({ run: this.run, scenario: this.scenario, file: this.file, clockSpeed, observer: this.observer, faults, pendingAtEnd });
     if (status === 'passed' && report.verdict === 'fail') this.run.status = 'failed';
