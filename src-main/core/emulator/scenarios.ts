@@ -19,12 +19,15 @@ function uplotAssets(): () => { uplotJs: string; uplotCss: string } {
   let assets: { uplotJs: string; uplotCss: string } | undefined;
   return () => {
     if (assets) return assets;
-    const require = createRequire(join(process.cwd(), 'package.json'));
-    let dir: string;
-    try {
-      dir = join(require.resolve('uplot/package.json'), '..', 'dist');
-    } catch {
-      dir = join(__dirname, '..', '..', 'node_modules', 'uplot', 'dist');
+    // From this module (the installed package's own dependency), else from the working directory.
+    let dir = '';
+    for (const from of [import.meta.url, join(process.cwd(), 'package.json')]) {
+      try {
+        dir = join(createRequire(from).resolve('uplot/package.json'), '..', 'dist');
+        break;
+      } catch {
+        // try the next place
+      }
     }
     const read = (name: string) => {
       try {
