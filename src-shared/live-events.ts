@@ -2,6 +2,7 @@ import type { AttemptRecord, DeliverySummary } from './schemas/dispatch';
 import type { ImapMessageSummary } from './schemas/mailers';
 import type { StoreSpace } from './schemas/emulator';
 import type { MessageSummary } from './schemas/messages';
+import type { ScenarioRun } from './scenario/report';
 
 /**
  * What `GET /emulator/stream` announces, by event name: the emulator emits these as they happen (and
@@ -25,6 +26,8 @@ export interface LiveEventMap {
   'imap.message': ImapMessageSummary;
   /** The disk of the data directory was found full, or has room again. */
   'store.changed': StoreSpace;
+  /** A QA scenario run started, progressed (at most ~4 a second) or finished. */
+  'scenario.updated': ScenarioRun;
 }
 export type LiveEventName = keyof LiveEventMap;
 
@@ -39,4 +42,5 @@ export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
   'mailer.updated',
   'imap.message',
   'store.changed',
+  'scenario.updated',
 ];

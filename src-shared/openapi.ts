@@ -143,7 +143,7 @@ export function buildOpenApiDocument(
       ...(parameters.length ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses: {
-        '200': { description: 'Success', content: { 'application/json': { schema: toSchema(op.response, 'output', components) } } },
+        [String(op.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: toSchema(op.response, 'output', components) } } },
         ...errorResponses(operationId, op, errorRefs[op.errorShape ?? 'plain'], errorRefs.plain),
       },
     };

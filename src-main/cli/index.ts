@@ -2,11 +2,14 @@ import { join } from 'node:path';
 import { createEmulator, VERSION, type EmulatorHandle } from '../core';
 import { isLoopbackHost } from '../core/http/control-auth';
 import { parseServeArgs, serveUsage, UsageError } from './args';
+import { scenarioCommand } from './scenario';
 
 const USAGE = `Mailyard ${VERSION}: an offline email delivery service emulator
 
 Usage:
   mailyard serve [options]   start the emulator headless (see mailyard serve --help)
+  mailyard scenario run <file> [options]
+                             run a QA scenario file, exit 0 on pass, 1 on fail (see mailyard scenario --help)
   mailyard --version         print the version
   mailyard --help            show this help`;
 
@@ -113,6 +116,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   switch (command) {
     case 'serve':
       return serve(rest, io);
+    case 'scenario':
+      return scenarioCommand(rest, io);
     case '--version':
     case '-v':
       io.out(VERSION);

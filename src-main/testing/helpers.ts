@@ -4,6 +4,7 @@
  */
 import { ApiError, ControlClient, ServiceClient } from '../../src-shared/clients';
 import { HttpClient } from '../../src-shared/http-client';
+import { runScenarioOver } from './scenario';
 import { controlOperations } from '../../src-shared/operations';
 import type { DeliverySummary } from '../../src-shared/schemas/dispatch';
 import type { MessageSummary } from '../../src-shared/schemas/messages';
@@ -152,6 +153,7 @@ export function buildHelpers(deps: HelperDeps): MailyardHelpers {
     controlKey,
     service,
     control,
+    runScenario: (scenario, options) => runScenarioOver(http, scenario, options),
     waitForDelivery: waitForDelivery as MailyardHelpers['waitForDelivery'],
     waitForMessage,
     deliveries: async (filter) => {

@@ -1,3 +1,6 @@
+import type { ScenarioInput } from '../../src-shared/scenario/format';
+import type { ScenarioReport } from '../../src-shared/scenario/report';
+import type { RunScenarioOptions } from './scenario';
 /**
  * The types of `mailyard/testing`: records as the helpers hand them over, the filters the emulator
  * applies itself, and the helpers every handle has (started in-process or connected to a running one).
@@ -134,4 +137,10 @@ export interface MailyardHelpers {
   setRules(rules: SimulationRule[]): Promise<SimulationRule[]>;
   /** Wipes messages, deliveries, webhooks, rules, ... and puts the clock back; keeps the accounts and their keys. */
   reset(): Promise<ResetResult>;
+  /**
+   * Runs a QA scenario (a file's path, YAML or JSON, or the scenario as an object; docs/scenarios.md)
+   * and resolves with its report once it has finished: `report.verdict` is `pass` or `fail`. A bad
+   * scenario rejects with an ApiError naming each problem's line and field.
+   */
+  runScenario(scenario: string | ScenarioInput, options?: RunScenarioOptions): Promise<ScenarioReport>;
 }

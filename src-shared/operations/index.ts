@@ -9,6 +9,7 @@ import { emulatorOperations } from './control/emulator';
 import { messageCheckOperations, messageFileRoutes } from './control/message-files';
 import { messageOperations } from './control/messages';
 import { resetOperations } from './control/reset';
+import { scenarioFileRoutes, scenarioOperations } from './control/scenarios';
 import { simulationOperations } from './control/simulation';
 import { suppressionOperations } from './control/suppressions';
 import { defineOperations } from './operation';
@@ -39,10 +40,11 @@ export const controlOperations = defineOperations({
   ...suppressionOperations,
   ...deliveryOperations,
   ...domainInboundMailerOperations,
+  ...scenarioOperations,
 });
 
 export type ServiceOperations = typeof serviceOperations;
 export type ControlOperations = typeof controlOperations;
 
 /** The control API's routes that answer files, a preview or a stream: in the OpenAPI document, handled by hand. */
-export const documentedRoutes = { ...messageFileRoutes };
+export const documentedRoutes = { ...messageFileRoutes, ...scenarioFileRoutes };

@@ -18,6 +18,8 @@ export interface Operation {
   query?: z.ZodType;
   body?: z.ZodType;
   response: z.ZodType;
+  /** The success status (default 200): 202 for work that goes on after the answer. */
+  status?: 200 | 201 | 202;
   /** Error statuses this operation may answer besides 400 (and 401 for bearer operations). */
   errors?: readonly number[];
   /**

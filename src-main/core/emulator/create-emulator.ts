@@ -68,6 +68,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     listeners = await startListeners({ config, dataDir, version, logger, clock, live, services, health: () => ({ ...health!, store: store.space.state() }) });
     const { urls, ports } = listeners;
     publicUrl.http = urls.http;
+    publicUrl.smtpPort = ports.smtp;
     health = { status: 'ok', version, started_at: startedAt, urls, ports, data_dir: dataDir };
     startWorkers(services, clock, live, state);
     logger.info({ urls, dataDir }, 'mailyard started');

@@ -53,6 +53,8 @@ export async function stopEmulator(parts: {
   logger: Logger;
 }): Promise<void> {
   const { config, listeners, services, clock } = parts;
+  // A scenario run under way stops first: its app under test is stopped and its report written.
+  await services.scenarios.close();
   const grace = setTimeout(() => listeners.http.server.closeAllConnections(), config.shutdownGraceMs);
   services.simulator.stop();
   services.spamFilter.stop();

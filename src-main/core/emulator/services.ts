@@ -53,6 +53,7 @@ import type { StoreSpace } from '../store/store-space';
 import { WriteBatcher } from '../store/write-batcher';
 import { registerDeliveryTargets } from './delivery';
 import type { EmulatorSeams, EmulatorServices, PublicUrl } from './types';
+import { buildScenarioService } from './scenarios';
 
 /** What the services are built from: the store, the clock, the live bus, the dispatcher and the settings. */
 export interface ServiceFoundations {
@@ -272,6 +273,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     imap,
     stats: new StatsService({ repo: new StatsRepo(db), clock }),
     reset,
+    scenarios: buildScenarioService({ accounts, webhooks, email, emailEvents, rules, clock, dispatcher, live, publicUrl: f.publicUrl, logger: f.logger }),
   };
   return { services, writes };
 }

@@ -71,4 +71,6 @@ export interface EmulatorHandle {
  */
 export interface PublicUrl {
   http: string;
+  /** The SMTP listener's port once it listens (null: none); the scenario runner gives it to the app under test. */
+  smtpPort?: number | null;
 }

@@ -18,6 +18,7 @@ import type { MailerTests } from '../services/mailers/mailer-tests';
 import type { MailersService } from '../services/mailers/mailers.service';
 import type { OAuthService } from '../services/oauth/oauth.service';
 import type { ResetService } from '../services/reset.service';
+import type { ScenarioService } from '../scenario/scenario.service';
 import type { SimulationRules } from '../services/simulation/rules.service';
 import type { Simulator } from '../services/simulation/simulator';
 import type { SuppressionsService } from '../services/events/suppressions.service';
@@ -40,6 +41,7 @@ import { openApiRoutes } from './routes/openapi.routes';
 import { messagesRoutes } from './routes/messages.routes';
 import { trackingRoutes } from './routes/tracking.routes';
 import { simulationRoutes } from './routes/simulation.routes';
+import { scenarioRoutes } from './routes/scenarios.routes';
 import { streamRoutes } from './routes/stream.routes';
 import { suppressionRoutes } from './routes/suppressions.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
@@ -69,6 +71,7 @@ export interface HttpServices {
   relay: Pick<SmtpRelay, 'release'>;
   stats: StatsService;
   reset: ResetService;
+  scenarios: ScenarioService;
 }
 
 export interface HttpAppDeps {
@@ -243,6 +246,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     dispatchRoutes(control, { clockControl: deps.services.clockControl, dispatcher: deps.services.dispatcher, emailEvents: deps.services.emailEvents });
     simulationRoutes(control, deps.services.rules);
     suppressionRoutes(control, { suppressions: deps.services.suppressions, accounts: deps.services.accounts });
+    scenarioRoutes(control, deps.services.scenarios);
     messagesRoutes(control, { messages: deps.services.messages, relay: deps.services.relay, checks: deps.services.checks });
     inboundControlRoutes(control, { inbound: deps.services.inbound, accounts: deps.services.accounts });
     domainControlRoutes(control, deps.services.domains);

@@ -68,6 +68,7 @@ export function registerOperation<O extends Operation>(app: FastifyInstance, op:
           leniency!.reportIgnored(name, ignored, request.log);
         }
       }
+      if (op.status !== undefined) reply.code(op.status);
       return handler(input);
     },
   });

@@ -1,0 +1,79 @@
+import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { Scenario } from '../../../src-shared/scenario/format';
+
+/** One problem of a scenario file: the field's dotted path, where the text has it (1-based), and what is wrong. */
+export interface ScenarioFileError {
+  path: string;
+  line: number | null;
+  column: number | null;
+  message: string;
+}
+
+export type ParseResult = { ok: true; scenario: Scenario } | { ok: false; errors: ScenarioFileError[] };
+
+/** The node's start offset for a path, walking down as far as the document goes (a missing field: its parent). */
+function offsetOf(doc: Document, path: readonly PropertyKey[]): number | null {
+  let node: unknown = doc.contents;
+  let offset: number | null = (node as { range?: number[] } | null)?.range?.[0] ?? null;
+  for (const key of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => (p.key as { value?: unknown } | null)?.value === key);
+      if (!pair) break;
+      node = pair.value;
+      offset = (pair.value as { range?: number[] } | null)?.range?.[0] ?? (pair.key as { range?: number[] }).range?.[0] ?? offset;
+    } else if (isSeq(node) && typeof key === 'number') {
+      node = node.items[key];
+      offset = (node as { range?: number[] } | null)?.range?.[0] ?? offset;
+    } else break;
+  }
+  return offset;
+}
+
+/**
+ * A scenario file's text (YAML, or JSON, which is YAML too) to a validated Scenario, or every problem
+ * with its line and column: a YAML syntax error, then each field zod refuses. Never throws.
+ */
+export function parseScenario(source: string): ParseResult {
+  const lines = new LineCounter();
+  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      errors: doc.errors.map((e) => {
+        const pos = e.linePos?.[0];
+        return { path: '', line: pos?.line ?? null, column: pos?.col ?? null, message: `YAML: ${e.message.split('\n')[0]}` };
+      }),
+    };
+  }
+  const data: unknown = doc.toJS({ maxAliasCount: 100 });
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    return { ok: false, errors: [{ path: '', line: 1, column: 1, message: 'a scenario file must be a mapping (version, name, ...)' }] };
+  }
+  return validateScenario(data, doc, lines);
+}
+
+/** A scenario given as an object (the testing API): validated, errors without lines. */
+export function validateScenario(data: unknown, doc?: Document, lines?: LineCounter): ParseResult {
+  const result = Scenario.safeParse(data);
+  if (result.success) return { ok: true, scenario: result.data };
+  return {
+    ok: false,
+    errors: result.error.issues.map((issue) => {
+      const offset = doc ? offsetOf(doc, issue.path) : null;
+      const pos = offset !== null && lines ? lines.linePos(offset) : null;
+      const path = issue.path.map(String).join('.');
+      return { path, line: pos?.line ?? null, column: pos?.col ?? null, message: messageOf(issue) };
+    }),
+  };
+}
+
+function messageOf(issue: { code: string; message: string; keys?: string[] }): string {
+  if (issue.code === 'unrecognized_keys' && issue.keys) return `unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`;
+  return issue.message;
+}
+
+/** `line 4, col 9: outcomes.0.match.share: must be at most 1` */
+export function formatScenarioError(e: ScenarioFileError, file?: string): string {
+  const where = e.line === null ? '' : `${file ? `${file}:` : 'line '}${e.line}${e.column === null ? '' : `:${e.column}`}: `;
+  return `${where}${e.path ? `${e.path}: ` : ''}${e.message}`;
+}

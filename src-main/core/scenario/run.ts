@@ -1,0 +1,257 @@
+import { dirname, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { EMAIL_EVENT_KINDS } from '../../../src-shared/events';
+import type { SendEmailBody, SimulationRule } from '../../../src-shared/schemas/email';
+import type { Scenario } from '../../../src-shared/scenario/format';
+import type { ScenarioReport, ScenarioRun, ScenarioRunStatus } from '../../../src-shared/scenario/report';
+import { isoTimestamp, type EmulatorClock } from '../clock';
+import type { Dispatcher } from '../dispatch/dispatcher';
+import type { LiveBus } from '../live-bus';
+import type { AccountsService } from '../services/accounts.service';
+import type { EmailEventsService } from '../services/events/email-events.service';
+import type { SimulationRules } from '../services/simulation/rules.service';
+import type { WebhooksService } from '../services/webhooks.service';
+import { AppProcess } from './app-process';
+import { buildReport } from './build-report';
+import { faultsFor, type FaultsSeam } from './faults';
+import { ScenarioObserver } from './observer';
+import { eventsFor, outcomeFor } from './plan';
+import { runTraffic } from './traffic';
+
+/** What a run needs of the emulator. */
+export interface ScenarioRunDeps {
+  accounts: Pick<AccountsService, 'create' | 'defaultAccount'>;
+  webhooks: Pick<WebhooksService, 'register'>;
+  email: { send(accountId: string, body: SendEmailBody): Promise<unknown> };
+  emailEvents: Pick<EmailEventsService, 'record'>;
+  rules: Pick<SimulationRules, 'list' | 'replace'>;
+  clock: Pick<EmulatorClock, 'now' | 'state' | 'setSpeed' | 'setTimer'>;
+  dispatcher: Pick<Dispatcher, 'count'>;
+  faults: FaultsSeam | undefined;
+  live: LiveBus;
+  /** The emulator's HTTP URL and SMTP port (for the app under test). */
+  endpoints: () => { http: string; smtpPort: number | null };
+  logger: Logger;
+  /** Lines for a person following the run (the CLI prints them). */
+  onLog?: (line: string) => void;
+}
+
+/** Every run's events go through the run; the emulator's own simulated events are off for it (`*`: none). */
+const RUN_RULES: SimulationRule[] = [{ pattern: '*', events: [] }];
+const UPDATE_EVERY_MS = 250;
+
+/** One scenario run, from set-up to report: see docs/scenarios.md for what it changes and restores. */
+export class ScenarioExecution {
+  readonly run: ScenarioRun;
+  report: ScenarioReport | null = null;
+  private stopRequested = false;
+  private readonly timers = new Set<() => void>();
+  private readonly startMs: number;
+  private readonly startWall = Date.now();
+  private observer!: ScenarioObserver;
+  private sendErrors = 0;
+
+  constructor(
+    private readonly deps: ScenarioRunDeps,
+    readonly scenario: Scenario,
+    readonly file: string | null,
+    id: string,
+    private readonly onUpdate: (run: ScenarioRun) => void,
+  ) {
+    this.startMs = deps.clock.now();
+    this.run = {
+      id, name: scenario.name, status: 'starting', startedAt: isoTimestamp(this.startMs), finishedAt: null, accountId: '', error: null,
+      progress: { fraction: 0, sends: 0, plannedSends: scenario.traffic?.count ?? null, events: 0, deliveries: 0, acknowledged: 0, failedAttempts: 0, violations: 0, elapsedMs: 0, emulatedMs: 0 },
+    };
+  }
+
+  stop(): void {
+    this.stopRequested = true;
+  }
+
+  private log(line: string): void {
+    this.deps.onLog?.(line);
+  }
+
+  private refresh(): ScenarioRun {
+    const o = this.observer;
+    const emulatedMs = this.deps.clock.now() - this.startMs;
+    const planned = this.run.progress.plannedSends;
+    const byTime = Math.min(1, emulatedMs / Math.max(1, this.scenario.duration));
+    const bySends = planned ? o.sends / planned : 0;
+    Object.assign(this.run.progress, {
+      fraction: Math.min(1, Math.max(byTime, bySends)), sends: o.sends, events: o.events, deliveries: o.attemptsMade, acknowledged: o.acknowledged,
+      failedAttempts: o.failedAttempts, violations: o.violationCount(), elapsedMs: Date.now() - this.startWall, emulatedMs,
+    });
+    return this.run;
+  }
+
+  private setStatus(status: ScenarioRunStatus): void {
+    this.run.status = status;
+    this.onUpdate(this.refresh());
+  }
+
+  /** Runs to the end; never throws (a failure is the run's `error` status). */
+  async execute(): Promise<ScenarioReport> {
+    const { deps, scenario: s } = this;
+    let account;
+    try {
+      account = s.account === 'default' ? deps.accounts.defaultAccount() : deps.accounts.create({ name: `scenario: ${s.name}`.slice(0, 100) });
+    } catch (err) {
+      this.observer = new ScenarioObserver('', s.expect, this.startMs, isoTimestamp);
+      this.run.error = `could not make the run's account: ${err instanceof Error ? err.message : String(err)}`;
+      return this.finish('error', '');
+    }
+    this.run.accountId = account.id;
+    this.observer = new ScenarioObserver(account.id, s.expect, this.startMs, isoTimestamp);
+    const savedRules = deps.rules.list();
+    const savedSpeed = deps.clock.state().speed;
+    const seed = s.webhookDelivery?.seed ?? 1;
+    const unsubscribe = this.listen(account.id, seed);
+    let app: AppProcess | undefined;
+    let status: ScenarioRunStatus = 'running';
+    try {
+      deps.rules.replace(RUN_RULES);
+      deps.clock.setSpeed(s.clock === 'realtime' ? 1 : s.clock.speed);
+      if (s.webhook) {
+        // Every kind unless the scenario names some.
+        const events = Object.fromEntries((s.webhook.events ?? EMAIL_EVENT_KINDS).map((k) => [k, true]));
+        await deps.webhooks.register(account.id, {
+          webhook_url: s.webhook.url, event: 'EMAIL_EVENT', method: 'POST',
+          ...(s.webhook.headers ? { headers: s.webhook.headers } : {}),
+          webhook_options: { events },
+        });
+      }
+      const faults = faultsFor(s, this.startMs, seed);
+      if (faults && !deps.faults) this.log('note: this emulator has no webhook delivery faults yet; webhookDelivery is ignored');
+      deps.faults?.setFaults(account.id, faults);
+      this.setStatus('running');
+      const ticker = setInterval(() => this.onUpdate(this.refresh()), UPDATE_EVERY_MS);
+      try {
+        if (s.app) app = await this.startApp(s.app, account.apiKey);
+        let trafficDone = !s.traffic;
+        const traffic = s.traffic
+          ? runTraffic({
+              traffic: s.traffic, clock: deps.clock as EmulatorClock, stopped: () => this.stopRequested || this.timeUp(),
+              send: (body) => deps.email.send(account.id, body),
+              onError: (n, err) => {
+                if (this.sendErrors++ < 3) this.log(`traffic send ${n} failed: ${err instanceof Error ? err.message : String(err)}`);
+              },
+            }).finally(() => (trafficDone = true))
+          : Promise.resolve(0);
+        while (!this.stopRequested && !this.timeUp()) {
+          const appDone = !app || app.exitedWith !== undefined;
+          if (trafficDone && (s.traffic ? true : appDone) && this.settled(account.id)) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await traffic;
+        status = this.stopRequested ? 'stopped' : 'passed';
+      } finally {
+        clearInterval(ticker);
+      }
+    } catch (err) {
+      status = 'error';
+      this.run.error = err instanceof Error ? err.message : String(err);
+      this.log(`error: ${this.run.error}`);
+    } finally {
+      await app?.stop();
+      for (const cancel of this.timers) cancel();
+      this.timers.clear();
+      unsubscribe();
+      deps.faults?.setFaults(account.id, null);
+      try {
+        deps.rules.replace(savedRules);
+        deps.clock.setSpeed(savedSpeed);
+      } catch (err) {
+        deps.logger.warn({ err }, 'scenario: could not restore the rules or the clock speed');
+      }
+    }
+    return this.finish(status, account.id);
+  }
+
+  private finish(status: ScenarioRunStatus, accountId: string): ScenarioReport {
+    this.refresh();
+    this.run.finishedAt = isoTimestamp(this.deps.clock.now());
+    const clockSpeed = this.scenario.clock === 'realtime' ? 1 : this.scenario.clock.speed;
+    let pendingAtEnd = 0;
+    let faults = { duplicates: 0, reordered: 0, delayed: 0, outageRefusals: 0 };
+    try {
+      if (accountId) pendingAtEnd = this.deps.dispatcher.count({ account_id: accountId, status: 'pending' });
+      if (accountId && this.deps.faults) faults = this.deps.faults.faultStats(accountId);
+    } catch (err) {
+      // The store is closing (the emulator stops): the report goes without these figures.
+      this.deps.logger.warn({ err }, 'scenario: could not read the pending deliveries or the fault figures');
+    }
+    this.run.status = status;
+    const report = buildReport({ run: this.run, scenario: this.scenario, file: this.file, clockSpeed, observer: this.observer, faults, pendingAtEnd });
+    if (status === 'passed' && report.verdict === 'fail') this.run.status = 'failed';
+    if (status === 'stopped') report.verdict = 'fail';
+    report.run = { ...this.run, progress: { ...this.run.progress } };
+    this.report = report;
+    this.onUpdate(this.run);
+    return report;
+  }
+
+  private timeUp(): boolean {
+    return this.deps.clock.now() - this.startMs >= this.scenario.duration;
+  }
+
+  /** Nothing left to fire, no delivery of the run's account waiting or in flight. */
+  private settled(accountId: string): boolean {
+    if (this.timers.size > 0) return false;
+    return this.deps.dispatcher.count({ account_id: accountId, status: 'pending' }) + this.deps.dispatcher.count({ account_id: accountId, status: 'sending' }) === 0;
+  }
+
+  private async startApp(spec: NonNullable<Scenario['app']>, apiKey: string): Promise<AppProcess> {
+    const { http, smtpPort } = this.deps.endpoints();
+    const env: Record<string, string> = {
+      MAILYARD_URL: http, MAILYARD_API_KEY: apiKey, MAILYARD_SMTP_PORT: smtpPort === null ? '' : String(smtpPort),
+      // What examples/shop reads (as in production: the service's URL, its key, the webhook's shared secret).
+      MAIL_API_URL: http, MAIL_API_KEY: apiKey, MAIL_WEBHOOK_SECRET: `scenario-${this.run.id}`, PORT: '0',
+      ...spec.env,
+    };
+    const base = this.file ? dirname(resolve(this.file)) : process.cwd();
+    const app = new AppProcess({
+      command: spec.command, cwd: spec.cwd ? resolve(base, spec.cwd) : base, env, readyUrl: spec.readyUrl, timeoutMs: spec.timeout ?? 30_000,
+      onLine: (line) => this.log(`app: ${line}`),
+    });
+    this.log(`started the app: ${spec.command}`);
+    try {
+      await app.ready(() => this.stopRequested);
+    } catch (err) {
+      await app.stop();
+      throw err;
+    }
+    return app;
+  }
+
+  /** Follows the run's account on the live bus; fires each copy's events on the emulator clock. */
+  private listen(accountId: string, seed: number): () => void {
+    const { live, clock, emailEvents } = this.deps;
+    const o = this.observer;
+    const offs = [
+      live.on('message.created', (m) => {
+        const now = clock.now();
+        if (!o.onMessage(m, now)) return;
+        const events = eventsFor(outcomeFor(this.scenario, m.recipient.email, seed), m.recipient.email, m.id, seed);
+        for (const e of events) {
+          const cancel = clock.setTimer(now + e.atMs, () => {
+            this.timers.delete(cancel);
+            try {
+              const at = clock.now();
+              const recorded = emailEvents.record(m.id, e.kind, e.fields, at);
+              o.onFired(e, m.recipient.email, m.id, recorded?.deliveryId ?? null, at);
+            } catch (err) {
+              this.deps.logger.warn({ err, kind: e.kind }, 'scenario: an event could not be fired');
+            }
+          });
+          this.timers.add(cancel);
+        }
+      }),
+      live.on('delivery.created', (d) => o.onDeliveryCreated(d, clock.now())),
+      live.on('delivery.updated', (d) => o.onDeliveryUpdated(d)),
+      live.on('attempt.completed', ({ delivery_id, attempt }) => o.onAttempt(delivery_id, attempt, clock.now())),
+    ];
+    return () => offs.forEach((off) => off());
+  }
+}

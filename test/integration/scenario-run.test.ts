@@ -1,0 +1,163 @@
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ScenarioReport, ScenarioRun } from '../../src-shared/scenario/report';
+import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+
+const SHOP_APP = join(__dirname, '../../examples/shop/src/scenario-app.js');
+
+let emu: TestEmulator;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  emu = await startEmulator();
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  await emu.cleanup();
+});
+afterEach(async () => {
+  // No run left under way for the next test.
+  for (const run of (await emu.request('GET', '/emulator/scenarios/runs')).json.data as ScenarioRun[]) {
+    if (!['passed', 'failed', 'stopped', 'error'].includes(run.status)) await emu.request('POST', `/emulator/scenarios/runs/${run.id}/stop`);
+  }
+});
+
+async function finished(id: string, timeoutMs = 30_000): Promise<ScenarioReport> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const res = await emu.request('GET', `/emulator/scenarios/runs/${id}/report`);
+    if (res.status === 200) return res.json.data as ScenarioReport;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`run ${id} did not finish`);
+}
+
+async function startRun(source: string) {
+  const res = await emu.request('POST', '/emulator/scenarios/runs', { body: { source, file: 'test.yaml' } });
+  expect(res.status, res.text).toBe(202);
+  return res.json.data as ScenarioRun;
+}
+
+describe('scenario runs (real emulator, real receiver)', () => {
+  it('a small traffic scenario runs to a passing report: events delivered and acknowledged, the outcomes by pattern', async () => {
+    const run = await startRun(`version: 1
+name: small traffic
+clock: { speed: 100 }
+duration: 1h
+webhook: { url: ${receiver.url} }
+traffic: { count: 6, rate: 10/s, to: "user{n}@example.test" }
+outcomes:
+  - match: { pattern: "user1@example.test" }
+    fate: hard_bounce
+  - match: { pattern: "user2@*" }
+    fate: spam
+expect:
+  receiver: { acknowledgedAll: true, noGiveUps: true, p95Ms: 5000 }
+  app: { noSendAfterHardBounce: true, maxSendsPerRecipient: 1 }
+`);
+    expect(run.status).toMatch(/starting|running/);
+    const report = await finished(run.id);
+    expect(report.run.status, JSON.stringify(report.run)).toBe('passed');
+    expect(report.verdict).toBe('pass');
+    expect(report.totals.sends).toBe(6);
+    expect(report.totals.recipients).toBe(6);
+    // 4 deliveries, 1 hard bounce, 1 delivery + spam: 7 events, each acknowledged.
+    expect(report.totals.events).toBe(7);
+    expect(report.totals.acknowledged).toBe(7);
+    const bodies = receiver.requests.map((r) => JSON.parse(r.body) as { event: string; recipient: { email: string }; bounce_type?: string });
+    expect(bodies.find((b) => b.recipient.email === 'user1@example.test')).toMatchObject({ event: 'bounce', bounce_type: 'hard' });
+    expect(bodies.filter((b) => b.recipient.email === 'user2@example.test').map((b) => b.event).sort()).toEqual(['delivery', 'spam']);
+    expect(report.expectations.map((e) => [e.id, e.passed])).toEqual([
+      ['acknowledgedAll', true], ['p95Ms', true], ['noGiveUps', true], ['noSendAfterHardBounce', true], ['maxSendsPerRecipient', true],
+    ]);
+    expect(report.series.eventsByKind.reduce((n, r) => n + r.count, 0)).toBe(7);
+    expect(report.series.attempts.length).toBe(7);
+    // The run's own account: the default account's rules and clock are as they were.
+    expect(report.run.accountId).not.toBe(emu.handle.defaultAccount.id);
+    expect((await emu.request('GET', '/emulator/rules')).json.data.rules).toEqual([]);
+    expect((await emu.request('GET', '/emulator/clock')).json.data.speed).toBe(1);
+    const html = await emu.request('GET', `/emulator/scenarios/runs/${run.id}/report.html`);
+    expect(html.status).toBe(200);
+    expect(html.headers['content-type']).toMatch(/text\/html/);
+  });
+
+  it('an app that keeps sending after a hard bounce fails, the violation naming the address and the copy', async () => {
+    const run = await startRun(`version: 1
+name: keeps sending
+clock: { speed: 60 }
+duration: 3m
+app:
+  command: node ${JSON.stringify(SHOP_APP)}
+  env: { SHOP_RECIPIENTS: "gone@example.test,ann@example.test", SHOP_ROUNDS: "3", SHOP_ROUND_MS: "700", SHOP_IGNORE_SUPPRESSIONS: "1" }
+outcomes:
+  - match: { pattern: "gone@*" }
+    fate: hard_bounce
+expect:
+  app: { noSendAfterHardBounce: true }
+`);
+    const report = await finished(run.id);
+    expect(report.run.status).toBe('failed');
+    expect(report.verdict).toBe('fail');
+    const e = report.expectations.find((x) => x.id === 'noSendAfterHardBounce')!;
+    expect(e.passed).toBe(false);
+    expect(e.violations.length).toBeGreaterThanOrEqual(1);
+    expect(e.violations[0]).toMatchObject({ expectation: 'noSendAfterHardBounce', recipient: 'gone@example.test' });
+    expect(e.violations[0]!.message).toMatch(/sent to gone@example.test after its hard bounce reached the app/);
+    expect((await emu.request('GET', `/emulator/messages/${e.violations[0]!.messageId}`)).status).toBe(200);
+    expect(e.violations[0]!.deliveryId).toBeTruthy();
+  });
+
+  it('the same app, heeding the bounces, passes', async () => {
+    const run = await startRun(`version: 1
+name: suppresses
+clock: { speed: 60 }
+duration: 3m
+app:
+  command: node ${JSON.stringify(SHOP_APP)}
+  env: { SHOP_RECIPIENTS: "gone@example.test,ann@example.test", SHOP_ROUNDS: "3", SHOP_ROUND_MS: "700" }
+outcomes:
+  - match: { pattern: "gone@*" }
+    fate: hard_bounce
+expect:
+  receiver: { acknowledgedAll: true }
+  app: { noSendAfterHardBounce: true }
+`);
+    const report = await finished(run.id);
+    expect(report.run.status, JSON.stringify(report.run)).toBe('passed');
+    expect(report.totals.sends).toBe(4);
+    expect(report.expectations.every((x) => x.passed)).toBe(true);
+  });
+
+  it('stop ends a long run early with status stopped', async () => {
+    const run = await startRun(`version: 1\nname: long\nduration: 2h\ntraffic: { count: 1000, rate: 1/s }\n`);
+    await new Promise((r) => setTimeout(r, 500));
+    const stopped = await emu.request('POST', `/emulator/scenarios/runs/${run.id}/stop`);
+    expect(stopped.status).toBe(200);
+    const report = await finished(run.id, 5000);
+    expect(report.run.status).toBe('stopped');
+    expect(report.totals.sends).toBeLessThan(1000);
+  });
+
+  it('routes: 400 naming line and field, 404 for an unknown run or an unfinished report, 409 while one runs', async () => {
+    const bad = await emu.request('POST', '/emulator/scenarios/validate', { body: { source: 'version: 1\nname: x\ntraffic:\n  count: -1\n' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.details.errors).toEqual([{ path: 'traffic.count', line: 4, column: 10, message: 'must be at least 1' }]);
+    expect(bad.json.error).toMatch(/traffic.count: must be at least 1 \(line 4, column 10\)/);
+    const good = await emu.request('POST', '/emulator/scenarios/validate', { body: { source: '{"version":1,"name":"j","traffic":{"count":1}}' } });
+    expect(good.status).toBe(200);
+    expect(good.json.data.scenario.traffic.rate).toBe('10/s');
+    expect((await emu.request('POST', '/emulator/scenarios/runs', { body: { source: 'version: 3' } })).status).toBe(400);
+    expect((await emu.request('POST', '/emulator/scenarios/runs', { body: {} })).status).toBe(400);
+    expect((await emu.request('GET', '/emulator/scenarios/runs/nope')).status).toBe(404);
+    expect((await emu.request('GET', '/emulator/scenarios/runs/nope/report.html')).status).toBe(404);
+    const run = await startRun(`version: 1\nname: busy\nduration: 2h\ntraffic: { count: 1000, rate: 1/s }\n`);
+    expect((await emu.request('GET', `/emulator/scenarios/runs/${run.id}/report`)).status).toBe(404);
+    const second = await emu.request('POST', '/emulator/scenarios/runs', { body: { source: `version: 1\nname: two\ntraffic: { count: 1 }\n` } });
+    expect(second.status).toBe(409);
+    expect(second.json.error).toMatch(/under way/);
+    const list = (await emu.request('GET', '/emulator/scenarios/runs')).json.data as ScenarioRun[];
+    expect(list[0]!.id).toBe(run.id);
+  });
+});
