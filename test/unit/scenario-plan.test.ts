@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Scenario } from '../../src-shared/scenario/format';
-import { faultsFor, faultsOf } from '../../src-main/core/scenario/faults';
+import { faultsFor } from '../../src-main/core/scenario/faults';
 import { eventsFor, outcomeFor } from '../../src-main/core/scenario/plan';
 
 const scenario = (extra: Record<string, unknown>) => Scenario.parse({ version: 1, name: 'p', traffic: { count: 1 }, ...extra });
@@ -35,6 +35,5 @@ describe('scenario outcomes and faults', () => {
     expect(f).toMatchObject({ duplicates: 0.02, reorder: { share: 0.1, windowMs: 30_000 }, delay: { distribution: 'uniform', minMs: 1000, maxMs: 5000 }, outages: [{ fromMs: 1_120_000, toMs: 1_720_000 }] });
     expect(f.random!()).toBe(faultsFor(s, 0, 3)!.random!());
     expect(faultsFor(scenario({}), 0, 1)).toBeNull();
-    expect(faultsOf({})).toBeUndefined();
   });
 });

@@ -1,11 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { EmulatorClock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import type { LiveBus } from '../live-bus';
-import { faultsOf } from '../scenario/faults';
+import { loadUplotAssets, type UplotAssets } from '../scenario/report-assets';
 import { ScenarioService } from '../scenario/scenario.service';
 import type { AccountsService } from '../services/accounts.service';
 import type { EmailService } from '../services/email/email.service';
@@ -15,30 +12,9 @@ import type { WebhooksService } from '../services/webhooks.service';
 import type { PublicUrl } from './types';
 
 /** uPlot's files, read from the installed package on first use (the HTML report inlines them). */
-function uplotAssets(): () => { uplotJs: string; uplotCss: string } {
-  let assets: { uplotJs: string; uplotCss: string } | undefined;
-  return () => {
-    if (assets) return assets;
-    // From this module (the installed package's own dependency), else from the working directory.
-    let dir = '';
-    for (const from of [import.meta.url, join(process.cwd(), 'package.json')]) {
-      try {
-        dir = join(createRequire(from).resolve('uplot/package.json'), '..', 'dist');
-        break;
-      } catch {
-        // try the next place
-      }
-    }
-    const read = (name: string) => {
-      try {
-        return readFileSync(join(dir, name), 'utf8');
-      } catch {
-        return '';
-      }
-    };
-    assets = { uplotJs: read('uPlot.iife.min.js'), uplotCss: read('uPlot.min.css') };
-    return assets;
-  };
+function uplotAssets(): () => UplotAssets {
+  let assets: UplotAssets | undefined;
+  return () => (assets ??= loadUplotAssets());
 }
 
 /** The scenario runner, wired to the emulator's services. */
@@ -54,7 +30,7 @@ export function buildScenarioService(f: {
     rules: f.rules,
     clock: f.clock,
     dispatcher: f.dispatcher,
-    faults: faultsOf(f.dispatcher),
+    faults: f.dispatcher,
     live: f.live,
     endpoints: () => ({ http: f.publicUrl.http, smtpPort: f.publicUrl.smtpPort ?? null }),
     logger: f.logger,

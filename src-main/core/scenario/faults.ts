@@ -1,27 +1,9 @@
 import type { Scenario } from '../../../src-shared/scenario/format';
+import type { Dispatcher } from '../dispatch/dispatcher';
+import type { DeliveryFaults } from '../dispatch/delivery-faults';
 
-/**
- * The dispatcher's fault abilities (scen-faults: src-main/core/dispatch/delivery-faults.ts), as the
- * runner needs them: a structural copy of the contract, so the runner works (without faults) on a
- * dispatcher that does not have them yet.
- */
-export interface DeliveryFaultsLike {
-  duplicates?: number;
-  reorder?: { share: number; windowMs: number };
-  delay?: { distribution: 'fixed' | 'uniform' | 'exponential'; ms?: number; minMs?: number; maxMs?: number; meanMs?: number };
-  outages?: Array<{ fromMs: number; toMs: number }>;
-  random?: () => number;
-}
-export interface FaultsSeam {
-  setFaults(accountId: string, faults: DeliveryFaultsLike | null): void;
-  faultStats(accountId: string): { duplicates: number; reordered: number; delayed: number; outageRefusals: number };
-}
-
-/** The dispatcher when it has the fault abilities, else undefined. */
-export function faultsOf(dispatcher: object): FaultsSeam | undefined {
-  const d = dispatcher as Partial<FaultsSeam>;
-  return typeof d.setFaults === 'function' && typeof d.faultStats === 'function' ? (d as FaultsSeam) : undefined;
-}
+/** The dispatcher's fault abilities (dispatch/delivery-faults.ts), as the runner uses them. */
+export type FaultsSeam = Pick<Dispatcher, 'setFaults' | 'faultStats'>;
 
 /** mulberry32: a small seeded source for the faults' random choices. */
 export function seeded(seed: number): () => number {
@@ -36,7 +18,7 @@ export function seeded(seed: number): () => number {
 }
 
 /** The scenario's webhookDelivery as the dispatcher's faults; outages from the run's start (emulated epoch ms). */
-export function faultsFor(s: Scenario, startMs: number, seed: number): DeliveryFaultsLike | null {
+export function faultsFor(s: Scenario, startMs: number, seed: number): DeliveryFaults | null {
   const w = s.webhookDelivery;
   if (!w) return null;
   return {

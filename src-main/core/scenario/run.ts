@@ -27,7 +27,7 @@ export interface ScenarioRunDeps {
   rules: Pick<SimulationRules, 'list' | 'replace'>;
   clock: Pick<EmulatorClock, 'now' | 'state' | 'setSpeed' | 'setTimer'>;
   dispatcher: Pick<Dispatcher, 'count'>;
-  faults: FaultsSeam | undefined;
+  faults: FaultsSeam;
   live: LiveBus;
   /** The emulator's HTTP URL and SMTP port (for the app under test). */
   endpoints: () => { http: string; smtpPort: number | null };
@@ -123,8 +123,7 @@ export class ScenarioExecution {
         });
       }
       const faults = faultsFor(s, this.startMs, seed);
-      if (faults && !deps.faults) this.log('note: this emulator has no webhook delivery faults yet; webhookDelivery is ignored');
-      deps.faults?.setFaults(account.id, faults);
+      deps.faults.setFaults(account.id, faults);
       this.setStatus('running');
       const ticker = setInterval(() => this.onUpdate(this.refresh()), UPDATE_EVERY_MS);
       try {
@@ -158,7 +157,7 @@ export class ScenarioExecution {
       for (const cancel of this.timers) cancel();
       this.timers.clear();
       unsubscribe();
-      deps.faults?.setFaults(account.id, null);
+      deps.faults.setFaults(account.id, null);
       try {
         deps.rules.replace(savedRules);
         deps.clock.setSpeed(savedSpeed);
@@ -177,7 +176,7 @@ export class ScenarioExecution {
     let faults = { duplicates: 0, reordered: 0, delayed: 0, outageRefusals: 0 };
     try {
       if (accountId) pendingAtEnd = this.deps.dispatcher.count({ account_id: accountId, status: 'pending' });
-      if (accountId && this.deps.faults) faults = this.deps.faults.faultStats(accountId);
+      if (accountId) faults = this.deps.faults.faultStats(accountId);
     } catch (err) {
       // The store is closing (the emulator stops): the report goes without these figures.
       this.deps.logger.warn({ err }, 'scenario: could not read the pending deliveries or the fault figures');

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { controlOperations as ops, documentedRoutes } from '../../../../src-shared/operations';
+import { REPORT_HTML_CSP } from '../../scenario/report-html';
 import type { ScenarioService } from '../../scenario/scenario.service';
 import { registerOperation, toRoutePath } from '../operation-route';
 import { ok } from '../respond';
@@ -20,6 +21,6 @@ export function scenarioRoutes(app: FastifyInstance, scenarios: ScenarioService)
   const html = documentedRoutes.getScenarioReportHtml!;
   app.get<{ Params: { id: string } }>(toRoutePath(html.path), async (request, reply) => {
     const page = scenarios.reportHtml(request.params.id);
-    return reply.type('text/html; charset=utf-8').header('content-security-policy', "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:").send(page);
+    return reply.type('text/html; charset=utf-8').header('content-security-policy', REPORT_HTML_CSP).send(page);
   });
 }
