@@ -39,6 +39,8 @@ export const SCREENS: Screen[] = [
   { name: 'Fire event', path: (s) => `/events?ref_id=${s.refId}`, ready: (p) => p.getByTestId('payload-preview') },
   { name: 'Webhooks', path: () => '/webhooks', ready: (p) => p.getByTestId('webhook-EMAIL_EVENT') },
   { name: 'Simulation', path: () => '/simulation', ready: (p) => p.getByTestId('clock-now') },
+  { name: 'Suppressions', path: () => '/suppressions', ready: (p) => p.getByRole('heading', { name: /^Suppressions/ }) },
+  { name: 'Scenarios', path: () => '/scenarios', ready: (p) => p.getByRole('heading', { name: 'Past runs' }) },
   { name: 'Domains', path: () => '/domains', ready: (p) => p.getByRole('heading').first() },
   { name: 'Mailers', path: () => '/mailers', ready: (p) => p.getByRole('heading').first() },
   { name: 'Settings', path: () => '/settings', ready: (p) => p.getByRole('heading').first() },
