@@ -1,6 +1,6 @@
-// `npm run bench:guard`: the SMTP and send benchmarks in a short form (a minute or two), checked
-// against floors well below their targets (smtp: 0.25x a bare smtp-server, send: 0.2x a bare fastify
-// route; each benchmark prints its figures and ends with its JSON line). CI runs it after the tests:
+// `npm run bench:guard`: the SMTP benchmark and a short send benchmark (about two minutes), checked
+// against floors well below their targets (smtp: 0.22x a bare smtp-server in both profiles, send: 0.1x
+// a bare fastify route; each benchmark prints its figures and ends with its JSON line). CI runs it after the tests:
 // a change that makes intake two or three times slower fails there; ordinary noise does not.
 // Exit code 1 when a floor is missed.
 import { withModuleRunner } from './tools/module-runner.mjs';

@@ -13,8 +13,11 @@ import { GUARD, sized } from './scale';
  */
 const TOTAL = sized(3_000, 100, 1_500);
 const TARGET = 0.35;
-/** The guard's floor (npm run bench:guard): sendEmail against the bare fastify route. */
-export const GUARD_FLOOR = 0.2;
+/**
+ * The guard's floor (npm run bench:guard): sendEmail against the bare fastify route. Measured at
+ * 0.15-0.22 on the 2-core build machine (issue 25's note), so 0.1 fails a change that halves it.
+ */
+export const GUARD_FLOOR = 0.1;
 const CONCURRENCY = 16;
 const WARM_UP = sized(500, 20, 300);
 const ROUNDS = sized(3, 1);

