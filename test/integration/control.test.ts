@@ -164,6 +164,8 @@ describe('GET /openapi.json', () => {
         '/emulator/messages/{id}/release',
         '/emulator/messages/{id}/spam',
         '/emulator/stream',
+        '/emulator/suppressions',
+        '/emulator/suppressions/{email}',
         '/emulator/reset',
         '/emulator/rules',
         '/emulator/scenarios/runs',
