@@ -89,6 +89,8 @@ describe('snapshots', () => {
   const run = async () => {
     const one = await startMailyard({ apiKey: 'snapshot-api-key-1', clockStart: '2026-01-01T00:00:00Z' });
     try {
+      // The clock stands still: both runs read the message before its delivery event, however slow the machine.
+      await one.control.setClock({ speed: 0 });
       const { ref_id } = await one.service.sendEmail({
         from: { email: 'app@shop.example' },
         to: [{ email: 'ann@example.org' }, { email: 'bob@example.org' }],

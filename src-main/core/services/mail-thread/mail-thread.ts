@@ -54,15 +54,18 @@ export function mailWork(logger: Logger): MailWork {
 /** On the main thread: the same work, between other turns of the event loop. */
 export const inlineMailWork = (): MailWork => ({ compose: composeMessage, derive: deriveTexts, close: async () => {} });
 
-type Reply = { id: number; result: unknown } | { id: number; error: string };
+type Reply = { id: number; result: unknown } | { id: number; error: string } | { ready: true };
 
 /**
- * The thread, started on first use. A request it fails is done again on the main thread (a compose
- * error then reaches the caller as composing throws it); if the thread cannot start or dies, all work
- * goes on inline: nothing waits on a thread that is not there.
+ * The thread, started on first use. Until it has loaded (tens of milliseconds built, longer from
+ * source), and if it cannot start or dies, the work is done inline: nothing ever waits for the thread.
+ * A request it fails is done again on the main thread (a compose error then reaches the caller as
+ * composing throws it).
  */
 export class MailThread implements MailWork {
   private worker: Worker | null = null;
+  /** The thread has loaded its program and takes requests. */
+  private ready = false;
   private failed = false;
   private closed = false;
   private nextId = 1;
@@ -84,7 +87,7 @@ export class MailThread implements MailWork {
 
   private ask<T>(kind: 'compose' | 'derive', args: unknown[], inline: () => Promise<T>): Promise<T> {
     const worker = this.started();
-    if (worker === null) return this.closed && kind === 'derive' ? Promise.resolve([] as T) : inline();
+    if (worker === null || !this.ready) return this.closed && kind === 'derive' ? Promise.resolve([] as T) : inline();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.waiting.set(id, { resolve: resolve as (result: unknown) => void, reject });
@@ -102,6 +105,10 @@ export class MailThread implements MailWork {
       const worker = new Worker(this.program.file, { execArgv: this.program.execArgv });
       worker.unref();
       worker.on('message', (reply: Reply) => {
+        if ('ready' in reply) {
+          this.ready = true;
+          return;
+        }
         const w = this.waiting.get(reply.id);
         if (!w) return;
         this.waiting.delete(reply.id);
@@ -122,6 +129,7 @@ export class MailThread implements MailWork {
   private lost(err: Error): void {
     if (!this.failed && !this.closed) this.logger.warn({ err }, 'mail thread stopped: composing and search indexing go on on the main thread');
     this.failed = true;
+    this.ready = false;
     this.worker = null;
     for (const w of this.waiting.values()) w.reject(err);
     this.waiting.clear();

@@ -12,6 +12,9 @@ const work = {
   derive: (args: Parameters<typeof deriveTexts>) => deriveTexts(...args),
 };
 
+// Loaded: until this arrives the main thread does the work itself (a thread starting never delays a send).
+port.postMessage({ ready: true });
+
 port.on('message', (message: { id: number; kind: keyof typeof work; args: never }) => {
   work[message.kind](message.args).then(
     (result) => port.postMessage({ id: message.id, result }),
