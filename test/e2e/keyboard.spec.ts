@@ -96,6 +96,8 @@ for (const width of [1400, 375]) {
     await sendEmail(page, served, 'second@example.com', 'Newer one');
     await page.goto(`${served.url}/messages`);
     const list = page.getByRole('listbox', { name: 'Messages, newest first' });
+    // Keys only once the list has loaded its rows.
+    await expect(list.getByRole('option')).toHaveCount(2);
     await list.focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
@@ -115,6 +117,7 @@ for (const width of [1400, 375]) {
 test('Escape on the delete confirmation closes it and gives the focus back to the button that opened it', async ({ served, page }) => {
   await sendEmail(page, served, 'ann@example.com', 'Keep me');
   await page.goto(`${served.url}/messages`);
+  await expect(page.getByTestId('message-list')).toContainText('Keep me');
   const remove = page.getByRole('button', { name: 'Delete all' });
   await remove.focus();
   await page.keyboard.press('Enter');
