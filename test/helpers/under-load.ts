@@ -10,9 +10,9 @@ export async function dirBytes(dir: string): Promise<number> {
   return total;
 }
 
-export interface LoadFigures {
-  /** The request's answer. */
-  res: RawResponse;
+export interface LoadFigures<T = RawResponse> {
+  /** The request's answer (or what the work returned). */
+  res: T;
   seconds: number;
   diskGrowthBytes: number;
   /** The RSS peak over the start, as sampled between health checks. */
@@ -28,7 +28,12 @@ export interface LoadFigures {
  * Sends one request to the emulator while a second client asks /emulator/health every 20 ms, and
  * measures what it cost: time, data directory growth, RSS peak, the event loop's longest hold.
  */
-export async function measureRequest(emu: TestEmulator, method: string, path: string, body: unknown): Promise<LoadFigures> {
+export function measureRequest(emu: TestEmulator, method: string, path: string, body: unknown): Promise<LoadFigures> {
+  return measureWhile(emu, () => emu.request(method, path, { body }));
+}
+
+/** Does `work` while a second client asks /emulator/health every 20 ms, and measures what it cost (as measureRequest). */
+export async function measureWhile<T>(emu: TestEmulator, work: () => Promise<T>): Promise<LoadFigures<T>> {
   global.gc?.();
   const rssBefore = process.memoryUsage().rss;
   const diskBefore = await dirBytes(emu.dataDir);
@@ -50,10 +55,14 @@ export async function measureRequest(emu: TestEmulator, method: string, path: st
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const t0 = performance.now();
-  const res = await emu.request(method, path, { body });
+  let res: T;
+  try {
+    res = await work();
+  } finally {
+    running = false;
+    loop.disable();
+  }
   const seconds = (performance.now() - t0) / 1000;
-  running = false;
-  loop.disable();
   await probe;
   return {
     res,

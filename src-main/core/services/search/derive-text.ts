@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { addressWords } from '../../../../src-shared/search/message-query';
 import { applyPatchToPrefix } from '../../store/byte-patch';
 import type { DerivedText } from '../../store/search-index.repo';
@@ -15,6 +16,9 @@ export interface TextJob {
 
 const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
+/** How long deriving holds the event loop at most before letting it turn (see deriveTexts). */
+export const DERIVE_TURN_MS = 20;
+
 /**
  * The text of each copy of a job, in its order: the body's words (parsed once per content; copies of a
  * send differ in their links, not their words), the copy's own header lines, and the addresses of
@@ -25,7 +29,9 @@ export async function deriveTexts(job: TextJob): Promise<DerivedText[]> {
   const contents = new Map(job.contents.map((c) => [c.id, asBuffer(c.raw)]));
   const bodies = new Map<string, string>();
   for (const [id, raw] of contents) bodies.set(id, await receivedBodySearchText(raw));
-  return job.copies.map((copy) => {
+  const out: DerivedText[] = [];
+  let turnStarted = performance.now();
+  for (const copy of job.copies) {
     const content = contents.get(copy.contentId);
     const body = bodies.get(copy.contentId) ?? '';
     let headers = '';
@@ -36,6 +42,13 @@ export async function deriveTexts(job: TextJob): Promise<DerivedText[]> {
         headers = headerSearchText(content);
       }
     }
-    return { body, headers, addresses: [...new Set(addressWords(`${headers}\n${body}`))].join(' ') };
-  });
+    out.push({ body, headers, addresses: [...new Set(addressWords(`${headers}\n${body}`))].join(' ') });
+    // Done inline (before the mail thread is up), a batch of copies with long header blocks would
+    // hold the event loop for long: it turns every DERIVE_TURN_MS.
+    if (performance.now() - turnStarted > DERIVE_TURN_MS) {
+      await nextTurn();
+      turnStarted = performance.now();
+    }
+  }
+  return out;
 }
