@@ -130,6 +130,33 @@ expect:
     expect(report.expectations.every((x) => x.passed)).toBe(true);
   });
 
+  it('retries still scheduled when the duration ends are made before the verdict: the receiver, down until then, acknowledges all', async () => {
+    const before = receiver.requests.length;
+    // The outage lasts the whole run: each delivery fails at 5 s and 5 min, and its next try (30 min) is after the duration.
+    const run = await startRun(`version: 1
+name: outage to the end
+clock: { speed: 100 }
+duration: 10m
+webhook: { url: ${receiver.url} }
+webhookDelivery: { outages: [{ at: 0s, for: 10m }] }
+traffic: { count: 3, rate: 10/s, to: "late{n}@example.test" }
+expect:
+  receiver: { acknowledgedAll: true, noGiveUps: true }
+`);
+    const report = await finished(run.id, 60_000);
+    expect(report.run.status, JSON.stringify(report.expectations)).toBe('passed');
+    expect(report.totals.events).toBe(3);
+    expect(report.totals.acknowledged).toBe(3);
+    expect(report.expectations.map((e) => [e.id, e.passed, e.observed])).toEqual([
+      ['acknowledgedAll', true, '3 of 3 events acknowledged'],
+      ['noGiveUps', true, expect.any(String)],
+    ]);
+    // Reached the receiver only after the duration: the run moved the clock to the retries.
+    const late = receiver.requests.slice(before).map((r) => JSON.parse(r.body) as { recipient: { email: string } });
+    expect(late.map((b) => b.recipient.email).sort()).toEqual(['late1@example.test', 'late2@example.test', 'late3@example.test']);
+    expect(Date.parse(report.run.finishedAt!) - Date.parse(report.run.startedAt)).toBeGreaterThan(10 * 60_000);
+  });
+
   it('stop ends a long run early with status stopped', async () => {
     const run = await startRun(`version: 1\nname: long\nduration: 2h\ntraffic: { count: 1000, rate: 1/s }\n`);
     await new Promise((r) => setTimeout(r, 500));

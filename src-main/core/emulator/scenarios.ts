@@ -5,6 +5,7 @@ import type { LiveBus } from '../live-bus';
 import { loadUplotAssets, type UplotAssets } from '../scenario/report-assets';
 import { ScenarioService } from '../scenario/scenario.service';
 import type { AccountsService } from '../services/accounts.service';
+import type { ClockService } from '../services/clock.service';
 import type { EmailService } from '../services/email/email.service';
 import type { EmailEventsService } from '../services/events/email-events.service';
 import type { SimulationRules } from '../services/simulation/rules.service';
@@ -20,7 +21,7 @@ function uplotAssets(): () => UplotAssets {
 /** The scenario runner, wired to the emulator's services. */
 export function buildScenarioService(f: {
   accounts: AccountsService; webhooks: WebhooksService; email: EmailService; emailEvents: EmailEventsService; rules: SimulationRules;
-  clock: EmulatorClock; dispatcher: Dispatcher; live: LiveBus; publicUrl: PublicUrl; logger: Logger;
+  clock: EmulatorClock; clockControl: ClockService; dispatcher: Dispatcher; live: LiveBus; publicUrl: PublicUrl; logger: Logger;
 }): ScenarioService {
   return new ScenarioService({
     accounts: f.accounts,
@@ -29,6 +30,7 @@ export function buildScenarioService(f: {
     emailEvents: f.emailEvents,
     rules: f.rules,
     clock: f.clock,
+    clockControl: f.clockControl,
     dispatcher: f.dispatcher,
     faults: f.dispatcher,
     live: f.live,

@@ -246,6 +246,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     relayOf: (messageId) => mailersRepo.relayOf(messageId),
     searchReady: () => searchIndexer.ready(),
   });
+  const clockControl = new ClockService({ clock, dispatcher, simulator, settleWaitMs: CLOCK_SETTLE_WAIT_MS });
   const services: EmulatorServices = {
     accounts,
     webhooks,
@@ -263,7 +264,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     simulator,
     rules,
     suppressions: new SuppressionsService({ simulation: simulationRepo }),
-    clockControl: new ClockService({ clock, dispatcher, simulator, settleWaitMs: CLOCK_SETTLE_WAIT_MS }),
+    clockControl,
     domains,
     inbound,
     mailers,
@@ -273,7 +274,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     imap,
     stats: new StatsService({ repo: new StatsRepo(db), clock }),
     reset,
-    scenarios: buildScenarioService({ accounts, webhooks, email, emailEvents, rules, clock, dispatcher, live, publicUrl: f.publicUrl, logger: f.logger }),
+    scenarios: buildScenarioService({ accounts, webhooks, email, emailEvents, rules, clock, clockControl, dispatcher, live, publicUrl: f.publicUrl, logger: f.logger }),
   };
   return { services, writes };
 }

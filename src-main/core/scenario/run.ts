@@ -26,7 +26,9 @@ export interface ScenarioRunDeps {
   emailEvents: Pick<EmailEventsService, 'record'>;
   rules: Pick<SimulationRules, 'list' | 'replace'>;
   clock: Pick<EmulatorClock, 'now' | 'state' | 'setSpeed' | 'setTimer'>;
-  dispatcher: Pick<Dispatcher, 'count'>;
+  dispatcher: Pick<Dispatcher, 'count' | 'nextDueAt'>;
+  /** Moves the emulator clock as the control API does: answers once the work it made due is recorded. */
+  clockControl: { set(body: { advance_ms: number }): Promise<unknown> };
   faults: FaultsSeam;
   live: LiveBus;
   /** The emulator's HTTP URL and SMTP port (for the app under test). */
@@ -39,6 +41,8 @@ export interface ScenarioRunDeps {
 /** Every run's events go through the run; the emulator's own simulated events are off for it (`*`: none). */
 const RUN_RULES: SimulationRule[] = [{ pattern: '*', events: [] }];
 const UPDATE_EVERY_MS = 250;
+/** Past the duration, retries are given up waiting for once nothing is due or answered for this long (wall time; an attempt takes at most 15 s). */
+const FINISH_STALL_MS = 60_000;
 
 /** One scenario run, from set-up to report: see docs/scenarios.md for what it changes and restores. */
 export class ScenarioExecution {
@@ -144,6 +148,7 @@ export class ScenarioExecution {
           await new Promise((r) => setTimeout(r, 100));
         }
         await traffic;
+        if (!this.stopRequested && this.timeUp()) await this.finishRetries(account.id);
         status = this.stopRequested ? 'stopped' : 'passed';
       } finally {
         clearInterval(ticker);
@@ -193,6 +198,40 @@ export class ScenarioExecution {
 
   private timeUp(): boolean {
     return this.deps.clock.now() - this.startMs >= this.scenario.duration;
+  }
+
+  /**
+   * After `duration`, the retries of the run's deliveries are made at once: the clock moves to each
+   * next attempt (as "Jump to the next attempt" does) until every delivery has succeeded or been given
+   * up, so `acknowledgedAll` and `noGiveUps` judge the retries rather than where the duration fell
+   * among them. The retry schedule is finite, so this ends; Stop ends it sooner.
+   */
+  private async finishRetries(accountId: string): Promise<void> {
+    const { dispatcher, clock, clockControl } = this.deps;
+    // The run's own events end with the duration: only deliveries of those already fired go on.
+    for (const cancel of this.timers) cancel();
+    this.timers.clear();
+    const waiting = () => dispatcher.count({ account_id: accountId, status: 'pending' }) + dispatcher.count({ account_id: accountId, status: 'sending' });
+    const first = waiting();
+    if (first === 0) return;
+    this.log(`duration reached with ${first} ${first === 1 ? 'delivery' : 'deliveries'} to retry: the clock moves to each next attempt`);
+    const fromMs = clock.now();
+    let last = first;
+    let unchangedSince = performance.now();
+    for (let left = first; !this.stopRequested && left > 0; left = waiting()) {
+      if (left !== last) [last, unchangedSince] = [left, performance.now()];
+      const due = dispatcher.nextDueAt();
+      const now = clock.now();
+      if (due !== null && due > now) await clockControl.set({ advance_ms: due - now });
+      else if (performance.now() - unchangedSince > FINISH_STALL_MS) {
+        // Nothing due and nothing answered for far longer than an attempt may take: leave them pending.
+        this.log(`${left} ${left === 1 ? 'delivery' : 'deliveries'} neither due nor answered for ${FINISH_STALL_MS / 1000} s: the run ends with them pending`);
+        return;
+      }
+      // Due now or in flight: the dispatcher is on it.
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    this.log(`retries done, ${Math.round((clock.now() - fromMs) / 60_000)} min of emulated time after the duration`);
   }
 
   /** Nothing left to fire, no delivery of the run's account waiting or in flight. */
