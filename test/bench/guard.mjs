@@ -2,7 +2,7 @@
 // against floors well below their targets (smtp: 0.22x a bare smtp-server in both profiles, send: 0.1x
 // a bare fastify route; each benchmark prints its figures and ends with its JSON line). CI runs it after the tests:
 // a change that makes intake two or three times slower fails there; ordinary noise does not.
-// Exit code 1 when a floor is missed.
+// Exit code 1 when a floor is missed twice in a row.
 import { withModuleRunner } from './tools/module-runner.mjs';
 
 process.env.MAILYARD_BENCH_GUARD = '1';
@@ -10,6 +10,10 @@ const missed = await withModuleRunner(async (importTs) => {
   const missed = [];
   for (const name of ['smtp', 'send']) {
     const mod = await importTs(`/test/bench/${name}.bench.ts`);
+    if ((await mod.default()) !== false) continue;
+    // One run below its floor may be this machine's noise (send's ratio ranged 0.11-0.20 over full runs
+    // of the same code): a second run decides. A change that costs 2x misses both.
+    console.log(`bench:guard: ${name} below its floor once: running it again`);
     if ((await mod.default()) === false) missed.push(name);
   }
   return missed;
