@@ -111,17 +111,7 @@ export function diffBytes(base: Buffer, copy: Buffer): Buffer {
 
 /** The buffer `patch` (from diffBytes, either version) makes of `base`. */
 export function applyPatch(base: Buffer, patch: Buffer): Buffer {
-  if (patch.length === 0) return base;
-  const edits = patch[0] === VERSION_1 ? decodeV1(patch) : decodeV0(patch);
-  const parts: Buffer[] = [];
-  let from = 0;
-  for (const e of edits) {
-    if (e.offset < from || e.offset + e.deleted > base.length) throw new Error('corrupt copy patch');
-    parts.push(base.subarray(from, e.offset), e.inserted);
-    from = e.offset + e.deleted;
-  }
-  parts.push(base.subarray(from));
-  return Buffer.concat(parts);
+  return patched(base, patch, false);
 }
 
 /**
@@ -130,19 +120,25 @@ export function applyPatch(base: Buffer, patch: Buffer): Buffer {
  * prefix's end). For reading a copy's start (its header block) without reading its whole base.
  */
 export function applyPatchToPrefix(prefix: Buffer, patch: Buffer): Buffer {
-  if (patch.length === 0) return prefix;
+  return patched(prefix, patch, true);
+}
+
+/** Applies `patch` to `base`, the whole base or (`isPrefix`) only its start: see applyPatch and applyPatchToPrefix. */
+function patched(base: Buffer, patch: Buffer, isPrefix: boolean): Buffer {
+  if (patch.length === 0) return base;
   const edits = patch[0] === VERSION_1 ? decodeV1(patch) : decodeV0(patch);
   const parts: Buffer[] = [];
   let from = 0;
   for (const e of edits) {
-    if (e.offset < from) throw new Error('corrupt copy patch');
-    if (e.offset > prefix.length) break;
-    parts.push(prefix.subarray(from, e.offset), e.inserted);
-    // An edit reaching past the prefix: the copy is known up to its end, no further.
-    if (e.offset + e.deleted > prefix.length) return Buffer.concat(parts);
+    const pastEnd = e.offset + e.deleted > base.length;
+    if (e.offset < from || (pastEnd && !isPrefix)) throw new Error('corrupt copy patch');
+    if (e.offset > base.length) break;
+    parts.push(base.subarray(from, e.offset), e.inserted);
+    // An edit reaching past a prefix: the copy is known up to its end, no further.
+    if (pastEnd) return Buffer.concat(parts);
     from = e.offset + e.deleted;
   }
-  parts.push(prefix.subarray(from));
+  parts.push(base.subarray(from));
   return Buffer.concat(parts);
 }
 
