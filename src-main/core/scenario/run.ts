@@ -159,8 +159,7 @@ export class ScenarioExecution {
       this.log(`error: ${this.run.error}`);
     } finally {
       await app?.stop();
-      for (const cancel of this.timers) cancel();
-      this.timers.clear();
+      this.cancelTimers();
       unsubscribe();
       deps.faults.setFaults(account.id, null);
       try {
@@ -209,16 +208,14 @@ export class ScenarioExecution {
   private async finishRetries(accountId: string): Promise<void> {
     const { dispatcher, clock, clockControl } = this.deps;
     // The run's own events end with the duration: only deliveries of those already fired go on.
-    for (const cancel of this.timers) cancel();
-    this.timers.clear();
-    const waiting = () => dispatcher.count({ account_id: accountId, status: 'pending' }) + dispatcher.count({ account_id: accountId, status: 'sending' });
-    const first = waiting();
+    this.cancelTimers();
+    const first = this.unsettledDeliveries(accountId);
     if (first === 0) return;
     this.log(`duration reached with ${first} ${first === 1 ? 'delivery' : 'deliveries'} to retry: the clock moves to each next attempt`);
     const fromMs = clock.now();
     let last = first;
     let unchangedSince = performance.now();
-    for (let left = first; !this.stopRequested && left > 0; left = waiting()) {
+    for (let left = first; !this.stopRequested && left > 0; left = this.unsettledDeliveries(accountId)) {
       if (left !== last) [last, unchangedSince] = [left, performance.now()];
       const due = dispatcher.nextDueAt();
       const now = clock.now();
@@ -234,10 +231,21 @@ export class ScenarioExecution {
     this.log(`retries done, ${Math.round((clock.now() - fromMs) / 60_000)} min of emulated time after the duration`);
   }
 
+  /** The run's events not fired yet will not be. */
+  private cancelTimers(): void {
+    for (const cancel of this.timers) cancel();
+    this.timers.clear();
+  }
+
   /** Nothing left to fire, no delivery of the run's account waiting or in flight. */
   private settled(accountId: string): boolean {
-    if (this.timers.size > 0) return false;
-    return this.deps.dispatcher.count({ account_id: accountId, status: 'pending' }) + this.deps.dispatcher.count({ account_id: accountId, status: 'sending' }) === 0;
+    return this.timers.size === 0 && this.unsettledDeliveries(accountId) === 0;
+  }
+
+  /** The run account's deliveries waiting for an attempt or in one. */
+  private unsettledDeliveries(accountId: string): number {
+    const { dispatcher } = this.deps;
+    return dispatcher.count({ account_id: accountId, status: 'pending' }) + dispatcher.count({ account_id: accountId, status: 'sending' });
   }
 
   private async startApp(spec: NonNullable<Scenario['app']>, apiKey: string): Promise<AppProcess> {
