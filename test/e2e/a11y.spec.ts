@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startServeProcess } from '../helpers/serve-process';
-import { openScreen, SCREENS, seed } from './all-screens';
+import { faultsOnEveryScreen } from './all-screens';
 import { expect, test } from './fixtures';
 
 /**
@@ -24,12 +24,7 @@ for (const theme of THEMES) {
   test(`every screen, ${theme} theme, has no serious or critical accessibility violation`, async ({ served, receiver, page }) => {
     test.setTimeout(120_000);
     await page.emulateMedia({ colorScheme: theme });
-    const seeded = await seed(page, served, receiver.url);
-    const found: string[] = [];
-    for (const screen of SCREENS) {
-      await openScreen(page, served, screen, seeded);
-      for (const v of await violations(page)) found.push(`${screen.name}: ${v}`);
-    }
+    const found = await faultsOnEveryScreen(page, served, receiver.url, violations);
     expect(found, found.join('\n')).toEqual([]);
   });
 }

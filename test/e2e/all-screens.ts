@@ -78,3 +78,16 @@ export async function openScreen(page: Page, served: Served, screen: Screen, see
   await page.waitForTimeout(150);
 }
 
+/**
+ * Seeds the data, opens every screen in turn and gathers what `check` finds on each, each line
+ * prefixed with the screen's name (an empty list: nothing found anywhere).
+ */
+export async function faultsOnEveryScreen(page: Page, served: Served, receiverUrl: string, check: (page: Page) => Promise<string[]>): Promise<string[]> {
+  const seeded = await seed(page, served, receiverUrl);
+  const found: string[] = [];
+  for (const screen of SCREENS) {
+    await openScreen(page, served, screen, seeded);
+    for (const fault of await check(page)) found.push(`${screen.name}: ${fault}`);
+  }
+  return found;
+}

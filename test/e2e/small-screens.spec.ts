@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { openScreen, SCREENS, seed } from './all-screens';
+import { faultsOnEveryScreen } from './all-screens';
 import { expect, test } from './fixtures';
 
 /**
@@ -60,12 +60,7 @@ for (const width of WIDTHS) {
   test(`at ${width} px no screen is wider than the window, tabs stay in their bar and JSON boxes are never cut off`, async ({ served, receiver, page }) => {
     test.setTimeout(90_000);
     await page.setViewportSize({ width, height: 900 });
-    const seeded = await seed(page, served, receiver.url);
-    const found: string[] = [];
-    for (const screen of SCREENS) {
-      await openScreen(page, served, screen, seeded);
-      for (const fault of await layoutFaults(page)) found.push(`${screen.name}: ${fault}`);
-    }
+    const found = await faultsOnEveryScreen(page, served, receiver.url, layoutFaults);
     expect(found, found.join('\n')).toEqual([]);
   });
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import type { Dispatcher } from '../../src-main/core/dispatch/dispatcher';
+import { seeded } from '../../src-main/core/scenario/faults';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 
@@ -25,18 +26,6 @@ afterEach(async () => {
   await emu.cleanup();
   await receiver.close();
 });
-
-/** A seeded source (mulberry32), so shares are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pauseClock = async () => (await emu.control.setClock({ speed: 0 })).data.now_ms;
 const advance = (ms: number) => emu.control.setClock({ advance_ms: ms });
