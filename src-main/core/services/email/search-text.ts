@@ -38,12 +38,17 @@ export function bodySearchText(text: string | undefined | null, html: string | u
   return joined.length > BODY_LIMIT ? joined.slice(0, BODY_LIMIT) : joined;
 }
 
+/** A message's attachments' names as the index's line (see attachmentIndexLine), '' when it has none. */
+export function attachmentSearchLine(raw: Buffer): string {
+  return attachmentIndexLine(attachmentNames(raw));
+}
+
 /**
  * The header lines of a raw message (its header block, encoded words decoded), for the search, and a
  * line of its attachments' names (see attachmentIndexLine: plain words, has:attachment and filename:
- * find them).
+ * find them). Copies of one send share their attachments: the caller may pass the line it found once.
  */
-export function headerSearchText(raw: Buffer): string {
+export function headerSearchText(raw: Buffer, attachments = attachmentSearchLine(raw)): string {
   const scan = raw.subarray(0, HEADER_LIMIT);
   let end = scan.indexOf('\r\n\r\n');
   if (end === -1) end = scan.indexOf('\n\n');
@@ -54,7 +59,6 @@ export function headerSearchText(raw: Buffer): string {
   } catch {
     headers = block;
   }
-  const attachments = attachmentIndexLine(attachmentNames(raw));
   return attachments ? `${headers}\n${attachments}` : headers;
 }
 

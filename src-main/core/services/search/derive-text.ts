@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { addressWords } from '../../../../src-shared/search/message-query';
 import { applyPatchToPrefix } from '../../store/byte-patch';
 import type { DerivedText } from '../../store/search-index.repo';
-import { headerSearchText, receivedBodySearchText } from '../email/search-text';
+import { attachmentSearchLine, headerSearchText, receivedBodySearchText } from '../email/search-text';
 
 /**
  * What the search indexer asks for a batch of copies: each send's stored content once (its start: see
@@ -20,15 +20,19 @@ const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes 
 export const DERIVE_TURN_MS = 20;
 
 /**
- * The text of each copy of a job, in its order: the body's words (parsed once per content; copies of a
- * send differ in their links, not their words), the copy's own header lines, and the addresses of
- * both. Never fails: a copy whose content is missing or whose patch does not apply is indexed by its
- * columns alone.
+ * The text of each copy of a job, in its order: the body's words and the attachments' names (read once
+ * per content: copies of a send differ in their links and To line, not their words or attachments),
+ * the copy's own header lines, and the addresses of both. Never fails: a copy whose content is missing
+ * or whose patch does not apply is indexed by its columns alone.
  */
 export async function deriveTexts(job: TextJob): Promise<DerivedText[]> {
   const contents = new Map(job.contents.map((c) => [c.id, asBuffer(c.raw)]));
   const bodies = new Map<string, string>();
-  for (const [id, raw] of contents) bodies.set(id, await receivedBodySearchText(raw));
+  const attachmentLines = new Map<string, string>();
+  for (const [id, raw] of contents) {
+    bodies.set(id, await receivedBodySearchText(raw));
+    attachmentLines.set(id, attachmentSearchLine(raw));
+  }
   const out: DerivedText[] = [];
   let turnStarted = performance.now();
   for (const copy of job.copies) {
@@ -36,10 +40,11 @@ export async function deriveTexts(job: TextJob): Promise<DerivedText[]> {
     const body = bodies.get(copy.contentId) ?? '';
     let headers = '';
     if (content !== undefined) {
+      const attachments = attachmentLines.get(copy.contentId);
       try {
-        headers = headerSearchText(copy.patch ? applyPatchToPrefix(content, asBuffer(copy.patch)) : content);
+        headers = headerSearchText(copy.patch ? applyPatchToPrefix(content, asBuffer(copy.patch)) : content, attachments);
       } catch {
-        headers = headerSearchText(content);
+        headers = headerSearchText(content, attachments);
       }
     }
     out.push({ body, headers, addresses: [...new Set(addressWords(`${headers}\n${body}`))].join(' ') });
