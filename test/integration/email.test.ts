@@ -251,6 +251,22 @@ describe('the simulation', () => {
     expect(Object.keys(logs.get('bob@example.com')!.track)).toEqual(['delivery', 'click']);
     expect(Object.keys(logs.get('ann@example.com')!.track)).toEqual(['delivery']);
   });
+
+  it('keeps what was fired at a copy still queued when its delivery lands after: a hard bounce and an open stay, a soft bounce gives way', async () => {
+    const res = await emu.request('POST', '/v1/email/send', { body: message(['hard@example.com', 'soft@example.com', 'open@example.com']) });
+    const refId = res.json.ref_id as string;
+    // The clock stands still: each copy is queued, its delivery a second away.
+    await emu.control.fireEvent({ event: 'bounce', ref_id: refId, recipient: 'hard@example.com', fields: { bounce_type: 'hard' } });
+    await emu.control.fireEvent({ event: 'bounce', ref_id: refId, recipient: 'soft@example.com', fields: { bounce_type: 'soft' } });
+    await emu.control.fireEvent({ event: 'open', ref_id: refId, recipient: 'open@example.com' });
+    await emu.control.setClock({ advance_ms: 60_000 });
+    await receiver.waitFor(6);
+    const logs = await logsOf(refId);
+    expect(logs.get('hard@example.com')).toMatchObject({ status: 'bounced', failedReason: expect.stringMatching(/^5/) });
+    expect(Object.keys(logs.get('hard@example.com')!.track).sort()).toEqual(['bounce', 'delivery']);
+    expect(logs.get('soft@example.com')).toMatchObject({ status: 'delivered' });
+    expect(logs.get('open@example.com')).toMatchObject({ status: 'opened' });
+  });
 });
 
 describe('GET /v1/email/logs', () => {

@@ -1,4 +1,4 @@
-import { SIMULATOR_DOMAIN } from '../../../../src-shared/simulator';
+import { SIMULATOR_DOMAIN, bounceOfReply } from '../../../../src-shared/simulator';
 import type { EmailEventKind } from '../../../../src-shared/events';
 import type { EmailStatus } from '../../../../src-shared/schemas/email';
 import type { EmailEventPayload } from '../../../../src-shared/schemas/events';
@@ -21,6 +21,8 @@ export interface MessageFacts {
   mailerId: string;
   customArgs: Record<string, string>;
   status: EmailStatus;
+  /** Why the copy failed or bounced (a bounce's reply), or empty. */
+  failedReason: string;
 }
 
 export function factsOf(row: MessageRow): MessageFacts {
@@ -35,6 +37,7 @@ export function factsOf(row: MessageRow): MessageFacts {
     mailerId: row.mailer_id,
     customArgs: JSON.parse(row.custom_args) as Record<string, string>,
     status: row.status,
+    failedReason: row.failed_reason,
   };
 }
 
@@ -53,6 +56,18 @@ export interface StatusChange {
 /** Statuses a later open or click does not replace: the recipient's own verdicts and the end of the road. */
 const FINAL_FOR_ENGAGEMENT: ReadonlySet<EmailStatus> = new Set(['spam', 'unsubscribed', 'bounced', 'failed']);
 
+/**
+ * Statuses a delivery replaces: on its way (queued, sent), delivered already (a second delivery moves
+ * the time), and a soft bounce (a refusal for now; the mail may still arrive). Any other status came
+ * after a delivery or ends the road: an event fired at a copy still queued (a hard bounce from the
+ * UI) must not be undone by the simulated delivery that lands a moment later.
+ */
+function deliveryReplaces(current: CurrentStatus): boolean {
+  if (current.status === 'queued' || current.status === 'sent' || current.status === 'delivered') return true;
+  return current.status === 'bounced' && bounceOfReply(current.failedReason)?.type === 'soft';
+}
+
+type CurrentStatus = Pick<MessageFacts, 'status' | 'failedReason'>;
 type StatusAfter = { status: EmailStatus; failedReason?: string } | undefined;
 
 /**
@@ -60,10 +75,10 @@ type StatusAfter = { status: EmailStatus; failedReason?: string } | undefined;
  * `failedReason`); undefined: the status stays as it is. One entry per kind: a new kind is a
  * compile error here until it says what it does.
  */
-const STATUS_AFTER: { [K in EmailEventKind]: (payload: Extract<EmailEventPayload, { event: K }>, current: EmailStatus) => StatusAfter } = {
-  delivery: () => ({ status: 'delivered' }),
-  open: (_, current) => (FINAL_FOR_ENGAGEMENT.has(current) || current === 'clicked' ? undefined : { status: 'opened' }),
-  click: (_, current) => (FINAL_FOR_ENGAGEMENT.has(current) ? undefined : { status: 'clicked' }),
+const STATUS_AFTER: { [K in EmailEventKind]: (payload: Extract<EmailEventPayload, { event: K }>, current: CurrentStatus) => StatusAfter } = {
+  delivery: (_, current) => (deliveryReplaces(current) ? { status: 'delivered' } : undefined),
+  open: (_, { status }) => (FINAL_FOR_ENGAGEMENT.has(status) || status === 'clicked' ? undefined : { status: 'opened' }),
+  click: (_, { status }) => (FINAL_FOR_ENGAGEMENT.has(status) ? undefined : { status: 'clicked' }),
   // The reason is the receiving server's reply (`550 5.1.1 <a@b>: ...`), hard or soft alike.
   bounce: (p) => ({ status: 'bounced', failedReason: p.bounce_reason }),
   spam: () => ({ status: 'spam' }),
@@ -78,8 +93,8 @@ const STATUS_AFTER: { [K in EmailEventKind]: (payload: Extract<EmailEventPayload
 };
 
 /** What an event does to its copy's status (see STATUS_AFTER). */
-export function statusAfter(payload: EmailEventPayload, current: EmailStatus): StatusAfter {
-  return (STATUS_AFTER[payload.event] as (p: EmailEventPayload, c: EmailStatus) => StatusAfter)(payload, current);
+export function statusAfter(payload: EmailEventPayload, current: CurrentStatus): StatusAfter {
+  return (STATUS_AFTER[payload.event] as (p: EmailEventPayload, c: CurrentStatus) => StatusAfter)(payload, current);
 }
 
 /**
@@ -142,7 +157,7 @@ export class MessageLog {
     const { messages, simulation, clock } = this.deps;
     const { messageId } = message;
     messages.addEvent(messageId, payload.event, payload.timestamp, deliveryId);
-    const change = statusAfter(payload, message.status);
+    const change = statusAfter(payload, message);
     const suppression = suppressionOf(payload);
     const emailLc = message.recipient.email.toLowerCase();
     // The simulator's addresses are fixtures, sent to again and again: only an unsubscribe suppresses them.
@@ -151,7 +166,10 @@ export class MessageLog {
     }
     if (change?.status === 'delivered') messages.setDelivered(messageId, 'delivered', Date.parse(payload.timestamp), payload.timestamp);
     else if (change) messages.setStatus(messageId, change.status, payload.timestamp, change.failedReason ?? null);
-    if (change) message.status = change.status;
+    if (change) {
+      message.status = change.status;
+      if (change.failedReason !== undefined) message.failedReason = change.failedReason;
+    }
     this.deps.applied?.({
       message_id: messageId,
       ref_id: message.refId,
