@@ -1,7 +1,7 @@
 import libmime from 'libmime';
 import addressparser from 'nodemailer/lib/addressparser';
+import { headerEnd } from '../mail/header-end';
 import type { MailAddress } from '../mail/parsed-mail';
-
 
 /** What the sink needs of a message at acceptance: read from its header block only, never failing. */
 export interface MessageEnvelopeFacts {
@@ -18,27 +18,11 @@ export interface MessageEnvelopeFacts {
   problems: string[];
 }
 
-/**
- * The byte offset where the header block ends (the blank line), or the message's length when it has
- * no body. The whole message is scanned, however long its header fields are (a `To:` of hundreds of
- * KB must not hide the `Subject:` after it): the message itself is bounded by the sink's size limit.
- */
-function headerEnd(raw: Buffer): number {
-  if (raw[0] === 0x0a) return 0;
-  if (raw[0] === 0x0d && raw[1] === 0x0a) return 0;
-  const crlf = raw.indexOf('\r\n\r\n');
-  // A bare-LF blank line is looked for only before the first CRLF one (or anywhere when there is none).
-  const lfScan = crlf === -1 ? raw : raw.subarray(0, crlf + 2);
-  const lf = lfScan.indexOf('\n\n');
-  if (crlf === -1 && lf === -1) return raw.length;
-  if (crlf === -1) return lf;
-  if (lf === -1) return crlf;
-  return Math.min(crlf, lf);
-}
-
 /** The unfolded header fields, lower-cased names; the first occurrence of each wins. */
 export function readHeaders(raw: Buffer): Map<string, string> {
   const headers = new Map<string, string>();
+  // The whole message is scanned, however long its header fields are (a `To:` of hundreds of KB must
+  // not hide the `Subject:` after it): the message itself is bounded by the sink's size limit.
   const block = raw.subarray(0, headerEnd(raw)).toString('utf8');
   let name: string | null = null;
   let value = '';

@@ -1,4 +1,5 @@
 import libmime from 'libmime';
+import { headerEnd } from '../../mail/header-end';
 
 /** At most this many attachment names are indexed for a message, and parts looked at. */
 export const MAX_ATTACHMENT_NAMES = 100;
@@ -13,16 +14,6 @@ interface PartHeaders {
   boundary: string | undefined;
   disposition: string;
   name: string | undefined;
-}
-
-function headerEnd(raw: Buffer, from: number, to: number): number {
-  // A part without header lines starts with its blank line.
-  if (raw[from] === 0x0a || (raw[from] === 0x0d && raw[from + 1] === 0x0a)) return from;
-  const scan = raw.subarray(from, Math.min(to, from + PART_HEADER_LIMIT));
-  const crlf = scan.indexOf('\r\n\r\n');
-  const lf = scan.indexOf('\n\n');
-  const end = crlf === -1 ? lf : lf === -1 ? crlf : Math.min(crlf, lf);
-  return end === -1 ? from + scan.length : from + end;
 }
 
 /** A part's Content-Type and Content-Disposition (read with libmime: folded lines, RFC 2231 and encoded words). */
@@ -58,7 +49,7 @@ export function attachmentNames(raw: Buffer): string[] {
   let parts = 0;
   const walk = (from: number, to: number, depth: number) => {
     if (names.length >= MAX_ATTACHMENT_NAMES || parts++ >= MAX_PARTS) return;
-    const end = headerEnd(raw, from, to);
+    const end = headerEnd(raw, from, Math.min(to, from + PART_HEADER_LIMIT));
     const head = partHeaders(raw.subarray(from, end).toString('utf8'));
     if (head.type.startsWith('multipart/') && head.boundary && depth < MAX_DEPTH) {
       const delimiter = Buffer.from(`\n--${head.boundary}`);
