@@ -102,6 +102,38 @@ describe('an email event and its delivery commit together', () => {
   });
 });
 
+describe('a simulated delivery no webhook takes', () => {
+  // The simulator builds no payload for a delivery nobody is sent (EmailEventsService.recordScheduled):
+  // the copy's log must not tell it from one whose delivery went to a webhook.
+  it('is logged as one a webhook takes: same event, time, status and delivery time; only the delivery id differs', async () => {
+    const other = (await emu.control.createAccount({ name: 'No webhook' })).data;
+    const otherService = new ServiceClient({ baseUrl: emu.url, apiKey: other.api_key });
+    const send = (service: ServiceClient, email: string) =>
+      service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email }], subject: 'Delivered', content: [{ type: 'text/plain', value: 'Hi' }] });
+    const taken = (await send(emu.service, 'taken@example.com')).ref_id;
+    const untold = (await send(otherService, 'untold@example.com')).ref_id;
+    await emu.control.setClock({ advance_ms: 60_000 });
+
+    const detail = async (refId: string) => {
+      const [copy] = (await emu.control.listMessages({ q: refId, limit: 5 })).data.messages;
+      return (await emu.control.getMessage(copy!.id)).data;
+    };
+    const [a, b] = [await detail(taken), await detail(untold)];
+    expect(a.status).toBe('delivered');
+    expect(b.status).toBe('delivered');
+    expect(a.events).toEqual([{ event: 'delivery', timestamp: expect.any(String), delivery_id: expect.any(String) }]);
+    expect(b.events).toEqual([{ event: 'delivery', timestamp: a.events[0]!.timestamp, delivery_id: null }]);
+    expect(await deliveriesOf(taken, 'delivery')).toHaveLength(1);
+    expect(await deliveriesOf(untold, 'delivery')).toEqual([]);
+
+    // The email logs (the service API) give both the same delivery date.
+    const logOf = async (service: ServiceClient, refId: string) => (await service.getEmailLogs({ refId })).emailLogs[0]!;
+    const [logA, logB] = [await logOf(emu.service, taken), await logOf(otherService, untold)];
+    expect(logA.deliveredDate).not.toBe('');
+    expect(logB).toMatchObject({ status: 'delivered', deliveredDate: logA.deliveredDate });
+  });
+});
+
 describe('kill -9 while synthetic events are being recorded', () => {
   it('leaves every event with its log entry and its delivery, or neither, after the restart', { timeout: 60_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mailyard-record-kill-'));

@@ -101,6 +101,7 @@ export class MessagesRepo {
            @failed_reason, @priority, @updated_at, @patch)`,
       ),
       get: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?'),
+      getMany: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(?))'),
       ofSend: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE ref_id = ? ORDER BY id'),
       setStatus: db.prepare<[{ id: string; status: string; failed_reason: string | null; updated_at: string }]>(
         'UPDATE messages SET status = @status, failed_reason = COALESCE(@failed_reason, failed_reason), updated_at = @updated_at WHERE id = @id',
@@ -135,6 +136,11 @@ export class MessagesRepo {
 
   get(id: string): MessageRow | undefined {
     return this.stmts.get.get(id);
+  }
+
+  /** The copies of these keys that exist, in no particular order (one read for a batch of events). */
+  getMany(ids: readonly string[]): MessageRow[] {
+    return ids.length === 0 ? [] : this.stmts.getMany.all(JSON.stringify(ids));
   }
 
   /** Every copy of one send (its recipients), in the order they were made. */

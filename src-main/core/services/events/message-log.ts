@@ -141,6 +141,11 @@ export class MessageLog {
     return row && factsOf(row);
   }
 
+  /** The copies of these keys that still exist, by key: one read for a batch of events. */
+  findMany(messageIds: readonly string[]): Map<string, MessageFacts> {
+    return new Map(this.deps.messages.getMany(messageIds).map((row) => [row.id, factsOf(row)]));
+  }
+
   /**
    * The copy of send `refId` that went to `recipient` (case-insensitive), or its first copy when no
    * recipient is named; undefined when there is no such send or the send has no such recipient.
@@ -154,18 +159,35 @@ export class MessageLog {
 
   /** Records an event that happened to a stored copy, found with `find` (call inside a transaction). */
   apply(message: MessageFacts, payload: EmailEventPayload, deliveryId: string | null): void {
+    this.enter(message, payload.event, payload.timestamp, deliveryId, statusAfter(payload, message), suppressionOf(payload));
+  }
+
+  /**
+   * Records a delivery no webhook is told of: its log entry and status need no payload (a delivery's
+   * status follows from the copy's alone), so none is built. Call inside a transaction.
+   */
+  applyDelivery(message: MessageFacts, timestamp: string): void {
+    this.enter(message, 'delivery', timestamp, null, deliveryReplaces(message) ? { status: 'delivered' } : undefined, undefined);
+  }
+
+  private enter(
+    message: MessageFacts,
+    event: EmailEventKind,
+    timestamp: string,
+    deliveryId: string | null,
+    change: StatusAfter,
+    suppression: ReturnType<typeof suppressionOf>,
+  ): void {
     const { messages, simulation, clock } = this.deps;
     const { messageId } = message;
-    messages.addEvent(messageId, payload.event, payload.timestamp, deliveryId);
-    const change = statusAfter(payload, message);
-    const suppression = suppressionOf(payload);
+    messages.addEvent(messageId, event, timestamp, deliveryId);
     const emailLc = message.recipient.email.toLowerCase();
     // The simulator's addresses are fixtures, sent to again and again: only an unsubscribe suppresses them.
     if (suppression && (suppression.source === 'unsubscribe event' || !emailLc.endsWith(`@${SIMULATOR_DOMAIN}`))) {
       simulation.suppress(message.accountId, emailLc, suppression.source, isoTimestamp(clock.now()), suppression.reason, messageId);
     }
-    if (change?.status === 'delivered') messages.setDelivered(messageId, 'delivered', Date.parse(payload.timestamp), payload.timestamp);
-    else if (change) messages.setStatus(messageId, change.status, payload.timestamp, change.failedReason ?? null);
+    if (change?.status === 'delivered') messages.setDelivered(messageId, 'delivered', Date.parse(timestamp), timestamp);
+    else if (change) messages.setStatus(messageId, change.status, timestamp, change.failedReason ?? null);
     if (change) {
       message.status = change.status;
       if (change.failedReason !== undefined) message.failedReason = change.failedReason;
@@ -173,8 +195,8 @@ export class MessageLog {
     this.deps.applied?.({
       message_id: messageId,
       ref_id: message.refId,
-      event: payload.event,
-      timestamp: payload.timestamp,
+      event,
+      timestamp,
       delivery_id: deliveryId,
       status: change?.status ?? null,
       ...(change ? { failed_reason: change.failedReason ?? '' } : {}),

@@ -20,7 +20,7 @@ export interface SimulatorDeps {
   /** Each batch's scheduled rows, log entries and deliveries commit together. */
   unitOfWork: UnitOfWork;
   clock: Clock;
-  emailEvents: Pick<EmailEventsService, 'record'>;
+  emailEvents: Pick<EmailEventsService, 'factsOf' | 'recordScheduled'>;
   logger: Logger;
   /** Told when a batch fails for a full disk, and when one commits again. */
   space: Pick<StoreSpace, 'failed' | 'wrote'>;
@@ -114,11 +114,15 @@ export class Simulator {
     const { repo, unitOfWork, clock, emailEvents } = this.deps;
     const now = clock.now();
     const due = repo.due(now, BATCH);
+    // The batch's copies, read at once; an event about a copy deleted since it was scheduled just goes.
+    const copies = emailEvents.factsOf(due.map((row) => row.message_id));
     unitOfWork.run(() => {
       for (const row of due) {
         repo.remove(row.id);
+        const message = copies.get(row.message_id);
+        if (!message) continue;
         try {
-          emailEvents.record(row.message_id, row.event as EmailEventKind, JSON.parse(row.fields) as Record<string, unknown>, row.due_at);
+          emailEvents.recordScheduled(message, row.event as EmailEventKind, JSON.parse(row.fields) as Record<string, unknown>, row.due_at);
         } catch (err) {
           // A full disk fails the batch (it is tried again whole). Otherwise, a rule whose fields no
           // longer fit the payload, say: drop the event, keep the rest.
