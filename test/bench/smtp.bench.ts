@@ -17,6 +17,8 @@ import { GUARD, sized } from './scale';
  * MailDev (the npm package) and against a bare smtp-server that only drains the data, all measured in
  * the same run, in interleaved rounds, with the same raw-socket load from another process at
  * concurrency 16. Two profiles: 2,000 messages of 5 KB, and 300 messages with a 200 KB attachment.
+ * After each of Mailyard's rounds the next waits until Mailyard has settled (the round's delivery
+ * events emitted, its messages indexed), so none of its work runs in another server's round.
  */
 const CONCURRENCY = 16;
 const ROUNDS = sized(3, 1);
@@ -78,6 +80,20 @@ export default async function run(): Promise<boolean> {
   const stored = () => (db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n;
   const scheduled = () =>
     (db.prepare('SELECT (SELECT COUNT(*) FROM scheduled_events) + (SELECT COUNT(*) FROM message_events) AS n').get() as { n: number }).n;
+  const unsettled = () =>
+    (db.prepare('SELECT (SELECT COUNT(*) FROM scheduled_events) + (SELECT COUNT(*) FROM search_pending) AS n').get() as { n: number }).n;
+  /**
+   * Until the round's delivery events (a second after each message) are emitted and its messages
+   * indexed: that work would otherwise fall into the next server's round (all three run in this
+   * process) and slow it, and Mailyard's CPU per message would leave it out.
+   */
+  const settled = async () => {
+    const until = Date.now() + 60_000;
+    while (unsettled() > 0) {
+      if (Date.now() > until) throw new Error(`mailyard did not settle within 60 s (${unsettled()} events or index entries left)`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
 
   const bare = new SMTPServer({
     authOptional: true,
@@ -107,11 +123,19 @@ export default async function run(): Promise<boolean> {
     for (const profile of PROFILES) {
       const message = await composeMessage(profile.attachmentBytes);
       const rates: Record<string, number[]> = { bare: [], mailyard: [], maildev: [] };
+      // CPU of this process (all its threads; the load runs in another) per message, from a round's
+      // start until the server is done with it: for Mailyard, until it has settled.
+      const cpu: Record<string, number[]> = { bare: [], mailyard: [], maildev: [] };
       for (const s of servers) await drive(s.port, message, sized(100, 5)); // warm-up
+      await settled();
       for (let r = 0; r < ROUNDS; r++) {
         for (const s of servers) {
           const before = s.name === 'mailyard' ? { stored: stored(), scheduled: scheduled() } : null;
+          const cpuBefore = process.cpuUsage();
           const got = await drive(s.port, message, profile.total);
+          if (s.name === 'mailyard') await settled();
+          const used = process.cpuUsage(cpuBefore);
+          cpu[s.name]!.push((used.user + used.system) / profile.total);
           if (got.accepted !== profile.total) throw new Error(`${s.name} accepted ${got.accepted} of ${profile.total}: ${got.firstError}`);
           if (before) {
             const newlyStored = stored() - before.stored;
@@ -133,12 +157,20 @@ export default async function run(): Promise<boolean> {
       console.log(`  mailyard:         ${Math.round(m.mailyard)} messages/s (rounds: ${list(rates.mailyard!)}), every message stored and its events scheduled`);
       console.log(`  maildev:          ${Math.round(m.maildev)} messages/s (rounds: ${list(rates.maildev!)})`);
       console.log(`  mailyard/maildev ${vsMaildev} (target >= ${TARGET_VS_MAILDEV}), mailyard/bare ${vsBare} (target >= ${TARGET_VS_BARE}), maildev/bare ${maildevVsBare}`);
+      const cpuOf = { bare: Math.round(median(cpu.bare!)), mailyard: Math.round(median(cpu.mailyard!)), maildev: Math.round(median(cpu.maildev!)) };
+      console.log(
+        `  CPU per message (this process): mailyard ${cpuOf.mailyard} µs with its delivery events and indexing, ` +
+          `bare ${cpuOf.bare} µs, maildev ${cpuOf.maildev} µs (mailyard/bare ${round2(cpuOf.mailyard / cpuOf.bare)})`,
+      );
       results[profile.name] = {
         bare_per_s: Math.round(m.bare),
         mailyard_per_s: Math.round(m.mailyard),
         maildev_per_s: Math.round(m.maildev),
         vs_maildev: vsMaildev,
         vs_bare: vsBare,
+        cpu_us_per_message: cpuOf.mailyard,
+        cpu_us_per_bare_message: cpuOf.bare,
+        cpu_us_per_maildev_message: cpuOf.maildev,
       };
       if (GUARD ? vsBare < GUARD_FLOOR_VS_BARE : vsMaildev < TARGET_VS_MAILDEV || vsBare < TARGET_VS_BARE) pass = false;
     }
