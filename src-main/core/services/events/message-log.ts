@@ -70,13 +70,16 @@ function deliveryReplaces(current: CurrentStatus): boolean {
 type CurrentStatus = Pick<MessageFacts, 'status' | 'failedReason'>;
 type StatusAfter = { status: EmailStatus; failedReason?: string } | undefined;
 
+/** What a delivery does to its copy's status: it needs nothing of the payload (see MessageLog.applyDelivery). */
+const statusAfterDelivery = (current: CurrentStatus): StatusAfter => (deliveryReplaces(current) ? { status: 'delivered' } : undefined);
+
 /**
  * What an event of each kind does to its copy's status, and why it failed when it did (the logs'
  * `failedReason`); undefined: the status stays as it is. One entry per kind: a new kind is a
  * compile error here until it says what it does.
  */
 const STATUS_AFTER: { [K in EmailEventKind]: (payload: Extract<EmailEventPayload, { event: K }>, current: CurrentStatus) => StatusAfter } = {
-  delivery: (_, current) => (deliveryReplaces(current) ? { status: 'delivered' } : undefined),
+  delivery: (_, current) => statusAfterDelivery(current),
   open: (_, { status }) => (FINAL_FOR_ENGAGEMENT.has(status) || status === 'clicked' ? undefined : { status: 'opened' }),
   click: (_, { status }) => (FINAL_FOR_ENGAGEMENT.has(status) ? undefined : { status: 'clicked' }),
   // The reason is the receiving server's reply (`550 5.1.1 <a@b>: ...`), hard or soft alike.
@@ -167,7 +170,7 @@ export class MessageLog {
    * status follows from the copy's alone), so none is built. Call inside a transaction.
    */
   applyDelivery(message: MessageFacts, timestamp: string): void {
-    this.enter(message, 'delivery', timestamp, null, deliveryReplaces(message) ? { status: 'delivered' } : undefined, undefined);
+    this.enter(message, 'delivery', timestamp, null, statusAfterDelivery(message), undefined);
   }
 
   private enter(
