@@ -1,12 +1,13 @@
 // An HTTP load generator in its own process: on {url, method, headers, body, total, concurrency}
 // over IPC, sends `total` requests with `concurrency` in flight (undici, keep-alive) and answers
-// with {seconds, statuses}.
+// with {seconds, statuses, cpuUs} (cpuUs: this process's CPU for the job, in µs).
 import { Agent, request } from 'undici';
 
 process.on('message', async (job) => {
   const agent = new Agent({ connections: job.concurrency, keepAliveTimeout: 10_000 });
   const statuses = {};
   let next = 0;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: job.concurrency }, async () => {
@@ -19,7 +20,8 @@ process.on('message', async (job) => {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
   await agent.close();
-  process.send({ seconds, statuses });
+  process.send({ seconds, statuses, cpuUs: used.user + used.system });
 });
 process.on('disconnect', () => process.exit(0));

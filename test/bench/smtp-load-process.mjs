@@ -1,7 +1,8 @@
 // An SMTP load generator in its own process, on raw sockets (a mail library would cost more CPU per
 // message than the servers it measures). On {port, message, total, concurrency} over IPC it opens
 // `concurrency` connections, each sending messages in turn with PIPELINING (MAIL, RCPT and DATA in
-// one write), and answers {seconds, accepted, rejected, firstError}.
+// one write), and answers {seconds, accepted, rejected, firstError, cpuUs} (cpuUs: this process's CPU for
+// the job, in µs).
 import { openSmtp as open } from '../helpers/smtp-replies.mjs';
 
 process.on('message', async (job) => {
@@ -10,6 +11,7 @@ process.on('message', async (job) => {
   let accepted = 0;
   let rejected = 0;
   let firstError = null;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: job.concurrency }, async (_, c) => {
@@ -40,6 +42,8 @@ process.on('message', async (job) => {
       socket.end();
     }),
   );
-  process.send({ seconds: (performance.now() - started) / 1000, accepted, rejected, firstError });
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  process.send({ seconds, accepted, rejected, firstError, cpuUs: used.user + used.system });
 });
 process.on('disconnect', () => process.exit(0));
