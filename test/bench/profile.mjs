@@ -1,11 +1,11 @@
-// `npm run bench:profile -- smtp|send [messages]`: a CPU profile of one intake path under its
+// `npm run bench:profile -- smtp|smtp-attachment|send [messages]`: a CPU profile of one intake path under its
 // benchmark's load, written to test-results/profiles/, with the functions taking the most self time.
 import { join } from 'node:path';
 import { root, withModuleRunner } from './tools/module-runner.mjs';
 
 const [kind, count] = process.argv.slice(2);
-if (kind !== 'smtp' && kind !== 'send') {
-  console.error('usage: npm run bench:profile -- smtp|send [messages]');
+if (kind !== 'smtp' && kind !== 'smtp-attachment' && kind !== 'send') {
+  console.error('usage: npm run bench:profile -- smtp|smtp-attachment|send [messages]');
   process.exit(2);
 }
 await withModuleRunner(async (importTs) => {

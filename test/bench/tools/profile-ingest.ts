@@ -48,16 +48,20 @@ export function selfTimes(profile: Profile, root: string): SelfTime[] {
     .sort((a, b) => b.ms - a.ms);
 }
 
-async function drive(kind: 'smtp' | 'send', target: { smtp: number; http: string; apiKey: string }, total: number) {
-  const load = fork(new URL(kind === 'smtp' ? '../smtp-load-process.mjs' : '../load-process.mjs', import.meta.url));
-  const message = kind === 'smtp' ? await composeMessage(0) : '';
+export type IngestKind = 'smtp' | 'smtp-attachment' | 'send';
+
+async function drive(kind: IngestKind, target: { smtp: number; http: string; apiKey: string }, total: number) {
+  const smtp = kind !== 'send';
+  const load = fork(new URL(smtp ? '../smtp-load-process.mjs' : '../load-process.mjs', import.meta.url));
+  // The smtp benchmark's two profiles: 5 KB, and a 200 KB attachment.
+  const message = smtp ? await composeMessage(kind === 'smtp-attachment' ? 200 * 1024 : 0) : '';
   const once = (job: object) =>
     new Promise<{ seconds: number }>((resolve) => {
       load.once('message', resolve as never);
       load.send(job);
     });
   const job = (n: number) =>
-    kind === 'smtp'
+    smtp
       ? { port: target.smtp, message, total: n, concurrency: 16 }
       : {
           url: `${target.http}/v1/email/send`,
@@ -70,7 +74,7 @@ async function drive(kind: 'smtp' | 'send', target: { smtp: number; http: string
   return { warm: () => once(job(Math.min(500, total))), burst: () => once(job(total)), stop: () => load.kill() };
 }
 
-export default async function profileIngest(kind: 'smtp' | 'send', outDir: string, root: string, total = 3000): Promise<void> {
+export default async function profileIngest(kind: IngestKind, outDir: string, root: string, total = kind === 'smtp-attachment' ? 600 : 3000): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), `mailyard-profile-${kind}-`));
   const emu = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: dir, logLevel: 'silent' });
   const load = await drive(kind, { smtp: emu.ports.smtp!, http: emu.urls.http, apiKey: emu.defaultAccount.apiKey }, total);
