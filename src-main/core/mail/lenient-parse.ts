@@ -1,6 +1,7 @@
 import libmime from 'libmime';
 import { MailParser, type AddressObject, type Attachment, type MailParserOptions } from 'mailparser';
 import addressparser from 'nodemailer/lib/addressparser';
+import { bodyStart, splitEntity } from './header-end';
 import type { MailAddress, MailContent } from './parsed-mail';
 
 /**
@@ -158,24 +159,15 @@ function describe(err: unknown): string {
   return e.code && !message.includes(e.code) ? `${message} (${e.code})` : message;
 }
 
-/** The end of the header block (the blank line), or the whole message. */
-function headerBlockEnd(raw: Buffer): { end: number; bodyStart: number } {
-  const crlf = raw.indexOf('\r\n\r\n');
-  const lf = (crlf === -1 ? raw : raw.subarray(0, crlf + 2)).indexOf('\n\n');
-  if (crlf === -1 && lf === -1) return { end: raw.length, bodyStart: raw.length };
-  if (lf !== -1 && (crlf === -1 || lf < crlf)) return { end: lf, bodyStart: lf + 2 };
-  return { end: crlf, bodyStart: crlf + 4 };
-}
-
 /** What a message mailparser cannot read at all still shows: its header lines (unfolded) and its raw body as text. */
 function salvage(raw: Buffer): Omit<MailView, 'problem'> {
-  const { end, bodyStart } = headerBlockEnd(raw);
+  const { end, body: bodyAt } = splitEntity(raw);
   const lines: string[] = [];
   for (const line of raw.subarray(0, end).toString('utf8').split(/\r?\n/)) {
     if ((line.startsWith(' ') || line.startsWith('\t')) && lines.length > 0) lines[lines.length - 1] += ` ${line.trim()}`;
     else if (line.length > 0) lines.push(line);
   }
-  const body = raw.subarray(bodyStart, bodyStart + SALVAGED_TEXT_LIMIT).toString('utf8');
+  const body = raw.subarray(bodyAt, bodyAt + SALVAGED_TEXT_LIMIT).toString('utf8');
   const headers = lines.map(headerLineOf);
   const first = (name: string) => headers.find((h) => h.name.trim().toLowerCase() === name)?.value;
   return {
@@ -209,7 +201,7 @@ export async function parseLeniently(raw: Buffer, options: ParseOptions = {}): P
       problem: `${why}. It is shown as read with raised limits (up to ${RELAXED_MIME_NODES.toLocaleString('en-US')} MIME parts, header blocks of any size).`,
     };
   } catch (err) {
-    const more = raw.length - (headerBlockEnd(raw).bodyStart + SALVAGED_TEXT_LIMIT);
+    const more = raw.length - (bodyStart(raw) + SALVAGED_TEXT_LIMIT);
     return {
       ...salvage(raw),
       problem:

@@ -1,4 +1,5 @@
 import libmime from 'libmime';
+import { splitEntity } from './header-end';
 
 /** The readable parts of a message: its text and HTML parts (decoded, in order) and its attachments' file names. */
 export interface TextParts {
@@ -20,18 +21,10 @@ const NATIVE_CHARSETS: Record<string, BufferEncoding> = {
   latin1: 'latin1',
 };
 
-/** The header block and the body of a node (the body starts after the first empty line, CRLF or LF). */
+/** The header block and the body of a node (split at its first empty line, see headerEnd). */
 function splitNode(node: Buffer): { head: string; body: Buffer } {
-  // Line by line through the header block only: a search for an empty line across the whole node
-  // would read a large attachment's every byte.
-  for (let at = 0; ; ) {
-    const nl = node.indexOf(0x0a, at);
-    if (nl === -1) return { head: node.toString('latin1'), body: node.subarray(node.length) };
-    const end = nl > 0 && node[nl - 1] === 0x0d ? nl - 1 : nl;
-    if (node[nl + 1] === 0x0a) return { head: node.subarray(0, end).toString('latin1'), body: node.subarray(nl + 2) };
-    if (node[nl + 1] === 0x0d && node[nl + 2] === 0x0a) return { head: node.subarray(0, end).toString('latin1'), body: node.subarray(nl + 3) };
-    at = nl + 1;
-  }
+  const { end, body } = splitEntity(node);
+  return { head: node.subarray(0, end).toString('latin1'), body: node.subarray(body) };
 }
 
 /** The parts of a multipart body between its delimiter lines (the preamble and epilogue dropped; a missing close tolerated). */

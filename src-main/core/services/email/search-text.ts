@@ -1,5 +1,6 @@
 import libmime from 'libmime';
 import { attachmentIndexLine } from '../../../../src-shared/search/attachment-words';
+import { bodyStart, headerEnd } from '../../mail/header-end';
 import { parseLeniently } from '../../mail/lenient-parse';
 import { readTextParts } from '../../mail/text-parts';
 import { attachmentNames } from './attachment-names';
@@ -49,10 +50,7 @@ export function attachmentSearchLine(raw: Buffer): string {
  * find them). Copies of one send share their attachments: the caller may pass the line it found once.
  */
 export function headerSearchText(raw: Buffer, attachments = attachmentSearchLine(raw)): string {
-  const scan = raw.subarray(0, HEADER_LIMIT);
-  let end = scan.indexOf('\r\n\r\n');
-  if (end === -1) end = scan.indexOf('\n\n');
-  const block = scan.subarray(0, end === -1 ? scan.length : end).toString('utf8');
+  const block = raw.subarray(0, headerEnd(raw, 0, Math.min(raw.length, HEADER_LIMIT))).toString('utf8');
   let headers: string;
   try {
     headers = libmime.decodeWords(block);
@@ -68,14 +66,6 @@ export function headerSearchText(raw: Buffer, attachments = attachmentSearchLine
  * 24 MB attachment parsed through whole cost about a second of CPU a message on the accepting path.
  */
 export const BODY_PARSE_LIMIT = 1024 * 1024;
-
-/** Where a message's body starts (after the blank line), or its length when it has none. */
-function bodyStart(raw: Buffer): number {
-  const crlf = raw.indexOf('\r\n\r\n');
-  const lf = (crlf === -1 ? raw : raw.subarray(0, crlf + 2)).indexOf('\n\n');
-  if (lf !== -1 && (crlf === -1 || lf < crlf)) return lf + 2;
-  return crlf === -1 ? raw.length : crlf + 4;
-}
 
 /**
  * The body text of a stored message, from its headers and the first BODY_PARSE_LIMIT bytes of its
