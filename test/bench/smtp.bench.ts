@@ -12,6 +12,7 @@ import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { CORES, coresFor, cpuMeter } from './cpu-budget';
 import { probeFreshness, type FreshnessFigures } from './freshness';
 import { GUARD, sized } from './scale';
+import { settled } from './settle';
 
 /**
  * SMTP intake: messages/s of Mailyard's sink (every message stored and its events scheduled) against
@@ -81,20 +82,6 @@ export default async function run(): Promise<boolean> {
   const stored = () => (db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n;
   const scheduled = () =>
     (db.prepare('SELECT (SELECT COUNT(*) FROM scheduled_events) + (SELECT COUNT(*) FROM message_events) AS n').get() as { n: number }).n;
-  const unsettled = () =>
-    (db.prepare('SELECT (SELECT COUNT(*) FROM scheduled_events) + (SELECT COUNT(*) FROM search_pending) AS n').get() as { n: number }).n;
-  /**
-   * Until the round's delivery events (a second after each message) are emitted and its messages
-   * indexed: that work would otherwise fall into the next server's round (all three run in this
-   * process) and slow it, and Mailyard's CPU per message would leave it out.
-   */
-  const settled = async () => {
-    const until = Date.now() + 60_000;
-    while (unsettled() > 0) {
-      if (Date.now() > until) throw new Error(`mailyard did not settle within 60 s (${unsettled()} events or index entries left)`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
 
   const bare = new SMTPServer({
     authOptional: true,
@@ -131,13 +118,13 @@ export default async function run(): Promise<boolean> {
       const mainCpu: number[] = [];
       const loadCpu: Record<string, number[]> = { bare: [], mailyard: [], maildev: [] };
       for (const s of servers) await drive(s.port, message, sized(100, 5)); // warm-up
-      await settled();
+      await settled(db);
       for (let r = 0; r < ROUNDS; r++) {
         for (const s of servers) {
           const before = s.name === 'mailyard' ? { stored: stored(), scheduled: scheduled() } : null;
           const meter = cpuMeter();
           const got = await drive(s.port, message, profile.total);
-          if (s.name === 'mailyard') await settled();
+          if (s.name === 'mailyard') await settled(db);
           const used = meter.stop();
           cpu[s.name]!.push(used.all / profile.total);
           if (s.name === 'mailyard' && used.main !== null) mainCpu.push(used.main / profile.total);
