@@ -30,7 +30,7 @@ export function mainThreadCpuUs(): number | null {
   }
 }
 
-/** CPU of this process, all threads, and of its main thread, from `start()` until `stop()`, in µs. */
+/** CPU of this process, all threads, and of its main thread, from this call until `stop()`, in µs. */
 export function cpuMeter(): { stop(): { all: number; main: number | null } } {
   const all = process.cpuUsage();
   const main = mainThreadCpuUs();

@@ -116,7 +116,7 @@ export default async function run(): Promise<boolean> {
       const cpu: Record<string, number[]> = { bare: [], mailyard: [], maildev: [] };
       // Mailyard's main thread alone (null where it cannot be read), and the load process per message.
       const mainCpu: number[] = [];
-      const loadCpu: Record<string, number[]> = { bare: [], mailyard: [], maildev: [] };
+      const loadCpu: number[] = [];
       for (const s of servers) await drive(s.port, message, sized(100, 5)); // warm-up
       await settled(db);
       for (let r = 0; r < ROUNDS; r++) {
@@ -127,8 +127,10 @@ export default async function run(): Promise<boolean> {
           if (s.name === 'mailyard') await settled(db);
           const used = meter.stop();
           cpu[s.name]!.push(used.all / profile.total);
-          if (s.name === 'mailyard' && used.main !== null) mainCpu.push(used.main / profile.total);
-          loadCpu[s.name]!.push(got.cpuUs / profile.total);
+          if (s.name === 'mailyard') {
+            if (used.main !== null) mainCpu.push(used.main / profile.total);
+            loadCpu.push(got.cpuUs / profile.total);
+          }
           if (got.accepted !== profile.total) throw new Error(`${s.name} accepted ${got.accepted} of ${profile.total}: ${got.firstError}`);
           if (before) {
             const newlyStored = stored() - before.stored;
@@ -158,7 +160,7 @@ export default async function run(): Promise<boolean> {
       // The rate both targets ask for, and the cores it takes at this run's CPU per message (Mailyard's
       // and the load's): more than the machine has means no arrangement of threads reaches it.
       const targetRate = Math.max(TARGET_VS_BARE * m.bare, TARGET_VS_MAILDEV * m.maildev);
-      const loadOf = Math.round(median(loadCpu.mailyard!));
+      const loadOf = Math.round(median(loadCpu));
       const mainOf = mainCpu.length ? Math.round(median(mainCpu)) : null;
       const coresAtTarget = coresFor(targetRate, cpuOf.mailyard + loadOf);
       console.log(
