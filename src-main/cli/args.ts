@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { delimiter } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EmulatorConfigSchema, LOG_LEVELS, type EmulatorConfigInput } from '../core/config';
 import { errorMap } from '../core/zod-errors';
@@ -12,6 +14,8 @@ interface FlagSpec {
   key: keyof EmulatorConfigInput;
   value?: string;
   help: string;
+  /** Given more than once, each value counts (the environment variable lists them with the path delimiter). */
+  multiple?: true;
 }
 
 /** The flags of `mailyard serve`; each is also `MAILYARD_<FLAG>` in the environment (flags win). */
@@ -28,6 +32,13 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     help: 'the key the control API and web UI need when --host is beyond loopback (default: a random one, printed at start); given on loopback, it is needed there too',
   },
   'api-key': { type: 'string', key: 'apiKey', value: 'KEY', help: 'make sure an account with this API key exists (for CI and tests)' },
+  scenarios: {
+    type: 'string',
+    key: 'scenarioDirs',
+    value: 'DIR',
+    multiple: true,
+    help: 'a folder of scenario files the web UI and control API may run, with the app they start (repeat for more); scenario text posted over HTTP never starts an app',
+  },
   'strict-webhook-urls': {
     type: 'boolean',
     key: 'strictWebhookUrls',
@@ -81,6 +92,14 @@ export function envName(flag: string): string {
   return `MAILYARD_${flag.toUpperCase().replace(/-/g, '_')}`;
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function parseBoolean(value: string, source: string): boolean {
   if (/^(1|true|yes|on)$/i.test(value)) return true;
   if (/^(0|false|no|off|)$/i.test(value)) return false;
@@ -96,14 +115,14 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): { config
       strict: true,
       allowPositionals: false,
       options: {
-        ...Object.fromEntries(Object.entries(SERVE_FLAGS).map(([flag, spec]) => [flag, { type: spec.type }])),
+        ...Object.fromEntries(Object.entries(SERVE_FLAGS).map(([flag, spec]) => [flag, { type: spec.type, multiple: spec.multiple === true }])),
         help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (err) {
     throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
   }
-  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
 
   const raw: Record<string, unknown> = {};
   const sources: Record<string, string> = {};
@@ -113,7 +132,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): { config
       raw[spec.key] = values[flag];
       sources[spec.key] = `--${flag}`;
     } else if (fromEnv !== undefined) {
-      raw[spec.key] = spec.type === 'boolean' ? parseBoolean(fromEnv, envName(flag)) : fromEnv;
+      raw[spec.key] = spec.type === 'boolean' ? parseBoolean(fromEnv, envName(flag)) : spec.multiple ? fromEnv.split(delimiter).filter(Boolean) : fromEnv;
       sources[spec.key] = envName(flag);
     }
   }
@@ -127,6 +146,9 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): { config
     }
     const source = sources[key] ?? key;
     throw new UsageError(`invalid value for ${source}: ${issue.message}, got "${String(raw[key])}"`);
+  }
+  for (const dir of result.data.scenarioDirs) {
+    if (!isFolder(dir)) throw new UsageError(`invalid value for ${sources.scenarioDirs}: no such folder "${dir}"`);
   }
   return { config: raw as EmulatorConfigInput, help: values.help === true };
 }

@@ -65,6 +65,9 @@ function startupLines(emulator: EmulatorHandle, keyGiven: boolean): string[] {
     `SMTP:     ${smtp}`,
     `API key:  ${emulator.defaultAccount.apiKey}  (account "${emulator.defaultAccount.name}")`,
     ...controlKeyLines(emulator, keyGiven),
+    ...(emulator.config.scenarioDirs.length > 0
+      ? [`Scenarios: ${emulator.services.scenarios.folders.dirs.join(', ')}  (the web UI's Scenarios screen runs their files, apps included)`]
+      : []),
     `Data:     ${emulator.dataDir ?? 'in memory (--memory): nothing is kept after exit'}`,
   ];
 }

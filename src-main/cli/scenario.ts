@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ScenarioReport, ScenarioRun } from '../../src-shared/scenario/report';
@@ -43,7 +43,11 @@ export function summaryLines(report: ScenarioReport): string[] {
   return lines;
 }
 
-async function overHttp(url: string, key: string | undefined, source: string, file: string, say: (l: string) => void, stop: Promise<string>) {
+/**
+ * Runs on an emulator at `url`. A scenario that starts an app is run as its file (`path`), which that
+ * emulator must have been started to allow (`--scenarios DIR`): posted text never starts an app.
+ */
+async function overHttp(url: string, key: string | undefined, scenario: { source: string; file: string; startsApp: boolean }, say: (l: string) => void, stop: Promise<string>) {
   const base = url.replace(/\/+$/, '');
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) };
   const call = async (method: string, path: string, body?: unknown) => {
@@ -51,8 +55,10 @@ async function overHttp(url: string, key: string | undefined, source: string, fi
     const text = await res.text();
     return { status: res.status, text, json: (() => { try { return JSON.parse(text); } catch { return undefined; } })() };
   };
-  const started = await call('POST', '/emulator/scenarios/runs', { source, file });
+  const { source, file, startsApp } = scenario;
+  const started = await call('POST', '/emulator/scenarios/runs', startsApp ? { path: file } : { source, file });
   if (started.status === 400) return { badFile: started.json?.details?.errors ?? [{ path: '', line: null, column: null, message: started.json?.error ?? started.text }] };
+  if (started.status === 403 || started.status === 404) return { refused: String(started.json?.error ?? started.text) };
   if (started.status !== 202) throw new Error(`the emulator answered ${started.status}: ${started.json?.error ?? started.text}`);
   const id = (started.json.data as ScenarioRun).id;
   let stopping = false;
@@ -62,7 +68,8 @@ async function overHttp(url: string, key: string | undefined, source: string, fi
     const r = await call('GET', `/emulator/scenarios/runs/${id}/report`);
     if (r.status === 200) {
       const html = await fetch(`${base}/emulator/scenarios/runs/${id}/report.html`, { headers });
-      return { report: r.json.data as ScenarioReport, html: await html.text() };
+      const log = await fetch(`${base}/emulator/scenarios/runs/${id}/log.txt`, { headers });
+      return { report: r.json.data as ScenarioReport, html: await html.text(), log: await log.text() };
     }
     if (Date.now() - last > 1000 && !stopping) {
       last = Date.now();
@@ -117,21 +124,25 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
   const stop = io.stopSignal();
   let report: ScenarioReport;
   if (parsed.values.url) {
-    const r = await overHttp(parsed.values.url, parsed.values['api-key'], source, file, say, stop);
+    const r = await overHttp(parsed.values.url, parsed.values['api-key'], { source, file, startsApp: parsedFile.scenario.app !== undefined }, say, stop);
     if ('badFile' in r) {
       for (const e of r.badFile) io.err(`  ${formatScenarioError(e, fileArg)}`);
       return 2;
     }
+    if ('refused' in r) {
+      io.err(`mailyard: ${parsed.values.url} refused to run ${fileArg}: ${r.refused}`);
+      return 2;
+    }
     report = r.report;
-    const { mkdir, writeFile } = await import('node:fs/promises');
     await mkdir(reportDir, { recursive: true });
     await writeFile(join(reportDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
     await writeFile(join(reportDir, 'report.html'), r.html);
+    await writeFile(join(reportDir, 'run.log'), r.log);
   } else {
     const emulator = await createEmulator({ memory: true, httpPort: 0, smtpPort: 0, logLevel: 'warn' });
     try {
       const off = emulator.live.on('scenario.updated', (run) => say(progressLine(run)));
-      const { run, done } = emulator.services.scenarios.start(source, file, { reportDir, onLog: say });
+      const { run, done } = emulator.services.scenarios.start({ source, file }, { reportDir, onLog: say });
       void stop.then(() => emulator.services.scenarios.stop(run.id));
       report = await done;
       off();
@@ -140,7 +151,7 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
     }
   }
   for (const line of summaryLines(report)) say(line);
-  say(`Report: ${join(reportDir, 'report.html')} (and report.json)`);
+  say(`Report: ${join(reportDir, 'report.html')} (and report.json; the run's log in run.log)`);
   if (json) io.out(JSON.stringify(report, null, 2));
   return report.verdict === 'pass' ? 0 : 1;
 }

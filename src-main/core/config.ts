@@ -89,6 +89,11 @@ export const EmulatorConfigSchema = z
     perTargetConcurrency: z.number().int().positive().default(8),
     /** Deliveries the dispatcher claims in one commit at most (the work of one commit, not a cap on attempts in flight). */
     claimBatch: z.number().int().positive().default(128),
+    /**
+     * Folders whose scenario files the control API and the web UI may run, apps included (`--scenarios
+     * DIR`): the only way a scenario reaching Mailyard over HTTP starts a program. Each must exist.
+     */
+    scenarioDirs: z.array(z.string().trim().min(1, 'must not be empty')).default([]),
     /** Folder of the built web UI (index.html); the CLI and desktop entries point it at out/renderer. */
     uiDir: z.string().optional(),
     /** Largest message the SMTP sink accepts, in bytes (552 beyond). */

@@ -53,6 +53,8 @@ export interface HelperDeps {
   controlKey: string | null;
   /** Calls `changed` whenever the emulator announces a change (in-process only); returns how to stop. */
   subscribe?: (changed: () => void) => () => void;
+  /** Runs a scenario in this process (the emulator is here, so the test's scenario may start its app); over HTTP otherwise. */
+  runScenario?: MailyardHelpers['runScenario'];
 }
 
 export function buildHelpers(deps: HelperDeps): MailyardHelpers {
@@ -153,7 +155,7 @@ export function buildHelpers(deps: HelperDeps): MailyardHelpers {
     controlKey,
     service,
     control,
-    runScenario: (scenario, options) => runScenarioOver(http, scenario, options),
+    runScenario: deps.runScenario ?? ((scenario, options) => runScenarioOver(http, scenario, options)),
     waitForDelivery: waitForDelivery as MailyardHelpers['waitForDelivery'],
     waitForMessage,
     deliveries: async (filter) => {

@@ -15,6 +15,7 @@ import type { EmulatorConfigInput } from '../core/config';
 import { createEmulator, VERSION as CORE_VERSION } from '../core';
 import { builtUiDir } from './built-ui';
 import { buildHelpers } from './helpers';
+import { runScenarioInProcess } from './scenario';
 import { checkOptions, MailyardStartError, startFailure } from './options';
 import type { MailyardHelpers } from './types';
 
@@ -112,6 +113,7 @@ export async function startMailyard(options: StartMailyardOptions = {}): Promise
         ];
         return () => offs.forEach((off) => off());
       },
+      runScenario: (scenario, opts) => runScenarioInProcess(handle.services.scenarios, scenario, opts),
     });
     const account = (await helpers.control.listAccounts()).data.find((a) => a.api_key === apiKey);
     const smtpPort = handle.ports.smtp!;

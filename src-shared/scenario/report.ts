@@ -14,8 +14,22 @@ export interface ScenarioProgress {
   emulatedMs: number;       // emulator clock elapsed
 }
 export interface ScenarioRun {
-  id: string; name: string; status: ScenarioRunStatus; startedAt: string; finishedAt: string | null;
-  accountId: string; progress: ScenarioProgress; error: string | null;
+  id: string; name: string;
+  /** The scenario file: a scenarios folder's file as listed, or the file the CLI or testing API named; null for posted text. */
+  file: string | null;
+  status: ScenarioRunStatus; startedAt: string; finishedAt: string | null;
+  accountId: string; progress: ScenarioProgress;
+  /** Why the run ended in `error` (an app that exited or never became ready, nothing to judge, ...). */
+  error: string | null;
+}
+/** One line of a run's log: the runner's own steps, and the app's stdout and stderr. */
+export interface ScenarioLogLine {
+  /** 1, 2, ... in the order written (dropped lines keep their numbers). */
+  n: number;
+  /** Wall-clock ISO time. */
+  at: string;
+  source: 'runner' | 'stdout' | 'stderr';
+  text: string;
 }
 export interface ScenarioViolation {
   expectation: string;      // the expectation's id, e.g. 'noSendAfterHardBounce'

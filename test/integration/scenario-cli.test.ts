@@ -42,6 +42,10 @@ describe('mailyard scenario run', () => {
     const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8'));
     expect(report).toMatchObject({ version: 1, verdict: 'pass', totals: { sends: 5, acknowledged: 5 } });
     expect(await readFile(join(dir, 'out', 'report.html'), 'utf8')).toMatch(/<html[\s>]/i);
+    // The run's log beside the report: the runner's steps, with their times.
+    const log = await readFile(join(dir, 'out', 'run.log'), 'utf8');
+    expect(log).toMatch(/^\S+Z \[runner\] scenario "cli pass"/m);
+    expect(log).toMatch(/\[runner\] traffic: 5 of 5 sends made/);
   });
 
   it('exits 1 on the example built to fail, naming the violation', async () => {
@@ -49,6 +53,20 @@ describe('mailyard scenario run', () => {
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/FAIL noSendAfterHardBounce/);
     expect(r.stdout).toMatch(/violation noSendAfterHardBounce: sent to gone@bounce\.example after its hard bounce/);
+    // The shop's own output is in the run's log, as it was on the terminal.
+    expect(r.stdout).toMatch(/^app: round 1: sent to all 2 \(suppressions ignored\)$/m);
+    expect(await readFile(join(dir, 'fail', 'run.log'), 'utf8')).toMatch(/\[stdout\] round 1: sent to all 2/);
+  });
+
+  it('exits 1 when the app exits before the run ends, its exit code and stderr printed, never a verdict of pass', async () => {
+    const file = join(dir, 'crash.yaml');
+    await writeFile(file, 'version: 1\nname: crash\nclock: { speed: 60 }\nduration: 1m\napp:\n  command: "node -e \\"console.error(\'cannot connect\'); process.exit(4)\\""\nexpect:\n  app: { noSendAfterHardBounce: true }\n');
+    const r = await run(['scenario', 'run', file, '--report-dir', join(dir, 'crash')], dir);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/Scenario "crash": FAIL \(error\)/);
+    expect(r.stdout).toMatch(/error: the app exited with code 4 before the run's end/);
+    expect(r.stdout).toMatch(/cannot connect/);
+    expect(await readFile(join(dir, 'crash', 'run.log'), 'utf8')).toMatch(/\[stderr\] cannot connect/);
   });
 
   it('exits 2 on a bad file, each problem named by file, line, column and field', async () => {
@@ -72,9 +90,34 @@ describe('mailyard scenario run', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'pass', totals: { sends: 3 } });
       expect(r.stderr).toMatch(/on http:\/\/127\.0\.0\.1:\d+/);
+      expect(await readFile(join(dir, 'remote', 'run.log'), 'utf8')).toMatch(/\[runner\] traffic: 3 of 3 sends made/);
+      // A scenario that starts an app is run as its file, which this emulator was not started to allow.
+      const refused = await run(['scenario', 'run', join(EXAMPLES, 'hard-bounce-suppression.yaml'), '--url', serve.url], dir);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/refused to run .*hard-bounce-suppression\.yaml: no scenarios folder: .*--scenarios DIR/);
     } finally {
       serve.child.kill("SIGTERM");
       await serve.exited;
     }
+  });
+
+  it('runs a scenario that starts an app on an emulator started with --scenarios for its folder, with the same verdict as in memory', async () => {
+    const serve = await startServeProcess(['--memory', '--http-port', '0', '--scenarios', EXAMPLES]);
+    try {
+      expect(serve.stdout()).toMatch(new RegExp(`^Scenarios: ${EXAMPLES.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'));
+      const r = await run(['scenario', 'run', join(EXAMPLES, 'failing-keeps-sending.yaml'), '--url', serve.url, '--report-dir', join(dir, 'remote-app')], dir);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toMatch(/violation noSendAfterHardBounce: sent to gone@bounce\.example/);
+      expect(await readFile(join(dir, 'remote-app', 'run.log'), 'utf8')).toMatch(/\[stdout\] round 1: sent to all 2/);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exited;
+    }
+  });
+
+  it('serve refuses a scenarios folder that is not there (exit 2, naming it)', async () => {
+    const r = await run(['serve', '--memory', '--http-port', '0', '--smtp-port', '0', '--scenarios', join(dir, 'nowhere')], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/invalid value for --scenarios: no such folder ".*nowhere"/);
   });
 });

@@ -1,3 +1,5 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioReport, ScenarioRun } from '../../src-shared/scenario/report';
@@ -8,14 +10,18 @@ const SHOP_APP = join(__dirname, '../../examples/shop/src/scenario-app.js');
 
 let emu: TestEmulator;
 let receiver: Receiver;
+/** The scenarios folder the emulator allows: a scenario that starts an app runs from a file there. */
+let folder: string;
 
 beforeAll(async () => {
-  emu = await startEmulator();
+  folder = await mkdtemp(join(tmpdir(), 'mailyard-scenarios-'));
+  emu = await startEmulator({ scenarioDirs: [folder] });
   receiver = await startReceiver();
 });
 afterAll(async () => {
   await receiver.close();
   await emu.cleanup();
+  await rm(folder, { recursive: true, force: true });
 });
 afterEach(async () => {
   // No run left under way for the next test.
@@ -36,6 +42,14 @@ async function finished(id: string, timeoutMs = 30_000): Promise<ScenarioReport>
 
 async function startRun(source: string) {
   const res = await emu.request('POST', '/emulator/scenarios/runs', { body: { source, file: 'test.yaml' } });
+  expect(res.status, res.text).toBe(202);
+  return res.json.data as ScenarioRun;
+}
+
+/** A scenario that starts an app: written to the scenarios folder and run as its file. */
+async function startFileRun(name: string, source: string) {
+  await writeFile(join(folder, name), source);
+  const res = await emu.request('POST', '/emulator/scenarios/runs', { body: { path: join(folder, name) } });
   expect(res.status, res.text).toBe(202);
   return res.json.data as ScenarioRun;
 }
@@ -84,7 +98,7 @@ expect:
   });
 
   it('an app that keeps sending after a hard bounce fails, the violation naming the address and the copy', async () => {
-    const run = await startRun(`version: 1
+    const run = await startFileRun('keeps-sending.yaml', `version: 1
 name: keeps sending
 clock: { speed: 60 }
 duration: 3m
@@ -110,7 +124,7 @@ expect:
   });
 
   it('the same app, heeding the bounces, passes', async () => {
-    const run = await startRun(`version: 1
+    const run = await startFileRun('suppresses.yaml', `version: 1
 name: suppresses
 clock: { speed: 60 }
 duration: 3m

@@ -1,3 +1,4 @@
+import { delimiter } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { envName, parseServeArgs, UsageError } from '../../src-main/cli/args';
 
@@ -15,6 +16,14 @@ describe('parseServeArgs', () => {
     expect(parseServeArgs([], { MAILYARD_MEMORY: 'yes' }).config.memory).toBe(true);
     expect(parseServeArgs([], { MAILYARD_MEMORY: '0' }).config.memory).toBe(false);
     expect(() => parseServeArgs([], { MAILYARD_MEMORY: 'sometimes' })).toThrow(UsageError);
+  });
+
+  it('takes --scenarios more than once, and MAILYARD_SCENARIOS as a list with the path delimiter; a folder that is not there is refused', () => {
+    const here = import.meta.dirname;
+    const examples = `${here}/../../examples/scenarios`;
+    expect(parseServeArgs(['--scenarios', here, '--scenarios', examples], {}).config).toEqual({ scenarioDirs: [here, examples] });
+    expect(parseServeArgs([], { MAILYARD_SCENARIOS: `${here}${delimiter}${examples}` }).config).toEqual({ scenarioDirs: [here, examples] });
+    expect(() => parseServeArgs(['--scenarios', `${here}/nowhere`], {})).toThrow(`invalid value for --scenarios: no such folder "${here}/nowhere"`);
   });
 
   it('ignores unrelated variables', () => {

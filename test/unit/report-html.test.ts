@@ -10,7 +10,7 @@ function report(over: Partial<ScenarioReport> = {}): ScenarioReport {
   return {
     version: 1,
     run: {
-      id: 'run_1', name: `shop ${EVIL}`, status: 'failed', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:10:00.000Z',
+      id: 'run_1', name: `shop ${EVIL}`, file: null, status: 'failed', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:10:00.000Z',
       accountId: 'acc_1', error: null,
       progress: { fraction: 1, sends: 3, plannedSends: 3, events: 5, deliveries: 5, acknowledged: 4, failedAttempts: 1, violations: 1, elapsedMs: 1000, emulatedMs: 60000 },
     },

@@ -14,6 +14,7 @@ import { buildDispatcher } from './delivery';
 import { restoredClockOffset, startWorkers, stopEmulator } from './lifecycle';
 import { startListeners, type Listeners } from './listeners';
 import { buildServices } from './services';
+import { ScenarioFolders } from '../scenario/scenario-folders';
 import { openStore } from './store';
 import type { EmulatorHandle, EmulatorSeams, PublicUrl } from './types';
 
@@ -30,6 +31,8 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
   const config = withControlKey(EmulatorConfigSchema.parse(input));
   const logger = seams.logger ?? createLogger(config.logLevel);
   const dataDir = config.memory ? null : (config.dataDir ?? defaultDataDir());
+  // A scenarios folder that is not there fails the start, naming it, before anything opens.
+  const scenarioFolders = new ScenarioFolders(config.scenarioDirs);
   const store = await openStore(dataDir, { nativeBinding: seams.sqliteNativeBinding, logger });
   const { db } = store;
   let clock: EmulatorClock | undefined;
@@ -60,6 +63,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       targets,
       publicUrl,
       space: store.space,
+      scenarioFolders,
     });
     store.space.onChange((s) => live.emit('store.changed', s));
     const defaultAccount = accounts.bootstrap(config.apiKey);

@@ -3,6 +3,7 @@ import type { EmulatorClock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import type { LiveBus } from '../live-bus';
 import { loadUplotAssets, type UplotAssets } from '../scenario/report-assets';
+import type { ScenarioFolders } from '../scenario/scenario-folders';
 import { ScenarioService } from '../scenario/scenario.service';
 import type { AccountsService } from '../services/accounts.service';
 import type { ClockService } from '../services/clock.service';
@@ -21,7 +22,7 @@ function uplotAssets(): () => UplotAssets {
 /** The scenario runner, wired to the emulator's services. */
 export function buildScenarioService(f: {
   accounts: AccountsService; webhooks: WebhooksService; email: EmailService; emailEvents: EmailEventsService; rules: SimulationRules;
-  clock: EmulatorClock; clockControl: ClockService; dispatcher: Dispatcher; live: LiveBus; publicUrl: PublicUrl; logger: Logger;
+  clock: EmulatorClock; clockControl: ClockService; dispatcher: Dispatcher; live: LiveBus; publicUrl: PublicUrl; logger: Logger; folders: ScenarioFolders;
 }): ScenarioService {
   return new ScenarioService({
     accounts: f.accounts,
@@ -37,5 +38,6 @@ export function buildScenarioService(f: {
     endpoints: () => ({ http: f.publicUrl.http, smtpPort: f.publicUrl.smtpPort ?? null }),
     logger: f.logger,
     uplotAssets: uplotAssets(),
+    folders: f.folders,
   });
 }

@@ -54,6 +54,7 @@ import { WriteBatcher } from '../store/write-batcher';
 import { registerDeliveryTargets } from './delivery';
 import type { EmulatorSeams, EmulatorServices, PublicUrl } from './types';
 import { buildScenarioService } from './scenarios';
+import type { ScenarioFolders } from '../scenario/scenario-folders';
 
 /** What the services are built from: the store, the clock, the live bus, the dispatcher and the settings. */
 export interface ServiceFoundations {
@@ -70,6 +71,8 @@ export interface ServiceFoundations {
   targets: DeliveryTargets;
   publicUrl: PublicUrl;
   space: StoreSpace;
+  /** The folders the scenario runner may run files of, apps included. */
+  scenarioFolders: ScenarioFolders;
 }
 
 /**
@@ -274,7 +277,9 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     imap,
     stats: new StatsService({ repo: new StatsRepo(db), clock }),
     reset,
-    scenarios: buildScenarioService({ accounts, webhooks, email, emailEvents, rules, clock, clockControl, dispatcher, live, publicUrl: f.publicUrl, logger: f.logger }),
+    scenarios: buildScenarioService({
+      accounts, webhooks, email, emailEvents, rules, clock, clockControl, dispatcher, live, publicUrl: f.publicUrl, logger: f.logger, folders: f.scenarioFolders,
+    }),
   };
   return { services, writes };
 }

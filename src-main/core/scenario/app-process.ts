@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { constants } from 'node:os';
 
 export interface AppProcessOptions {
   command: string;
@@ -6,61 +7,98 @@ export interface AppProcessOptions {
   env: Record<string, string>;
   readyUrl?: string;
   timeoutMs: number;
-  /** Each line the app writes (stdout and stderr), for progress and the error of a failed start. */
-  onLine?: (line: string) => void;
+  /** Each line the app writes, as it comes. */
+  onLine?: (stream: 'stdout' | 'stderr', line: string) => void;
+}
+
+/** How the app ended: its exit code, or the signal that ended it, or why it could not start. */
+export type AppExit = { code: number | null; signal: NodeJS.Signals | null; spawnError?: string };
+
+/** How long after the app's exit its remaining output is waited for. */
+const OUTPUT_DRAIN_MS = 500;
+/** Lines of stderr kept for the error of an app that failed. */
+const STDERR_TAIL_LINES = 10;
+
+/** The signal a shell's exit code above 128 reports (`137`: SIGKILL). */
+function shellSignal(code: number | null): string | undefined {
+  if (code === null || code <= 128) return undefined;
+  return Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0];
+}
+
+/** "exited with code 1", "was ended by SIGKILL", "could not be started (spawn sh ENOENT)". */
+export function describeExit(exit: AppExit): string {
+  if (exit.spawnError !== undefined) return `could not be started (${exit.spawnError})`;
+  if (exit.signal !== null) return `was ended by ${exit.signal}`;
+  const signal = shellSignal(exit.code);
+  return `exited with code ${exit.code}${signal ? ` (its shell's way of saying it was ended by ${signal})` : ''}`;
 }
 
 /** The app under test, as Playwright's webServer: started in a shell of its own process group, ready when readyUrl answers 2xx, stopped with its children. */
 export class AppProcess {
   private readonly child: ChildProcess;
-  private exited: Promise<number | null>;
-  private exitCode: number | null | undefined;
-  private readonly tail: string[] = [];
+  private readonly exited: Promise<AppExit>;
+  private exit: AppExit | undefined;
+  private readonly stderrTail: string[] = [];
 
   constructor(private readonly opts: AppProcessOptions) {
     this.child = spawn(opts.command, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const streams = [this.read('stdout', this.child.stdout), this.read('stderr', this.child.stderr)];
+    const drained = Promise.all(streams);
     this.exited = new Promise((resolve) => {
-      this.child.once('exit', (code) => {
-        this.exitCode = code;
-        resolve(code);
-      });
-      this.child.once('error', (err) => {
-        this.tail.push(String(err));
-        this.exitCode = -1;
-        resolve(-1);
-      });
+      const settle = (exit: AppExit) => {
+        // Its last lines come in before its end is known, unless a process it left behind holds the pipes.
+        void Promise.race([drained, new Promise((r) => setTimeout(r, OUTPUT_DRAIN_MS))]).then(() => resolve((this.exit ??= exit)));
+      };
+      this.child.once('exit', (code, signal) => settle({ code, signal }));
+      this.child.once('error', (err) => settle({ code: null, signal: null, spawnError: err.message }));
     });
-    for (const stream of [this.child.stdout, this.child.stderr]) {
-      let rest = '';
-      stream?.setEncoding('utf8');
-      stream?.on('data', (chunk: string) => {
-        const lines = (rest + chunk).split('\n');
-        rest = lines.pop() ?? '';
-        for (const line of lines) {
-          this.tail.push(line);
-          if (this.tail.length > 20) this.tail.shift();
-          opts.onLine?.(line);
-        }
-      });
-    }
   }
 
-  /** Whether it has exited (and how). */
-  get exitedWith(): number | null | undefined {
-    return this.exitCode;
+  private read(name: 'stdout' | 'stderr', stream: NodeJS.ReadableStream | null): Promise<void> {
+    if (!stream) return Promise.resolve();
+    let rest = '';
+    const emit = (line: string) => {
+      if (name === 'stderr') {
+        this.stderrTail.push(line);
+        if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
+      }
+      this.opts.onLine?.(name, line);
+    };
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      const lines = (rest + chunk).split(/\r?\n/);
+      rest = lines.pop() ?? '';
+      lines.forEach(emit);
+    });
+    return new Promise((resolve) =>
+      stream.once('end', () => {
+        if (rest !== '') emit(rest);
+        resolve();
+      }),
+    );
   }
 
-  /** Its last lines of output, for an error message. */
-  lastLines(): string {
-    return this.tail.slice(-5).join('\n');
+  /** How it ended, once it has (undefined while it runs). */
+  get exitedWith(): AppExit | undefined {
+    return this.exit;
   }
 
-  /** Resolves once ready; throws (with the app's last lines) when it exits first or the timeout passes. */
+  /** Resolves with how it ended, whenever that is. */
+  whenExited(): Promise<AppExit> {
+    return this.exited;
+  }
+
+  /** Its last lines of stderr, for the error of a failed app. */
+  lastStderr(): string[] {
+    return [...this.stderrTail];
+  }
+
+  /** Resolves once ready; throws (saying how the app ended) when it exits first or the timeout passes. */
   async ready(isStopped: () => boolean): Promise<void> {
     const deadline = Date.now() + this.opts.timeoutMs;
     const url = this.opts.readyUrl;
     while (!isStopped()) {
-      if (this.exitCode !== undefined) throw new Error(`the app exited (code ${this.exitCode}) before it was ready${this.tail.length ? `: ${this.lastLines()}` : ''}`);
+      if (this.exit !== undefined) throw new AppFailure(`the app ${describeExit(this.exit)} before it was ready`, this);
       if (!url) return;
       try {
         const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
@@ -69,14 +107,14 @@ export class AppProcess {
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`the app was not ready at ${url} within ${this.opts.timeoutMs} ms${this.tail.length ? `: ${this.lastLines()}` : ''}`);
+      if (Date.now() > deadline) throw new AppFailure(`the app was not ready at ${url} within ${this.opts.timeoutMs} ms`, this);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
 
   /** Stops it and its children: SIGTERM to its group, SIGKILL after 5 s. */
   async stop(): Promise<void> {
-    if (this.exitCode !== undefined || this.child.pid === undefined) return;
+    if (this.exit !== undefined || this.child.pid === undefined) return;
     const signal = (sig: NodeJS.Signals) => {
       try {
         process.kill(-this.child.pid!, sig);
@@ -88,5 +126,14 @@ export class AppProcess {
     const killer = setTimeout(() => signal('SIGKILL'), 5000);
     await this.exited;
     clearTimeout(killer);
+  }
+}
+
+/** The app failed the run: the message says how, with the app's last stderr lines. */
+export class AppFailure extends Error {
+  constructor(what: string, app: AppProcess) {
+    const stderr = app.lastStderr();
+    super(stderr.length > 0 ? `${what}; its last lines of stderr:\n${stderr.join('\n')}` : `${what} (it wrote nothing to stderr)`);
+    this.name = 'AppFailure';
   }
 }

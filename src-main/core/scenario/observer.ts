@@ -41,6 +41,8 @@ export class ScenarioObserver {
   private readonly pendingMarks = new Map<string, { recipient: string; info: MarkInfo }>();
   private readonly marks = new Map<string, MarkInfo[]>();
   private readonly acked = new Set<string>();
+  /** Copies seen per send (ref_id). */
+  private readonly copiesBySend = new Map<string, number>();
 
   constructor(
     private readonly accountId: string,
@@ -55,6 +57,13 @@ export class ScenarioObserver {
     return n;
   }
 
+  /** Copies of sends whose ref_id is not in `refs` (the app's, when `refs` are the traffic's). */
+  sendsOutside(refs: ReadonlySet<string>): number {
+    let n = 0;
+    for (const [ref, copies] of this.copiesBySend) if (!refs.has(ref)) n += copies;
+    return n;
+  }
+
   violate(expectation: string, v: Omit<ScenarioViolation, 'expectation'>): void {
     const entry = this.violations.get(expectation) ?? { count: 0, kept: [] };
     entry.count++;
@@ -66,6 +75,7 @@ export class ScenarioObserver {
   onMessage(m: MessageSummary, now: number): boolean {
     if (m.account_id !== this.accountId) return false;
     this.sends++;
+    this.copiesBySend.set(m.ref_id, (this.copiesBySend.get(m.ref_id) ?? 0) + 1);
     const email = m.recipient.email.toLowerCase();
     const count = (this.recipients.get(email) ?? 0) + 1;
     this.recipients.set(email, count);

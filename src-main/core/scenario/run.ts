@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { EMAIL_EVENT_KINDS } from '../../../src-shared/events';
 import type { SendEmailBody, SimulationRule } from '../../../src-shared/schemas/email';
@@ -11,10 +11,11 @@ import type { AccountsService } from '../services/accounts.service';
 import type { EmailEventsService } from '../services/events/email-events.service';
 import type { SimulationRules } from '../services/simulation/rules.service';
 import type { WebhooksService } from '../services/webhooks.service';
-import { AppProcess } from './app-process';
+import { AppFailure, AppProcess, describeExit } from './app-process';
 import { buildReport } from './build-report';
 import { faultsFor, type FaultsSeam } from './faults';
 import { ScenarioObserver } from './observer';
+import { RunLog } from './run-log';
 import { eventsFor, outcomeFor } from './plan';
 import { runTraffic } from './traffic';
 
@@ -22,7 +23,7 @@ import { runTraffic } from './traffic';
 export interface ScenarioRunDeps {
   accounts: Pick<AccountsService, 'create' | 'defaultAccount'>;
   webhooks: Pick<WebhooksService, 'register'>;
-  email: { send(accountId: string, body: SendEmailBody): Promise<unknown> };
+  email: { send(accountId: string, body: SendEmailBody): Promise<{ ref_id: string }> };
   emailEvents: Pick<EmailEventsService, 'record'>;
   rules: Pick<SimulationRules, 'list' | 'replace'>;
   clock: Pick<EmulatorClock, 'now' | 'state' | 'setSpeed' | 'setTimer'>;
@@ -34,9 +35,19 @@ export interface ScenarioRunDeps {
   /** The emulator's HTTP URL and SMTP port (for the app under test). */
   endpoints: () => { http: string; smtpPort: number | null };
   logger: Logger;
-  /** Lines for a person following the run (the CLI prints them). */
+  /** Lines for a person following the run (the CLI prints them): the run's log as it is written. */
   onLog?: (line: string) => void;
 }
+
+/** Where a run's scenario came from: the folder its app starts in, and how the run names it. */
+export interface ScenarioOrigin {
+  /** The app's base folder (its file's folder): null for text posted over HTTP, which starts no app. */
+  dir: string | null;
+  /** How the run and its report name it (a scenarios folder's path as listed, the file, a posted name). */
+  label: string | null;
+}
+
+const LOG_PREFIX = { runner: '', stdout: 'app: ', stderr: 'app (stderr): ' } as const;
 
 /** Every run's events go through the run; the emulator's own simulated events are off for it (`*`: none). */
 const RUN_RULES: SimulationRule[] = [{ pattern: '*', events: [] }];
@@ -54,17 +65,21 @@ export class ScenarioExecution {
   private readonly startWall = Date.now();
   private observer!: ScenarioObserver;
   private sendErrors = 0;
+  /** The sends the traffic made (their ref_ids): the rest of the account's sends are the app's. */
+  private readonly trafficRefs = new Set<string>();
+  readonly log: RunLog;
 
   constructor(
     private readonly deps: ScenarioRunDeps,
     readonly scenario: Scenario,
-    readonly file: string | null,
+    readonly origin: ScenarioOrigin,
     id: string,
     private readonly onUpdate: (run: ScenarioRun) => void,
   ) {
     this.startMs = deps.clock.now();
+    this.log = new RunLog((line) => deps.onLog?.(`${LOG_PREFIX[line.source]}${line.text}`));
     this.run = {
-      id, name: scenario.name, status: 'starting', startedAt: isoTimestamp(this.startMs), finishedAt: null, accountId: '', error: null,
+      id, name: scenario.name, file: origin.label, status: 'starting', startedAt: isoTimestamp(this.startMs), finishedAt: null, accountId: '', error: null,
       progress: { fraction: 0, sends: 0, plannedSends: scenario.traffic?.count ?? null, events: 0, deliveries: 0, acknowledged: 0, failedAttempts: 0, violations: 0, elapsedMs: 0, emulatedMs: 0 },
     };
   }
@@ -73,8 +88,8 @@ export class ScenarioExecution {
     this.stopRequested = true;
   }
 
-  private log(line: string): void {
-    this.deps.onLog?.(line);
+  private say(line: string): void {
+    this.log.add('runner', line);
   }
 
   private refresh(): ScenarioRun {
@@ -98,15 +113,18 @@ export class ScenarioExecution {
   /** Runs to the end; never throws (a failure is the run's `error` status). */
   async execute(): Promise<ScenarioReport> {
     const { deps, scenario: s } = this;
+    this.say(`scenario "${s.name}"${this.origin.label ? ` (${this.origin.label})` : ''}: ${s.duration / 1000} s emulated at ${s.clock === 'realtime' ? 'real time' : `${s.clock.speed}x`}`);
     let account;
     try {
       account = s.account === 'default' ? deps.accounts.defaultAccount() : deps.accounts.create({ name: `scenario: ${s.name}`.slice(0, 100) });
     } catch (err) {
       this.observer = new ScenarioObserver('', s.expect, this.startMs, isoTimestamp);
       this.run.error = `could not make the run's account: ${err instanceof Error ? err.message : String(err)}`;
+      this.say(`error: ${this.run.error}`);
       return this.finish('error', '');
     }
     this.run.accountId = account.id;
+    this.say(`account ${account.id}${s.account === 'default' ? ' (the default account)' : ' (new, for this run)'}`);
     this.observer = new ScenarioObserver(account.id, s.expect, this.startMs, isoTimestamp);
     const savedRules = deps.rules.list();
     const savedSpeed = deps.clock.state().speed;
@@ -125,6 +143,7 @@ export class ScenarioExecution {
           ...(s.webhook.headers ? { headers: s.webhook.headers } : {}),
           webhook_options: { events },
         });
+        this.say(`webhook registered: ${s.webhook.url}`);
       }
       const faults = faultsFor(s, this.startMs, seed);
       deps.faults.setFaults(account.id, faults);
@@ -136,29 +155,36 @@ export class ScenarioExecution {
         const traffic = s.traffic
           ? runTraffic({
               traffic: s.traffic, clock: deps.clock as EmulatorClock, stopped: () => this.stopRequested || this.timeUp(),
-              send: (body) => deps.email.send(account.id, body),
+              send: async (body) => this.trafficRefs.add((await deps.email.send(account.id, body)).ref_id),
               onError: (n, err) => {
-                if (this.sendErrors++ < 3) this.log(`traffic send ${n} failed: ${err instanceof Error ? err.message : String(err)}`);
+                if (this.sendErrors++ < 3) this.say(`traffic send ${n} failed: ${err instanceof Error ? err.message : String(err)}`);
               },
             }).finally(() => (trafficDone = true))
           : Promise.resolve(0);
+        // An app runs until the run's end (its duration); traffic alone ends once sent and settled.
         while (!this.stopRequested && !this.timeUp()) {
-          const appDone = !app || app.exitedWith !== undefined;
-          if (trafficDone && (s.traffic ? true : appDone) && this.settled(account.id)) break;
+          this.checkApp(app);
+          if (!app && trafficDone && this.settled(account.id)) break;
           await new Promise((r) => setTimeout(r, 100));
         }
-        await traffic;
+        const sent = await traffic;
+        if (s.traffic) this.say(`traffic: ${sent} of ${s.traffic.count} sends made${this.sendErrors ? `, ${this.sendErrors} refused` : ''}`);
         if (!this.stopRequested && this.timeUp()) await this.finishRetries(account.id);
+        this.checkApp(app);
         status = this.stopRequested ? 'stopped' : 'passed';
+        if (status === 'passed') this.checkSomethingToJudge();
       } finally {
         clearInterval(ticker);
       }
     } catch (err) {
       status = 'error';
       this.run.error = err instanceof Error ? err.message : String(err);
-      this.log(`error: ${this.run.error}`);
+      this.say(`error: ${this.run.error}`);
     } finally {
-      await app?.stop();
+      if (app && app.exitedWith === undefined) {
+        await app.stop();
+        this.say(`app stopped (it ${describeExit(app.exitedWith!)})`);
+      }
       this.cancelTimers();
       unsubscribe();
       deps.faults.setFaults(account.id, null);
@@ -172,8 +198,37 @@ export class ScenarioExecution {
     return this.finish(status, account.id);
   }
 
+  /** An app that has ended before the run's end fails the run: what it did cannot be judged. */
+  private checkApp(app: AppProcess | undefined): void {
+    const exit = app?.exitedWith;
+    if (!app || exit === undefined) return;
+    const at = Math.round((this.deps.clock.now() - this.startMs) / 1000);
+    throw new AppFailure(`the app ${describeExit(exit)} before the run's end (${at} s of the run's ${this.scenario.duration / 1000} s, emulated); it must keep running until Mailyard stops it`, app);
+  }
+
+  /**
+   * A verdict needs something to judge: expectations of the app need sends by the app (the traffic's
+   * do not count), and any expectation needs at least one send.
+   */
+  private checkSomethingToJudge(): void {
+    const { expect: e, app } = this.scenario;
+    const set = (checks: Record<string, unknown> | undefined) => Object.entries(checks ?? {}).filter(([, v]) => v !== undefined && v !== false).map(([k]) => k);
+    const appChecks = set(e.app);
+    const appSends = app ? this.observer.sendsOutside(this.trafficRefs) : this.observer.sends;
+    if (appChecks.length > 0 && appSends === 0) {
+      const who = app ? 'the app' : 'the traffic';
+      throw new Error(
+        `nothing to judge: the scenario expects things of ${who} (${appChecks.join(', ')}) but ${who} sent nothing, and a run that sends nothing is not a pass` +
+          (app ? ' (does the app send to MAILYARD_URL or MAIL_API_URL with MAILYARD_API_KEY? its output is in the run\'s log)' : ''),
+      );
+    }
+    if (set(e.receiver).length > 0 && this.observer.sends === 0) throw new Error('nothing to judge: the run made no send, so none of its expectations was put to the test');
+  }
+
   private finish(status: ScenarioRunStatus, accountId: string): ScenarioReport {
     this.refresh();
+    // The run is over, however it ended: its progress is complete.
+    this.run.progress.fraction = 1;
     this.run.finishedAt = isoTimestamp(this.deps.clock.now());
     const clockSpeed = this.scenario.clock === 'realtime' ? 1 : this.scenario.clock.speed;
     let pendingAtEnd = 0;
@@ -186,9 +241,11 @@ export class ScenarioExecution {
       this.deps.logger.warn({ err }, 'scenario: could not read the pending deliveries or the fault figures');
     }
     this.run.status = status;
-    const report = buildReport({ run: this.run, scenario: this.scenario, file: this.file, clockSpeed, observer: this.observer, faults, pendingAtEnd });
+    const report = buildReport({ run: this.run, scenario: this.scenario, file: this.origin.label, clockSpeed, observer: this.observer, faults, pendingAtEnd });
     if (status === 'passed' && report.verdict === 'fail') this.run.status = 'failed';
     if (status === 'stopped') report.verdict = 'fail';
+    const o = this.observer;
+    this.say(`run ${this.run.status}${this.run.status === 'error' ? '' : `, verdict ${report.verdict}`}: ${o.sends} sends, ${o.events} events, ${o.violationCount()} violations`);
     report.run = { ...this.run, progress: { ...this.run.progress } };
     this.report = report;
     this.onUpdate(this.run);
@@ -211,7 +268,7 @@ export class ScenarioExecution {
     this.cancelTimers();
     const first = this.unsettledDeliveries(accountId);
     if (first === 0) return;
-    this.log(`duration reached with ${first} ${first === 1 ? 'delivery' : 'deliveries'} to retry: the clock moves to each next attempt`);
+    this.say(`duration reached with ${first} ${first === 1 ? 'delivery' : 'deliveries'} to retry: the clock moves to each next attempt`);
     const fromMs = clock.now();
     let last = first;
     let unchangedSince = performance.now();
@@ -222,13 +279,13 @@ export class ScenarioExecution {
       if (due !== null && due > now) await clockControl.set({ advance_ms: due - now });
       else if (performance.now() - unchangedSince > FINISH_STALL_MS) {
         // Nothing due and nothing answered for far longer than an attempt may take: leave them pending.
-        this.log(`${left} ${left === 1 ? 'delivery' : 'deliveries'} neither due nor answered for ${FINISH_STALL_MS / 1000} s: the run ends with them pending`);
+        this.say(`${left} ${left === 1 ? 'delivery' : 'deliveries'} neither due nor answered for ${FINISH_STALL_MS / 1000} s: the run ends with them pending`);
         return;
       }
       // Due now or in flight: the dispatcher is on it.
       else await new Promise((r) => setTimeout(r, 50));
     }
-    this.log(`retries done, ${Math.round((clock.now() - fromMs) / 60_000)} min of emulated time after the duration`);
+    this.say(`retries done, ${Math.round((clock.now() - fromMs) / 60_000)} min of emulated time after the duration`);
   }
 
   /** The run's events not fired yet will not be. */
@@ -256,18 +313,22 @@ export class ScenarioExecution {
       MAIL_API_URL: http, MAIL_API_KEY: apiKey, MAIL_WEBHOOK_SECRET: `scenario-${this.run.id}`, PORT: '0',
       ...spec.env,
     };
-    const base = this.file ? dirname(resolve(this.file)) : process.cwd();
+    // Only a scenario file on disk starts an app (ScenarioService refuses one in posted text): its folder is the base.
+    if (this.origin.dir === null) throw new Error('an app starts only from a scenario file on disk');
+    const base = this.origin.dir;
+    const cwd = spec.cwd ? resolve(base, spec.cwd) : base;
     const app = new AppProcess({
-      command: spec.command, cwd: spec.cwd ? resolve(base, spec.cwd) : base, env, readyUrl: spec.readyUrl, timeoutMs: spec.timeout ?? 30_000,
-      onLine: (line) => this.log(`app: ${line}`),
+      command: spec.command, cwd, env, readyUrl: spec.readyUrl, timeoutMs: spec.timeout ?? 30_000,
+      onLine: (stream, line) => this.log.add(stream, line),
     });
-    this.log(`started the app: ${spec.command}`);
+    this.say(`app started: ${spec.command} (in ${cwd})`);
     try {
       await app.ready(() => this.stopRequested);
     } catch (err) {
       await app.stop();
       throw err;
     }
+    this.say(spec.readyUrl ? `app ready: ${spec.readyUrl} answered 2xx` : 'app running (no readyUrl: ready once started)');
     return app;
   }
 

@@ -1,17 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Scenario } from '../../../src-shared/scenario/format';
 import type { ScenarioReport, ScenarioRun } from '../../../src-shared/scenario/report';
 import { AppError } from '../errors';
 import { parseScenario, validateScenario, type ScenarioFileError } from './parse';
 import { renderReportHtml } from './report-html';
-import { ScenarioExecution, type ScenarioRunDeps } from './run';
+import { ScenarioExecution, type ScenarioOrigin, type ScenarioRunDeps } from './run';
+import type { ScenarioFolders } from './scenario-folders';
 
 export interface ScenarioServiceDeps extends ScenarioRunDeps {
   /** uPlot's script and stylesheet, inlined in the HTML report (read once, on the first report). */
   uplotAssets: () => { uplotJs: string; uplotCss: string };
+  /** The folders whose files the control API may run, apps included (`--scenarios DIR`). */
+  folders: ScenarioFolders;
 }
+
+export interface StartOptions {
+  /** Where report.json, report.html and run.log go once the run has ended. */
+  reportDir?: string;
+  /** Each line of the run's log as it is written (the CLI prints them). */
+  onLog?: (line: string) => void;
+}
+
+/** What a refused scenario says: text posted over HTTP never starts a program on this machine. */
+export const POSTED_APP_REFUSED =
+  'a scenario posted as text cannot start an app (app.command would run a program on this machine): run its file instead, ' +
+  'with `mailyard scenario run FILE`, or start Mailyard with --scenarios DIR and run the file from that folder ' +
+  '(the Scenarios screen lists its files; POST /emulator/scenarios/runs {"path": "..."})';
 
 /** Runs kept in memory (newest first): a limit, so a long-lived emulator does not grow without end. */
 export const MAX_KEPT_RUNS = 50;
@@ -36,6 +52,10 @@ export class ScenarioService {
 
   constructor(private readonly deps: ScenarioServiceDeps) {}
 
+  get folders(): ScenarioFolders {
+    return this.deps.folders;
+  }
+
   /** The parsed scenario, or a 400 naming every problem. */
   parse(source: string | object): Scenario {
     const r = typeof source === 'string' ? parseScenario(source) : validateScenario(source);
@@ -57,17 +77,39 @@ export class ScenarioService {
     return this.runs.find((r) => r.report === null);
   }
 
-  /** Starts a run (409 while one runs); `done` resolves with its report. */
-  start(source: string | object, file: string | null = null, opts: { reportDir?: string; onLog?: (line: string) => void } = {}): { run: ScenarioRun; done: Promise<ScenarioReport> } {
+  /** A scenario posted over HTTP (its text, or an object): it runs unless it would start an app (403). */
+  startPosted(source: string | object, name: string | null, opts: StartOptions = {}): { run: ScenarioRun; done: Promise<ScenarioReport> } {
     const scenario = this.parse(source);
+    if (scenario.app) throw new AppError('forbidden', POSTED_APP_REFUSED);
+    return this.launch(scenario, { dir: null, label: name }, opts);
+  }
+
+  /** A file of a scenarios folder, by its path as listed or its absolute path (404/403 outside them); its app may start. */
+  async startListed(path: string, opts: StartOptions = {}): Promise<{ run: ScenarioRun; done: Promise<ScenarioReport> }> {
+    const { path: listed, file, source } = await this.deps.folders.read(path);
+    return this.launch(this.parse(source), { dir: dirname(file), label: listed }, opts);
+  }
+
+  /**
+   * A scenario the process holding the emulator chose (the CLI's file, the testing API's file or
+   * object): it may start an app, in the file's folder (an object's: the working folder). Never
+   * reached over HTTP.
+   */
+  start(input: { source: string | object; file: string | null }, opts: StartOptions = {}): { run: ScenarioRun; done: Promise<ScenarioReport> } {
+    const dir = input.file === null ? process.cwd() : dirname(resolve(input.file));
+    return this.launch(this.parse(input.source), { dir, label: input.file }, opts);
+  }
+
+  /** Starts a run (409 while one runs); `done` resolves with its report, written to `reportDir` when given. */
+  private launch(scenario: Scenario, origin: ScenarioOrigin, opts: StartOptions): { run: ScenarioRun; done: Promise<ScenarioReport> } {
     const busy = this.active();
     if (busy) throw new AppError('conflict', `a scenario run is under way (${busy.run.id}, ${busy.run.name}); stop it or wait for it to finish`);
-    const exec = new ScenarioExecution({ ...this.deps, onLog: opts.onLog ?? this.deps.onLog }, scenario, file, randomUUID(), (run) => this.announce(run));
+    const exec = new ScenarioExecution({ ...this.deps, onLog: opts.onLog ?? this.deps.onLog }, scenario, origin, randomUUID(), (run) => this.announce(run));
     this.runs.unshift(exec);
     this.runs.splice(MAX_KEPT_RUNS);
     const done = exec.execute().then(async (report) => {
       this.announce(report.run, true);
-      if (opts.reportDir) await this.writeReport(report, opts.reportDir);
+      if (opts.reportDir) await this.writeReport(report, exec.log.text(), opts.reportDir);
       return report;
     });
     return { run: exec.run, done };
@@ -89,14 +131,19 @@ export class ScenarioService {
     return renderReportHtml(this.report(id), this.deps.uplotAssets());
   }
 
-  /** report.json and report.html in `dir`. */
-  async writeReport(report: ScenarioReport, dir: string): Promise<{ json: string; html: string }> {
+  /** A run's log: its lines after `after`. */
+  log(id: string, after = 0) {
+    return this.get(id).log.since(after);
+  }
+
+  /** report.json, report.html and run.log in `dir`. */
+  async writeReport(report: ScenarioReport, log: string, dir: string): Promise<{ json: string; html: string; log: string }> {
     await mkdir(dir, { recursive: true });
-    const json = join(dir, 'report.json');
-    const html = join(dir, 'report.html');
-    await writeFile(json, `${JSON.stringify(report, null, 2)}\n`);
-    await writeFile(html, renderReportHtml(report, this.deps.uplotAssets()));
-    return { json, html };
+    const files = { json: join(dir, 'report.json'), html: join(dir, 'report.html'), log: join(dir, 'run.log') };
+    await writeFile(files.json, `${JSON.stringify(report, null, 2)}\n`);
+    await writeFile(files.html, renderReportHtml(report, this.deps.uplotAssets()));
+    await writeFile(files.log, log);
+    return files;
   }
 
   /** Stops a run under way and waits for it (the emulator is closing). */

@@ -2,11 +2,25 @@ import { z } from 'zod';
 import { dataResponse } from '../../schemas/common';
 import { defineOperations, type DocumentedRoute } from '../operation';
 
-/** A scenario file's text (YAML or JSON) and, optionally, its file name (for the report and error messages). */
-export const ScenarioSourceBody = z.strictObject({
-  source: z.string().min(1).max(1_000_000),
-  file: z.string().max(1024).optional(),
-});
+/**
+ * What to validate or run: a scenario's text (`source`, YAML or JSON, with an optional file name for
+ * the report), or a file on the emulator's disk in a folder it was started with (`path`: as
+ * `GET /emulator/scenarios/files` lists it, or absolute). Only a file from such a folder may start an
+ * app: text posted over HTTP never runs a command.
+ */
+export const ScenarioSourceBody = z
+  .strictObject({
+    source: z.string().min(1).max(1_000_000).optional(),
+    file: z.string().max(1024).optional(),
+    path: z.string().min(1).max(4096).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.source === undefined) === (body.path === undefined)) {
+      ctx.addIssue({ code: 'custom', message: "give source (the scenario's text) or path (a file of a scenarios folder), one of them" });
+    } else if (body.path !== undefined && body.file !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['file'], message: 'goes with source only: a path names its file itself' });
+    }
+  });
 
 /** One problem of a scenario file: the field's path, and its line and column (1-based) where the text says. */
 export const ScenarioFileError = z.object({
@@ -32,6 +46,8 @@ export const ScenarioProgressSchema = z.object({
 export const ScenarioRunSchema = z.object({
   id: z.string(),
   name: z.string(),
+  /** The scenario file (a folder's file as listed, or the file the CLI or testing API named), null for posted text. */
+  file: z.string().nullable(),
   status: ScenarioRunStatusSchema,
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
@@ -72,12 +88,63 @@ export const ScenarioReportSchema = z.object({
 
 const RunIdParams = z.object({ id: z.string().min(1).max(64) });
 
+/** One file of a scenarios folder: how to name it (`path`), what it is, whether it starts an app. */
+export const ScenarioFileEntry = z.object({
+  path: z.string(),
+  name: z.string().nullable(),
+  valid: z.boolean(),
+  starts_app: z.boolean(),
+  size: z.number().int(),
+  modified_at: z.string(),
+});
+export const ScenarioFolder = z.object({
+  /** The folder's name in a file's `path` (`examples/` in `examples/hard-bounce.yaml`). */
+  id: z.string(),
+  dir: z.string(),
+  files: z.array(ScenarioFileEntry),
+  /** More files than are listed (SCENARIO_FOLDER_LIMITS.maxFiles). */
+  truncated: z.boolean(),
+  /** Why the folder could not be read now, if it could not. */
+  problem: z.string().nullable(),
+});
+export const ScenarioFileQuery = z.object({ path: z.string().min(1).max(4096) });
+
+/** One line of a run's log: the runner's own steps, the app's stdout and stderr. */
+export const ScenarioLogLine = z.object({
+  n: z.number().int(),
+  at: z.string(),
+  source: z.enum(['runner', 'stdout', 'stderr']),
+  text: z.string(),
+});
+export const ScenarioLogQuery = z.object({
+  /** Lines after this number only (the `next` of the last answer). */
+  after: z.coerce.number().int().min(0).optional(),
+});
+
 /**
  * The control API's QA scenarios (`/emulator/scenarios`, issue 29): validate a file, start a run (one
  * at a time), follow it, stop it, read its report. A bad file answers 400 with `details.errors`: every
  * problem with its path, line and column.
  */
 export const scenarioOperations = defineOperations({
+  listScenarioFiles: {
+    method: 'GET',
+    path: '/emulator/scenarios/files',
+    summary: 'The scenario files in the folders Mailyard was started with (--scenarios DIR): only these may start an app',
+    tag: 'Scenarios',
+    auth: 'none',
+    response: dataResponse(z.object({ folders: z.array(ScenarioFolder) })),
+  },
+  getScenarioFile: {
+    method: 'GET',
+    path: '/emulator/scenarios/files/content',
+    summary: "One scenario file's text, by its path as listed (404 outside the scenarios folders)",
+    tag: 'Scenarios',
+    auth: 'none',
+    query: ScenarioFileQuery,
+    response: dataResponse(z.object({ path: z.string(), file: z.string(), source: z.string() })),
+    errors: [403, 404],
+  },
   validateScenario: {
     method: 'POST',
     path: '/emulator/scenarios/validate',
@@ -86,18 +153,19 @@ export const scenarioOperations = defineOperations({
     auth: 'none',
     body: ScenarioSourceBody,
     response: dataResponse(z.object({ scenario: z.record(z.string(), z.unknown()) })),
-    errors: [415],
+    errors: [403, 404, 415],
   },
   startScenarioRun: {
     method: 'POST',
     path: '/emulator/scenarios/runs',
-    summary: 'Start a scenario run (202); 409 while another runs; a bad file answers 400 naming each problem',
+    summary:
+      'Start a scenario run (202); 409 while another runs; a bad file answers 400 naming each problem; 403 for posted text that starts an app (run a file of a scenarios folder instead)',
     tag: 'Scenarios',
     auth: 'none',
     body: ScenarioSourceBody,
     status: 202,
     response: dataResponse(ScenarioRunSchema),
-    errors: [409, 415],
+    errors: [403, 404, 409, 415],
   },
   listScenarioRuns: {
     method: 'GET',
@@ -127,6 +195,17 @@ export const scenarioOperations = defineOperations({
     response: dataResponse(ScenarioRunSchema),
     errors: [404, 415],
   },
+  getScenarioRunLog: {
+    method: 'GET',
+    path: '/emulator/scenarios/runs/{id}/log',
+    summary: "A run's log (the runner's steps, the app's stdout and stderr), while it runs and after; `after` for the lines since the last read",
+    tag: 'Scenarios',
+    auth: 'none',
+    params: RunIdParams,
+    query: ScenarioLogQuery,
+    response: dataResponse(z.object({ lines: z.array(ScenarioLogLine), next: z.number().int(), dropped: z.number().int() })),
+    errors: [404],
+  },
   getScenarioReport: {
     method: 'GET',
     path: '/emulator/scenarios/runs/{id}/report',
@@ -150,5 +229,15 @@ export const scenarioFileRoutes: Record<string, DocumentedRoute> = {
     params: RunIdParams,
     errors: [404],
     answer: { mediaType: 'text/html', description: 'The report page', schema: { type: 'string' } },
+  },
+  getScenarioRunLogText: {
+    method: 'GET',
+    path: '/emulator/scenarios/runs/{id}/log.txt',
+    summary: "A run's log as a text file (what `mailyard scenario run` writes beside the report as run.log)",
+    tag: 'Scenarios',
+    auth: 'none',
+    params: RunIdParams,
+    errors: [404],
+    answer: { mediaType: 'text/plain', description: 'One line each: time, [runner|stdout|stderr], text', schema: { type: 'string' } },
   },
 };

@@ -1,0 +1,168 @@
+import { realpathSync, statSync, type Dirent } from 'node:fs';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { basename, extname, isAbsolute, join, relative, sep } from 'node:path';
+import type { z } from 'zod';
+import type { ScenarioFolder } from '../../../src-shared/operations/control/scenarios';
+import { AppError } from '../errors';
+import { parseScenario } from './parse';
+
+/** What a scenarios folder lists and serves (docs/scenarios.md, "From the web UI"). */
+export const SCENARIO_FOLDER_LIMITS = {
+  /** Files listed per folder, at most. */
+  maxFiles: 200,
+  /** Subfolder levels walked below the folder. */
+  maxDepth: 3,
+  /** A larger file is listed but not read. */
+  maxFileBytes: 1_000_000,
+} as const;
+
+const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+
+type Folder = z.infer<typeof ScenarioFolder>;
+
+/** A file of a folder, as the API names it and where it is. */
+export interface ScenarioFileRef {
+  /** `examples/hard-bounce.yaml`: the folder's id, then the path inside it with `/`. */
+  path: string;
+  /** Its real absolute path. */
+  file: string;
+}
+
+const inside = (dir: string, file: string) => file.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+
+/**
+ * The folders whose scenario files the control API (and so the web UI) may run, apps included: those
+ * the person running Mailyard named at start (`--scenarios DIR`). Nothing outside them is read; a
+ * path is checked after symbolic links are resolved, so a link cannot lead out.
+ */
+export class ScenarioFolders {
+  private readonly folders: Array<{ id: string; dir: string }> = [];
+
+  /** Each folder must exist now (a start with a wrong one fails, naming it); ids are the folders' names, made unique. */
+  constructor(dirs: readonly string[]) {
+    for (const given of dirs) {
+      let dir: string;
+      try {
+        dir = realpathSync(given);
+        if (!statSync(dir).isDirectory()) throw new Error('not a folder');
+      } catch (err) {
+        const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (err as Error).message;
+        throw new Error(`scenarios folder ${given}: ${why}`);
+      }
+      if (this.folders.some((f) => f.dir === dir)) continue;
+      const name = basename(dir).replace(/[^\w.-]+/g, '-') || 'folder';
+      let id = name;
+      for (let n = 2; this.folders.some((f) => f.id === id); n++) id = `${name}-${n}`;
+      this.folders.push({ id, dir });
+    }
+  }
+
+  get dirs(): string[] {
+    return this.folders.map((f) => f.dir);
+  }
+
+  /** Every folder's scenario files, each read to say its name and whether it starts an app. */
+  async list(): Promise<Folder[]> {
+    return Promise.all(
+      this.folders.map(async ({ id, dir }) => {
+        const files: Folder['files'] = [];
+        let truncated = false;
+        let problem: string | null = null;
+        try {
+          truncated = await this.walk(dir, dir, 0, async (file) => {
+            files.push(await describe(id, dir, file));
+          });
+        } catch (err) {
+          problem = `cannot read the folder: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+        }
+        files.sort((a, b) => a.path.localeCompare(b.path));
+        return { id, dir, files, truncated, problem };
+      }),
+    );
+  }
+
+  /** Calls `found` for each scenario file under `at`, up to maxFiles; true when more were left out. */
+  private async walk(dir: string, at: string, depth: number, found: (file: string) => Promise<void>, seen = { n: 0 }): Promise<boolean> {
+    const entries: Dirent[] = await readdir(at, { withFileTypes: true });
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) {
+        if (depth < SCENARIO_FOLDER_LIMITS.maxDepth && (await this.walk(dir, path, depth + 1, found, seen))) return true;
+        continue;
+      }
+      if (!EXTENSIONS.has(extname(entry.name).toLowerCase())) continue;
+      // A link is listed only when it leads to a file inside the folder.
+      const real = entry.isSymbolicLink() ? await realpath(path).catch(() => null) : path;
+      if (real === null || !inside(dir, real) || !(entry.isFile() || (await stat(real)).isFile())) continue;
+      if (seen.n >= SCENARIO_FOLDER_LIMITS.maxFiles) return true;
+      seen.n++;
+      await found(path);
+    }
+    return false;
+  }
+
+  /**
+   * A file named by its listed path (`examples/hard-bounce.yaml`) or its absolute path: 404 when there
+   * is no such scenario file, 403 when it is outside every folder.
+   */
+  async resolve(path: string): Promise<ScenarioFileRef> {
+    if (this.folders.length === 0) throw new AppError('forbidden', NO_FOLDERS);
+    let candidate: string;
+    if (isAbsolute(path)) candidate = path;
+    else {
+      const [id, ...rest] = path.split('/');
+      const folder = this.folders.find((f) => f.id === id);
+      if (!folder || rest.length === 0) {
+        throw new AppError('not_found', `no scenario file ${JSON.stringify(path)}: a path starts with a scenarios folder's name (${this.folders.map((f) => `${f.id}/`).join(', ')}), as GET /emulator/scenarios/files lists them`);
+      }
+      if (rest.some((part) => part === '..' || part === '.' || part === '')) throw new AppError('not_found', `no scenario file ${JSON.stringify(path)}: name it as it is listed`);
+      candidate = join(folder.dir, ...rest);
+    }
+    let real: string;
+    try {
+      real = await realpath(candidate);
+    } catch {
+      throw new AppError('not_found', `no scenario file ${JSON.stringify(path)}`);
+    }
+    const folder = this.folders.find((f) => inside(f.dir, real));
+    if (!folder) {
+      throw new AppError('forbidden', `${JSON.stringify(path)} is outside the scenarios folders Mailyard was started with (${this.dirs.join(', ')}): start it with --scenarios ${JSON.stringify(dirOf(real))} to run it from there`);
+    }
+    if (!EXTENSIONS.has(extname(real).toLowerCase()) || !(await stat(real)).isFile()) {
+      throw new AppError('not_found', `no scenario file ${JSON.stringify(path)}: a scenario file ends in .yaml, .yml or .json`);
+    }
+    return { path: listedPath(folder.id, folder.dir, real), file: real };
+  }
+
+  /** A file's text, by its listed or absolute path (see resolve). */
+  async read(path: string): Promise<ScenarioFileRef & { source: string }> {
+    const ref = await this.resolve(path);
+    const { size } = await stat(ref.file);
+    if (size > SCENARIO_FOLDER_LIMITS.maxFileBytes) {
+      throw new AppError('validation', `${ref.path} is ${size} bytes: a scenario file has at most ${SCENARIO_FOLDER_LIMITS.maxFileBytes}`);
+    }
+    return { ...ref, source: await readFile(ref.file, 'utf8') };
+  }
+}
+
+export const NO_FOLDERS = 'no scenarios folder: Mailyard runs scenario files only from the folders named when it starts (mailyard serve --scenarios DIR)';
+
+function dirOf(file: string): string {
+  return file.slice(0, file.lastIndexOf(sep)) || sep;
+}
+
+function listedPath(id: string, dir: string, file: string): string {
+  return `${id}/${relative(dir, file).split(sep).join('/')}`;
+}
+
+async function describe(id: string, dir: string, file: string): Promise<Folder['files'][number]> {
+  const info = await stat(file);
+  const entry = { path: listedPath(id, dir, file), size: info.size, modified_at: info.mtime.toISOString() };
+  if (info.size > SCENARIO_FOLDER_LIMITS.maxFileBytes) return { ...entry, name: null, valid: false, starts_app: false };
+  const parsed = parseScenario(await readFile(file, 'utf8'));
+  return parsed.ok
+    ? { ...entry, name: parsed.scenario.name, valid: true, starts_app: parsed.scenario.app !== undefined }
+    : { ...entry, name: null, valid: false, starts_app: false };
+}
