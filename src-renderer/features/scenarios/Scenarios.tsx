@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { Time } from '../../components/Time';
 import { ReportView } from './ReportView';
+import { RunLog } from './RunLog';
 import { RunProgress, RunStatus } from './RunProgress';
-import { ScenarioApiError, scenarios, type ScenarioProblem } from './scenarios-api';
+import { ScenarioApiError, scenarios, type ScenarioProblem, type ScenarioRequest } from './scenarios-api';
 import { ScenarioEditor, STARTER } from './ScenarioEditor';
+import { ScenarioFiles } from './ScenarioFiles';
 import { useScenarioRuns } from './use-scenario-runs';
 import './scenarios.css';
 
@@ -12,14 +14,22 @@ interface Outcome {
   text: string;
 }
 
+/** Whether scenario text starts an app (`app:` at the top level, in YAML or JSON): a hint only, the emulator decides. */
+const STARTS_APP = /^app\s*:|"app"\s*:/m;
+
 /**
- * The Scenarios screen: a scenario file opened or written here, validated (its problems by line and
- * field beside the text), run, followed live (progress bar and counts), stopped; the past runs; and
- * the report of the one shown.
+ * The Scenarios screen: the scenarios folders' files, a scenario opened or written here, validated (its
+ * problems by line and field beside the text), run, followed live (progress bar, counts and log),
+ * stopped; the past runs; and the report of the one shown. A folder's file, unedited, runs as that
+ * file (with its app); edited text or a file from this computer runs as text, which never starts an app.
  */
 export function Scenarios() {
   const [source, setSource] = useState(STARTER);
   const [file, setFile] = useState<string | null>(null);
+  /** The folder file in the editor, and its text as read: while the text is unchanged it runs as that file. */
+  const [listed, setListed] = useState<{ path: string; source: string } | null>(null);
+  const asFile = listed !== null && listed.source === source;
+  const request = (): ScenarioRequest => (asFile ? { path: listed.path } : { source, ...(file ? { file } : {}) });
   const [problems, setProblems] = useState<ScenarioProblem[]>([]);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState<'validate' | 'run' | 'stop' | null>(null);
@@ -42,13 +52,13 @@ export function Scenarios() {
   };
   const validate = () =>
     act('validate', async () => {
-      const res = await scenarios.validate(source, file ?? undefined);
+      const res = await scenarios.validate(request());
       setProblems([]);
       setOutcome({ tone: 'ok', text: `Valid${res.scenario.name ? `: “${res.scenario.name}”` : ''}` });
     });
   const run = () =>
     act('run', async () => {
-      const started = await scenarios.start(source, file ?? undefined);
+      const started = await scenarios.start(request());
       setProblems([]);
       runs.upsert(started);
       runs.select(started.id);
@@ -57,8 +67,16 @@ export function Scenarios() {
   const selected = runs.selected;
   const stop = () => act('stop', async () => void (selected && runs.upsert(await scenarios.stop(selected.id))));
   const running = runs.runs.some((r) => r.status === 'starting' || r.status === 'running');
+  const open = (path: string, text: string) => {
+    setListed({ path, source: text });
+    setSource(text);
+    setFile(path);
+    setProblems([]);
+    setOutcome(null);
+  };
   return (
     <main>
+      <ScenarioFiles opened={asFile ? listed.path : null} onOpen={open} />
       <section className="card" aria-labelledby="scenario-title">
         <div className="card-head">
           <h2 id="scenario-title">Scenario</h2>
@@ -71,8 +89,23 @@ export function Scenarios() {
           onChange={(text, name) => {
             setSource(text);
             setFile(name);
+            if (listed && name !== listed.path) setListed(null);
           }}
         />
+        <p className="muted small" data-testid="scenario-run-as">
+          {asFile ? (
+            <>
+              Runs as the file <code>{listed.path}</code> on the emulator's disk{STARTS_APP.test(source) ? ', starting its app' : ''}.
+            </>
+          ) : STARTS_APP.test(source) ? (
+            <>
+              This scenario starts an app: it runs only as a file of a scenarios folder (listed above, unedited) or with{' '}
+              <code>mailyard scenario run FILE</code>, never as text sent from here.
+            </>
+          ) : (
+            <>Runs as the text above.</>
+          )}
+        </p>
         <div className="form-row">
           <button type="button" className="button" onClick={() => void validate()} disabled={busy !== null}>
             {busy === 'validate' ? 'Validating…' : 'Validate'}
@@ -93,6 +126,7 @@ export function Scenarios() {
             <h2 id="scenario-run-title">Run</h2>
           </div>
           <RunProgress run={selected} onStop={() => void stop()} stopping={busy === 'stop'} />
+          <RunLog run={selected} />
         </section>
       )}
       {runs.error && (

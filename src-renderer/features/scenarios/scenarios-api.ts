@@ -1,4 +1,4 @@
-import type { ScenarioReport, ScenarioRun } from '../../../src-shared/scenario/report';
+import type { ScenarioLogLine, ScenarioReport, ScenarioRun } from '../../../src-shared/scenario/report';
 import { CONTROL_KEY_NEEDED } from '../../api/clients';
 import { live } from '../../api/live';
 
@@ -22,6 +22,26 @@ export class ScenarioApiError extends Error {
 }
 
 const BASE = '/emulator/scenarios';
+
+/** A file of a scenarios folder (`mailyard serve --scenarios DIR`): only these may start an app. */
+export interface ScenarioFileEntry {
+  path: string;
+  name: string | null;
+  valid: boolean;
+  starts_app: boolean;
+  size: number;
+  modified_at: string;
+}
+export interface ScenarioFolder {
+  id: string;
+  dir: string;
+  files: ScenarioFileEntry[];
+  truncated: boolean;
+  problem: string | null;
+}
+
+/** What the editor validates or runs: its text, or a scenarios folder's file as it is on disk. */
+export type ScenarioRequest = { source: string; file?: string } | { path: string };
 
 /** The problems of a 400: `errors` (the contract's list), or the control API's `details.fields` by path. */
 function problemsOf(body: Record<string, unknown>): ScenarioProblem[] {
@@ -57,8 +77,12 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
 
 /** The scenario routes of the control API (docs: /work/shared/spec and docs/scenarios-report.md). */
 export const scenarios = {
-  validate: (source: string, file?: string) => call<{ scenario: { name?: string } }>('POST', '/validate', { source, ...(file ? { file } : {}) }),
-  start: (source: string, file?: string) => call<ScenarioRun>('POST', '/runs', { source, ...(file ? { file } : {}) }),
+  files: () => call<{ folders: ScenarioFolder[] }>('GET', '/files'),
+  file: (path: string) => call<{ path: string; file: string; source: string }>('GET', `/files/content?path=${encodeURIComponent(path)}`),
+  validate: (input: ScenarioRequest) => call<{ scenario: { name?: string; app?: unknown } }>('POST', '/validate', input),
+  start: (input: ScenarioRequest) => call<ScenarioRun>('POST', '/runs', input),
+  log: (id: string, after: number) => call<{ lines: ScenarioLogLine[]; next: number; dropped: number }>('GET', `/runs/${encodeURIComponent(id)}/log?after=${after}`),
+  logTextUrl: (id: string) => `${BASE}/runs/${encodeURIComponent(id)}/log.txt`,
   list: () => call<ScenarioRun[]>('GET', '/runs'),
   get: (id: string) => call<ScenarioRun>('GET', `/runs/${encodeURIComponent(id)}`),
   stop: (id: string) => call<ScenarioRun>('POST', `/runs/${encodeURIComponent(id)}/stop`),
