@@ -167,6 +167,9 @@ test.describe('with SpamAssassin', () => {
   });
 });
 
+test.describe('screenshots: Scenarios', () => {
+  // The examples' folder allowed, as `npm run serve -- --scenarios examples/scenarios` does: the page lists them.
+  test.use({ serveArgs: ['--scenarios', resolve(import.meta.dirname, '../../examples/scenarios')] });
 test('screenshots: Scenarios (a run under way, and its report)', async ({ served, page }) => {
   test.setTimeout(120_000);
   const receiver = await startReceiver();
@@ -178,7 +181,10 @@ test('screenshots: Scenarios (a run under way, and its report)', async ({ served
     await openScenarioFile(page, 'checkout.yaml', trafficScenario(receiver.url).replace('count: 60', 'count: 200').replace('rate: 10/s', 'rate: 20/s'));
     await page.getByRole('button', { name: 'Run' }).click();
     await expect.poll(() => progressCount(page, 'sends'), { timeout: 30_000 }).toBeGreaterThan(40);
+    // The scenarios folder's files at the top, the run's progress and log below.
+    await page.setViewportSize({ width: 1360, height: 1500 });
     await page.screenshot({ path: `${DOCS}/scenarios.png` });
+    await page.setViewportSize({ width: 1360, height: 900 });
     await expect(page.getByTestId('scenario-report')).toBeVisible({ timeout: 90_000 });
     await expect(page.frameLocator('[data-testid="scenario-report-frame"]').locator('#chart-events canvas')).toBeVisible();
     // The report below the sticky header, in a window tall enough for its tables and first plots.
@@ -188,4 +194,5 @@ test('screenshots: Scenarios (a run under way, and its report)', async ({ served
   } finally {
     await receiver.close();
   }
+});
 });
