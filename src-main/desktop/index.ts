@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, session, shell } from 'electron';
@@ -13,6 +13,14 @@ import { startWithPortFallback, describeFallbacks } from './ports';
 import { loadPreferences, savePreferences } from './preferences';
 import { lockDownContents, lockDownSession, openInBrowser } from './security';
 import { installShutdown } from './shutdown';
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The desktop app's main process: the composition of the pieces beside it. The same emulator as
@@ -95,6 +103,23 @@ function main(): void {
     await window.loadURL(url);
   };
 
+  /**
+   * A folder chosen here, in the native dialog, is one the person allowed: its scenario files run from
+   * the UI with the app they start (as `mailyard serve --scenarios DIR`), now and at the next start.
+   */
+  const allowScenariosFolder = async (running: EmulatorHandle) => {
+    const options = { title: 'Allow a scenarios folder', buttonLabel: 'Allow', properties: ['openDirectory' as const] };
+    const choice = window && !window.isDestroyed() ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+    const [dir] = choice.filePaths;
+    if (choice.canceled || dir === undefined) return;
+    const folder = running.services.scenarios.folders.allow(dir);
+    if (!preferences.scenarioDirs.includes(folder.dir)) {
+      preferences = { ...preferences, scenarioDirs: [...preferences.scenarioDirs, folder.dir] };
+      savePreferences(preferencesFile, preferences);
+    }
+    refreshMenu();
+  };
+
   const refreshMenu = () => {
     if (!emulator) return;
     const running = emulator;
@@ -109,6 +134,14 @@ function main(): void {
       },
       setFailureNotifications: (enabled) => {
         preferences = { ...preferences, failureNotifications: enabled };
+        savePreferences(preferencesFile, preferences);
+        refreshMenu();
+      },
+      allowScenariosFolder: () =>
+        void allowScenariosFolder(running).catch((err: unknown) => void dialog.showMessageBox({ type: 'error', title: PRODUCT, message: 'That folder cannot be allowed', detail: String((err as Error).message) })),
+      forgetScenariosFolders: () => {
+        running.services.scenarios.folders.forgetAll();
+        preferences = { ...preferences, scenarioDirs: [] };
         savePreferences(preferencesFile, preferences);
         refreshMenu();
       },
@@ -129,6 +162,7 @@ function main(): void {
         loginItemsSupported,
         startAtLogin: loginItemsSupported && app.getLoginItemSettings().openAtLogin,
         failureNotifications: preferences.failureNotifications,
+        scenarioDirs: running.services.scenarios.folders.dirs,
       },
       actions,
     );
@@ -139,7 +173,8 @@ function main(): void {
     const binding = sqliteBinding();
     const { result, fallbacks } = await startWithPortFallback((ports) =>
       createEmulator(
-        { httpPort: ports.http, smtpPort: ports.smtp, dataDir, uiDir: join(OUT, '../renderer') },
+        // A folder allowed before and gone since is left out, not a reason to fail the start.
+        { httpPort: ports.http, smtpPort: ports.smtp, dataDir, uiDir: join(OUT, '../renderer'), scenarioDirs: preferences.scenarioDirs.filter(isFolder) },
         { sqliteNativeBinding: binding },
       ),
     );

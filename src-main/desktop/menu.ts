@@ -7,6 +7,9 @@ export interface MenuActions {
   openInBrowser(): void;
   setStartAtLogin(enabled: boolean): void;
   setFailureNotifications(enabled: boolean): void;
+  /** Asks for a folder (a native dialog) whose scenario files the UI may run with their app. */
+  allowScenariosFolder(): void;
+  forgetScenariosFolders(): void;
   showAbout(): void;
   quit(): void;
 }
@@ -19,6 +22,8 @@ export interface MenuState {
   loginItemsSupported: boolean;
   startAtLogin: boolean;
   failureNotifications: boolean;
+  /** The scenarios folders allowed (their scenario files run from the UI, apps included). */
+  scenarioDirs: readonly string[];
 }
 
 /** The application menu. Rebuilt when a checkbox changes, so it always shows the current state. */
@@ -45,6 +50,10 @@ export function buildMenuTemplate(state: MenuState, actions: MenuActions): MenuI
       checked: state.failureNotifications,
       click: (item) => actions.setFailureNotifications(item.checked),
     },
+    { type: 'separator' },
+    { label: 'Allow a Scenarios Folder…', click: () => actions.allowScenariosFolder() },
+    ...state.scenarioDirs.map((dir): MenuItemConstructorOptions => ({ label: `Scenarios: ${dir}`, enabled: false })),
+    { label: 'Forget Scenarios Folders', enabled: state.scenarioDirs.length > 0, click: () => actions.forgetScenariosFolders() },
   ];
   const about: MenuItemConstructorOptions = { label: 'About Mailyard', click: () => actions.showAbout() };
   const quit: MenuItemConstructorOptions = { label: mac ? 'Quit Mailyard' : 'Quit', accelerator: 'CmdOrCtrl+Q', click: () => actions.quit() };

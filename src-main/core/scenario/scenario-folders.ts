@@ -40,21 +40,35 @@ export class ScenarioFolders {
 
   /** Each folder must exist now (a start with a wrong one fails, naming it); ids are the folders' names, made unique. */
   constructor(dirs: readonly string[]) {
-    for (const given of dirs) {
-      let dir: string;
-      try {
-        dir = realpathSync(given);
-        if (!statSync(dir).isDirectory()) throw new Error('not a folder');
-      } catch (err) {
-        const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (err as Error).message;
-        throw new Error(`scenarios folder ${given}: ${why}`);
-      }
-      if (this.folders.some((f) => f.dir === dir)) continue;
-      const name = basename(dir).replace(/[^\w.-]+/g, '-') || 'folder';
-      let id = name;
-      for (let n = 2; this.folders.some((f) => f.id === id); n++) id = `${name}-${n}`;
-      this.folders.push({ id, dir });
+    for (const dir of dirs) this.allow(dir);
+  }
+
+  /**
+   * Allows one more folder (the desktop app's "Allow a Scenarios Folder…", chosen in a native dialog):
+   * throws, naming it, when it is not a folder. Allowing one twice changes nothing.
+   */
+  allow(given: string): { id: string; dir: string } {
+    let dir: string;
+    try {
+      dir = realpathSync(given);
+      if (!statSync(dir).isDirectory()) throw new Error('not a folder');
+    } catch (err) {
+      const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (err as Error).message;
+      throw new Error(`scenarios folder ${given}: ${why}`);
     }
+    const known = this.folders.find((f) => f.dir === dir);
+    if (known) return known;
+    const name = basename(dir).replace(/[^\w.-]+/g, '-') || 'folder';
+    let id = name;
+    for (let n = 2; this.folders.some((f) => f.id === id); n++) id = `${name}-${n}`;
+    const folder = { id, dir };
+    this.folders.push(folder);
+    return folder;
+  }
+
+  /** No folder is allowed any more (runs under way go on). */
+  forgetAll(): void {
+    this.folders.length = 0;
   }
 
   get dirs(): string[] {
@@ -147,7 +161,8 @@ export class ScenarioFolders {
   }
 }
 
-export const NO_FOLDERS = 'no scenarios folder: Mailyard runs scenario files only from the folders named when it starts (mailyard serve --scenarios DIR)';
+export const NO_FOLDERS =
+  'no scenarios folder: Mailyard runs scenario files only from folders you allowed (mailyard serve --scenarios DIR; in the desktop app, Allow a Scenarios Folder… in its menu)';
 
 function dirOf(file: string): string {
   return file.slice(0, file.lastIndexOf(sep)) || sep;

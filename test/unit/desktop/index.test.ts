@@ -1,3 +1,5 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeEvent } from './fakes';
@@ -19,6 +21,8 @@ const h = vi.hoisted(() => {
     messageBoxes: [] as any[],
     errorBoxes: [] as any[],
     menus: [] as any[],
+    /** What the folder dialog answers. */
+    openDialog: { canceled: true, filePaths: [] as string[] },
     app: undefined as any,
     session: undefined as any,
   };
@@ -79,6 +83,7 @@ vi.mock('electron', async () => {
     dialog: {
       showErrorBox: v.fn((title: string, message: string) => s.errorBoxes.push({ title, message })),
       showMessageBox: v.fn(async (...args: any[]) => (s.messageBoxes.push(args.at(-1)), { response: 0 })),
+      showOpenDialog: v.fn(async () => s.openDialog),
     },
     ipcMain: { handle: v.fn((channel: string, handler: unknown) => s.ipc.set(channel, handler)) },
     Menu: { buildFromTemplate: v.fn((t: unknown) => t), setApplicationMenu: v.fn((m: unknown) => s.menus.push(m)) },
@@ -90,6 +95,7 @@ vi.mock('electron', async () => {
 
 vi.mock('../../../src-main/core', async () => {
   const { LiveBus } = await import('../../../src-main/core/live-bus');
+  const { ScenarioFolders } = await import('../../../src-main/core/scenario/scenario-folders');
   return {
     VERSION: '0.0.0-test',
     createEmulator: async (config: any, seams: any) => {
@@ -105,6 +111,7 @@ vi.mock('../../../src-main/core', async () => {
         ports: { http, smtp },
         defaultAccount: { apiKey: 'mly_test' },
         live: new LiveBus(),
+        services: { scenarios: { folders: new ScenarioFolders(config.scenarioDirs ?? []) } },
         close: vi.fn(async () => {
           s.log.push('emulator.close');
         }),
@@ -136,6 +143,7 @@ beforeEach(() => {
     messageBoxes: [],
     errorBoxes: [],
     menus: [],
+    openDialog: { canceled: true, filePaths: [] },
   });
 });
 
@@ -168,6 +176,33 @@ describe('the desktop main process', () => {
     expect(s.session.setPermissionCheckHandler).toHaveBeenCalledTimes(1);
     expect(s.menus).toHaveLength(1);
     expect(s.messageBoxes).toEqual([]);
+  });
+
+  it('a scenarios folder chosen in the native dialog is allowed at once and at the next start; a folder gone since is left out', async () => {
+    const userData = mkdtempSync(join(tmpdir(), 'mailyard-desktop-'));
+    const folder = mkdtempSync(join(tmpdir(), 'mailyard-desktop-scenarios-'));
+    const getPath = h.state.app.getPath;
+    h.state.app.getPath = (name: string) => (name === 'userData' ? userData : getPath(name));
+    try {
+      await load();
+      await vi.waitFor(() => expect(h.state.menus).toHaveLength(1));
+      h.state.openDialog = { canceled: false, filePaths: [folder] };
+      const allow = (menu: any[]) => menu.flatMap((m) => m.submenu ?? []).find((i: any) => i.label === 'Allow a Scenarios Folder…');
+      allow(h.state.menus[0]).click();
+      // Allowed in the running emulator, listed in the menu, kept in the preferences.
+      await vi.waitFor(() => expect(h.state.handles[0].services.scenarios.folders.dirs).toEqual([realpathSync(folder)]));
+      await vi.waitFor(() => expect(h.state.menus.at(-1).flatMap((m: any) => m.submenu ?? []).map((i: any) => i.label)).toContain(`Scenarios: ${realpathSync(folder)}`));
+      await load();
+      await vi.waitFor(() => expect(h.state.createCalls).toHaveLength(2));
+      expect(h.state.createCalls[1].config.scenarioDirs).toEqual([realpathSync(folder)]);
+      rmSync(folder, { recursive: true });
+      await load();
+      await vi.waitFor(() => expect(h.state.createCalls).toHaveLength(3));
+      expect(h.state.createCalls[2].config.scenarioDirs).toEqual([]);
+    } finally {
+      h.state.app.getPath = getPath;
+      rmSync(userData, { recursive: true, force: true });
+    }
   });
 
   it('moves to free ports when the defaults are taken, and says so', async () => {

@@ -15,6 +15,7 @@ const STATE: MenuState = {
   loginItemsSupported: false,
   startAtLogin: false,
   failureNotifications: false,
+  scenarioDirs: [],
 };
 
 function actions(): MenuActions & Record<string, ReturnType<typeof vi.fn>> {
@@ -24,6 +25,8 @@ function actions(): MenuActions & Record<string, ReturnType<typeof vi.fn>> {
     openInBrowser: vi.fn(),
     setStartAtLogin: vi.fn(),
     setFailureNotifications: vi.fn(),
+    allowScenariosFolder: vi.fn(),
+    forgetScenariosFolders: vi.fn(),
     showAbout: vi.fn(),
     quit: vi.fn(),
   };
@@ -56,6 +59,14 @@ describe('the application menu', () => {
     expect(a.setFailureNotifications).toHaveBeenCalledWith(true);
     expect(a.showAbout).toHaveBeenCalledTimes(1);
     expect(a.quit).toHaveBeenCalledTimes(1);
+    click('Allow a Scenarios Folder');
+    expect(a.allowScenariosFolder).toHaveBeenCalledTimes(1);
+    // Nothing to forget yet; the allowed folders are listed once there are some.
+    expect(byLabel(template, 'Forget Scenarios Folders').enabled).toBe(false);
+    const allowed = buildMenuTemplate({ ...STATE, scenarioDirs: ['/home/qa/scenarios'] }, a);
+    expect(byLabel(allowed, 'Scenarios: ').label).toBe('Scenarios: /home/qa/scenarios');
+    byLabel(allowed, 'Forget Scenarios Folders').click!({} as never, undefined, {} as never);
+    expect(a.forgetScenariosFolders).toHaveBeenCalledTimes(1);
     // The listener's addresses are shown (a port may have been moved).
     expect(byLabel(template, 'HTTP:').label).toBe('HTTP: http://127.0.0.1:4400');
     expect(byLabel(template, 'SMTP:').label).toBe('SMTP: smtp://127.0.0.1:2525');
@@ -133,9 +144,9 @@ describe('failed-delivery notifications', () => {
   it('the preference is kept in a file; a damaged file gives the default', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mailyard-prefs-'));
     const file = join(dir, 'sub', 'preferences.json');
-    savePreferences(file, { failureNotifications: true });
-    expect(loadPreferences(file)).toEqual({ failureNotifications: true });
+    savePreferences(file, { failureNotifications: true, scenarioDirs: ['/home/qa/scenarios'] });
+    expect(loadPreferences(file)).toEqual({ failureNotifications: true, scenarioDirs: ['/home/qa/scenarios'] });
     writeFileSync(file, '{not json');
-    expect(loadPreferences(file)).toEqual({ failureNotifications: false });
+    expect(loadPreferences(file)).toEqual({ failureNotifications: false, scenarioDirs: [] });
   });
 });
