@@ -29,7 +29,7 @@ import type { SmtpRelay } from '../smtp/relay';
 import type { LiveBus } from '../live-bus';
 import { errorBody, handleError } from './error-handler';
 import { controlAccess, controlKeyGuard, isLoopbackHost, sessionRoutes } from './control-auth';
-import { bearerAuth, controlGuard } from './guards';
+import { bearerAuth, controlGuard, refuseCrossSite } from './guards';
 import { controlRoutes } from './routes/control.routes';
 import { dispatchRoutes } from './routes/dispatch.routes';
 import { domainControlRoutes, domainRoutes } from './routes/domains.routes';
@@ -224,6 +224,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   openApiRoutes(app, { version: deps.version, serverUrl: () => deps.health().urls?.http });
 
   await app.register(async (v1) => {
+    v1.addHook('onRequest', refuseCrossSite);
     v1.addHook('onRequest', bearerAuth(deps.services.accounts));
     webhookRoutes(v1, deps.services.webhooks);
     emailRoutes(v1, { email: deps.services.email, templates: deps.services.templates });
@@ -238,7 +239,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await app.register(async (o) => oauthRoutes(o, deps.services.oauth));
 
   await app.register(async (control) => {
-    // The key first: without it a request is refused (401) whatever its Host.
+    // A page of another site first (it learns nothing, not even whether it holds a login); then the
+    // key: without it a request is refused (401) whatever its Host.
+    control.addHook('onRequest', refuseCrossSite);
     control.addHook('onRequest', controlKeyGuard(access));
     control.addHook('onRequest', controlGuard(deps.host));
     sessionRoutes(control, access);
