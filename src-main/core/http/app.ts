@@ -83,6 +83,8 @@ export interface HttpAppDeps {
    * host is beyond loopback (see withControlKey), and when one was given on loopback too.
    */
   controlKey?: string;
+  /** Wall time, for when a web UI login expires (default Date.now). */
+  wallClock?: () => number;
   maxBodyBytes: number;
   /** `/v1` refuses unknown fields and null optionals (400) rather than ignoring them (leniency.ts). */
   strictRequests?: boolean;
@@ -142,7 +144,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   if (!isLoopbackHost(deps.host) && deps.controlKey === undefined) {
     throw new Error(`listening on ${deps.host} (beyond loopback) needs a control key: none was given`);
   }
-  const access = controlAccess(deps.controlKey);
+  const access = controlAccess(deps.controlKey, deps.wallClock);
   const app = Fastify({
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -254,7 +256,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     inboundControlRoutes(control, { inbound: deps.services.inbound, accounts: deps.services.accounts });
     domainControlRoutes(control, deps.services.domains);
     mailerControlRoutes(control, { mailers: deps.services.mailers, tests: deps.services.mailerTests });
-    streamRoutes(control, deps.live);
+    streamRoutes(control, deps.live, (request) => access.allows(request));
   });
 
   return app;
