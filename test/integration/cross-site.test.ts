@@ -1,3 +1,4 @@
+import { get as httpGet, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WAIT_MAX_MS } from '../../src-shared/schemas/messages';
 import { rawRequest, startEmulator, type RawResponse, type TestEmulator } from '../helpers/emulator';
@@ -86,6 +87,11 @@ describe('requests a browser marks as from another site', () => {
       expect(v1.status, JSON.stringify(headers)).toBe(200);
       expect(v1.headers['cross-origin-resource-policy']).toBe('same-origin');
     }
+    // The live stream (written by hand) carries them too.
+    const stream = await new Promise<IncomingMessage>((resolve, reject) => httpGet(`${emu.url}/emulator/stream`, resolve).on('error', reject));
+    stream.destroy();
+    expect(stream.statusCode).toBe(200);
+    expect(stream.headers).toMatchObject({ 'content-type': 'text/event-stream; charset=utf-8', 'cross-origin-resource-policy': 'same-origin', 'x-content-type-options': 'nosniff' });
   });
 
   it('leave tracking links, the OAuth consent page, the OpenAPI document and the UI open to every site', async () => {

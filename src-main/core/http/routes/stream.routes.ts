@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LIVE_EVENT_NAMES } from '../../../../src-shared/live-events';
 import type { LiveBus } from '../../live-bus';
@@ -21,11 +22,12 @@ export function streamRoutes(app: FastifyInstance, events: LiveBus, allowed: (re
   app.get('/emulator/stream', (request, reply) => {
     reply.hijack();
     const res = reply.raw;
+    // Hijacked, the answer carries only what is written here: the hooks' headers too (nosniff, CORP).
     res.writeHead(200, {
+      ...(reply.getHeaders() as OutgoingHttpHeaders),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       connection: 'keep-alive',
-      'x-content-type-options': 'nosniff',
     });
     res.write('retry: 2000\n: connected\n\n');
     const offs = LIVE_EVENT_NAMES.map((name) =>
