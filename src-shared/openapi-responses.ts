@@ -6,6 +6,9 @@ import type { ControlOperations, Operation, ServiceOperations } from './operatio
  * parameters, 401 and 403 from its guard, 507 on writes), and what its table entry lists (`errors`).
  */
 
+/** Why `/v1` and `/emulator` answer 403 to any request a browser sends for a page of another site. */
+const CROSS_SITE = 'a request a browser marks as sent by a page of another site (Sec-Fetch-Site cross-site or same-site, or a foreign Origin)';
+
 const COMMON: Record<number, string> = {
   400: 'Bad Request: malformed JSON, wrong types, missing fields or a broken rule (`details.fields` names each problem)',
   404: 'Not Found: the addressed resource does not exist',
@@ -22,18 +25,18 @@ const COMMON: Record<number, string> = {
 const BY_AUTH: Record<Operation['auth'], Record<number, string>> = {
   bearer: {
     401: 'Unauthorized: the API key (Authorization: Bearer or X-API-Key) is missing, malformed or unknown',
-    403: 'Forbidden',
+    403: `Forbidden: ${CROSS_SITE}`,
   },
   none: {
     401: 'Unauthorized: the control key is missing or wrong (required when the emulator listens beyond loopback, or when one was set)',
-    403: 'Forbidden: a foreign Host header on the control API',
+    403: `Forbidden: a foreign Host header on the control API, or ${CROSS_SITE}`,
   },
 };
 
 /** Words an operation's error statuses have that the common table does not say right. */
 const BY_OPERATION: Partial<Record<keyof ServiceOperations | keyof ControlOperations, Record<number, string>>> = {
   sendEmail: {
-    403: 'Unauthorized From Email: the sender may not send as this address (not at the domain whose mailer_id is given, or, with --strict-senders, not at a verified domain of the account)',
+    403: `Unauthorized From Email: the sender may not send as this address (not at the domain whose mailer_id is given, or, with --strict-senders, not at a verified domain of the account); or Forbidden: ${CROSS_SITE}`,
   },
   configureSMTP: { 422: 'The SMTP server could not be connected to, or refused the login; nothing was saved (the error carries its answer)' },
   configureIMAP: { 422: 'The IMAP server could not be connected to, or refused the login; nothing was saved' },
@@ -63,8 +66,7 @@ const BY_OPERATION: Partial<Record<keyof ServiceOperations | keyof ControlOperat
 
 /** The error statuses of an operation, each with its description, in ascending order. */
 export function errorStatuses(operationId: string, op: Operation): [number, string][] {
-  const statuses = new Set<number>([400, 408, 431, 401, ...(op.errors ?? [])]);
-  if (op.auth === 'none') statuses.add(403);
+  const statuses = new Set<number>([400, 401, 403, 408, 431, ...(op.errors ?? [])]);
   if (op.body) {
     statuses.add(413);
     statuses.add(415);

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { api, copiesOf, expect, registerWebhook, test, watchErrors, type Served } from './fixtures';
+import { api, copiesOf, expect, registerWebhook, sendEmail, test, watchErrors, type Served } from './fixtures';
 
 const HTML =
   '<html><body><h1>Your order shipped</h1><p>Track it <a href="https://shop.example/track?o=42&amp;x=1">on our site</a> or read <a href="https://shop.example/help">the help</a>.</p></body></html>';
@@ -122,5 +122,40 @@ test('with two accounts at 1,400 px the Messages toolbar keeps a usable search b
   // The account filter still works.
   await toolbar.getByLabel('Account').selectOption({ label: 'Staging' });
   await expect(page.getByTestId('message-list').getByRole('option')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('the preview loads no remote style sheet, @import or font until the user allows remote content', async ({ served, receiver, page }) => {
+  // Chromium reports each blocked load as a CSP violation: that is the block working.
+  const errors = watchErrors(page, [/violates the following Content Security Policy directive: "(style|font)-src/]);
+  const refused: string[] = [];
+  page.on('console', (m) => /violates the following Content Security Policy directive/.test(m.text()) && refused.push(m.text()));
+  const remote = receiver.url.replace(/\/$/, '');
+  // Answered as a sender's server would (fonts are fetched with CORS), so only the preview's policy can stop them.
+  receiver.answer = (r) => ({ status: 200, headers: { 'content-type': r.url.endsWith('.css') ? 'text/css' : 'font/woff2', 'access-control-allow-origin': '*' } });
+  const html = `<!doctype html><html><head>
+<link rel="stylesheet" href="${remote}/link.css">
+<style>@import url(${remote}/import.css);
+@font-face { font-family: Remote; src: url(${remote}/font.woff2) format('woff2'); }
+h1 { font-family: Remote, sans-serif; }</style>
+</head><body><h1>Styled from afar</h1></body></html>`;
+  const { id } = await sendEmail(page, served, 'ann@example.com', 'Remote styles', html);
+
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto(`${served.url}/messages/${id}`);
+  const frame = page.frameLocator('iframe[title="HTML preview"]');
+  await expect(frame.getByRole('heading', { name: 'Styled from afar' })).toBeVisible();
+  await expect(page.getByTestId('images-blocked')).toContainText('Remote content is blocked (3 style sheets, fonts or backgrounds)');
+  // The browser tried each of the three and the preview's policy refused it: none reached the server.
+  for (const file of ['link.css', 'import.css', 'font.woff2']) {
+    await expect.poll(() => refused.some((r) => r.includes(`${remote}/${file}`)), { message: file }).toBe(true);
+  }
+  expect(receiver.requests).toEqual([]);
+
+  await page.getByRole('button', { name: 'Show remote content' }).click();
+  await expect(page.getByTestId('images-blocked')).toContainText('Remote content shown');
+  await expect(frame.getByRole('heading', { name: 'Styled from afar' })).toBeVisible();
+  const paths = ['font.woff2', 'import.css', 'link.css'].map((file) => new URL(`${remote}/${file}`).pathname);
+  await expect.poll(() => receiver.requests.map((r) => r.url).sort()).toEqual(paths);
   expect(errors).toEqual([]);
 });

@@ -106,14 +106,18 @@ describe('a message’s checks', () => {
     expect((await fetch(`${emu.url}/emulator/messages/01HZZZZZZZZZZZZZZZZZZZZZZZ/checks`)).status).toBe(404);
   });
 
-  it('blocks remote images in the preview unless allowed; scripts stay blocked either way', async () => {
+  it('blocks remote images, style sheets and fonts in the preview unless allowed; scripts stay blocked either way', async () => {
     const { ids } = await sendOne(HTML);
     const blocked = await fetch(`${emu.url}/emulator/messages/${ids['ann@example.com']}/html`);
     const csp = blocked.headers.get('content-security-policy')!;
     expect(csp).toMatch(/img-src data: cid:(;|$)/);
+    expect(csp).toMatch(/style-src 'unsafe-inline'(;|$)/);
+    expect(csp).toMatch(/font-src data:(;|$)/);
     const allowed = await fetch(`${emu.url}/emulator/messages/${ids['ann@example.com']}/html?images=allow`);
     const allowCsp = allowed.headers.get('content-security-policy')!;
     expect(allowCsp).toContain('img-src data: cid: http: https:');
+    expect(allowCsp).toContain("style-src 'unsafe-inline' http: https:");
+    expect(allowCsp).toContain('font-src data: http: https:');
     for (const policy of [csp, allowCsp]) {
       expect(policy).toContain("default-src 'none'");
       expect(policy).not.toContain('script-src');

@@ -1,6 +1,8 @@
+import { get as httpGet, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlClient, ServiceClient } from '../../src-shared/clients';
 import { main } from '../../src-main/cli/index';
+import { CONTROL_SESSION_MS } from '../../src-main/core/http/control-sessions';
 import { startMailyard } from '../../src-main/testing/index';
 import { rawRequest, startEmulator, type RawResponse, type TestEmulator } from '../helpers/emulator';
 
@@ -122,7 +124,7 @@ describe('listening beyond loopback (--host 0.0.0.0)', () => {
     expect(setCookie).toMatch(new RegExp(`^mailyard_control_${emu.handle.ports.http}=`));
     expect(setCookie).toMatch(/; HttpOnly/);
     expect(setCookie).toMatch(/; SameSite=Strict/);
-    // The cookie holds a token made from the key, never the key itself.
+    // The cookie holds a session id, never the key itself.
     expect(setCookie).not.toContain(key);
     const cookie = setCookie.split(';')[0]!;
 
@@ -140,6 +142,77 @@ describe('listening beyond loopback (--host 0.0.0.0)', () => {
     // The control key is not an API key.
     expect((await call(base, 'GET', '/v1/webhook', { host: 'mailyard.lan', authorization: `Bearer ${key}` })).status).toBe(401);
     expect((await call(base, 'GET', '/openapi.json', { host: 'mailyard.lan' })).status).toBe(200);
+  });
+});
+
+describe('web UI logins (issue 37 part 3)', () => {
+  let emu: TestEmulator;
+  let base: string;
+  let key: string;
+  // The wall time the emulator's logins see (a seam): moved by the test, never slept through.
+  let now = Date.now();
+  const host = { host: 'mailyard.lan:4400' };
+
+  beforeAll(async () => {
+    emu = await startEmulator({ host: '0.0.0.0' }, { wallClock: () => now });
+    base = local(emu);
+    key = emu.handle.config.controlKey!;
+  });
+  afterAll(() => emu.cleanup());
+
+  async function login(): Promise<string> {
+    const res = await call(base, 'POST', '/emulator/login', host, { key });
+    expect(res.status).toBe(200);
+    return res.headers['set-cookie']![0]!.split(';')[0]!;
+  }
+  const opens = async (cookie: string) => (await call(base, 'GET', '/emulator/messages', { ...host, cookie })).status === 200;
+
+  it('gives each login its own random session id, and a logout ends it: the cookie replayed after it is refused', async () => {
+    const first = await login();
+    const second = await login();
+    expect(first).not.toBe(second);
+    for (const cookie of [first, second]) {
+      expect(cookie).toMatch(new RegExp(`^mailyard_control_${emu.handle.ports.http}=[A-Za-z0-9_-]{43}$`));
+      expect(await opens(cookie)).toBe(true);
+    }
+    expect((await call(base, 'POST', '/emulator/logout', { ...host, cookie: first })).status).toBe(200);
+    // The browser's copy is cleared, and a copy kept elsewhere is worth nothing now.
+    expectRefused(await call(base, 'GET', '/emulator/messages', { ...host, cookie: first }));
+    expect((await call(base, 'GET', '/emulator/session', { ...host, cookie: first })).json.data).toEqual({ key_required: true, authenticated: false });
+    // The other login goes on.
+    expect(await opens(second)).toBe(true);
+  });
+
+  it('ends a login 12 hours of wall time after it began, whatever the emulator clock does', async () => {
+    const cookie = await login();
+    // A day on the emulator clock logs no one out.
+    expect((await call(base, 'POST', '/emulator/clock', { ...host, cookie }, { advance_ms: 86_400_000 })).status).toBe(200);
+    expect(await opens(cookie)).toBe(true);
+    now += CONTROL_SESSION_MS - 1;
+    expect(await opens(cookie)).toBe(true);
+    now += 1;
+    expectRefused(await call(base, 'GET', '/emulator/messages', { ...host, cookie }));
+    expect(await opens(await login())).toBe(true);
+  });
+
+  it('ends a live stream opened with a login when the login ends', async () => {
+    const cookie = await login();
+    const stream = await new Promise<IncomingMessage>((resolve, reject) =>
+      httpGet(`${base}/emulator/stream`, { headers: { ...host, cookie } }, resolve).on('error', reject),
+    );
+    expect(stream.statusCode).toBe(200);
+    const events: string[] = [];
+    stream.on('data', (chunk: Buffer) => events.push(chunk.toString()));
+    const ended = new Promise<void>((resolve) => stream.on('end', resolve));
+    const service = new ServiceClient({ baseUrl: base, apiKey: emu.apiKey });
+    const send = (subject: string) => service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email: 'ann@example.com' }], subject, content: [{ type: 'text/plain', value: 'hi' }] });
+    await send('Seen live');
+    await expect.poll(() => events.join('')).toContain('Seen live');
+    await call(base, 'POST', '/emulator/logout', { ...host, cookie });
+    // The next announcement is not sent: the stream ends instead.
+    await send('Not seen');
+    await ended;
+    expect(events.join('')).not.toContain('Not seen');
   });
 });
 

@@ -271,14 +271,14 @@ describe('a body where none belongs', () => {
     expect(sent.filter((x) => x.call.startsWith('GET ')).every((x) => x.body === undefined && x.type === null)).toBe(true);
   });
 
-  it('a bodyless mutating request needs no Content-Type, unless a page of another site sends it', async () => {
+  it('a bodyless mutating request needs no Content-Type; a page of another site is refused whatever it sends', async () => {
     emu = await startEmulator();
     const host = new URL(emu.url).host;
     expect((await rawRequest(emu.url, 'DELETE', '/emulator/messages', {})).status).toBe(200);
     expect((await rawRequest(emu.url, 'DELETE', '/emulator/messages', { origin: `http://${host}`, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
     const foreign = await rawRequest(emu.url, 'POST', '/emulator/reset', { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
     expect(foreign.status).toBe(403);
-    expect(foreign.json).toEqual({ success: false, error: 'Forbidden: a request from another site (https://evil.example) must send Content-Type: application/json' });
+    expect(foreign.json.error).toMatch(/^Forbidden: a request from another site \(https:\/\/evil\.example\)/);
     expect((await rawRequest(emu.url, 'POST', '/emulator/reset', { origin: 'null' })).status).toBe(403);
     expect((await rawRequest(emu.url, 'POST', '/emulator/reset', { 'sec-fetch-site': 'same-site' })).status).toBe(403);
     // A form post (empty or not) and a body without a Content-Type stay refused.

@@ -38,6 +38,7 @@ export async function startListeners(deps: {
   live: LiveBus;
   services: EmulatorServices;
   health: () => Health;
+  wallClock?: () => number;
 }): Promise<Listeners> {
   const { config, services, version } = deps;
   const http = await buildHttpApp({
@@ -45,6 +46,7 @@ export async function startListeners(deps: {
     version,
     host: config.host,
     controlKey: config.controlKey,
+    wallClock: deps.wallClock,
     maxBodyBytes: config.maxBodyBytes,
     strictRequests: config.strictRequests,
     timeouts: {

@@ -29,6 +29,8 @@ export interface EmulatorSeams {
   dnsResolver?: DnsResolver;
   /** The key that encrypts mailer passwords and tokens (default: a 0600 file in the data directory, or memory). */
   secretKeys?: SecretKeyStore;
+  /** Wall time in ms, for what must not follow the emulator clock: when a web UI login expires (default Date.now). */
+  wallClock?: () => number;
   /** better-sqlite3's native module for this runtime (the desktop app: a build for Electron); default: its own. */
   sqliteNativeBinding?: string;
 }

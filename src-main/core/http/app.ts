@@ -29,7 +29,7 @@ import type { SmtpRelay } from '../smtp/relay';
 import type { LiveBus } from '../live-bus';
 import { errorBody, handleError } from './error-handler';
 import { controlAccess, controlKeyGuard, isLoopbackHost, sessionRoutes } from './control-auth';
-import { bearerAuth, controlGuard } from './guards';
+import { bearerAuth, controlGuard, refuseCrossSite } from './guards';
 import { controlRoutes } from './routes/control.routes';
 import { dispatchRoutes } from './routes/dispatch.routes';
 import { domainControlRoutes, domainRoutes } from './routes/domains.routes';
@@ -83,6 +83,8 @@ export interface HttpAppDeps {
    * host is beyond loopback (see withControlKey), and when one was given on loopback too.
    */
   controlKey?: string;
+  /** Wall time, for when a web UI login expires (default Date.now). */
+  wallClock?: () => number;
   maxBodyBytes: number;
   /** `/v1` refuses unknown fields and null optionals (400) rather than ignoring them (leniency.ts). */
   strictRequests?: boolean;
@@ -142,7 +144,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   if (!isLoopbackHost(deps.host) && deps.controlKey === undefined) {
     throw new Error(`listening on ${deps.host} (beyond loopback) needs a control key: none was given`);
   }
-  const access = controlAccess(deps.controlKey);
+  const access = controlAccess(deps.controlKey, deps.wallClock);
   const app = Fastify({
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -224,6 +226,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   openApiRoutes(app, { version: deps.version, serverUrl: () => deps.health().urls?.http });
 
   await app.register(async (v1) => {
+    v1.addHook('onRequest', refuseCrossSite);
     v1.addHook('onRequest', bearerAuth(deps.services.accounts));
     webhookRoutes(v1, deps.services.webhooks);
     emailRoutes(v1, { email: deps.services.email, templates: deps.services.templates });
@@ -238,7 +241,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await app.register(async (o) => oauthRoutes(o, deps.services.oauth));
 
   await app.register(async (control) => {
-    // The key first: without it a request is refused (401) whatever its Host.
+    // A page of another site first (it learns nothing, not even whether it holds a login); then the
+    // key: without it a request is refused (401) whatever its Host.
+    control.addHook('onRequest', refuseCrossSite);
     control.addHook('onRequest', controlKeyGuard(access));
     control.addHook('onRequest', controlGuard(deps.host));
     sessionRoutes(control, access);
@@ -251,7 +256,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     inboundControlRoutes(control, { inbound: deps.services.inbound, accounts: deps.services.accounts });
     domainControlRoutes(control, deps.services.domains);
     mailerControlRoutes(control, { mailers: deps.services.mailers, tests: deps.services.mailerTests });
-    streamRoutes(control, deps.live);
+    streamRoutes(control, deps.live, (request) => access.allows(request));
   });
 
   return app;

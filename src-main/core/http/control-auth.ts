@@ -1,7 +1,8 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { ControlSessions } from './control-sessions';
 import { errorBody } from './error-handler';
 
 /**
@@ -30,7 +31,10 @@ export function withControlKey<C extends { host: string; controlKey?: string }>(
   return { ...config, controlKey: generateControlKey() };
 }
 
-/** The HttpOnly cookie the web UI's login sets; named by the listener's port, so two Mailyards on one host keep theirs. */
+/**
+ * The HttpOnly cookie the web UI's login sets; named by the listener's port, so two Mailyards on one
+ * host keep theirs. Cookies are not isolated by port: every server on this host name receives it.
+ */
 function cookieName(request: FastifyRequest): string {
   return `mailyard_control_${request.socket.localPort ?? 0}`;
 }
@@ -52,34 +56,44 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 export interface ControlAccess {
   /** Whether requests must carry the key (a listener beyond loopback, or a key given explicitly). */
   readonly required: boolean;
-  /** Whether a request carries the key (a bearer header or the login cookie); true when none is required. */
+  /** Whether a request carries the key (a bearer header) or a login that holds; true when none is required. */
   allows(request: FastifyRequest): boolean;
 }
 
 /**
- * The control key's checks. The cookie holds an HMAC of the key, not the key itself: it is worth the
- * key on this listener only, and a new key (a restart without `--control-key`) ends every login.
+ * The control key's checks, and the web UI's logins (ControlSessions): the login cookie carries a
+ * random session id, never the key nor anything made from it. `now` is wall time (tests move it).
  */
-export function controlAccess(controlKey: string | undefined): ControlAccess & { login(reply: FastifyReply, request: FastifyRequest, key: unknown): boolean; logout(reply: FastifyReply, request: FastifyRequest): void } {
-  const session = controlKey === undefined ? undefined : createHmac('sha256', controlKey).update('mailyard web UI session').digest('base64url');
+export function controlAccess(
+  controlKey: string | undefined,
+  now: () => number = Date.now,
+): ControlAccess & { login(reply: FastifyReply, request: FastifyRequest, key: unknown): boolean; logout(reply: FastifyReply, request: FastifyRequest): void } {
+  const sessions = new ControlSessions(now);
+  // A session cookie besides: it also ends when the browser closes.
   const cookie = (request: FastifyRequest, value: string, maxAge?: number) =>
     `${cookieName(request)}=${value}; Path=/; HttpOnly; SameSite=Strict${maxAge === undefined ? '' : `; Max-Age=${maxAge}`}`;
+  const sessionOf = (request: FastifyRequest) => cookieOf(request, cookieName(request));
   return {
     required: controlKey !== undefined,
     allows(request) {
-      if (controlKey === undefined || session === undefined) return true;
+      if (controlKey === undefined) return true;
       const bearer = BEARER.exec(request.headers.authorization ?? '')?.[1];
       if (bearer !== undefined && sameSecret(bearer, controlKey)) return true;
-      const sent = cookieOf(request, cookieName(request));
-      return sent !== undefined && sameSecret(sent, session);
+      const id = sessionOf(request);
+      return id !== undefined && sessions.holds(id);
     },
     login(reply, request, key) {
-      if (controlKey === undefined || session === undefined) return true;
+      if (controlKey === undefined) return true;
       if (typeof key !== 'string' || !sameSecret(key, controlKey)) return false;
-      reply.header('set-cookie', cookie(request, session));
+      // A new id at each login; the browser's previous one ends.
+      const previous = sessionOf(request);
+      if (previous !== undefined) sessions.end(previous);
+      reply.header('set-cookie', cookie(request, sessions.begin()));
       return true;
     },
     logout(reply, request) {
+      const id = sessionOf(request);
+      if (id !== undefined) sessions.end(id);
       reply.header('set-cookie', cookie(request, '', 0));
     },
   };
@@ -104,8 +118,9 @@ const LoginBody = z.strictObject({ key: z.string({ error: 'key must be a string:
 
 /**
  * The web UI's login: `GET /emulator/session` says whether a key is needed and whether this browser
- * has logged in; `POST /emulator/login {key}` sets the HttpOnly, SameSite=Strict cookie;
- * `POST /emulator/logout` clears it. Registered inside the control API (its Host and JSON checks apply).
+ * has logged in; `POST /emulator/login {key}` begins a login and sets its HttpOnly, SameSite=Strict
+ * cookie; `POST /emulator/logout` ends the login and clears the cookie. Registered inside the control
+ * API (its Host and JSON checks apply).
  */
 export function sessionRoutes(app: FastifyInstance, access: ReturnType<typeof controlAccess>): void {
   app.get('/emulator/session', (request, reply) =>

@@ -59,21 +59,16 @@ function isLoopbackName(name: string): boolean {
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Whether a request carries a body, by its headers (the body is not read yet). */
-function hasBody(headers: FastifyRequest['headers']): boolean {
-  if (headers['transfer-encoding'] !== undefined) return true;
-  const length = headers['content-length'];
-  return length !== undefined && length.trim() !== '0';
-}
-
 /**
- * The origin of a browser request sent by a page that is not one of the emulator's own, if it is one
- * (`Origin` of another host, or `Sec-Fetch-Site` other than same-origin); undefined otherwise.
+ * The site of a browser request sent by a page that is not one of the emulator's own, if it is one;
+ * undefined otherwise. `Sec-Fetch-Site` says it where the browser sends it (every current one): a page
+ * cannot forge it, and it holds behind a proxy that rewrites Host. Without it (an older browser) a
+ * foreign `Origin` says it. Programs (curl, SDKs, node's fetch) send neither: never foreign.
  */
 function foreignOrigin(request: FastifyRequest): string | undefined {
   const origin = request.headers.origin;
   const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return origin ?? site;
+  if (site !== undefined) return site === 'same-origin' || site === 'none' ? undefined : (origin ?? site);
   if (origin === undefined) return undefined;
   try {
     if (new URL(origin).host.toLowerCase() === (request.headers.host ?? '').toLowerCase()) return undefined;
@@ -84,11 +79,36 @@ function foreignOrigin(request: FastifyRequest): string | undefined {
 }
 
 /**
+ * `/v1` and `/emulator` answer the emulator's own pages and programs, never a page of another site,
+ * whatever the method: a page elsewhere can send a GET without CORS and read nothing of the answer,
+ * yet learn from its timing (a long poll that answers at once on a match, a 401 against a 200) what
+ * captured mail holds. So such a request is refused here, first, before any key is checked or any work
+ * or wait begins; and every answer is `Cross-Origin-Resource-Policy: same-origin`, so no other page
+ * can embed one. `/t`, `/oauth`, `/openapi.json` and the UI's files are not behind it: mail and other
+ * sites open them.
+ */
+export async function refuseCrossSite(request: FastifyRequest, reply: FastifyReply) {
+  reply.header('cross-origin-resource-policy', 'same-origin');
+  const origin = foreignOrigin(request);
+  if (origin === undefined) return;
+  return reply
+    .status(403)
+    .send(errorBody(`Forbidden: a request from another site (${origin}): this API answers Mailyard's own web UI and programs, not pages of other sites`, undefined, undefined, shapeOf(request)));
+}
+
+/** Whether a request carries a body, by its headers (the body is not read yet). */
+function hasBody(headers: FastifyRequest['headers']): boolean {
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && length.trim() !== '0';
+}
+
+/**
  * On a loopback listener the control API is unauthenticated, so it answers only requests addressed to a
- * loopback name or the configured host (no DNS rebinding); and mutating requests with a body must be JSON (no cross-site
- * form posts). A mutating request without a body (`curl -X POST .../emulator/reset`) needs no
- * Content-Type; since a page of another site could send one without a CORS preflight, it must not come
- * from one.
+ * loopback name or the configured host (no DNS rebinding); and mutating requests with a body must be
+ * JSON (a form of another site is refused by refuseCrossSite, before this, and could not send JSON
+ * without a CORS preflight). A mutating request without a body (`curl -X POST .../emulator/reset`)
+ * needs no Content-Type.
  */
 export function controlGuard(configuredHost: string) {
   const allowed = new Set([configuredHost.toLowerCase()]);
@@ -102,13 +122,7 @@ export function controlGuard(configuredHost: string) {
     }
     if (MUTATING.has(request.method)) {
       const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type === '' && !hasBody(request.headers)) {
-        const origin = foreignOrigin(request);
-        if (origin === undefined) return;
-        return reply
-          .status(403)
-          .send(errorBody(`Forbidden: a request from another site (${origin}) must send Content-Type: application/json`));
-      }
+      if (type === '' && !hasBody(request.headers)) return;
       if (type !== 'application/json') return reply.status(415).send(errorBody(MESSAGES.unsupportedMediaType));
     }
   };

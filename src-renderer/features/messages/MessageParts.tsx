@@ -2,21 +2,23 @@ import { useEffect, useState } from 'react';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
 import { CopyButton } from '../../components/CopyButton';
 import { formatSize } from '../../components/size';
-import { countRemoteImages } from './MessageChecks';
+import { countRemoteContent } from './MessageChecks';
 
 /**
  * The HTML part, served by the emulator with a script-free CSP, in a sandboxed frame without
  * allow-scripts or allow-same-origin: nothing in a captured message runs, whatever it carries. The
  * emulator serves it without the tracking pixel and with tracked links to their own URLs, so the
- * preview never counts as an open or a click. Remote images stay blocked (as mail clients block them)
- * until the user allows them for this message.
+ * preview never counts as an open or a click. Remote images, style sheets and fonts stay blocked (as
+ * mail clients block them: loading one tells the sender the message was looked at) until the user
+ * allows them for this message.
  */
 export function Preview({ d }: { d: Detail }) {
   const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop');
   const [images, setImages] = useState<{ id: string; allowed: boolean }>({ id: d.id, allowed: false });
   const allowed = images.id === d.id && images.allowed;
   if (d.html === null) return <p className="muted pad">This message has no HTML part. See the Text tab.</p>;
-  const remote = countRemoteImages(d.html);
+  const remote = countRemoteContent(d.html);
+  const onlyImages = remote.css === 0;
   return (
     <div className="preview">
       <div className="segmented" role="group" aria-label="Preview width">
@@ -29,17 +31,21 @@ export function Preview({ d }: { d: Detail }) {
       <p className="muted small preview-note" data-testid="preview-note">
         Looking counts as nothing: the preview loads no tracking pixel, and its tracked links go straight to their URLs. Use Simulate open or Simulate click to record one.
       </p>
-      {remote > 0 && (
+      {remote.images + remote.css > 0 && (
         <div className="images-blocked" data-testid="images-blocked">
           {allowed ? (
-            <span className="muted small">Remote images shown ({remote}); loading them told their servers you looked.</span>
+            <span className="muted small">
+              {onlyImages ? `Remote images shown (${remote.images}); loading them told their servers you looked.` : 'Remote content shown; loading it told its servers you looked.'}
+            </span>
           ) : (
             <>
               <span className="small">
-                {remote === 1 ? '1 remote image is' : `${remote} remote images are`} blocked, as mail clients block them until asked.
+                {onlyImages
+                  ? `${remote.images === 1 ? '1 remote image is' : `${remote.images} remote images are`} blocked, as mail clients block them until asked.`
+                  : `Remote content is blocked (${blockedParts(remote).join(', ')}), as mail clients block it until asked.`}
               </span>
               <button type="button" className="button" onClick={() => setImages({ id: d.id, allowed: true })}>
-                Show remote images
+                {onlyImages ? 'Show remote images' : 'Show remote content'}
               </button>
             </>
           )}
@@ -57,6 +63,14 @@ export function Preview({ d }: { d: Detail }) {
       </div>
     </div>
   );
+}
+
+/** "1 image", "2 style sheets, fonts or backgrounds": what the preview blocks, in words. */
+function blockedParts({ images, css }: { images: number; css: number }): string[] {
+  return [
+    ...(images === 0 ? [] : [images === 1 ? '1 image' : `${images} images`]),
+    ...(css === 0 ? [] : [`${css} style ${css === 1 ? 'sheet, font or background' : 'sheets, fonts or backgrounds'}`]),
+  ];
 }
 
 /** The message source as received, with a download of the .eml. */

@@ -91,7 +91,7 @@ export const messageFileRoutes: Record<string, DocumentedRoute> = {
   previewMessageHtml: {
     method: 'GET',
     path: '/emulator/messages/{id}/html',
-    summary: "The message's HTML for the preview: no tracking pixel, under a CSP that runs nothing; remote images only with images=allow",
+    summary: "The message's HTML for the preview: no tracking pixel, under a CSP that runs nothing; remote images, style sheets and fonts only with images=allow",
     tag: 'Messages',
     auth: 'none',
     params: MessageIdParams,

@@ -10,23 +10,26 @@ import { ok } from '../respond';
 import { parseInput } from '../validation';
 
 /**
- * Captured HTML runs nothing: no script source at all, the CSP sandbox, no forms, no base; styles
- * may load so a message looks as a mail client shows it; remote images stay blocked, as mail clients
- * do, until the user allows them (REMOTE_IMAGES_CSP). Framed only by the UI.
+ * Captured HTML runs nothing: no script source at all, the CSP sandbox, no forms, no base. Nothing
+ * remote loads either (images, style sheets, fonts: any of them would tell the sender the message was
+ * looked at), as mail clients do, until the user allows it (REMOTE_CONTENT_CSP); inline styles and
+ * data: fonts and images apply. Framed only by the UI.
  */
 export const PREVIEW_CSP = [
   "default-src 'none'",
   'img-src data: cid:',
-  "style-src 'unsafe-inline' http: https:",
-  'font-src data: http: https:',
+  "style-src 'unsafe-inline'",
+  'font-src data:',
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'self'",
   'sandbox allow-popups allow-popups-to-escape-sandbox',
 ].join('; ');
 
-/** The preview once the user allowed remote images (`?images=allow`): the same policy, images from http and https too. */
-export const REMOTE_IMAGES_CSP = PREVIEW_CSP.replace('img-src data: cid:', 'img-src data: cid: http: https:');
+/** The preview once the user allowed remote content (`?images=allow`): images, style sheets and fonts from http and https too; still no script. */
+export const REMOTE_CONTENT_CSP = PREVIEW_CSP.replace('img-src data: cid:', 'img-src data: cid: http: https:')
+  .replace("style-src 'unsafe-inline'", "style-src 'unsafe-inline' http: https:")
+  .replace('font-src data:', 'font-src data: http: https:');
 
 const PreviewQuery = z.object({ images: z.enum(['allow', 'block']).default('block') });
 
@@ -152,7 +155,7 @@ export function messagesRoutes(
     const html = await messages.previewHtml(id);
     return reply
       .type('text/html; charset=utf-8')
-      .header('content-security-policy', images === 'allow' ? REMOTE_IMAGES_CSP : PREVIEW_CSP)
+      .header('content-security-policy', images === 'allow' ? REMOTE_CONTENT_CSP : PREVIEW_CSP)
       .header('x-frame-options', 'SAMEORIGIN')
       .header('referrer-policy', 'no-referrer')
       .send(html ?? '<!doctype html><p style="font-family:sans-serif;color:#666">This message has no HTML part.</p>');

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LIVE_EVENT_NAMES } from '../../../../src-shared/live-events';
 import type { LiveBus } from '../../live-bus';
 
@@ -9,9 +10,10 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 /**
  * `GET /emulator/stream`: server-sent events announcing deliveries, attempts, clock changes, new messages
  * and their events, mailer changes and messages taken from IMAP inboxes as they happen, so the UI (or
- * `curl -N`) follows along without polling.
+ * `curl -N`) follows along without polling. A stream ends once `allowed` no longer holds for its
+ * request (its login ended or expired), at its next event or heartbeat.
  */
-export function streamRoutes(app: FastifyInstance, events: LiveBus): void {
+export function streamRoutes(app: FastifyInstance, events: LiveBus, allowed: (request: FastifyRequest) => boolean): void {
   const open = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const end of open) end();
@@ -20,21 +22,22 @@ export function streamRoutes(app: FastifyInstance, events: LiveBus): void {
   app.get('/emulator/stream', (request, reply) => {
     reply.hijack();
     const res = reply.raw;
+    // Hijacked, the answer carries only what is written here: the hooks' headers too (nosniff, CORP).
     res.writeHead(200, {
+      ...(reply.getHeaders() as OutgoingHttpHeaders),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       connection: 'keep-alive',
-      'x-content-type-options': 'nosniff',
     });
     res.write('retry: 2000\n: connected\n\n');
     const offs = LIVE_EVENT_NAMES.map((name) =>
       events.on(name, (data) => {
-        if (res.writableLength > MAX_BUFFERED_BYTES) return end();
+        if (res.writableLength > MAX_BUFFERED_BYTES || !allowed(request)) return end();
         res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
       }),
     );
     // Keeps proxies and idle timers from closing a quiet stream (a network keep-alive, wall time).
-    const heartbeat = setInterval(() => res.write(': ping\n\n'), 15_000);
+    const heartbeat = setInterval(() => (allowed(request) ? res.write(': ping\n\n') : end()), 15_000);
     function end() {
       if (!open.delete(end)) return;
       clearInterval(heartbeat);
