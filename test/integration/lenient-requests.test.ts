@@ -159,6 +159,27 @@ describe('a lenient /v1 (the default)', () => {
   });
 });
 
+describe('a lenient /v1 given a great many unknown fields', () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startEmulator();
+  });
+  afterAll(async () => {
+    await emu.cleanup();
+  });
+
+  it('takes 130,000 unknown top-level fields (1.6 MB) as any other ignored fields, on a send and on an operation without a body', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 130_000 }, (_, i) => [`f${i}`, 0]));
+    const res = await emu.request('POST', '/v1/email/send', { body: message(fields) });
+    expect(res.status).toBe(200);
+    expect(String(res.headers['x-mailyard-ignored'])).toMatch(/^f0, f1, .*, \.\.\. \(\d+ more\)$/);
+    expect((await emu.request('POST', '/v1/domain/add', { body: { domain: 'many.example' } })).status).toBe(200);
+    const noBody = await emu.request('DELETE', '/v1/domain/many.example', { body: fields });
+    expect(noBody.status).toBe(200);
+    expect(String(noBody.headers['x-mailyard-ignored'])).toMatch(/^f0, f1, .*, \.\.\. \(\d+ more\)$/);
+  });
+});
+
 describe('--strict-requests', () => {
   let emu: TestEmulator;
   beforeAll(async () => {
