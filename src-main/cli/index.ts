@@ -66,6 +66,7 @@ function startupLines(emulator: EmulatorHandle, keyGiven: boolean): string[] {
     `API key:  ${emulator.defaultAccount.apiKey}  (account "${emulator.defaultAccount.name}")`,
     ...controlKeyLines(emulator, keyGiven),
     `Data:     ${emulator.dataDir ?? 'in memory (--memory): nothing is kept after exit'}`,
+    ...emulator.warnings.map((w) => `WARNING:  ${w}`),
   ];
 }
 

@@ -1,8 +1,7 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src-shared/clients';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { logCapture } from '../helpers/log-capture';
 
 /** A send the API takes as it is. */
 function message(extra: Record<string, unknown> = {}) {
@@ -13,18 +12,6 @@ function message(extra: Record<string, unknown> = {}) {
     content: [{ type: 'text/plain', value: 'Thanks!' }],
     ...extra,
   };
-}
-
-/** The emulator's log lines, as pino writes them. */
-function logCapture() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { lines, logger: pino({ level: 'warn' }, stream) };
 }
 
 describe('a lenient /v1 (the default)', () => {

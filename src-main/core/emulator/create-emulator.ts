@@ -79,6 +79,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       version,
       config,
       dataDir,
+      warnings: store.warnings,
       urls,
       ports,
       defaultAccount,
