@@ -69,6 +69,7 @@ function startupLines(emulator: EmulatorHandle, keyGiven: boolean): string[] {
       ? [`Scenarios: ${emulator.services.scenarios.folders.dirs.join(', ')}  (the web UI's Scenarios screen runs their files, apps included)`]
       : []),
     `Data:     ${emulator.dataDir ?? 'in memory (--memory): nothing is kept after exit'}`,
+    ...emulator.warnings.map((w) => `WARNING:  ${w}`),
   ];
 }
 

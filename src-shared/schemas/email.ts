@@ -12,6 +12,10 @@ export const SEND_LIMITS = {
   customArgs: 50,
   customArgLength: 1000,
   campaignIdLength: 256,
+  /** `{{name}}` placeholders filled in a send's (or a template's) subject and content together. */
+  placeholders: 10_000,
+  /** Characters of one recipient's subject and content once its placeholders are filled. */
+  filledLength: 25 * 1024 * 1024,
 } as const;
 
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -79,6 +83,22 @@ export const enabled = (s: { enable: boolean } | undefined): boolean => s?.enabl
 
 /** `{{name}}` placeholders of templates and substitutions: a name of letters, digits, `_`, `.` and `-`. */
 export const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
+
+/**
+ * How many placeholders these texts hold, counted only up to `atMost + 1`: a text of millions is not
+ * read to its end to be refused.
+ */
+export function countPlaceholders(texts: ReadonlyArray<string | undefined>, atMost: number = SEND_LIMITS.placeholders): number {
+  let count = 0;
+  for (const text of texts) {
+    if (!text) continue;
+    for (const _ of text.matchAll(PLACEHOLDER)) if (++count > atMost) return count;
+  }
+  return count;
+}
+
+/** A refusal of more placeholders than a send fills, said of `content`. */
+export const TOO_MANY_PLACEHOLDERS = `must hold at most ${SEND_LIMITS.placeholders.toLocaleString('en-US')} {{placeholders}}, the subject's counted in`;
 
 /** A key longer than `max`, quoted (shortened) for a message. */
 function longKey(keys: string[], max: number): string | undefined {

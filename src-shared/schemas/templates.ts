@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common';
-import { Contents, SEND_LIMITS } from './email';
+import { Contents, countPlaceholders, SEND_LIMITS, TOO_MANY_PLACEHOLDERS } from './email';
 
 /** `POST /v1/email/template`, as the real service's docs show it: a name, a subject and content, each may hold `{{variable}}` placeholders. */
 export const TemplateBody = z
@@ -8,6 +8,11 @@ export const TemplateBody = z
     name: z.string().trim().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
     subject: z.string().max(SEND_LIMITS.subjectLength, `must be at most ${SEND_LIMITS.subjectLength} characters`),
     content: Contents,
+  })
+  // A send fills every placeholder once per recipient: a template it would refuse is refused when saved.
+  .refine((t) => countPlaceholders([t.subject, ...t.content.map((c) => c.value)]) <= SEND_LIMITS.placeholders, {
+    path: ['content'],
+    message: TOO_MANY_PLACEHOLDERS,
   })
   .meta({ id: 'TemplateBody' });
 export type TemplateBody = z.infer<typeof TemplateBody>;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -188,6 +188,17 @@ describe('mailyard serve', () => {
       first.child.kill('SIGTERM');
       await first.exited;
     }
+  });
+
+  it('warns once among its start-up lines when the data directory is open to other users', async () => {
+    const dataDir = join(dir, 'open');
+    mkdirSync(dataDir);
+    chmodSync(dataDir, 0o755);
+    const { child, stdout, exited } = await startServeProcess(['--http-port', '0', '--data-dir', dataDir]);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const warnings = stdout().split('\n').filter((l) => l.startsWith('WARNING:'));
+    expect(warnings).toEqual([`WARNING:  the data directory ${dataDir} is open to other users (mode 0755): it holds API keys, webhook and DKIM secrets and every captured message. Make it private: chmod 700 ${dataDir}`]);
   });
 
   it('prints its options with --help', async () => {

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { controlOperations, serviceOperations, type Operation } from '../../src-shared/operations';
+import { aliasBomb } from '../helpers/alias-bomb';
 import { startEmulator, type RawResponse, type TestEmulator } from '../helpers/emulator';
 
 let emu: TestEmulator;
@@ -65,4 +66,11 @@ it.each(operations)('%s answers bad input with a 4xx in the error body, never a 
     const res = await emu.request(op.method, path, { apiKey: null, ...(op.method === 'GET' ? {} : { body: '{}' }) });
     expect([res.status, res.json.error]).toEqual([401, 'Unauthorized']);
   }
+});
+
+it.each(['/emulator/scenarios/validate', '/emulator/scenarios/runs'])('POST %s answers a YAML alias bomb with a 400 naming it', async (path) => {
+  const res = await emu.request('POST', path, { body: { source: aliasBomb() } });
+  expect(res.status, res.text.slice(0, 300)).toBe(400);
+  expect(res.json.error).toMatch(/aliases expand too far/);
+  expect((await emu.request('GET', '/emulator/scenarios/runs')).json.data).toEqual([]);
 });

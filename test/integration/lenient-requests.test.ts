@@ -1,8 +1,7 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src-shared/clients';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { logCapture } from '../helpers/log-capture';
 
 /** A send the API takes as it is. */
 function message(extra: Record<string, unknown> = {}) {
@@ -13,18 +12,6 @@ function message(extra: Record<string, unknown> = {}) {
     content: [{ type: 'text/plain', value: 'Thanks!' }],
     ...extra,
   };
-}
-
-/** The emulator's log lines, as pino writes them. */
-function logCapture() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { lines, logger: pino({ level: 'warn' }, stream) };
 }
 
 describe('a lenient /v1 (the default)', () => {
@@ -156,6 +143,27 @@ describe('a lenient /v1 (the default)', () => {
     const res = await emu.request('GET', '/emulator/messages?foo=bar');
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('foo is not a known field');
+  });
+});
+
+describe('a lenient /v1 given a great many unknown fields', () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startEmulator();
+  });
+  afterAll(async () => {
+    await emu.cleanup();
+  });
+
+  it('takes 130,000 unknown top-level fields (1.6 MB) as any other ignored fields, on a send and on an operation without a body', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 130_000 }, (_, i) => [`f${i}`, 0]));
+    const res = await emu.request('POST', '/v1/email/send', { body: message(fields) });
+    expect(res.status).toBe(200);
+    expect(String(res.headers['x-mailyard-ignored'])).toMatch(/^f0, f1, .*, \.\.\. \(\d+ more\)$/);
+    expect((await emu.request('POST', '/v1/domain/add', { body: { domain: 'many.example' } })).status).toBe(200);
+    const noBody = await emu.request('DELETE', '/v1/domain/many.example', { body: fields });
+    expect(noBody.status).toBe(200);
+    expect(String(noBody.headers['x-mailyard-ignored'])).toMatch(/^f0, f1, .*, \.\.\. \(\d+ more\)$/);
   });
 });
 

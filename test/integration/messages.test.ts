@@ -78,6 +78,15 @@ describe('captured messages', () => {
     expect((await fetch(`${emu.url}/emulator/messages/${id}/attachments/x`)).status).toBe(400);
   });
 
+  it('shows and serves attachment names without format characters (U+202E shows "fdp.exe" as "exe.pdf")', async () => {
+    const attachment = (filename: string) => ({ filename, content: Buffer.from('MZ').toString('base64'), type: 'application/octet-stream' });
+    const { id } = await sendOne({ attachments: [attachment('invoice\u202Efdp.exe'), attachment('a\u200Fb\u2066c\u2069\u061Cd.txt'), attachment('\u202E\u200B')] });
+    const d = (await emu.control.getMessage(id)).data;
+    expect(d.attachments.map((a) => a.filename)).toEqual(['invoicefdp.exe', 'abcd.txt', 'attachment-3']);
+    const download = await fetch(`${emu.url}/emulator/messages/${id}/attachments/0`);
+    expect(download.headers.get('content-disposition')).toBe('attachment; filename=invoicefdp.exe');
+  });
+
   it('serves the raw message as an .eml that parses back to the same content', async () => {
     const { id } = await sendOne();
     const res = await fetch(`${emu.url}/emulator/messages/${id}/raw`);

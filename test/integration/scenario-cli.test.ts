@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aliasBomb } from '../helpers/alias-bomb';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { startServeProcess } from '../helpers/serve-process';
 
@@ -79,6 +80,15 @@ describe('mailyard scenario run', () => {
     expect(r.stderr).toContain(`${file}:8:12: outcomes.0.after: must not be negative`);
     expect((await run(['scenario', 'run', join(dir, 'missing.yaml')], dir)).code).toBe(2);
     expect((await run(['scenario', 'walk', file], dir)).code).toBe(2);
+  });
+
+  it('exits 2 on a YAML alias bomb, naming the problem, with no stack trace', async () => {
+    const file = join(dir, 'bomb.yaml');
+    await writeFile(file, aliasBomb());
+    const r = await run(['scenario', 'run', file], dir);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('YAML: aliases expand too far');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('runs on a running emulator with --url, --json printing the report', async () => {

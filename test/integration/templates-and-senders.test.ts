@@ -112,6 +112,43 @@ describe('templates', () => {
   });
 });
 
+describe('the bounds of filling placeholders (once per recipient, on the emulator\'s own thread)', () => {
+  const send = (content: string, values: Record<string, string>) =>
+    emu.request('POST', '/v1/email/send', {
+      body: {
+        from: { email: 'app@example.com' },
+        to: [{ email: 'ann@example.org' }, { email: 'bob@example.org' }, { email: 'cy@example.org' }],
+        subject: 'Hi',
+        content: [{ type: 'text/html', value: content }],
+        substitutions: { '*': values },
+      },
+    });
+
+  it('refuses a send of 20 MB of placeholders with a 400 naming the limit, storing nothing', async () => {
+    const res = await send('{{a}}'.repeat(4_000_000), { a: 'x' });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe("content must hold at most 10,000 {{placeholders}}, the subject's counted in");
+    expect((await emu.service.getEmailLogs()).emailLogs).toEqual([]);
+    // 10,000 are filled as ever.
+    const most = await send('{{a}} '.repeat(10_000), { a: 'x' });
+    expect(most.status, most.text).toBe(200);
+    expect(await rawOf(most.json.ref_id, 'cy@example.org')).toContain('x x x');
+  });
+
+  it('refuses a template holding more placeholders than a send fills', async () => {
+    const res = await emu.request('POST', '/v1/email/template', { body: { ...WELCOME, content: [{ type: 'text/plain', value: '{{a}}'.repeat(10_001) }] } });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe("content must hold at most 10,000 {{placeholders}}, the subject's counted in");
+  });
+
+  it('refuses values that would make a copy longer than 25 MiB of text, naming the recipient', async () => {
+    const res = await send('{{a}}'.repeat(10_000), { a: 'x'.repeat(3000) });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('substitutions make the copy for ann@example.org longer than 26,214,400 characters of subject and content');
+    expect((await emu.service.getEmailLogs()).emailLogs).toEqual([]);
+  });
+});
+
 describe('mailer_id and the sender', () => {
   const send = (body: Record<string, unknown>, apiKey?: string) =>
     emu.request('POST', '/v1/email/send', {

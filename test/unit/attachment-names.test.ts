@@ -43,6 +43,23 @@ describe("a message's attachment names, for the search index", () => {
     expect(headerSearchText(raw)).toMatch(/\nX-Mailyard-Attachment: Facture été\.pdf résumé\.txt attachment mlyatt mlyfnfacture mlyfnété mlyfnpdf mlyfnrésumé mlyfntxt mlyfnattachment$/);
   });
 
+  it('indexes a name as it is shown: without format characters (U+202E shows "fdp.exe" as "exe.pdf")', () => {
+    const raw = mime([
+      'Content-Type: multipart/mixed; boundary=b',
+      '',
+      '--b',
+      "Content-Disposition: attachment; filename*=utf-8''invoice%E2%80%AEfdp.exe",
+      '',
+      'MZ',
+      '--b',
+      'Content-Disposition: attachment; filename="=?UTF-8?Q?a=E2=80=8Fb=E2=81=A6c=E2=81=A9=D8=9Cd.txt?="',
+      '',
+      'x',
+      '--b--',
+    ]);
+    expect(attachmentNames(raw)).toEqual(['invoicefdp.exe', 'abcd.txt']);
+  });
+
   it('answers what it found, without throwing, for messages without parts, without an end, or broken', () => {
     expect(attachmentNames(mime(['Subject: plain', '', 'text']))).toEqual([]);
     expect(headerSearchText(mime(['Subject: plain', '', 'text']))).toBe('Subject: plain');

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { Scenario } from '../../src-shared/scenario/format';
 import { formatScenarioError, parseScenario, validateScenario } from '../../src-main/core/scenario/parse';
 import { scenarioJsonSchema } from '../../src-main/core/scenario/json-schema';
+import { aliasBomb } from '../helpers/alias-bomb';
 
 const base = `version: 1
 name: checkout
@@ -86,6 +87,12 @@ describe('scenario format', () => {
   it('needs traffic or an app', () => {
     const errors = errorsOf('version: 1\nname: idle\n');
     expect(errors[0]!.message).toMatch(/give traffic/);
+  });
+
+  it('refuses an alias bomb before it expands, as a YAML problem of the file (never a throw)', () => {
+    expect(errorsOf(aliasBomb())).toEqual([{ path: '', line: null, column: null, message: expect.stringMatching(/^YAML: aliases expand too far/) }]);
+    // A few aliases are read as ever: here the fields they fill are then refused as unknown.
+    expect(errorsOf(`${base}a: &x { k: 1 }\nb: *x\n`)[0]!.message).toBe('unknown fields: a, b');
   });
 
   it('validates an object (the testing API) with paths and no lines', () => {

@@ -83,6 +83,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       version,
       config,
       dataDir,
+      warnings: store.warnings,
       urls,
       ports,
       defaultAccount,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { Checkpointer } from '../store/checkpointer';
+import { prepareDataDir } from '../store/data-dir';
 import { lockDataDir } from '../store/data-dir-lock';
 import { DATABASE_FILE, openDatabase, type Db } from '../store/database';
 import { SearchUpkeep } from '../store/search-upkeep';
@@ -11,15 +12,21 @@ export interface OpenStore {
   db: Db;
   /** Whether the disk had room at the last writes (the workers and the intake report to it). */
   space: StoreSpace;
+  /** What start-up found wrong with the data directory (other users can read it), logged once at warn. */
+  warnings: string[];
   /** Stops the checkpoint thread and the search upkeep, closes the database and releases the data directory. */
   close(): Promise<void>;
 }
 
 /**
- * Locks the data directory (one emulator each), opens the database (migrations applied) and starts
- * its checkpoint thread and the search indexes' upkeep; `null` keeps everything in memory.
+ * Makes the data directory owner-only (or warns once that an existing one is open to other users),
+ * locks it (one emulator each), opens the database (migrations applied) and starts its checkpoint
+ * thread and the search indexes' upkeep; `null` keeps everything in memory.
  */
 export async function openStore(dataDir: string | null, options: { nativeBinding?: string; logger: Logger }): Promise<OpenStore> {
+  const exposed = dataDir === null ? undefined : prepareDataDir(dataDir);
+  if (exposed !== undefined) options.logger.warn({ dataDir }, exposed);
+  const warnings = exposed === undefined ? [] : [exposed];
   const unlock = dataDir === null ? () => {} : lockDataDir(dataDir);
   let db: Db;
   try {
@@ -35,6 +42,7 @@ export async function openStore(dataDir: string | null, options: { nativeBinding
     return {
       db,
       space: new StoreSpace(options.logger),
+      warnings,
       async close() {
         upkeep.stop();
         await checkpointer?.stop();

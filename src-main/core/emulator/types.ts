@@ -56,6 +56,8 @@ export interface EmulatorHandle {
   readonly config: EmulatorConfig;
   /** `null` with `--memory`. */
   readonly dataDir: string | null;
+  /** What start-up found worth a warning (a data directory other users can read), each logged once at warn. */
+  readonly warnings: readonly string[];
   readonly urls: { http: string; smtp: string | null };
   readonly ports: { http: number; smtp: number | null };
   readonly defaultAccount: Account;

@@ -79,8 +79,10 @@ function parseRequest<O extends Operation>(op: O, request: FastifyRequest, ignor
   // The JSON parser reads an empty body as undefined; fastify reads none for GET and HEAD.
   if (!op.body && request.body !== undefined && !isEmptyObject(request.body)) {
     // Leniently, the members of an object are unknown fields like any other; anything else is refused.
-    if (ignored !== undefined && isObject(request.body)) ignored.push(...Object.keys(request.body).map((k) => formatPath([k])));
-    else {
+    if (ignored !== undefined && isObject(request.body)) {
+      // One by one: a spread of as many keys as the client sends overflows the stack.
+      for (const key of Object.keys(request.body)) ignored.push(formatPath([key]));
+    } else {
       const message = `request body must be empty: ${op.method} ${op.path} takes no body`;
       throw new AppError('bad_request', message, [{ path: '', message: 'must be empty' }]);
     }

@@ -1,6 +1,7 @@
 import libmime from 'libmime';
 import { MailParser, type AddressObject, type Attachment, type MailParserOptions } from 'mailparser';
 import addressparser from 'nodemailer/lib/addressparser';
+import { shownFileName } from './file-name';
 import { bodyStart, splitEntity } from './header-end';
 import type { MailAddress, MailContent } from './parsed-mail';
 
@@ -124,7 +125,7 @@ function parseOnce(raw: Buffer, options: ParseOptions, limits: SplitterLimits): 
         return;
       }
       const attachment: ParsedAttachment = {
-        filename: data.filename,
+        filename: shownFileName(data.filename),
         contentType: data.contentType,
         size: 0,
         contentId: data.contentId,

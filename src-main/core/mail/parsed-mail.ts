@@ -1,4 +1,5 @@
 import type { AddressObject, ParsedMail } from 'mailparser';
+import { shownFileName } from './file-name';
 
 export interface MailAddress {
   email: string;
@@ -43,7 +44,7 @@ export function mailContentOf(parsed: ParsedMail): MailContent {
     html: typeof parsed.html === 'string' ? parsed.html : '',
     headers,
     attachments: parsed.attachments.map((a, i) => ({
-      filename: a.filename ?? `attachment-${i + 1}`,
+      filename: shownFileName(a.filename) ?? `attachment-${i + 1}`,
       content_type: a.contentType,
       size: a.size,
       content_id: a.contentId ? a.contentId.replace(/^<|>$/g, '') : '',

@@ -92,17 +92,54 @@ export const probeUrl: UrlProbe = (url, { timeoutMs, address, verifyTls }) => {
   });
 };
 
+/** IPv4-compatible IPv6 (`::a.b.c.d`, RFC 4291, deprecated): ipaddr.js has no class for it and calls it `unicast`. */
+const IPV4_COMPATIBLE: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('::'), 96];
+/** NAT64's well-known prefix (RFC 6052), the IPv4 address in its last 32 bits. */
+const NAT64_WELL_KNOWN: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('64:ff9b::'), 96];
+
+/**
+ * ipaddr.js reads the text `::a.b.c.d` as `::ffff:a.b.c.d` (IPv4-mapped), while Node, the kernel and
+ * the URL parser take it as the IPv4-compatible `::xxxx:xxxx` it is: the address is parsed in that form.
+ */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  const compatible = /^::(\d+)\.(\d+)\.(\d+)\.(\d+)(%.*)?$/.exec(address);
+  if (!compatible) return ipaddr.process(address);
+  const [a, b, c, d] = compatible.slice(1, 5).map(Number) as [number, number, number, number];
+  return ipaddr.process(`::${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}${compatible[5] ?? ''}`);
+}
+
 /**
  * What an address is, by ipaddr.js's classification of the IANA special-purpose registries:
  * `unicast` for a public address, else the range it falls in (`loopback`, `private`, `linkLocal`,
- * `uniqueLocal`, `carrierGradeNat`, `reserved`, `multicast`, `unspecified`, ...). An IPv4-mapped
- * IPv6 address (`::ffff:127.0.0.1`) is classified as the IPv4 address it carries; text that is no
- * address at all is `invalid`.
+ * `uniqueLocal`, `carrierGradeNat`, `reserved`, `multicast`, `unspecified`, ...), and
+ * `ipv4Compatible` for `::a.b.c.d` (which Linux does not route to the IPv4 address: it leaves by the
+ * IPv6 default route). An IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) is classified as the IPv4
+ * address it carries; text that is no address at all is `invalid`.
  */
 export function addressRange(address: string): string {
   // Only the forms an address takes on the wire (ipaddr.js also reads legacy ones such as `127.1`).
   if (isIP(address) === 0 || !ipaddr.isValid(address)) return 'invalid';
-  return ipaddr.process(address).range();
+  const parsed = parseAddress(address);
+  const range = parsed.range();
+  // `::` and `::1` are in ::/96 too, and already have their own class.
+  if (range === 'unicast' && parsed instanceof ipaddr.IPv6 && parsed.match(IPV4_COMPATIBLE)) return 'ipv4Compatible';
+  return range;
+}
+
+/**
+ * The IPv4 address an IPv6 address carries by its range (IPv4-compatible, IPv4-translated, NAT64's
+ * well-known prefix 64:ff9b::/96, 6to4), for a refusal's words; undefined for any other.
+ */
+export function embeddedIPv4(address: string): string | undefined {
+  const range = addressRange(address);
+  if (range === 'invalid') return undefined;
+  const parsed = parseAddress(address);
+  if (!(parsed instanceof ipaddr.IPv6)) return undefined;
+  const words = parsed.parts;
+  const ipv4At = (i: number) => [words[i]! >> 8, words[i]! & 0xff, words[i + 1]! >> 8, words[i + 1]! & 0xff].join('.');
+  if (range === '6to4') return ipv4At(1);
+  if (range === 'ipv4Compatible' || range === 'rfc6145' || (range === 'rfc6052' && parsed.match(NAT64_WELL_KNOWN))) return ipv4At(6);
+  return undefined;
 }
 
 /** True for every address that is not public: anything ipaddr.js does not classify as `unicast`. */

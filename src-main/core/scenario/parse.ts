@@ -29,6 +29,15 @@ function offsetOf(doc: Document, path: readonly PropertyKey[]): number | null {
   return offset;
 }
 
+/** How far aliases may expand a file: yaml counts each use of an anchor times the aliases inside it. */
+export const MAX_ALIAS_COUNT = 100;
+
+function aliasProblem(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (!/excessive alias count/i.test(message)) return message;
+  return `aliases expand too far (at most ${MAX_ALIAS_COUNT} uses of anchored content, counting the aliases inside it); write the values out`;
+}
+
 /**
  * A scenario file's text (YAML, or JSON, which is YAML too) to a validated Scenario, or every problem
  * with its line and column: a YAML syntax error, then each field zod refuses. Never throws.
@@ -45,7 +54,13 @@ export function parseScenario(source: string): ParseResult {
       }),
     };
   }
-  const data: unknown = doc.toJS({ maxAliasCount: 100 });
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    // An alias bomb (anchors repeating one another) is refused before it expands; yaml throws for it.
+    return { ok: false, errors: [{ path: '', line: null, column: null, message: `YAML: ${aliasProblem(err)}` }] };
+  }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return { ok: false, errors: [{ path: '', line: 1, column: 1, message: 'a scenario file must be a mapping (version, name, ...)' }] };
   }

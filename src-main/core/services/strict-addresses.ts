@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { addressRange, type HostLookup } from '../net/reachability';
+import { addressRange, embeddedIPv4, type HostLookup } from '../net/reachability';
 
 /** ipaddr.js's range names in words, for the reason of a refusal. */
 const RANGE_WORDS: Record<string, string> = {
@@ -14,6 +14,10 @@ const RANGE_WORDS: Record<string, string> = {
   uniqueLocal: 'a unique-local address',
   deprecatedSiteLocal: 'a site-local address',
   benchmarking: 'a benchmarking address',
+  ipv4Compatible: 'a deprecated IPv4-compatible IPv6 address',
+  rfc6052: 'a NAT64 address',
+  '6to4': 'a 6to4 address',
+  rfc6145: 'an IPv4-translated IPv6 address',
   invalid: 'not an IP address',
 };
 
@@ -35,7 +39,8 @@ export class StrictAddressError extends Error {
     readonly range: string,
   ) {
     const what = host === address ? `${address} is` : `${host} resolves to ${address}, which is`;
-    super(`refused by --strict-webhook-urls: ${what} ${describeRange(range)}`);
+    const carried = embeddedIPv4(address);
+    super(`refused by --strict-webhook-urls: ${what} ${describeRange(range)}${carried ? ` (it carries ${carried})` : ''}`);
   }
 }
 
@@ -58,7 +63,7 @@ async function resolveHost(lookup: HostLookup, host: string, timeoutMs: number):
 
 /**
  * Strict mode's check of where a connection goes, made at every connection: resolves `host` (an IP
- * literal as it is) and checks every address it resolves to. Only public addresses pass (ipaddr.js's
+ * literal as it is) and checks every address it resolves to. Only public addresses pass (`addressRange`'s
  * `unicast`; an IPv4-mapped IPv6 address as the IPv4 address it carries); one that does not throws
  * StrictAddressError. Returns the addresses, to connect to the first: the connection goes where the
  * check looked, whatever DNS answers next. A failed lookup throws its own error (`ENOTFOUND`, ...).

@@ -1,7 +1,8 @@
 import { X509Certificate } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
+import { makeDataDir, PRIVATE_FILE_MODE } from '../store/data-dir';
 
 export interface TlsIdentity {
   key: string;
@@ -57,8 +58,8 @@ export async function loadTlsIdentity(dataDir: string | null, now = new Date()):
   const kept = await readKept(dataDir, now);
   if (kept) return kept;
   const made = await makeCertificate(now);
-  await mkdir(dataDir, { recursive: true });
-  await writeFile(join(dataDir, KEY_FILE), made.key, { mode: 0o600 });
-  await writeFile(join(dataDir, CERT_FILE), made.cert);
+  makeDataDir(dataDir);
+  await writeFile(join(dataDir, KEY_FILE), made.key, { mode: PRIVATE_FILE_MODE });
+  await writeFile(join(dataDir, CERT_FILE), made.cert, { mode: PRIVATE_FILE_MODE });
   return made;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { makeDataDir, PRIVATE_FILE_MODE } from './data-dir';
 import { isSameProcess, tokenOf, type ProcessToken } from './process-identity';
 
 /** The file in a data directory that names the process using it. */
@@ -86,11 +87,11 @@ function holds(holder: Holder, dir: string): boolean {
 export function lockDataDir(dataDir: string): () => void {
   const dir = resolve(dataDir);
   const file = join(dir, LOCK_FILE);
-  mkdirSync(dir, { recursive: true });
+  makeDataDir(dir);
   const mine: Holder = { pid: process.pid, ...tokenOf(process.pid), id: randomBytes(8).toString('hex') };
   for (let attempt = 0; ; attempt++) {
     try {
-      const fd = openSync(file, 'wx', 0o644);
+      const fd = openSync(file, 'wx', PRIVATE_FILE_MODE);
       try {
         writeSync(fd, formatLock(mine));
       } finally {

@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { makeDataDir, makePrivateFile } from './data-dir';
 
 export type Db = Database.Database;
 
@@ -82,8 +82,10 @@ export interface OpenDatabaseOptions {
 export function openDatabase(dataDir: string | null, options: OpenDatabaseOptions = {}): Db {
   let file = ':memory:';
   if (dataDir !== null) {
-    mkdirSync(dataDir, { recursive: true });
+    makeDataDir(dataDir);
     file = join(dataDir, DATABASE_FILE);
+    // Owner-only before SQLite opens it: its -wal and -shm then are too (see makePrivateFile).
+    makePrivateFile(file);
   }
   const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { controlOperations as ops } from '../../../../src-shared/operations';
 import { MessageIdParams, type ReleaseMessageBody, type ReleaseResult } from '../../../../src-shared/schemas/messages';
+import { shownFileName } from '../../mail/file-name';
 import type { ChecksService } from '../../services/checks/checks.service';
 import type { MessagesService } from '../../services/email/messages.service';
 import { registerOperation } from '../operation-route';
@@ -36,9 +37,9 @@ const PreviewQuery = z.object({ images: z.enum(['allow', 'block']).default('bloc
 /** Downloads never render on the emulator's origin. */
 const DOWNLOAD_CSP = "default-src 'none'; sandbox";
 
-/** A name from a message is data: no path separators, no control characters, no leading dots. */
+/** A name from a message is data: no path separators, no control or format characters, no leading dots. */
 export function safeFilename(name: string): string {
-  const cleaned = name.replace(/[/\\\u0000-\u001f\u007f]/g, '_').replace(/^\.+/, '_').trim();
+  const cleaned = (shownFileName(name) ?? '').replace(/[/\\\u0000-\u001f\u007f]/g, '_').replace(/^\.+/, '_').trim();
   return cleaned.slice(0, 200) || 'attachment';
 }
 

@@ -1,4 +1,5 @@
 import libmime from 'libmime';
+import { shownFileName } from '../../mail/file-name';
 import { headerEnd } from '../../mail/header-end';
 
 /** At most this many attachment names are indexed for a message, and parts looked at. */
@@ -26,7 +27,7 @@ function partHeaders(block: string): PartHeaders {
     type: type.value.toLowerCase(),
     boundary: type.params.boundary,
     disposition: disp.value.toLowerCase(),
-    name: name ? safeDecode(name) : undefined,
+    name: name ? shownFileName(safeDecode(name)) : undefined,
   };
 }
 

@@ -1,9 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { enabled, type SendEmailBody } from '../../../../src-shared/schemas/email';
+import { countPlaceholders, enabled, type SendEmailBody } from '../../../../src-shared/schemas/email';
 import { randomHex64 } from '../../ids';
 import { diffBytes } from '../../store/byte-patch';
 import { composeMessage as composeOne, type Composer } from './compose';
-import { placeholdersOf, substitute, valuesFor } from './substitute';
+import { fillPlaceholders, valuesFor } from './substitute';
 import type { TrackedLink } from '../../store/tracking-tokens';
 import { CopyTemplate } from './copy-template';
 import { addTracking, newTrackingKeys, prepareLinks, trackingRecords, type PreparedLinks, type TrackingToken } from './tracking';
@@ -77,7 +77,7 @@ export async function composeCopies(
   const settings = body.settings ?? {};
   const tracking = { open: enabled(settings.open_tracking), click: enabled(settings.click_tracking), unsubscribe: enabled(settings.unsubscribe) };
   const tracked = tracking.open || tracking.click || tracking.unsubscribe;
-  const substituted = send.substitute && placeholdersOf(subject, html, text).length > 0;
+  const substituted = send.substitute && countPlaceholders([subject, html, text], 0) > 0;
   // Composing is asynchronous: done before the transaction that stores everything.
   const copies: RecordedCopy[] = [];
   let shared: Buffer | undefined;
@@ -103,9 +103,7 @@ export async function composeCopies(
     }
     const missing = new Set<string>();
     const values = valuesFor(body.substitutions, r.email);
-    const own = substituted
-      ? { subject: substitute(subject, values, false, missing), html: html && substitute(html, values, true, missing), text: text && substitute(text, values, false, missing) }
-      : { subject, html, text };
+    const own = substituted ? fillPlaceholders({ subject, html, text }, values, missing, r.email) : { subject, html, text };
     // The links of an HTML part are found once, for every copy made from it.
     if (tracking.click && own.html !== undefined && own.html !== found?.html) {
       found = { html: own.html, links: prepareLinks(own.html) };

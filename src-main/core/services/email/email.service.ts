@@ -1,4 +1,4 @@
-import type { EmailLogsQuery, EmailLogsResponse, SendEmailBody } from '../../../../src-shared/schemas/email';
+import { countPlaceholders, SEND_LIMITS, TOO_MANY_PLACEHOLDERS, type EmailLogsQuery, type EmailLogsResponse, type SendEmailBody } from '../../../../src-shared/schemas/email';
 import { isoTimestamp, type Clock } from '../../clock';
 import { monotonicUlids } from '../../ids';
 import { AppError } from '../../errors';
@@ -113,12 +113,17 @@ export class EmailService {
     const content = body.content ?? template?.content ?? [];
     const html = content.find((c) => c.type === 'text/html')?.value;
     const text = content.find((c) => c.type === 'text/plain')?.value;
+    const substitute = template !== undefined || Object.keys(body.substitutions ?? {}).length > 0;
+    // Filling is done once per recipient on this thread: its placeholders are bounded.
+    if (substitute && countPlaceholders([subject, html, text]) > SEND_LIMITS.placeholders) {
+      throw new AppError('validation', `content ${TOO_MANY_PLACEHOLDERS}`, [{ path: 'content', message: TOO_MANY_PLACEHOLDERS }]);
+    }
     const copies = await composeCopies(body, recipients, {
       date: new Date(now),
       subject,
       html,
       text,
-      substitute: template !== undefined || Object.keys(body.substitutions ?? {}).length > 0,
+      substitute,
       dkim: this.deps.dkim?.(accountId, body.from.email),
       baseUrl: this.deps.baseUrl(),
       compose: this.deps.compose,

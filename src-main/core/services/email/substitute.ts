@@ -1,5 +1,6 @@
 import he from 'he';
-import { PLACEHOLDER } from '../../../../src-shared/schemas/email';
+import { PLACEHOLDER, SEND_LIMITS } from '../../../../src-shared/schemas/email';
+import { AppError } from '../../errors';
 
 /** A send's `substitutions`: per-recipient values, and `*` for every recipient. */
 export type SubstitutionMap = Record<string, Record<string, string | number | boolean>>;
@@ -28,15 +29,55 @@ export function valuesFor(substitutions: SubstitutionMap | undefined, recipient:
 
 /**
  * `text` with each placeholder replaced by its value (HTML-escaped in an HTML part); a placeholder without
- * a value is left as it is and named in `missing`.
+ * a value is left as it is and named in `missing`. Returns undefined once the result would pass `room`
+ * characters (values can make a small text enormous).
  */
-export function substitute(text: string, values: Map<string, string>, html: boolean, missing: Set<string>): string {
-  return text.replace(PLACEHOLDER, (all, name: string) => {
+function substitute(text: string, values: Map<string, string>, html: boolean, missing: Set<string>, room: number): string | undefined {
+  let length = text.length;
+  const escaped = new Map<string, string>();
+  let over = false;
+  const out = text.replace(PLACEHOLDER, (all, name: string) => {
+    if (over) return '';
     const value = values.get(name);
     if (value === undefined) {
       missing.add(name);
       return all;
     }
-    return html ? he.encode(value, { useNamedReferences: false }) : value;
+    let filled = value;
+    if (html) {
+      // Escaped once per name, not once per placeholder.
+      filled = escaped.get(name) ?? he.encode(value, { useNamedReferences: false });
+      if (!escaped.has(name)) escaped.set(name, filled);
+    }
+    length += filled.length - all.length;
+    over = length > room;
+    return over ? '' : filled;
   });
+  return over ? undefined : out;
+}
+
+export interface FilledTexts {
+  subject: string;
+  html: string | undefined;
+  text: string | undefined;
+}
+
+/**
+ * One recipient's subject and parts with its placeholders filled (see `substitute`). Together they may
+ * be at most SEND_LIMITS.filledLength characters: past it the send is refused, naming the recipient.
+ */
+export function fillPlaceholders(texts: FilledTexts, values: Map<string, string>, missing: Set<string>, recipient: string): FilledTexts {
+  let room = SEND_LIMITS.filledLength;
+  const fill = (text: string, html: boolean) => {
+    const out = substitute(text, values, html, missing, room);
+    if (out === undefined) {
+      const message = `make the copy for ${recipient} longer than ${SEND_LIMITS.filledLength.toLocaleString('en-US')} characters of subject and content`;
+      throw new AppError('validation', `substitutions ${message}`, [{ path: 'substitutions', message }]);
+    }
+    room -= out.length;
+    return out;
+  };
+  const subject = fill(texts.subject, false);
+  const html = texts.html === undefined ? undefined : fill(texts.html, true);
+  return { subject, html, text: texts.text === undefined ? undefined : fill(texts.text, false) };
 }

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeDataDir, PRIVATE_FILE_MODE } from '../../store/data-dir';
 
 /**
  * Where the key that encrypts mailer secrets comes from. The key never lives in the database file:
@@ -26,11 +27,11 @@ export function fileKeyStore(dataDir: string): SecretKeyStore {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }
-      mkdirSync(dataDir, { recursive: true });
+      makeDataDir(dataDir);
       const key = randomBytes(32);
       // `wx`: never overwrite a key another process just wrote.
-      writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
-      chmodSync(file, 0o600);
+      writeFileSync(file, key.toString('base64') + '\n', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+      chmodSync(file, PRIVATE_FILE_MODE);
       return key;
     },
   };
