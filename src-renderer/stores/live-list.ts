@@ -25,9 +25,11 @@ export interface DetailState {
 
 type Setter<S> = (partial: Partial<S>) => void;
 
-export interface Page<Row> {
+export interface Page<Row, S = unknown> {
   rows: Row[];
   nextCursor: string | null;
+  /** What else a first page's answer tells, set with its rows (later pages' is ignored). */
+  state?: Partial<S>;
 }
 
 /**
@@ -39,7 +41,7 @@ export function pagedList<Row, S extends ListState<Row>>(
   set: Setter<S>,
   get: () => S,
   options: {
-    fetch: (page: { limit: number; cursor?: string }) => Promise<Page<Row>>;
+    fetch: (page: { limit: number; cursor?: string }) => Promise<Page<Row, S>>;
     /** The first page's rows as shown (rows that arrived live during the reload can be added to them). */
     firstRows?: (rows: Row[]) => Row[];
     /** Runs after the first page is shown; `current` says whether no reload has started since. */
@@ -58,7 +60,7 @@ export function pagedList<Row, S extends ListState<Row>>(
       const page = await options.fetch({ limit: FIRST_PAGE });
       if (!current()) return;
       const rows = options.firstRows ? options.firstRows(page.rows) : page.rows;
-      set({ rows, nextCursor: page.nextCursor, loading: false } as Partial<S>);
+      set({ ...page.state, rows, nextCursor: page.nextCursor, loading: false } as Partial<S>);
       await options.afterFirstPage?.(current);
     } catch (err) {
       if (current()) set({ error: describeError(err), loading: false } as Partial<S>);

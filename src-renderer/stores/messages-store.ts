@@ -19,6 +19,11 @@ export interface MessageFilters {
 interface MessagesState extends ListState<MessageSummary>, DetailState {
   /** How many match the filters (null until counted). */
   total: number | null;
+  /**
+   * Stored messages the search index did not hold yet when the list's search by words answered
+   * (0: none, the list is complete); they may match.
+   */
+  indexPending: number;
   filters: MessageFilters;
   /** The open copy (`selected` is its id). */
   detail: MessageDetail | null;
@@ -98,7 +103,7 @@ export const useMessages = create<MessagesState>((set, get) => {
   const list = pagedList<MessageSummary, MessagesState>(set, get, {
     fetch: async (page) => {
       const res = await control.listMessages({ ...query(get().filters), ...page });
-      return { rows: res.data.messages, nextCursor: res.data.next_cursor };
+      return { rows: res.data.messages, nextCursor: res.data.next_cursor, state: { indexPending: res.data.index_pending ?? 0 } };
     },
     firstRows: (rows) => {
       const newest = rows[0]?.id ?? '';
@@ -157,6 +162,7 @@ export const useMessages = create<MessagesState>((set, get) => {
     loadingMore: false,
     error: null,
     total: null,
+    indexPending: 0,
     filters: { q: '', status: '', campaign_id: '', account_id: '' },
     selected: null,
     detail: null,

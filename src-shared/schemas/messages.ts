@@ -59,6 +59,12 @@ export const MessageDetail = MessageSummary.extend({
 }).meta({ id: 'MessageDetail' });
 export type MessageDetail = z.infer<typeof MessageDetail>;
 
+/**
+ * Present when a search by words answered before the search index held every stored copy (it waits
+ * at most 1 s for it: SEARCH_WAIT_MS): how many stored copies the index did not hold yet. They may match; ask again.
+ */
+export const IndexPending = z.number().int().positive().optional();
+
 export const ListMessagesQuery = z.strictObject({
   /**
    * The search box's query: words (prefixes) and "quoted phrases" over subject, sender, recipient, text
@@ -77,8 +83,12 @@ export const ListMessagesQuery = z.strictObject({
 export const MessagePage = z.object({
   messages: z.array(MessageSummary),
   next_cursor: z.string().nullable(),
-  /** What the search box's query had that was not understood (an unknown operator, a date that is not one), each searched as text. */
+  /**
+   * What the search box's query had that was not understood (an unknown operator, a date that is not
+   * one), each searched as text; and, with index_pending, that the answer may be incomplete.
+   */
   warnings: z.array(z.string()).optional(),
+  index_pending: IndexPending,
 });
 /** A copy of a send, by its own key (`id` of the list; a send's copies share its `ref_id`). */
 export const MessageIdParams = z.strictObject({ id: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters') });

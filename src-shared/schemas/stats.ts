@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common';
-import { ListMessagesQuery } from './messages';
+import { IndexPending, ListMessagesQuery } from './messages';
 
 /** What the UI's dashboard strip shows: totals and events per minute over the last hour (emulated time). */
 export const EmulatorStats = z
@@ -23,4 +23,4 @@ export type EmulatorStats = z.infer<typeof EmulatorStats>;
 
 /** The filters of the messages list, without paging: how many messages match. */
 export const CountMessagesQuery = ListMessagesQuery.omit({ limit: true, cursor: true });
-export const MessageCount = z.object({ count: z.number().int() });
+export const MessageCount = z.object({ count: z.number().int(), index_pending: IndexPending });

@@ -1,14 +1,16 @@
-// `npm run bench:guard`: the SMTP benchmark and a short send benchmark (about two minutes), checked
-// against floors well below their targets (smtp: 0.22x a bare smtp-server in both profiles, send: 0.1x
-// a bare fastify route; each benchmark prints its figures and ends with its JSON line). CI runs it after the tests:
-// a change that makes intake two or three times slower fails there; ordinary noise does not.
+// `npm run bench:guard`: the SMTP benchmark, a short send benchmark and the wait benchmark (about three
+// minutes), checked against floors well below their targets (smtp: 0.22x a bare smtp-server in both
+// profiles, send: 0.1x a bare fastify route, wait: no wait timed out while the search index catches up
+// with 10,000 copies, and a wait at 10,000 at most 3x one at 10; each benchmark prints its figures and
+// ends with its JSON line). CI runs it after the tests: a change that makes intake two or three times
+// slower, or makes a wait inherit the search index's lag, fails there; ordinary noise does not.
 // Exit code 1 when a floor is missed twice in a row.
 import { withModuleRunner } from './tools/module-runner.mjs';
 
 process.env.MAILYARD_BENCH_GUARD = '1';
 const missed = await withModuleRunner(async (importTs) => {
   const missed = [];
-  for (const name of ['smtp', 'send']) {
+  for (const name of ['smtp', 'send', 'wait']) {
     const mod = await importTs(`/test/bench/${name}.bench.ts`);
     if ((await mod.default()) !== false) continue;
     // One run below its floor may be this machine's noise (send's ratio ranged 0.11-0.20 over full runs
@@ -18,5 +20,5 @@ const missed = await withModuleRunner(async (importTs) => {
   }
   return missed;
 });
-console.log(missed.length ? `bench:guard: below the floor: ${missed.join(', ')}` : 'bench:guard: smtp and send above their floors');
+console.log(missed.length ? `bench:guard: below the floor: ${missed.join(', ')}` : 'bench:guard: smtp, send and wait above their floors');
 process.exit(missed.length ? 1 : 0);

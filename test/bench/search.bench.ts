@@ -96,10 +96,10 @@ async function openStore(size: number): Promise<Store> {
   const logger = pino({ level: 'silent' });
   // As the emulator has it: a search first asks the indexer whether anything stored waits for the index.
   const indexer = new SearchIndexer(index, deriveTexts, { logger });
-  const service = new MessagesService({ repo, relayOf: () => undefined, searchReady: () => indexer.ready() });
+  const service = new MessagesService({ repo, relayOf: () => undefined, waitForIndex: (waitMs) => indexer.ready(waitMs) });
   const people = Math.max(1, Math.floor(size / 10));
   // As the UI asks: the first page and the count.
-  const ask = async (q: string) => ({ rows: (await service.list({ q, limit: 50 })).messages.length, count: await service.count({ q }) });
+  const ask = async (q: string) => ({ rows: (await service.list({ q, limit: 50 })).messages.length, count: (await service.count({ q })).count });
   const person = (i: number) => (i * 7919) % people;
   const queries: Record<string, (i: number) => string> = {
     recipient: (i) => `to:user${nr(person(i))}@domain${person(i) % 200}.test`,

@@ -195,7 +195,8 @@ export default async function run(): Promise<boolean> {
     });
     console.log(
       `freshness under load (${FRESHNESS_LOAD} messages at concurrency ${CONCURRENCY}, ${freshness.probes} probes): a search right after the answer finds it in ` +
-        `p50 ${freshness.search_p50_ms} ms, p99 ${freshness.search_p99_ms} ms (target <= ${TARGET_FRESHNESS_P99_MS}); in the index itself after p50 ${freshness.indexed_p50_ms} ms, p99 ${freshness.indexed_p99_ms} ms`,
+        `p50 ${freshness.search_p50_ms} ms, p99 ${freshness.search_p99_ms} ms (target <= ${TARGET_FRESHNESS_P99_MS}); in the index itself after p50 ${freshness.indexed_p50_ms} ms, p99 ${freshness.indexed_p99_ms} ms; ` +
+        `each search answered within p99 ${freshness.answer_p99_ms} ms, at most ${freshness.answer_max_ms} ms, ${freshness.incomplete_answers} saying the index had not caught up`,
     );
     if (!GUARD && (freshness.search_p99_ms > TARGET_FRESHNESS_P99_MS || freshness.indexed_p99_ms > TARGET_FRESHNESS_P99_MS)) pass = false;
     console.log(

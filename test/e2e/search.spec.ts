@@ -132,3 +132,28 @@ test('search: Mailpit operators (negation, has:attachment, cc:, after:) find the
   await expect(list.getByRole('option')).toHaveCount(3);
   expect(errors).toEqual([]);
 });
+
+test('search: an answer given before the index caught up says so under the box; Search again asks once more', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  await sendEmail(page, served, 'ann@example.com', 'Your order shipped', '<p>Track your parcel</p>');
+  // The emulator answers index_pending when its index lags behind the stored messages (a load the
+  // integration tests make by holding the indexer back): here the first search's answer says so.
+  let lagging = true;
+  await page.route(/\/emulator\/messages\?.*q=/, async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    if (lagging) body.data.index_pending = 1234;
+    await route.fulfill({ response, json: body });
+  });
+  await page.goto(`${served.url}/messages?q=order`);
+  const list = page.getByTestId('message-list');
+  const note = page.getByTestId('search-incomplete');
+  await expect(list.getByRole('option')).toHaveCount(1);
+  await expect(note).toContainText('The search index is catching up: 1,234 stored messages are not searchable by words yet');
+
+  lagging = false;
+  await note.getByRole('button', { name: 'Search again' }).click();
+  await expect(note).toBeHidden();
+  await expect(list.getByRole('option')).toHaveCount(1);
+  expect(errors).toEqual([]);
+});

@@ -35,8 +35,8 @@ it('indexes 5 sends of 1,000 recipients, each To line naming all, without holdin
       });
       expect(res.status, res.text.slice(0, 300)).toBe(200);
     }
-    // A search waits for the index (at most 10 s, then it counts what is indexed: on a busy machine
-    // it may ask again): once it counts them all, every copy above is indexed.
+    // A search waits for the index (at most 1 s, then it counts what is indexed, saying index_pending:
+    // it asks again): once it counts them all, every copy above is indexed.
     const deadline = Date.now() + 60_000;
     let count = 0;
     while (count < SENDS * RECIPIENTS && Date.now() < deadline) count = (await emu.control.countMessages({ q: 'quarterly' })).data.count;

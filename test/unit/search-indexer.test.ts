@@ -41,7 +41,7 @@ describe('SearchIndexer', () => {
       if (ticking) setImmediate(tick);
     };
     setImmediate(tick);
-    await indexer.ready();
+    await indexer.ready(60_000);
     ticking = false;
     await indexer.close();
     const writes = log.filter((l) => l.startsWith('write'));
@@ -60,9 +60,29 @@ describe('SearchIndexer', () => {
       logger: pino({ level: 'silent' }),
       writeTextBytes: 1_000,
     });
-    await indexer.ready();
+    await indexer.ready(60_000);
     await indexer.close();
     expect(log.filter((l) => l.startsWith('write'))).toEqual(['write 1', 'write 2', 'write 3']);
     expect(queue.size).toBe(0);
+  });
+
+  it('answers a wait for the index at its bound with how many copies are not indexed yet, and 0 once they are', async () => {
+    const { repo, queue } = fakeRepo(3);
+    // The text of the first batch is held back: nothing can be indexed until it is released.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const indexer = new SearchIndexer(
+      repo,
+      async (job) => {
+        await held;
+        return job.copies.map(tenKb);
+      },
+      { logger: pino({ level: 'silent' }) },
+    );
+    expect(await indexer.ready(20)).toBe(3);
+    release();
+    expect(await indexer.ready(60_000)).toBe(0);
+    expect(queue.size).toBe(0);
+    await indexer.close();
   });
 });

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { loadMigrations, migrate } from '../../src-main/core/store/database';
 import { MessagesRepo, type MessageRow } from '../../src-main/core/store/messages.repo';
-import { searchTerms } from '../../src-main/core/store/message-search';
+import { searchTerms, type MessageSearch } from '../../src-main/core/store/message-search';
 import { SearchIndexRepo } from '../../src-main/core/store/search-index.repo';
 
 function copy(i: number): MessageRow {
@@ -16,8 +16,8 @@ function copy(i: number): MessageRow {
 }
 
 /** The list's query plan, as MessagesRepo.search runs it (newest first, a page). */
-function plan(db: Database.Database, q: string): string {
-  const { where, params } = searchTerms({ q });
+function plan(db: Database.Database, search: string | MessageSearch): string {
+  const { where, params } = searchTerms(typeof search === 'string' ? { q: search } : search);
   const sql = `SELECT id FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT 50`;
   return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail).join('\n');
 }
@@ -55,5 +55,15 @@ describe('the search plans of negations and operators', () => {
     expect(count('news -has:attachment')).toBe(160);
     expect(count('cc:@example.com')).toBe(100);
     expect(count('newsletter -cc:@example.com')).toBe(100);
+  });
+
+  it("looks a wait's recipient and ref_id up in the copies' own indexes, with no account named: never the search index, never a scan", () => {
+    const db = new Database(':memory:');
+    migrate(db, loadMigrations());
+    for (const search of [{ recipientLc: 'r1@example.com' }, { recipientLc: 'r1@example.com', status: 'queued' }, { refId: 'x', recipientLc: 'r1@example.com' }, { refId: 'x' }]) {
+      const p = plan(db, search);
+      expect(p, JSON.stringify(search)).toMatch(/^SEARCH messages USING (COVERING )?INDEX messages_(recipient_lc|ref) /);
+      expect(p, JSON.stringify(search)).not.toMatch(/VIRTUAL TABLE|SCAN/);
+    }
   });
 });

@@ -247,7 +247,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
   const messages = new MessagesService({
     repo: messagesRepo,
     relayOf: (messageId) => mailersRepo.relayOf(messageId),
-    searchReady: () => searchIndexer.ready(),
+    waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
   });
   const clockControl = new ClockService({ clock, dispatcher, simulator, settleWaitMs: CLOCK_SETTLE_WAIT_MS });
   const services: EmulatorServices = {

@@ -23,6 +23,10 @@ export interface MessageSearch {
   /** A prefix of the campaign id (case-insensitive). */
   campaignId?: string;
   accountId?: string;
+  /** A send's ref_id, exactly (a wait's filter: the copies' own column, never the search index). */
+  refId?: string;
+  /** A recipient's address as stored lower-cased (recipient_lc; a wait's filter, as refId). */
+  recipientLc?: string;
 }
 
 export interface SearchTerms {
@@ -116,6 +120,14 @@ export function searchTerms(filter: MessageSearch): SearchTerms {
   if (filter.accountId !== undefined) {
     where.push('account_id = @accountId');
     params.accountId = filter.accountId;
+  }
+  if (filter.refId !== undefined) {
+    where.push('ref_id = @exactRefId');
+    params.exactRefId = filter.refId;
+  }
+  if (filter.recipientLc !== undefined) {
+    where.push('recipient_lc = @recipientLc');
+    params.recipientLc = filter.recipientLc;
   }
   return { where, params, indexOnly: where.length === 1 && id === null ? indexOnly : null };
 }

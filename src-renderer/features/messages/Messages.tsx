@@ -97,7 +97,7 @@ function urlFilters(): Pick<MessageFilters, 'q' | 'status' | 'campaign_id' | 'ac
 }
 
 function Filters() {
-  const { filters, setFilters, total, rows, deleteMatching } = useMessages();
+  const { filters, setFilters, total, rows, deleteMatching, indexPending, reload } = useMessages();
   const accounts = useOverview((s) => s.accounts);
   const [q, setQ] = useState(filters.q);
   const [campaign, setCampaign] = useState(filters.campaign_id);
@@ -140,6 +140,15 @@ function Filters() {
             <li key={w}>{w}</li>
           ))}
         </ul>
+      )}
+      {indexPending > 0 && (
+        <p className="messages-search-incomplete" role="status" data-testid="search-incomplete">
+          The search index is catching up: {indexPending.toLocaleString()} stored message{indexPending === 1 ? ' is' : 's are'} not searchable by words yet, so
+          this list may miss some.{' '}
+          <button type="button" className="button small" onClick={() => void reload()}>
+            Search again
+          </button>
+        </p>
       )}
       <div className="messages-toolbar-row">
         <select className="input" aria-label="Status" value={filters.status} onChange={(e) => setFilters({ status: e.target.value })}>

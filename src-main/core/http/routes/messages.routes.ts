@@ -136,7 +136,7 @@ export function messagesRoutes(
     const answer = await longPoll(app, request, wait_ms, () => messages.matching(filter, limit));
     return ok(answer.timed_out ? 'No message matched' : 'Messages matched', { messages: answer.found, timed_out: answer.timed_out, waited_ms: answer.waited_ms });
   });
-  registerOperation(app, ops.countMessages, async ({ query }) => ok('Messages counted', { count: await messages.count(query) }));
+  registerOperation(app, ops.countMessages, async ({ query }) => ok('Messages counted', await messages.count(query)));
   registerOperation(app, ops.getMessage, async ({ params }) => ok('Message retrieved successfully', await messages.detail(params.id)));
   registerOperation(app, ops.deleteMessage, ({ params }) => {
     messages.delete(params.id);

@@ -7,7 +7,10 @@ import type { RelayRow } from '../../store/mailers.repo';
 import type { MessageListRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 import { parseLeniently } from '../../mail/lenient-parse';
 import { idQuery, parseMessageQuery } from '../../../../src-shared/search/message-query';
+import { DELETE_SEARCH_WAIT_MS, SEARCH_WAIT_MS } from '../search/search-indexer';
 import { linksOpenOutside, neutraliseTracking } from './preview';
+
+const pendingOf = (pending: number): IndexState => (pending > 0 ? { index_pending: pending } : {});
 
 export function toSummary(row: MessageListRow): MessageSummary {
   return {
@@ -26,8 +29,12 @@ export function toSummary(row: MessageListRow): MessageSummary {
   };
 }
 
-/** Candidates a wait's filter reads at most, newest first, when no ref_id or recipient narrows it in the index. */
+/** Candidates a wait's filter reads at most, newest first, after its ref_id, recipient, status, campaign and account. */
 export const WAIT_CANDIDATES = 1000;
+
+/** The warning of a search answered before the index held every stored copy (the list's `warnings`). */
+export const indexPendingWarning = (pending: number) =>
+  `The search index is catching up: ${pending} stored message${pending === 1 ? ' is' : 's are'} not searchable by words yet, so this answer may be incomplete`;
 
 function checksums(content: Buffer | null | undefined): { md5: string; sha1: string; sha256: string } {
   const bytes = content ?? Buffer.alloc(0);
@@ -48,22 +55,32 @@ export interface MessagesDeps {
   repo: MessagesRepo;
   /** The relay a copy sent through an SMTP mailer still waits for. */
   relayOf: (messageId: string) => RelayRow | undefined;
-  /** Resolves once the search indexes hold every copy stored so far (SearchIndexer.ready). */
-  searchReady: () => Promise<void>;
+  /**
+   * Waits (at most `waitMs`) until the search indexes hold every copy stored so far; answers how many
+   * copies they did not hold yet when it stopped waiting, 0 when none (SearchIndexer.ready).
+   */
+  waitForIndex: (waitMs: number) => Promise<number>;
 }
+
+/** A search's answer may lack copies the index did not hold yet: how many there were, when any. */
+type IndexState = { index_pending?: number };
 
 /** The captured messages, as the UI shows them: list, detail, raw source, HTML, attachments. */
 export class MessagesService {
   constructor(private readonly deps: MessagesDeps) {}
 
-  /** A search by words or addresses reads the indexes: it first waits for them to hold every stored copy. */
-  private async indexed(q: string | undefined): Promise<void> {
+  /**
+   * Only a search by words or addresses reads the indexes: it first waits for them to hold every
+   * stored copy, at most `waitMs`, and answers how many they did not hold yet (0: none).
+   */
+  private async indexed(q: string | undefined, waitMs = SEARCH_WAIT_MS): Promise<number> {
     // An id (a copy's or a send's ref_id) is matched on the copies' columns: no index to wait for.
-    if (q !== undefined && q.trim() !== '' && idQuery(q.trim()) === null) await this.deps.searchReady();
+    if (q === undefined || q.trim() === '' || idQuery(q.trim()) !== null) return 0;
+    return this.deps.waitForIndex(waitMs);
   }
 
   async list(query: { q?: string; status?: string; campaign_id?: string; account_id?: string; limit: number; cursor?: string }) {
-    await this.indexed(query.q);
+    const pending = await this.indexed(query.q);
     const rows = this.deps.repo.search({
       q: query.q,
       status: query.status,
@@ -74,32 +91,39 @@ export class MessagesService {
     });
     const { page, next } = paginate(rows, query.limit, (r) => r.id);
     const warnings = query.q ? parseMessageQuery(query.q).warnings : [];
-    return { messages: page.map(toSummary), next_cursor: next, warnings };
+    if (pending > 0) warnings.push(indexPendingWarning(pending));
+    return { messages: page.map(toSummary), next_cursor: next, warnings, ...pendingOf(pending) };
   }
 
-  /** How many messages the list's filters find. */
-  async count(query: { q?: string; status?: string; campaign_id?: string; account_id?: string }): Promise<number> {
-    await this.indexed(query.q);
-    return this.deps.repo.count({ q: query.q, status: query.status, campaignId: query.campaign_id, accountId: query.account_id });
+  /** How many messages the list's filters find (with words, as far as the index holds them: see list). */
+  async count(query: { q?: string; status?: string; campaign_id?: string; account_id?: string }): Promise<{ count: number } & IndexState> {
+    const pending = await this.indexed(query.q);
+    const count = this.deps.repo.count({ q: query.q, status: query.status, campaignId: query.campaign_id, accountId: query.account_id });
+    return { count, ...pendingOf(pending) };
   }
 
   /**
-   * The copies a wait's filter finds now, oldest first, at most `limit`: ref_id and recipient narrow
-   * in the store's indexes (so the cost does not grow with the store), the other fields are checked
-   * on at most WAIT_CANDIDATES of the newest candidates.
+   * The copies a wait's filter finds now, oldest first, at most `limit`. It reads the copies' own
+   * rows, never the search index, so a copy is found the moment its send's 200 (or its 250) is out,
+   * however far the index lags. ref_id and recipient narrow in the store's indexes (so the cost does
+   * not grow with the store); from, subject, source and event are checked on at most
+   * WAIT_CANDIDATES of the newest candidates.
    */
-  async matching(filter: MessageWaitFilter, limit: number): Promise<MessageSummary[]> {
+  matching(filter: MessageWaitFilter, limit: number): MessageSummary[] {
     const lc = (v: string | undefined) => v?.trim().toLowerCase();
     const recipient = lc(filter.recipient);
     const from = lc(filter.from);
     const subject = lc(filter.subject);
-    const q = filter.ref_id !== undefined ? filter.ref_id : recipient ? `to:"${recipient.replace(/"/g, '')}"` : undefined;
-    if (filter.ref_id === undefined) await this.indexed(q);
-    const rows = this.deps.repo.search({ q, status: filter.status, campaignId: filter.campaign_id, accountId: filter.account_id, limit: WAIT_CANDIDATES });
+    const rows = this.deps.repo.search({
+      refId: filter.ref_id,
+      recipientLc: recipient,
+      status: filter.status,
+      campaignId: filter.campaign_id,
+      accountId: filter.account_id,
+      limit: WAIT_CANDIDATES,
+    });
     let found = rows.filter(
       (r) =>
-        (filter.ref_id === undefined || r.ref_id === filter.ref_id) &&
-        (recipient === undefined || r.recipient_email.toLowerCase() === recipient) &&
         (from === undefined || r.from_email.toLowerCase() === from) &&
         (subject === undefined || r.subject.toLowerCase().includes(subject)) &&
         (filter.source === undefined || r.source === filter.source),
@@ -180,7 +204,7 @@ export class MessagesService {
 
   /** Deletes what the list's filters find; every message when there is no filter. Returns how many. */
   async deleteMatching(query: { q?: string; status?: string; campaign_id?: string; account_id?: string }): Promise<number> {
-    await this.indexed(query.q);
+    await this.indexed(query.q, DELETE_SEARCH_WAIT_MS);
     const filter = { q: query.q?.trim() || undefined, status: query.status, campaignId: query.campaign_id || undefined, accountId: query.account_id };
     if (Object.values(filter).every((v) => v === undefined)) return this.deps.repo.deleteAll();
     return this.deps.repo.deleteMatching(filter);
