@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ControlClient } from '../../src-shared/clients';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { startServeProcess } from '../helpers/serve-process';
+import { whenIndexed } from '../helpers/search';
 
 /**
  * The search index is written after a copy is stored, off the accepting path (issue 25). A copy
@@ -41,7 +42,15 @@ async function burst(url: string, smtpPort: number, from: number, count: number)
   }
 }
 
-const found = async (control: ControlClient, i: number) => (await control.listMessages({ q: word(i), limit: 5 })).data.messages.map((m) => m.recipient.email);
+/** What a search for copy i's word finds once the index has it; an answer without it must say it is incomplete. */
+const found = async (control: ControlClient, i: number) => {
+  const answer = await whenIndexed(async () => {
+    const page = await control.listMessages({ q: word(i), limit: 5 });
+    if (page.data.messages.length === 0 && page.data.index_pending === undefined) throw new Error(`a search for ${word(i)} found nothing and said it was complete`);
+    return page;
+  });
+  return answer.data.messages.map((m) => m.recipient.email);
+};
 
 describe('the search index and a kill -9', () => {
   it('a copy accepted just before a kill -9 is found by search after the restart, with nothing done by hand', { timeout: 120_000 }, async () => {
@@ -106,7 +115,7 @@ describe('the search index and a kill -9', () => {
       await burst(serve.url, smtpPort, 1000, 2);
       expect(await found(control, 1000)).toEqual(['user1000@example.org']);
       expect(await found(control, 1001)).toEqual(['user1001@example.org']);
-      expect((await control.countMessages({ q: word(1001) })).data.count).toBe(1);
+      expect((await whenIndexed(() => control.countMessages({ q: word(1001) }))).data.count).toBe(1);
       await load;
     } finally {
       serve.child.kill('SIGTERM');

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InboundPayload } from '../../src-shared/schemas/inbound';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { whenIndexed } from '../helpers/search';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { RawSmtpClient } from '../helpers/smtp-client';
 
@@ -36,7 +37,7 @@ async function onlyMessage(e: TestEmulator) {
 
 /** The ids the search box finds for a word. */
 async function found(e: TestEmulator, word: string): Promise<string[]> {
-  const res = await e.request('GET', `/emulator/messages?q=${encodeURIComponent(word)}`);
+  const res = await whenIndexed(() => e.request('GET', `/emulator/messages?q=${encodeURIComponent(word)}`).then((r) => ({ ...r, data: r.json.data })));
   expect(res.status, res.text).toBe(200);
   return (res.json.data.messages as Array<{ id: string }>).map((m) => m.id);
 }
@@ -86,8 +87,8 @@ describe('SMTP sink: messages over mailparser limits are shown and indexed, neve
     expect(await found(emu, 'quokkaword')).toEqual([m.id]);
     // A message that parses answers no problem.
     expect((await sendRaw(emu, 'bob@example.org', 'From: a@example.com\r\nSubject: fine\r\n\r\nok\r\n')).code).toBe(250);
-    const fine = (await emu.request('GET', '/emulator/messages?q=fine')).json.data.messages[0];
-    expect((await emu.request('GET', `/emulator/messages/${fine.id}`)).json.data.parse_problem).toBeNull();
+    const [fine] = await found(emu, 'fine');
+    expect((await emu.request('GET', `/emulator/messages/${fine}`)).json.data.parse_problem).toBeNull();
   });
 
   it('a message even the raised limits refuse (12,000 parts): its headers and raw body, a note, and its text indexed', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { whenIndexed } from '../helpers/search';
 
 /** What the web UI needs beyond the API: counts, the dashboard's stats, live messages, a dry-run event. */
 describe('UI support endpoints', () => {
@@ -72,13 +73,13 @@ describe('UI support endpoints', () => {
     await send('bob@example.com', 'Counted A', 'spring');
     await send('bob@example.com', 'Counted B', 'spring');
     expect((await emu.control.countMessages({ campaign_id: 'spring' })).data.count).toBe(2);
-    expect((await emu.control.countMessages({ q: 'counted' })).data.count).toBe(2);
-    expect((await emu.control.countMessages({ q: '100%' })).data.count).toBe(0);
-    const [first] = (await emu.control.listMessages({ q: 'counted a' })).data.messages;
+    expect((await whenIndexed(() => emu.control.countMessages({ q: 'counted' }))).data.count).toBe(2);
+    expect((await whenIndexed(() => emu.control.countMessages({ q: '100%' }))).data.count).toBe(0);
+    const [first] = (await whenIndexed(() => emu.control.listMessages({ q: 'counted a' }))).data.messages;
     expect((await emu.control.listMessages({ q: first!.ref_id.toLowerCase() })).data.messages.map((m) => m.ref_id)).toEqual([first!.ref_id]);
     expect((await emu.control.listMessages({ q: first!.id })).data.messages.map((m) => m.id)).toEqual([first!.id]);
     // The two-recipient send of the first test counts one message per copy, and its ref_id finds both.
-    const live = (await emu.control.listMessages({ q: 'Live one' })).data.messages;
+    const live = (await whenIndexed(() => emu.control.listMessages({ q: 'Live one' }))).data.messages;
     expect(live).toHaveLength(2);
     expect((await emu.control.countMessages({ q: live[0]!.ref_id })).data.count).toBe(2);
     const all = (await emu.control.countMessages()).data.count;
