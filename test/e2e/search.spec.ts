@@ -133,7 +133,7 @@ test('search: Mailpit operators (negation, has:attachment, cc:, after:) find the
   expect(errors).toEqual([]);
 });
 
-test('search: an answer given before the index caught up says so under the box; Search again asks once more', async ({ served, page }) => {
+test('search: an answer given before the index caught up says so under the box, and is asked again until complete (Search again asks at once)', async ({ served, page }) => {
   const errors = watchErrors(page);
   await sendEmail(page, served, 'ann@example.com', 'Your order shipped', '<p>Track your parcel</p>');
   // The emulator answers index_pending when its index lags behind the stored messages (a load the
@@ -151,9 +151,18 @@ test('search: an answer given before the index caught up says so under the box; 
   await expect(list.getByRole('option')).toHaveCount(1);
   await expect(note).toContainText('The search index is catching up: 1,234 stored messages are not searchable by words yet');
 
+  // Still behind: the page asks again by itself, and keeps saying so.
+  let asked = 0;
+  page.on('request', (r) => /\/emulator\/messages\?.*q=/.test(r.url()) && asked++);
+  await expect.poll(() => asked, { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect(note).toBeVisible();
   lagging = false;
   await note.getByRole('button', { name: 'Search again' }).click();
   await expect(note).toBeHidden();
   await expect(list.getByRole('option')).toHaveCount(1);
+  // Complete: no more asking.
+  const settled = asked;
+  await page.waitForTimeout(2500);
+  expect(asked).toBe(settled);
   expect(errors).toEqual([]);
 });

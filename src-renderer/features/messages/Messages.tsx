@@ -96,6 +96,9 @@ function urlFilters(): Pick<MessageFilters, 'q' | 'status' | 'campaign_id' | 'ac
   };
 }
 
+/** How soon a search answered before the index caught up is asked again. */
+const SEARCH_AGAIN_MS = 2000;
+
 function Filters() {
   const { filters, setFilters, total, rows, deleteMatching, indexPending, reload } = useMessages();
   const accounts = useOverview((s) => s.accounts);
@@ -112,6 +115,12 @@ function Filters() {
     const t = window.setTimeout(() => setFilters({ q, campaign_id: campaign }), 250);
     return () => window.clearTimeout(t);
   }, [q, campaign, filters.q, filters.campaign_id, setFilters]);
+  // An answer the index was behind for is asked again by itself, so the list completes without a click.
+  useEffect(() => {
+    if (indexPending <= 0) return;
+    const t = window.setTimeout(() => void reload(), SEARCH_AGAIN_MS);
+    return () => window.clearTimeout(t);
+  }, [indexPending, reload]);
   // What the query has that the search does not understand (the list answers the same `warnings`).
   const warnings = useMemo(() => parseMessageQuery(filters.q).warnings, [filters.q]);
   const filtered = filters.q.trim() !== '' || filters.status !== '' || filters.campaign_id.trim() !== '' || filters.account_id !== '';
@@ -144,7 +153,7 @@ function Filters() {
       {indexPending > 0 && (
         <p className="messages-search-incomplete" role="status" data-testid="search-incomplete">
           The search index is catching up: {indexPending.toLocaleString()} stored message{indexPending === 1 ? ' is' : 's are'} not searchable by words yet, so
-          this list may miss some.{' '}
+          this list may miss some; it is asked again every {SEARCH_AGAIN_MS / 1000} s until it is complete.{' '}
           <button type="button" className="button small" onClick={() => void reload()}>
             Search again
           </button>
