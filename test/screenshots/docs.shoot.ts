@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { cpSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startReceiver } from '../helpers/receiver';
 import { GTUBE } from '../helpers/spamd';
@@ -168,8 +170,12 @@ test.describe('with SpamAssassin', () => {
 });
 
 test.describe('screenshots: Scenarios', () => {
-  // The examples' folder allowed, as `npm run serve -- --scenarios examples/scenarios` does: the page lists them.
-  test.use({ serveArgs: ['--scenarios', resolve(import.meta.dirname, '../../examples/scenarios')] });
+  // The examples allowed, as `npm run serve -- --scenarios examples/scenarios` does: the page lists them
+  // (a copy in a neutral folder, so the picture shows no path of the machine it was taken on).
+  const folder = join(tmpdir(), 'mailyard-docs', 'scenarios');
+  rmSync(folder, { recursive: true, force: true });
+  cpSync(resolve(import.meta.dirname, '../../examples/scenarios'), folder, { recursive: true });
+  test.use({ serveArgs: ['--scenarios', folder] });
 test('screenshots: Scenarios (a run under way, and its report)', async ({ served, page }) => {
   test.setTimeout(120_000);
   const receiver = await startReceiver();
