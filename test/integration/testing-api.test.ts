@@ -46,7 +46,7 @@ describe('startMailyard', () => {
     expect(yard.httpPort).toBeGreaterThan(0);
     expect(yard.httpPort).not.toBe(4400);
     expect(yard.smtpPort).toBeGreaterThan(0);
-    expect(yard.smtp).toEqual({ host: '127.0.0.1', port: yard.smtpPort });
+    expect(yard.smtp).toEqual({ host: '127.0.0.1', port: yard.smtpPort, certificate: null });
     expect(yard.urls.smtp).toBe(`smtp://127.0.0.1:${yard.smtpPort}`);
     expect(yard.apiKey).toBe('testing-api-key-123');
     expect(yard.dataDir).toBeNull();
@@ -115,8 +115,9 @@ describe('waitForMessage and waitForDelivery', () => {
     expect(bounced.events.map((e) => e.event)).toContain('bounce');
   });
 
-  it('take mail that arrives over SMTP', async () => {
-    const transport = nodemailer.createTransport({ host: yard.smtp.host, port: yard.smtp.port, secure: false, ignoreTLS: true });
+  it("take mail that arrives over SMTP, sent with nodemailer's default transport", async () => {
+    expect(yard.smtp.certificate).toBeNull();
+    const transport = nodemailer.createTransport({ host: yard.smtp.host, port: yard.smtp.port });
     try {
       await transport.sendMail({ from: 'app@shop.example', to: 'smtp-user@example.org', subject: 'Over SMTP', text: 'hello over smtp' });
     } finally {
@@ -125,6 +126,19 @@ describe('waitForMessage and waitForDelivery', () => {
     const message = await yard.waitForMessage((m) => m.subject === 'Over SMTP');
     expect(message).toMatchObject({ source: 'smtp', recipient: { email: 'smtp-user@example.org' } });
     expect(message.text).toContain('hello over smtp');
+  });
+
+  it("with smtpTls: 'starttls', take mail over STARTTLS from a client that trusts smtp.certificate", async () => {
+    const tls = await startMailyard({ smtpTls: 'starttls' });
+    const transport = nodemailer.createTransport({ host: tls.smtp.host, port: tls.smtp.port, requireTLS: true, tls: { ca: tls.smtp.certificate! } });
+    try {
+      expect(tls.smtp.certificate).toMatch(/^-----BEGIN CERTIFICATE-----/);
+      await transport.sendMail({ from: 'app@shop.example', to: 'tls-user@example.org', subject: 'Over STARTTLS', text: 'hello' });
+      expect(await tls.waitForMessage({ subject: 'Over STARTTLS' })).toMatchObject({ source: 'smtp', recipient: { email: 'tls-user@example.org' } });
+    } finally {
+      transport.close();
+      await tls.stop();
+    }
   });
 
   it('a time-out error lists what did arrive', async () => {

@@ -81,6 +81,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       dataDir,
       urls,
       ports,
+      smtpCertificate: listeners.smtpCertificate,
       defaultAccount,
       clock,
       live,
