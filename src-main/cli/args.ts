@@ -60,6 +60,12 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     value: 'MODE',
     help: 'optional (default): mail without AUTH goes to the default account; required: AUTH with an API key first',
   },
+  'smtp-tls': {
+    type: 'string',
+    key: 'smtpTls',
+    value: 'MODE',
+    help: 'off (default): no STARTTLS, any client sends with its default settings; starttls: STARTTLS offered with a self-signed certificate (the start-up lines say where to find it, to trust it)',
+  },
   'retry-schedule': {
     type: 'string',
     key: 'retrySchedule',

@@ -56,13 +56,27 @@ function controlKeyLines(emulator: EmulatorHandle, keyGiven: boolean): string[] 
   ];
 }
 
+/**
+ * What start-up says of STARTTLS: off, or offered with the certificate a client must trust, as its
+ * file or, in memory where no file is kept, as the PEM itself.
+ */
+function smtpTlsLines(emulator: EmulatorHandle): { note: string; lines: string[] } {
+  const cert = emulator.smtpCertificate;
+  if (cert === null) return { note: 'STARTTLS off (--smtp-tls starttls)', lines: [] };
+  const trust = 'self-signed: trust it in the client, e.g. nodemailer tls: { ca }';
+  if (cert.file !== null) return { note: 'STARTTLS offered', lines: [`TLS cert: ${cert.file}  (${trust})`] };
+  return { note: 'STARTTLS offered', lines: [`TLS cert: made for this run, kept nowhere (--memory)  (${trust}):`, ...cert.pem.trimEnd().split(/\r?\n/)] };
+}
+
 function startupLines(emulator: EmulatorHandle, keyGiven: boolean): string[] {
   const auth = emulator.config.smtpAuth === 'required' ? 'AUTH required' : 'AUTH optional';
-  const smtp = `${emulator.urls.smtp}  (${auth}: any user name, an API key as the password; STARTTLS offered)`;
+  const tls = smtpTlsLines(emulator);
+  const smtp = `${emulator.urls.smtp}  (${auth}: any user name, an API key as the password; ${tls.note})`;
   return [
     `Mailyard ${emulator.version}`,
     `HTTP:     ${emulator.urls.http}  (web UI, /v1 service API, /emulator control API, /openapi.json)`,
     `SMTP:     ${smtp}`,
+    ...tls.lines,
     `API key:  ${emulator.defaultAccount.apiKey}  (account "${emulator.defaultAccount.name}")`,
     ...controlKeyLines(emulator, keyGiven),
     ...(emulator.config.scenarioDirs.length > 0

@@ -47,6 +47,12 @@ export const EmulatorConfigSchema = z
     strictRequests: z.boolean().default(false),
     /** `required`: the SMTP sink refuses mail without AUTH (an account's API key as the password). */
     smtpAuth: z.enum(['optional', 'required'], { error: 'must be optional or required' }).default('optional'),
+    /**
+     * `off`: the SMTP sink offers no STARTTLS, so every client sends with its default settings (as to
+     * Mailpit or MailDev). `starttls`: offered, with a self-signed certificate the client must trust
+     * (kept in the data directory as smtp-tls-cert.pem; the handle and the start-up lines say where).
+     */
+    smtpTls: z.enum(['off', 'starttls'], { error: 'must be off or starttls' }).default('off'),
     logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     /** `geo_location` of opens from loopback and private addresses: `Country,City`. */
     geoDefault: z

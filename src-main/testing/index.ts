@@ -56,8 +56,13 @@ export interface Mailyard extends MailyardHelpers, AsyncDisposable {
   readonly version: string;
   readonly urls: { http: string; smtp: string };
   readonly httpPort: number;
-  /** Where the SMTP sink listens (no TLS needed; AUTH optional unless `smtpAuth: 'required'`). */
-  readonly smtp: { host: string; port: number };
+  /**
+   * Where the SMTP sink listens: any client's default settings send there (no STARTTLS unless
+   * `smtpTls: 'starttls'`; AUTH optional unless `smtpAuth: 'required'`). With `smtpTls: 'starttls'`,
+   * `certificate` is the PEM of its self-signed certificate, to trust in the client (nodemailer
+   * `tls: { ca: yard.smtp.certificate }`); null otherwise.
+   */
+  readonly smtp: { host: string; port: number; certificate: string | null };
   readonly smtpPort: number;
   /**
    * The control key (`Authorization: Bearer <key>` on `/emulator`, or the web UI's login): made at
@@ -124,7 +129,7 @@ export async function startMailyard(options: StartMailyardOptions = {}): Promise
       version: handle.version,
       urls: { http: handle.urls.http, smtp: handle.urls.smtp! },
       httpPort: handle.ports.http,
-      smtp: { host: handle.config.host, port: smtpPort },
+      smtp: { host: handle.config.host, port: smtpPort, certificate: handle.smtpCertificate?.pem ?? null },
       smtpPort,
       accountId: account?.id ?? handle.defaultAccount.id,
       dataDir: handle.dataDir,

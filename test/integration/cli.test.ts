@@ -60,7 +60,7 @@ describe('mailyard serve', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(lines['API key']).toMatch(/^cli-test-key-1234 /);
     expect(lines.Data).toBe(dataDir);
-    expect(lines.SMTP).toMatch(/^smtp:\/\/127\.0\.0\.1:\d+ {2}\(AUTH optional: any user name, an API key as the password; STARTTLS offered\)$/);
+    expect(lines.SMTP).toMatch(/^smtp:\/\/127\.0\.0\.1:\d+ {2}\(AUTH optional: any user name, an API key as the password; STARTTLS off \(--smtp-tls starttls\)\)$/);
 
     const health = await (await fetch(`${url}/emulator/health`)).json();
     expect(health.data.data_dir).toBe(dataDir);
@@ -74,7 +74,7 @@ describe('mailyard serve', () => {
   });
 
   it('sends, simulates and shows an email in the built bundle (plain Node, not the test runner)', async () => {
-    const { child, url, exited } = await startServeProcess(['--http-port', '0', '--memory', '--api-key', 'bundle-key-1234567']);
+    const { child, url, stdout, exited } = await startServeProcess(['--http-port', '0', '--memory', '--api-key', 'bundle-key-1234567', '--smtp-tls', 'starttls']);
     try {
       const auth = { authorization: 'Bearer bundle-key-1234567', 'content-type': 'application/json' };
       const sent = await fetch(`${url}/v1/email/send`, {
@@ -105,14 +105,17 @@ describe('mailyard serve', () => {
       expect(detail.data.attachments[0].filename).toBe('a.txt');
       expect(detail.data.html).toContain('/t/c/');
 
-      // The SMTP sink in the bundle: a message over STARTTLS with AUTH, captured with its attachment.
+      // The SMTP sink in the bundle: a message over STARTTLS with AUTH, captured with its attachment. In
+      // memory no certificate file is kept: the start-up lines print it, and the client trusts that.
+      expect(stdout()).toMatch(/^TLS cert: made for this run, kept nowhere \(--memory\) {2}\(self-signed: trust it in the client, e\.g\. nodemailer tls: \{ ca \}\):$/m);
+      const ca = /^-----BEGIN CERTIFICATE-----\n[\s\S]+?\n-----END CERTIFICATE-----$/m.exec(stdout())![0];
       const health = await (await fetch(`${url}/emulator/health`)).json();
       const info = await nodemailer
         .createTransport({
           host: '127.0.0.1',
           port: health.data.ports.smtp,
           requireTLS: true,
-          tls: { rejectUnauthorized: false },
+          tls: { ca },
           auth: { user: 'bundle', pass: 'bundle-key-1234567' },
         })
         .sendMail({ from: 'app@example.com', to: 'Ann <ann@example.org>', subject: 'Über SMTP', text: 'hi', attachments: [{ filename: 'b.txt', content: 'bytes' }] });
@@ -151,6 +154,7 @@ describe('mailyard serve', () => {
     [[], { MAILYARD_MEMORY: 'maybe' }, 'mailyard: invalid value for MAILYARD_MEMORY: expected true or false, got "maybe"'],
     [['--retry-schedule', '5x'], {}, 'mailyard: invalid value for --retry-schedule: "5x" is not a duration (use a number and ms, s, m, h or d, as in 5s or 2h), got "5x"'],
     [['--smtp-auth', 'always'], {}, 'mailyard: invalid value for --smtp-auth: must be optional or required, got "always"'],
+    [[], { MAILYARD_SMTP_TLS: 'on' }, 'mailyard: invalid value for MAILYARD_SMTP_TLS: must be off or starttls, got "on"'],
     [['--nope'], {}, "mailyard: Unknown option '--nope'"],
     [['--http-port'], {}, "mailyard: Option '--http-port <value>' argument missing"],
   ])('exits with status 2 and names the problem: %j %j', async (args, env, message) => {
@@ -204,7 +208,7 @@ describe('mailyard serve', () => {
   it('prints its options with --help', async () => {
     const result = await run(['serve', '--help']);
     expect(result.code).toBe(0);
-    for (const flag of ['--host', '--http-port', '--smtp-port', '--smtp-auth', '--data-dir', '--memory', '--api-key', '--strict-webhook-urls', '--retry-schedule', '--log-level', 'MAILYARD_HTTP_PORT']) {
+    for (const flag of ['--host', '--http-port', '--smtp-port', '--smtp-auth', '--smtp-tls', '--data-dir', '--memory', '--api-key', '--strict-webhook-urls', '--retry-schedule', '--log-level', 'MAILYARD_HTTP_PORT']) {
       expect(result.stdout).toContain(flag);
     }
   });

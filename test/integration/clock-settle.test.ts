@@ -73,7 +73,7 @@ describe('a clock move settles before it answers', () => {
     const hanging = await startReceiver();
     hanging.answer = () => 'hang';
     try {
-      const other = await startEmulator({ deliveryTimeoutMs: 10_000 });
+      const other = await startEmulator({ deliveryTimeoutMs: 60_000 });
       try {
         await other.registerEmailWebhook(hanging.url);
         await other.service.sendEmail({
@@ -85,10 +85,10 @@ describe('a clock move settles before it answers', () => {
         const started = performance.now();
         const moved = (await other.control.setClock({ advance_ms: 60_000 })).data;
         const waited = performance.now() - started;
-        expect(moved.in_flight).toBe(1);
-        // It waited for the receiver, a bounded time (2 s), and did not hold the answer until the attempt's time-out.
+        // It waited for the receiver, a bounded time (2 s), and did not hold the answer until the attempt's
+        // time-out (60 s): it answered with the attempt still in flight, and the attempt is still on the wire.
         expect(waited).toBeGreaterThan(1_500);
-        expect(waited).toBeLessThan(8_000);
+        expect(moved.in_flight).toBe(1);
         const [d] = (await other.control.listDeliveries({ event: 'bounce', limit: 5 })).data.deliveries;
         expect(d!.status).toBe('sending');
       } finally {

@@ -185,10 +185,12 @@ describe('IMAP connector: servers that misbehave (127.0.0.1 stubs)', () => {
     const started = Date.now();
     await until('first attempt', () => (stub!.connections() >= 1 ? true : undefined));
     await new Promise((r) => setTimeout(r, 3500));
-    // Attempts at 0 s, 1 s and 3 s of wall time (the next is at 7 s): three, four with generous slack.
+    // Attempts at 0 s, 1 s and 3 s of wall time (the next is at 7 s): three, four with generous slack,
+    // at most (a busy machine makes fewer, never more); on emulated time there would be hundreds.
     const seconds = (Date.now() - started) / 1000;
-    expect(stub.connections(), `connections in ${seconds} s`).toBeGreaterThanOrEqual(2);
     expect(stub.connections(), `connections in ${seconds} s`).toBeLessThanOrEqual(4);
+    // And it does try again.
+    await until('a second attempt', () => (stub!.connections() >= 2 ? true : undefined));
     expect(await mailerOf(mailer.mailer_id)).toMatchObject({ status: 'error', last_error: expect.stringMatching(/close|BYE|Too many/i) });
     await until('imap_error', () => (imapErrors().length > 0 ? true : undefined));
     expect(imapErrors()).toHaveLength(1);

@@ -190,7 +190,7 @@ describe('SMTP sink: AUTH', () => {
   });
 
   it('required mode: mail without AUTH is refused (530), with AUTH it is taken; AUTH is offered before and after STARTTLS', async () => {
-    emu = await startEmulator({ smtpAuth: 'required' });
+    emu = await startEmulator({ smtpAuth: 'required', smtpTls: 'starttls' });
     const port = emu.handle.ports.smtp!;
     const { client } = await RawSmtpClient.open(port);
     const ehlo = await client.command('EHLO client.test');
@@ -217,8 +217,18 @@ describe('SMTP sink: AUTH', () => {
 });
 
 describe('SMTP sink: STARTTLS', () => {
-  it('upgrades with a self-signed certificate made on first start and kept in the data directory', async () => {
+  it('is off by default: not offered, refused, and no certificate is made', async () => {
     emu = await startEmulator();
+    expect(emu.handle.smtpCertificate).toBeNull();
+    const { client } = await RawSmtpClient.open(emu.handle.ports.smtp!);
+    expect((await client.command('EHLO c')).text).not.toContain('STARTTLS');
+    expect(await client.startTls()).toEqual({ code: 500, text: '5.5.2 Error: command not recognized' });
+    client.close();
+    await expect(readFile(join(emu.dataDir, 'smtp-tls-cert.pem'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('upgrades with a self-signed certificate made on first start and kept in the data directory', async () => {
+    emu = await startEmulator({ smtpTls: 'starttls' });
     const dataDir = emu.dataDir;
     const info = await transport(emu.handle.ports.smtp!, { ignoreTLS: false, requireTLS: true, tls: { rejectUnauthorized: false } }).sendMail({
       from: 'a@example.com',
@@ -234,9 +244,10 @@ describe('SMTP sink: STARTTLS', () => {
     client.close();
     const kept = await readFile(join(dataDir, 'smtp-tls-cert.pem'), 'utf8');
     expect(kept).toContain('BEGIN CERTIFICATE');
+    expect(emu.handle.smtpCertificate).toEqual({ pem: kept, file: join(dataDir, 'smtp-tls-cert.pem') });
 
     await emu.stop();
-    emu = await startEmulator({}, {}, dataDir);
+    emu = await startEmulator({ smtpTls: 'starttls' }, {}, dataDir);
     const { client: again } = await RawSmtpClient.open(emu.handle.ports.smtp!);
     await again.command('EHLO c');
     await again.startTls();

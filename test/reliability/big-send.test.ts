@@ -2,17 +2,21 @@
  * One send's memory, storage and event-loop time do not grow with its recipients (issue 20, item 1):
  * 200 recipients of a 1 MB HTML body with open and click tracking. Measured: the time to answer, the
  * RSS peak over the start, the data directory's growth, and the longest wait of /emulator/health while
- * the send runs. Each recipient's raw message stays whole and its own.
+ * the send runs: at most what the same send to one recipient held (measured just before: the body's
+ * parse and checks) plus half the send's own time, a bound set against the same run (a send composed
+ * in one piece holds the loop about all of it). Each recipient's raw message stays whole and its own.
  */
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { measureRequest } from '../helpers/under-load';
+import { measureSend } from '../helpers/under-load';
 
 const RECIPIENTS = Number(process.env.BIG_SEND_RECIPIENTS ?? 200);
 const BODY_BYTES = 1024 * 1024;
 /** Links in the body: a long newsletter's worth (each tracked link is a token of every copy). */
 const LINKS = 60;
+/** The longest hold of the event loop allowed beyond the one-recipient send's, as a share of the send's own time in the same run. */
+const HOLD_SHARE = 0.5;
 
 let emu: TestEmulator;
 
@@ -35,7 +39,7 @@ it('sends 200 recipients of a 1 MB tracked body within a small multiple of the b
     content: [{ type: 'text/html', value: html }],
     settings: { open_tracking: { enable: true }, click_tracking: { enable: true } },
   };
-  const m = await measureRequest(emu, 'POST', '/v1/email/send', body);
+  const m = await measureSend(emu, body, HOLD_SHARE);
   const res = m.res;
   expect(res.status, res.text.slice(0, 300)).toBe(200);
   const diskGrowth = m.diskGrowthBytes;
@@ -47,15 +51,18 @@ it('sends 200 recipients of a 1 MB tracked body within a small multiple of the b
     disk_growth_mb: Math.round(diskGrowth / 1e5) / 10,
     health_worst_ms: Math.round(m.healthWorstMs),
     event_loop_max_ms: Math.round(m.eventLoopMaxMs),
+    one_recipient_event_loop_max_ms: Math.round(m.reference.eventLoopMaxMs),
+    hold_bound_ms: Math.round(m.holdBoundMs),
     health_checks: m.healthChecks,
   };
   console.log(JSON.stringify(figures));
   // Bounds: memory a small multiple of the body whatever the recipients; storage a fraction of one
-  // copy per recipient (the whole send stored about once); the event loop never held for long.
+  // copy per recipient (the whole send stored about once); the event loop never held for long: the
+  // copies are made a piece at a time, so no hold comes near the whole send's time (see measureSend).
   expect(figures.rss_growth_mb).toBeLessThan(300);
   expect(diskGrowth).toBeLessThan(10 * BODY_BYTES);
-  expect(figures.health_worst_ms).toBeLessThan(250);
-  expect(figures.event_loop_max_ms).toBeLessThan(250);
+  expect(m.healthWorstMs).toBeLessThanOrEqual(m.healthBoundMs);
+  expect(m.eventLoopMaxMs).toBeLessThanOrEqual(m.holdBoundMs);
 
   // Each copy is whole and its own: its tracking links are its own, and its raw source parses to the body.
   const copies = (await emu.control.listMessages({ q: res.json.ref_id, limit: 500 })).data.messages;

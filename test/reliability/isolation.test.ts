@@ -2,20 +2,25 @@
  * Receivers are isolated (issue 20, item 2): hanging receivers never delay a healthy one, however
  * many hang at once. 8 and then 32 receivers on 127.0.0.1 that accept connections and never answer,
  * each with more deliveries due than its slots hold, plus one healthy receiver: the healthy
- * receiver's deliveries arrive with a p99 latency (event fired to request received) under 1 s, and
- * the time-out then frees the hanging receivers' slots.
+ * receiver's deliveries arrive with a p99 latency (event fired to request received) under half the
+ * attempts' time-out, and the time-out then frees the hanging receivers' slots. A delivery that waited
+ * for a hanging receiver's slot would wait about the time-out. The time-out is set against the same
+ * run: at least 40 times the healthy receiver's p99 with no receiver hanging, so a machine busy with
+ * other work (slower deliveries) gets a longer one and the same verdict.
  *
- * ISOLATION_DELIVERY_TIMEOUT_MS sets the attempts' time-out (default 2 s, so the test ends fast;
- * 15000, the product's default, reproduces the issue's measurement); ISOLATION_PER_HANGING the
+ * ISOLATION_DELIVERY_TIMEOUT_MS sets the attempts' shortest time-out (default 2 s, so the test ends
+ * fast; 15000, the product's default, reproduces the issue's measurement); ISOLATION_PER_HANGING the
  * deliveries due to each hanging receiver (default 20).
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src-shared/clients';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 
 const DELIVERY_TIMEOUT_MS = Number(process.env.ISOLATION_DELIVERY_TIMEOUT_MS ?? 2_000);
+/** The attempts' time-out is at least this many times the healthy receiver's p99 with none hanging. */
+const TIMEOUT_OVER_BASELINE = 40;
 /** Deliveries due to each hanging receiver: more than its slots (8) and its claimed-ahead ones (8). */
 const PER_HANGING = Number(process.env.ISOLATION_PER_HANGING ?? 20);
 /** Deliveries to the healthy receiver, fired in rounds while the others hang. */
@@ -53,9 +58,10 @@ async function startHanging(): Promise<HangingReceiver> {
 }
 
 const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
+async function cleanUp(): Promise<void> {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
-});
+}
+afterEach(cleanUp);
 
 const events = { delivery: true };
 
@@ -79,8 +85,8 @@ async function until(what: string, done: () => boolean, timeoutMs: number): Prom
   }
 }
 
-async function measure(hangingCount: number): Promise<{ p50: number; p99: number; max: number }> {
-  const emu = await startEmulator({ deliveryTimeoutMs: DELIVERY_TIMEOUT_MS, retrySchedule: 'none', shutdownGraceMs: 100 });
+async function measure(hangingCount: number, deliveryTimeoutMs: number): Promise<{ p50: number; p99: number; max: number }> {
+  const emu = await startEmulator({ deliveryTimeoutMs, retrySchedule: 'none', shutdownGraceMs: 100 });
   cleanups.push(() => emu.cleanup());
   const healthy: Receiver = await startReceiver();
   cleanups.push(() => healthy.close());
@@ -123,25 +129,36 @@ async function measure(hangingCount: number): Promise<{ p50: number; p99: number
     await new Promise((r) => setTimeout(r, 50));
   }
   const total = HEALTHY_ROUNDS * HEALTHY_PER_ROUND;
-  await until('the healthy receiver to get every delivery', () => arrived.size >= total, DELIVERY_TIMEOUT_MS * 3 + 10_000);
+  await until('the healthy receiver to get every delivery', () => arrived.size >= total, deliveryTimeoutMs * 3 + 10_000);
   const latencies = [...fired].map(([id, t0]) => arrived.get(id)! - t0);
+  const figures = { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies) };
+  if (hangingCount === 0) return figures;
 
   // Meanwhile no hanging receiver got more than its 8 slots; the time-out frees them and the
   // attempts are recorded as timed out.
-  if (performance.now() - firstHungAt < DELIVERY_TIMEOUT_MS - 100) {
+  if (performance.now() - firstHungAt < deliveryTimeoutMs - 100) {
     for (const [i, h] of hanging.entries()) expect(h.connections - registered[i]!).toBe(8);
   }
   const first = stuck[0]!;
-  await until('the first hanging attempt to time out', () => emu.handle.services.dispatcher.find(first)?.attempt_log.length === 1, DELIVERY_TIMEOUT_MS + 5_000);
+  await until('the first hanging attempt to time out', () => emu.handle.services.dispatcher.find(first)?.attempt_log.length === 1, deliveryTimeoutMs + 5_000);
   expect(emu.handle.services.dispatcher.find(first)!.attempt_log[0]!.error?.code).toBe('timeout');
-
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies) };
+  return figures;
 }
 
 describe('receivers are isolated', () => {
-  it.each([8, 32])('%i hanging receivers: the healthy receiver p99 stays under 1 s', { timeout: 120_000 }, async (n) => {
-    const figures = await measure(n);
-    console.log(`isolation: ${n} hanging receivers (time-out ${DELIVERY_TIMEOUT_MS} ms): healthy p50 ${figures.p50.toFixed(0)} ms, p99 ${figures.p99.toFixed(0)} ms, max ${figures.max.toFixed(0)} ms`);
-    expect(figures.p99).toBeLessThan(1_000);
+  /** The attempts' time-out, set against the healthy receiver's p99 with no receiver hanging. */
+  let timeoutMs: number;
+
+  beforeAll(async () => {
+    const baseline = await measure(0, DELIVERY_TIMEOUT_MS);
+    await cleanUp();
+    timeoutMs = Math.max(DELIVERY_TIMEOUT_MS, Math.ceil(TIMEOUT_OVER_BASELINE * baseline.p99));
+    console.log(`isolation: no receiver hanging: healthy p50 ${baseline.p50.toFixed(0)} ms, p99 ${baseline.p99.toFixed(0)} ms; time-out ${timeoutMs} ms`);
+  }, 60_000);
+
+  it.each([8, 32])('%i hanging receivers: the healthy receiver p99 stays under half the time-out', { timeout: 120_000 }, async (n) => {
+    const figures = await measure(n, timeoutMs);
+    console.log(`isolation: ${n} hanging receivers (time-out ${timeoutMs} ms): healthy p50 ${figures.p50.toFixed(0)} ms, p99 ${figures.p99.toFixed(0)} ms, max ${figures.max.toFixed(0)} ms`);
+    expect(figures.p99).toBeLessThan(timeoutMs / 2);
   });
 });

@@ -8,15 +8,21 @@ import { startReceiver, type Receiver } from '../helpers/receiver';
  * Issue 30, part 1: every due retry happens on time. Many failing deliveries at once, repeated: each
  * delivery's second attempt starts within its scheduled delay plus a small bound after the first ended.
  * A retry missed by the worker waits for the next alarm (the schedule's next step, a minute here), so
- * a miss shows as a second attempt far too late, or none.
+ * a miss shows as a second attempt far too late, or none. The bound is set against the same wave: a
+ * retry may be late by 2 s of emulated time, or by three times the latest first attempt of its wave
+ * (from its delivery's creation to its start) when that is more, as on a machine busy with other work,
+ * which delays first attempts and retries alike (the first wave, warming up, most of all: first
+ * attempts 670 ms late and retries 765 ms with both cores kept busy by two spinning processes).
  */
 
 /** The emulator clock runs this many times faster than wall time, so a wave takes about half a second. */
 const SPEED = 5;
 /** Emulated milliseconds (200 ms of wall time). */
 const FIRST_RETRY_MS = 1_000;
-/** Lateness allowed, in emulated time: 400 ms of wall time on a loaded two-core machine. A missed retry waits a minute. */
+/** Lateness always allowed, in emulated time (400 ms of wall time). A missed retry waits a minute. */
 const BOUND_MS = 2_000;
+/** Lateness allowed beyond BOUND_MS, as a multiple of the latest first attempt of the same wave. */
+const OVER_FIRST_ATTEMPTS = 3;
 const RECIPIENTS = 20;
 
 /**
@@ -63,7 +69,12 @@ async function deliveriesWithRetries(refId: string, expected: number, timeoutMs:
   }
 }
 
-function lateRetries(deliveries: DeliveryDetail[]): string[] {
+/** How late the wave's latest first attempt started after its delivery was made, in emulated time. */
+function firstAttemptLateness(deliveries: DeliveryDetail[]): number {
+  return Math.max(0, ...deliveries.map((d) => (d.attempt_log[0] ? Date.parse(d.attempt_log[0].started_at) - Date.parse(d.created_at) : 0)));
+}
+
+function lateRetries(deliveries: DeliveryDetail[], allowedMs: number): string[] {
   const late: string[] = [];
   for (const d of deliveries) {
     const [first, second] = d.attempt_log;
@@ -74,7 +85,7 @@ function lateRetries(deliveries: DeliveryDetail[]): string[] {
     // Emulated time between the starts; the receiver answers at once, so the first attempt's own
     // duration is within the bound.
     const gap = Date.parse(second.started_at) - Date.parse(first.started_at);
-    if (gap < FIRST_RETRY_MS || gap > FIRST_RETRY_MS + BOUND_MS) late.push(`${d.id} (${d.event}): second attempt ${gap} ms after the first`);
+    if (gap < FIRST_RETRY_MS || gap > FIRST_RETRY_MS + allowedMs) late.push(`${d.id} (${d.event}): second attempt ${gap} ms after the first (allowed ${allowedMs} ms late)`);
   }
   return late;
 }
@@ -90,7 +101,8 @@ async function runWaves(waves: number, clock?: EmulatorClock): Promise<void> {
     // Every recipient gets at least one event (a bounce or a deferral), each one delivery.
     const deliveries = await deliveriesWithRetries(refId, RECIPIENTS, 5_000);
     expect(deliveries.length, `wave ${wave}`).toBeGreaterThanOrEqual(RECIPIENTS);
-    expect(lateRetries(deliveries), `wave ${wave}`).toEqual([]);
+    const allowedMs = Math.max(BOUND_MS, OVER_FIRST_ATTEMPTS * firstAttemptLateness(deliveries));
+    expect(lateRetries(deliveries, allowedMs), `wave ${wave}`).toEqual([]);
   }
 }
 

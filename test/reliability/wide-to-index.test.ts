@@ -1,16 +1,21 @@
 /**
  * Sends whose To line names every recipient (1,000 of them) give each copy some 20 KB of header text to
  * index, so indexing a send costs as much as a thousand large messages. The indexer must do it without
- * holding the event loop: it held it 2.4-2.7 s, and closed kept-alive HTTP connections under a client's
- * next request (a CI run saw `ECONNRESET`). The bound, 500 ms, is twice the many-links send's: the
- * longest hold here is 110-160 ms alone and up to 290 ms beside other test files on two cores.
+ * holding the event loop: it held it 2.4-2.7 s (a send's copies indexed in one piece, five times over
+ * in the work below), and closed kept-alive HTTP connections under a client's next request (a CI run
+ * saw `ECONNRESET`). The bound is against the same run: no hold (and no /emulator/health answer)
+ * longer than a twentieth of the whole work's time. Measured on the shared 2-core machine, busy with
+ * other work: 449 ms of 18.4 s (0.024); with both cores also kept busy by two spinning processes,
+ * 962 ms of 53 s (0.018). The old absolute bound (500 ms) failed on a busy machine.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { measureWhile } from '../helpers/under-load';
+import { holdBoundMs, measureWhile } from '../helpers/under-load';
 
 const SENDS = 5;
 const RECIPIENTS = 1000;
+/** The longest hold allowed, as a share of the whole work's time in the same run. */
+const SHARE = 1 / 20;
 
 let emu: TestEmulator;
 
@@ -43,16 +48,18 @@ it('indexes 5 sends of 1,000 recipients, each To line naming all, without holdin
     return count;
   });
   expect(m.res).toBe(SENDS * RECIPIENTS);
+  const boundMs = holdBoundMs(m, SHARE);
   const figures = {
     copies: SENDS * RECIPIENTS,
     seconds: Math.round(m.seconds * 10) / 10,
     health_worst_ms: Math.round(m.healthWorstMs),
     event_loop_max_ms: Math.round(m.eventLoopMaxMs),
+    bound_ms: Math.round(boundMs),
     health_checks: m.healthChecks,
   };
   console.log(JSON.stringify(figures));
-  expect(figures.event_loop_max_ms).toBeLessThanOrEqual(500);
-  expect(figures.health_worst_ms).toBeLessThanOrEqual(500);
+  expect(m.eventLoopMaxMs).toBeLessThanOrEqual(boundMs);
+  expect(m.healthWorstMs).toBeLessThanOrEqual(boundMs);
   // An address found only in the last send's To line of another copy: the header text was indexed.
   const byHeader = await emu.control.countMessages({ q: `to:w${SENDS - 1}-${RECIPIENTS - 1}@example.org` });
   expect(byHeader.data.count).toBeGreaterThanOrEqual(1);

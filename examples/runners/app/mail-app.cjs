@@ -94,7 +94,8 @@ function createMailApp(config) {
 
     /** An invoice with its PDF, through SMTP. @param {string} to @param {Buffer} pdf */
     async sendInvoice(to, pdf) {
-      const transport = nodemailer.createTransport({ host: config.smtp.host, port: config.smtp.port, secure: false, ignoreTLS: true });
+      // nodemailer's default transport, as an app has it: the sink offers no STARTTLS unless asked to.
+      const transport = nodemailer.createTransport({ host: config.smtp.host, port: config.smtp.port });
       try {
         await transport.sendMail({
           from: 'billing@app.example',

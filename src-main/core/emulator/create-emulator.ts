@@ -86,6 +86,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       warnings: store.warnings,
       urls,
       ports,
+      smtpCertificate: listeners.smtpCertificate,
       defaultAccount,
       clock,
       live,

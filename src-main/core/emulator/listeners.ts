@@ -9,7 +9,7 @@ import { buildHttpApp } from '../http/app';
 import type { LiveBus } from '../live-bus';
 import { MailIntake } from '../smtp/mail-intake';
 import { SmtpSink } from '../smtp/smtp-sink';
-import { loadTlsIdentity } from '../smtp/tls-certificate';
+import { certificateFile, loadTlsIdentity, type TlsCertificate } from '../smtp/tls-certificate';
 import type { EmulatorServices } from './types';
 
 /** The two listeners of a running emulator and where they listen. */
@@ -18,6 +18,8 @@ export interface Listeners {
   smtp: SmtpSink;
   urls: { http: string; smtp: string };
   ports: { http: number; smtp: number };
+  /** The sink's STARTTLS certificate; null when STARTTLS is off. */
+  smtpCertificate: TlsCertificate | null;
 }
 
 /** An address as a URL host: IPv6 in brackets. */
@@ -63,6 +65,7 @@ export async function startListeners(deps: {
   });
   let smtp: SmtpSink | undefined;
   try {
+    const tls = config.smtpTls === 'starttls' ? await loadTlsIdentity(deps.dataDir) : null;
     await http.listen({ host: config.host, port: config.httpPort });
     const address = http.server.address() as AddressInfo;
     const intake = new MailIntake({ email: services.email, inbound: services.inbound });
@@ -79,7 +82,7 @@ export async function startListeners(deps: {
         auth: config.smtpAuth,
         maxMessageBytes: config.maxMessageBytes,
         maxRecipients: SEND_LIMITS.recipients,
-        tls: await loadTlsIdentity(deps.dataDir),
+        tls,
         banner: `Mailyard ${version} SMTP sink: mail here is captured, never delivered`,
         closeGraceMs: config.shutdownGraceMs,
         socketTimeoutMs: config.smtpIdleTimeoutMs,
@@ -98,6 +101,7 @@ export async function startListeners(deps: {
         smtp: `smtp://${urlHostOf(smtpAddress.address)}:${smtpAddress.port}`,
       },
       ports: { http: address.port, smtp: smtpAddress.port },
+      smtpCertificate: tls && { pem: tls.cert, file: deps.dataDir === null ? null : certificateFile(deps.dataDir) },
     };
   } catch (err) {
     await http.close();

@@ -13,6 +13,7 @@ import type { DnsResolver } from '../services/domains/dns-records';
 import type { SecretKeyStore } from '../services/mailers/secret-box';
 import type { HostLookup, UrlProbe } from '../net/reachability';
 import type { SmtpRelay } from '../smtp/relay';
+import type { TlsCertificate } from '../smtp/tls-certificate';
 
 /** Seams for what the emulator reaches outside itself; defaults are the real ones. */
 export interface EmulatorSeams {
@@ -60,6 +61,12 @@ export interface EmulatorHandle {
   readonly warnings: readonly string[];
   readonly urls: { http: string; smtp: string | null };
   readonly ports: { http: number; smtp: number | null };
+  /**
+   * With `smtpTls: 'starttls'`, the certificate the SMTP sink presents (self-signed): its PEM, for a
+   * client's trusted CAs (nodemailer `tls: { ca }`), and the file it is kept in (null with `--memory`).
+   * Null when STARTTLS is off (the default).
+   */
+  readonly smtpCertificate: TlsCertificate | null;
   readonly defaultAccount: Account;
   readonly clock: EmulatorClock;
   /** The live bus: announcements of deliveries, attempts, messages, mailers and clock changes. */

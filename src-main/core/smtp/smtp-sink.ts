@@ -31,7 +31,11 @@ export interface SmtpSinkOptions {
   auth: 'optional' | 'required';
   maxMessageBytes: number;
   maxRecipients: number;
-  tls: TlsIdentity;
+  /**
+   * STARTTLS with this identity; null: not offered (EHLO does not list it, the command is refused), so
+   * clients that upgrade whenever it is offered (nodemailer, PHPMailer) send plain, as to Mailpit.
+   */
+  tls: TlsIdentity | null;
   /** Shown in the greeting. */
   banner: string;
   /** A connection with nothing from the client for this long is told 421 and closed (default 60 s). */
@@ -68,7 +72,7 @@ export function queuedReply(refIds: string[]): string {
 /**
  * The SMTP listener (smtp-server): accepts mail for any domain from any application that sends by
  * SMTP. AUTH PLAIN and LOGIN take an account's API key as the password, on plain connections and
- * after STARTTLS alike; mail without AUTH belongs to the default account unless AUTH is required.
+ * after STARTTLS (when offered) alike; mail without AUTH belongs to the default account unless AUTH is required.
  * Limits answer as SMTP does: 552 for a message over the size, 452 for a recipient over the count,
  * 421 for a connection over the count or a session over its length. Large messages wait their turn
  * for the bytes in flight (see readData); 451 when small ones fill them.
@@ -88,8 +92,7 @@ export class SmtpSink {
     this.server = new SMTPServer({
       name: 'mailyard.local',
       banner: options.banner,
-      key: options.tls.key,
-      cert: options.tls.cert,
+      ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
       size: options.maxMessageBytes,
       authMethods: ['PLAIN', 'LOGIN'],
       authOptional: options.auth === 'optional',
@@ -97,7 +100,7 @@ export class SmtpSink {
       hideENHANCEDSTATUSCODES: false,
       // DSN parameters are accepted by default; the sink keeps no notion of them.
       hideDSN: true,
-      disabledCommands: [],
+      disabledCommands: options.tls ? [] : ['STARTTLS'],
       logger: false,
       // The client's host name is never used, and a reverse lookup asks the system's DNS server (off the machine).
       disableReverseLookup: true,

@@ -9,6 +9,12 @@ export interface TlsIdentity {
   cert: string;
 }
 
+/** The certificate a client must trust to verify the sink, and the file it is kept in (null in memory). */
+export interface TlsCertificate {
+  pem: string;
+  file: string | null;
+}
+
 const KEY_FILE = 'smtp-tls-key.pem';
 const CERT_FILE = 'smtp-tls-cert.pem';
 /** A certificate this close to its end is made anew at start. */
@@ -41,7 +47,7 @@ async function makeCertificate(now: Date): Promise<TlsIdentity> {
 /** A kept certificate that still parses and is not about to expire; otherwise undefined. */
 async function readKept(dir: string, now: Date): Promise<TlsIdentity | undefined> {
   try {
-    const [key, cert] = await Promise.all([readFile(join(dir, KEY_FILE), 'utf8'), readFile(join(dir, CERT_FILE), 'utf8')]);
+    const [key, cert] = await Promise.all([readFile(join(dir, KEY_FILE), 'utf8'), readFile(certificateFile(dir), 'utf8')]);
     const validTo = Date.parse(new X509Certificate(cert).validTo);
     return validTo - now.getTime() > RENEW_BEFORE_MS ? { key, cert } : undefined;
   } catch {
@@ -49,9 +55,14 @@ async function readKept(dir: string, now: Date): Promise<TlsIdentity | undefined
   }
 }
 
+/** Where the sink's certificate is kept in a data directory: the file a client is told to trust. */
+export function certificateFile(dataDir: string): string {
+  return join(dataDir, CERT_FILE);
+}
+
 /**
- * The SMTP sink's STARTTLS identity: a self-signed certificate for localhost, made on first start and
- * kept in the data directory (made afresh for every start in memory mode).
+ * The SMTP sink's STARTTLS identity (`smtpTls: 'starttls'`): a self-signed certificate for localhost,
+ * made on first start and kept in the data directory (made afresh for every start in memory mode).
  */
 export async function loadTlsIdentity(dataDir: string | null, now = new Date()): Promise<TlsIdentity> {
   if (dataDir === null) return makeCertificate(now);
@@ -60,6 +71,6 @@ export async function loadTlsIdentity(dataDir: string | null, now = new Date()):
   const made = await makeCertificate(now);
   makeDataDir(dataDir);
   await writeFile(join(dataDir, KEY_FILE), made.key, { mode: PRIVATE_FILE_MODE });
-  await writeFile(join(dataDir, CERT_FILE), made.cert, { mode: PRIVATE_FILE_MODE });
+  await writeFile(certificateFile(dataDir), made.cert, { mode: PRIVATE_FILE_MODE });
   return made;
 }
