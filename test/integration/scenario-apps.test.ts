@@ -3,8 +3,9 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ScenarioReport, ScenarioRun } from '../../src-shared/scenario/report';
+import type { ScenarioLogLine, ScenarioReport, ScenarioRun } from '../../src-shared/scenario/report';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { reportOf, stopRunsUnderWay } from '../helpers/scenario-runs';
 
 const EXAMPLES = resolve(import.meta.dirname, '../../examples/scenarios');
 
@@ -23,26 +24,12 @@ afterAll(async () => {
   await rm(allowed, { recursive: true, force: true });
   await rm(elsewhere, { recursive: true, force: true });
 });
-afterEach(async () => {
-  for (const run of (await emu.request('GET', '/emulator/scenarios/runs')).json.data as ScenarioRun[]) {
-    if (!['passed', 'failed', 'stopped', 'error'].includes(run.status)) await emu.request('POST', `/emulator/scenarios/runs/${run.id}/stop`);
-  }
-});
-
-async function finished(id: string, timeoutMs = 60_000): Promise<ScenarioReport> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const res = await emu.request('GET', `/emulator/scenarios/runs/${id}/report`);
-    if (res.status === 200) return res.json.data as ScenarioReport;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`run ${id} did not finish`);
-}
+afterEach(() => stopRunsUnderWay(emu));
 
 async function runFile(path: string): Promise<ScenarioReport> {
   const res = await emu.request('POST', '/emulator/scenarios/runs', { body: { path } });
   expect(res.status, res.text).toBe(202);
-  return finished((res.json.data as ScenarioRun).id);
+  return reportOf(emu, (res.json.data as ScenarioRun).id, 60_000);
 }
 
 /** A scenario whose app is `node -e <script>`: the app's code in one line of JavaScript. */
@@ -56,7 +43,7 @@ app:
 ${extra}`;
 }
 
-const logOf = async (id: string) => (await emu.request('GET', `/emulator/scenarios/runs/${id}/log`)).json.data as { lines: Array<{ source: string; text: string }>; next: number };
+const logOf = async (id: string, after = 0) => (await emu.request('GET', `/emulator/scenarios/runs/${id}/log?after=${after}`)).json.data as { lines: ScenarioLogLine[]; next: number };
 
 describe('a scenario posted over HTTP never starts a program', () => {
   it('a posted scenario with an app is refused (403 saying how to run it) and its command never runs; validating it runs nothing either', async () => {
@@ -170,8 +157,7 @@ describe('an app that fails ends its run in error, never in a verdict', () => {
     await writeFile(join(allowed, 'chatty.yaml'), appScenario('chatty', "for (let i = 0; i < 5; i++) console.log('line ' + i); process.exit(1)"));
     const report = await runFile(join(allowed, 'chatty.yaml'));
     const all = await logOf(report.run.id);
-    const at = all.lines.find((l) => l.text === 'line 2')! as unknown as { n: number };
-    const rest = (await emu.request('GET', `/emulator/scenarios/runs/${report.run.id}/log?after=${at.n}`)).json.data as { lines: Array<{ text: string }>; next: number };
+    const rest = await logOf(report.run.id, all.lines.find((l) => l.text === 'line 2')!.n);
     expect(rest.lines[0]!.text).toBe('line 3');
     expect(rest.next).toBe(all.next);
   });

@@ -2,9 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ScenarioReport, ScenarioRun } from '../../src-shared/scenario/report';
+import type { ScenarioRun } from '../../src-shared/scenario/report';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
+import { reportOf, stopRunsUnderWay } from '../helpers/scenario-runs';
 
 const SHOP_APP = join(__dirname, '../../examples/shop/src/scenario-app.js');
 
@@ -23,22 +24,9 @@ afterAll(async () => {
   await emu.cleanup();
   await rm(folder, { recursive: true, force: true });
 });
-afterEach(async () => {
-  // No run left under way for the next test.
-  for (const run of (await emu.request('GET', '/emulator/scenarios/runs')).json.data as ScenarioRun[]) {
-    if (!['passed', 'failed', 'stopped', 'error'].includes(run.status)) await emu.request('POST', `/emulator/scenarios/runs/${run.id}/stop`);
-  }
-});
+afterEach(() => stopRunsUnderWay(emu));
 
-async function finished(id: string, timeoutMs = 30_000): Promise<ScenarioReport> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const res = await emu.request('GET', `/emulator/scenarios/runs/${id}/report`);
-    if (res.status === 200) return res.json.data as ScenarioReport;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`run ${id} did not finish`);
-}
+const finished = (id: string, timeoutMs?: number) => reportOf(emu, id, timeoutMs);
 
 async function startRun(source: string) {
   const res = await emu.request('POST', '/emulator/scenarios/runs', { body: { source, file: 'test.yaml' } });
