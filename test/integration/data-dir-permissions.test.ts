@@ -22,7 +22,8 @@ describe.skipIf(process.platform === 'win32')('the data directory', () => {
     // The widest umask: nothing Mailyard creates may rely on the umask to take bits away.
     const umask = process.umask(0);
     try {
-      const emu = await startEmulator({}, {}, dataDir);
+      // STARTTLS on, so the sink's certificate and key are written too.
+      const emu = await startEmulator({ smtpTls: 'starttls' }, {}, dataDir);
       try {
         // A send, so the WAL has been written to.
         await emu.service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email: 'ann@example.org' }], subject: 'x', content: [{ type: 'text/plain', value: 'x' }] });
