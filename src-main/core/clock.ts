@@ -51,7 +51,12 @@ export class EmulatorClock implements Clock {
   }
 
   now(): number {
-    return Math.floor(this.anchorEmu + (this.wall() - this.anchorWall) * this.currentSpeed);
+    return this.at(this.wall());
+  }
+
+  /** The emulated time at wall time `wall`. */
+  private at(wall: number): number {
+    return Math.floor(this.anchorEmu + (wall - this.anchorWall) * this.currentSpeed);
   }
 
   get speed(): number {
@@ -59,8 +64,10 @@ export class EmulatorClock implements Clock {
   }
 
   state(): ClockState {
-    const now = this.now();
-    return { now, speed: this.currentSpeed, offsetMs: now - this.wall() };
+    // One reading of the wall clock for both: a busy machine may let it move between two.
+    const wall = this.wall();
+    const now = this.at(wall);
+    return { now, speed: this.currentSpeed, offsetMs: now - wall };
   }
 
   setSpeed(speed: number): void {

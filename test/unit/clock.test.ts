@@ -22,6 +22,14 @@ describe('EmulatorClock', () => {
     expect(clock.now()).toBe(1_000_600);
   });
 
+  it('its state says its offset exactly, even when the wall clock moves between two readings (a busy machine)', () => {
+    // Every reading of the wall clock is 9 ms after the one before.
+    let ticking = 1_000_000;
+    const clock = new EmulatorClock(1_000, () => (ticking += 9));
+    clock.advance(1_000);
+    expect(clock.state().offsetMs).toBe(2_000);
+  });
+
   it('runs at its speed, and 0 pauses it', () => {
     const clock = new EmulatorClock(0, () => wall);
     clock.setSpeed(60);
