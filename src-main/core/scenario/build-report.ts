@@ -57,6 +57,31 @@ function expectations(s: Scenario, o: ScenarioObserver, rt: ScenarioReport['resp
   return out;
 }
 
+/** The expectations a scenario set, by name: those set to `true` or a number. */
+const setChecks = (checks: Record<string, unknown> | undefined) =>
+  Object.entries(checks ?? {})
+    .filter(([, v]) => v !== undefined && v !== false)
+    .map(([k]) => k);
+
+/**
+ * Why a run that went to its end cannot be judged, or null when it can: expectations of the app need
+ * sends by the app (`sends.app`: the traffic's do not count; without an app, the traffic is what is
+ * judged), and any expectation needs at least one send.
+ */
+export function nothingToJudge(s: Scenario, sends: { all: number; app: number }): string | null {
+  const appChecks = setChecks(s.expect.app);
+  const judged = s.app ? sends.app : sends.all;
+  if (appChecks.length > 0 && judged === 0) {
+    const who = s.app ? 'the app' : 'the traffic';
+    return (
+      `nothing to judge: the scenario expects things of ${who} (${appChecks.join(', ')}) but ${who} sent nothing, and a run that sends nothing is not a pass` +
+      (s.app ? " (does the app send to MAILYARD_URL or MAIL_API_URL with MAILYARD_API_KEY? its output is in the run's log)" : '')
+    );
+  }
+  if (setChecks(s.expect.receiver).length > 0 && sends.all === 0) return 'nothing to judge: the run made no send, so none of its expectations was put to the test';
+  return null;
+}
+
 export function buildReport(input: {
   run: ScenarioRun; scenario: Scenario; file: string | null; clockSpeed: number; observer: ScenarioObserver; faults: FaultStats; pendingAtEnd: number;
 }): ScenarioReport {
