@@ -62,7 +62,7 @@ describe('the search plans of negations and operators', () => {
     migrate(db, loadMigrations());
     for (const search of [{ recipientLc: 'r1@example.com' }, { recipientLc: 'r1@example.com', status: 'queued' }, { refId: 'x', recipientLc: 'r1@example.com' }, { refId: 'x' }]) {
       const p = plan(db, search);
-      expect(p, JSON.stringify(search)).toMatch(/^SEARCH messages USING (COVERING )?INDEX messages_(recipient_lc|ref) /);
+      expect(p, JSON.stringify(search)).toMatch(/^SEARCH messages USING (COVERING )?INDEX messages_(recipient|ref) /);
       expect(p, JSON.stringify(search)).not.toMatch(/VIRTUAL TABLE|SCAN/);
     }
   });
