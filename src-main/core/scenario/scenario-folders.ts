@@ -1,6 +1,6 @@
 import { realpathSync, statSync, type Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { basename, extname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative, sep } from 'node:path';
 import type { z } from 'zod';
 import type { ScenarioFolder } from '../../../src-shared/operations/control/scenarios';
 import { AppError } from '../errors';
@@ -118,10 +118,10 @@ export class ScenarioFolders {
   }
 
   /**
-   * A file named by its listed path (`examples/hard-bounce.yaml`) or its absolute path: 404 when there
-   * is no such scenario file, 403 when it is outside every folder.
+   * A file's text, named by its listed path (`examples/hard-bounce.yaml`) or its absolute path: 404
+   * when there is no such scenario file, 403 when it is outside every folder, 400 past maxFileBytes.
    */
-  async resolve(path: string): Promise<ScenarioFileRef> {
+  async read(path: string): Promise<ScenarioFileRef & { source: string }> {
     if (this.folders.length === 0) throw new AppError('forbidden', NO_FOLDERS);
     let candidate: string;
     if (isAbsolute(path)) candidate = path;
@@ -142,31 +142,22 @@ export class ScenarioFolders {
     }
     const folder = this.folders.find((f) => inside(f.dir, real));
     if (!folder) {
-      throw new AppError('forbidden', `${JSON.stringify(path)} is outside the scenarios folders Mailyard was started with (${this.dirs.join(', ')}): start it with --scenarios ${JSON.stringify(dirOf(real))} to run it from there`);
+      throw new AppError('forbidden', `${JSON.stringify(path)} is outside the scenarios folders Mailyard was started with (${this.dirs.join(', ')}): start it with --scenarios ${JSON.stringify(dirname(real))} to run it from there`);
     }
-    if (!EXTENSIONS.has(extname(real).toLowerCase()) || !(await stat(real)).isFile()) {
+    const info = await stat(real);
+    if (!EXTENSIONS.has(extname(real).toLowerCase()) || !info.isFile()) {
       throw new AppError('not_found', `no scenario file ${JSON.stringify(path)}: a scenario file ends in .yaml, .yml or .json`);
     }
-    return { path: listedPath(folder.id, folder.dir, real), file: real };
-  }
-
-  /** A file's text, by its listed or absolute path (see resolve). */
-  async read(path: string): Promise<ScenarioFileRef & { source: string }> {
-    const ref = await this.resolve(path);
-    const { size } = await stat(ref.file);
-    if (size > SCENARIO_FOLDER_LIMITS.maxFileBytes) {
-      throw new AppError('validation', `${ref.path} is ${size} bytes: a scenario file has at most ${SCENARIO_FOLDER_LIMITS.maxFileBytes}`);
+    const listed = listedPath(folder.id, folder.dir, real);
+    if (info.size > SCENARIO_FOLDER_LIMITS.maxFileBytes) {
+      throw new AppError('validation', `${listed} is ${info.size} bytes: a scenario file has at most ${SCENARIO_FOLDER_LIMITS.maxFileBytes}`);
     }
-    return { ...ref, source: await readFile(ref.file, 'utf8') };
+    return { path: listed, file: real, source: await readFile(real, 'utf8') };
   }
 }
 
 export const NO_FOLDERS =
   'no scenarios folder: Mailyard runs scenario files only from folders you allowed (mailyard serve --scenarios DIR; in the desktop app, Allow a Scenarios Folder… in its menu)';
-
-function dirOf(file: string): string {
-  return file.slice(0, file.lastIndexOf(sep)) || sep;
-}
 
 function listedPath(id: string, dir: string, file: string): string {
   return `${id}/${relative(dir, file).split(sep).join('/')}`;
