@@ -1,9 +1,10 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ScenarioReport, ScenarioRun } from '../../src-shared/scenario/report';
 import { createEmulator } from '../core';
-import { formatScenarioError, parseScenario } from '../core/scenario/parse';
+import { formatScenarioError, parseScenario, runRequestOf } from '../core/scenario/parse';
+import { writeReportFiles } from '../core/scenario/scenario.service';
 
 export const SCENARIO_USAGE = `Usage: mailyard scenario run <file> [options]
 
@@ -47,7 +48,7 @@ export function summaryLines(report: ScenarioReport): string[] {
  * Runs on an emulator at `url`. A scenario that starts an app is run as its file (`path`), which that
  * emulator must have been started to allow (`--scenarios DIR`): posted text never starts an app.
  */
-async function overHttp(url: string, key: string | undefined, scenario: { source: string; file: string; startsApp: boolean }, say: (l: string) => void, stop: Promise<string>) {
+async function overHttp(url: string, key: string | undefined, request: ReturnType<typeof runRequestOf>, say: (l: string) => void, stop: Promise<string>) {
   const base = url.replace(/\/+$/, '');
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) };
   const call = async (method: string, path: string, body?: unknown) => {
@@ -55,8 +56,7 @@ async function overHttp(url: string, key: string | undefined, scenario: { source
     const text = await res.text();
     return { status: res.status, text, json: (() => { try { return JSON.parse(text); } catch { return undefined; } })() };
   };
-  const { source, file, startsApp } = scenario;
-  const started = await call('POST', '/emulator/scenarios/runs', startsApp ? { path: file } : { source, file });
+  const started = await call('POST', '/emulator/scenarios/runs', request);
   if (started.status === 400) return { badFile: started.json?.details?.errors ?? [{ path: '', line: null, column: null, message: started.json?.error ?? started.text }] };
   if (started.status === 403 || started.status === 404) return { refused: String(started.json?.error ?? started.text) };
   if (started.status !== 202) throw new Error(`the emulator answered ${started.status}: ${started.json?.error ?? started.text}`);
@@ -124,7 +124,7 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
   const stop = io.stopSignal();
   let report: ScenarioReport;
   if (parsed.values.url) {
-    const r = await overHttp(parsed.values.url, parsed.values['api-key'], { source, file, startsApp: parsedFile.scenario.app !== undefined }, say, stop);
+    const r = await overHttp(parsed.values.url, parsed.values['api-key'], runRequestOf(file, source, parsedFile.scenario), say, stop);
     if ('badFile' in r) {
       for (const e of r.badFile) io.err(`  ${formatScenarioError(e, fileArg)}`);
       return 2;
@@ -134,10 +134,7 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
       return 2;
     }
     report = r.report;
-    await mkdir(reportDir, { recursive: true });
-    await writeFile(join(reportDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-    await writeFile(join(reportDir, 'report.html'), r.html);
-    await writeFile(join(reportDir, 'run.log'), r.log);
+    await writeReportFiles(reportDir, report, r.html, r.log);
   } else {
     const emulator = await createEmulator({ memory: true, httpPort: 0, smtpPort: 0, logLevel: 'warn' });
     try {

@@ -7,7 +7,7 @@ import type { ScenarioInput } from '../../src-shared/scenario/format';
 import type { ScenarioReport } from '../../src-shared/scenario/report';
 import { AppError } from '../core/errors';
 import { errorBody } from '../core/http/error-handler';
-import { parseScenario } from '../core/scenario/parse';
+import { parseScenario, runRequestOf } from '../core/scenario/parse';
 import type { ScenarioService } from '../core/scenario/scenario.service';
 
 export interface RunScenarioOptions {
@@ -59,7 +59,7 @@ export async function runScenarioOver(http: HttpClient, scenario: string | Scena
   const file = typeof scenario === 'string' ? resolve(scenario) : undefined;
   const source = file ? await readFile(file, 'utf8') : JSON.stringify(scenario);
   const parsed = parseScenario(source);
-  const body = file && parsed.ok && parsed.scenario.app ? { path: file } : { source, ...(file ? { file } : {}) };
+  const body = file ? runRequestOf(file, source, parsed.ok ? parsed.scenario : undefined) : { source };
   const started = await http.call(controlOperations.startScenarioRun, { body });
   const id = started.data.id;
   const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -87,6 +87,15 @@ function messageOf(issue: { code: string; message: string; keys?: string[] }): s
   return issue.message;
 }
 
+/**
+ * How a client asks an emulator over HTTP to run a scenario file (`POST /emulator/scenarios/runs`):
+ * by its path when the scenario starts an app, since text posted over HTTP never starts one (that
+ * emulator must allow the file's folder: `--scenarios DIR`); otherwise by its text, which runs anywhere.
+ */
+export function runRequestOf(file: string, source: string, scenario: Scenario | undefined): { path: string } | { source: string; file: string } {
+  return scenario?.app ? { path: file } : { source, file };
+}
+
 /** `line 4, col 9: outcomes.0.match.share: must be at most 1` */
 export function formatScenarioError(e: ScenarioFileError, file?: string): string {
   const where = e.line === null ? '' : `${file ? `${file}:` : 'line '}${e.line}${e.column === null ? '' : `:${e.column}`}: `;

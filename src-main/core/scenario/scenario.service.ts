@@ -29,6 +29,16 @@ export const POSTED_APP_REFUSED =
   'with `mailyard scenario run FILE`, or start Mailyard with --scenarios DIR and run the file from that folder ' +
   '(the Scenarios screen lists its files; POST /emulator/scenarios/runs {"path": "..."})';
 
+/** A finished run's files in `dir`: report.json, report.html (given rendered) and run.log. */
+export async function writeReportFiles(dir: string, report: ScenarioReport, html: string, log: string): Promise<{ json: string; html: string; log: string }> {
+  await mkdir(dir, { recursive: true });
+  const files = { json: join(dir, 'report.json'), html: join(dir, 'report.html'), log: join(dir, 'run.log') };
+  await writeFile(files.json, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(files.html, html);
+  await writeFile(files.log, log);
+  return files;
+}
+
 /** Runs kept in memory (newest first): a limit, so a long-lived emulator does not grow without end. */
 export const MAX_KEPT_RUNS = 50;
 
@@ -137,13 +147,8 @@ export class ScenarioService {
   }
 
   /** report.json, report.html and run.log in `dir`. */
-  async writeReport(report: ScenarioReport, log: string, dir: string): Promise<{ json: string; html: string; log: string }> {
-    await mkdir(dir, { recursive: true });
-    const files = { json: join(dir, 'report.json'), html: join(dir, 'report.html'), log: join(dir, 'run.log') };
-    await writeFile(files.json, `${JSON.stringify(report, null, 2)}\n`);
-    await writeFile(files.html, renderReportHtml(report, this.deps.uplotAssets()));
-    await writeFile(files.log, log);
-    return files;
+  writeReport(report: ScenarioReport, log: string, dir: string): Promise<{ json: string; html: string; log: string }> {
+    return writeReportFiles(dir, report, renderReportHtml(report, this.deps.uplotAssets()), log);
   }
 
   /** Stops a run under way and waits for it (the emulator is closing). */
