@@ -1,8 +1,7 @@
 import { realpathSync, statSync, type Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, sep } from 'node:path';
-import type { z } from 'zod';
-import type { ScenarioFolder } from '../../../src-shared/operations/control/scenarios';
+import type { ScenarioFolder as Folder } from '../../../src-shared/operations/control/scenarios';
 import { AppError } from '../errors';
 import { parseScenario } from './parse';
 
@@ -17,8 +16,6 @@ export const SCENARIO_FOLDER_LIMITS = {
 } as const;
 
 const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
-
-type Folder = z.infer<typeof ScenarioFolder>;
 
 /** A file of a folder, as the API names it and where it is. */
 export interface ScenarioFileRef {

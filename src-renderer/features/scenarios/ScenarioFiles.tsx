@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { scenarios, type ScenarioFolder } from './scenarios-api';
+import type { ScenarioFolder } from '../../../src-shared/operations/control/scenarios';
+import { scenarios } from './scenarios-api';
 
 /**
  * The scenario files of the folders Mailyard was started with (`--scenarios DIR`): the only scenarios

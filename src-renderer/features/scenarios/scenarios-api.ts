@@ -1,3 +1,4 @@
+import type { ScenarioFolder } from '../../../src-shared/operations/control/scenarios';
 import type { ScenarioLogLine, ScenarioReport, ScenarioRun } from '../../../src-shared/scenario/report';
 import { CONTROL_KEY_NEEDED } from '../../api/clients';
 import { live } from '../../api/live';
@@ -22,23 +23,6 @@ export class ScenarioApiError extends Error {
 }
 
 const BASE = '/emulator/scenarios';
-
-/** A file of a scenarios folder (`mailyard serve --scenarios DIR`): only these may start an app. */
-export interface ScenarioFileEntry {
-  path: string;
-  name: string | null;
-  valid: boolean;
-  starts_app: boolean;
-  size: number;
-  modified_at: string;
-}
-export interface ScenarioFolder {
-  id: string;
-  dir: string;
-  files: ScenarioFileEntry[];
-  truncated: boolean;
-  problem: string | null;
-}
 
 /** What the editor validates or runs: its text, or a scenarios folder's file as it is on disk. */
 export type ScenarioRequest = { source: string; file?: string } | { path: string };

@@ -107,6 +107,7 @@ export const ScenarioFolder = z.object({
   /** Why the folder could not be read now, if it could not. */
   problem: z.string().nullable(),
 });
+export type ScenarioFolder = z.infer<typeof ScenarioFolder>;
 export const ScenarioFileQuery = z.object({ path: z.string().min(1).max(4096) });
 
 /** One line of a run's log: the runner's own steps, the app's stdout and stderr. */
