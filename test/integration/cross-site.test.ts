@@ -4,8 +4,8 @@ import { WAIT_MAX_MS } from '../../src-shared/schemas/messages';
 import { rawRequest, startEmulator, type RawResponse, type TestEmulator } from '../helpers/emulator';
 
 /**
- * Issue 37 part 2: a page of another site could read captured mail by timing a long poll (a match
- * answers at once, a miss after wait_ms). `/emulator` and `/v1` refuse every request a browser marks
+ * A page of another site could read captured mail by timing a long poll (a match answers at once, a
+ * miss after wait_ms), so `/emulator` and `/v1` refuse every request a browser marks
  * as cross-site, whatever its method, before any work or wait begins.
  */
 

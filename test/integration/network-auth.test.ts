@@ -145,7 +145,7 @@ describe('listening beyond loopback (--host 0.0.0.0)', () => {
   });
 });
 
-describe('web UI logins (issue 37 part 3)', () => {
+describe('web UI logins: sessions the server holds', () => {
   let emu: TestEmulator;
   let base: string;
   let key: string;
