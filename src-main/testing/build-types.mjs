@@ -12,10 +12,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CACHE = join(ROOT, 'node_modules/.cache/mailyard-types');
-const OUT = join(ROOT, 'out/types');
+// `node src-main/testing/build-types.mjs [--out DIR]` (default out/types; test/unit/package-exports.test.ts writes into a temporary folder).
+const outArg = process.argv.indexOf('--out');
+const OUT = outArg > 0 ? resolve(process.argv[outArg + 1] ?? '') : join(ROOT, 'out/types');
 const ENTRIES = ['src-main/testing/package-main.d.ts', 'src-main/testing/index.d.ts'];
 
 rmSync(CACHE, { recursive: true, force: true });
@@ -56,7 +59,9 @@ while (queue.length > 0) {
     queue.push(target.file);
     return `${lead}${quote}${target.spec}${quote}`;
   });
-  for (const m of text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*['"]([^.'"][^'"]*)['"]|\bimport\s*\(\s*['"]([^.'"][^'"]*)['"]/gm)) externals.add(m[1] ?? m[2]);
+  // TypeScript's own scanner names the modules a declaration file imports (a regular expression
+  // also read `"from", "to"` in a declared tuple of header names as an import of `, `).
+  for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) if (!fileName.startsWith('.')) externals.add(fileName);
   text = text.replace(/\/\/# sourceMappingURL=.*$/m, '');
   const target = join(OUT, relative(CACHE, file));
   mkdirSync(dirname(target), { recursive: true });

@@ -68,4 +68,23 @@ describe('package.json', () => {
       rmSync(out, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('the type declarations build, exist where `exports` points, and import only runtime dependencies', () => {
+    const out = mkdtempSync(join(tmpdir(), 'mailyard-types-'));
+    try {
+      // The script exits 1 naming any import of a package that is not a runtime dependency.
+      const log = execFileSync(process.execPath, [join(ROOT, 'src-main/testing/build-types.mjs'), '--out', out], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const imported = /imports from packages: ([^)]*)\)/.exec(log)?.[1]?.split(', ') ?? [];
+      expect(imported).toContain('zod');
+      const runtime = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+      for (const name of imported) expect(runtime, name).toContain(name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0]);
+      for (const conditions of Object.values(entries)) {
+        for (const types of [conditions.import.types, conditions.require.types]) {
+          expect(readFileSync(join(out, types.replace(/^\.\/out\/types\//, '')), 'utf8'), types).toMatch(/export/);
+        }
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
