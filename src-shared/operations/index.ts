@@ -4,7 +4,7 @@
  * of the spreads is the order of the routes and of the OpenAPI document's paths.
  */
 import { deliveryOperations } from './control/deliveries';
-import { domainInboundMailerOperations } from './control/domains-inbound-mailers';
+import { domainInboundMailerOperations, imapFileRoutes } from './control/domains-inbound-mailers';
 import { emulatorOperations } from './control/emulator';
 import { messageCheckOperations, messageFileRoutes } from './control/message-files';
 import { messageOperations } from './control/messages';
@@ -12,7 +12,7 @@ import { resetOperations } from './control/reset';
 import { scenarioFileRoutes, scenarioOperations } from './control/scenarios';
 import { simulationOperations } from './control/simulation';
 import { suppressionOperations } from './control/suppressions';
-import { defineOperations } from './operation';
+import { defineOperations, defineRoutes } from './operation';
 import { domainOperations } from './service/domains';
 import { emailOperations } from './service/email';
 import { inboundOperations } from './service/inbound';
@@ -47,4 +47,6 @@ export type ServiceOperations = typeof serviceOperations;
 export type ControlOperations = typeof controlOperations;
 
 /** The control API's routes that answer files, a preview or a stream: in the OpenAPI document, handled by hand. */
-export const documentedRoutes = { ...messageFileRoutes, ...scenarioFileRoutes };
+export const documentedRoutes = defineRoutes({ ...messageFileRoutes, ...imapFileRoutes, ...scenarioFileRoutes });
+
+export type DocumentedRoutes = typeof documentedRoutes;

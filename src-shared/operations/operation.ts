@@ -41,3 +41,8 @@ export function defineOperations<const T extends Record<string, Operation>>(ops:
 export interface DocumentedRoute extends Pick<Operation, 'method' | 'path' | 'summary' | 'tag' | 'auth' | 'params' | 'query' | 'errors'> {
   answer: { mediaType: string; description: string; schema: Record<string, unknown> };
 }
+
+/** Keeps each documented route's name and literal types while checking it is a DocumentedRoute. */
+export function defineRoutes<const T extends Record<string, DocumentedRoute>>(routes: T): T {
+  return routes;
+}

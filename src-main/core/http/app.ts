@@ -30,22 +30,25 @@ import type { LiveBus } from '../live-bus';
 import { errorBody, handleError } from './error-handler';
 import { controlAccess, controlKeyGuard, isLoopbackHost, sessionRoutes } from './control-auth';
 import { bearerAuth, controlGuard, refuseCrossSite } from './guards';
-import { controlRoutes } from './routes/control.routes';
-import { dispatchRoutes } from './routes/dispatch.routes';
-import { domainControlRoutes, domainRoutes } from './routes/domains.routes';
-import { emailRoutes } from './routes/email.routes';
-import { inboundControlRoutes, inboundRoutes } from './routes/inbound.routes';
-import { mailerControlRoutes, mailerRoutes } from './routes/mailers.routes';
+import { emulatorHandlers } from './routes/control.routes';
+import { dispatchHandlers } from './routes/dispatch.routes';
+import { domainControlHandlers, domainHandlers } from './routes/domains.routes';
+import { emailHandlers } from './routes/email.routes';
+import { inboundControlHandlers, inboundHandlers } from './routes/inbound.routes';
+import { mailerControlHandlers, mailerFileHandlers, mailerHandlers } from './routes/mailers.routes';
 import { oauthRoutes } from './routes/oauth.routes';
 import { openApiRoutes } from './routes/openapi.routes';
-import { messagesRoutes } from './routes/messages.routes';
+import { messageFileHandlers, messageHandlers } from './routes/messages.routes';
 import { trackingRoutes } from './routes/tracking.routes';
-import { simulationRoutes } from './routes/simulation.routes';
-import { scenarioRoutes } from './routes/scenarios.routes';
-import { streamRoutes } from './routes/stream.routes';
-import { suppressionRoutes } from './routes/suppressions.routes';
-import { webhookRoutes } from './routes/webhooks.routes';
+import { simulationHandlers } from './routes/simulation.routes';
+import { scenarioFileHandlers, scenarioHandlers } from './routes/scenarios.routes';
+import { streamHandlers } from './routes/stream.routes';
+import { suppressionHandlers } from './routes/suppressions.routes';
+import { webhookHandlers } from './routes/webhooks.routes';
 import { createRequestLeniency } from './leniency';
+import { longPollOn } from './long-poll';
+import { registerOperations, registerRoutes } from './operation-route';
+import { controlOperations, documentedRoutes, serviceOperations } from '../../../src-shared/operations';
 import { registerUi } from './ui';
 
 /** The services the routes call: what the HTTP layer needs of the emulator, and nothing more. */
@@ -225,14 +228,18 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
 
   openApiRoutes(app, { version: deps.version, serverUrl: () => deps.health().urls?.http });
 
+  const services = deps.services;
   await app.register(async (v1) => {
     v1.addHook('onRequest', refuseCrossSite);
-    v1.addHook('onRequest', bearerAuth(deps.services.accounts));
-    webhookRoutes(v1, deps.services.webhooks);
-    emailRoutes(v1, { email: deps.services.email, templates: deps.services.templates });
-    inboundRoutes(v1, deps.services.inbound);
-    mailerRoutes(v1, { mailers: deps.services.mailers, oauth: deps.services.oauth });
-    domainRoutes(v1, deps.services.domains);
+    v1.addHook('onRequest', bearerAuth(services.accounts));
+    // Every operation of the table has its handler here, and only those: the compiler checks both.
+    registerOperations(v1, serviceOperations, {
+      ...webhookHandlers(services.webhooks),
+      ...emailHandlers(services.email, services.templates),
+      ...domainHandlers(services.domains),
+      ...inboundHandlers(services.inbound),
+      ...mailerHandlers(services.mailers, services.oauth),
+    });
   });
 
   // Tracked mail's links: public (a mail client or browser follows them), no API key, no Host check.
@@ -247,16 +254,24 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     control.addHook('onRequest', controlKeyGuard(access));
     control.addHook('onRequest', controlGuard(deps.host));
     sessionRoutes(control, access);
-    controlRoutes(control, { accounts: deps.services.accounts, health: deps.health, stats: deps.services.stats, reset: deps.services.reset });
-    dispatchRoutes(control, { clockControl: deps.services.clockControl, dispatcher: deps.services.dispatcher, emailEvents: deps.services.emailEvents });
-    simulationRoutes(control, deps.services.rules);
-    suppressionRoutes(control, { suppressions: deps.services.suppressions, accounts: deps.services.accounts });
-    scenarioRoutes(control, deps.services.scenarios);
-    messagesRoutes(control, { messages: deps.services.messages, relay: deps.services.relay, checks: deps.services.checks });
-    inboundControlRoutes(control, { inbound: deps.services.inbound, accounts: deps.services.accounts });
-    domainControlRoutes(control, deps.services.domains);
-    mailerControlRoutes(control, { mailers: deps.services.mailers, tests: deps.services.mailerTests });
-    streamRoutes(control, deps.live, (request) => access.allows(request));
+    const longPoll = longPollOn(control);
+    registerOperations(control, controlOperations, {
+      ...emulatorHandlers({ accounts: services.accounts, health: deps.health, stats: services.stats, reset: services.reset }),
+      ...dispatchHandlers({ clockControl: services.clockControl, dispatcher: services.dispatcher, emailEvents: services.emailEvents, longPoll }),
+      ...simulationHandlers(services.rules),
+      ...suppressionHandlers(services.suppressions, services.accounts),
+      ...scenarioHandlers(services.scenarios),
+      ...messageHandlers({ messages: services.messages, relay: services.relay, checks: services.checks, longPoll }),
+      ...inboundControlHandlers(services.inbound, services.accounts),
+      ...domainControlHandlers(services.domains),
+      ...mailerControlHandlers(services.mailers, services.mailerTests),
+    });
+    registerRoutes(control, documentedRoutes, {
+      ...messageFileHandlers(services.messages),
+      ...mailerFileHandlers(services.mailers),
+      ...scenarioFileHandlers(services.scenarios),
+      ...streamHandlers(control, deps.live, (request) => access.allows(request)),
+    });
   });
 
   return app;

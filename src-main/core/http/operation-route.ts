@@ -1,6 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Operation } from '../../../src-shared/operations';
+import type { ControlOperations, DocumentedRoute, DocumentedRoutes, Operation, ServiceOperations } from '../../../src-shared/operations';
+import type { Account } from '../services/accounts.service';
+import { MESSAGES } from '../../../src-shared/errors';
 import { AppError } from '../errors';
 import { formatPath, IGNORED_HEADER, ignoredHeaderValue, type RequestLeniency } from './leniency';
 import { parseInput } from './validation';
@@ -12,16 +14,43 @@ declare module 'fastify' {
   }
 }
 
-type Parsed<O extends Operation, K extends 'params' | 'query' | 'body'> = O[K] extends z.ZodType ? z.output<O[K]> : undefined;
+type Parsed<O extends Operation | DocumentedRoute, K extends 'params' | 'query' | 'body'> = O extends Record<K, infer S extends z.ZodType> ? z.output<S> : undefined;
 
-export interface OperationInput<O extends Operation> {
+/** What a handler is given: the parsed parts of its request, and the account when the operation needs an API key. */
+export type OperationInput<O extends Operation> = {
   params: Parsed<O, 'params'>;
   query: Parsed<O, 'query'>;
   body: Parsed<O, 'body'>;
   request: FastifyRequest;
-}
+  /** For an operation that answers a file rather than JSON (its response schema is `unknown`). */
+  reply: FastifyReply;
+} & (O['auth'] extends 'bearer' ? { account: Account } : unknown);
 
 export type OperationHandler<O extends Operation> = (input: OperationInput<O>) => Promise<z.input<O['response']>> | z.input<O['response']>;
+
+/**
+ * One handler per operation of a table, keyed by the operation's name: a handler missing for an
+ * operation, or one for an operation the table no longer has, is a compile error where the record is
+ * written (areas write theirs with `satisfies Partial<Handlers<...>>`, app.ts joins them).
+ */
+export type Handlers<T extends Record<string, Operation>> = { [K in keyof T]: OperationHandler<T[K]> };
+
+/** A documented route's handler: it answers through `reply` (a file, a page, a download). */
+export type RouteHandler<R extends DocumentedRoute> = (input: {
+  params: Parsed<R, 'params'>;
+  query: Parsed<R, 'query'>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}) => FastifyReply | Promise<FastifyReply>;
+
+export type RouteHandlers<T extends Record<string, DocumentedRoute>> = { [K in keyof T]: RouteHandler<T[K]> };
+
+/** The `/v1` operations' handlers; each area writes its part as `satisfies Partial<ServiceHandlers>`. */
+export type ServiceHandlers = Handlers<ServiceOperations>;
+/** The control API's operations' handlers. */
+export type ControlHandlers = Handlers<ControlOperations>;
+/** The documented routes' handlers (files, previews, the event stream). */
+export type FileRouteHandlers = RouteHandlers<DocumentedRoutes>;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -60,7 +89,7 @@ export function registerOperation<O extends Operation>(app: FastifyInstance, op:
       const ignored: string[] | undefined = leniency ? [] : undefined;
       let input: OperationInput<O>;
       try {
-        input = parseRequest(op, request, ignored);
+        input = parseRequest(op, request, reply, ignored);
       } finally {
         // Said on a refusal too: what was ignored is not among its problems.
         if (ignored !== undefined && ignored.length > 0) {
@@ -74,8 +103,40 @@ export function registerOperation<O extends Operation>(app: FastifyInstance, op:
   });
 }
 
+/** Registers every operation of a table with its handler, in the table's order (the OpenAPI document's). */
+export function registerOperations<T extends Record<string, Operation>>(app: FastifyInstance, table: T, handlers: Handlers<T>): void {
+  for (const name of Object.keys(table) as Array<keyof T & string>) {
+    registerOperation(app, table[name], handlerOf(handlers, name) as OperationHandler<T[typeof name]>);
+  }
+}
+
+/** Registers every documented route of a table with its handler: params and query parsed with its schemas. */
+export function registerRoutes<T extends Record<string, DocumentedRoute>>(app: FastifyInstance, routes: T, handlers: RouteHandlers<T>): void {
+  for (const [name, route] of Object.entries(routes) as Array<[keyof T & string, DocumentedRoute]>) {
+    const handler = handlerOf(handlers, name) as (input: { params: unknown; query: unknown; request: FastifyRequest; reply: FastifyReply }) => FastifyReply | Promise<FastifyReply>;
+    app.route({
+      method: route.method,
+      url: toRoutePath(route.path),
+      handler: async (request, reply) =>
+        handler({
+          params: route.params ? parseInput(route.params, request.params, 'params') : undefined,
+          query: route.query ? parseInput(route.query, request.query, 'query') : undefined,
+          request,
+          reply,
+        }),
+    });
+  }
+}
+
+/** The compiler holds the records complete; this says which one is missing when a cast got past it. */
+function handlerOf(handlers: Record<string, unknown>, name: string): unknown {
+  const handler = handlers[name];
+  if (typeof handler !== 'function') throw new Error(`no handler for the operation ${name}`);
+  return handler;
+}
+
 /** Params, query and body parsed with the operation's schemas; `ignored` given: leniently. */
-function parseRequest<O extends Operation>(op: O, request: FastifyRequest, ignored: string[] | undefined): OperationInput<O> {
+function parseRequest<O extends Operation>(op: O, request: FastifyRequest, reply: FastifyReply, ignored: string[] | undefined): OperationInput<O> {
   // The JSON parser reads an empty body as undefined; fastify reads none for GET and HEAD.
   if (!op.body && request.body !== undefined && !isEmptyObject(request.body)) {
     // Leniently, the members of an object are unknown fields like any other; anything else is refused.
@@ -92,5 +153,13 @@ function parseRequest<O extends Operation>(op: O, request: FastifyRequest, ignor
     query: op.query ? parseInput(op.query, request.query, 'query', ignored) : undefined,
     body: op.body ? parseInput(op.body, request.body, 'body', ignored) : undefined,
     request,
+    reply,
+    account: op.auth === 'bearer' ? accountOf(request) : undefined,
   } as OperationInput<O>;
+}
+
+/** The account the bearer hook authenticated; an operation that needs one never runs without it. */
+function accountOf(request: FastifyRequest): Account {
+  if (request.account === undefined) throw new AppError('unauthorized', MESSAGES.unauthorized);
+  return request.account;
 }

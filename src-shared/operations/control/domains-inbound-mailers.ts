@@ -3,7 +3,8 @@ import { dataResponse } from '../../schemas/common';
 import { DomainParams, EmulatorDomain, SetVerificationBody, VerificationSetting } from '../../schemas/domains';
 import { SimulateInboundBody, SimulateInboundResult } from '../../schemas/inbound';
 import { ImapMessagePage, ListImapMessagesQuery, MailerIdParams, MailerRecord, MailerTestResult } from '../../schemas/mailers';
-import { defineOperations } from '../operation';
+import { ImapMessageRefParams } from '../../schemas/messages';
+import { defineOperations, defineRoutes } from '../operation';
 
 /** The control API's view of every account's sending domains, inbound simulation and mailers (`/emulator/domains`, `/emulator/inbound`, `/emulator/mailers`). */
 export const domainInboundMailerOperations = defineOperations({
@@ -64,5 +65,19 @@ export const domainInboundMailerOperations = defineOperations({
     query: ListImapMessagesQuery,
     response: dataResponse(ImapMessagePage),
     errors: [404],
+  },
+});
+
+/** The raw source of a message an IMAP configuration took from its inbox, as a download. */
+export const imapFileRoutes = defineRoutes({
+  downloadImapMessageRaw: {
+    method: 'GET',
+    path: '/emulator/imap-messages/{ref_id}/raw',
+    summary: 'A message taken from an IMAP inbox, byte for byte as fetched, as a .eml download',
+    tag: 'Mailers',
+    auth: 'none',
+    params: ImapMessageRefParams,
+    errors: [404],
+    answer: { mediaType: 'message/rfc822', description: 'The raw message (Content-Disposition: attachment)', schema: { type: 'string' } },
   },
 });

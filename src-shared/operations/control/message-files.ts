@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { MessageChecks, SpamCheck } from '../../schemas/checks';
 import { dataResponse } from '../../schemas/common';
 import { MessageIdParams } from '../../schemas/messages';
-import { defineOperations, type DocumentedRoute } from '../operation';
+import { defineOperations, defineRoutes } from '../operation';
 
 const LinkProblem = z.object({
   code: z.enum(['empty', 'unsafe_scheme', 'relative', 'insecure', 'invalid', 'duplicate', 'tracked', 'tracking_params']),
@@ -77,7 +77,7 @@ export const messageCheckOperations = defineOperations({
 const binary = { type: 'string', contentMediaType: 'application/octet-stream' };
 
 /** The routes that answer files, a preview or a stream rather than JSON: in the document, handled by hand. */
-export const messageFileRoutes: Record<string, DocumentedRoute> = {
+export const messageFileRoutes = defineRoutes({
   downloadMessageRaw: {
     method: 'GET',
     path: '/emulator/messages/{id}/raw',
@@ -105,7 +105,9 @@ export const messageFileRoutes: Record<string, DocumentedRoute> = {
     summary: "One of the message's attachments, by its index (from 0), as a download with its own content type",
     tag: 'Messages',
     auth: 'none',
-    params: MessageIdParams.extend({ n: z.number().int().min(0) }),
+    params: MessageIdParams.extend({
+      n: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number({ error: 'must be an attachment index' }).int().min(0)),
+    }),
     errors: [404],
     answer: { mediaType: 'application/octet-stream', description: 'The attachment (its own Content-Type, Content-Disposition: attachment)', schema: binary },
   },
@@ -122,4 +124,4 @@ export const messageFileRoutes: Record<string, DocumentedRoute> = {
       schema: { type: 'string' },
     },
   },
-};
+});

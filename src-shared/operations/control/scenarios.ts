@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dataResponse } from '../../schemas/common';
-import { defineOperations, type DocumentedRoute } from '../operation';
+import { defineOperations, defineRoutes } from '../operation';
 
 /**
  * What to validate or run: a scenario's text (`source`, YAML or JSON, with an optional file name for
@@ -220,7 +220,7 @@ export const scenarioOperations = defineOperations({
 });
 
 /** The report as one self-contained HTML file. */
-export const scenarioFileRoutes: Record<string, DocumentedRoute> = {
+export const scenarioFileRoutes = defineRoutes({
   getScenarioReportHtml: {
     method: 'GET',
     path: '/emulator/scenarios/runs/{id}/report.html',
@@ -241,4 +241,4 @@ export const scenarioFileRoutes: Record<string, DocumentedRoute> = {
     errors: [404],
     answer: { mediaType: 'text/plain', description: 'One line each: time, [runner|stdout|stderr], text', schema: { type: 'string' } },
   },
-};
+});

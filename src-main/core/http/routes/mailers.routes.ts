@@ -1,57 +1,55 @@
-import type { FastifyInstance } from 'fastify';
-import { controlOperations as ctl, serviceOperations as ops } from '../../../../src-shared/operations';
+import type { MailerTests } from '../../services/mailers/mailer-tests';
 import type { MailersService } from '../../services/mailers/mailers.service';
 import type { OAuthService } from '../../services/oauth/oauth.service';
-import type { MailerTests } from '../../services/mailers/mailer-tests';
-import { registerOperation } from '../operation-route';
+import { download } from '../download';
+import type { ControlHandlers, FileRouteHandlers, ServiceHandlers } from '../operation-route';
 import { ok } from '../respond';
-import { parseInput } from '../validation';
-import { ImapMessageRefParams } from '../../../../src-shared/schemas/messages';
-import { download } from './messages.routes';
 
-export function mailerRoutes(app: FastifyInstance, deps: { mailers: MailersService; oauth: OAuthService }): void {
-  const { mailers, oauth } = deps;
-  for (const [type, label] of [
-    ['smtp', 'SMTP'],
-    ['imap', 'IMAP'],
-  ] as const) {
+/** SMTP and IMAP mailer configurations and their OAuth (`/v1/smtpbasic`, `/v1/imap`, `/v1/oauth`). */
+export function mailerHandlers(mailers: MailersService, oauth: OAuthService) {
+  return {
     // configureSMTP is `POST /v1/smtpbasic/verify` (the real service's path): saved only after a real login.
-    registerOperation(app, type === 'smtp' ? ops.configureSMTP : ops.configureIMAP, async ({ body, request }) =>
-      ok(`${label} configuration ${type === 'smtp' ? 'verified and ' : ''}created successfully`, await mailers.configure(request.account!.id, type, body)),
-    );
-    registerOperation(app, type === 'smtp' ? ops.updateSMTP : ops.updateIMAP, async ({ body, request }) =>
-      ok(`${label} configuration updated successfully`, await mailers.update(request.account!.id, type, body)),
-    );
-    registerOperation(app, type === 'smtp' ? ops.getSMTPConfig : ops.getIMAPConfig, ({ params, request }) =>
-      ok(`${label} configuration retrieved successfully`, mailers.getRecord(request.account!.id, type, params.mailer_id)),
-    );
-    registerOperation(app, type === 'smtp' ? ops.deleteSMTPConfig : ops.deleteIMAPConfig, ({ params, request }) => {
-      mailers.delete(request.account!.id, type, params.mailer_id);
-      return ok(`${label} configuration deleted successfully`);
-    });
-    registerOperation(app, type === 'smtp' ? ops.listSMTPConfigs : ops.listIMAPConfigs, ({ request }) =>
-      ok(`${label} configurations retrieved successfully`, mailers.list(request.account!.id, type)),
-    );
-  }
-  registerOperation(app, ops.setOAuthActive, ({ body, request }) => {
-    const result = mailers.setOAuthActive(request.account!.id, body);
-    return ok(result.oauth_active ? 'OAuth activated' : 'OAuth deactivated', result);
-  });
-  // The real pages' shapes: `{success, url}` and the flat configuration (no message, no data).
-  registerOperation(app, ops.oauthLogin, ({ body, request }) => oauth.login(request.account!.id, body));
-  registerOperation(app, ops.getOAuthConfig, ({ params, request }) => oauth.config(request.account!.id, params.mailer_id));
+    configureSMTP: async ({ body, account }) => ok('SMTP configuration verified and created successfully', await mailers.configure(account.id, 'smtp', body)),
+    updateSMTP: async ({ body, account }) => ok('SMTP configuration updated successfully', await mailers.update(account.id, 'smtp', body)),
+    getSMTPConfig: ({ params, account }) => ok('SMTP configuration retrieved successfully', mailers.getRecord(account.id, 'smtp', params.mailer_id)),
+    deleteSMTPConfig: ({ params, account }) => {
+      mailers.delete(account.id, 'smtp', params.mailer_id);
+      return ok('SMTP configuration deleted successfully');
+    },
+    listSMTPConfigs: ({ account }) => ok('SMTP configurations retrieved successfully', mailers.list(account.id, 'smtp')),
+    configureIMAP: async ({ body, account }) => ok('IMAP configuration created successfully', await mailers.configure(account.id, 'imap', body)),
+    updateIMAP: async ({ body, account }) => ok('IMAP configuration updated successfully', await mailers.update(account.id, 'imap', body)),
+    getIMAPConfig: ({ params, account }) => ok('IMAP configuration retrieved successfully', mailers.getRecord(account.id, 'imap', params.mailer_id)),
+    deleteIMAPConfig: ({ params, account }) => {
+      mailers.delete(account.id, 'imap', params.mailer_id);
+      return ok('IMAP configuration deleted successfully');
+    },
+    listIMAPConfigs: ({ account }) => ok('IMAP configurations retrieved successfully', mailers.list(account.id, 'imap')),
+    setOAuthActive: ({ body, account }) => {
+      const result = mailers.setOAuthActive(account.id, body);
+      return ok(result.oauth_active ? 'OAuth activated' : 'OAuth deactivated', result);
+    },
+    // The real pages' shapes: `{success, url}` and the flat configuration (no message, no data).
+    oauthLogin: ({ body, account }) => oauth.login(account.id, body),
+    getOAuthConfig: ({ params, account }) => oauth.config(account.id, params.mailer_id),
+  } satisfies Partial<ServiceHandlers>;
 }
 
 /** The control API's view of mailers: every account's, and a connection test against the real server. */
-export function mailerControlRoutes(app: FastifyInstance, deps: { mailers: MailersService; tests: MailerTests }): void {
-  registerOperation(app, ctl.listEmulatorMailers, () => ok('Mailers retrieved successfully', deps.mailers.listAll()));
-  registerOperation(app, ctl.testMailer, async ({ params }) => {
-    const result = await deps.tests.test(params.mailer_id);
-    return ok(result.ok ? 'Connection and login succeeded' : `Connection test failed: ${result.message}`, result);
-  });
-  registerOperation(app, ctl.listImapMessages, ({ params, query }) => ok('IMAP messages retrieved successfully', deps.mailers.imapMessages(params.mailer_id, query)));
-  app.get('/emulator/imap-messages/:ref_id/raw', (request, reply) => {
-    const { ref_id } = parseInput(ImapMessageRefParams, request.params, 'params');
-    return download(reply, `${ref_id}.eml`, 'message/rfc822', deps.mailers.imapRaw(ref_id));
-  });
+export function mailerControlHandlers(mailers: MailersService, tests: MailerTests) {
+  return {
+    listEmulatorMailers: () => ok('Mailers retrieved successfully', mailers.listAll()),
+    testMailer: async ({ params }) => {
+      const result = await tests.test(params.mailer_id);
+      return ok(result.ok ? 'Connection and login succeeded' : `Connection test failed: ${result.message}`, result);
+    },
+    listImapMessages: ({ params, query }) => ok('IMAP messages retrieved successfully', mailers.imapMessages(params.mailer_id, query)),
+  } satisfies Partial<ControlHandlers>;
+}
+
+/** A message taken from an IMAP inbox, as fetched. */
+export function mailerFileHandlers(mailers: MailersService) {
+  return {
+    downloadImapMessageRaw: ({ params, reply }) => download(reply, `${params.ref_id}.eml`, 'message/rfc822', mailers.imapRaw(params.ref_id)),
+  } satisfies Partial<FileRouteHandlers>;
 }

@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LIVE_EVENT_NAMES } from '../../../../src-shared/live-events';
 import type { LiveBus } from '../../live-bus';
-
+import type { FileRouteHandlers } from '../operation-route';
 
 /** A client that reads slower than this much unsent data is dropped (EventSource reconnects). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -13,13 +13,13 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
  * `curl -N`) follows along without polling. A stream ends once `allowed` no longer holds for its
  * request (its login ended or expired), at its next event or heartbeat.
  */
-export function streamRoutes(app: FastifyInstance, events: LiveBus, allowed: (request: FastifyRequest) => boolean): void {
+export function streamHandlers(app: FastifyInstance, events: LiveBus, allowed: (request: FastifyRequest) => boolean) {
   const open = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const end of open) end();
   });
 
-  app.get('/emulator/stream', (request, reply) => {
+  const streamLiveEvents: FileRouteHandlers['streamLiveEvents'] = ({ request, reply }) => {
     reply.hijack();
     const res = reply.raw;
     // Hijacked, the answer carries only what is written here: the hooks' headers too (nosniff, CORP).
@@ -46,5 +46,7 @@ export function streamRoutes(app: FastifyInstance, events: LiveBus, allowed: (re
     }
     open.add(end);
     request.raw.on('close', end);
-  });
+    return reply;
+  };
+  return { streamLiveEvents } satisfies Partial<FileRouteHandlers>;
 }

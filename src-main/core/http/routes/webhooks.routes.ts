@@ -1,21 +1,22 @@
-import type { FastifyInstance } from 'fastify';
-import { serviceOperations as ops } from '../../../../src-shared/operations';
 import type { WebhooksService } from '../../services/webhooks.service';
-import { registerOperation } from '../operation-route';
+import type { ServiceHandlers } from '../operation-route';
 import { ok } from '../respond';
 
-export function webhookRoutes(app: FastifyInstance, webhooks: WebhooksService): void {
-  registerOperation(app, ops.registerWebhook, async ({ body, request }) => {
-    await webhooks.register(request.account!.id, body);
-    return ok('Webhook created successfully');
-  });
-  registerOperation(app, ops.updateWebhook, async ({ body, request }) => {
-    await webhooks.update(request.account!.id, body);
-    return ok('Webhook updated successfully');
-  });
-  registerOperation(app, ops.deleteWebhook, ({ body, request }) => {
-    webhooks.delete(request.account!.id, body);
-    return ok('Webhook deleted successfully');
-  });
-  registerOperation(app, ops.listWebhooks, ({ request }) => ok('Webhooks retrieved successfully', webhooks.list(request.account!.id)));
+/** Webhook registration (`/v1/webhook`). */
+export function webhookHandlers(webhooks: WebhooksService) {
+  return {
+    registerWebhook: async ({ body, account }) => {
+      await webhooks.register(account.id, body);
+      return ok('Webhook created successfully');
+    },
+    updateWebhook: async ({ body, account }) => {
+      await webhooks.update(account.id, body);
+      return ok('Webhook updated successfully');
+    },
+    deleteWebhook: ({ body, account }) => {
+      webhooks.delete(account.id, body);
+      return ok('Webhook deleted successfully');
+    },
+    listWebhooks: ({ account }) => ok('Webhooks retrieved successfully', webhooks.list(account.id)),
+  } satisfies Partial<ServiceHandlers>;
 }
