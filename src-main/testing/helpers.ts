@@ -188,7 +188,7 @@ export function buildHelpers(deps: HelperDeps): MailyardHelpers {
     fireEvent: async (event) => (await control.fireEvent(event)).data,
     setRules: async (rules) => (await control.setRules({ rules })).data.rules,
     reset: async () => {
-      const result = (await control.reset()).data;
+      const result = (await control.resetEmulator()).data;
       deliveryDetails.clear();
       messageDetails.clear();
       return result;

@@ -69,7 +69,7 @@ export type ClockState = ClockStateSchema;
 export type FireEventInput = Parameters<ControlClient['fireEvent']>[0];
 export type FireEventResult = Data<ControlClient['fireEvent']>;
 export type SimulationRule = Data<ControlClient['setRules']>['rules'][number];
-export type ResetResult = Data<ControlClient['reset']>;
+export type ResetResult = Data<ControlClient['resetEmulator']>;
 
 /** A message's content for assertions (see `yard.content(message)`). */
 export interface MessageContent {

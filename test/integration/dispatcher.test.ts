@@ -138,7 +138,7 @@ describe('delivering an event', () => {
 
   it('takes a given signing secret and refuses a malformed one', async () => {
     const secret = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
-    expect((await emu.control.setSigningSecret(emu.handle.defaultAccount.id, secret)).data.signing_secret).toBe(secret);
+    expect((await emu.control.setSigningSecret(emu.handle.defaultAccount.id, { secret })).data.signing_secret).toBe(secret);
     const bad = await emu.request('PUT', `/emulator/accounts/${emu.handle.defaultAccount.id}/signing-secret`, { body: { secret: 'nope' } });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toBe('secret must be whsec_ followed by at least 24 bytes of base64');

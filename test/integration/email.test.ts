@@ -213,7 +213,7 @@ describe('the simulation', () => {
     await emu.control.setRules({
       rules: [{ pattern: `*@${SIM}`, events: [{ event: 'bounce', delay_ms: 2_000, fields: { bounce_type: 'soft', bounce_category: 'mailbox_full', bounce_reason: '452 4.2.2 full' } }] }],
     });
-    await emu.service.unsubscribeEmail(`Click@${SIM}`);
+    await emu.service.unsubscribeEmail({ email: `Click@${SIM}` });
     const { refId, events } = await sendAndSettle(message([`delivered@${SIM}`, `click@${SIM}`]), 1);
     expect(events.get(`delivered@${SIM}`)!.map((p) => [p.event, p.bounce_reason])).toEqual([['bounce', '452 4.2.2 full']]);
     expect(events.get(`click@${SIM}`)).toBeUndefined();
@@ -237,7 +237,7 @@ describe('the simulation', () => {
     await sendAndSettle(message([`unsubscribe@${SIM}`]), 2);
     const again = await sendAndSettle(message([`unsubscribe@${SIM}`]), 2);
     expect(receiver.requests.filter((r) => JSON.parse(r.body).ref_id === again.refId)).toEqual([]);
-    await emu.service.subscribeEmail(`unsubscribe@${SIM}`);
+    await emu.service.subscribeEmail({ email: `unsubscribe@${SIM}` });
     const third = await sendAndSettle(message([`unsubscribe@${SIM}`]), 4);
     expect(third.events.get(`unsubscribe@${SIM}`)!.filter((p) => p.ref_id === third.refId).map((p) => p.event)).toEqual(['delivery', 'unsubscribe']);
   });

@@ -68,7 +68,7 @@ describe('POST /emulator/reset', () => {
       config: { host: '127.0.0.1', port: smtpServer.port, secure: 'None' },
     } as never);
     await emu.service.createTemplate({ name: 'T', subject: 'S', content: [{ type: 'text/html', value: '<p>x</p>' }] } as never);
-    await emu.service.unsubscribeEmail('gone@example.org');
+    await emu.service.unsubscribeEmail({ email: 'gone@example.org' });
     // A rule that schedules an event an hour ahead: a scheduled event the reset must take away.
     await emu.control.setRules({ rules: [{ pattern: '*@later.example', events: [{ event: 'open', delay_ms: 3_600_000 }] }] } as never);
     await emu.control.setClock({ advance_ms: 86_400_000, speed: 10 });
@@ -81,7 +81,7 @@ describe('POST /emulator/reset', () => {
     expect(before).toMatchObject({ messages: 2, webhooks: 1, domains: 1, mailers: 1, templates: 1, rules: 1, logs: 2 });
     expect(before.deliveries).toBeGreaterThan(0);
 
-    const res = await emu.control.reset();
+    const res = await emu.control.resetEmulator();
     expect(res.success).toBe(true);
     expect(res.message).toMatch(/reset/i);
     expect(res.data).toMatchObject({
@@ -136,7 +136,7 @@ describe('POST /emulator/reset', () => {
     await expect.poll(async () => (await emu!.control.listDeliveries()).data.deliveries.some((d) => d.status === 'pending'), { timeout: 5_000 }).toBe(true);
     const requestsBefore = hooks.requests.length;
 
-    const res = await emu.control.reset();
+    const res = await emu.control.resetEmulator();
     expect(res.data.deliveries).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 1_500));
     expect(hooks.requests.length).toBe(requestsBefore);
@@ -151,7 +151,7 @@ describe('POST /emulator/reset', () => {
     await send(emu.service);
     await hooks.waitFor(1);
     // The attempt ends at its 1 s time-out at the latest; a reset that never returned fails the test.
-    const res = await emu.control.reset();
+    const res = await emu.control.resetEmulator();
     expect(res.data.deliveries).toBeGreaterThan(0);
     const requestsAfter = hooks.requests.length;
     await new Promise((r) => setTimeout(r, 1_000));
@@ -248,7 +248,7 @@ describe('a body where none belongs', () => {
     await control.deleteMessage(one.id);
     await send(service);
     expect((await control.deleteMessages()).data.deleted).toBe(1);
-    await control.reset();
+    await control.resetEmulator();
 
     // Every call of an operation without a body schema went out without one, still saying JSON.
     const bodyless = [

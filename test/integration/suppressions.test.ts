@@ -110,9 +110,9 @@ describe('suppression after hard bounces and complaints', () => {
   });
 
   it('the unsubscribe API still suppresses (source api, no message); subscribe lifts it', async () => {
-    await emu.service.unsubscribeEmail('Ann@Example.com');
+    await emu.service.unsubscribeEmail({ email: 'Ann@Example.com' });
     expect((await emu.control.listSuppressions()).data.suppressions).toMatchObject([{ email: 'ann@example.com', source: 'api', message_id: null }]);
-    await emu.service.subscribeEmail('ann@example.com');
+    await emu.service.subscribeEmail({ email: 'ann@example.com' });
     expect((await emu.control.listSuppressions()).data.suppressions).toEqual([]);
   });
 });

@@ -1,36 +1,33 @@
 import { useEffect, useState } from 'react';
 import type { LinkCheck, MessageChecks, SpamCheck } from '../../../src-shared/schemas/checks';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
+import { control, describeError } from '../../api/clients';
 import { CopyButton } from '../../components/CopyButton';
 import './MessageChecks.css';
 
-/** GET a control API answer's data; errors in words. */
-function useData<T>(url: string): { data: T | null; error: string | null } {
+/** A control API answer's data about one message (`load` a client method); errors in words. */
+function useData<T>(id: string, load: (id: string) => Promise<{ data: T }>): { data: T | null; error: string | null } {
   const [state, setState] = useState<{ data: T | null; error: string | null }>({ data: null, error: null });
   useEffect(() => {
     let gone = false;
     setState({ data: null, error: null });
-    fetch(url)
-      .then(async (r) => {
-        const body = (await r.json().catch(() => ({}))) as { data?: T; message?: string };
-        if (!r.ok) throw new Error(body.message ?? `The emulator answered ${r.status}`);
-        return body.data as T;
-      })
-      .then((data) => !gone && setState({ data, error: null }), (e: Error) => !gone && setState({ data: null, error: e.message }));
+    load(id).then(
+      ({ data }) => !gone && setState({ data, error: null }),
+      (err: unknown) => !gone && setState({ data: null, error: describeError(err) }),
+    );
     return () => {
       gone = true;
     };
-  }, [url]);
+  }, [id, load]);
   return state;
 }
 
 /** The Checks tab: SpamAssassin's score with the rules that fired, the links with their problems, the HTML against email clients. */
 export function Checks({ d }: { d: Detail }) {
-  const base = `/emulator/messages/${encodeURIComponent(d.id)}`;
-  const checks = useData<MessageChecks>(`${base}/checks`);
+  const checks = useData<MessageChecks>(d.id, control.getMessageChecks);
   return (
     <div className="checks" data-testid="message-checks">
-      <Spam url={`${base}/spam`} />
+      <Spam id={d.id} />
       {checks.error && <p className="error">{checks.error}</p>}
       {!checks.data && !checks.error && <p className="muted">Checking…</p>}
       {checks.data && !checks.data.has_html && <p className="muted">This message has no HTML part: there are no links or client compatibility to check.</p>}
@@ -44,8 +41,8 @@ export function Checks({ d }: { d: Detail }) {
   );
 }
 
-function Spam({ url }: { url: string }) {
-  const { data, error } = useData<SpamCheck>(url);
+function Spam({ id }: { id: string }) {
+  const { data, error } = useData<SpamCheck>(id, control.getMessageSpamScore);
   return (
     <section aria-label="Spam score" data-testid="checks-spam">
       <h3>Spam score (SpamAssassin)</h3>

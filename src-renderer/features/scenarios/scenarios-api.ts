@@ -1,6 +1,7 @@
 import type { ScenarioFolder } from '../../../src-shared/operations/control/scenarios';
 import type { ScenarioLogLine, ScenarioReport, ScenarioRun } from '../../../src-shared/scenario/report';
-import { CONTROL_KEY_NEEDED } from '../../api/clients';
+import { ApiError } from '../../../src-shared/clients';
+import { control, describeError } from '../../api/clients';
 import { live } from '../../api/live';
 
 /** A problem the emulator found in a scenario file, where it is (line and column from 1, when known). */
@@ -38,39 +39,28 @@ function problemsOf(body: Record<string, unknown>): ScenarioProblem[] {
   return Object.entries(fields).map(([path, message]) => ({ path, line: null, column: null, message }));
 }
 
-async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  let res: Response;
+/** A client call's data; a refusal as a ScenarioApiError with the file's problems. */
+async function data<T>(call: Promise<{ data: T }>): Promise<T> {
   try {
-    res = await fetch(`${BASE}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    return (await call).data;
   } catch (err) {
-    throw new ScenarioApiError(`Cannot reach the emulator: ${(err as Error).message}`, 0, []);
+    if (err instanceof ApiError) throw new ScenarioApiError(err.body.error, err.status, problemsOf(err.body as Record<string, unknown>));
+    throw new ScenarioApiError(describeError(err), 0, []);
   }
-  if (res.status === 401) window.dispatchEvent(new Event(CONTROL_KEY_NEEDED));
-  const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok) {
-    const problems = problemsOf(json);
-    const message = typeof json.error === 'string' ? json.error : typeof json.message === 'string' ? json.message : `The emulator answered ${res.status}`;
-    throw new ScenarioApiError(message, res.status, problems);
-  }
-  return (json as { data: T }).data;
 }
 
-/** The scenario routes of the control API (docs: /work/shared/spec and docs/scenarios-report.md). */
+/** The scenario operations of the control API, through its client (docs/scenarios.md). */
 export const scenarios = {
-  files: () => call<{ folders: ScenarioFolder[] }>('GET', '/files'),
-  file: (path: string) => call<{ path: string; file: string; source: string }>('GET', `/files/content?path=${encodeURIComponent(path)}`),
-  validate: (input: ScenarioRequest) => call<{ scenario: { name?: string; app?: unknown } }>('POST', '/validate', input),
-  start: (input: ScenarioRequest) => call<ScenarioRun>('POST', '/runs', input),
-  log: (id: string, after: number) => call<{ lines: ScenarioLogLine[]; next: number; dropped: number }>('GET', `/runs/${encodeURIComponent(id)}/log?after=${after}`),
+  files: () => data(control.listScenarioFiles()),
+  file: (path: string) => data(control.getScenarioFile({ path })),
+  validate: (input: ScenarioRequest) => data(control.validateScenario(input)),
+  start: (input: ScenarioRequest) => data(control.startScenarioRun(input)),
+  log: (id: string, after: number) => data(control.getScenarioRunLog(id, { after })),
   logTextUrl: (id: string) => `${BASE}/runs/${encodeURIComponent(id)}/log.txt`,
-  list: () => call<ScenarioRun[]>('GET', '/runs'),
-  get: (id: string) => call<ScenarioRun>('GET', `/runs/${encodeURIComponent(id)}`),
-  stop: (id: string) => call<ScenarioRun>('POST', `/runs/${encodeURIComponent(id)}/stop`),
-  report: (id: string) => call<ScenarioReport>('GET', `/runs/${encodeURIComponent(id)}/report`),
+  list: () => data(control.listScenarioRuns()),
+  get: (id: string) => data(control.getScenarioRun(id)),
+  stop: (id: string) => data(control.stopScenarioRun(id)),
+  report: (id: string) => data(control.getScenarioReport(id)),
   reportJsonUrl: (id: string) => `${BASE}/runs/${encodeURIComponent(id)}/report`,
   reportHtmlUrl: (id: string) => `${BASE}/runs/${encodeURIComponent(id)}/report.html`,
 };
