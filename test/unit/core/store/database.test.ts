@@ -67,3 +67,20 @@ describe('CHECK constraints', () => {
     expect(() => db.pragma('writable_schema = ON') && db.prepare("UPDATE sqlite_schema SET sql = sql WHERE name = 'messages'").run()).toThrow(/may not be modified/);
   });
 });
+
+describe('loadMigrations', () => {
+  it('orders by number', () => {
+    const m = loadMigrations({ './migrations/0002-b.sql': 'B', './migrations/0001-a.sql': 'A' });
+    expect(m.map((x) => [x.version, x.name, x.sql])).toEqual([
+      [1, 'a', 'A'],
+      [2, 'b', 'B'],
+    ]);
+  });
+  it('refuses gaps and bad names', () => {
+    expect(() => loadMigrations({ './migrations/0001-a.sql': '', './migrations/0003-c.sql': '' })).toThrow(/without gaps/);
+    expect(() => loadMigrations({ './migrations/first.sql': '' })).toThrow(/NNNN-name\.sql/);
+  });
+  it('ships the bundled migrations', () => {
+    expect(loadMigrations()[0]).toMatchObject({ version: 1, name: 'accounts-webhooks' });
+  });
+});
