@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentNames } from '../../../../../src-main/core/services/email/attachment-names';
-import { headerSearchText } from '../../../../../src-main/core/services/email/search-text';
+import { attachmentNames } from '../../../../../src-main/core/services/search/attachment-names';
+import { headerSearchText } from '../../../../../src-main/core/services/search/search-text';
 
 const mime = (lines: string[]) => Buffer.from(lines.join('\r\n'));
 
