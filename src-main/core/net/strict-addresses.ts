@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { addressRange, embeddedIPv4, type HostLookup } from '../net/reachability';
+import { addressRange, embeddedIPv4, type HostLookup } from './reachability';
 
 /** ipaddr.js's range names in words, for the reason of a refusal. */
 const RANGE_WORDS: Record<string, string> = {
