@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { logIn } from './session';
+import { logIn } from '../../api/session';
 
 /** The login screen of an emulator reachable from the network: asks for its control key. */
 export function Login({ onLoggedIn }: { onLoggedIn: () => void }) {

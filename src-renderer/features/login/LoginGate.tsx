@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { CONTROL_KEY_NEEDED } from '../../api/clients';
 import { Login } from './Login';
-import { fetchSession } from './session';
+import { fetchSession } from '../../api/session';
 import './login.css';
 
 type State = 'checking' | 'login' | 'in' | { error: string };

@@ -3,7 +3,7 @@ import { Time } from '../../components/Time';
 import { ReportView } from './ReportView';
 import { RunLog } from './RunLog';
 import { RunProgress, RunStatus } from './RunProgress';
-import { ScenarioApiError, scenarios, type ScenarioProblem, type ScenarioRequest } from './scenarios-api';
+import { ScenarioApiError, scenarios, type ScenarioProblem, type ScenarioRequest } from '../../api/scenarios';
 import { ScenarioEditor, STARTER } from './ScenarioEditor';
 import { ScenarioFiles } from './ScenarioFiles';
 import { useScenarioRuns } from './use-scenario-runs';

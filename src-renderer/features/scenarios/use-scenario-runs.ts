@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ScenarioReport, ScenarioRun } from '../../../src-shared/scenario/report';
 import { live } from '../../api/live';
-import { isFinished, onScenarioUpdated, scenarios } from './scenarios-api';
+import { isFinished, onScenarioUpdated, scenarios } from '../../api/scenarios';
 
 /** How often a run that is under way is asked for, besides the live events (a missed event costs at most this). */
 const POLL_MS = 1000;

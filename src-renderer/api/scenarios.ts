@@ -1,7 +1,7 @@
-import type { ScenarioFolder } from '../../../src-shared/operations/control/scenarios';
-import type { ScenarioLogLine, ScenarioReport, ScenarioRun } from '../../../src-shared/scenario/report';
-import { CONTROL_KEY_NEEDED } from '../../api/clients';
-import { live } from '../../api/live';
+import type { ScenarioFolder } from '../../src-shared/operations/control/scenarios';
+import type { ScenarioLogLine, ScenarioReport, ScenarioRun } from '../../src-shared/scenario/report';
+import { CONTROL_KEY_NEEDED } from './clients';
+import { live } from './live';
 
 /** A problem the emulator found in a scenario file, where it is (line and column from 1, when known). */
 export interface ScenarioProblem {
