@@ -1,5 +1,5 @@
 /**
- * The scenario file (issue 29), version 1: what a QA run does (outcomes, webhook delivery faults,
+ * The scenario file, version 1: what a QA run does (outcomes, webhook delivery faults,
  * traffic, clock, app under test) and the terms of its verdict (expectations). One zod schema: the
  * runner validates with it and schemas/scenario.schema.json is generated from it (z.toJSONSchema).
  * Every limit is here, named (SCENARIO_LIMITS), and in docs/scenarios.md.

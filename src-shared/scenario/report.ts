@@ -1,4 +1,4 @@
-/** Scenario runs and reports (issue 29): the types shared by the runner, the control API, the CLI and the UI. */
+/** Scenario runs and reports: the types shared by the runner, the control API, the CLI and the UI. */
 export type ScenarioRunStatus = 'starting' | 'running' | 'passed' | 'failed' | 'stopped' | 'error';
 export interface ScenarioProgress {
   /** 0..1 of the planned duration (emulated) or planned sends, whichever the run is bounded by. */

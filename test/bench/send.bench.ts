@@ -14,14 +14,14 @@ import { settled } from './settle';
  * sendEmail requests/s (one recipient, 5 KB HTML) against a bare fastify route answering 200 on the
  * same machine, measured in the same run: three interleaved rounds each, medians compared. The load
  * comes from another process at concurrency 16. After each of the emulator's rounds (and its warm-up)
- * the next waits until it has settled (the sends' delivery events emitted, their copies indexed): that
- * work used to fall into the bare route's next round, and the CPU per send left it out.
+ * the next waits until it has settled (the sends' delivery events emitted, their copies indexed):
+ * otherwise that work falls into the bare route's next round, and the CPU per send leaves it out.
  */
 const TOTAL = sized(3_000, 100, 1_500);
 const TARGET = 0.35;
 /**
  * The guard's floor (npm run bench:guard): sendEmail against the bare fastify route. Measured at
- * 0.15-0.22 on the 2-core build machine (issue 25's note), so 0.1 fails a change that halves it.
+ * 0.15-0.22 on the 2-core build machine, so 0.1 fails a change that halves it.
  */
 export const GUARD_FLOOR = 0.1;
 const CONCURRENCY = 16;

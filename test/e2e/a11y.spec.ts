@@ -5,7 +5,7 @@ import { faultsOnEveryScreen } from './all-screens';
 import { expect, test } from './fixtures';
 
 /**
- * Issue 27: the accessibility check. axe-core runs over every screen, with data in it, in the light and
+ * The accessibility check. axe-core runs over every screen, with data in it, in the light and
  * the dark theme, and the test fails on any serious or critical violation (contrast, names of controls,
  * labels, ARIA roles...). The screens are the list in all-screens.ts: a new screen adds one line there.
  */

@@ -1,6 +1,6 @@
 import { expect, sendEmail, test, watchErrors } from './fixtures';
 
-// Hard and soft bounces told apart on the row and the message page, with no webhook registered (issue 27, item 3).
+// Hard and soft bounces told apart on the row and the message page, with no webhook registered (the UI alone must tell a hard bounce from a soft one).
 test('hard and soft bounces: the rows say which, the page shows type, category and the SMTP reply, with no webhook', async ({ served, page }) => {
   const errors = watchErrors(page);
   await page.request.post(`${served.url}/emulator/clock`, { data: { speed: 0 } });
@@ -32,7 +32,7 @@ test('hard and soft bounces: the rows say which, the page shows type, category a
   expect(errors).toEqual([]);
 });
 
-// Fire event on a message: no risky default, and a warning before changing a final state (issue 27, item 10).
+// Fire event on a message: no risky default, and a warning before changing a final state (a misclick must not rewrite a copy's fate).
 test('Fire event starts with no event chosen, and firing spam at a bounced copy asks first', async ({ served, page }) => {
   const errors = watchErrors(page);
   await page.request.post(`${served.url}/emulator/clock`, { data: { speed: 0 } });

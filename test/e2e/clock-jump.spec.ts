@@ -3,7 +3,7 @@ import { expect, registerWebhook, test, watchErrors } from './fixtures';
 // The first retry ten minutes after a failure.
 test.use({ serveArgs: ['--retry-schedule', '10m,1h'] });
 
-// The Simulation page's "Next retry": a jump to it, and "1 delivery pending or failing" in the badges' words (issue 27, item 9).
+// The Simulation page's "Next retry": a jump to it, and "1 delivery pending or failing" in the badges' words (one state, one name on every screen).
 test('the Simulation page jumps to the next retry and counts pending deliveries in the right number', async ({ served, receiver, page }) => {
   const errors = watchErrors(page);
   receiver.answer = (_req, i) => (i === 0 ? 500 : 200);

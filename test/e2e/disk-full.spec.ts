@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { startServeProcess } from '../helpers/serve-process';
 import { expect, test } from './fixtures';
 
-// Issue 30, part 5.1: the UI says the disk is full, on every screen, live, and stops saying it once
-// there is room. The data directory is a small tmpfs (mounting one needs root, as CI runs).
+// The UI says the disk is full, on every screen, live (mail is being refused meanwhile), and stops
+// saying it once there is room. The data directory is a small tmpfs (mounting one needs root, as CI runs).
 const canMount = process.getuid?.() === 0;
 
 test.skip(!canMount, 'mounting a tmpfs for a full disk needs root');

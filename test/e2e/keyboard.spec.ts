@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, registerWebhook, sendEmail, test } from './fixtures';
 
 /**
- * Issue 27 item 11, keyboard only: the skip link and Down from the search box reach the list in a few
+ * Keyboard only: the skip link and Down from the search box reach the list in a few
  * keys, arrows move within the list and between a message's tabs (the ARIA tabs pattern), and after
  * Escape the focus lands on what opened the closed thing (the list row, the button), never on <body>.
  */

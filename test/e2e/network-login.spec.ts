@@ -3,7 +3,8 @@ import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
 import { watchErrors } from './fixtures';
 
 /**
- * Issue 30 part 6: `mailyard serve --host 0.0.0.0` asks the web UI for its control key. The browser
+ * `mailyard serve --host 0.0.0.0` asks the web UI for its control key (anyone on the network could
+ * otherwise read the captured mail). The browser
  * connects through 127.0.0.1 only (the listener is on every address, the traffic stays on loopback).
  */
 

@@ -3,7 +3,7 @@ import { faultsOnEveryScreen } from './all-screens';
 import { expect, test } from './fixtures';
 
 /**
- * Issue 27 item 11: from a wide window down to a phone's 375 px, no screen is wider than the window,
+ * From a wide window down to a phone's 375 px, no screen is wider than the window,
  * a message's tabs stay reachable (inside their bar, or scrolling within it), and JSON boxes (payloads,
  * requests, responses, previews) are never cut off on the right: JSON wraps inside its box (the seeded
  * message's subject is longer than any box is wide), other code boxes stay inside their container and

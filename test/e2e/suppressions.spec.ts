@@ -1,6 +1,6 @@
 import { expect, sendEmail, test, watchErrors } from './fixtures';
 
-// Suppressions after a hard bounce and a spam complaint, their screen, and a suppressed copy's Events tab (issue 27, item 6).
+// Suppressions after a hard bounce and a spam complaint, their screen, and a suppressed copy's Events tab.
 test('a hard bounce and a complaint suppress; the Suppressions screen lists them with reason and message, Remove lifts one after a confirm', async ({ served, page }) => {
   const errors = watchErrors(page);
   await page.request.post(`${served.url}/emulator/clock`, { data: { speed: 0 } });

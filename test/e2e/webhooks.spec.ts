@@ -11,7 +11,7 @@ test('register a webhook: the API validation messages inline as worded, then a c
   // No event enabled: the spec's message, verbatim.
   await card.getByLabel('Webhook URL').fill(receiver.url);
   await card.getByRole('button', { name: 'Register' }).click();
-  // Said once: beside the events, the alert only pointing there (issue 27, item 11: it was said twice).
+  // Said once, beside the events, the alert only pointing there: the same error twice reads as two problems.
   await expect(card.getByTestId('error-webhook_options')).toContainText('at least one of webhook_options.events must be true');
   await expect(card.getByText('at least one of webhook_options.events must be true')).toHaveCount(1);
   await expect(card.getByRole('alert')).toHaveText('Not saved: see the field marked above.');

@@ -3,9 +3,9 @@ import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 
 /**
- * Issue 30, part 2: a clock move settles. `POST /emulator/clock` answers once every simulated event
- * that fell due up to the new time is recorded in the log and its webhook delivery attempted and
- * recorded, so a test can assert right after the move, without waiting.
+ * A clock move settles. `POST /emulator/clock` answers once every simulated event that fell due up
+ * to the new time is recorded in the log and its webhook delivery attempted and recorded, so a test
+ * can assert right after the move, without waiting.
  */
 
 let emu: TestEmulator;

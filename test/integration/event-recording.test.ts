@@ -10,9 +10,10 @@ import { startReceiver, type Receiver } from '../helpers/receiver';
 import { startServeProcess } from '../helpers/serve-process';
 
 /**
- * Issue 24, item 1: an email event about a stored copy is recorded in one unit of work, whichever path
- * records it (simulation, tracking, relay, IMAP, or a synthetic event fired with a ref_id): its log
- * entry and its webhook delivery commit together or not at all. Here the store refuses the log entry
+ * An email event about a stored copy is recorded in one unit of work, whichever path records it
+ * (simulation, tracking, relay, IMAP, or a synthetic event fired with a ref_id): its log entry and its
+ * webhook delivery commit together or not at all, so a receiver is never told of an event the logs do
+ * not show, nor do the logs show one no receiver was told of. Here the store refuses the log entry
  * after the event was emitted (a trigger installed through a second connection, as a failing disk or
  * a crash between the two writes would): the delivery must not be left behind either.
  */

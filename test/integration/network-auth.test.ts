@@ -7,9 +7,10 @@ import { startMailyard } from '../../src-main/testing/index';
 import { rawRequest, startEmulator, type RawResponse, type TestEmulator } from '../helpers/emulator';
 
 /**
- * Issue 30 part 6: a Mailyard listening beyond loopback (`--host 0.0.0.0`) requires its control key
- * for the control API, the web UI's data and the release path, whatever the Host header. Every
- * request here goes to 127.0.0.1 only, with the Host header a client on the network would send.
+ * A Mailyard listening beyond loopback (`--host 0.0.0.0`) requires its control key for the control
+ * API, the web UI's data and the release path, whatever the Host header: anyone on the network
+ * could otherwise read the captured mail and drive the emulator. Every request here goes to
+ * 127.0.0.1 only, with the Host header a client on the network would send.
  */
 
 const HOSTS = ['0.0.0.0', '192.168.1.20:4400', 'mailyard.lan', 'localhost', '127.0.0.1'];

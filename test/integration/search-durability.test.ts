@@ -10,7 +10,8 @@ import { startServeProcess } from '../helpers/serve-process';
 import { whenIndexed } from '../helpers/search';
 
 /**
- * The search index is written after a copy is stored, off the accepting path (issue 25). A copy
+ * The search index is written after a copy is stored, off the accepting path (so indexing never slows
+ * the intake). A copy
  * accepted just before a kill -9 is not indexed yet; after the restart it must be found by a search of
  * its body's words with no one doing anything, and a search right after an answer must find it too.
  */

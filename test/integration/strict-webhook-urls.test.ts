@@ -52,7 +52,7 @@ describe('--strict-webhook-urls', () => {
     ['a name with one private address among public ones', 'https://mixed.example.com/x', '192.168.0.7'],
     ['an IPv6 unique-local name', 'https://v6-internal.example.com/x', 'fd00::1'],
     ['an IPv4-mapped loopback', 'https://mapped.example.com/x', '::ffff:127.0.0.1'],
-    // The URL parser writes [::127.0.0.1] as [::7f00:1]. The probe is a seam: nothing connects, even before the fix.
+    // The URL parser writes [::127.0.0.1] as [::7f00:1]. The probe is a seam: nothing connects even if the check let it through.
     ['an IPv4-compatible loopback literal', 'https://[::127.0.0.1]:8443/x', '::7f00:1'],
     ['a link-local literal', 'https://169.254.169.254/latest', '169.254.169.254'],
   ])('refuses %s with 422 without connecting', async (_name, url, address) => {

@@ -1,5 +1,5 @@
 /**
- * mailyard/testing, round two: attaching to a running emulator (connectMailyard), and the rough edges
+ * mailyard/testing: attaching to a running emulator (connectMailyard), and the rough edges
  * of startMailyard (one-line option errors, a taken or unusable port, nothing left running, `await using`).
  */
 import { createServer, type Server } from 'node:net';

@@ -1,5 +1,5 @@
 /**
- * mailyard/testing, round two: content to assert on (attachment bytes and checksums in the message
+ * mailyard/testing: content to assert on (attachment bytes and checksums in the message
  * detail, the raw .eml, text and links) and snapshots that pass on their second run (a pinned clock
  * start and the serializer). Real emulator, real HTTP and SMTP (nodemailer).
  */

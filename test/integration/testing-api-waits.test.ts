@@ -1,5 +1,5 @@
 /**
- * mailyard/testing, round two: waits the emulator filters and answers (long polls), the typed payload
+ * mailyard/testing: waits the emulator filters and answers (long polls), the typed payload
  * of a filtered wait, the expect matchers, and advanceClock's settled answer. Real emulator, real
  * local webhook receiver, real HTTP.
  */

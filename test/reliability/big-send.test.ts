@@ -1,10 +1,11 @@
 /**
- * One send's memory, storage and event-loop time do not grow with its recipients (issue 20, item 1):
- * 200 recipients of a 1 MB HTML body with open and click tracking. Measured: the time to answer, the
- * RSS peak over the start, the data directory's growth, and the longest wait of /emulator/health while
- * the send runs: at most what the same send to one recipient held (measured just before: the body's
- * parse and checks) plus half the send's own time, a bound set against the same run (a send composed
- * in one piece holds the loop about all of it). Each recipient's raw message stays whole and its own.
+ * One send's memory, storage and event-loop time do not grow with its recipients (a send may name
+ * 1,000): 200 recipients of a 1 MB HTML body with open and click tracking. Measured: the time to
+ * answer, the RSS peak over the start, the data directory's growth, and the longest wait of
+ * /emulator/health while the send runs: at most what the same send to one recipient held (measured
+ * just before: the body's parse and checks) plus half the send's own time, a bound set against the
+ * same run (a send composed in one piece holds the loop about all of it). Each recipient's raw
+ * message stays whole and its own.
  */
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -4,10 +4,11 @@ import { holdBoundMs, measureWhile } from '../helpers/under-load';
 
 /**
  * Deleting at scale: every copy here has a content of its own (one recipient per send, as SMTP
- * mail does), so each deleted copy also deletes a content row. Each delete used to look for the
+ * mail does), so each deleted copy also deletes a content row. A delete that looks for the
  * content's copies by reading the whole messages table, twice (its cascade and the orphan check),
- * and for the copy's scheduled events by reading that whole table: deleting the first 5,000 here held
- * the event loop about 6 s, and the test failed with ECONNRESET. Now 0.2 s on an idle machine.
+ * and for the copy's scheduled events by reading that whole table, holds the event loop about 6 s
+ * deleting the first 5,000 here, and the test fails with ECONNRESET; with indexes, 0.2 s on an idle
+ * machine.
  * Deleting by a search holds the loop about its whole time. The bound is against the same run:
  * deleting half the copies may hold it at most a quarter of the time storing all of them took. With
  * both cores of the shared 2-core machine kept busy: storing 41.6 s, the delete by search held the

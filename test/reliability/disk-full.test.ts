@@ -9,10 +9,10 @@ import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 
 /**
- * Issue 30, part 5.1: a full disk. The data directory is a small tmpfs (mounting one needs root, as CI
- * runs); a file fills what the store leaves free. The emulator must refuse new mail clearly (HTTP 507,
- * SMTP 451), never crash (a worker's uncaught SQLITE_FULL would fail this test run), say so in its
- * health, and go on by itself, losing nothing it had accepted, once there is room again.
+ * A full disk. The data directory is a small tmpfs (mounting one needs root, as CI runs); a file
+ * fills what the store leaves free. The emulator must refuse new mail clearly (HTTP 507, SMTP 451),
+ * never crash (a worker's uncaught SQLITE_FULL would fail this test run), say so in its health, and
+ * go on by itself, losing nothing it had accepted, once there is room again.
  */
 
 const canMount = process.getuid?.() === 0;

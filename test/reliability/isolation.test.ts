@@ -1,12 +1,13 @@
 /**
- * Receivers are isolated (issue 20, item 2): hanging receivers never delay a healthy one, however
- * many hang at once. 8 and then 32 receivers on 127.0.0.1 that accept connections and never answer,
- * each with more deliveries due than its slots hold, plus one healthy receiver: the healthy
- * receiver's deliveries arrive with a p99 latency (event fired to request received) under half the
- * attempts' time-out, and the time-out then frees the hanging receivers' slots. A delivery that waited
- * for a hanging receiver's slot would wait about the time-out. The time-out is set against the same
- * run: at least 40 times the healthy receiver's p99 with no receiver hanging, so a machine busy with
- * other work (slower deliveries) gets a longer one and the same verdict.
+ * Receivers are isolated (one user's broken endpoint must not stall everyone's webhooks): hanging
+ * receivers never delay a healthy one, however many hang at once. 8 and then 32 receivers on
+ * 127.0.0.1 that accept connections and never answer, each with more deliveries due than its slots
+ * hold, plus one healthy receiver: the healthy receiver's deliveries arrive with a p99 latency
+ * (event fired to request received) under half the attempts' time-out, and the time-out then frees
+ * the hanging receivers' slots. A delivery that waited for a hanging receiver's slot would wait
+ * about the time-out. The time-out is set against the same run: at least 40 times the healthy
+ * receiver's p99 with no receiver hanging, so a machine busy with other work (slower deliveries)
+ * gets a longer one and the same verdict.
  *
  * ISOLATION_DELIVERY_TIMEOUT_MS sets the attempts' shortest time-out (default 2 s, so the test ends
  * fast; 15000, the product's default, reproduces the issue's measurement); ISOLATION_PER_HANGING the

@@ -1,10 +1,10 @@
 /**
- * A body with many links (issue 30, part 4): 200 recipients of a 1 MB HTML body holding 20,000 links,
- * open and click tracked, so each copy has 1,000 tracked links of its own. The send must not hold the
- * event loop (no hold, nor wait of /emulator/health, longer than the same send to one recipient's plus
- * half the send's own time, both measured in the same run: a send composed in one piece holds it
- * about all of it) and must not grow the data directory past 20x the body. Afterwards each copy's links are its own: they
- * redirect to the URL that was there and record the click on that copy alone.
+ * A body with many links: 200 recipients of a 1 MB HTML body holding 20,000 links, open and click
+ * tracked, so each copy has 1,000 tracked links of its own. The send must not hold the event loop
+ * (no hold, nor wait of /emulator/health, longer than the same send to one recipient's plus half
+ * the send's own time, both measured in the same run: a send composed in one piece holds it about
+ * all of it) and must not grow the data directory past 20x the body. Afterwards each copy's links
+ * are its own: they redirect to the URL that was there and record the click on that copy alone.
  */
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -5,14 +5,15 @@ import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 
 /**
- * Issue 30, part 1: every due retry happens on time. Many failing deliveries at once, repeated: each
- * delivery's second attempt starts within its scheduled delay plus a small bound after the first ended.
- * A retry missed by the worker waits for the next alarm (the schedule's next step, a minute here), so
- * a miss shows as a second attempt far too late, or none. The bound is set against the same wave: a
- * retry may be late by 2 s of emulated time, or by three times the latest first attempt of its wave
- * (from its delivery's creation to its start) when that is more, as on a machine busy with other work,
- * which delays first attempts and retries alike (the first wave, warming up, most of all: first
- * attempts 670 ms late and retries 765 ms with both cores kept busy by two spinning processes).
+ * Every due retry happens on time (a test asserts on it right after moving the clock). Many failing
+ * deliveries at once, repeated: each delivery's second attempt starts within its scheduled delay
+ * plus a small bound after the first ended. A retry missed by the worker waits for the next alarm
+ * (the schedule's next step, a minute here), so a miss shows as a second attempt far too late, or
+ * none. The bound is set against the same wave: a retry may be late by 2 s of emulated time, or by
+ * three times the latest first attempt of its wave (from its delivery's creation to its start) when
+ * that is more, as on a machine busy with other work, which delays first attempts and retries alike
+ * (the first wave, warming up, most of all: first attempts 670 ms late and retries 765 ms with both
+ * cores kept busy by two spinning processes).
  */
 
 /** The emulator clock runs this many times faster than wall time, so a wave takes about half a second. */

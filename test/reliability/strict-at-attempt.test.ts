@@ -1,8 +1,9 @@
 /**
- * Strict mode holds at every attempt (issue 20, item 3): `--strict-webhook-urls` checks the address
- * actually connected to at every attempt, not only when a URL is registered: webhooks, inbound
- * posts, IMAP webhooks, and the SMTP relay and IMAP connections of mailers. A refused address is a
- * failed attempt recorded with its reason, and no connection is made.
+ * Strict mode holds at every attempt (a name can resolve elsewhere after it was registered):
+ * `--strict-webhook-urls` checks the address actually connected to at every attempt, not only when
+ * a URL is registered: webhooks, inbound posts, IMAP webhooks, and the SMTP relay and IMAP
+ * connections of mailers. A refused address is a failed attempt recorded with its reason, and no
+ * connection is made.
  *
  * Every server here listens on 127.0.0.1 and counts its connections; names resolve through the
  * emulator's `lookup` seam. A public address appears only as a resolver's answer while a URL is

@@ -86,7 +86,7 @@ export function classifyError(err: unknown, url: URL, timeoutMs: number, stoppin
   const where = url.host;
   const name = (err as Error).name;
   if (stopping && !(err instanceof AttemptTimeout)) return { code: 'interrupted', message: 'the emulator stopped during this attempt' };
-  // Strict mode refused the address before connecting (services/strict-addresses.ts); the message says why.
+  // Strict mode refused the address before connecting (net/strict-addresses.ts); the message says why.
   if (name === 'StrictAddressError') return { code: 'refused', message: (err as Error).message };
   if (name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return { code: 'timeout', message: `no complete response from ${where} within ${timeoutMs} ms` };

@@ -3,7 +3,7 @@ import { buildConnector } from 'undici';
 
 /**
  * The addresses a host may be connected to, checked; throws (a refusal or a failed lookup) when it
- * may not. `checkedAddresses` of services/strict-addresses.ts, in strict mode.
+ * may not. `checkedAddresses` of net/strict-addresses.ts, in strict mode.
  */
 export type CheckedResolve = (host: string) => Promise<string[]>;
 

@@ -11,7 +11,7 @@ import { INBOUND_DOMAIN_TARGET, INBOUND_USERNAME_TARGET } from '../services/inbo
 import type { InboundService } from '../services/inbound/inbound.service';
 import { IMAP_WEBHOOK_TARGET, type MailersService } from '../services/mailers/mailers.service';
 import type { HostLookup } from '../net/reachability';
-import { checkedAddresses } from '../services/strict-addresses';
+import { checkedAddresses } from '../net/strict-addresses';
 import type { Db } from '../store/database';
 import { DeliveriesRepo } from '../store/deliveries.repo';
 import type { StoreSpace } from '../store/store-space';

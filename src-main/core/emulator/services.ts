@@ -31,7 +31,7 @@ import { SimulationRules } from '../services/simulation/rules.service';
 import { Simulator } from '../services/simulation/simulator';
 import { ClockService, CLOCK_SETTLE_WAIT_MS } from '../services/clock.service';
 import { StatsService } from '../services/stats.service';
-import { serverAddressPolicy } from '../services/strict-addresses';
+import { serverAddressPolicy } from '../net/strict-addresses';
 import { checkServerHost, checkUrl } from '../services/url-check';
 import { WEBHOOK_TARGET, WebhooksService } from '../services/webhooks.service';
 import { checkSmtpLogin } from '../smtp/connection';

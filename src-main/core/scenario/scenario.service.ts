@@ -54,7 +54,10 @@ export function scenarioFileError(errors: ScenarioFileError[]): AppError {
   );
 }
 
-/** The QA scenarios (issue 29): one run at a time, its live progress on the bus, its report. */
+/**
+ * The QA scenarios: one run at a time (a run takes over the simulation rules and the clock), its live
+ * progress on the bus, its report.
+ */
 export class ScenarioService {
   private readonly runs: ScenarioExecution[] = [];
   private lastAnnounced = 0;

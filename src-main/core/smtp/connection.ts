@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { MailerRow } from '../store/mailers.repo';
-import { StrictAddressError } from '../services/strict-addresses';
+import { StrictAddressError } from '../net/strict-addresses';
 import type { MailerCredentials } from '../services/mailers/mailer-credentials';
 
 /**

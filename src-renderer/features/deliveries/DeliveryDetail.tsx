@@ -80,7 +80,8 @@ function AttemptInFlight({ number }: { number: number }) {
  */
 function JumpToNextAttempt({ at, onDone }: { at: string; onDone: (inFlight: string | null) => void }) {
   const [busy, setBusy] = useState(false);
-  // The clock is the whole emulator's: the jump is confirmed first, saying so (issue 27, item 9).
+  // The clock is the whole emulator's, so a jump from one delivery moves every other one too: it is
+  // confirmed first, saying so.
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const jump = async () => {

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { logIn } from './session';
+import { useSession } from '../../stores/session-store';
 
 /** The login screen of an emulator reachable from the network: asks for its control key. */
-export function Login({ onLoggedIn }: { onLoggedIn: () => void }) {
+export function Login() {
+  const logIn = useSession((s) => s.logIn);
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -12,7 +13,6 @@ export function Login({ onLoggedIn }: { onLoggedIn: () => void }) {
     setError(null);
     try {
       await logIn(key.trim());
-      onLoggedIn();
     } catch (err) {
       setError((err as Error).message);
     } finally {

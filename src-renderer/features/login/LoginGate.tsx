@@ -1,10 +1,7 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { CONTROL_KEY_NEEDED } from '../../api/clients';
+import { useEffect, type ReactNode } from 'react';
+import { useSession } from '../../stores/session-store';
 import { Login } from './Login';
-import { fetchSession } from './session';
 import './login.css';
-
-type State = 'checking' | 'login' | 'in' | { error: string };
 
 /**
  * Shows the UI once this browser may use the control API: at once on loopback, after the login on an
@@ -12,23 +9,10 @@ type State = 'checking' | 'login' | 'in' | { error: string };
  * brings the login back.
  */
 export function LoginGate({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<State>('checking');
-  const check = useCallback(async () => {
-    try {
-      const session = await fetchSession();
-      setState(session.authenticated ? 'in' : 'login');
-    } catch (err) {
-      setState({ error: (err as Error).message });
-    }
-  }, []);
-  useEffect(() => {
-    void check();
-    const onNeeded = () => void check();
-    window.addEventListener(CONTROL_KEY_NEEDED, onNeeded);
-    return () => window.removeEventListener(CONTROL_KEY_NEEDED, onNeeded);
-  }, [check]);
+  const { state, check, follow } = useSession();
+  useEffect(() => follow(), [follow]);
   if (state === 'in') return <>{children}</>;
-  if (state === 'login') return <Login onLoggedIn={() => setState('in')} />;
+  if (state === 'login') return <Login />;
   if (state === 'checking') return null;
   return (
     <main className="login">

@@ -1,6 +1,6 @@
 import type { ScenarioReport, ScenarioViolation } from '../../../src-shared/scenario/report';
 import { Link } from '../../components/Link';
-import { scenarios } from './scenarios-api';
+import { scenarios } from '../../api/scenarios';
 
 const ms = (v: number | null) => (v === null ? '–' : `${Math.round(v)} ms`);
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ScenarioLogLine, ScenarioRun } from '../../../src-shared/scenario/report';
-import { isFinished, scenarios } from './scenarios-api';
+import { isFinished, scenarios } from '../../api/scenarios';
 
 /** How often the log of a run under way is read. */
 const POLL_MS = 1000;

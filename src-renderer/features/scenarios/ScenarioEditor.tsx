@@ -1,5 +1,5 @@
 import { useRef, useState, type ChangeEvent } from 'react';
-import type { ScenarioProblem } from './scenarios-api';
+import type { ScenarioProblem } from '../../api/scenarios';
 
 /** A small traffic scenario to start from (the format: docs/scenarios-report.md and the engine's docs). */
 export const STARTER = `version: 1

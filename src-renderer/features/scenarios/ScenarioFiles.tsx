@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ScenarioFolder } from '../../../src-shared/operations/control/scenarios';
-import { scenarios } from './scenarios-api';
+import { scenarios } from '../../api/scenarios';
 
 /**
  * The scenario files of the folders Mailyard was started with (`--scenarios DIR`): the only scenarios

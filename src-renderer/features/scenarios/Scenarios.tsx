@@ -1,12 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Time } from '../../components/Time';
+import { selectedRun, useScenarioRuns } from '../../stores/scenarios-store';
 import { ReportView } from './ReportView';
 import { RunLog } from './RunLog';
 import { RunProgress, RunStatus } from './RunProgress';
-import { ScenarioApiError, scenarios, type ScenarioProblem, type ScenarioRequest } from './scenarios-api';
+import { ScenarioApiError, scenarios, type ScenarioProblem, type ScenarioRequest } from '../../api/scenarios';
 import { ScenarioEditor, STARTER } from './ScenarioEditor';
 import { ScenarioFiles } from './ScenarioFiles';
-import { useScenarioRuns } from './use-scenario-runs';
 import './scenarios.css';
 
 interface Outcome {
@@ -34,6 +34,8 @@ export function Scenarios() {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState<'validate' | 'run' | 'stop' | null>(null);
   const runs = useScenarioRuns();
+  const follow = runs.follow;
+  useEffect(() => follow(), [follow]);
   const failed = (err: unknown) => {
     const e = err instanceof ScenarioApiError ? err : null;
     setProblems(e?.problems ?? []);
@@ -64,7 +66,7 @@ export function Scenarios() {
       runs.select(started.id);
       setOutcome({ tone: 'ok', text: `Started “${started.name}”` });
     });
-  const selected = runs.selected;
+  const selected = selectedRun(runs);
   const stop = () => act('stop', async () => void (selected && runs.upsert(await scenarios.stop(selected.id))));
   const running = runs.runs.some((r) => r.status === 'starting' || r.status === 'running');
   const open = (path: string, text: string) => {

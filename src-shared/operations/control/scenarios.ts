@@ -123,7 +123,7 @@ export const ScenarioLogQuery = z.object({
 });
 
 /**
- * The control API's QA scenarios (`/emulator/scenarios`, issue 29): validate a file, start a run (one
+ * The control API's QA scenarios (`/emulator/scenarios`): validate a file, start a run (one
  * at a time), follow it, stop it, read its report. A bad file answers 400 with `details.errors`: every
  * problem with its path, line and column.
  */

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { addressWords } from '../../../../src-shared/search/message-query';
 import { applyPatchToPrefix } from '../../store/byte-patch';
 import type { DerivedText } from '../../store/search-index.repo';
-import { attachmentSearchLine, headerSearchText, receivedBodySearchText } from '../email/search-text';
+import { attachmentSearchLine, headerSearchText, receivedBodySearchText } from './search-text';
 
 /**
  * What the search indexer asks for a batch of copies: each send's stored content once (its start: see

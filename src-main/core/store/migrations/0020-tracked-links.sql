@@ -1,4 +1,4 @@
--- Click tracking of many links (issue 30): a copy's tracked links are `/t/c/{key}{n}`, its own random key
+-- Click tracking of many links: a copy's tracked links are `/t/c/{key}{n}`, its own random key
 -- (one tracking_tokens row of kind 'click', url NULL, links_of set) followed by the link's number, 0 to 999.
 -- The links themselves (URL and name) are stored once in tracked_links, under links_of: the copy whose
 -- list they are, shared by every copy of the send made from the same HTML. Before, each tracked link of

@@ -1,0 +1,62 @@
+import { delimiter } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { envName, parseServeArgs, serveUsage, UsageError } from '../../../src-main/cli/args';
+
+describe('parseServeArgs', () => {
+  it('maps flags and variables to config keys, flags winning', () => {
+    const { config } = parseServeArgs(['--http-port', '0', '--strict-webhook-urls'], {
+      MAILYARD_HTTP_PORT: '9999',
+      MAILYARD_SMTP_PORT: '2626',
+      MAILYARD_HOST: '::1',
+    });
+    expect(config).toEqual({ httpPort: '0', smtpPort: '2626', host: '::1', strictWebhookUrls: true });
+  });
+
+  it('reads boolean variables strictly', () => {
+    expect(parseServeArgs([], { MAILYARD_MEMORY: 'yes' }).config.memory).toBe(true);
+    expect(parseServeArgs([], { MAILYARD_MEMORY: '0' }).config.memory).toBe(false);
+    expect(() => parseServeArgs([], { MAILYARD_MEMORY: 'sometimes' })).toThrow(UsageError);
+  });
+
+  it('takes --scenarios more than once, and MAILYARD_SCENARIOS as a list with the path delimiter; a folder that is not there is refused', () => {
+    const here = import.meta.dirname;
+    const examples = `${here}/../../../examples/scenarios`;
+    expect(parseServeArgs(['--scenarios', here, '--scenarios', examples], {}).config).toEqual({ scenarioDirs: [here, examples] });
+    expect(parseServeArgs([], { MAILYARD_SCENARIOS: `${here}${delimiter}${examples}` }).config).toEqual({ scenarioDirs: [here, examples] });
+    expect(() => parseServeArgs(['--scenarios', `${here}/nowhere`], {})).toThrow(`invalid value for --scenarios: no such folder "${here}/nowhere"`);
+  });
+
+  it('ignores unrelated variables', () => {
+    expect(parseServeArgs([], { MAILYARD_UNKNOWN: 'x', HTTP_PORT: '1' }).config).toEqual({});
+  });
+
+  it('names the variable when a value is bad', () => {
+    expect(() => parseServeArgs([], { MAILYARD_HTTP_PORT: '1.5' })).toThrow('invalid value for MAILYARD_HTTP_PORT');
+  });
+
+  it('takes --strict-requests as a flag and as MAILYARD_STRICT_REQUESTS', () => {
+    expect(parseServeArgs(['--strict-requests'], {}).config).toEqual({ strictRequests: true });
+    expect(parseServeArgs([], { MAILYARD_STRICT_REQUESTS: '1' }).config).toEqual({ strictRequests: true });
+  });
+
+  it('derives variable names from flags', () => {
+    expect(envName('strict-webhook-urls')).toBe('MAILYARD_STRICT_WEBHOOK_URLS');
+  });
+});
+
+describe('mailyard serve --help', () => {
+  it('keeps every flag apart from its description, all descriptions in one column', () => {
+    const optionLines = serveUsage()
+      .split('\n')
+      .filter((line) => /^ {2}-/.test(line));
+    expect(optionLines.length).toBeGreaterThan(10);
+    const columns = new Set<number>();
+    for (const line of optionLines) {
+      const m = /^( {2}(?:-h, )?--[a-z-]+(?: [A-Z][A-Z,]*)?)( {2,})\S/.exec(line);
+      expect(m, `flag and text run together in ${JSON.stringify(line)}`).not.toBeNull();
+      columns.add(m![1]!.length + m![2]!.length);
+    }
+    expect([...columns]).toHaveLength(1);
+    expect(serveUsage()).toMatch(/--geo-default COUNTRY,CITY {2,}geo_location of opens/);
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { loadUplotAssets } from '../../../../src-main/core/scenario/report-assets';
+import type { ChartData } from '../../../../src-main/core/scenario/report-charts';
+import { renderReportHtml } from '../../../../src-main/core/scenario/report-html';
+import type { ScenarioReport } from '../../../../src-shared/scenario/report';
+
+const EVIL = '<script>alert("x")</script>&\'"';
+
+function report(over: Partial<ScenarioReport> = {}): ScenarioReport {
+  return {
+    version: 1,
+    run: {
+      id: 'run_1', name: `shop ${EVIL}`, file: null, status: 'failed', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:10:00.000Z',
+      accountId: 'acc_1', error: null,
+      progress: { fraction: 1, sends: 3, plannedSends: 3, events: 5, deliveries: 5, acknowledged: 4, failedAttempts: 1, violations: 1, elapsedMs: 1000, emulatedMs: 60000 },
+    },
+    verdict: 'fail',
+    scenario: { name: `shop ${EVIL}`, file: 'shop.yaml', clockSpeed: 60 },
+    totals: { sends: 3, recipients: 3, events: 5, deliveries: 5, acknowledged: 4, retries: 1, gaveUp: 0, duplicates: 1, reordered: 0, outageRefusals: 1 },
+    expectations: [
+      { id: 'acknowledgedAll', description: 'every event acknowledged', passed: true, observed: '5 of 5', violations: [] },
+      {
+        id: 'noSendAfterHardBounce', description: 'no send after a hard bounce', passed: false, observed: '1 send after a bounce',
+        violations: [{
+          expectation: 'noSendAfterHardBounce', message: `sent again to ${EVIL}`, at: '2026-01-01T00:05:00.000Z',
+          recipient: `bad${EVIL}@bounce.example`, messageId: 'msg/1?x', eventId: 'evt_1', deliveryId: 'dlv_1',
+        }],
+      },
+    ],
+    series: {
+      bucketMs: 10_000,
+      eventsByKind: [{ t: 0, kind: 'delivered', count: 2 }, { t: 10_000, kind: 'hard_bounce', count: 1 }, { t: 10_000, kind: 'delivered', count: 2 }],
+      sends: [{ t: 0, count: 2, violations: 0 }, { t: 20_000, count: 1, violations: 1 }],
+      attempts: [
+        { t: 1000, ms: 12, status: 200, ok: true, retry: false },
+        { t: 2000, ms: null, status: null, ok: false, retry: false },
+        { t: 12_000, ms: 480, status: 200, ok: true, retry: true },
+      ],
+    },
+    responseTimes: { p50: 12, p95: 480, p99: 480, max: 480 },
+    ...over,
+  };
+}
+
+const assets = loadUplotAssets();
+const charts = (html: string): ChartData[] => {
+  const m = /<script type="application\/json" id="report-charts">([\s\S]*?)<\/script>/.exec(html);
+  if (!m?.[1]) throw new Error('no chart data');
+  return JSON.parse(m[1]) as ChartData[];
+};
+
+describe('renderReportHtml', () => {
+  it('puts the verdict at the top and escapes every text taken from the report', () => {
+    const html = renderReportHtml(report(), assets);
+    expect(html.indexOf('id="verdict"')).toBeLessThan(html.indexOf('id="h-totals"'));
+    expect(html).toMatch(/<span class="badge">FAIL<\/span>/);
+    expect(html).not.toContain('<script>alert');
+    expect(html).toContain('shop &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;&quot;');
+    // The chart data is JSON inside a script: no "</script>" can close it early.
+    const json = /id="report-charts">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+    expect(json).not.toMatch(/<\/?script/i);
+  });
+
+  it('is self-contained: uPlot inlined, no external URL, a CSP that forbids the network', () => {
+    const html = renderReportHtml(report(), assets);
+    expect(assets.uplotJs.length).toBeGreaterThan(10_000);
+    expect(html).toContain(assets.uplotJs.slice(0, 200));
+    expect(html).toContain(assets.uplotCss.slice(0, 100));
+    expect(html).not.toMatch(/<(script|link|img|iframe)[^>]+(src|href)=/i);
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//i);
+    expect(html).toContain("default-src 'none'");
+  });
+
+  it("carries every plot's data: events by kind, response times and their histogram, retries and failures, sends with violations", () => {
+    const byId = new Map(charts(renderReportHtml(report(), assets)).map((c) => [c.id, c]));
+    const events = byId.get('events');
+    expect(events?.series.map((s) => s.label)).toEqual(['delivered', 'hard_bounce']);
+    expect(events?.x).toEqual([0, 10]);
+    expect(events?.y).toEqual([[2, 2], [0, 1]]);
+    expect(byId.get('response-time')?.y).toEqual([[12, 480]]);
+    const hist = byId.get('response-histogram');
+    expect(hist?.y[0]?.reduce((a, b) => (a ?? 0) + (b ?? 0), 0)).toBe(2);
+    expect(byId.get('retries')?.y).toEqual([[0, 1], [1, 0]]);
+    const sends = byId.get('sends');
+    // Buckets 0, 10 and 20 s: the empty one in the middle reads 0 sends, not a line across it.
+    expect(sends?.x).toEqual([0, 10, 20]);
+    expect(sends?.y).toEqual([[2, 0, 1], [null, null, 1]]);
+    expect(sends?.series[1]).toMatchObject({ label: 'violations', points: true, right: true });
+  });
+
+  it('links each violation to its message, event and delivery in the emulator UI (base URL option)', () => {
+    const html = renderReportHtml(report(), { ...assets, baseUrl: 'http://127.0.0.1:4400/' });
+    const table = /<table id="violations">[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
+    expect(table).toContain('<code>noSendAfterHardBounce</code>');
+    expect(table).toContain('href="http://127.0.0.1:4400/messages/msg%2F1%3Fx"');
+    expect(table).toContain('href="http://127.0.0.1:4400/deliveries?q=evt_1"');
+    expect(table).toContain('href="http://127.0.0.1:4400/deliveries/dlv_1"');
+    expect(table).toContain('bad&lt;script&gt;');
+    expect(renderReportHtml(report(), assets)).toContain('href="/deliveries/dlv_1"');
+  });
+
+  it('renders a run with empty series and no violations (a passing run that sent nothing)', () => {
+    const empty = report({
+      verdict: 'pass',
+      expectations: [],
+      series: { bucketMs: 0, eventsByKind: [], sends: [], attempts: [] },
+      responseTimes: { p50: null, p95: null, p99: null, max: null },
+    });
+    const html = renderReportHtml(empty, assets);
+    expect(html).toMatch(/<span class="badge">PASS<\/span>/);
+    expect(html).toContain('id="no-violations"');
+    for (const c of charts(html)) expect(c.x).toEqual([]);
+  });
+});

@@ -1,0 +1,158 @@
+import Database from 'better-sqlite3';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { EmailEventKind } from '../../../../../src-shared/events';
+import { EmailEventPayload } from '../../../../../src-shared/schemas/events';
+import { EmulatorClock } from '../../../../../src-main/core/clock';
+import { MessageLog, type StatusChange } from '../../../../../src-main/core/services/events/message-log';
+import { bounceDefaults, defaultPayload } from '../../../../../src-main/core/services/events/synthetic-events';
+import { loadMigrations, migrate } from '../../../../../src-main/core/store/database';
+import { MessagesRepo, type MessageRow } from '../../../../../src-main/core/store/messages.repo';
+import { SimulationRepo } from '../../../../../src-main/core/store/simulation.repo';
+
+/**
+ * The log of a copy's statuses, over a real store in memory: what each event does to the status the
+ * logs and the UI show, which events suppress their recipient, and what is announced. The rules a
+ * user reads in the logs: a later delivery never undoes what was fired at a copy still queued (a hard
+ * bounce, an open), engagement never replaces a final verdict, a soft bounce gives way.
+ */
+
+let messages: MessagesRepo;
+let simulation: SimulationRepo;
+let log: MessageLog;
+let announced: StatusChange[];
+let copies = 0;
+
+beforeEach(() => {
+  const db = new Database(':memory:');
+  migrate(db, loadMigrations());
+  db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
+  messages = new MessagesRepo(db);
+  simulation = new SimulationRepo(db);
+  announced = [];
+  log = new MessageLog({ messages, simulation, clock: new EmulatorClock(), applied: (change) => announced.push(change) });
+});
+
+/** Stores a queued copy to `email` and answers its id. */
+function stored(email = 'ann@example.com'): string {
+  const id = `01K${String(++copies).padStart(23, '0')}`;
+  messages.insertContent({ content_id: id, raw: Buffer.from('Subject: x\r\n\r\nx') });
+  const row: MessageRow = {
+    id, ref_id: id, account_id: 'acc', content_id: id, source: 'api', from_email: 'shop@store.test', from_name: 'Store',
+    recipient_email: email, recipient_lc: email.toLowerCase(), recipient_domain: email.split('@')[1]!, recipient_name: '', recipient_type: 'to',
+    subject: 'Receipt', campaign_id: '', mailer_id: '', custom_args: '{}', status: 'queued', created_ms: copies, created_at: 'now', delivered_ms: null,
+    delivered_at: null, failed_reason: '', priority: '0', updated_at: 'now', patch: null,
+  };
+  messages.insertMessage(row);
+  return id;
+}
+
+/** A payload of the kind as a fired event carries it (its schema checked): `fields` over the defaults, a bounce's reason following its type. */
+function payload(kind: EmailEventKind, id: string, fields: Record<string, unknown> = {}): EmailEventPayload {
+  const recipient = messages.get(id)!.recipient_email;
+  const defaults = defaultPayload(kind, { timestamp: '2026-01-01T00:00:00.000Z', refId: id, recipient });
+  return EmailEventPayload.parse({ ...defaults, ...(kind === 'bounce' ? bounceDefaults(recipient, fields) : {}), ...fields });
+}
+
+/** Records events of these kinds, in order, about the copy; answers its status and failed reason after them. */
+function after(id: string, ...events: Array<EmailEventKind | [EmailEventKind, Record<string, unknown>]>) {
+  for (const e of events) {
+    const [kind, fields] = typeof e === 'string' ? [e, {}] : e;
+    if (kind === 'delivery' && Object.keys(fields).length === 0) log.applyDelivery(log.find(id)!, '2026-01-01T00:00:01.000Z');
+    else log.apply(log.find(id)!, payload(kind, id, fields), null);
+  }
+  const row = messages.get(id)!;
+  return { status: row.status, failedReason: row.failed_reason };
+}
+
+const softBounce: [EmailEventKind, Record<string, unknown>] = ['bounce', { bounce_type: 'soft', bounce_category: 'mailbox_full' }];
+
+describe('what an event does to its copy’s status', () => {
+  it('moves a copy along its road: delivered, opened, clicked; a later open leaves it clicked', () => {
+    const id = stored();
+    expect(after(id, 'delivery').status).toBe('delivered');
+    expect(messages.get(id)!.delivered_at).toBe('2026-01-01T00:00:01.000Z');
+    expect(after(id, 'open').status).toBe('opened');
+    expect(after(id, 'click').status).toBe('clicked');
+    expect(after(id, 'open').status).toBe('clicked');
+  });
+
+  it('keeps what was fired at a copy still queued when its delivery lands after: a hard bounce and an open stay, a soft bounce gives way', () => {
+    expect(after(stored(), 'bounce', 'delivery').status).toBe('bounced');
+    expect(after(stored(), 'open', 'delivery').status).toBe('opened');
+    expect(after(stored(), softBounce, 'delivery').status).toBe('delivered');
+    // A delivery carrying a payload (one a webhook takes) follows the same rule.
+    expect(after(stored(), 'bounce', ['delivery', { mailer_id: '' }]).status).toBe('bounced');
+  });
+
+  it('never lets an open or a click replace a final verdict', () => {
+    for (const final of ['spam', 'unsubscribe', 'bounce', 'smtp_error'] as const) {
+      const id = stored();
+      const verdict = after(id, final);
+      expect(after(id, 'open', 'click'), final).toEqual(verdict);
+    }
+  });
+
+  it('fails a copy with the reason in the logs’ words, and bounces it with the receiving server’s reply', () => {
+    expect(after(stored(), 'policy_rejection')).toEqual({ status: 'failed', failedReason: 'policy rejection: Message rejected: content violates the sending policy' });
+    expect(after(stored(), 'phishing').failedReason).toBe('phishing: Links point to a known phishing domain');
+    expect(after(stored(), 'generation_failure').failedReason).toMatch(/^generation failure: /);
+    expect(after(stored(), 'generation_rejection').failedReason).toMatch(/^generation rejection: /);
+    expect(after(stored(), 'smtp_error').failedReason).toBe('smtp error: 421 4.4.2 Connection timed out while talking to the remote server');
+    expect(after(stored('bob@example.com'), 'bounce')).toEqual({ status: 'bounced', failedReason: expect.stringMatching(/^550 5\.1\.1 <bob@example\.com>/) });
+  });
+
+  it('logs every event, in order, whether or not it changes the status', () => {
+    const id = stored();
+    after(id, 'delivery', 'open', 'click', 'open');
+    expect(messages.eventsOf([id]).get(id)!.map((e) => e.event)).toEqual(['delivery', 'open', 'click', 'open']);
+  });
+});
+
+describe('suppression', () => {
+  const source = (email: string) => simulation.suppression('acc', email)?.source;
+
+  it('suppresses the recipient of an unsubscribe, a spam complaint and a hard bounce, never of a soft bounce', () => {
+    after(stored('u@example.com'), 'unsubscribe');
+    after(stored('s@example.com'), 'spam');
+    after(stored('h@example.com'), 'bounce');
+    after(stored('soft@example.com'), softBounce);
+    expect([source('u@example.com'), source('s@example.com'), source('h@example.com'), source('soft@example.com')]).toEqual([
+      'unsubscribe event',
+      'spam complaint',
+      'hard bounce',
+      undefined,
+    ]);
+    expect(simulation.suppression('acc', 'h@example.com')!.reason).toMatch(/^550 5\.1\.1 /);
+  });
+
+  it('leaves the simulator’s addresses free after a bounce or complaint (tests send to them again and again), but not after an unsubscribe', () => {
+    after(stored('bounce@sim.mailyard.test'), 'bounce');
+    after(stored('complaint@sim.mailyard.test'), 'spam');
+    after(stored('unsubscribe@sim.mailyard.test'), 'unsubscribe');
+    expect([source('bounce@sim.mailyard.test'), source('complaint@sim.mailyard.test'), source('unsubscribe@sim.mailyard.test')]).toEqual([
+      undefined,
+      undefined,
+      'unsubscribe event',
+    ]);
+  });
+});
+
+describe('what the UI’s live list hears', () => {
+  it('each applied event with the status after it, or null when the status stays', () => {
+    const id = stored();
+    after(id, 'bounce', 'delivery');
+    expect(announced.map((a) => [a.event, a.status])).toEqual([
+      ['bounce', 'bounced'],
+      ['delivery', null],
+    ]);
+    expect(announced[0]!.failed_reason).toMatch(/^550 /);
+    expect(announced[1]).not.toHaveProperty('failed_reason');
+  });
+
+  it('a relay refused for now as relay_deferred, the copy back to sent', () => {
+    const id = stored();
+    log.defer(id, '2026-01-01T00:00:02.000Z');
+    expect(messages.get(id)!.status).toBe('sent');
+    expect(announced).toEqual([{ message_id: id, ref_id: id, event: 'relay_deferred', timestamp: '2026-01-01T00:00:02.000Z', delivery_id: null, status: 'sent' }]);
+  });
+});

@@ -1,0 +1,86 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { loadMigrations, migrate } from '../../../../src-main/core/store/database';
+
+/** Every CHECK with an IN list in the schema (each costs a temporary table per checking statement). */
+function inListChecks(db: Database.Database): string[] {
+  const tables = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table'").all() as Array<{ name: string; sql: string }>;
+  return tables.flatMap((t) => [...t.sql.matchAll(/CHECK \(\w+ IN \([^)]*\)\)/g)].map((m) => `${t.name}: ${m[0]}`));
+}
+
+/**
+ * One account, message and delivery. A store made before one ref_id per send (migration 0011) keys a
+ * message by its ref_id; a current one keys each recipient's copy by its id, under the send's ref_id.
+ */
+function seed(db: Database.Database, schema: 'before one ref_id per send' | 'current' = 'current'): void {
+  db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
+  // Migration 0022 renamed the content key send_id to content_id.
+  const content = schema === 'current' ? 'content_id' : 'send_id';
+  db.prepare(`INSERT INTO message_contents (${content}, raw) VALUES ('s1', x'41')`).run();
+  const keys = schema === 'current' ? ['id, ref_id', "'m1', 'send1'"] : ['ref_id', "'m1'"];
+  db.prepare(
+    `INSERT INTO messages (${keys[0]}, account_id, ${content}, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
+       recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at)
+     VALUES (${keys[1]}, 'acc', 's1', 'smtp', 'a@example.com', '', 'b@example.org', 'b@example.org', 'example.org', '', 'to', 'Hi', '', '', '{}', 'queued', 1, 'now')`,
+  ).run();
+  db.prepare(
+    `INSERT INTO deliveries (id, account_id, target_kind, target_id, category, event, ref_id, payload, target_url, status, created_ms, created_at, updated_at)
+     VALUES ('d1', 'acc', 'webhook', 'w1', 'EMAIL_EVENT', 'delivery', 'm1', '{}', 'http://127.0.0.1/', 'pending', 1, 'now', 'now')`,
+  ).run();
+}
+
+describe('CHECK constraints', () => {
+  it('are OR chains in a new store, and still refuse what they refused', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    expect(inListChecks(db)).toEqual([]);
+    seed(db);
+    expect(() => db.prepare("UPDATE deliveries SET status = 'lost' WHERE id = 'd1'").run()).toThrow(/CHECK constraint failed: status = 'pending' OR/);
+    // The statuses of the service before the real ones are refused now.
+    for (const old of ['deferred', 'rejected', 'suppressed', 'lost']) {
+      expect(() => db.prepare('UPDATE messages SET status = ? WHERE id = ?').run(old, 'm1'), old).toThrow(/CHECK constraint failed/);
+    }
+    expect(() => db.prepare("UPDATE messages SET recipient_type = 'reply-to' WHERE id = 'm1'").run()).toThrow(/CHECK constraint failed/);
+    expect(() => db.prepare("UPDATE accounts SET is_default = 2 WHERE id = 'acc'").run()).toThrow(/CHECK constraint failed/);
+    // Every value a constraint named is still accepted.
+    for (const status of ['pending', 'sending', 'succeeded', 'failed', 'cancelled']) db.prepare('UPDATE deliveries SET status = ? WHERE id = ?').run(status, 'd1');
+    for (const status of ['queued', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'failed', 'spam', 'unsubscribed']) db.prepare('UPDATE messages SET status = ? WHERE id = ?').run(status, 'm1');
+  });
+
+  it('are rewritten in a store made before the change, keeping its rows, with the schema intact', () => {
+    const all = loadMigrations();
+    const rewrite = all.findIndex((m) => m.name === 'check-constraints-as-or-chains');
+    expect(rewrite).toBeGreaterThan(0);
+    const db = new Database(':memory:');
+    migrate(db, all.slice(0, rewrite));
+    expect(inListChecks(db).length).toBe(17);
+    seed(db, 'before one ref_id per send');
+
+    expect(migrate(db, all)).toBe(all.length - rewrite);
+    expect(inListChecks(db)).toEqual([]);
+    expect(db.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+    expect(db.prepare('SELECT id, status FROM deliveries').all()).toEqual([{ id: 'd1', status: 'pending' }]);
+    // The message made before one ref_id per send keeps its key as its id, and is its own send.
+    expect(db.prepare('SELECT id, ref_id, status FROM messages').all()).toEqual([{ id: 'm1', ref_id: 'm1', status: 'queued' }]);
+    expect(() => db.prepare("UPDATE deliveries SET status = 'lost' WHERE id = 'd1'").run()).toThrow(/CHECK constraint failed/);
+    // Defensive mode is back on: the schema cannot be written by anything else.
+    expect(() => db.pragma('writable_schema = ON') && db.prepare("UPDATE sqlite_schema SET sql = sql WHERE name = 'messages'").run()).toThrow(/may not be modified/);
+  });
+});
+
+describe('loadMigrations', () => {
+  it('orders by number', () => {
+    const m = loadMigrations({ './migrations/0002-b.sql': 'B', './migrations/0001-a.sql': 'A' });
+    expect(m.map((x) => [x.version, x.name, x.sql])).toEqual([
+      [1, 'a', 'A'],
+      [2, 'b', 'B'],
+    ]);
+  });
+  it('refuses gaps and bad names', () => {
+    expect(() => loadMigrations({ './migrations/0001-a.sql': '', './migrations/0003-c.sql': '' })).toThrow(/without gaps/);
+    expect(() => loadMigrations({ './migrations/first.sql': '' })).toThrow(/NNNN-name\.sql/);
+  });
+  it('ships the bundled migrations', () => {
+    expect(loadMigrations()[0]).toMatchObject({ version: 1, name: 'accounts-webhooks' });
+  });
+});

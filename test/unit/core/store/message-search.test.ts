@@ -1,0 +1,69 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { loadMigrations, migrate } from '../../../../src-main/core/store/database';
+import { MessagesRepo, type MessageRow } from '../../../../src-main/core/store/messages.repo';
+import { searchTerms, type MessageSearch } from '../../../../src-main/core/store/message-search';
+import { SearchIndexRepo } from '../../../../src-main/core/store/search-index.repo';
+
+function copy(i: number): MessageRow {
+  const id = `01K${String(i).padStart(23, '0')}`;
+  return {
+    id, ref_id: id, account_id: 'acc', content_id: id, source: 'api', from_email: 'shop@store.test', from_name: 'Store',
+    recipient_email: `r${i}@example.com`, recipient_lc: `r${i}@example.com`, recipient_domain: 'example.com', recipient_name: '', recipient_type: i % 2 ? 'cc' : 'to',
+    subject: `Newsletter ${i}`, campaign_id: '', mailer_id: '', custom_args: '{}', status: 'queued', created_ms: i, created_at: 'now', delivered_ms: null,
+    delivered_at: null, failed_reason: '', priority: '0', updated_at: 'now', patch: null,
+  };
+}
+
+/** The list's query plan, as MessagesRepo.search runs it (newest first, a page). */
+function plan(db: Database.Database, search: string | MessageSearch): string {
+  const { where, params } = searchTerms(typeof search === 'string' ? { q: search } : search);
+  const sql = `SELECT id FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT 50`;
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail).join('\n');
+}
+
+describe('the search plans of negations and operators', () => {
+  it('looks each negated term up once in an index (a list subquery, never per row), and words reach messages by rowid', () => {
+    const db = new Database(':memory:');
+    migrate(db, loadMigrations());
+    db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
+    const repo = new MessagesRepo(db);
+    for (let i = 1; i <= 200; i++) repo.insertContent({ content_id: copy(i).content_id, raw: Buffer.from('Subject: x\r\n\r\nx') });
+    for (let i = 1; i <= 200; i++) repo.insertMessage(copy(i));
+    // Their index rows, as the search indexer writes them (the queue is in rowid order: copy 1 first).
+    const index = new SearchIndexRepo(db);
+    index.write(
+      index.pending(0, 200).map((pending, k) => {
+        const i = k + 1;
+        return { copy: pending, text: { body: i % 3 ? 'news to unsubscribe' : 'news', headers: i % 5 ? '' : 'X-Mailyard-Attachment: a.pdf mlyatt mlyfna mlyfnpdf', addresses: '' } };
+      }),
+    );
+    for (const q of ['newsletter -unsubscribe', '-unsubscribe', 'newsletter -from:ann -cc:r1@example.com', '-has:attachment news', 'has:attachment -is:bounced']) {
+      const p = plan(db, q);
+      expect(p, q).not.toMatch(/CORRELATED/);
+      // The FTS lookups are index queries (MATCH), not scans of the copies' text.
+      expect(p, q).toMatch(/VIRTUAL TABLE INDEX/);
+    }
+    // A query with a word that must hold reads the copies it finds by rowid, not the whole table.
+    expect(plan(db, 'newsletter -unsubscribe')).toMatch(/SEARCH messages USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    expect(plan(db, 'has:attachment -is:bounced')).toMatch(/SEARCH messages USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    // And the answers are right.
+    const count = (q: string) => repo.count({ q });
+    expect(count('newsletter -unsubscribe')).toBe(66);
+    expect(count('-unsubscribe')).toBe(66);
+    expect(count('has:attachment')).toBe(40);
+    expect(count('news -has:attachment')).toBe(160);
+    expect(count('cc:@example.com')).toBe(100);
+    expect(count('newsletter -cc:@example.com')).toBe(100);
+  });
+
+  it("looks a wait's recipient and ref_id up in the copies' own indexes, with no account named: never the search index, never a scan", () => {
+    const db = new Database(':memory:');
+    migrate(db, loadMigrations());
+    for (const search of [{ recipientLc: 'r1@example.com' }, { recipientLc: 'r1@example.com', status: 'queued' }, { refId: 'x', recipientLc: 'r1@example.com' }, { refId: 'x' }]) {
+      const p = plan(db, search);
+      expect(p, JSON.stringify(search)).toMatch(/^SEARCH messages USING (COVERING )?INDEX messages_(recipient|ref) /);
+      expect(p, JSON.stringify(search)).not.toMatch(/VIRTUAL TABLE|SCAN/);
+    }
+  });
+});
