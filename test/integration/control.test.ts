@@ -136,6 +136,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         '/emulator/accounts',
+        '/emulator/accounts/{id}/payload-format',
         '/emulator/accounts/{id}/signing-secret',
         '/emulator/clock',
         '/emulator/deliveries',

@@ -24,6 +24,9 @@ export function controlRoutes(
   registerOperation(app, ops.resetEmulator, async () =>
     ok('Emulator reset: all data wiped; the default and --api-key accounts and their API keys kept', await deps.reset.reset()),
   );
+  registerOperation(app, ops.setPayloadFormat, ({ params, body }) =>
+    ok(`Payload format set: email events of this account are sent in the ${body.payload_format} shape`, toAccountRecord(accounts.setPayloadFormat(params.id, body.payload_format))),
+  );
   registerOperation(app, ops.deleteSigningSecret, ({ params }) =>
     ok('Signing secret removed: webhook requests of this account are not signed', toAccountRecord(accounts.setSigningSecret(params.id, null))),
   );
