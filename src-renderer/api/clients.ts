@@ -1,4 +1,5 @@
 import { ApiError, ControlClient, ServiceClient } from '../../src-shared/clients';
+import { HttpClient } from '../../src-shared/http-client';
 
 /** Announced on `window` when the control API asks for the control key (features/login shows the login again). */
 export const CONTROL_KEY_NEEDED = 'mailyard:control-key-needed';
@@ -12,6 +13,9 @@ const controlFetch: typeof fetch = async (input, init) => {
 
 /** The UI is served by the emulator itself, so every request is same-origin (the login's cookie goes with it). */
 export const control = new ControlClient({ baseUrl: '', fetch: controlFetch });
+
+/** Calls a control operation of the table by itself, for one ControlClient has no method of. */
+export const controlCall = new HttpClient({ baseUrl: '', fetch: controlFetch });
 
 /**
  * The service API (`/v1`) as one account: the same requests a user's code makes, with its API key.
