@@ -12,6 +12,9 @@ export const SIMULATOR_DOMAIN = 'sim.mailyard.test';
 export const DELIVERY_DELAY_MS = 1_000;
 export const ENGAGEMENT_DELAY_MS = 4_000;
 const CLICK_DELAY_MS = 3_000;
+/** A soft-bounced message is retried this long after each refusal, and refused this many times by default. */
+export const SOFT_RETRY_MS = 60_000;
+export const SOFT_BOUNCES = 2;
 
 export type BounceType = 'hard' | 'soft';
 
@@ -67,6 +70,21 @@ export interface SimulatorAddress {
   events: (email: string) => SimulatedEvent[];
 }
 
+/**
+ * A message refused for now and retried, as a sending service does with a soft bounce: `bounces` soft
+ * bounces (a full mailbox, a 452 4.2.2 reply) `stepMs` apart, the first `stepMs` after the send, then
+ * at the next step its delivery, or (`then: 'bounce'`) the hard bounce of a service that gives up (the
+ * mailbox still full: 552 5.2.2). The scenario format's `soft_bounce` fate and the `soft-bounce@`
+ * simulator addresses both.
+ */
+export function retriedSoftBounce(email: string, options: { bounces?: number; stepMs?: number; then?: 'delivered' | 'bounce' } = {}): SimulatedEvent[] {
+  const { bounces = SOFT_BOUNCES, stepMs = SOFT_RETRY_MS, then = 'delivered' } = options;
+  const soft = Array.from({ length: bounces }, (): SimulatedEvent => ({ event: 'bounce', delayMs: stepMs, fields: bounceFields('soft', email) }));
+  const end: SimulatedEvent =
+    then === 'bounce' ? { event: 'bounce', delayMs: stepMs, fields: bounceFields('hard', email, 'mailbox_full') } : { event: 'delivery', delayMs: stepMs, fields: {} };
+  return [...soft, end];
+}
+
 const delivery: SimulatedEvent = { event: 'delivery', delayMs: DELIVERY_DELAY_MS, fields: {} };
 const after = (event: EmailEventKind): SimulatedEvent => ({ event, delayMs: ENGAGEMENT_DELAY_MS, fields: {} });
 const only = (event: EmailEventKind, fields: Record<string, unknown> = {}): SimulatedEvent[] => [{ event, delayMs: DELIVERY_DELAY_MS, fields }];
@@ -76,7 +94,8 @@ export const SIMULATOR_ADDRESSES = {
   delivered: { does: 'delivery', events: () => [delivery] },
   bounce: { does: 'hard bounce', events: (e) => only('bounce', bounceFields('hard', e)) },
   'hard-bounce': { does: 'hard bounce', events: (e) => only('bounce', bounceFields('hard', e)) },
-  'soft-bounce': { does: 'soft bounce', events: (e) => only('bounce', bounceFields('soft', e)) },
+  'soft-bounce': { does: 'soft bounces, retried, then delivery', events: (e) => retriedSoftBounce(e) },
+  'soft-bounce-gives-up': { does: 'soft bounces, retried, then a hard bounce', events: (e) => retriedSoftBounce(e, { then: 'bounce' }) },
   spam: { does: 'delivery, spam', events: () => [delivery, after('spam')] },
   complaint: { does: 'delivery, spam complaint', events: () => [delivery, after('spam')] },
   open: { does: 'delivery, open', events: () => [delivery, after('open')] },

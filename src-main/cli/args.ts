@@ -72,6 +72,12 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     value: 'LIST',
     help: 'delays between webhook attempts, e.g. 5s,5m,30m,2h,5h,10h,10h (the default), or none',
   },
+  'payload-format': {
+    type: 'string',
+    key: 'payloadFormat',
+    value: 'SHAPE',
+    help: "spec (default): email event webhook bodies as the service spec shows them; mailer-events: the newer webhooks guide's mailer_events object (an account's own choice wins)",
+  },
   'geo-default': {
     type: 'string',
     key: 'geoDefault',

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { PAYLOAD_FORMATS } from '../../src-shared/payload-format';
 import { ApiKey } from '../../src-shared/schemas/common';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './dispatch/retry-policy';
 
@@ -86,6 +87,8 @@ export const EmulatorConfigSchema = z
           return z.NEVER;
         }
       }),
+    /** The shape of email event webhook bodies of accounts that chose none: the spec's, or the newer guide's `mailer_events`. */
+    payloadFormat: z.enum(PAYLOAD_FORMATS, { error: `must be one of ${PAYLOAD_FORMATS.join(', ')}` }).default('spec'),
     /** How long one webhook attempt may take; a receiver that does not answer frees its slot after it. */
     deliveryTimeoutMs: z.number().int().positive().default(15_000),
     /**

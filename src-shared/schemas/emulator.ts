@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAYLOAD_FORMATS } from '../payload-format';
 import { ApiKey, Timestamp } from './common';
 
 export const AccountRecord = z
@@ -10,6 +11,8 @@ export const AccountRecord = z
     created_at: Timestamp,
     /** Standard Webhooks secret; null when webhook requests are not signed. */
     signing_secret: z.string().nullable(),
+    /** The shape of its email event webhook bodies: `spec` (the default) or `mailer-events` (the newer guide's). */
+    payload_format: z.enum(PAYLOAD_FORMATS),
   })
   .meta({ id: 'Account' });
 export type AccountRecord = z.infer<typeof AccountRecord>;
@@ -21,6 +24,10 @@ export const CreateAccountBody = z
   })
   .meta({ id: 'CreateAccountBody' });
 export type CreateAccountBody = z.infer<typeof CreateAccountBody>;
+
+export const PayloadFormatSchema = z.enum(PAYLOAD_FORMATS, { error: `must be one of ${PAYLOAD_FORMATS.join(', ')}` });
+
+export const SetPayloadFormatBody = z.strictObject({ payload_format: PayloadFormatSchema }).meta({ id: 'SetPayloadFormatBody' });
 
 export const StoreSpace = z
   .object({

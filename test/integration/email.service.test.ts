@@ -132,7 +132,9 @@ describe('the simulation', () => {
     ['delivered', ['delivery']],
     ['bounce', ['bounce']],
     ['hard-bounce', ['bounce']],
+    // A soft bounce is retried: the first refusal a minute after the send, the rest later (soft-bounce.test.ts).
     ['soft-bounce', ['bounce']],
+    ['soft-bounce-gives-up', ['bounce']],
     ['spam', ['delivery', 'spam']],
     ['complaint', ['delivery', 'spam']],
     ['open', ['delivery', 'open']],

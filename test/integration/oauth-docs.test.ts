@@ -169,6 +169,68 @@ describe('POST /v1/oauth/login as rest-api/initiate-o-auth-login-flow shows it',
     expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data).toMatchObject({ oauth_active: true, oauth: { has_token: true, app_id: 'crm', scope: 'https://mail.google.com/' } });
   });
 
+  it('the documented token exchange without mailer_id answers 200 with the flat url and leaves an OAuth mailer that GET /v1/oauth/{mailer_id} returns', async () => {
+    // The page's body as written: no mailer_id, the id_token elided (`eyJ...`, not a readable JWT).
+    const res = await emu.request('POST', '/v1/oauth/login', {
+      body: { app_id: 'crm', type: 'smtp', exchange_token: true, token: { access_token: 'ya29.a0', expires_in: 3599, refresh_token: '1//0g', id_token: 'eyJ...', scope: 'https://mail.google.com/', token_type: 'Bearer' } },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(Object.keys(res.json).sort()).toEqual(['success', 'url']);
+    expect(res.json.success).toBe(true);
+    const mailerId = new URL(res.json.url).searchParams.get('mailer_id')!;
+    expect(mailerId).toBeTruthy();
+    const config = await emu.request('GET', `/v1/oauth/${mailerId}`);
+    expect(config.status, config.text).toBe(200);
+    expect(OAuthConfigResponse.strict().parse(config.json)).toMatchObject({
+      active: true,
+      connection_type: 'oauth',
+      email: 'user@oauth.mailyard.test',
+      mailer_id: mailerId,
+      provider: 'mailyard',
+      webhook: null,
+    });
+    expect(JSON.stringify(config.json)).not.toMatch(/ya29|1\/\/0g/);
+    expect((await emu.service.getSMTPConfig(mailerId)).data).toMatchObject({ oauth_active: true, oauth: { has_token: true, app_id: 'crm', scope: 'https://mail.google.com/' } });
+    // The login ended on the emulator's own page (no redirect_uri), which names the mailer.
+    expect(await (await fetch(res.json.url)).text()).toContain('user@oauth.mailyard.test');
+  });
+
+  it('takes the mailbox from a readable id_token (its email claim, the signature not checked); a send through the new mailer is captured, not relayed', async () => {
+    const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const idToken = `${part({ alg: 'RS256', kid: 'k1' })}.${part({ iss: 'https://accounts.google.com', sub: '1', email: 'ann@gmail.example', email_verified: true })}.not-a-real-signature`;
+    const res = await emu.request('POST', '/v1/oauth/login', {
+      body: { app_id: 'crm', type: 'smtp', exchange_token: true, state: 'xs', redirect_uri: 'http://127.0.0.1:9/back', token: { refresh_token: '1//0g', id_token: idToken } },
+    });
+    expect(res.status, res.text).toBe(200);
+    const end = new URL(res.json.url);
+    expect(end.origin + end.pathname).toBe('http://127.0.0.1:9/back');
+    expect(end.searchParams.get('state')).toBe('xs');
+    const mailerId = end.searchParams.get('mailer_id')!;
+    expect((await emu.request('GET', `/v1/oauth/${mailerId}`)).json).toMatchObject({ email: 'ann@gmail.example', name: 'ann@gmail.example', active: true });
+
+    // The offline provider's server does not exist: the send is simulated like any other.
+    await emu.control.setClock({ speed: 0 });
+    const sent = await emu.service.sendEmail({
+      from: { email: 'ann@gmail.example' },
+      to: [{ email: 'delivered@sim.mailyard.test' }],
+      subject: 'Through the OAuth mailer',
+      content: [{ type: 'text/plain', value: 'hi' }],
+      mailer_id: mailerId,
+    } as never);
+    await emu.control.setClock({ advance_ms: 5_000 });
+    expect((await emu.service.getEmailLogs({ refId: sent.ref_id })).emailLogs[0]).toMatchObject({ status: 'delivered', failedReason: '' });
+  });
+
+  it('an exchange without mailer_id for imap or smtp_imap is refused naming mailer_id: only an SMTP mailer is made', async () => {
+    for (const type of ['imap', 'smtp_imap']) {
+      const res = await emu.request('POST', '/v1/oauth/login', {
+        body: { app_id: 'a', type, exchange_token: true, webhook: { url: receiver.url, method: 'POST' }, token: { refresh_token: '1//0g' } },
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(Object.keys(res.json.details.fields)).toEqual(['mailer_id']);
+    }
+  });
+
   it("refuses what the page's conditional rules refuse, naming the field", async () => {
     expect(await fieldsOf({ app_id: 'a', state: 's' })).toEqual(['type']);
     expect(await fieldsOf({ app_id: 'a', type: 'imap' })).toEqual(['webhook']);

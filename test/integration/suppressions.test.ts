@@ -50,6 +50,8 @@ describe('bounce reasons in the email logs', () => {
     const hard = await send(`hard-bounce@${SIM}`);
     const soft = await send(`soft-bounce@${SIM}`);
     await settle();
+    // A soft bounce's first refusal comes a minute after the send (it is retried after).
+    await emu.control.setClock({ advance_ms: 50_000 });
     const h = await logOf(hard);
     expect(h.status).toBe('bounced');
     expect(h.failedReason).toBe(BOUNCE_REPLIES.invalid_recipient.hard(`hard-bounce@${SIM}`));

@@ -6,6 +6,7 @@ import {
   type DeliverySummary,
   type EndpointStats,
 } from '../../../src-shared/schemas/dispatch';
+import { eventFieldsOf } from '../../../src-shared/payload-format';
 import { isoTimestamp } from '../clock';
 import type { AttemptRow, DetailRow, EndpointRow, ListedRow } from '../store/deliveries.repo';
 import { utf8Excerpt } from './body-excerpt';
@@ -18,7 +19,7 @@ const { payloadShownBytes, requestBodyShownBytes } = DELIVERY_BODY_LIMITS;
  * list reads the send's).
  */
 export function payloadRecipientAndSubject(payload: unknown): { recipient: string | null; subject: string | null } {
-  const p = (typeof payload === 'object' && payload !== null ? payload : {}) as { recipient?: unknown; subject?: unknown; to?: unknown };
+  const p = eventFieldsOf(payload) as { recipient?: unknown; subject?: unknown; to?: unknown };
   const r = p.recipient;
   const first = Array.isArray(p.to) ? (p.to[0] as { email?: unknown } | undefined) : undefined;
   const recipient =

@@ -45,7 +45,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     clock = seams.clock ?? new EmulatorClock(offset);
     const startedAt = isoTimestamp(clock.now());
     const live = new LiveBus();
-    const accounts = new AccountsService({ repo: new AccountsRepo(db), clock });
+    const accounts = new AccountsService({ repo: new AccountsRepo(db), clock, defaultPayloadFormat: config.payloadFormat });
     const { dispatcher, targets } = buildDispatcher({ db, config, clock, live, logger, accounts, lookup: seams.lookup ?? lookupHost, space: store.space });
     // Filled in once the HTTP listener has its port (tracking links, OAuth pages).
     const publicUrl: PublicUrl = { http: '' };

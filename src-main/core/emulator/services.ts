@@ -23,6 +23,7 @@ import { MailerTests } from '../services/mailers/mailer-tests';
 import { MailersService } from '../services/mailers/mailers.service';
 import { fileKeyStore, memoryKeyStore, SecretBox } from '../services/mailers/secret-box';
 import { OAuthService } from '../services/oauth/oauth.service';
+import { OFFLINE_SMTP } from '../services/oauth/oauth-config';
 import { lookupHost, probeUrl } from '../net/reachability';
 import { ResetService } from '../services/reset.service';
 import { SearchIndexer } from '../services/search/search-indexer';
@@ -200,9 +201,9 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
       strict: config.strictSenders,
       domainOfMailer: (accountId, mailerId) => domains.findByMailerId(accountId, mailerId)?.domain,
       verifiedSender: (accountId, fromEmail) => domains.signingKey(accountId, fromEmail) !== undefined,
-      configTypeOf: (accountId, mailerId) => {
+      mailerOf: (accountId, mailerId) => {
         const row = mailers.row(mailerId);
-        return row?.account_id === accountId ? row.config_type : undefined;
+        return row?.account_id === accountId ? { type: row.config_type, relays: row.host !== OFFLINE_SMTP.host } : undefined;
       },
     }),
     dkim: (accountId, fromEmail) => domains.signingKey(accountId, fromEmail),

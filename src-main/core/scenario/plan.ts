@@ -1,5 +1,5 @@
 import type { Scenario, ScenarioOutcome } from '../../../src-shared/scenario/format';
-import { bounceFields, DELIVERY_DELAY_MS } from '../../../src-shared/simulator';
+import { bounceFields, DELIVERY_DELAY_MS, retriedSoftBounce } from '../../../src-shared/simulator';
 import type { EmailEventKind } from '../../../src-shared/events';
 import { patternMatches } from '../services/simulation/plan';
 
@@ -13,7 +13,6 @@ export interface ScenarioEvent {
 }
 
 const ENGAGEMENT_DELAY_MS = 4_000;
-const SOFT_RETRY_MS = 60_000;
 
 /** A stable number in [0, 1) for an address and a seed (FNV-1a): every send to one address gets one fate. */
 export function addressPoint(email: string, seed: number): number {
@@ -61,14 +60,11 @@ export function eventsFor(outcome: ScenarioOutcome | undefined, email: string, m
       break;
     case 'soft_bounce':
     case 'deferred': {
-      const step = after ?? SOFT_RETRY_MS;
-      const retries = outcome?.retries ?? 2;
-      for (let i = 1; i <= retries; i++) events.push({ atMs: step * i, kind: 'bounce', fields: bounceFields('soft', email) });
-      const end = step * (retries + 1);
-      if (outcome?.then === 'bounce') events.push({ atMs: end, kind: 'bounce', fields: bounceFields('hard', email), marks: 'hardBounce' });
-      else {
-        deliveredAt = end;
-        events.push(delivery(end));
+      let atMs = 0;
+      for (const e of retriedSoftBounce(email, { bounces: outcome?.retries, stepMs: after, then: outcome?.then })) {
+        atMs += e.delayMs;
+        if (e.event === 'delivery') deliveredAt = atMs;
+        events.push({ atMs, kind: e.event, fields: e.fields, ...(e.fields.bounce_type === 'hard' ? { marks: 'hardBounce' as const } : {}) });
       }
       break;
     }

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
+import type { PayloadFormat } from '../../../src-shared/payload-format';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
 import { isoTimestamp, type Clock } from '../clock';
 import { generateSigningSecret } from '../dispatch/sign';
 import { AppError } from '../errors';
-import type { AccountRow, AccountsRepo } from '../store/accounts.repo';
+import type { AccountRow, AccountsRepo, NewAccountRow } from '../store/accounts.repo';
 
 export interface Account {
   id: string;
@@ -13,21 +14,12 @@ export interface Account {
   isDefault: boolean;
   createdAt: string;
   signingSecret: string | null;
-}
-
-function toAccount(row: AccountRow): Account {
-  return {
-    id: row.id,
-    name: row.name,
-    apiKey: row.api_key,
-    isDefault: row.is_default === 1,
-    createdAt: row.created_at,
-    signingSecret: row.signing_secret,
-  };
+  /** The shape of its email event webhook bodies: its own choice, else the start option's. */
+  payloadFormat: PayloadFormat;
 }
 
 export function toAccountRecord(a: Account): AccountRecord {
-  return { id: a.id, name: a.name, api_key: a.apiKey, is_default: a.isDefault, created_at: a.createdAt, signing_secret: a.signingSecret };
+  return { id: a.id, name: a.name, api_key: a.apiKey, is_default: a.isDefault, created_at: a.createdAt, signing_secret: a.signingSecret, payload_format: a.payloadFormat };
 }
 
 /** A fresh API key: `mly_` and 32 characters of base64url (192 random bits). */
@@ -38,11 +30,15 @@ export function generateApiKey(): string {
 export interface AccountsDeps {
   repo: AccountsRepo;
   clock: Clock;
+  /** The webhook body shape of accounts that chose none (`--payload-format`). */
+  defaultPayloadFormat: PayloadFormat;
 }
 
 export class AccountsService {
   /** Signing secrets by account id, read on every delivery attempt. */
   private readonly secrets = new Map<string, string | null>();
+  /** Webhook body shapes by account id, read on every email event. */
+  private readonly formats = new Map<string, PayloadFormat>();
   private defaultId: string | undefined;
   /** Accounts by API key, read on every /v1 request and SMTP AUTH (keys never change; only found keys are kept). */
   private readonly byKey = new Map<string, Account>();
@@ -65,6 +61,7 @@ export class AccountsService {
   /** After a reset removed accounts: keys and secrets are read afresh (a removed account's key no longer authenticates). */
   forgetCached(): void {
     this.secrets.clear();
+    this.formats.clear();
     this.byKey.clear();
   }
 
@@ -73,13 +70,25 @@ export class AccountsService {
     return this.deps.repo.numberOf(id);
   }
 
+  private toAccount(row: AccountRow): Account {
+    return {
+      id: row.id,
+      name: row.name,
+      apiKey: row.api_key,
+      isDefault: row.is_default === 1,
+      createdAt: row.created_at,
+      signingSecret: row.signing_secret,
+      payloadFormat: row.payload_format ?? this.deps.defaultPayloadFormat,
+    };
+  }
+
   get(id: string): Account | undefined {
     const row = this.deps.repo.findById(id);
-    return row ? toAccount(row) : undefined;
+    return row ? this.toAccount(row) : undefined;
   }
 
   defaultAccount(): Account {
-    return toAccount(this.deps.repo.findDefault()!);
+    return this.toAccount(this.deps.repo.findDefault()!);
   }
 
   /** The default account's id (it never changes once made): where mail without AUTH goes. */
@@ -110,8 +119,26 @@ export class AccountsService {
     return this.get(accountId)!;
   }
 
+  /** The shape of the account's email event webhook bodies (see Account.payloadFormat). */
+  payloadFormat(accountId: string): PayloadFormat {
+    let format = this.formats.get(accountId);
+    if (format === undefined) {
+      format = this.deps.repo.findById(accountId)?.payload_format ?? this.deps.defaultPayloadFormat;
+      this.formats.set(accountId, format);
+    }
+    return format;
+  }
+
+  /** The account's choice of webhook body shape, from its next event on (deliveries already queued keep theirs). */
+  setPayloadFormat(accountId: string, format: PayloadFormat): Account {
+    if (!this.deps.repo.setPayloadFormat(accountId, format)) throw new AppError('not_found', 'Account Not Found');
+    this.formats.set(accountId, format);
+    this.byKey.clear();
+    return this.get(accountId)!;
+  }
+
   list(): Account[] {
-    return this.deps.repo.list().map(toAccount);
+    return this.deps.repo.list().map((row) => this.toAccount(row));
   }
 
   /** The account a Bearer token belongs to, or undefined. */
@@ -120,7 +147,7 @@ export class AccountsService {
     if (cached) return cached;
     const row = this.deps.repo.findByKey(apiKey);
     if (!row) return undefined;
-    const account = toAccount(row);
+    const account = this.toAccount(row);
     this.byKey.set(apiKey, account);
     return account;
   }
@@ -134,7 +161,7 @@ export class AccountsService {
   }
 
   private insert(input: { name: string; apiKey: string; isDefault: boolean }): Account {
-    const row: Omit<AccountRow, 'signing_secret'> = {
+    const row: NewAccountRow = {
       id: ulid(),
       name: input.name,
       api_key: input.apiKey,
@@ -142,6 +169,6 @@ export class AccountsService {
       created_at: isoTimestamp(this.deps.clock.now()),
     };
     this.deps.repo.insert(row);
-    return toAccount({ ...row, signing_secret: null });
+    return this.toAccount({ ...row, signing_secret: null, payload_format: null });
   }
 }

@@ -1,3 +1,4 @@
+import type { PayloadFormat } from '../../../src-shared/payload-format';
 import type { Db } from './database';
 
 export interface AccountRow {
@@ -7,7 +8,12 @@ export interface AccountRow {
   is_default: number;
   created_at: string;
   signing_secret: string | null;
+  /** The account's chosen webhook body shape; null: the start option's. */
+  payload_format: PayloadFormat | null;
 }
+
+/** A new account: no signing secret, no chosen payload format yet. */
+export type NewAccountRow = Omit<AccountRow, 'signing_secret' | 'payload_format'>;
 
 export class AccountsRepo {
   private readonly stmts;
@@ -19,9 +25,10 @@ export class AccountsRepo {
       number: db.prepare<[string], { n: number }>('SELECT rowid AS n FROM accounts WHERE id = ?'),
       default: db.prepare<[], AccountRow>('SELECT * FROM accounts WHERE is_default = 1 ORDER BY created_at, id LIMIT 1'),
       setSecret: db.prepare<[string | null, string]>('UPDATE accounts SET signing_secret = ? WHERE id = ?'),
+      setPayloadFormat: db.prepare<[PayloadFormat, string]>('UPDATE accounts SET payload_format = ? WHERE id = ?'),
       byKey: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE api_key = ?'),
       count: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM accounts'),
-      insert: db.prepare<[Omit<AccountRow, 'signing_secret'>]>(
+      insert: db.prepare<[NewAccountRow]>(
         'INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES (@id, @name, @api_key, @is_default, @created_at)',
       ),
     };
@@ -48,6 +55,10 @@ export class AccountsRepo {
     return this.stmts.setSecret.run(secret, id).changes === 1;
   }
 
+  setPayloadFormat(id: string, format: PayloadFormat): boolean {
+    return this.stmts.setPayloadFormat.run(format, id).changes === 1;
+  }
+
   findByKey(apiKey: string): AccountRow | undefined {
     return this.stmts.byKey.get(apiKey);
   }
@@ -56,7 +67,7 @@ export class AccountsRepo {
     return this.stmts.count.get()!.n;
   }
 
-  insert(row: Omit<AccountRow, 'signing_secret'>): void {
+  insert(row: NewAccountRow): void {
     this.stmts.insert.run(row);
   }
 }

@@ -10,14 +10,15 @@ import type { DeliveryRow } from './delivery-row';
 
 /**
  * Whom a delivery's payload is about, read from the stored JSON when listed (not a stored column: the
- * hot path's insert stays as it is): an email event's `recipient.email`, an inbound post's `recipient`,
- * an IMAP message's first `to`.
+ * hot path's insert stays as it is): an email event's `recipient.email` (inside `mailer_events` in the
+ * newer guide's shape), an inbound post's `recipient`, an IMAP message's first `to`.
  */
 const RECIPIENT = `COALESCE(d.payload ->> '$.recipient.email',
   CASE json_type(d.payload, '$.recipient') WHEN 'text' THEN d.payload ->> '$.recipient' END,
-  d.payload ->> '$.to[0].email')`;
+  d.payload ->> '$.to[0].email', d.payload ->> '$.mailer_events.recipient.email')`;
 /** The payload's subject, else (an open, a bounce...) the subject of the send it is about: its recipient's copy first. */
 const SUBJECT = `COALESCE(CASE json_type(d.payload, '$.subject') WHEN 'text' THEN d.payload ->> '$.subject' END,
+  CASE json_type(d.payload, '$.mailer_events.subject') WHEN 'text' THEN d.payload ->> '$.mailer_events.subject' END,
   (SELECT m.subject FROM messages m WHERE d.ref_id IS NOT NULL AND m.ref_id = d.ref_id ORDER BY m.recipient_lc = lower(${RECIPIENT}) DESC LIMIT 1))`;
 /**
  * What a list shows of a delivery: every column but the payload (which may be many megabytes, and a

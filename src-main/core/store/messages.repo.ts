@@ -107,7 +107,7 @@ export class MessagesRepo {
         'UPDATE messages SET status = @status, failed_reason = COALESCE(@failed_reason, failed_reason), updated_at = @updated_at WHERE id = @id',
       ),
       setDelivered: db.prepare<[{ id: string; status: string; delivered_ms: number; delivered_at: string }]>(
-        'UPDATE messages SET status = @status, delivered_ms = @delivered_ms, delivered_at = @delivered_at, updated_at = @delivered_at WHERE id = @id',
+        "UPDATE messages SET status = @status, failed_reason = '', delivered_ms = @delivered_ms, delivered_at = @delivered_at, updated_at = @delivered_at WHERE id = @id",
       ),
       nextSeq: db.prepare<[string], { seq: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM message_events WHERE message_id = ?'),
       insertEvent: db.prepare<[MessageEventRow]>(

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { eventFieldsOf } from '../../../src-shared/payload-format';
 import { MAX_CLOCK_ADVANCE_MS, type AttemptRecord, type DeliveryDetail as Detail } from '../../../src-shared/schemas/dispatch';
 import { Badge, EventTag } from '../../components/Badge';
 import { deliveryState, inFlightNote } from '../../components/delivery-state';
@@ -16,9 +17,9 @@ import { ConfirmDialog } from '../messages/ConfirmDialog';
 import { deliveryCurl } from './curl';
 import { DeliveryPayload, RequestBodyView, ResponseTruncatedNote } from './PayloadView';
 
-/** The recipient an email event's payload is about (`recipient.email`), when it names one. */
+/** The recipient an email event's payload is about (`recipient.email`, in either body shape), when it names one. */
 function payloadRecipient(payload: unknown): string | null {
-  const r = (payload as { recipient?: { email?: unknown } } | null)?.recipient;
+  const r = eventFieldsOf(payload).recipient as { email?: unknown } | undefined;
   return typeof r?.email === 'string' ? r.email : null;
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import type { EmailEventKind } from '../../../src-shared/events';
+import { eventFieldsOf } from '../../../src-shared/payload-format';
 import type { FireEventResult } from '../../../src-shared/schemas/dispatch';
 import type { MessageSummary } from '../../../src-shared/schemas/messages';
 import { control, describeError, fieldErrors } from '../../api/clients';
@@ -25,9 +26,9 @@ function recentSends(copies: MessageSummary[]): Array<{ ref_id: string; label: s
   });
 }
 
-/** The recipient an event payload is about, when it names one. */
+/** The recipient an event payload is about, when it names one (in either of the account's body shapes). */
 function payloadRecipient(payload: Record<string, unknown>): string | null {
-  const r = payload.recipient as { email?: unknown } | undefined;
+  const r = eventFieldsOf(payload).recipient as { email?: unknown } | undefined;
   return typeof r?.email === 'string' ? r.email : null;
 }
 

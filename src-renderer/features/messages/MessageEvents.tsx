@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../../src-shared/events';
+import { eventFieldsOf } from '../../../src-shared/payload-format';
 import type { FireEventResult } from '../../../src-shared/schemas/dispatch';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
 import { control } from '../../api/clients';
@@ -132,10 +133,10 @@ export function FireFromMessage({ d }: { d: Detail }) {
         <span className={result.sent ? 'notice small' : 'warn small'} data-testid="fire-result">
           {result.sent ? (
             <>
-              {String(result.payload.event)} sent: delivery <Link to={`/deliveries/${result.delivery_id}`}>{result.delivery_id}</Link>
+              {String(eventFieldsOf(result.payload).event)} sent: delivery <Link to={`/deliveries/${result.delivery_id}`}>{result.delivery_id}</Link>
             </>
           ) : (
-            `${String(result.payload.event)} recorded, not sent: ${result.reason}`
+            `${String(eventFieldsOf(result.payload).event)} recorded, not sent: ${result.reason}`
           )}
         </span>
       )}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
+import { eventFieldsOf } from '../../../src-shared/payload-format';
 import type { FireEventResult } from '../../../src-shared/schemas/dispatch';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
 import { control } from '../../api/clients';
@@ -117,10 +118,10 @@ export function SimulateTracking({ d }: { d: Detail }) {
         <span className={result.sent ? 'notice small' : 'warn small'} data-testid="simulate-result">
           {result.sent ? (
             <>
-              {String(result.payload.event)} recorded and sent: delivery <Link to={`/deliveries/${result.delivery_id}`}>{result.delivery_id}</Link>
+              {String(eventFieldsOf(result.payload).event)} recorded and sent: delivery <Link to={`/deliveries/${result.delivery_id}`}>{result.delivery_id}</Link>
             </>
           ) : (
-            `${String(result.payload.event)} recorded, not sent: ${result.reason}`
+            `${String(eventFieldsOf(result.payload).event)} recorded, not sent: ${result.reason}`
           )}
         </span>
       )}

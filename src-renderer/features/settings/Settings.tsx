@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { DESKTOP_API_KEY, type MailyardDesktopApi } from '../../../src-shared/desktop-api';
+import { PAYLOAD_FORMATS, type PayloadFormat } from '../../../src-shared/payload-format';
 import { control, describeError } from '../../api/clients';
 import { CopyButton } from '../../components/CopyButton';
 import { Time } from '../../components/Time';
@@ -8,6 +9,12 @@ import { useOverview } from '../../stores/overview-store';
 /** Accounts with their API keys, and how this emulator runs: ports, data directory, version. */
 /** The desktop app's preload functions; absent in a browser. */
 const desktop = () => (window as unknown as Record<string, MailyardDesktopApi | undefined>)[DESKTOP_API_KEY];
+
+/** How the Settings screen names each webhook body shape. */
+const PAYLOAD_FORMAT_LABELS: Record<PayloadFormat, string> = {
+  spec: 'spec (event: delivery)',
+  'mailer-events': 'mailer_events (MAIL_DELIVERED)',
+};
 
 export function Settings() {
   const { health, accounts, load } = useOverview();
@@ -24,12 +31,22 @@ export function Settings() {
       setError(describeError(err));
     }
   };
+  const setFormat = async (accountId: string, format: PayloadFormat) => {
+    setError(null);
+    try {
+      await control.setPayloadFormat(accountId, { payload_format: format });
+      await load();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
   return (
     <main className="wide">
       <section className="card" aria-labelledby="keys-title">
         <h2 id="keys-title">Accounts and API keys</h2>
         <p className="muted small">
           Each key is an account: its webhooks, messages and domains are its own. Use it as <code>Authorization: Bearer KEY</code> on <code>/v1</code>, or as the SMTP password.
+          Webhook payload: the shape its email events are sent in, the spec's (<code>"event": "delivery"</code>) or the newer guide's (<code>{'"mailer_events": {"event": "MAIL_DELIVERED", ...}'}</code>).
         </p>
         <table className="table">
           <thead>
@@ -38,6 +55,7 @@ export function Settings() {
               <th>API key</th>
               <th>Created</th>
               <th>Signed webhooks</th>
+              <th>Webhook payload</th>
             </tr>
           </thead>
           <tbody>
@@ -53,6 +71,20 @@ export function Settings() {
                   <Time iso={a.created_at} exact />
                 </td>
                 <td>{a.signing_secret ? 'yes' : <span className="muted">no</span>}</td>
+                <td>
+                  <select
+                    className="input"
+                    aria-label={`Webhook payload of ${a.name}`}
+                    value={a.payload_format}
+                    onChange={(e) => void setFormat(a.id, e.target.value as PayloadFormat)}
+                  >
+                    {PAYLOAD_FORMATS.map((f) => (
+                      <option key={f} value={f}>
+                        {PAYLOAD_FORMAT_LABELS[f]}
+                      </option>
+                    ))}
+                  </select>
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dataResponse } from '../../schemas/common';
 import { AccountIdParams, SetSigningSecretBody } from '../../schemas/dispatch';
-import { AccountRecord, CreateAccountBody, Health } from '../../schemas/emulator';
+import { AccountRecord, CreateAccountBody, Health, SetPayloadFormatBody } from '../../schemas/emulator';
 import { defineOperations } from '../operation';
 
 /** The control API's health and accounts (`/emulator/health`, `/emulator/accounts`). */
@@ -50,6 +50,17 @@ export const emulatorOperations = defineOperations({
     tag: 'Emulator',
     auth: 'none',
     params: AccountIdParams,
+    response: dataResponse(AccountRecord),
+    errors: [404, 415],
+  },
+  setPayloadFormat: {
+    method: 'PUT',
+    path: '/emulator/accounts/{id}/payload-format',
+    summary: "Choose the shape of the account's email event webhook bodies: the spec's or the newer guide's mailer_events",
+    tag: 'Emulator',
+    auth: 'none',
+    params: AccountIdParams,
+    body: SetPayloadFormatBody,
     response: dataResponse(AccountRecord),
     errors: [404, 415],
   },

@@ -39,6 +39,12 @@ describe('parseServeArgs', () => {
     expect(parseServeArgs([], { MAILYARD_STRICT_REQUESTS: '1' }).config).toEqual({ strictRequests: true });
   });
 
+  it('takes --payload-format spec|mailer-events, and refuses another shape naming the flag and the choices', () => {
+    expect(parseServeArgs(['--payload-format', 'mailer-events'], {}).config).toEqual({ payloadFormat: 'mailer-events' });
+    expect(parseServeArgs([], { MAILYARD_PAYLOAD_FORMAT: 'spec' }).config).toEqual({ payloadFormat: 'spec' });
+    expect(() => parseServeArgs(['--payload-format', 'MAIL_DELIVERED'], {})).toThrow(/invalid value for --payload-format.*spec, mailer-events/);
+  });
+
   it('derives variable names from flags', () => {
     expect(envName('strict-webhook-urls')).toBe('MAILYARD_STRICT_WEBHOOK_URLS');
   });

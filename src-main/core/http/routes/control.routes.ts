@@ -17,6 +17,11 @@ export function emulatorHandlers(deps: { accounts: AccountsService; health: () =
       ok('Signing secret set: webhook requests of this account are signed', toAccountRecord(accounts.setSigningSecret(params.id, body?.secret))),
     deleteSigningSecret: ({ params }) =>
       ok('Signing secret removed: webhook requests of this account are not signed', toAccountRecord(accounts.setSigningSecret(params.id, null))),
+    setPayloadFormat: ({ params, body }) =>
+      ok(
+        `Payload format set: email events of this account are sent in the ${body.payload_format} shape`,
+        toAccountRecord(accounts.setPayloadFormat(params.id, body.payload_format)),
+      ),
     resetEmulator: async () => ok('Emulator reset: all data wiped; the default and --api-key accounts and their API keys kept', await deps.reset.reset()),
   } satisfies Partial<ControlHandlers>;
 }

@@ -83,8 +83,9 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
     const query = request.query as Record<string, unknown>;
     const state = stateOf(query.state);
     if (query.error === 'access_denied') return page(reply, 200, 'Login denied', '<p>The login was denied; nothing was stored.</p>');
+    // A code comes with a consent page's approval; an exchanged token ends here without one.
     const code = typeof query.code === 'string' ? query.code : '';
-    if (!state || !code) return unknown(reply);
+    if (!state) return unknown(reply);
     const result = oauth.callback(state);
     if (!result.ok) return page(reply, 400, 'Login not completed', `<p>${escape(result.reason)}</p>`);
     if (result.mailerName === null) {
@@ -92,7 +93,7 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
         reply,
         200,
         'Login approved',
-        `<p><code>${escape(code)}</code></p><p>The login was approved. It named no mailer, so no token was stored: start it again with a <code>mailer_id</code> to store one.</p>`,
+        `${code ? `<p><code>${escape(code)}</code></p>` : ''}<p>The login was approved. It named no mailer, so no token was stored: start it again with a <code>mailer_id</code> to store one.</p>`,
       );
     }
     return page(reply, 200, 'Login successful', `<p>The token is stored on the mailer <b>${escape(result.mailerName)}</b>. You can close this window.</p>`);

@@ -13,7 +13,8 @@ const forbidden = (why: string) => new AppError('forbidden', UNAUTHORIZED_FROM_E
  * The rules of a send's `mailer_id` and sender (contract part 4):
  * - `--strict-senders`: the sender's domain must be a verified domain of the account;
  * - a domain's `mailer_id`: the sender's domain must be that domain (403 otherwise);
- * - an SMTP configuration's: the send is relayed through it for real;
+ * - an SMTP configuration's: the send is relayed through it for real (unless its server is the offline
+ *   OAuth provider's, which does not exist: then it is captured as any send);
  * - a `domain_<ULID>` the account does not know is taken as the real service's id of a domain (an
  *   integration pointed here from production carries one; the docs' own example does), unless strict;
  * - anything else unknown to the account: 400 naming `mailer_id`.
@@ -24,8 +25,8 @@ export function senderPolicy(deps: {
   domainOfMailer: (accountId: string, mailerId: string) => string | undefined;
   /** Whether the sender's domain is a verified domain of the account. */
   verifiedSender: (accountId: string, fromEmail: string) => boolean;
-  /** The type of the account's mailer configuration with this id. */
-  configTypeOf: (accountId: string, mailerId: string) => 'smtp' | 'imap' | undefined;
+  /** The type of the account's mailer configuration with this id, and whether its server is a real one to relay through. */
+  mailerOf: (accountId: string, mailerId: string) => { type: 'smtp' | 'imap'; relays: boolean } | undefined;
 }): SenderPolicy {
   return {
     check(accountId, mailerId, fromEmail) {
@@ -39,9 +40,9 @@ export function senderPolicy(deps: {
         if (domain !== fromDomain) throw forbidden(`mailer_id ${mailerId} sends for ${domain}, not ${fromDomain}`);
         return { relayed: false };
       }
-      const configType = deps.configTypeOf(accountId, mailerId);
-      if (configType === 'smtp') return { relayed: true };
-      if (configType === 'imap') {
+      const mailer = deps.mailerOf(accountId, mailerId);
+      if (mailer?.type === 'smtp') return { relayed: mailer.relays };
+      if (mailer?.type === 'imap') {
         throw new AppError('validation', 'mailer_id names an IMAP configuration; only domains and SMTP configurations send', [
           { path: 'mailer_id', message: 'names an IMAP configuration' },
         ]);

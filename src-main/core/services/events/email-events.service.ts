@@ -1,4 +1,5 @@
 import type { EmailEventKind } from '../../../../src-shared/events';
+import { webhookBody } from '../../../../src-shared/payload-format';
 import { EMAIL_EVENT_PAYLOADS, type EmailEventPayload } from '../../../../src-shared/schemas/events';
 import type { FireEventBody, FireEventResult } from '../../../../src-shared/schemas/dispatch';
 import type { z } from 'zod';
@@ -138,7 +139,15 @@ export class EmailEventsService {
     return { filter, reason: null };
   }
 
-  /** Hands an email event to the dispatcher when the account's webhook has its kind enabled. */
+  /** The body the account's webhook gets for `payload`: in the shape the account chose (or the start option's). */
+  bodyFor(accountId: string, payload: EmailEventPayload) {
+    return webhookBody(this.deps.accounts.payloadFormat(accountId), payload);
+  }
+
+  /**
+   * Hands an email event to the dispatcher when the account's webhook has its kind enabled, as the
+   * body the account's shape gives: the delivery stores and sends (and signs) exactly that body.
+   */
   emitEmailEvent(accountId: string, payload: EmailEventPayload): EmitResult {
     const { filter, reason } = this.filterFor(accountId, payload.event);
     if (!filter) return { sent: false, deliveryId: null, reason };
@@ -148,7 +157,7 @@ export class EmailEventsService {
       category: 'EMAIL_EVENT',
       event: payload.event,
       refId: payload.ref_id,
-      payload,
+      payload: this.bodyFor(accountId, payload),
     });
     return { sent: true, deliveryId, reason: null };
   }
@@ -169,14 +178,15 @@ export class EmailEventsService {
     if (body.dry_run === true) {
       const payload = this.buildPayload(body.event, message, fields, at, body.recipient);
       const { reason } = this.filterFor(accountId, payload.event);
-      return { payload, delivery_id: null, sent: reason === null, reason, dry_run: true };
+      return { payload: this.bodyFor(accountId, payload), delivery_id: null, sent: reason === null, reason, dry_run: true };
     }
     // An event about a stored message of the account is part of its log, as a simulated one would be.
     const result =
       message && message.accountId === accountId
         ? this.record(message, body.event, fields, at, body.recipient)!
         : this.emitAlone(accountId, this.buildPayload(body.event, message, fields, at, body.recipient));
-    return { payload: result.payload, delivery_id: result.deliveryId, sent: result.sent, reason: result.reason };
+    // The answer shows the body as the account's webhook gets it.
+    return { payload: this.bodyFor(accountId, result.payload), delivery_id: result.deliveryId, sent: result.sent, reason: result.reason };
   }
 
   /** An event about no stored copy of the account: its delivery alone, committed before the answer. */

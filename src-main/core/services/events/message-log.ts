@@ -70,8 +70,11 @@ function deliveryReplaces(current: CurrentStatus): boolean {
 type CurrentStatus = Pick<MessageFacts, 'status' | 'failedReason'>;
 type StatusAfter = { status: EmailStatus; failedReason?: string } | undefined;
 
-/** What a delivery does to its copy's status: it needs nothing of the payload (see MessageLog.applyDelivery). */
-const statusAfterDelivery = (current: CurrentStatus): StatusAfter => (deliveryReplaces(current) ? { status: 'delivered' } : undefined);
+/**
+ * What a delivery does to its copy's status: it needs nothing of the payload (see MessageLog.applyDelivery).
+ * A delivered copy has no failed reason: a soft bounce's reply is gone once a retry got through.
+ */
+const statusAfterDelivery = (current: CurrentStatus): StatusAfter => (deliveryReplaces(current) ? { status: 'delivered', failedReason: '' } : undefined);
 
 /**
  * What an event of each kind does to its copy's status, and why it failed when it did (the logs'

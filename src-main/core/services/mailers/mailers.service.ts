@@ -85,11 +85,7 @@ export class MailersService {
     checkMailerRules(pathType, { connection_type: body.connection_type, username, hasPassword: password !== '', webhook: body.webhook });
     if (body.webhook) await this.deps.checkUrl(body.webhook.url, 'webhook.url');
     const address = pathType === 'smtp' ? await this.deps.checkSmtpHost(body.config.host, 'config.host') : undefined;
-    const now = isoTimestamp(this.deps.clock.now());
-    const row: MailerRow = {
-      id: ulid(),
-      account_id: accountId,
-      config_type: pathType,
+    const row = this.newRow(accountId, pathType, {
       name: body.name,
       email: body.email,
       connection_type: body.connection_type,
@@ -99,21 +95,49 @@ export class MailersService {
       secure: body.config.secure,
       password_enc: password === '' ? null : this.deps.secrets.seal(password),
       webhook: body.webhook ? JSON.stringify({ url: body.webhook.url, method: body.webhook.method, headers: body.webhook.headers ?? {} }) : null,
+    });
+    if (pathType === 'smtp') row.status = await this.verifySmtp(row, password, address);
+    this.insert(row);
+    return this.toRecord(row);
+  }
+
+  /**
+   * An SMTP mailer with `connection_type` `oauth` for a mailbox an OAuth provider vouched for (oauthLogin
+   * exchanging a token without a mailer_id): its server is the provider's, so none is checked here.
+   */
+  createOAuthSmtp(accountId: string, mailbox: Pick<MailerRow, 'name' | 'email' | 'host' | 'port' | 'username' | 'secure'>): MailerRow {
+    const row = this.newRow(accountId, 'smtp', { ...mailbox, connection_type: 'oauth', password_enc: null, webhook: null });
+    this.insert(row);
+    return row;
+  }
+
+  private newRow(
+    accountId: string,
+    type: ConfigType,
+    fields: Pick<MailerRow, 'name' | 'email' | 'connection_type' | 'host' | 'port' | 'username' | 'secure' | 'password_enc' | 'webhook'>,
+  ): MailerRow {
+    const now = isoTimestamp(this.deps.clock.now());
+    return {
+      id: ulid(),
+      account_id: accountId,
+      config_type: type,
+      ...fields,
       oauth_active: 0,
       oauth_token_enc: null,
       oauth_meta: null,
-      status: pathType === 'imap' ? 'connecting' : 'untested',
+      status: type === 'imap' ? 'connecting' : 'untested',
       last_error: null,
       imap_uidvalidity: null,
       imap_uid_next: null,
       created_at: now,
       updated_at: now,
     };
-    if (pathType === 'smtp') row.status = await this.verifySmtp(row, password, address);
+  }
+
+  private insert(row: MailerRow): void {
     this.deps.repo.insert(row);
     this.announce(row);
     this.changed(row.id, row);
-    return this.toRecord(row);
   }
 
   /**

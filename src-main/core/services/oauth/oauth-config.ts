@@ -4,6 +4,19 @@ import type { MailerRow } from '../../store/mailers.repo';
 /** The provider name of the emulator's own offline authorization server (`provider`, `config_type`). */
 export const OFFLINE_PROVIDER = 'mailyard';
 
+/**
+ * The offline provider's mailbox when a token names none (an exchanged token without a readable
+ * `id_token`): the address its SMTP mailer is made for.
+ */
+export const OFFLINE_DEFAULT_ADDRESS = 'user@oauth.mailyard.test';
+
+/**
+ * The offline provider's SMTP server, as the mailers it makes name it. Under `.invalid` (RFC 6761: it
+ * never resolves): there is no such server, and a send through one of its mailers is captured like
+ * any other send, never relayed (sender-policy.ts).
+ */
+export const OFFLINE_SMTP = { host: 'smtp.mailyard.invalid', port: 587, secure: 'None' } as const;
+
 /** oauthLogin's options, kept with the request (oauth_requests.options) and then on the mailer's token meta. */
 export interface OAuthOptions {
   client_state: string | null;

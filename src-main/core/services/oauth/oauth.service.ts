@@ -4,7 +4,8 @@ import { isoTimestamp, type Clock } from '../../clock';
 import { AppError } from '../../errors';
 import type { MailerRow, MailersRepo, OAuthRequestRow } from '../../store/mailers.repo';
 import type { MailersService } from '../mailers/mailers.service';
-import { optionsOf, parseOptions, toOAuthConfig, type OAuthOptions } from './oauth-config';
+import { idTokenEmail } from './id-token';
+import { OFFLINE_DEFAULT_ADDRESS, OFFLINE_SMTP, optionsOf, parseOptions, toOAuthConfig, type OAuthOptions } from './oauth-config';
 
 /** How long a consent page and a code live, in emulated time. */
 const REQUEST_TTL_MS = 10 * 60_000;
@@ -85,10 +86,10 @@ export class OAuthService {
     };
     if (body.exchange_token === true && body.token) {
       // A token obtained elsewhere: stored at once; `url` is where the login ends (the redirect or the own page).
-      if (!mailer) throw invalid('mailer_id', 'is required to store an exchanged token: the offline provider has no mailbox to create a mailer for');
       const token = body.token;
-      this.deps.repo.insertOAuthRequest({ ...request, status: 'used' });
-      this.store(mailer, options, {
+      const target = mailer ?? this.mailboxOf(accountId, body);
+      this.deps.repo.insertOAuthRequest({ ...request, mailer_id: target.id, status: 'used' });
+      this.store(target, options, {
         access_token: token.access_token ?? `mya_${secret(32)}`,
         refresh_token: token.refresh_token,
         token_type: token.token_type ?? 'Bearer',
@@ -96,7 +97,10 @@ export class OAuthService {
         expires_at: token.expires_in === undefined ? null : isoTimestamp(now + token.expires_in * 1000),
         app_id: body.app_id,
       });
-      return { success: true, url: this.target(request, options).toString() };
+      const end = this.target(request, options);
+      // A mailer made here is new to the client: the end of the login names it.
+      if (!mailer) end.searchParams.set('mailer_id', target.id);
+      return { success: true, url: end.toString() };
     }
     this.deps.repo.insertOAuthRequest(request);
     const url = new URL('/oauth/authorize', this.deps.baseUrl());
@@ -105,6 +109,22 @@ export class OAuthService {
     if (body.redirect_uri) url.searchParams.set('redirect_uri', body.redirect_uri);
     url.searchParams.set('state', request.state);
     return { success: true, url: url.toString() };
+  }
+
+  /**
+   * The SMTP mailer an exchanged token without a mailer_id is stored on, made for the token's mailbox
+   * as the real service does: the `email` of its `id_token` when that is a readable JWT, else the
+   * offline provider's default mailbox. Only SMTP: the offline provider has no IMAP server to watch.
+   */
+  private mailboxOf(accountId: string, body: OAuthLoginBody): MailerRow {
+    if (body.type !== 'smtp') {
+      throw invalid(
+        'mailer_id',
+        `is required to exchange a token with type ${body.type}: without one an SMTP mailer is made for the token's mailbox, and the offline provider has no IMAP server to watch; create the IMAP mailer (configureIMAP) and give its mailer_id`,
+      );
+    }
+    const email = idTokenEmail(body.token?.id_token) ?? OFFLINE_DEFAULT_ADDRESS;
+    return this.deps.mailers.createOAuthSmtp(accountId, { name: email, email, host: OFFLINE_SMTP.host, port: OFFLINE_SMTP.port, username: email, secure: OFFLINE_SMTP.secure });
   }
 
   /** getOAuthConfig: the mailer as the real page shows it; 404 `Email config not found`. */
