@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ErrorResponse } from './schemas/common';
+import type { Fetch } from './fetch-types';
 import type { Operation } from './operations';
 
 type Field<O, K extends string> = O extends Record<K, infer S extends z.ZodType> ? { [P in K]: z.input<S> } : { [P in K]?: never };
@@ -27,7 +28,8 @@ export class ApiError extends Error {
 export interface HttpClientOptions {
   /** e.g. `http://127.0.0.1:4400`; empty for same-origin requests from the web UI. */
   baseUrl: string;
-  fetch?: typeof fetch;
+  /** Defaults to the global `fetch`; any function with its shape (a wrapper that records or retries) fits. */
+  fetch?: Fetch;
   headers?: Record<string, string>;
   /**
    * Told what a `/v1` answer says it ignored (`X-Mailyard-Ignored`: unknown fields and query
@@ -64,7 +66,7 @@ export function buildPath(template: string, params?: Record<string, unknown>, qu
  * validates the answer against the operation's response schema (a mismatch is a server bug and throws).
  */
 export class HttpClient {
-  private readonly fetchImpl: typeof fetch;
+  private readonly fetchImpl: Fetch;
 
   constructor(private readonly options: HttpClientOptions) {
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);

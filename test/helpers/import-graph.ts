@@ -8,7 +8,8 @@ import ts from 'typescript';
  * well under a second): every static `import`, `export ... from`, `import x = require(...)`,
  * `import('...')` with a string literal (a call or a type like `typeof import('./x')`) and
  * `require('...')` call. Specifiers are resolved the way the compiler resolves them
- * (ts.resolveModuleName with tsconfig.json's options: .ts/.tsx, index files, `paths` aliases).
+ * (ts.resolveModuleName with tsconfig.base.json's options, the ones every layer's project shares:
+ * .ts/.tsx, index files, `paths` aliases).
  */
 
 export interface ImportEdge {
@@ -48,7 +49,7 @@ export function sourceFiles(root: string, dirs: string[]): string[] {
 }
 
 function compilerOptions(root: string): ts.CompilerOptions {
-  const configPath = join(root, 'tsconfig.json');
+  const configPath = join(root, 'tsconfig.base.json');
   const read = ts.readConfigFile(configPath, ts.sys.readFile);
   if (read.error) throw new Error(ts.flattenDiagnosticMessageText(read.error.messageText, '\n'));
   return ts.parseJsonConfigFileContent(read.config, ts.sys, root, undefined, configPath).options;

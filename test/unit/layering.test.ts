@@ -126,7 +126,7 @@ describe('layering: the checker itself', () => {
   it('reads every kind of import, with its line, and resolves it as the compiler does', () => {
     const dir = mkdtempSync(join(tmpdir(), 'layering-'));
     try {
-      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx', paths: { '@lib/*': ['./src/lib/*'] } } }));
+      writeFileSync(join(dir, 'tsconfig.base.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx', paths: { '@lib/*': ['./src/lib/*'] } } }));
       mkdirSync(join(dir, 'src/lib'), { recursive: true });
       for (const name of ['b.ts', 'c.ts', 'd.ts', 'e.ts', 'f.ts', 'lib/index.ts', 'lib/g.ts', 'view.tsx', 'style.css']) writeFileSync(join(dir, 'src', name), 'export const x = 1;\n');
       const code = [
