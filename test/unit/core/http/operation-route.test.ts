@@ -13,7 +13,7 @@ const APP = join(ROOT, 'src-main/core/http/app.ts');
 const EMAIL_HANDLERS = join(ROOT, 'src-main/core/http/routes/email.routes.ts');
 const EMAIL_OPERATIONS = join(ROOT, 'src-shared/operations/service/email.ts');
 
-const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'src-main/tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
 let previous: ts.Program | undefined;
 
 /** The errors in `files` when `changed` holds that text instead of what is on disk. */
