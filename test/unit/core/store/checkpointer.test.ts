@@ -19,12 +19,16 @@ function store(): { db: Db; file: string } {
   return { db, file: join(dir, DATABASE_FILE) };
 }
 
-/** Commits `n` rows of 3,000 bytes, one per turn of the event loop (as a busy emulator's commits come). */
+/**
+ * Commits `n` rows of 3,000 bytes, one per turn of the event loop (as a busy emulator's commits come),
+ * resting 5 ms after every 25: on a loaded machine the checkpoint thread still gets the CPU to finish
+ * its rounds. A WAL that never starts over holds every commit's pages however the writes are paced.
+ */
 async function writeRows(db: Db, n: number): Promise<void> {
   const insert = db.prepare('INSERT INTO blobs (data) VALUES (?)');
   for (let i = 0; i < n; i++) {
     insert.run(Buffer.alloc(3_000, i % 251));
-    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => (i % 25 === 24 ? setTimeout(r, 5) : setImmediate(r)));
   }
 }
 
