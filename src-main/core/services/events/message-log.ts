@@ -112,17 +112,40 @@ export function suppressedReason(source: string | undefined): string {
 /** What puts an address on the suppression list (a suppression's `source`). */
 export type SuppressionSource = 'unsubscribe event' | 'hard bounce' | 'spam complaint' | 'api';
 
+type Suppressing = { source: SuppressionSource; reason: string } | undefined;
+
 /**
  * The events that suppress their recipient for the account, with the entry's source and reason: an
  * unsubscribe, a hard bounce and a spam complaint (the default of SES, SendGrid and Postmark). A soft
  * bounce does not: the mailbox may take mail again later. A bounce or complaint of a simulator address
- * (`bounce@sim.mailyard.test`) does not either (MessageLog.apply): a test sends to it again and again.
+ * (`bounce@sim.mailyard.test`) does not either (suppressionFor): a test sends to it again and again.
+ * One entry per kind: a new kind is a compile error here until it says whether it suppresses.
  */
-export function suppressionOf(payload: EmailEventPayload): { source: SuppressionSource; reason: string } | undefined {
-  if (payload.event === 'unsubscribe') return { source: 'unsubscribe event', reason: 'unsubscribed' };
-  if (payload.event === 'spam') return { source: 'spam complaint', reason: 'the recipient marked the message as spam' };
-  if (payload.event === 'bounce' && payload.bounce_type === 'hard') return { source: 'hard bounce', reason: payload.bounce_reason };
-  return undefined;
+const SUPPRESSION_OF: { [K in EmailEventKind]: (payload: Extract<EmailEventPayload, { event: K }>) => Suppressing } = {
+  delivery: () => undefined,
+  open: () => undefined,
+  click: () => undefined,
+  bounce: (p) => (p.bounce_type === 'hard' ? { source: 'hard bounce', reason: p.bounce_reason } : undefined),
+  spam: () => ({ source: 'spam complaint', reason: 'the recipient marked the message as spam' }),
+  unsubscribe: () => ({ source: 'unsubscribe event', reason: 'unsubscribed' }),
+  // The service's refusals and failures say nothing of the recipient's wishes or mailbox.
+  policy_rejection: () => undefined,
+  generation_failure: () => undefined,
+  generation_rejection: () => undefined,
+  smtp_error: () => undefined,
+  phishing: () => undefined,
+  imap_error: () => undefined,
+};
+
+/**
+ * Whether an event puts its copy's recipient on the account's suppression list, and with which
+ * source and reason (see SUPPRESSION_OF). The simulator's addresses are fixtures, sent to again and
+ * again: only an unsubscribe suppresses them.
+ */
+export function suppressionFor(message: Pick<MessageFacts, 'recipient'>, payload: EmailEventPayload): Suppressing {
+  const suppression = (SUPPRESSION_OF[payload.event] as (p: EmailEventPayload) => Suppressing)(payload);
+  if (suppression?.source !== 'unsubscribe event' && message.recipient.email.toLowerCase().endsWith(`@${SIMULATOR_DOMAIN}`)) return undefined;
+  return suppression;
 }
 
 export interface MessageLogDeps {
@@ -134,7 +157,7 @@ export interface MessageLogDeps {
   applied?: (change: StatusChange) => void;
 }
 
-/** The email log side of events: a copy's status, its event list, and suppression (see suppressionOf). */
+/** The email log side of events: a copy's status, its event list, and suppression (see suppressionFor). */
 export class MessageLog {
   constructor(private readonly deps: MessageLogDeps) {}
 
@@ -162,7 +185,7 @@ export class MessageLog {
 
   /** Records an event that happened to a stored copy, found with `find` (call inside a transaction). */
   apply(message: MessageFacts, payload: EmailEventPayload, deliveryId: string | null): void {
-    this.enter(message, payload.event, payload.timestamp, deliveryId, statusAfter(payload, message), suppressionOf(payload));
+    this.enter(message, payload.event, payload.timestamp, deliveryId, statusAfter(payload, message), suppressionFor(message, payload));
   }
 
   /**
@@ -179,15 +202,13 @@ export class MessageLog {
     timestamp: string,
     deliveryId: string | null,
     change: StatusAfter,
-    suppression: ReturnType<typeof suppressionOf>,
+    suppression: Suppressing,
   ): void {
     const { messages, simulation, clock } = this.deps;
     const { messageId } = message;
     messages.addEvent(messageId, event, timestamp, deliveryId);
-    const emailLc = message.recipient.email.toLowerCase();
-    // The simulator's addresses are fixtures, sent to again and again: only an unsubscribe suppresses them.
-    if (suppression && (suppression.source === 'unsubscribe event' || !emailLc.endsWith(`@${SIMULATOR_DOMAIN}`))) {
-      simulation.suppress(message.accountId, emailLc, suppression.source, isoTimestamp(clock.now()), suppression.reason, messageId);
+    if (suppression) {
+      simulation.suppress(message.accountId, message.recipient.email.toLowerCase(), suppression.source, isoTimestamp(clock.now()), suppression.reason, messageId);
     }
     if (change?.status === 'delivered') messages.setDelivered(messageId, 'delivered', Date.parse(timestamp), timestamp);
     else if (change) messages.setStatus(messageId, change.status, timestamp, change.failedReason ?? null);
