@@ -2,6 +2,7 @@ import { SIMULATOR_DOMAIN, bounceOfReply } from '../../../../src-shared/simulato
 import type { EmailEventKind } from '../../../../src-shared/events';
 import type { EmailStatus } from '../../../../src-shared/schemas/email';
 import type { EmailEventPayload } from '../../../../src-shared/schemas/events';
+import type { FireOutcome } from '../../../../src-shared/schemas/messages';
 import type { Clock } from '../../clock';
 import { isoTimestamp } from '../../clock';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
@@ -51,10 +52,12 @@ export interface StatusChange {
   status: EmailStatus | null;
   /** The copy's failed reason after the event (a bounce's reply); absent when the status stays. */
   failed_reason?: string;
+  /** The event put the recipient on the account's suppression list (or found it there); absent otherwise. */
+  suppressed?: true;
 }
 
-/** Statuses a later open or click does not replace: the recipient's own verdicts and the end of the road. */
-const FINAL_FOR_ENGAGEMENT: ReadonlySet<EmailStatus> = new Set(['spam', 'unsubscribed', 'bounced', 'failed']);
+/** The end of a copy's road: the recipient's own verdicts and the failures. A later open or click does not replace them. */
+const FINAL_STATUSES: ReadonlySet<EmailStatus> = new Set(['spam', 'unsubscribed', 'bounced', 'failed']);
 
 /**
  * Statuses a delivery replaces: on its way (queued, sent), delivered already (a second delivery moves
@@ -80,8 +83,8 @@ const statusAfterDelivery = (current: CurrentStatus): StatusAfter => (deliveryRe
  */
 const STATUS_AFTER: { [K in EmailEventKind]: (payload: Extract<EmailEventPayload, { event: K }>, current: CurrentStatus) => StatusAfter } = {
   delivery: (_, current) => statusAfterDelivery(current),
-  open: (_, { status }) => (FINAL_FOR_ENGAGEMENT.has(status) || status === 'clicked' ? undefined : { status: 'opened' }),
-  click: (_, { status }) => (FINAL_FOR_ENGAGEMENT.has(status) ? undefined : { status: 'clicked' }),
+  open: (_, { status }) => (FINAL_STATUSES.has(status) || status === 'clicked' ? undefined : { status: 'opened' }),
+  click: (_, { status }) => (FINAL_STATUSES.has(status) ? undefined : { status: 'clicked' }),
   // The reason is the receiving server's reply (`550 5.1.1 <a@b>: ...`), hard or soft alike.
   bounce: (p) => ({ status: 'bounced', failedReason: p.bounce_reason }),
   spam: () => ({ status: 'spam' }),
@@ -146,6 +149,18 @@ export function suppressionFor(message: Pick<MessageFacts, 'recipient'>, payload
   const suppression = (SUPPRESSION_OF[payload.event] as (p: EmailEventPayload) => Suppressing)(payload);
   if (suppression?.source !== 'unsubscribe event' && message.recipient.email.toLowerCase().endsWith(`@${SIMULATOR_DOMAIN}`)) return undefined;
   return suppression;
+}
+
+/**
+ * What an event would do to its copy, without doing it: the status after it, whether it changes a
+ * final status or why the copy failed, whether it suppresses the recipient. The rules are the ones
+ * `apply` follows (statusAfter, suppressionFor).
+ */
+export function outcomeOf(message: MessageFacts, payload: EmailEventPayload): FireOutcome {
+  const change = statusAfter(payload, message);
+  const status = change?.status ?? message.status;
+  const changed = status !== message.status || (change?.failedReason !== undefined && change.failedReason !== message.failedReason);
+  return { status, changes_final: FINAL_STATUSES.has(message.status) && changed, suppresses: suppressionFor(message, payload) !== undefined };
 }
 
 export interface MessageLogDeps {
@@ -224,6 +239,7 @@ export class MessageLog {
       delivery_id: deliveryId,
       status: change?.status ?? null,
       ...(change ? { failed_reason: change.failedReason ?? '' } : {}),
+      ...(suppression ? { suppressed: true } : {}),
     });
   }
 
