@@ -58,8 +58,7 @@ const STATES: [state: string, address: string, status: string][] = [
 
 describe('fire_outcomes: what firing each kind would do, as firing it then does', () => {
   it.each(STATES)('a copy %s: every kind', async (_state, address, status) => {
-    const copies = [];
-    for (const [n, kind] of EMAIL_EVENT_KINDS.entries()) copies.push({ kind, id: await copyTo(address.replace('{n}', String(n))) });
+    const copies = await Promise.all(EMAIL_EVENT_KINDS.map(async (kind, n) => ({ kind, id: await copyTo(address.replace('{n}', String(n))) })));
     await settle();
     for (const { kind, id } of copies) {
       const before = await detail(id);
