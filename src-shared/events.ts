@@ -1,4 +1,9 @@
-/** The twelve email event kinds of the service (spec part 2.2 / 6.2), in the spec's order. */
+/**
+ * The email event kinds of the service (spec part 2.2 / 6.2), in the spec's order. Everything that
+ * names the kinds or counts them reads this list, and what each kind does is a table keyed by
+ * `EmailEventKind`: a new kind here is a compile error at each place that must say what it does
+ * (docs/architecture.md, "Recipe: add an event kind").
+ */
 export const EMAIL_EVENT_KINDS = [
   'delivery',
   'open',

@@ -17,9 +17,18 @@ export interface LiveEventMap {
   'message.created': MessageSummary;
   /**
    * An event happened to a stored message (or its relay was deferred: `relay_deferred`); `status` is
-   * its log status after it.
+   * its log status after it; `suppressed`: the event put its recipient on the suppression list.
    */
-  'message.updated': { message_id: string; ref_id: string; event: string; timestamp: string; delivery_id: string | null; status: MessageSummary['status']; failed_reason?: string };
+  'message.updated': {
+    message_id: string;
+    ref_id: string;
+    event: string;
+    timestamp: string;
+    delivery_id: string | null;
+    status: MessageSummary['status'];
+    failed_reason?: string;
+    suppressed?: true;
+  };
   /** A mailer was added, changed or deleted (`status: "deleted"`), or its connection status changed. */
   'mailer.updated': { mailer_id: string; account_id: string; config_type: string; status: string; last_error: string | null };
   /** The IMAP connector took a message from an inbox (it is in the store). */

@@ -5,7 +5,7 @@
  * Every limit is here, named (SCENARIO_LIMITS), and in docs/scenarios.md.
  */
 import { z } from 'zod';
-import { EMAIL_EVENT_KINDS } from '../events';
+import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../events';
 
 export const SCENARIO_LIMITS = {
   /** Emulated duration of a run. */
@@ -49,12 +49,31 @@ const share = z
   .min(0, 'must be at least 0')
   .max(1, 'must be at most 1 (100%); a share is a fraction: 0.03 is 3%');
 
+/**
+ * The fates an outcome can give a recipient, by the event kind each ends in, in the order the schema
+ * and the docs list them. Every kind has its entry: a new kind is a compile error here until it says
+ * whether an outcome can give it (the plan's eventsFor then names each fate it must fire).
+ */
+const FATES_BY_KIND = {
+  delivery: ['delivered'],
+  bounce: ['hard_bounce', 'soft_bounce', 'deferred'],
+  spam: ['spam'],
+  unsubscribe: ['unsubscribe'],
+  generation_failure: ['generation_failure'],
+  generation_rejection: ['generation_rejection'],
+  policy_rejection: ['policy_rejection'],
+  smtp_error: ['smtp_error'],
+  phishing: ['phishing'],
+  // An outcome's `opens` and `clicks` give these, after its delivery.
+  open: [],
+  click: [],
+  // About a mailer's IMAP connection, not a recipient.
+  imap_error: [],
+} as const satisfies Record<EmailEventKind, readonly string[]>;
+
+export type ScenarioFate = (typeof FATES_BY_KIND)[EmailEventKind][number];
 /** The fates an outcome gives a recipient. */
-export const SCENARIO_FATES = [
-  'delivered', 'hard_bounce', 'soft_bounce', 'deferred', 'spam', 'unsubscribe', 'generation_failure',
-  'generation_rejection', 'policy_rejection', 'smtp_error', 'phishing',
-] as const;
-export type ScenarioFate = (typeof SCENARIO_FATES)[number];
+export const SCENARIO_FATES = Object.values(FATES_BY_KIND).flat() as [ScenarioFate, ...ScenarioFate[]];
 
 const engagement = z.strictObject({ share, after: duration().optional() });
 

@@ -133,4 +133,12 @@ export const EmailEventPayload = z.discriminatedUnion('event', Object.values(EMA
 export type EmailEventPayload = { [K in EmailEventKind]: z.infer<(typeof EMAIL_EVENT_PAYLOADS)[K]> }[EmailEventKind];
 export type DomainVerificationPayload = z.infer<typeof DomainVerificationPayload>;
 
+/**
+ * Whether events of `kind` are about a stored copy: their payload names its recipient. The others
+ * (`imap_error`) are about a mailer's connection and link to no message.
+ */
+export function isCopyEvent(kind: string): boolean {
+  return Object.hasOwn(EMAIL_EVENT_PAYLOADS, kind) && 'recipient' in EMAIL_EVENT_PAYLOADS[kind as EmailEventKind].shape;
+}
+
 export const EmailEventKindSchema = z.enum(EMAIL_EVENT_KINDS, { error: `must be one of ${EMAIL_EVENT_KINDS.join(', ')}` });

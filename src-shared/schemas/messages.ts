@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../events';
 import { pageSizeParam, Timestamp } from './common';
 import { EMAIL_STATUSES, EmailAddress, RECIPIENT_TYPES } from './email';
+import { Suppression } from './suppressions';
 
 /** One recipient's copy of a send: `id` is the copy's own key, `ref_id` the send's (shared by its copies). */
 export const MessageSummary = z
@@ -35,6 +37,24 @@ export const MessageAttachmentInfo = z.object({
   url: z.string(),
 });
 
+/** What an event of one kind, fired at a copy with no field overrides (the UI's Fire), would do to it. */
+export const FireOutcome = z.object({
+  /** The copy's status after the event: its status now when the kind leaves it as it is. */
+  status: z.enum(EMAIL_STATUSES),
+  /**
+   * The copy's status is final (bounced, failed, spam, unsubscribed: no later open or click changes
+   * it) and the event would change it or why it failed (the logs' failedReason).
+   */
+  changes_final: z.boolean(),
+  /** The event would put the recipient on the account's suppression list (a no-op when it is on it). */
+  suppresses: z.boolean(),
+});
+export type FireOutcome = z.infer<typeof FireOutcome>;
+
+/** A FireOutcome per email event kind. */
+export const FireOutcomes = z.object(Object.fromEntries(EMAIL_EVENT_KINDS.map((kind) => [kind, FireOutcome])) as Record<EmailEventKind, typeof FireOutcome>);
+export type FireOutcomes = z.infer<typeof FireOutcomes>;
+
 export const MessageDetail = MessageSummary.extend({
   /** The header lines of the message as composed or received. */
   headers: z.array(z.object({ name: z.string(), value: z.string() })),
@@ -56,6 +76,13 @@ export const MessageDetail = MessageSummary.extend({
   relay: z
     .object({ mailer_id: z.string(), attempts: z.number().int().nonnegative(), next_attempt_at: Timestamp, last_reply: z.string().nullable() })
     .nullable(),
+  /** The recipient's entry on the account's suppression list now; null when it is not suppressed. */
+  suppression: Suppression.nullable(),
+  /**
+   * What firing each email event kind at this copy with no field overrides would do: the rule the
+   * emulator applies, so a client never keeps its own copy of it. Nothing is fired or written.
+   */
+  fire_outcomes: FireOutcomes,
 }).meta({ id: 'MessageDetail' });
 export type MessageDetail = z.infer<typeof MessageDetail>;
 

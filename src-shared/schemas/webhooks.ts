@@ -78,7 +78,7 @@ const eventFlags = Object.fromEntries(EMAIL_EVENT_KINDS.map((kind) => [kind, z.b
 };
 
 /**
- * `webhook_options.events`: only the twelve kinds, each a boolean defaulting to false. Another key is
+ * `webhook_options.events`: only the email event kinds, each a boolean defaulting to false. Another key is
  * refused even where `/v1` ignores unknown fields (API.md part 1, rule 1): `delivered: true` ignored
  * would be a webhook that never fires. Hence a failing catch-all, not `strictObject`, whose unknown
  * keys leniency drops.
@@ -115,7 +115,7 @@ export type UpdateWebhookBody = z.infer<typeof UpdateWebhookBody>;
 export const DeleteWebhookBody = z.strictObject({ event: WebhookEventType }).meta({ id: 'DeleteWebhookBody' });
 export type DeleteWebhookBody = z.infer<typeof DeleteWebhookBody>;
 
-/** All twelve flags, resolved (missing keys are false). */
+/** A flag per email event kind, resolved (missing keys are false). */
 export const ResolvedEventFlags = z.object(
   Object.fromEntries(EMAIL_EVENT_KINDS.map((kind) => [kind, z.boolean()])) as {
     [K in (typeof EMAIL_EVENT_KINDS)[number]]: z.ZodBoolean;

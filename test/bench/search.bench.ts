@@ -96,7 +96,16 @@ async function openStore(size: number): Promise<Store> {
   const logger = pino({ level: 'silent' });
   // As the emulator has it: a search first asks the indexer whether anything stored waits for the index.
   const indexer = new SearchIndexer(index, deriveTexts, { logger });
-  const service = new MessagesService({ repo, relayOf: () => undefined, waitForIndex: (waitMs) => indexer.ready(waitMs) });
+  const service = new MessagesService({
+    repo,
+    relayOf: () => undefined,
+    waitForIndex: (waitMs) => indexer.ready(waitMs),
+    // Lists and counts only: no message detail is asked for.
+    fireOutcomes: () => {
+      throw new Error('the search benchmark reads no message detail');
+    },
+    suppression: () => null,
+  });
   const people = Math.max(1, Math.floor(size / 10));
   // As the UI asks: the first page and the count.
   const ask = async (q: string) => ({ rows: (await service.list({ q, limit: 50 })).messages.length, count: (await service.count({ q })).count });

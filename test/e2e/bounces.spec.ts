@@ -20,6 +20,8 @@ test('hard and soft bounces: the rows say which, the page shows type, category a
   await expect(detail.getByTestId('bounce-type')).toHaveText('hard bounce');
   await expect(detail.getByTestId('bounce-category')).toHaveText('invalid recipient');
   await expect(detail.getByTestId('bounce-reply')).toContainText('550 5.1.1 <hard-bounce@sim.mailyard.test>');
+  // The simulator's addresses are fixtures: their hard bounces suppress nothing, and the page says so.
+  await expect(detail.getByTestId('bounce-suppressed')).toHaveText(' · the address is not suppressed');
 
   await page.goto(`${served.url}/messages/${soft.id}`);
   await expect(detail.getByTestId('bounce-type')).toHaveText('soft bounce');
@@ -55,9 +57,17 @@ test('Fire event starts with no event chosen, and firing spam at a bounced copy 
   await expect(detail.getByTestId('message-status')).toHaveText('hard bounce');
   expect((await (await page.request.get(`${served.url}/emulator/messages/${bounced.id}`)).json()).data.events.map((e: { event: string }) => e.event)).toEqual(['bounce']);
 
+  // A delivery after a hard bounce changes nothing final (the emulator keeps the bounce): no question.
+  await select.selectOption('delivery');
   await detail.getByRole('button', { name: 'Fire event' }).click();
+  await expect(detail.getByTestId('fire-result')).toContainText('delivery recorded, not sent');
+  await expect(dialog).toHaveCount(0);
+  await expect(detail.getByTestId('message-status')).toHaveText('hard bounce');
+
+  await select.selectOption('spam');
+  await detail.getByRole('button', { name: 'Fire event' }).click();
+  await expect(dialog.getByTestId('fire-warning')).toContainText('makes its status spam');
   await dialog.getByRole('button', { name: 'Fire spam' }).click();
   await expect(detail.getByTestId('message-status')).toHaveText('spam');
-  // An open on a bounced copy would change nothing final: no question (it is recorded, the status stays).
   expect(errors).toEqual([]);
 });

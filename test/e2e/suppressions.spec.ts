@@ -32,9 +32,12 @@ test('a hard bounce and a complaint suppress; the Suppressions screen lists them
   await expect(rows.filter({ hasText: 'bob@complainers.example' })).toContainText('spam complaint');
   await expect(bounceRow.getByRole('link', { name: 'the message' })).toHaveAttribute('href', `/messages/${bounced.id}`);
 
+  const detail = page.getByTestId('message-detail');
+  await page.goto(`${served.url}/messages/${bounced.id}`);
+  await expect(detail.getByTestId('bounce-suppressed')).toHaveText(' · the address is suppressed for this account');
+
   // The suppressed copy's Events tab says so, and why.
   await page.goto(`${served.url}/messages/${again.id}`);
-  const detail = page.getByTestId('message-detail');
   await detail.getByRole('tab', { name: /Events/ }).click();
   await expect(detail.getByTestId('suppressed-copy')).toContainText('Suppressed');
   await expect(detail.getByTestId('suppressed-why')).toContainText('hard bounce');
@@ -52,5 +55,9 @@ test('a hard bounce and a complaint suppress; the Suppressions screen lists them
   await expect(rows).toHaveCount(1);
   const left = await (await page.request.get(`${served.url}/emulator/suppressions`)).json();
   expect(left.data.suppressions.map((s: { email: string }) => s.email)).toEqual(['bob@complainers.example']);
+
+  // The bounced copy's page says whether its address is suppressed now, as the list does.
+  await page.goto(`${served.url}/messages/${bounced.id}`);
+  await expect(detail.getByTestId('bounce-suppressed')).toHaveText(' · the address is not suppressed');
   expect(errors).toEqual([]);
 });

@@ -1,3 +1,4 @@
+import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import { closedPort } from '../helpers/receiver';
 import { api, expect, test, watchErrors } from './fixtures';
 
@@ -106,7 +107,7 @@ test('webhooks at 375 px: no wider than the window, the event checkboxes do not 
   await page.goto(`${served.url}/webhooks`);
   const card = page.getByTestId('webhook-EMAIL_EVENT');
   await card.getByRole('button', { name: 'Add header' }).click();
-  await expect(card.getByRole('checkbox')).toHaveCount(12);
+  await expect(card.getByRole('checkbox')).toHaveCount(EMAIL_EVENT_KINDS.length);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   // Each event's label (box and name, the name's full width) apart from every other.
   const boxes = await card.locator('label.toggle').evaluateAll((labels) =>

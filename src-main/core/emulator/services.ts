@@ -13,7 +13,7 @@ import { findSpamd, Spamd } from '../spamd/spamd';
 import { DomainsService } from '../services/domains/domains.service';
 import { EmailEventsService } from '../services/events/email-events.service';
 import { EmailService } from '../services/email/email.service';
-import { MessageLog } from '../services/events/message-log';
+import { factsOf, MessageLog } from '../services/events/message-log';
 import { MessagesService, toSummary } from '../services/email/messages.service';
 import { senderPolicy } from '../services/email/sender-policy';
 import { TemplatesService } from '../services/email/templates.service';
@@ -245,10 +245,13 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     drainTimeoutMs: config.deliveryTimeoutMs + config.shutdownGraceMs,
   });
 
+  const suppressions = new SuppressionsService({ simulation: simulationRepo });
   const messages = new MessagesService({
     repo: messagesRepo,
     relayOf: (messageId) => mailersRepo.relayOf(messageId),
     waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
+    fireOutcomes: (row) => emailEvents.outcomesOf(factsOf(row)),
+    suppression: (accountId, email) => suppressions.entry(accountId, email),
   });
   const clockControl = new ClockService({ clock, dispatcher, simulator, settleWaitMs: CLOCK_SETTLE_WAIT_MS });
   const services: EmulatorServices = {
@@ -267,7 +270,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     dispatcher,
     simulator,
     rules,
-    suppressions: new SuppressionsService({ simulation: simulationRepo }),
+    suppressions,
     clockControl,
     domains,
     inbound,

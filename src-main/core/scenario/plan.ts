@@ -79,8 +79,16 @@ export function eventsFor(outcome: ScenarioOutcome | undefined, email: string, m
         marks: fate === 'spam' ? 'complaint' : 'unsubscribe',
       });
       break;
-    default:
+    case 'generation_failure':
+    case 'generation_rejection':
+    case 'policy_rejection':
+    case 'smtp_error':
+    case 'phishing':
       events.push({ atMs: after ?? DELIVERY_DELAY_MS, kind: fate, fields: {} });
+      break;
+    default:
+      // Every fate has its case: a new one is a compile error here until it says what it fires.
+      throw new Error(`no events for the fate ${fate satisfies never}`);
   }
   if (deliveredAt !== null) {
     for (const kind of ['open', 'click'] as const) {

@@ -32,7 +32,7 @@ function toRecord(row: WebhookRow): WebhookRecord {
 
 /**
  * Rules 2 and 3 of the contract: the event filter an EMAIL_EVENT webhook needs, and that a
- * DOMAIN_VERIFICATION webhook must not have. Returns the twelve resolved flags, `null` for a
+ * DOMAIN_VERIFICATION webhook must not have. Returns a resolved flag per event kind, `null` for a
  * DOMAIN_VERIFICATION webhook, or `undefined` when an update leaves the filter as it is.
  */
 function resolveFlags(event: WebhookEvent, options: Options, required: boolean): ResolvedEventFlags | null | undefined {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { eventFieldsOf } from '../../../src-shared/payload-format';
 import { MAX_CLOCK_ADVANCE_MS, type AttemptRecord, type DeliveryDetail as Detail } from '../../../src-shared/schemas/dispatch';
+import { isCopyEvent } from '../../../src-shared/schemas/events';
 import { Badge, EventTag } from '../../components/Badge';
 import { deliveryState, inFlightNote } from '../../components/delivery-state';
 import { DeliveryBadge, DeliveryNext, useRefreshWhileInFlight } from '../../components/DeliveryState';
@@ -165,7 +166,7 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
           <dd data-testid="delivery-account">{accountName}</dd>
           <dt>Category</dt>
           <dd>{d.category}</dd>
-          {d.ref_id && d.category === 'EMAIL_EVENT' && d.event !== 'imap_error' && (
+          {d.ref_id && d.category === 'EMAIL_EVENT' && isCopyEvent(d.event) && (
             <>
               <dt>Message</dt>
               <dd data-testid="delivery-message">

@@ -53,7 +53,7 @@ function stampNote(fields: Record<string, unknown>, storedSend: boolean): string
   return 'Sent as shown.';
 }
 
-/** Stripe's `trigger` for email: any of the twelve kinds, previewed, through the same filter and dispatcher. */
+/** Stripe's `trigger` for email: any of the email event kinds, previewed, through the same filter and dispatcher. */
 export function FireEvent() {
   const { accounts } = useOverview();
   const params = new URLSearchParams(window.location.search);

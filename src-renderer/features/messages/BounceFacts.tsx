@@ -10,8 +10,9 @@ const CATEGORY_WORDS: Record<string, string> = {
 };
 
 /**
- * A bounced copy's bounce, with or without a webhook: its type (hard: the address is suppressed; soft:
- * it is not), its category and the receiving server's SMTP reply. Rows of the message's facts list.
+ * A bounced copy's bounce, with or without a webhook: its type, its category and the receiving
+ * server's SMTP reply, and whether the address is suppressed now (the emulator's answer: a hard bounce
+ * of a simulator address never suppresses it, and a suppression can be lifted). Rows of the message's facts list.
  */
 export function BounceFacts({ d }: { d: Detail }) {
   const bounce = d.status === 'bounced' && d.failed_reason ? bounceOfReply(d.failed_reason) : undefined;
@@ -27,8 +28,9 @@ export function BounceFacts({ d }: { d: Detail }) {
             <span data-testid="bounce-category">{CATEGORY_WORDS[bounce.category] ?? bounce.category}</span>
           </>
         )}
-        <span className="muted small">
-          {bounce.type === 'hard' ? ' · the address is now suppressed for this account' : ' · a temporary refusal: the address is not suppressed'}
+        <span className="muted small" data-testid="bounce-suppressed">
+          {bounce.type === 'soft' && ' · a temporary refusal'}
+          {d.suppression ? ' · the address is suppressed for this account' : ' · the address is not suppressed'}
         </span>
       </dd>
       <dt>SMTP reply</dt>

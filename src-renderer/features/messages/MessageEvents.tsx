@@ -54,20 +54,11 @@ export function Events({ d }: { d: Detail }) {
   );
 }
 
-/** A copy's statuses that are the end of its road: an event other than open or click would change them. */
-const FINAL_STATUSES = new Set(['bounced', 'spam', 'unsubscribed', 'failed']);
-/** Kinds that never change a final status (engagement after the fact, a mailer's connection). */
-const KEEPS_FINAL = new Set<EmailEventKind>(['open', 'click', 'imap_error']);
-
-/** Whether firing `kind` at a copy in `status` would change what finally became of it (asked first). */
-export function changesFinalState(status: string, kind: EmailEventKind): boolean {
-  return FINAL_STATUSES.has(status) && !KEEPS_FINAL.has(kind) && !(status === 'bounced' && kind === 'bounce');
-}
-
 /**
  * Fires a synthetic event for this copy (its ref_id and recipient) and shows what became of it. No
  * event is chosen at first (no risky default such as a bounce on a delivered copy): the button waits
- * for a choice; an event that would change a final status (spam on a bounced copy) asks first.
+ * for a choice; an event that would change a final status (spam on a bounced copy) asks first. What
+ * an event would do is the emulator's answer (the detail's fire_outcomes), never worked out here.
  */
 export function FireFromMessage({ d }: { d: Detail }) {
   const [kind, setKind] = useState<EmailEventKind | ''>('');
@@ -90,7 +81,7 @@ export function FireFromMessage({ d }: { d: Detail }) {
     });
   const onFire = () => {
     if (kind === '') return;
-    if (changesFinalState(d.status, kind)) setAsking(true);
+    if (d.fire_outcomes[kind].changes_final) setAsking(true);
     else void fire(kind);
   };
   return (
@@ -123,10 +114,7 @@ export function FireFromMessage({ d }: { d: Detail }) {
             void fire(kind);
           }}
         >
-          <p data-testid="fire-warning">
-            This copy is <strong>{d.status}</strong>, the end of its road. Firing <strong>{kind}</strong> records that event and may change its status (and its
-            log entry&apos;s) for good.
-          </p>
+          <FireWarning d={d} kind={kind} />
         </ConfirmDialog>
       )}
       {result && (
@@ -142,5 +130,23 @@ export function FireFromMessage({ d }: { d: Detail }) {
       )}
       {error && <span className="error small">{error}</span>}
     </div>
+  );
+}
+
+/** What firing `kind` at a copy whose status is final would do, as the emulator answers it. */
+function FireWarning({ d, kind }: { d: Detail; kind: EmailEventKind }) {
+  const outcome = d.fire_outcomes[kind];
+  return (
+    <p data-testid="fire-warning">
+      This copy is <strong>{d.status}</strong>, the end of its road. Firing <strong>{kind}</strong> records that event and{' '}
+      {outcome.status === d.status ? (
+        <>changes its log entry&apos;s failedReason</>
+      ) : (
+        <>
+          makes its status <strong>{outcome.status}</strong>
+        </>
+      )}
+      {outcome.suppresses && d.suppression === null ? ', and puts its address on the suppression list' : ''}, for good.
+    </p>
   );
 }

@@ -1,7 +1,4 @@
-import { useEffect, useState } from 'react';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
-import type { Suppression } from '../../../src-shared/schemas/suppressions';
-import { control } from '../../api/clients';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
 
@@ -12,21 +9,10 @@ export function isSuppressedCopy(d: Detail): boolean {
 
 /**
  * The Events tab of a suppressed copy: it never gets events, and why: the suppression's cause, since
- * when and the message that caused it (when the address is still suppressed).
+ * when and the message that caused it (the detail's `suppression`, while the address is still suppressed).
  */
 export function SuppressedCopy({ d }: { d: Detail }) {
-  const [entry, setEntry] = useState<Suppression | null | undefined>(undefined);
-  const email = d.recipient.email.toLowerCase();
-  useEffect(() => {
-    let current = true;
-    control.listSuppressions({ account_id: d.account_id }).then(
-      (res) => current && setEntry(res.data.suppressions.find((s) => s.email === email) ?? null),
-      () => current && setEntry(null),
-    );
-    return () => {
-      current = false;
-    };
-  }, [d.account_id, email]);
+  const entry = d.suppression;
   return (
     <div className="pad" data-testid="suppressed-copy">
       <p>
@@ -46,7 +32,7 @@ export function SuppressedCopy({ d }: { d: Detail }) {
           .
         </p>
       )}
-      {entry === null && <p className="muted">The address is no longer suppressed: its next messages are simulated again.</p>}
+      {!entry && <p className="muted">The address is no longer suppressed: its next messages are simulated again.</p>}
       <p className="small">
         <Link to="/suppressions">Suppressions</Link> lists the account's suppressed addresses and lifts one.
       </p>

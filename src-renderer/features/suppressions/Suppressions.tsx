@@ -42,9 +42,9 @@ export function Suppressions() {
   useEffect(() => {
     setNotice(null);
     void load();
-    // A bounce, a complaint or an unsubscribe changes a copy's status: the list may have grown.
+    // An event that suppressed its recipient (the emulator says which did): the list may have grown.
     const off = live.on('message.updated', (u) => {
-      if (u.status === 'bounced' || u.status === 'spam' || u.status === 'unsubscribed') void load();
+      if (u.suppressed) void load();
     });
     const offReconnect = live.onReconnect(() => void load());
     return () => {

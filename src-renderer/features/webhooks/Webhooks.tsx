@@ -102,7 +102,7 @@ function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYP
           <FieldError errors={problem?.errors} path="headers" />
         </div>
         {isEmail && (
-          <fieldset className="field span2 toggles twelve webhook-events">
+          <fieldset className="field span2 toggles toggle-grid webhook-events">
             <legend>
               Events{' '}
               <button type="button" className="linkish" onClick={() => setEvents(Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true])))}>

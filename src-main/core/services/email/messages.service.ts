@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { MessageDetail, MessageSummary, MessageWaitFilter } from '../../../../src-shared/schemas/messages';
+import type { FireOutcomes, MessageDetail, MessageSummary, MessageWaitFilter } from '../../../../src-shared/schemas/messages';
+import type { Suppression } from '../../../../src-shared/schemas/suppressions';
 import { decodeCursor, paginate } from '../../cursor';
 import { AppError } from '../../errors';
 import { isoTimestamp } from '../../clock';
@@ -60,6 +61,10 @@ export interface MessagesDeps {
    * copies they did not hold yet when it stopped waiting, 0 when none (SearchIndexer.ready).
    */
   waitForIndex: (waitMs: number) => Promise<number>;
+  /** What firing each event kind at the copy would do (EmailEventsService.outcomesOf): the detail answers the rule, the UI keeps no copy. */
+  fireOutcomes: (row: MessageRow) => FireOutcomes;
+  /** The address's entry on the account's suppression list now, or null. */
+  suppression: (accountId: string, email: string) => Suppression | null;
 }
 
 /** A search's answer may lack copies the index did not hold yet: how many there were, when any. */
@@ -170,6 +175,8 @@ export class MessagesService {
       events: events.map((e) => ({ event: e.event, timestamp: e.timestamp, delivery_id: e.delivery_id })),
       size: raw.length,
       relay: relay ? { mailer_id: relay.mailer_id, attempts: relay.attempts, next_attempt_at: isoTimestamp(relay.next_ms), last_reply: relay.last_reply } : null,
+      suppression: this.deps.suppression(row.account_id, row.recipient_email),
+      fire_outcomes: this.deps.fireOutcomes(row),
     };
   }
 

@@ -1,7 +1,8 @@
-import type { EmailEventKind } from '../../../../src-shared/events';
+import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../../../src-shared/events';
 import { webhookBody } from '../../../../src-shared/payload-format';
 import { EMAIL_EVENT_PAYLOADS, type EmailEventPayload } from '../../../../src-shared/schemas/events';
 import type { FireEventBody, FireEventResult } from '../../../../src-shared/schemas/dispatch';
+import type { FireOutcomes } from '../../../../src-shared/schemas/messages';
 import type { z } from 'zod';
 import { isoTimestamp, type Clock } from '../../clock';
 import { monotonicUlids } from '../../ids';
@@ -10,7 +11,7 @@ import type { UnitOfWork } from '../../store/unit-of-work';
 import { AppError } from '../../errors';
 import { describeFieldError, errorMap, fieldErrors } from '../../zod-errors';
 import type { AccountsService } from '../accounts.service';
-import type { MessageFacts, MessageLog } from './message-log';
+import { outcomeOf, type MessageFacts, type MessageLog } from './message-log';
 import { bounceDefaults, defaultPayload } from './synthetic-events';
 import { WEBHOOK_TARGET, type WebhooksService } from '../webhooks.service';
 
@@ -137,6 +138,15 @@ export class EmailEventsService {
     if (!filter) return { filter: undefined, reason: 'the account has no EMAIL_EVENT webhook; register one to receive events' };
     if (!filter.enabled[kind]) return { filter: undefined, reason: `the EMAIL_EVENT webhook does not have ${kind} enabled in webhook_options.events` };
     return { filter, reason: null };
+  }
+
+  /**
+   * What firing each kind at this stored copy with no field overrides (the UI's Fire) would do to it,
+   * its payloads built as fireSynthetic builds them (see outcomeOf). Nothing is fired or written.
+   */
+  outcomesOf(message: MessageFacts): FireOutcomes {
+    const at = this.deps.clock.now();
+    return Object.fromEntries(EMAIL_EVENT_KINDS.map((kind) => [kind, outcomeOf(message, this.buildPayload(kind, message, {}, at))])) as FireOutcomes;
   }
 
   /** The body the account's webhook gets for `payload`: in the shape the account chose (or the start option's). */

@@ -2,6 +2,7 @@ import { SIMULATOR_DOMAIN, bounceOfReply } from '../../../../src-shared/simulato
 import type { EmailEventKind } from '../../../../src-shared/events';
 import type { EmailStatus } from '../../../../src-shared/schemas/email';
 import type { EmailEventPayload } from '../../../../src-shared/schemas/events';
+import type { FireOutcome } from '../../../../src-shared/schemas/messages';
 import type { Clock } from '../../clock';
 import { isoTimestamp } from '../../clock';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
@@ -51,10 +52,12 @@ export interface StatusChange {
   status: EmailStatus | null;
   /** The copy's failed reason after the event (a bounce's reply); absent when the status stays. */
   failed_reason?: string;
+  /** The event put the recipient on the account's suppression list (or found it there); absent otherwise. */
+  suppressed?: true;
 }
 
-/** Statuses a later open or click does not replace: the recipient's own verdicts and the end of the road. */
-const FINAL_FOR_ENGAGEMENT: ReadonlySet<EmailStatus> = new Set(['spam', 'unsubscribed', 'bounced', 'failed']);
+/** The end of a copy's road: the recipient's own verdicts and the failures. A later open or click does not replace them. */
+const FINAL_STATUSES: ReadonlySet<EmailStatus> = new Set(['spam', 'unsubscribed', 'bounced', 'failed']);
 
 /**
  * Statuses a delivery replaces: on its way (queued, sent), delivered already (a second delivery moves
@@ -83,8 +86,8 @@ const statusAfterDelivery = (current: CurrentStatus): StatusAfter => (deliveryRe
  */
 const STATUS_AFTER: { [K in EmailEventKind]: (payload: Extract<EmailEventPayload, { event: K }>, current: CurrentStatus) => StatusAfter } = {
   delivery: (_, current) => statusAfterDelivery(current),
-  open: (_, { status }) => (FINAL_FOR_ENGAGEMENT.has(status) || status === 'clicked' ? undefined : { status: 'opened' }),
-  click: (_, { status }) => (FINAL_FOR_ENGAGEMENT.has(status) ? undefined : { status: 'clicked' }),
+  open: (_, { status }) => (FINAL_STATUSES.has(status) || status === 'clicked' ? undefined : { status: 'opened' }),
+  click: (_, { status }) => (FINAL_STATUSES.has(status) ? undefined : { status: 'clicked' }),
   // The reason is the receiving server's reply (`550 5.1.1 <a@b>: ...`), hard or soft alike.
   bounce: (p) => ({ status: 'bounced', failedReason: p.bounce_reason }),
   spam: () => ({ status: 'spam' }),
@@ -115,17 +118,52 @@ export function suppressedReason(source: string | undefined): string {
 /** What puts an address on the suppression list (a suppression's `source`). */
 export type SuppressionSource = 'unsubscribe event' | 'hard bounce' | 'spam complaint' | 'api';
 
+type Suppressing = { source: SuppressionSource; reason: string } | undefined;
+
 /**
  * The events that suppress their recipient for the account, with the entry's source and reason: an
  * unsubscribe, a hard bounce and a spam complaint (the default of SES, SendGrid and Postmark). A soft
  * bounce does not: the mailbox may take mail again later. A bounce or complaint of a simulator address
- * (`bounce@sim.mailyard.test`) does not either (MessageLog.apply): a test sends to it again and again.
+ * (`bounce@sim.mailyard.test`) does not either (suppressionFor): a test sends to it again and again.
+ * One entry per kind: a new kind is a compile error here until it says whether it suppresses.
  */
-export function suppressionOf(payload: EmailEventPayload): { source: SuppressionSource; reason: string } | undefined {
-  if (payload.event === 'unsubscribe') return { source: 'unsubscribe event', reason: 'unsubscribed' };
-  if (payload.event === 'spam') return { source: 'spam complaint', reason: 'the recipient marked the message as spam' };
-  if (payload.event === 'bounce' && payload.bounce_type === 'hard') return { source: 'hard bounce', reason: payload.bounce_reason };
-  return undefined;
+const SUPPRESSION_OF: { [K in EmailEventKind]: (payload: Extract<EmailEventPayload, { event: K }>) => Suppressing } = {
+  delivery: () => undefined,
+  open: () => undefined,
+  click: () => undefined,
+  bounce: (p) => (p.bounce_type === 'hard' ? { source: 'hard bounce', reason: p.bounce_reason } : undefined),
+  spam: () => ({ source: 'spam complaint', reason: 'the recipient marked the message as spam' }),
+  unsubscribe: () => ({ source: 'unsubscribe event', reason: 'unsubscribed' }),
+  // The service's refusals and failures say nothing of the recipient's wishes or mailbox.
+  policy_rejection: () => undefined,
+  generation_failure: () => undefined,
+  generation_rejection: () => undefined,
+  smtp_error: () => undefined,
+  phishing: () => undefined,
+  imap_error: () => undefined,
+};
+
+/**
+ * Whether an event puts its copy's recipient on the account's suppression list, and with which
+ * source and reason (see SUPPRESSION_OF). The simulator's addresses are fixtures, sent to again and
+ * again: only an unsubscribe suppresses them.
+ */
+export function suppressionFor(message: Pick<MessageFacts, 'recipient'>, payload: EmailEventPayload): Suppressing {
+  const suppression = (SUPPRESSION_OF[payload.event] as (p: EmailEventPayload) => Suppressing)(payload);
+  if (suppression?.source !== 'unsubscribe event' && message.recipient.email.toLowerCase().endsWith(`@${SIMULATOR_DOMAIN}`)) return undefined;
+  return suppression;
+}
+
+/**
+ * What an event would do to its copy, without doing it: the status after it, whether it changes a
+ * final status or why the copy failed, whether it suppresses the recipient. The rules are the ones
+ * `apply` follows (statusAfter, suppressionFor).
+ */
+export function outcomeOf(message: MessageFacts, payload: EmailEventPayload): FireOutcome {
+  const change = statusAfter(payload, message);
+  const status = change?.status ?? message.status;
+  const changed = status !== message.status || (change?.failedReason !== undefined && change.failedReason !== message.failedReason);
+  return { status, changes_final: FINAL_STATUSES.has(message.status) && changed, suppresses: suppressionFor(message, payload) !== undefined };
 }
 
 export interface MessageLogDeps {
@@ -137,7 +175,7 @@ export interface MessageLogDeps {
   applied?: (change: StatusChange) => void;
 }
 
-/** The email log side of events: a copy's status, its event list, and suppression (see suppressionOf). */
+/** The email log side of events: a copy's status, its event list, and suppression (see suppressionFor). */
 export class MessageLog {
   constructor(private readonly deps: MessageLogDeps) {}
 
@@ -165,7 +203,7 @@ export class MessageLog {
 
   /** Records an event that happened to a stored copy, found with `find` (call inside a transaction). */
   apply(message: MessageFacts, payload: EmailEventPayload, deliveryId: string | null): void {
-    this.enter(message, payload.event, payload.timestamp, deliveryId, statusAfter(payload, message), suppressionOf(payload));
+    this.enter(message, payload.event, payload.timestamp, deliveryId, statusAfter(payload, message), suppressionFor(message, payload));
   }
 
   /**
@@ -182,15 +220,13 @@ export class MessageLog {
     timestamp: string,
     deliveryId: string | null,
     change: StatusAfter,
-    suppression: ReturnType<typeof suppressionOf>,
+    suppression: Suppressing,
   ): void {
     const { messages, simulation, clock } = this.deps;
     const { messageId } = message;
     messages.addEvent(messageId, event, timestamp, deliveryId);
-    const emailLc = message.recipient.email.toLowerCase();
-    // The simulator's addresses are fixtures, sent to again and again: only an unsubscribe suppresses them.
-    if (suppression && (suppression.source === 'unsubscribe event' || !emailLc.endsWith(`@${SIMULATOR_DOMAIN}`))) {
-      simulation.suppress(message.accountId, emailLc, suppression.source, isoTimestamp(clock.now()), suppression.reason, messageId);
+    if (suppression) {
+      simulation.suppress(message.accountId, message.recipient.email.toLowerCase(), suppression.source, isoTimestamp(clock.now()), suppression.reason, messageId);
     }
     if (change?.status === 'delivered') messages.setDelivered(messageId, 'delivered', Date.parse(timestamp), timestamp);
     else if (change) messages.setStatus(messageId, change.status, timestamp, change.failedReason ?? null);
@@ -206,6 +242,7 @@ export class MessageLog {
       delivery_id: deliveryId,
       status: change?.status ?? null,
       ...(change ? { failed_reason: change.failedReason ?? '' } : {}),
+      ...(suppression ? { suppressed: true } : {}),
     });
   }
 

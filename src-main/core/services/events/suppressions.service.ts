@@ -1,10 +1,12 @@
-import { SUPPRESSIONS_LIMIT, type SuppressionList } from '../../../../src-shared/schemas/suppressions';
+import { SUPPRESSIONS_LIMIT, type Suppression, type SuppressionList } from '../../../../src-shared/schemas/suppressions';
 import { AppError } from '../../errors';
-import type { SimulationRepo } from '../../store/simulation.repo';
+import type { SimulationRepo, SuppressionRow } from '../../store/simulation.repo';
 
 export interface SuppressionsDeps {
-  simulation: Pick<SimulationRepo, 'suppressions' | 'unsuppress'>;
+  simulation: Pick<SimulationRepo, 'suppressions' | 'suppression' | 'unsuppress'>;
 }
+
+const toSuppression = (r: SuppressionRow): Suppression => ({ email: r.email_lc, source: r.source, reason: r.reason, message_id: r.message_id, since: r.created_at });
 
 /** An account's suppression list, as the control API and the UI's Suppressions screen see it. */
 export class SuppressionsService {
@@ -15,15 +17,15 @@ export class SuppressionsService {
     const rows = this.deps.simulation.suppressions(accountId);
     return {
       account_id: accountId,
-      suppressions: rows.slice(0, SUPPRESSIONS_LIMIT).map((r) => ({
-        email: r.email_lc,
-        source: r.source,
-        reason: r.reason,
-        message_id: r.message_id,
-        since: r.created_at,
-      })),
+      suppressions: rows.slice(0, SUPPRESSIONS_LIMIT).map(toSuppression),
       truncated: rows.length > SUPPRESSIONS_LIMIT,
     };
+  }
+
+  /** The address's entry (case-insensitive), or null when it is not suppressed. */
+  entry(accountId: string, email: string): Suppression | null {
+    const row = this.deps.simulation.suppression(accountId, email.toLowerCase());
+    return row ? toSuppression(row) : null;
   }
 
   /** Lifts the address's suppression (case-insensitive); 404 when it is not suppressed. */
