@@ -4,6 +4,7 @@ import { LOGS_WINDOW_TOO_LONG, SEND_LIMITS, TOO_MANY_PLACEHOLDERS } from '../../
 import { MAX_TEMPLATES } from '../../src-shared/schemas/templates';
 import { AppError, type ErrorExtras } from './errors';
 import type { ScenarioFileError } from './scenario/parse';
+import { STORE_FULL_MESSAGE } from './store/store-space';
 
 /**
  * One error the emulator answers. `code` sets the HTTP status (ERROR_STATUS); `message` is the body's
@@ -44,6 +45,41 @@ const sameWords = (path: string, message: string) => ({ message, fields: [{ path
  * it up to date).
  */
 export const ERRORS = {
+  // The HTTP layer, before any route runs
+  unauthorized: entry({ code: 'unauthorized', message: 'Unauthorized', realService: true }),
+  crossSiteRequest: entry({
+    code: 'forbidden',
+    message: ({ origin }: { origin: string }) =>
+      `Forbidden: a request from another site (${origin}): this API answers Mailyard's own web UI and programs, not pages of other sites`,
+  }),
+  foreignHost: entry({ code: 'forbidden', message: ({ host }: { host: string }) => `Forbidden: the control API answers only loopback hosts, not "${host}"` }),
+  /** Beyond loopback, without the control key. */
+  controlKeyRequired: entry({
+    code: 'unauthorized',
+    message:
+      'Unauthorized: this Mailyard is reachable from the network, so the control API and the web UI need its control key ' +
+      '(send Authorization: Bearer <control key>, or log in to the web UI); the key is printed at start-up or set with --control-key',
+  }),
+  controlKeyWrong: entry({ code: 'unauthorized', message: 'Unauthorized: that is not the control key of this Mailyard' }),
+  loginBodyInvalid: entry({ code: 'bad_request', message: ({ problem }: { problem: string }) => `Bad Request: ${problem}` }),
+  unsupportedMediaType: entry({ code: 'unsupported_media_type', message: 'Content-Type must be application/json', realService: true }),
+  payloadTooLarge: entry({ code: 'payload_too_large', message: 'Payload Too Large', realService: true }),
+  contentLengthMismatch: entry({ code: 'bad_request', message: 'Content-Length does not match the body' }),
+  emptyJsonBody: entry({ code: 'bad_request', message: 'request body is empty; send a JSON object' }),
+  invalidJsonBody: entry({ code: 'bad_request', message: ({ reason }: { reason: string }) => `request body is not valid JSON: ${reason}` }),
+  /** Keys that would pollute prototypes. */
+  forbiddenJsonKeys: entry({ code: 'bad_request', message: 'request body may not contain the keys __proto__ or constructor.prototype' }),
+  badUrlEncoding: entry({ code: 'bad_request', message: 'Bad Request: the URL path is not valid percent-encoding' }),
+  uriTooLong: entry({ code: 'uri_too_long', message: ({ max }: { max: number }) => `URI Too Long: a path parameter may have at most ${max} characters` }),
+  headersLate: entry({ code: 'request_timeout', message: ({ limit }: { limit: string }) => `Request Timeout: the request headers were not received within ${limit}` }),
+  bodyLate: entry({ code: 'request_timeout', message: ({ limit }: { limit: string }) => `Request Timeout: the request was not received in full within ${limit}` }),
+  headersTooLarge: entry({ code: 'header_fields_too_large', message: 'Request headers are too large' }),
+  notHttp: entry({ code: 'bad_request', message: 'Bad Request: the request could not be parsed as HTTP' }),
+  routeNotFound: entry({ code: 'not_found', message: ({ method, path }: { method: string; path: string }) => `Route ${method} ${path} not found` }),
+  storeFull: entry({ code: 'insufficient_storage', message: STORE_FULL_MESSAGE }),
+  /** Never on purpose. */
+  internal: entry({ code: 'internal', message: 'Internal Server Error: this is a Mailyard bug; the log has the details' }),
+
   // Any request
   invalidField: fieldEntry((params: { path: string; problem: string }) => params),
   /** Schema checks: `problem` is the first of `errors`, in words. */
