@@ -27,8 +27,14 @@ const entry = <P extends object = Record<never, never>>(e: ErrorEntry<P>): Error
 function fieldEntry<P extends object = Record<never, never>>(field: (params: P) => { path: string; problem: string }): ErrorEntry<P> {
   return {
     code: 'validation',
-    message: (params) => `${field(params).path} ${field(params).problem}`,
-    fields: (params) => [{ path: field(params).path, message: field(params).problem }],
+    message: (params) => {
+      const { path, problem } = field(params);
+      return `${path} ${problem}`;
+    },
+    fields: (params) => {
+      const { path, problem } = field(params);
+      return [{ path, message: problem }];
+    },
   };
 }
 
