@@ -1,6 +1,7 @@
 /**
- * Error codes shared by the emulator and its clients, and the HTTP status each maps to.
- * Services throw `AppError(code, message)`; the HTTP layer turns the code into a status.
+ * Error codes shared by the emulator and its clients, and the HTTP status each maps to. Each error
+ * the emulator answers is an entry of its catalogue (src-main/core/error-catalogue.ts, listed in
+ * docs/errors.md) with one of these codes.
  */
 export const ERROR_STATUS = {
   bad_request: 400,
@@ -8,25 +9,17 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   unreachable: 422,
+  header_fields_too_large: 431,
   internal: 500,
+  insufficient_storage: 507,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
-
-/** Messages fixed by the service spec (part 7.1) and the contract; returned verbatim. */
-export const MESSAGES = {
-  noEventEnabled: 'at least one of webhook_options.events must be true',
-  eventsForDomainVerification: 'invalid webhook_options.events for DOMAIN_VERIFICATION',
-  webhookExists: 'Webhook Already Exists',
-  webhookNotFound: 'Webhook Not Found',
-  unauthorized: 'Unauthorized',
-  payloadTooLarge: 'Payload Too Large',
-  unsupportedMediaType: 'Content-Type must be application/json',
-  unreachablePrefix: 'Webhook URL is not reachable: ',
-} as const;
 
 export interface FieldError {
   path: string;

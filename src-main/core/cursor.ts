@@ -1,4 +1,4 @@
-import { AppError } from './errors';
+import { appError } from './error-catalogue';
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -9,7 +9,7 @@ export function encodeCursor(id: string): string {
 
 /** `id` when it is an id this API gives out (a ULID), else a 400 naming `field`. */
 export function cursorId(id: string, field: string): string {
-  if (!ULID.test(id)) throw new AppError('validation', `${field} is not a ${field} this API gave out`, [{ path: field, message: 'is not valid' }]);
+  if (!ULID.test(id)) throw appError('invalidCursor', { field });
   return id;
 }
 

@@ -6,12 +6,15 @@ export interface ErrorExtras {
   records?: Record<string, unknown>;
 }
 
-/** A failure a client caused or can act on; the HTTP layer maps `code` to a status. */
+/**
+ * A failure a client caused or can act on; the HTTP layer maps `code` to a status. Made by
+ * `appError` from the catalogue (error-catalogue.ts), where every error's words are written.
+ */
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly errors?: FieldError[],
+    readonly errors?: readonly FieldError[],
     readonly extras?: ErrorExtras,
   ) {
     super(message);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Clock } from '../clock';
-import { AppError } from '../errors';
+import { appError } from '../error-catalogue';
 import { fieldErrors } from '../zod-errors';
 import type { HttpAttemptResult } from './attempt';
 import type { EnqueueInput } from './delivery-outbox';
@@ -94,7 +94,7 @@ export class DeliveryFaultsRegistry {
       return;
     }
     const parsed = FaultsSchema.safeParse(faults);
-    if (!parsed.success) throw new AppError('validation', 'Invalid delivery faults', fieldErrors(parsed.error.issues));
+    if (!parsed.success) throw appError('invalidDeliveryFaults', { errors: fieldErrors(parsed.error.issues) });
     this.accounts.set(accountId, { faults, random: faults.random ?? Math.random, messages: new Map() });
     if (!this.counts.has(accountId)) this.counts.set(accountId, { duplicates: 0, reordered: 0, delayed: 0, outageRefusals: 0 });
   }

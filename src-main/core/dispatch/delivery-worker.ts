@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { ClockAlarm, isoTimestamp, type Clock } from '../clock';
-import { AppError } from '../errors';
+import { appError } from '../error-catalogue';
 import type { LiveBus } from '../live-bus';
 import type { DeliveriesRepo, DeliveryRow } from '../store/deliveries.repo';
 import { STORE_FULL_RETRY_MS, type StoreSpace } from '../store/store-space';
@@ -172,12 +172,10 @@ export class DeliveryWorker {
 
   /** Sends a delivery now, whatever its status (a manual attempt); resolves once its outcome is committed. */
   attemptNow(row: DeliveryRow): Promise<void> {
-    if (!this.running) throw new AppError('conflict', 'The dispatcher is stopping; try again after a restart');
+    if (!this.running) throw appError('dispatcherStopping');
     const target = this.resolve(row);
-    if (!target) throw new AppError('conflict', 'The target of this delivery no longer exists (its webhook was deleted)');
-    if (!this.deps.repo.claimForManual(row.id, isoTimestamp(this.deps.clock.now()))) {
-      throw new AppError('conflict', 'An attempt of this delivery is in flight; retry when it has finished');
-    }
+    if (!target) throw appError('deliveryTargetGone');
+    if (!this.deps.repo.claimForManual(row.id, isoTimestamp(this.deps.clock.now()))) throw appError('deliveryInFlight');
     return this.launch({ ...row, status: 'sending' }, target, 'manual', row.status);
   }
 

@@ -1,5 +1,5 @@
 import type { AttemptRecord, DeliveryDetail, DeliverySummary, EndpointStats } from '../../../src-shared/schemas/dispatch';
-import { AppError } from '../errors';
+import { appError } from '../error-catalogue';
 import type { DeliveryCountFilter, DeliveryFilter } from '../store/deliveries.repo';
 import { DeliveryFaultsRegistry, type DeliveryFaults, type FaultStats } from './delivery-faults';
 import { DeliveryOutbox, type EnqueueInput } from './delivery-outbox';
@@ -182,7 +182,7 @@ export class Dispatcher {
   /** Sends a delivery now, whatever its status, and waits for the outcome (a manual attempt). */
   async retryNow(id: string): Promise<{ delivery: DeliverySummary; attempt: AttemptRecord }> {
     const row = this.deps.repo.get(id);
-    if (!row) throw new AppError('not_found', 'Delivery Not Found');
+    if (!row) throw appError('deliveryNotFound');
     await this.worker.attemptNow(row);
     return this.queries.afterAttempt(id);
   }

@@ -1,7 +1,9 @@
+import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import sjson from 'secure-json-parse';
+import { ERROR_STATUS } from '../../../src-shared/errors';
 import type { Health } from '../../../src-shared/schemas/emulator';
 import type { EmulatorClock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
@@ -27,7 +29,9 @@ import type { StatsService } from '../services/stats.service';
 import type { WebhooksService } from '../services/webhooks.service';
 import type { SmtpRelay } from '../smtp/relay';
 import type { LiveBus } from '../live-bus';
-import { errorBody, handleError } from './error-handler';
+import { appError } from '../error-catalogue';
+import type { AppError } from '../errors';
+import { errorBody, handleError, sendError } from './error-handler';
 import { controlAccess, controlKeyGuard, isLoopbackHost, sessionRoutes } from './control-auth';
 import { bearerAuth, controlGuard, refuseCrossSite } from './guards';
 import { emulatorHandlers } from './routes/control.routes';
@@ -115,10 +119,11 @@ export interface HttpTimeouts {
 const ERROR_LINGER_MS = 1000;
 
 /** Answers a connection whose request cannot go on with the API's error body, then closes it. */
-function answerAndClose(socket: Duplex, status: number, reason: string, message: string): void {
-  const body = JSON.stringify(errorBody(message));
+function answerAndClose(socket: Duplex, error: AppError): void {
+  const status = ERROR_STATUS[error.code];
+  const body = JSON.stringify(errorBody(error.message));
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
   // Ended, not destroyed: a client still sending its body reads the answer rather than a reset;
@@ -168,13 +173,14 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     // Errors the router raises before any route runs (a path with malformed percent-encoding) get the
     // API's error body too, not fastify's own.
     frameworkErrors: (error, _request, reply) => {
-      const message =
+      const ours =
         error.code === 'FST_ERR_BAD_URL'
-          ? 'Bad Request: the URL path is not valid percent-encoding'
+          ? appError('badUrlEncoding')
           : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-            ? `URI Too Long: a path parameter may have at most ${MAX_PARAM_LENGTH} characters`
-            : error.message;
-      void (reply as FastifyReply).status(error.statusCode && error.statusCode < 500 ? error.statusCode : 400).send(errorBody(message));
+            ? appError('uriTooLong', { max: MAX_PARAM_LENGTH })
+            : undefined;
+      if (ours) return void sendError(reply as FastifyReply, ours);
+      void (reply as FastifyReply).status(error.statusCode && error.statusCode < 500 ? error.statusCode : 400).send(errorBody(error.message));
     },
     // Requests the HTTP parser cannot read, and requests that do not arrive in time, still get the
     // error shape of the API (unless an answer has begun: then the connection is only closed).
@@ -184,13 +190,13 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       const code = (err as { code?: string }).code;
       if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
         // With an answer under way the headers are in: it is the body that is late.
-        const message = answer
-          ? `Request Timeout: the request was not received in full within ${seconds(deps.timeouts.requestMs)}`
-          : `Request Timeout: the request headers were not received within ${seconds(deps.timeouts.headersMs)}`;
-        return answerAndClose(socket, 408, 'Request Timeout', message);
+        return answerAndClose(
+          socket,
+          answer ? appError('bodyLate', { limit: seconds(deps.timeouts.requestMs) }) : appError('headersLate', { limit: seconds(deps.timeouts.headersMs) }),
+        );
       }
-      if (code === 'HPE_HEADER_OVERFLOW') return answerAndClose(socket, 431, 'Request Header Fields Too Large', 'Request headers are too large');
-      answerAndClose(socket, 400, 'Bad Request', 'Bad Request: the request could not be parsed as HTTP');
+      if (code === 'HPE_HEADER_OVERFLOW') return answerAndClose(socket, appError('headersTooLarge'));
+      answerAndClose(socket, appError('notHttp'));
     },
   });
 
@@ -204,10 +210,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       done(null, sjson.parse(text, { protoAction: 'error', constructorAction: 'error' }));
     } catch (err) {
       const reason = (err as Error).message;
-      const message = /forbidden (prototype|constructor) property/i.test(reason)
-        ? 'request body may not contain the keys __proto__ or constructor.prototype'
-        : `request body is not valid JSON: ${reason}`;
-      done(Object.assign(new Error(message), { statusCode: 400 }), undefined);
+      done(/forbidden (prototype|constructor) property/i.test(reason) ? appError('forbiddenJsonKeys') : appError('invalidJsonBody', { reason }), undefined);
     }
   });
 
@@ -223,7 +226,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     if (request.method === 'GET' && !isApiPath(request.url) && (request.headers.accept ?? '').includes('text/html')) {
       return page(reply);
     }
-    return reply.status(404).send(errorBody(`Route ${request.method} ${request.url.split('?')[0]} not found`));
+    return sendError(reply, appError('routeNotFound', { method: request.method, path: request.url.split('?')[0]! }));
   });
 
   openApiRoutes(app, { version: deps.version, serverUrl: () => deps.health().urls?.http });

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { ControlSessions } from './control-sessions';
-import { errorBody } from './error-handler';
+import { appError } from '../error-catalogue';
+import { sendError } from './error-handler';
 
 /**
  * Whether a listen address is reachable from this machine only: a loopback address or `localhost`.
@@ -99,10 +100,6 @@ export function controlAccess(
   };
 }
 
-export const UNAUTHORIZED_CONTROL =
-  'Unauthorized: this Mailyard is reachable from the network, so the control API and the web UI need its control key ' +
-  '(send Authorization: Bearer <control key>, or log in to the web UI); the key is printed at start-up or set with --control-key';
-
 /** Paths of the control API that answer without the key: the web UI's login. */
 const OPEN_PATHS = new Set(['/emulator/session', '/emulator/login', '/emulator/logout']);
 
@@ -110,7 +107,7 @@ const OPEN_PATHS = new Set(['/emulator/session', '/emulator/login', '/emulator/l
 export function controlKeyGuard(access: ControlAccess) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (!access.required || OPEN_PATHS.has(request.url.split('?')[0]!) || access.allows(request)) return;
-    return reply.status(401).header('www-authenticate', 'Bearer realm="mailyard control"').send(errorBody(UNAUTHORIZED_CONTROL));
+    return sendError(reply.header('www-authenticate', 'Bearer realm="mailyard control"'), appError('controlKeyRequired'));
   };
 }
 
@@ -132,12 +129,10 @@ export function sessionRoutes(app: FastifyInstance, access: ReturnType<typeof co
   );
   app.post('/emulator/login', (request, reply) => {
     const parsed = LoginBody.safeParse(request.body ?? {});
-    if (!parsed.success) {
-      return reply.status(400).send(errorBody(`Bad Request: ${parsed.error.issues[0]!.message}`));
-    }
+    if (!parsed.success) return sendError(reply, appError('loginBodyInvalid', { problem: parsed.error.issues[0]!.message }));
     if (!access.login(reply, request, parsed.data.key)) {
       request.log.warn({ remote: request.ip }, 'web UI login refused: not the control key');
-      return reply.status(401).send(errorBody('Unauthorized: that is not the control key of this Mailyard'));
+      return sendError(reply, appError('controlKeyWrong'));
     }
     return reply.send({ success: true, message: 'Logged in', data: { key_required: access.required, authenticated: true } });
   });

@@ -1,17 +1,19 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_STATUS, MESSAGES, type FieldError } from '../../../src-shared/errors';
+import { ERROR_STATUS, type FieldError } from '../../../src-shared/errors';
 import type { ErrorResponse } from '../../../src-shared/schemas/common';
+import { appError } from '../error-catalogue';
 import { AppError, type ErrorExtras } from '../errors';
-import { isStoreFull, STORE_FULL_MESSAGE } from '../store/store-space';
+import { isStoreFull } from '../store/store-space';
 
-/** Fastify's own client errors, in our words. */
-const FASTIFY_ERRORS: Record<string, { status: number; message?: string }> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: MESSAGES.unsupportedMediaType },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: MESSAGES.payloadTooLarge },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'request body is empty; send a JSON object' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400 },
-  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: 'URI Too Long: a path parameter may have at most 1024 characters' },
+/**
+ * Fastify's own client errors, in our words. (An over-long path parameter and a bad URL are the
+ * router's: `frameworkErrors` in app.ts answers them.)
+ */
+const FASTIFY_ERRORS: Record<string, () => AppError> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => appError('unsupportedMediaType'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => appError('contentLengthMismatch'),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => appError('payloadTooLarge'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => appError('emptyJsonBody'),
 };
 
 /** How an operation's errors look beyond `{success, error}` (its route's `config.errorShape`). */
@@ -44,6 +46,11 @@ export function errorBody(message: string, errors?: readonly FieldError[], extra
   return body;
 }
 
+/** Answers `error` in the one error body, with the status its code sets. */
+export function sendError(reply: FastifyReply, error: AppError, shape: ErrorShape = 'plain'): FastifyReply {
+  return reply.status(ERROR_STATUS[error.code]).send(errorBody(error.message, error.errors, error.extras, shape));
+}
+
 /** The error shape the matched route declares (`plain` outside the operation table). */
 export function shapeOf(request: FastifyRequest): ErrorShape {
   return (request.routeOptions?.config as { errorShape?: ErrorShape } | undefined)?.errorShape ?? 'plain';
@@ -51,18 +58,16 @@ export function shapeOf(request: FastifyRequest): ErrorShape {
 
 export function handleError(error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const shape = shapeOf(request);
-  if (error instanceof AppError) {
-    return reply.status(ERROR_STATUS[error.code]).send(errorBody(error.message, error.errors, error.extras, shape));
-  }
+  if (error instanceof AppError) return sendError(reply, error, shape);
   const fst = error as FastifyError;
   const known = fst.code ? FASTIFY_ERRORS[fst.code] : undefined;
-  if (known) return reply.status(known.status).send(errorBody(known.message ?? fst.message, undefined, undefined, shape));
+  if (known) return sendError(reply, known(), shape);
   // Other errors fastify marks as the client's (4xx) keep their status and words.
   if (typeof fst.statusCode === 'number' && fst.statusCode >= 400 && fst.statusCode < 500) {
     return reply.status(fst.statusCode).send(errorBody(fst.message, undefined, undefined, shape));
   }
   // The disk of the data directory is full: the client may try again once there is room.
-  if (isStoreFull(error)) return reply.status(507).send(errorBody(STORE_FULL_MESSAGE, undefined, undefined, shape));
+  if (isStoreFull(error)) return sendError(reply, appError('storeFull'), shape);
   request.log.error({ err: error, method: request.method, url: request.url }, 'unexpected error');
-  return reply.status(500).send(errorBody('Internal Server Error: this is a Mailyard bug; the log has the details', undefined, undefined, shape));
+  return sendError(reply, appError('internal'), shape);
 }

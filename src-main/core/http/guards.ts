@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MESSAGES } from '../../../src-shared/errors';
 import type { Account, AccountsService } from '../services/accounts.service';
 import { isLoopbackHost } from './control-auth';
-import { errorBody, shapeOf } from './error-handler';
+import { appError } from '../error-catalogue';
+import { sendError, shapeOf } from './error-handler';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,10 +34,7 @@ export function bearerAuth(accounts: AccountsService) {
     const key = apiKeyOf(request.headers);
     const account = key === undefined ? undefined : accounts.authenticate(key);
     if (!account) {
-      return reply
-        .status(401)
-        .header('www-authenticate', 'Bearer realm="mailyard"')
-        .send(errorBody(MESSAGES.unauthorized, undefined, undefined, shapeOf(request)));
+      return sendError(reply.header('www-authenticate', 'Bearer realm="mailyard"'), appError('unauthorized'), shapeOf(request));
     }
     request.account = account;
   };
@@ -91,9 +88,7 @@ export async function refuseCrossSite(request: FastifyRequest, reply: FastifyRep
   reply.header('cross-origin-resource-policy', 'same-origin');
   const origin = foreignOrigin(request);
   if (origin === undefined) return;
-  return reply
-    .status(403)
-    .send(errorBody(`Forbidden: a request from another site (${origin}): this API answers Mailyard's own web UI and programs, not pages of other sites`, undefined, undefined, shapeOf(request)));
+  return sendError(reply, appError('crossSiteRequest', { origin }), shapeOf(request));
 }
 
 /** Whether a request carries a body, by its headers (the body is not read yet). */
@@ -118,12 +113,12 @@ export function controlGuard(configuredHost: string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const name = hostName(request.headers.host);
     if (!anyHost && !isLoopbackName(name) && !allowed.has(name)) {
-      return reply.status(403).send(errorBody(`Forbidden: the control API answers only loopback hosts, not "${name}"`));
+      return sendError(reply, appError('foreignHost', { host: name }));
     }
     if (MUTATING.has(request.method)) {
       const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (type === '' && !hasBody(request.headers)) return;
-      if (type !== 'application/json') return reply.status(415).send(errorBody(MESSAGES.unsupportedMediaType));
+      if (type !== 'application/json') return sendError(reply, appError('unsupportedMediaType'));
     }
   };
 }

@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ControlOperations, DocumentedRoute, DocumentedRoutes, Operation, ServiceOperations } from '../../../src-shared/operations';
 import type { Account } from '../services/accounts.service';
-import { MESSAGES } from '../../../src-shared/errors';
-import { AppError } from '../errors';
+import { appError } from '../error-catalogue';
 import { formatPath, IGNORED_HEADER, ignoredHeaderValue, type RequestLeniency } from './leniency';
 import { parseInput } from './validation';
 
@@ -144,8 +143,7 @@ function parseRequest<O extends Operation>(op: O, request: FastifyRequest, reply
       // One by one: a spread of as many keys as the client sends overflows the stack.
       for (const key of Object.keys(request.body)) ignored.push(formatPath([key]));
     } else {
-      const message = `request body must be empty: ${op.method} ${op.path} takes no body`;
-      throw new AppError('bad_request', message, [{ path: '', message: 'must be empty' }]);
+      throw appError('bodyNotAllowed', { method: op.method, path: op.path });
     }
   }
   return {
@@ -160,6 +158,6 @@ function parseRequest<O extends Operation>(op: O, request: FastifyRequest, reply
 
 /** The account the bearer hook authenticated; an operation that needs one never runs without it. */
 function accountOf(request: FastifyRequest): Account {
-  if (request.account === undefined) throw new AppError('unauthorized', MESSAGES.unauthorized);
+  if (request.account === undefined) throw appError('unauthorized');
   return request.account;
 }

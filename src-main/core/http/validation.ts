@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError } from '../errors';
+import { appError } from '../error-catalogue';
 import { describeFieldError, errorMap, fieldErrors } from '../zod-errors';
 import { parseLeniently } from './leniency';
 
@@ -8,7 +8,7 @@ const LENIENT = { error: errorMap, reportInput: true } as const;
 
 function refuse(issues: readonly z.core.$ZodIssue[], where: string): never {
   const errors = fieldErrors(issues);
-  throw new AppError('validation', describeFieldError(errors[0]!, where), errors);
+  throw appError('invalidFields', { problem: describeFieldError(errors[0]!, where), errors });
 }
 
 /**
@@ -18,8 +18,7 @@ function refuse(issues: readonly z.core.$ZodIssue[], where: string): never {
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'params', ignored?: string[]): z.output<S> {
   if (where === 'body' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
-    const message = value === undefined ? 'request body is required (a JSON object)' : 'request body must be a JSON object';
-    throw new AppError('validation', message, [{ path: '', message }]);
+    throw appError(value === undefined ? 'bodyRequired' : 'bodyNotObject');
   }
   if (ignored === undefined) {
     const result = schema.safeParse(value, STRICT);

@@ -2,7 +2,7 @@ import { realpathSync, statSync, type Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, sep } from 'node:path';
 import type { ScenarioFolder as Folder } from '../../../src-shared/operations/control/scenarios';
-import { AppError } from '../errors';
+import { appError } from '../error-catalogue';
 import { parseScenario } from './parse';
 
 /** What a scenarios folder lists and serves (docs/scenarios.md, "From the web UI"). */
@@ -119,42 +119,39 @@ export class ScenarioFolders {
    * when there is no such scenario file, 403 when it is outside every folder, 400 past maxFileBytes.
    */
   async read(path: string): Promise<ScenarioFileRef & { source: string }> {
-    if (this.folders.length === 0) throw new AppError('forbidden', NO_FOLDERS);
+    if (this.folders.length === 0) throw appError('noScenarioFolders');
     let candidate: string;
     if (isAbsolute(path)) candidate = path;
     else {
       const [id, ...rest] = path.split('/');
       const folder = this.folders.find((f) => f.id === id);
       if (!folder || rest.length === 0) {
-        throw new AppError('not_found', `no scenario file ${JSON.stringify(path)}: a path starts with a scenarios folder's name (${this.folders.map((f) => `${f.id}/`).join(', ')}), as GET /emulator/scenarios/files lists them`);
+        throw appError('scenarioFolderUnknown', { path, folders: this.folders.map((f) => `${f.id}/`).join(', ') });
       }
-      if (rest.some((part) => part === '..' || part === '.' || part === '')) throw new AppError('not_found', `no scenario file ${JSON.stringify(path)}: name it as it is listed`);
+      if (rest.some((part) => part === '..' || part === '.' || part === '')) throw appError('scenarioPathNotListed', { path });
       candidate = join(folder.dir, ...rest);
     }
     let real: string;
     try {
       real = await realpath(candidate);
     } catch {
-      throw new AppError('not_found', `no scenario file ${JSON.stringify(path)}`);
+      throw appError('scenarioFileNotFound', { path });
     }
     const folder = this.folders.find((f) => inside(f.dir, real));
     if (!folder) {
-      throw new AppError('forbidden', `${JSON.stringify(path)} is outside the scenarios folders Mailyard was started with (${this.dirs.join(', ')}): start it with --scenarios ${JSON.stringify(dirname(real))} to run it from there`);
+      throw appError('scenarioFileOutside', { path, folders: this.dirs.join(', '), dir: dirname(real) });
     }
     const info = await stat(real);
     if (!EXTENSIONS.has(extname(real).toLowerCase()) || !info.isFile()) {
-      throw new AppError('not_found', `no scenario file ${JSON.stringify(path)}: a scenario file ends in .yaml, .yml or .json`);
+      throw appError('scenarioFileNotScenario', { path });
     }
     const listed = listedPath(folder.id, folder.dir, real);
     if (info.size > SCENARIO_FOLDER_LIMITS.maxFileBytes) {
-      throw new AppError('validation', `${listed} is ${info.size} bytes: a scenario file has at most ${SCENARIO_FOLDER_LIMITS.maxFileBytes}`);
+      throw appError('scenarioFileTooLarge', { path: listed, bytes: info.size, max: SCENARIO_FOLDER_LIMITS.maxFileBytes });
     }
     return { path: listed, file: real, source: await readFile(real, 'utf8') };
   }
 }
-
-export const NO_FOLDERS =
-  'no scenarios folder: Mailyard runs scenario files only from folders you allowed (mailyard serve --scenarios DIR; in the desktop app, Allow a Scenarios Folder… in its menu)';
 
 function listedPath(id: string, dir: string, file: string): string {
   return `${id}/${relative(dir, file).split(sep).join('/')}`;

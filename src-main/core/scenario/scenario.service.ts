@@ -3,7 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Scenario } from '../../../src-shared/scenario/format';
 import type { ScenarioReport, ScenarioRun } from '../../../src-shared/scenario/report';
-import { AppError } from '../errors';
+import { appError } from '../error-catalogue';
+import type { AppError } from '../errors';
 import { parseScenario, validateScenario, type ScenarioFileError } from './parse';
 import { renderReportHtml } from './report-html';
 import { ScenarioExecution, type ScenarioOrigin, type ScenarioRunDeps } from './run';
@@ -23,12 +24,6 @@ export interface StartOptions {
   onLog?: (line: string) => void;
 }
 
-/** What a refused scenario says: text posted over HTTP never starts a program on this machine. */
-export const POSTED_APP_REFUSED =
-  'a scenario posted as text cannot start an app (app.command would run a program on this machine): run its file instead, ' +
-  'with `mailyard scenario run FILE`, or start Mailyard with --scenarios DIR and run the file from that folder ' +
-  '(the Scenarios screen lists its files; POST /emulator/scenarios/runs {"path": "..."})';
-
 /** A finished run's files in `dir`: report.json, report.html (given rendered) and run.log. */
 export async function writeReportFiles(dir: string, report: ScenarioReport, html: string, log: string): Promise<{ json: string; html: string; log: string }> {
   await mkdir(dir, { recursive: true });
@@ -46,12 +41,12 @@ export const MAX_KEPT_RUNS = 50;
 export function scenarioFileError(errors: ScenarioFileError[]): AppError {
   const first = errors[0]!;
   const where = first.line === null ? '' : ` (line ${first.line}${first.column === null ? '' : `, column ${first.column}`})`;
-  return new AppError(
-    'validation',
-    `the scenario file has ${errors.length} problem${errors.length === 1 ? '' : 's'}: ${first.path ? `${first.path}: ` : ''}${first.message}${where}`,
-    errors.map((e) => ({ path: e.path, message: e.line === null ? e.message : `${e.message} (line ${e.line}, column ${e.column})` })),
-    { details: { errors } },
-  );
+  return appError('scenarioFileInvalid', {
+    count: errors.length,
+    first: `${first.path ? `${first.path}: ` : ''}${first.message}${where}`,
+    fields: errors.map((e) => ({ path: e.path, message: e.line === null ? e.message : `${e.message} (line ${e.line}, column ${e.column})` })),
+    errors,
+  });
 }
 
 /**
@@ -82,7 +77,7 @@ export class ScenarioService {
 
   get(id: string): ScenarioExecution {
     const run = this.runs.find((r) => r.run.id === id);
-    if (!run) throw new AppError('not_found', `no scenario run ${id}`);
+    if (!run) throw appError('scenarioRunNotFound', { id });
     return run;
   }
 
@@ -93,7 +88,7 @@ export class ScenarioService {
   /** A scenario posted over HTTP (its text, or an object): it runs unless it would start an app (403). */
   startPosted(source: string | object, name: string | null, opts: StartOptions = {}): { run: ScenarioRun; done: Promise<ScenarioReport> } {
     const scenario = this.parse(source);
-    if (scenario.app) throw new AppError('forbidden', POSTED_APP_REFUSED);
+    if (scenario.app) throw appError('postedAppRefused');
     return this.launch(scenario, { dir: null, label: name }, opts);
   }
 
@@ -116,7 +111,7 @@ export class ScenarioService {
   /** Starts a run (409 while one runs); `done` resolves with its report, written to `reportDir` when given. */
   private launch(scenario: Scenario, origin: ScenarioOrigin, opts: StartOptions): { run: ScenarioRun; done: Promise<ScenarioReport> } {
     const busy = this.active();
-    if (busy) throw new AppError('conflict', `a scenario run is under way (${busy.run.id}, ${busy.run.name}); stop it or wait for it to finish`);
+    if (busy) throw appError('scenarioRunBusy', { id: busy.run.id, name: busy.run.name });
     const exec = new ScenarioExecution({ ...this.deps, onLog: opts.onLog ?? this.deps.onLog }, scenario, origin, randomUUID(), (run) => this.announce(run));
     this.runs.unshift(exec);
     this.runs.splice(MAX_KEPT_RUNS);
@@ -136,7 +131,7 @@ export class ScenarioService {
 
   report(id: string): ScenarioReport {
     const exec = this.get(id);
-    if (!exec.report) throw new AppError('not_found', `scenario run ${id} has not finished; its report comes when it does`);
+    if (!exec.report) throw appError('scenarioReportPending', { id });
     return exec.report;
   }
 

@@ -4,7 +4,7 @@ import type { PayloadFormat } from '../../../src-shared/payload-format';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
 import { isoTimestamp, type Clock } from '../clock';
 import { generateSigningSecret } from '../dispatch/sign';
-import { AppError } from '../errors';
+import { appError } from '../error-catalogue';
 import type { AccountRow, AccountsRepo, NewAccountRow } from '../store/accounts.repo';
 
 export interface Account {
@@ -100,7 +100,7 @@ export class AccountsService {
   /** A control-API request's account: the one named (404 when there is none), else the default. */
   accountIdOr404(accountId: string | undefined): string {
     if (accountId === undefined) return this.defaultAccountId();
-    if (!this.deps.repo.findById(accountId)) throw new AppError('not_found', 'Account Not Found');
+    if (!this.deps.repo.findById(accountId)) throw appError('accountNotFound');
     return accountId;
   }
 
@@ -113,7 +113,7 @@ export class AccountsService {
   /** Sets (or, with no secret, generates) the account's signing secret; null turns signing off. */
   setSigningSecret(accountId: string, secret: string | null | undefined): Account {
     const value = secret === undefined ? generateSigningSecret() : secret;
-    if (!this.deps.repo.setSigningSecret(accountId, value)) throw new AppError('not_found', 'Account Not Found');
+    if (!this.deps.repo.setSigningSecret(accountId, value)) throw appError('accountNotFound');
     this.secrets.set(accountId, value);
     this.byKey.clear();
     return this.get(accountId)!;
@@ -131,7 +131,7 @@ export class AccountsService {
 
   /** The account's choice of webhook body shape, from its next event on (deliveries already queued keep theirs). */
   setPayloadFormat(accountId: string, format: PayloadFormat): Account {
-    if (!this.deps.repo.setPayloadFormat(accountId, format)) throw new AppError('not_found', 'Account Not Found');
+    if (!this.deps.repo.setPayloadFormat(accountId, format)) throw appError('accountNotFound');
     this.formats.set(accountId, format);
     this.byKey.clear();
     return this.get(accountId)!;
@@ -155,7 +155,7 @@ export class AccountsService {
   create(input: { name?: string; apiKey?: string }): Account {
     const apiKey = input.apiKey ?? generateApiKey();
     if (this.deps.repo.findByKey(apiKey)) {
-      throw new AppError('conflict', 'Account Already Exists', [{ path: 'api_key', message: 'is already the key of another account' }]);
+      throw appError('accountExists');
     }
     return this.insert({ name: input.name ?? `Account ${this.deps.repo.count() + 1}`, apiKey, isDefault: this.deps.repo.count() === 0 });
   }

@@ -1,7 +1,7 @@
 import type { ClockState } from '../../../src-shared/schemas/dispatch';
 import { isoTimestamp, type EmulatorClock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
-import { AppError } from '../errors';
+import { appError } from '../error-catalogue';
 import type { Simulator } from './simulation/simulator';
 
 /** A clock move waits this long at most (wall time) for the attempts it made due (docs/limits.md). */
@@ -50,9 +50,7 @@ export class ClockService {
   /** Changes the speed, jumps ahead, or both; answers once the work that fell due is recorded. */
   async set(body: { speed?: number; advance_ms?: number }): Promise<ClockState> {
     const { clock } = this.deps;
-    if (body.speed === undefined && body.advance_ms === undefined) {
-      throw new AppError('validation', 'give speed, advance_ms or both', [{ path: '', message: 'give speed, advance_ms or both' }]);
-    }
+    if (body.speed === undefined && body.advance_ms === undefined) throw appError('clockNeedsMove');
     if (body.speed !== undefined) clock.setSpeed(body.speed);
     if (body.advance_ms !== undefined && body.advance_ms > 0) clock.advance(body.advance_ms);
     await this.settle();

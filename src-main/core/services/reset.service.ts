@@ -2,7 +2,7 @@ import type { ResetResult } from '../../../src-shared/schemas/emulator';
 import type { EmulatorClock } from '../clock';
 import type { DeliveryTargets } from '../dispatch/delivery-targets';
 import type { Dispatcher } from '../dispatch/dispatcher';
-import { AppError } from '../errors';
+import { appError } from '../error-catalogue';
 import type { ResetRepo } from '../store/reset.repo';
 import type { AccountsService } from './accounts.service';
 
@@ -93,10 +93,7 @@ export class ResetService {
     const deadline = performance.now() + this.deps.drainTimeoutMs;
     while (dispatcher.inFlightCount() > 0 || repo.sendingCount() > 0) {
       if (performance.now() > deadline) {
-        throw new AppError(
-          'conflict',
-          'Reset not done: webhook attempts are still in flight after their time-out; pending deliveries were cancelled, nothing else was removed; try again',
-        );
+        throw appError('resetNotDone');
       }
       await new Promise((r) => setTimeout(r, this.deps.pollMs ?? 10));
     }

@@ -1,6 +1,5 @@
 import { isIP } from 'node:net';
-import { MESSAGES } from '../../../src-shared/errors';
-import { AppError } from '../errors';
+import { appError } from '../error-catalogue';
 import { isNonPublicAddress, UnreachableError, urlHost, type HostLookup, type UrlProbe } from '../net/reachability';
 
 /** How a URL the emulator will post to (a webhook, an inbound route) is checked when it is set. */
@@ -24,15 +23,12 @@ export async function checkUrl(policy: WebhookUrlPolicy, value: string, path: st
       await probe(url, { timeoutMs, verifyTls: false });
       return;
     }
-    if (url.protocol !== 'https:') {
-      const message = 'must be an https URL (strict webhook URLs are on)';
-      throw new AppError('validation', `${path} ${message}`, [{ path, message }]);
-    }
+    if (url.protocol !== 'https:') throw appError('httpsRequired', { path });
     const address = await publicAddress(lookup, urlHost(url));
     await probe(url, { timeoutMs, verifyTls: true, address });
   } catch (err) {
     if (err instanceof UnreachableError) {
-      throw new AppError('unreachable', MESSAGES.unreachablePrefix + err.message, [{ path, message: err.message }]);
+      throw appError('urlUnreachable', { path, reason: err.message });
     }
     throw err;
   }
@@ -70,7 +66,7 @@ export async function checkServerHost(policy: Pick<WebhookUrlPolicy, 'strict' | 
   try {
     return await publicAddress(policy.lookup, host.replace(/^\[(.*)\]$/, '$1'));
   } catch (err) {
-    if (err instanceof UnreachableError) throw new AppError('unreachable', err.message, [{ path, message: err.message }]);
+    if (err instanceof UnreachableError) throw appError('serverHostRefused', { path, reason: err.message });
     throw err;
   }
 }

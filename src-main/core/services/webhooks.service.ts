@@ -1,5 +1,4 @@
 import { ulid } from 'ulid';
-import { MESSAGES } from '../../../src-shared/errors';
 import { EMAIL_EVENT_KINDS, type WebhookEvent } from '../../../src-shared/events';
 import type {
   DeleteWebhookBody,
@@ -9,7 +8,7 @@ import type {
   WebhookRecord,
 } from '../../../src-shared/schemas/webhooks';
 import { isoTimestamp, type Clock } from '../clock';
-import { AppError } from '../errors';
+import { appError } from '../error-catalogue';
 import type { WebhookRow, WebhooksRepo } from '../store/webhooks.repo';
 import { checkUrl, type WebhookUrlPolicy } from './url-check';
 
@@ -38,22 +37,17 @@ function toRecord(row: WebhookRow): WebhookRecord {
 function resolveFlags(event: WebhookEvent, options: Options, required: boolean): ResolvedEventFlags | null | undefined {
   if (event === 'DOMAIN_VERIFICATION') {
     if (options?.events !== undefined) {
-      throw new AppError('validation', MESSAGES.eventsForDomainVerification, [
-        { path: 'webhook_options.events', message: MESSAGES.eventsForDomainVerification },
-      ]);
+      throw appError('eventsForDomainVerification');
     }
     return null;
   }
   if (options === undefined && !required) return undefined;
   const flags = Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, options?.events?.[k] === true])) as ResolvedEventFlags;
   if (!Object.values(flags).some(Boolean)) {
-    throw new AppError('validation', MESSAGES.noEventEnabled, [{ path: 'webhook_options.events', message: MESSAGES.noEventEnabled }]);
+    throw appError('noEventEnabled');
   }
   return flags;
 }
-
-const notFound = () => new AppError('not_found', MESSAGES.webhookNotFound);
-const exists = () => new AppError('conflict', MESSAGES.webhookExists);
 
 /** What the event path needs of an account's EMAIL_EVENT webhook. */
 export interface EmailEventFilter {
@@ -104,7 +98,7 @@ export class WebhooksService {
 
   async register(accountId: string, body: RegisterWebhookBody): Promise<void> {
     const flags = resolveFlags(body.event, body.webhook_options, true);
-    if (this.deps.repo.find(accountId, body.event)) throw exists();
+    if (this.deps.repo.find(accountId, body.event)) throw appError('webhookExists');
     await this.checkUrl(body.webhook_url);
     const now = isoTimestamp(this.deps.clock.now());
     const inserted = this.deps.repo.insert({
@@ -119,14 +113,14 @@ export class WebhooksService {
       updated_at: now,
     });
     // A concurrent registration may have won while the URL was being checked.
-    if (!inserted) throw exists();
+    if (!inserted) throw appError('webhookExists');
     this.filters.delete(accountId);
   }
 
   async update(accountId: string, body: UpdateWebhookBody): Promise<void> {
     const flags = resolveFlags(body.event, body.webhook_options, false);
     const current = this.deps.repo.find(accountId, body.event);
-    if (!current) throw notFound();
+    if (!current) throw appError('webhookNotFound');
     if (body.webhook_url !== undefined && body.webhook_url !== current.url) await this.checkUrl(body.webhook_url);
     const updated = this.deps.repo.update({
       id: current.id,
@@ -137,7 +131,7 @@ export class WebhooksService {
       updated_at: isoTimestamp(this.deps.clock.now()),
     });
     // Deleted while the URL was being checked.
-    if (!updated) throw notFound();
+    if (!updated) throw appError('webhookNotFound');
     this.filters.delete(accountId);
     this.deps.onChanged(current.id, false);
   }
@@ -145,7 +139,7 @@ export class WebhooksService {
   /** Deletes the webhook; no request goes to it afterwards, retries already scheduled included. */
   delete(accountId: string, body: DeleteWebhookBody): void {
     const current = this.deps.repo.find(accountId, body.event);
-    if (!current || !this.deps.repo.delete(accountId, body.event)) throw notFound();
+    if (!current || !this.deps.repo.delete(accountId, body.event)) throw appError('webhookNotFound');
     this.filters.delete(accountId);
     this.deps.onChanged(current.id, true);
   }

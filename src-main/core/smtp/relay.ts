@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import { ClockAlarm, isoTimestamp, type Clock } from '../clock';
-import { AppError } from '../errors';
+import { appError } from '../error-catalogue';
 import type { ReleaseResult } from '../../../src-shared/schemas/messages';
 import type { MailerRow, MailersRepo, RelayRow } from '../store/mailers.repo';
 import type { MessagesRepo } from '../store/messages.repo';
@@ -156,12 +156,9 @@ export class SmtpRelay {
     const { messages, mailers } = this.deps;
     const message = messages.get(messageId);
     const raw = message && messages.rawOf(message);
-    if (!message || !raw) throw new AppError('not_found', 'Message Not Found');
+    if (!message || !raw) throw appError('messageNotFound');
     const mailer = mailers.row(mailerId);
-    if (!mailer || mailer.config_type !== 'smtp') {
-      const why = mailer ? 'names an IMAP configuration; only SMTP configurations send' : 'names no SMTP mailer';
-      throw new AppError('validation', `mailer_id ${why}`, [{ path: 'mailer_id', message: why }]);
-    }
+    if (!mailer || mailer.config_type !== 'smtp') throw appError(mailer ? 'relayMailerIsImap' : 'relayMailerUnknown');
     const started = performance.now();
     const { outcome, accepted, rejected } = await this.transmit(mailer, message.from_email, to ?? [message.recipient_email], raw);
     if (mailers.row(mailer.id)) this.mailerStatusAfter(mailer, outcome);

@@ -1,6 +1,6 @@
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { decodeCursor, paginate } from '../../cursor';
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
 import type { ClockService } from '../../services/clock.service';
 import type { EmailEventsService } from '../../services/events/email-events.service';
 import { download } from '../download';
@@ -33,13 +33,13 @@ export function dispatchHandlers(deps: { clockControl: ClockService; dispatcher:
     listEndpoints: ({ query }) => ok('Endpoints retrieved successfully', { endpoints: dispatcher.endpoints(query.account_id) }),
     getDelivery: ({ params }) => {
       const delivery = dispatcher.find(params.id);
-      if (!delivery) throw new AppError('not_found', 'Delivery Not Found');
+      if (!delivery) throw appError('deliveryNotFound');
       return ok('Delivery retrieved successfully', delivery);
     },
     // The whole payload, as stored: JSON bytes, never parsed or re-encoded here, as a download.
     getDeliveryPayload: ({ params, reply }) => {
       const payload = dispatcher.payload(params.id);
-      if (!payload) throw new AppError('not_found', 'Delivery Not Found');
+      if (!payload) throw appError('deliveryNotFound');
       return download(reply, `delivery-${params.id}.json`, 'application/json', payload);
     },
     retryDelivery: async ({ params }) => ok('Delivery attempted', await dispatcher.retryNow(params.id)),

@@ -1,6 +1,6 @@
 import { domainToUnicode } from 'node:url';
 import type { DomainRecord } from '../../../../src-shared/schemas/domains';
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
 import type { DomainRow } from '../../store/domains.repo';
 import { recordName, toPublished, toRecordMap, withMx, type DnsRecord } from './dns-records';
 import { parseDomainName } from './hostname';
@@ -18,7 +18,7 @@ export interface DomainOptions {
 /** The domain as typed, in its DNS form; a 400 naming the problem when it is not a domain. */
 export function domainName(input: string, path = 'domain'): { ascii: string; unicode: string } {
   const parsed = parseDomainName(input);
-  if ('error' in parsed) throw new AppError('validation', `${path} ${parsed.error}`, [{ path, message: parsed.error }]);
+  if ('error' in parsed) throw appError('invalidField', { path, problem: parsed.error });
   return parsed;
 }
 

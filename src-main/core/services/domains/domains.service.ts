@@ -10,7 +10,7 @@ import type {
 } from '../../../../src-shared/schemas/domains';
 import { isoTimestamp, type Clock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
 import type { DomainRow, DomainsRepo } from '../../store/domains.repo';
 import type { UnitOfWork } from '../../store/unit-of-work';
 import type { WebhooksRepo } from '../../store/webhooks.repo';
@@ -43,11 +43,6 @@ export interface DomainsDeps {
 
 const CHECKS_KEPT = 20;
 
-const notFound = () => new AppError('not_found', 'Domain Not Found');
-/** verifyDomain's answer when a record does not check out (400), with every record's outcome. */
-const invalidRecords = (records: DomainDnsRecords) => new AppError('validation', 'Invalid DNS records', undefined, { records });
-const exists = () => new AppError('conflict', 'Domain Already Exists');
-
 /** At most this many answers of signingKey() are kept in memory. */
 const SIGNING_KEYS_KEPT = 1_000;
 
@@ -67,7 +62,7 @@ export class DomainsService {
   async add(accountId: string, body: AddDomainBody): Promise<DomainRecord> {
     const { ascii } = domainName(body.domain);
     const { repo, clock } = this.deps;
-    if (repo.find(accountId, ascii)) throw exists();
+    if (repo.find(accountId, ascii)) throw appError('domainExists');
     const key = await (this.deps.generateKey ?? generateDkimKey)();
     const selector = (body.selector ?? DEFAULT_DKIM_SELECTOR).toLowerCase();
     const nowMs = clock.now();
@@ -98,7 +93,7 @@ export class DomainsService {
       checked_at: null,
     };
     // A concurrent add may have won while the key was being generated.
-    if (!repo.insert(row)) throw exists();
+    if (!repo.insert(row)) throw appError('domainExists');
     this.signingKeys.clear();
     return this.toRecord(row);
   }
@@ -118,7 +113,7 @@ export class DomainsService {
 
   delete(accountId: string, domain: string): void {
     const { ascii } = domainName(domain);
-    if (!this.deps.repo.delete(accountId, ascii)) throw notFound();
+    if (!this.deps.repo.delete(accountId, ascii)) throw appError('domainNotFound');
     this.signingKeys.clear();
   }
 
@@ -137,7 +132,7 @@ export class DomainsService {
     const at = isoTimestamp(now);
     // Read again: the DNS check is asynchronous, and another verification may have changed the status meanwhile.
     const current = repo.findById(before.id);
-    if (!current) throw notFound();
+    if (!current) throw appError('domainNotFound');
     const previous = current.status;
     const recordsJson = JSON.stringify(records);
     const updated = this.deps.unitOfWork.run(() => {
@@ -157,10 +152,10 @@ export class DomainsService {
       return recorded;
     });
     this.signingKeys.clear();
-    if (!updated) throw notFound();
+    if (!updated) throw appError('domainNotFound');
     const byName = toRecordMap(records);
     // The failed check is recorded (and notified) before the 400 that reports it.
-    if (status !== 'verified') throw invalidRecords(byName);
+    if (status !== 'verified') throw appError('invalidDnsRecords', { records: byName });
     return byName;
   }
 
@@ -168,7 +163,7 @@ export class DomainsService {
   setVerification(domain: string, body: SetVerificationBody): { domain: string; outcome: 'verified' | 'failed'; reason: string | null; accounts: number } {
     const { ascii } = domainName(domain);
     const rows = body.account_id === undefined ? this.deps.repo.findByName(ascii) : [this.deps.repo.find(body.account_id, ascii)].filter((r) => r !== undefined);
-    if (rows.length === 0) throw notFound();
+    if (rows.length === 0) throw appError('domainNotFound');
     const reason = body.outcome === 'failed' ? (body.reason ?? null) : null;
     for (const row of rows) this.deps.repo.setOutcome(row.id, body.outcome, reason);
     return { domain: ascii, outcome: body.outcome, reason: body.outcome === 'failed' ? (reason ?? DEFAULT_FAILURE) : null, accounts: rows.length };
@@ -219,7 +214,7 @@ export class DomainsService {
   private row(accountId: string, domain: string): DomainRow {
     const { ascii } = domainName(domain);
     const row = this.deps.repo.find(accountId, ascii);
-    if (!row) throw notFound();
+    if (!row) throw appError('domainNotFound');
     return row;
   }
 

@@ -1,13 +1,12 @@
 import {
   LOGS_MAX_WINDOW_MS,
-  LOGS_WINDOW_TOO_LONG,
   type EmailLogEntry,
   type EmailLogsQuery,
   type EmailLogsResponse,
 } from '../../../../src-shared/schemas/email';
 import type { Clock } from '../../clock';
 import { cursorId } from '../../cursor';
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
 import type { MessageEventRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 
 /** What the logs query reads: the stored copies, the emulator clock (the default window), the accounts' numbers. */
@@ -74,10 +73,10 @@ export function queryEmailLogs(source: EmailLogsSource, accountId: string, query
     createdTo ??= (createdFrom ?? 0) + LOGS_MAX_WINDOW_MS;
     createdFrom ??= createdTo - LOGS_MAX_WINDOW_MS;
     if (createdTo - createdFrom > LOGS_MAX_WINDOW_MS) {
-      throw new AppError('validation', LOGS_WINDOW_TOO_LONG, [{ path: 'endCreatedAt', message: 'must be at most 7 days after startCreatedAt' }]);
+      throw appError('logsWindowTooLong');
     }
     if (createdTo < createdFrom) {
-      throw new AppError('validation', 'endCreatedAt must not be before startCreatedAt', [{ path: 'endCreatedAt', message: 'must not be before startCreatedAt' }]);
+      throw appError('logsWindowReversed');
     }
   }
   const filter = {

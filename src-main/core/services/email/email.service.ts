@@ -1,7 +1,7 @@
-import { countPlaceholders, SEND_LIMITS, TOO_MANY_PLACEHOLDERS, type EmailLogsQuery, type EmailLogsResponse, type SendEmailBody } from '../../../../src-shared/schemas/email';
+import { countPlaceholders, SEND_LIMITS, type EmailLogsQuery, type EmailLogsResponse, type SendEmailBody } from '../../../../src-shared/schemas/email';
 import { isoTimestamp, type Clock } from '../../clock';
 import { monotonicUlids } from '../../ids';
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { WriteBatcher } from '../../store/write-batcher';
@@ -98,7 +98,7 @@ export class EmailService {
     const now = this.deps.clock.now();
     const template = body.template_id ? this.deps.template(accountId, body.template_id) : undefined;
     if (body.template_id && !template) {
-      throw new AppError('validation', 'template_id names no template of this account', [{ path: 'template_id', message: 'names no template of this account' }]);
+      throw appError('templateIdUnknown');
     }
     const mailerId = body.mailer_id ?? '';
     const { relayed } = this.deps.senders.check(accountId, mailerId, body.from.email);
@@ -116,7 +116,7 @@ export class EmailService {
     const substitute = template !== undefined || Object.keys(body.substitutions ?? {}).length > 0;
     // Filling is done once per recipient on this thread: its placeholders are bounded.
     if (substitute && countPlaceholders([subject, html, text]) > SEND_LIMITS.placeholders) {
-      throw new AppError('validation', `content ${TOO_MANY_PLACEHOLDERS}`, [{ path: 'content', message: TOO_MANY_PLACEHOLDERS }]);
+      throw appError('tooManyPlaceholders');
     }
     const copies = await composeCopies(body, recipients, {
       date: new Date(now),

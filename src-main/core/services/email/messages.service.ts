@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FireOutcomes, MessageDetail, MessageSummary, MessageWaitFilter } from '../../../../src-shared/schemas/messages';
 import type { Suppression } from '../../../../src-shared/schemas/suppressions';
 import { decodeCursor, paginate } from '../../cursor';
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
 import { isoTimestamp } from '../../clock';
 import type { RelayRow } from '../../store/mailers.repo';
 import type { MessageListRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
@@ -42,8 +42,6 @@ function checksums(content: Buffer | null | undefined): { md5: string; sha1: str
   const hex = (algorithm: string) => createHash(algorithm).update(bytes).digest('hex');
   return { md5: hex('md5'), sha1: hex('sha1'), sha256: hex('sha256') };
 }
-
-const notFound = () => new AppError('not_found', 'Message Not Found');
 
 /** An attachment as a download: bytes, a content type, and a file name that is data, never a path. */
 export interface AttachmentDownload {
@@ -144,14 +142,14 @@ export class MessagesService {
   raw(id: string): Buffer {
     const row = this.deps.repo.get(id);
     const raw = row && this.deps.repo.rawOf(row);
-    if (!raw) throw notFound();
+    if (!raw) throw appError('messageNotFound');
     return raw;
   }
 
   async detail(id: string): Promise<MessageDetail> {
     const row = this.deps.repo.get(id);
     const raw = row && this.deps.repo.rawOf(row);
-    if (!row || !raw) throw notFound();
+    if (!row || !raw) throw appError('messageNotFound');
     // Never fails: a message mailparser refuses is shown as well as it can be, with why (parse_problem).
     const parsed = await parseLeniently(raw, { keepAttachments: true });
     const events = this.deps.repo.eventsOf([id]).get(id) ?? [];
@@ -197,12 +195,12 @@ export class MessagesService {
   async attachment(id: string, index: number): Promise<AttachmentDownload> {
     const parsed = await parseLeniently(this.raw(id), { keepAttachments: true });
     const a = parsed.attachments[index];
-    if (!a?.content) throw new AppError('not_found', 'Attachment Not Found');
+    if (!a?.content) throw appError('attachmentNotFound');
     return { filename: a.filename ?? `attachment-${index + 1}`, contentType: a.contentType, content: a.content };
   }
 
   delete(id: string): void {
-    if (!this.deps.repo.deleteOne(id)) throw notFound();
+    if (!this.deps.repo.deleteOne(id)) throw appError('messageNotFound');
   }
 
   deleteAll(): number {

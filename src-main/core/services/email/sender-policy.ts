@@ -1,13 +1,8 @@
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
 import type { SenderPolicy } from './email.service';
-
-/** The real service's answer to a sender the account may not send as. */
-export const UNAUTHORIZED_FROM_EMAIL = 'Unauthorized From Email';
 
 /** A `mailer_id` the real service gives a domain: `domain_` and a ULID. */
 const REAL_DOMAIN_MAILER_ID = /^domain_[0-9A-HJKMNP-TV-Z]{26}$/i;
-
-const forbidden = (why: string) => new AppError('forbidden', UNAUTHORIZED_FROM_EMAIL, [{ path: 'from.email', message: why }]);
 
 /**
  * The rules of a send's `mailer_id` and sender (contract part 4):
@@ -31,26 +26,20 @@ export function senderPolicy(deps: {
   return {
     check(accountId, mailerId, fromEmail) {
       const fromDomain = fromEmail.slice(fromEmail.lastIndexOf('@') + 1).toLowerCase();
-      if (deps.strict && !deps.verifiedSender(accountId, fromEmail)) {
-        throw forbidden(`${fromDomain} is not a verified domain of this account (--strict-senders)`);
-      }
+      if (deps.strict && !deps.verifiedSender(accountId, fromEmail)) throw appError('senderDomainUnverified', { domain: fromDomain });
       if (mailerId === '') return { relayed: false };
       const domain = deps.domainOfMailer(accountId, mailerId);
       if (domain !== undefined) {
-        if (domain !== fromDomain) throw forbidden(`mailer_id ${mailerId} sends for ${domain}, not ${fromDomain}`);
+        if (domain !== fromDomain) throw appError('senderNotMailersDomain', { mailerId, domain, fromDomain });
         return { relayed: false };
       }
       const mailer = deps.mailerOf(accountId, mailerId);
       if (mailer?.type === 'smtp') return { relayed: mailer.relays };
       if (mailer?.type === 'imap') {
-        throw new AppError('validation', 'mailer_id names an IMAP configuration; only domains and SMTP configurations send', [
-          { path: 'mailer_id', message: 'names an IMAP configuration' },
-        ]);
+        throw appError('mailerIdIsImap');
       }
       if (REAL_DOMAIN_MAILER_ID.test(mailerId) && !deps.strict) return { relayed: false };
-      throw new AppError('validation', 'mailer_id names no domain or SMTP configuration of this account', [
-        { path: 'mailer_id', message: 'names no domain or SMTP configuration of this account' },
-      ]);
+      throw appError('mailerIdUnknown');
     },
   };
 }

@@ -1,6 +1,6 @@
 import he from 'he';
 import { PLACEHOLDER, SEND_LIMITS } from '../../../../src-shared/schemas/email';
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
 
 /** A send's `substitutions`: per-recipient values, and `*` for every recipient. */
 export type SubstitutionMap = Record<string, Record<string, string | number | boolean>>;
@@ -71,8 +71,7 @@ export function fillPlaceholders(texts: FilledTexts, values: Map<string, string>
   const fill = (text: string, html: boolean) => {
     const out = substitute(text, values, html, missing, room);
     if (out === undefined) {
-      const message = `make the copy for ${recipient} longer than ${SEND_LIMITS.filledLength.toLocaleString('en-US')} characters of subject and content`;
-      throw new AppError('validation', `substitutions ${message}`, [{ path: 'substitutions', message }]);
+      throw appError('filledTooLong', { recipient });
     }
     room -= out.length;
     return out;

@@ -1,6 +1,6 @@
 import { MAX_TEMPLATES, type TemplateBody, type TemplateRecord } from '../../../../src-shared/schemas/templates';
 import { isoTimestamp, type Clock } from '../../clock';
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
 import { monotonicUlids } from '../../ids';
 import type { TemplateRow, TemplatesRepo } from '../../store/templates.repo';
 import { placeholdersOf } from './substitute';
@@ -23,8 +23,6 @@ function toRecord(row: TemplateRow): TemplateRecord {
   };
 }
 
-const notFound = () => new AppError('not_found', 'Template Not Found');
-
 export interface TemplatesDeps {
   repo: TemplatesRepo;
   clock: Clock;
@@ -38,7 +36,7 @@ export class TemplatesService {
 
   create(accountId: string, body: TemplateBody): TemplateRecord {
     if (this.deps.repo.count(accountId) >= MAX_TEMPLATES) {
-      throw new AppError('validation', `an account may keep at most ${MAX_TEMPLATES} templates; delete one first`);
+      throw appError('tooManyTemplates');
     }
     const now = this.deps.clock.now();
     const row: TemplateRow = {
@@ -59,7 +57,7 @@ export class TemplatesService {
 
   get(accountId: string, templateId: string): TemplateRecord {
     const row = this.deps.repo.get(accountId, templateId);
-    if (!row) throw notFound();
+    if (!row) throw appError('templateNotFound');
     return toRecord(row);
   }
 
@@ -70,6 +68,6 @@ export class TemplatesService {
   }
 
   delete(accountId: string, templateId: string): void {
-    if (!this.deps.repo.delete(accountId, templateId)) throw notFound();
+    if (!this.deps.repo.delete(accountId, templateId)) throw appError('templateNotFound');
   }
 }

@@ -8,7 +8,8 @@ import { isoTimestamp, type Clock } from '../../clock';
 import { monotonicUlids } from '../../ids';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { UnitOfWork } from '../../store/unit-of-work';
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
+import type { AppError } from '../../errors';
 import { describeFieldError, errorMap, fieldErrors } from '../../zod-errors';
 import type { AccountsService } from '../accounts.service';
 import { outcomeOf, type MessageFacts, type MessageLog } from './message-log';
@@ -17,11 +18,7 @@ import { WEBHOOK_TARGET, type WebhooksService } from '../webhooks.service';
 
 /** A fired event's `ref_id` that names no stored send (or no copy of it to `recipient`): 404, in words. */
 function unknownSend(refId: string, recipient: string | undefined, sendExists: boolean): AppError {
-  const problem =
-    recipient !== undefined && sendExists
-      ? `the send ${refId} has no copy to ${recipient}`
-      : `no stored message has ref_id ${refId}; leave ref_id out (or set fields.ref_id) to fire a free-standing event`;
-  return new AppError('not_found', `Message Not Found: ${problem}`, [{ path: recipient !== undefined && sendExists ? 'recipient' : 'ref_id', message: problem }]);
+  return recipient !== undefined && sendExists ? appError('eventCopyNotFound', { refId, recipient }) : appError('eventSendNotFound', { refId });
 }
 
 export interface EmitResult {
@@ -60,7 +57,7 @@ export class EmailEventsService {
    */
   buildPayload(kind: EmailEventKind, message: MessageFacts | undefined, fields: Record<string, unknown>, at: number, recipient?: string): EmailEventPayload {
     if (fields.event !== undefined && fields.event !== kind) {
-      throw new AppError('validation', 'fields.event must match event', [{ path: 'fields.event', message: 'must match event' }]);
+      throw appError('eventKindMismatch');
     }
     const draft: Record<string, unknown> = defaultPayload(kind, {
       timestamp: isoTimestamp(at),
@@ -86,7 +83,7 @@ export class EmailEventsService {
     const parsed = EMAIL_EVENT_PAYLOADS[kind].safeParse(draft, { error: errorMap });
     if (!parsed.success) {
       const errors = fieldErrors(parsed.error.issues).map((e) => ({ ...e, path: e.path ? `fields.${e.path}` : 'fields' }));
-      throw new AppError('validation', describeFieldError(errors[0]!, 'fields'), errors);
+      throw appError('invalidFields', { problem: describeFieldError(errors[0]!, 'fields'), errors });
     }
     return parsed.data as EmailEventPayload;
   }

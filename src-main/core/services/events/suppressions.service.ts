@@ -1,5 +1,5 @@
 import { SUPPRESSIONS_LIMIT, type Suppression, type SuppressionList } from '../../../../src-shared/schemas/suppressions';
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
 import type { SimulationRepo, SuppressionRow } from '../../store/simulation.repo';
 
 export interface SuppressionsDeps {
@@ -31,7 +31,7 @@ export class SuppressionsService {
   /** Lifts the address's suppression (case-insensitive); 404 when it is not suppressed. */
   remove(accountId: string, email: string): { account_id: string; email: string; removed: true } {
     const emailLc = email.toLowerCase();
-    if (!this.deps.simulation.unsuppress(accountId, emailLc)) throw new AppError('not_found', `${email} is not suppressed for this account`);
+    if (!this.deps.simulation.unsuppress(accountId, emailLc)) throw appError('notSuppressed', { email });
     return { account_id: accountId, email: emailLc, removed: true };
   }
 }

@@ -11,7 +11,7 @@ import type {
 } from '../../../../src-shared/schemas/inbound';
 import { isoTimestamp, type Clock } from '../../clock';
 import type { DeliveryTarget, Dispatcher } from '../../dispatch/dispatcher';
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
 import type { InboundDomainRow, InboundRepo, InboundUsernameRow } from '../../store/inbound.repo';
 import { parseDomainName } from '../domains/hostname';
 import {
@@ -32,9 +32,6 @@ export interface InboundDeps {
   /** The reachability check of a URL being set (422 when it cannot be connected to). */
   checkUrl: (url: string, path: string) => Promise<void>;
 }
-
-const domainNotFound = () => new AppError('not_found', 'Inbound Domain Not Found');
-const usernameNotFound = () => new AppError('not_found', 'Inbound Username Not Found');
 
 /**
  * Inbound routing: routes per domain and username (create, update, get, delete), and the delivery of
@@ -58,20 +55,20 @@ export class InboundService {
   /** The domain as stored (lower-case ASCII), or a 400 naming the field. */
   private domainName(input: string, path = 'domain'): string {
     const parsed = parseDomainName(input);
-    if ('error' in parsed) throw new AppError('validation', `${path} ${parsed.error}`, [{ path, message: parsed.error }]);
+    if ('error' in parsed) throw appError('invalidField', { path, problem: parsed.error });
     return parsed.ascii;
   }
 
   private findDomain(accountId: string, domain: string): InboundDomainRow {
     const row = this.deps.repo.domain(accountId, this.domainName(domain));
-    if (!row) throw domainNotFound();
+    if (!row) throw appError('inboundDomainNotFound');
     return row;
   }
 
   private findUsername(accountId: string, domain: string, username: string): { domain: InboundDomainRow; username: InboundUsernameRow } {
     const domainRow = this.findDomain(accountId, domain);
     const row = this.deps.repo.username(domainRow.id, username.toLowerCase());
-    if (!row) throw usernameNotFound();
+    if (!row) throw appError('inboundUsernameNotFound');
     return { domain: domainRow, username: row };
   }
 
@@ -85,7 +82,7 @@ export class InboundService {
 
   async configureDomain(accountId: string, body: ConfigureInboundDomainBody): Promise<InboundDomainRecord> {
     const domain = this.domainName(body.domain);
-    if (this.deps.repo.domain(accountId, domain)) throw new AppError('conflict', 'Inbound Domain Already Exists');
+    if (this.deps.repo.domain(accountId, domain)) throw appError('inboundDomainExists');
     await this.deps.checkUrl(body.url, 'url');
     const now = isoTimestamp(this.deps.clock.now());
     const row: InboundDomainRow = {
@@ -105,7 +102,7 @@ export class InboundService {
       this.routed = undefined;
     } catch (err) {
       // A concurrent request configured it while the URL was being checked.
-      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new AppError('conflict', 'Inbound Domain Already Exists');
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw appError('inboundDomainExists');
       throw err;
     }
     return this.domainRecord(row);
@@ -147,12 +144,10 @@ export class InboundService {
   async createUsername(accountId: string, body: CreateInboundUsernameBody): Promise<InboundUsernameRecord> {
     const domain = this.findDomain(accountId, body.domain);
     const username = body.username.toLowerCase();
-    if (this.deps.repo.username(domain.id, username)) throw new AppError('conflict', 'Inbound Username Already Exists');
+    if (this.deps.repo.username(domain.id, username)) throw appError('inboundUsernameExists');
     if (body.url === undefined && (body.method !== undefined || body.headers !== undefined)) {
       const path = body.method !== undefined ? 'method' : 'headers';
-      throw new AppError('validation', `${path} needs url (without url, mail goes to the domain's URL with its method and headers)`, [
-        { path, message: 'needs url' },
-      ]);
+      throw appError('inboundNeedsUrl', { path });
     }
     if (body.url !== undefined) await this.deps.checkUrl(body.url, 'url');
     const now = isoTimestamp(this.deps.clock.now());
@@ -169,7 +164,7 @@ export class InboundService {
     try {
       this.deps.repo.insertUsername(row);
     } catch (err) {
-      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new AppError('conflict', 'Inbound Username Already Exists');
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw appError('inboundUsernameExists');
       throw err;
     }
     return this.usernameRecord(domain, row);
@@ -181,9 +176,7 @@ export class InboundService {
     const url = body.url === undefined ? current.url : body.url;
     if (url === null && (body.method !== undefined || body.headers !== undefined)) {
       const path = body.method !== undefined ? 'method' : 'headers';
-      throw new AppError('validation', `${path} needs url (without url, mail goes to the domain's URL with its method and headers)`, [
-        { path, message: 'needs url' },
-      ]);
+      throw appError('inboundNeedsUrl', { path });
     }
     if (url !== null && url !== current.url) await this.deps.checkUrl(url, 'url');
     this.deps.repo.updateUsername({

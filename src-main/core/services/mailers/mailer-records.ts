@@ -1,12 +1,14 @@
 import type { ConfigType, ImapMessageSummary, MailerRecord } from '../../../../src-shared/schemas/mailers';
-import { AppError } from '../../errors';
+import { appError, type ErrorName } from '../../error-catalogue';
 import type { ImapMessageListRow, MailerRow } from '../../store/mailers.repo';
 import type { StoredToken } from './mailer-credentials';
 
 /** A configuration type as the messages name it. */
 export const MAILER_LABEL: Record<ConfigType, string> = { smtp: 'SMTP', imap: 'IMAP' };
 
-export const mailerNotFound = (type?: ConfigType) => new AppError('not_found', type ? `${MAILER_LABEL[type]} Config Not Found` : 'Mailer Not Found');
+const CONFIG_NOT_FOUND = { smtp: 'smtpConfigNotFound', imap: 'imapConfigNotFound' } as const satisfies Record<ConfigType, ErrorName>;
+
+export const mailerNotFound = (type?: ConfigType) => appError(type ? CONFIG_NOT_FOUND[type] : 'mailerNotFound');
 
 /** An IMAP configuration's webhook as stored (`mailers.webhook`, JSON). */
 export interface MailerWebhook {

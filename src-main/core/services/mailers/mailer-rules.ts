@@ -1,8 +1,8 @@
 import type { ConfigType } from '../../../../src-shared/schemas/mailers';
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
 import { MAILER_LABEL } from './mailer-records';
 
-const invalid = (path: string, message: string) => new AppError('validation', `${path} ${message}`, [{ path, message }]);
+const invalid = (path: string, problem: string) => appError('invalidField', { path, problem });
 
 /** Rules beyond the schema, on the configuration as it will be stored (a 400 naming the field). */
 export function checkMailerRules(type: ConfigType, c: { connection_type: string; username: string; hasPassword: boolean; webhook: unknown }): void {

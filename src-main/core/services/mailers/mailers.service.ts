@@ -11,7 +11,7 @@ import type {
 import { isoTimestamp, type Clock } from '../../clock';
 import { decodeCursor, paginate } from '../../cursor';
 import type { DeliveryTarget, Dispatcher } from '../../dispatch/dispatcher';
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
 import type { MailerRow, MailersRepo } from '../../store/mailers.repo';
 import { credentialsOf, type MailerCredentials, type StoredToken } from './mailer-credentials';
 import { mailerNotFound, toImapMessageSummary, toMailerRecord, type MailerWebhook } from './mailer-records';
@@ -151,7 +151,7 @@ export class MailersService {
     const oauth = row.connection_type === 'oauth';
     const credentials: MailerCredentials = !oauth && password !== '' ? { user: row.username, pass: password } : null;
     const result = await this.deps.checkSmtpLogin(row, credentials, address);
-    if (!result.ok) throw new AppError('unreachable', result.message);
+    if (!result.ok) throw appError('smtpLoginFailed', { reason: result.message });
     return oauth ? 'untested' : 'ok';
   }
 
@@ -244,7 +244,7 @@ export class MailersService {
   /** The raw source of a message taken from an inbox, as the server gave it. */
   imapRaw(refId: string): Buffer {
     const raw = this.deps.repo.imapRaw(refId);
-    if (!raw) throw new AppError('not_found', 'IMAP Message Not Found');
+    if (!raw) throw appError('imapMessageNotFound');
     return raw;
   }
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { OAuthConfigResponse, OAuthLoginBody, OAuthLoginResponse } from '../../../../src-shared/schemas/mailers';
 import { isoTimestamp, type Clock } from '../../clock';
-import { AppError } from '../../errors';
+import { appError } from '../../error-catalogue';
 import type { MailerRow, MailersRepo, OAuthRequestRow } from '../../store/mailers.repo';
 import type { MailersService } from '../mailers/mailers.service';
 import { idTokenEmail } from './id-token';
@@ -12,7 +12,7 @@ const REQUEST_TTL_MS = 10 * 60_000;
 /** The lifetime of the access tokens this offline server issues. */
 const TOKEN_TTL_S = 3600;
 
-const invalid = (path: string, message: string) => new AppError('validation', `${path} ${message}`, [{ path, message }]);
+const invalid = (path: string, problem: string) => appError('invalidField', { path, problem });
 const hashCode = (code: string) => createHash('sha256').update(code).digest('hex');
 const secret = (bytes: number) => randomBytes(bytes).toString('base64url');
 
@@ -130,7 +130,7 @@ export class OAuthService {
   /** getOAuthConfig: the mailer as the real page shows it; 404 `Email config not found`. */
   config(accountId: string, mailerId: string): OAuthConfigResponse {
     const row = this.deps.mailers.row(mailerId);
-    if (!row || row.account_id !== accountId) throw new AppError('not_found', 'Email config not found');
+    if (!row || row.account_id !== accountId) throw appError('emailConfigNotFound');
     return toOAuthConfig(row);
   }
 

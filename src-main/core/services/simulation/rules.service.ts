@@ -1,5 +1,6 @@
 import type { SimulationRule } from '../../../../src-shared/schemas/email';
 import type { Clock } from '../../clock';
+import { appError } from '../../error-catalogue';
 import { AppError } from '../../errors';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { EmailEventsService } from '../events/email-events.service';
@@ -34,7 +35,7 @@ export class SimulationRules {
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
           const errors = (err.errors ?? []).map((f) => ({ ...f, path: `rules.${i}.events.${j}.${f.path}` }));
-          throw new AppError('validation', `rules.${i}.events.${j}.${err.message}`, errors);
+          throw appError('invalidFields', { problem: `rules.${i}.events.${j}.${err.message}`, errors });
         }
       }),
     );
