@@ -54,8 +54,7 @@ function dependencyTree(roots) {
 const bundled = dependencyTree(BUNDLED_ROOTS);
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const runtime = Object.keys(pkg.dependencies ?? {}).filter((name) => !bundled.includes(name));
-const isExternal = (id) =>
-  id.startsWith('node:') || builtinModules.includes(id) || runtime.some((name) => id === name || id.startsWith(`${name}/`));
+const isExternal = (id) => id.startsWith('node:') || builtinModules.includes(id) || runtime.some((name) => id === name || id.startsWith(`${name}/`));
 
 /** @param {'es' | 'cjs'} format */
 async function buildFormat(format) {

@@ -138,14 +138,7 @@ function Navigation({ current }: { current: Screen | null }) {
   };
   return (
     <nav ref={wrap} className={`nav${collapsed ? ' collapsed' : ''}${open ? ' open' : ''}`} aria-label="Screens" onKeyDown={onKeyDown}>
-      <button
-        ref={button}
-        type="button"
-        className="nav-toggle button"
-        aria-expanded={open}
-        aria-controls="nav-links"
-        onClick={() => setOpen((o) => !o)}
-      >
+      <button ref={button} type="button" className="nav-toggle button" aria-expanded={open} aria-controls="nav-links" onClick={() => setOpen((o) => !o)}>
         <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true">
           <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
         </svg>

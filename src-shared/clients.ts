@@ -10,13 +10,14 @@ type ParamValues<O extends Operation, Names extends string[]> = {
 };
 
 /** A body or query argument, optional when the operation takes it without any field. */
-type Part<O extends Operation, K extends 'body' | 'query'> = O extends Record<K, infer S extends z.ZodType>
-  ? undefined extends z.input<S>
-    ? [value?: z.input<S>]
-    : {} extends z.input<S>
+type Part<O extends Operation, K extends 'body' | 'query'> =
+  O extends Record<K, infer S extends z.ZodType>
+    ? undefined extends z.input<S>
       ? [value?: z.input<S>]
-      : [value: z.input<S>]
-  : [];
+      : {} extends z.input<S>
+        ? [value?: z.input<S>]
+        : [value: z.input<S>]
+    : [];
 
 /** A call's arguments: the path parameters in the order of its path, then its body, then its query. */
 export type OperationArgs<O extends Operation> = [...ParamValues<O, PathParamNames<O['path']>>, ...Part<O, 'body'>, ...Part<O, 'query'>];
@@ -54,7 +55,9 @@ function clientFor<T extends Record<string, Operation>, Options>(table: T, trans
         Object.defineProperty(this, name, { value: (...args: unknown[]) => http.call(op, callInputOf(op, args)), enumerable: true });
       }
     }
-  } as unknown as new (options: Options) => OperationClient<T>;
+  } as unknown as new (
+    options: Options,
+  ) => OperationClient<T>;
 }
 
 export type ServiceClientOptions = Omit<HttpClientOptions, 'headers'> & { apiKey: string };

@@ -43,7 +43,10 @@ export const IGNORED_HEADER = 'X-Mailyard-Ignored';
 
 /** `foo, to[0].extra` to `['foo', 'to[0].extra']`. */
 export function parseIgnoredHeader(value: string | null | undefined): string[] {
-  return (value ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  return (value ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
 }
 
 /** Builds a request path from an operation's template and its params. */

@@ -49,7 +49,11 @@ const BY_OPERATION: Partial<Record<keyof ServiceOperations | keyof ControlOperat
   verifyDomain: { 404: 'The domain is not added to this account' },
   configureInboundRouting: { 409: 'Inbound Domain Already Exists', 422: 'The destination URL cannot be connected to' },
   updateInboundDomain: { 404: 'No inbound routing for this domain', 422: 'The destination URL cannot be connected to' },
-  createInboundUsername: { 404: 'No inbound routing for this domain', 409: 'Inbound Username Already Exists', 422: 'The destination URL cannot be connected to' },
+  createInboundUsername: {
+    404: 'No inbound routing for this domain',
+    409: 'Inbound Username Already Exists',
+    422: 'The destination URL cannot be connected to',
+  },
   updateInboundUsername: { 404: 'No such username route', 422: 'The destination URL cannot be connected to' },
   getTemplate: { 404: 'No template with this id' },
   deleteTemplate: { 404: 'No template with this id' },

@@ -81,7 +81,9 @@ export function retriedSoftBounce(email: string, options: { bounces?: number; st
   const { bounces = SOFT_BOUNCES, stepMs = SOFT_RETRY_MS, then = 'delivered' } = options;
   const soft = Array.from({ length: bounces }, (): SimulatedEvent => ({ event: 'bounce', delayMs: stepMs, fields: bounceFields('soft', email) }));
   const end: SimulatedEvent =
-    then === 'bounce' ? { event: 'bounce', delayMs: stepMs, fields: bounceFields('hard', email, 'mailbox_full') } : { event: 'delivery', delayMs: stepMs, fields: {} };
+    then === 'bounce'
+      ? { event: 'bounce', delayMs: stepMs, fields: bounceFields('hard', email, 'mailbox_full') }
+      : { event: 'delivery', delayMs: stepMs, fields: {} };
   return [...soft, end];
 }
 
@@ -104,7 +106,10 @@ export const SIMULATOR_ADDRESSES = {
   'policy-rejection': { does: 'policy_rejection', events: () => only('policy_rejection') },
   'generation-failure': { does: 'generation_failure', events: () => only('generation_failure') },
   'generation-rejection': { does: 'generation_rejection', events: () => only('generation_rejection') },
-  'smtp-error': { does: 'smtp_error', events: () => only('smtp_error', { smtp_code: 550, smtp_response: '550 5.7.1 Message rejected by the receiving server' }) },
+  'smtp-error': {
+    does: 'smtp_error',
+    events: () => only('smtp_error', { smtp_code: 550, smtp_response: '550 5.7.1 Message rejected by the receiving server' }),
+  },
   phishing: { does: 'phishing', events: () => only('phishing') },
 } satisfies Record<string, SimulatorAddress>;
 

@@ -16,6 +16,8 @@ const playwright = read('test-results/playwright.json');
 const passed = vitest.numPassedTests + (playwright.stats.expected ?? 0);
 const failed = vitest.numFailedTests + (playwright.stats.unexpected ?? 0) + (playwright.stats.flaky ?? 0);
 const skipped = vitest.numPendingTests + vitest.numTodoTests + (playwright.stats.skipped ?? 0);
-console.log(`unit+integration: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed; ui: ${playwright.stats.expected} passed, ${playwright.stats.unexpected} failed`);
+console.log(
+  `unit+integration: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed; ui: ${playwright.stats.expected} passed, ${playwright.stats.unexpected} failed`,
+);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);

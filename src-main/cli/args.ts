@@ -170,5 +170,13 @@ export function serveUsage(): string {
   // The descriptions start two spaces after the longest flag with its value (`--geo-default COUNTRY,CITY`).
   const width = Math.max(...entries.map((e) => e.left.length)) + 2;
   const lines = entries.map(({ left, flag, spec }) => `${left.padEnd(width)}${spec.help}\n${''.padEnd(width)}env ${envName(flag)}`);
-  return ['Usage: mailyard serve [options]', '', 'Starts the emulator headless.', '', 'Options:', ...lines, '  -h, --help'.padEnd(width) + 'show this help'].join('\n');
+  return [
+    'Usage: mailyard serve [options]',
+    '',
+    'Starts the emulator headless.',
+    '',
+    'Options:',
+    ...lines,
+    '  -h, --help'.padEnd(width) + 'show this help',
+  ].join('\n');
 }

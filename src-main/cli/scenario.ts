@@ -40,7 +40,9 @@ export function summaryLines(report: ScenarioReport): string[] {
     if (e.violations.length > 5) lines.push(`         ... and ${e.violations.length - 5} more`);
   }
   const t = report.totals;
-  lines.push(`  totals: ${t.sends} sends to ${t.recipients} recipients, ${t.events} events, ${t.deliveries} delivery attempts, ${t.acknowledged} acknowledged, ${t.retries} retries, ${t.gaveUp} given up`);
+  lines.push(
+    `  totals: ${t.sends} sends to ${t.recipients} recipients, ${t.events} events, ${t.deliveries} delivery attempts, ${t.acknowledged} acknowledged, ${t.retries} retries, ${t.gaveUp} given up`,
+  );
   return lines;
 }
 
@@ -54,15 +56,29 @@ async function overHttp(url: string, key: string | undefined, request: ReturnTyp
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(base + path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     const text = await res.text();
-    return { status: res.status, text, json: (() => { try { return JSON.parse(text); } catch { return undefined; } })() };
+    return {
+      status: res.status,
+      text,
+      json: (() => {
+        try {
+          return JSON.parse(text);
+        } catch {
+          return undefined;
+        }
+      })(),
+    };
   };
   const started = await call('POST', '/emulator/scenarios/runs', request);
-  if (started.status === 400) return { badFile: started.json?.details?.errors ?? [{ path: '', line: null, column: null, message: started.json?.error ?? started.text }] };
+  if (started.status === 400)
+    return { badFile: started.json?.details?.errors ?? [{ path: '', line: null, column: null, message: started.json?.error ?? started.text }] };
   if (started.status === 403 || started.status === 404) return { refused: String(started.json?.error ?? started.text) };
   if (started.status !== 202) throw new Error(`the emulator answered ${started.status}: ${started.json?.error ?? started.text}`);
   const id = (started.json.data as ScenarioRun).id;
   let stopping = false;
-  void stop.then(() => { stopping = true; void call('POST', `/emulator/scenarios/runs/${id}/stop`); });
+  void stop.then(() => {
+    stopping = true;
+    void call('POST', `/emulator/scenarios/runs/${id}/stop`);
+  });
   let last = 0;
   for (;;) {
     const r = await call('GET', `/emulator/scenarios/runs/${id}/report`);
@@ -85,8 +101,15 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv, allowPositionals: true,
-      options: { url: { type: 'string' }, 'api-key': { type: 'string' }, 'report-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      args: argv,
+      allowPositionals: true,
+      options: {
+        url: { type: 'string' },
+        'api-key': { type: 'string' },
+        'report-dir': { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (err) {
     io.err(`mailyard: ${(err as Error).message}`);

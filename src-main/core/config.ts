@@ -106,9 +106,17 @@ export const EmulatorConfigSchema = z
     /** Folder of the built web UI (index.html); the CLI and desktop entries point it at out/renderer. */
     uiDir: z.string().optional(),
     /** Largest message the SMTP sink accepts, in bytes (552 beyond). */
-    maxMessageBytes: z.number().int().positive().default(25 * 1024 * 1024),
+    maxMessageBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(25 * 1024 * 1024),
     /** Largest request body accepted, in bytes. */
-    maxBodyBytes: z.number().int().positive().default(25 * 1024 * 1024),
+    maxBodyBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(25 * 1024 * 1024),
     /** On close, how long requests in flight may take before their connections are cut. */
     shutdownGraceMs: z.number().int().nonnegative().default(5000),
     /** How long the webhook URL reachability check may take. */
@@ -130,14 +138,20 @@ export const EmulatorConfigSchema = z
     /** SMTP: connections open at once at most; one more is told 421 and closed (keeps file descriptors for HTTP). */
     smtpMaxClients: z.number().int().positive().default(256),
     /** SMTP: bytes of messages arriving or being stored at once, all connections together (never less than maxMessageBytes): a message past 1 MiB waits (TCP holds its client back) for room for a whole maxMessageBytes message; 451 when small ones fill it. */
-    smtpInFlightBytes: z.number().int().positive().default(100 * 1024 * 1024),
+    smtpInFlightBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(100 * 1024 * 1024),
     /** `spamassassin`: each new copy is scored by SpamAssassin (spamd, started by the emulator); at or over the threshold its recipient gets a `spam` event. */
     spamFilter: z.enum(['off', 'spamassassin'], { error: 'must be off or spamassassin' }).default('off'),
     /** The SpamAssassin score at and over which a message is spam (its `required_score`). */
-    spamThreshold: z.preprocess(
-      (v) => (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
-      z.number({ error: 'must be a number such as 5.0' }).min(-100, 'must be from -100 to 1000').max(1000, 'must be from -100 to 1000'),
-    ).default(5),
+    spamThreshold: z
+      .preprocess(
+        (v) => (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
+        z.number({ error: 'must be a number such as 5.0' }).min(-100, 'must be from -100 to 1000').max(1000, 'must be from -100 to 1000'),
+      )
+      .default(5),
   })
   .refine((c) => !(c.memory && c.dataDir), { message: '--data-dir and --memory cannot be used together', path: ['memory'] })
   .refine((c) => c.httpHeadersTimeoutMs <= c.httpRequestTimeoutMs, {

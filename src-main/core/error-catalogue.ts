@@ -77,8 +77,14 @@ export const ERRORS = {
   forbiddenJsonKeys: entry({ code: 'bad_request', message: 'request body may not contain the keys __proto__ or constructor.prototype' }),
   badUrlEncoding: entry({ code: 'bad_request', message: 'Bad Request: the URL path is not valid percent-encoding' }),
   uriTooLong: entry({ code: 'uri_too_long', message: ({ max }: { max: number }) => `URI Too Long: a path parameter may have at most ${max} characters` }),
-  headersLate: entry({ code: 'request_timeout', message: ({ limit }: { limit: string }) => `Request Timeout: the request headers were not received within ${limit}` }),
-  bodyLate: entry({ code: 'request_timeout', message: ({ limit }: { limit: string }) => `Request Timeout: the request was not received in full within ${limit}` }),
+  headersLate: entry({
+    code: 'request_timeout',
+    message: ({ limit }: { limit: string }) => `Request Timeout: the request headers were not received within ${limit}`,
+  }),
+  bodyLate: entry({
+    code: 'request_timeout',
+    message: ({ limit }: { limit: string }) => `Request Timeout: the request was not received in full within ${limit}`,
+  }),
   headersTooLarge: entry({ code: 'header_fields_too_large', message: 'Request headers are too large' }),
   notHttp: entry({ code: 'bad_request', message: 'Bad Request: the request could not be parsed as HTTP' }),
   routeNotFound: entry({ code: 'not_found', message: ({ method, path }: { method: string; path: string }) => `Route ${method} ${path} not found` }),
@@ -109,7 +115,11 @@ export const ERRORS = {
 
   // Accounts
   accountNotFound: entry({ code: 'not_found', message: 'Account Not Found' }),
-  accountExists: entry({ code: 'conflict', message: 'Account Already Exists', fields: [{ path: 'api_key', message: 'is already the key of another account' }] }),
+  accountExists: entry({
+    code: 'conflict',
+    message: 'Account Already Exists',
+    fields: [{ path: 'api_key', message: 'is already the key of another account' }],
+  }),
 
   // Sending
   /** `--strict-senders`. */
@@ -165,7 +175,11 @@ export const ERRORS = {
   tooManyTemplates: entry({ code: 'validation', message: `an account may keep at most ${MAX_TEMPLATES} templates; delete one first` }),
 
   // Webhooks
-  noEventEnabled: entry({ code: 'validation', ...sameWords('webhook_options.events', 'at least one of webhook_options.events must be true'), realService: true }),
+  noEventEnabled: entry({
+    code: 'validation',
+    ...sameWords('webhook_options.events', 'at least one of webhook_options.events must be true'),
+    realService: true,
+  }),
   eventsForDomainVerification: entry({
     code: 'validation',
     ...sameWords('webhook_options.events', 'invalid webhook_options.events for DOMAIN_VERIFICATION'),
@@ -239,7 +253,8 @@ export const ERRORS = {
   clockNeedsMove: entry({ code: 'validation', ...sameWords('', 'give speed, advance_ms or both') }),
   resetNotDone: entry({
     code: 'conflict',
-    message: 'Reset not done: webhook attempts are still in flight after their time-out; pending deliveries were cancelled, nothing else was removed; try again',
+    message:
+      'Reset not done: webhook attempts are still in flight after their time-out; pending deliveries were cancelled, nothing else was removed; try again',
   }),
   deliveryNotFound: entry({ code: 'not_found', message: 'Delivery Not Found' }),
   dispatcherStopping: entry({ code: 'conflict', message: 'The dispatcher is stopping; try again after a restart' }),
@@ -268,7 +283,10 @@ export const ERRORS = {
     code: 'conflict',
     message: ({ id, name }: { id: string; name: string }) => `a scenario run is under way (${id}, ${name}); stop it or wait for it to finish`,
   }),
-  scenarioReportPending: entry({ code: 'not_found', message: ({ id }: { id: string }) => `scenario run ${id} has not finished; its report comes when it does` }),
+  scenarioReportPending: entry({
+    code: 'not_found',
+    message: ({ id }: { id: string }) => `scenario run ${id} has not finished; its report comes when it does`,
+  }),
   noScenarioFolders: entry({
     code: 'forbidden',
     message:
@@ -280,7 +298,10 @@ export const ERRORS = {
     message: ({ path, folders }: { path: string; folders: string }) =>
       `no scenario file ${JSON.stringify(path)}: a path starts with a scenarios folder's name (${folders}), as GET /emulator/scenarios/files lists them`,
   }),
-  scenarioPathNotListed: entry({ code: 'not_found', message: ({ path }: { path: string }) => `no scenario file ${JSON.stringify(path)}: name it as it is listed` }),
+  scenarioPathNotListed: entry({
+    code: 'not_found',
+    message: ({ path }: { path: string }) => `no scenario file ${JSON.stringify(path)}: name it as it is listed`,
+  }),
   scenarioFileNotFound: entry({ code: 'not_found', message: ({ path }: { path: string }) => `no scenario file ${JSON.stringify(path)}` }),
   scenarioFileNotScenario: entry({
     code: 'not_found',

@@ -21,7 +21,10 @@ const tokenRandom = pooledRandom(512);
 
 /** 64 random bits as 16 hex digits (MIME boundaries), from a pooled random source. */
 export function randomHex64(): string {
-  const word = () => Math.floor(tokenRandom() * 0x1_0000_0000).toString(16).padStart(8, '0');
+  const word = () =>
+    Math.floor(tokenRandom() * 0x1_0000_0000)
+      .toString(16)
+      .padStart(8, '0');
   return word() + word();
 }
 

@@ -17,7 +17,9 @@ export const errorMap: z.core.$ZodErrorMap = (issue) => {
     if (issue.origin === 'number') return `must be ${bound} ${limit}`;
     if (issue.code === 'too_small' && limit === 1) return issue.origin === 'string' ? 'must not be empty' : 'must have at least one item';
     const unit = issue.origin === 'string' ? 'character' : 'item';
-    return issue.origin === 'string' ? `must be ${bound} ${limit} ${unit}${limit === 1 ? '' : 's'}` : `must have ${bound} ${limit} ${unit}${limit === 1 ? '' : 's'}`;
+    return issue.origin === 'string'
+      ? `must be ${bound} ${limit} ${unit}${limit === 1 ? '' : 's'}`
+      : `must have ${bound} ${limit} ${unit}${limit === 1 ? '' : 's'}`;
   }
   // A choice in words ('must be "hard" or "soft"'), where zod would say 'Invalid option: expected one of "hard"|"soft"'.
   if (issue.code === 'invalid_value' && issue.values.length > 0) {
@@ -49,4 +51,3 @@ export function describeFieldError(e: FieldError, where: string): string {
   const subject = e.path || where;
   return /^[a-z]/.test(e.message) ? `${subject} ${e.message}` : `${subject}: ${e.message}`;
 }
-

@@ -138,7 +138,10 @@ function main(): void {
         refreshMenu();
       },
       allowScenariosFolder: () =>
-        void allowScenariosFolder(running).catch((err: unknown) => void dialog.showMessageBox({ type: 'error', title: PRODUCT, message: 'That folder cannot be allowed', detail: String((err as Error).message) })),
+        void allowScenariosFolder(running).catch(
+          (err: unknown) =>
+            void dialog.showMessageBox({ type: 'error', title: PRODUCT, message: 'That folder cannot be allowed', detail: String((err as Error).message) }),
+        ),
       forgetScenariosFolders: () => {
         running.services.scenarios.folders.forgetAll();
         preferences = { ...preferences, scenarioDirs: [] };
@@ -150,7 +153,13 @@ function main(): void {
           type: 'info',
           title: `About ${PRODUCT}`,
           message: `${PRODUCT} ${VERSION}`,
-          detail: aboutDetail({ version: VERSION, versions: process.versions, platform: `${process.platform}-${process.arch}`, dataDir, httpUrl: running.urls.http }),
+          detail: aboutDetail({
+            version: VERSION,
+            versions: process.versions,
+            platform: `${process.platform}-${process.arch}`,
+            dataDir,
+            httpUrl: running.urls.http,
+          }),
         }),
       quit: () => app.quit(),
     };
@@ -199,7 +208,12 @@ function main(): void {
     await showWindow();
     const moved = describeFallbacks(fallbacks, result.ports);
     if (moved && window) {
-      void dialog.showMessageBox(window, { type: 'info', title: PRODUCT, message: 'A default port was in use', detail: `${moved}\n\nWeb UI and API: ${result.urls.http}\nSMTP: ${result.urls.smtp ?? 'off'}` });
+      void dialog.showMessageBox(window, {
+        type: 'info',
+        title: PRODUCT,
+        message: 'A default port was in use',
+        detail: `${moved}\n\nWeb UI and API: ${result.urls.http}\nSMTP: ${result.urls.smtp ?? 'off'}`,
+      });
     }
   };
 

@@ -59,14 +59,37 @@ export function buildMenuTemplate(state: MenuState, actions: MenuActions): MenuI
   const quit: MenuItemConstructorOptions = { label: mac ? 'Quit Mailyard' : 'Quit', accelerator: 'CmdOrCtrl+Q', click: () => actions.quit() };
   const template: MenuItemConstructorOptions[] = mac
     ? [
-        { label: 'Mailyard', submenu: [about, { type: 'separator' }, ...mailyard, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, quit] },
+        {
+          label: 'Mailyard',
+          submenu: [
+            about,
+            { type: 'separator' },
+            ...mailyard,
+            { type: 'separator' },
+            { role: 'hide' },
+            { role: 'hideOthers' },
+            { role: 'unhide' },
+            { type: 'separator' },
+            quit,
+          ],
+        },
       ]
     : [{ label: '&File', submenu: [...mailyard, { type: 'separator' }, quit] }];
   template.push(
     { role: 'editMenu' },
     {
       label: '&View',
-      submenu: [{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }],
+      submenu: [
+        { role: 'reload' },
+        { role: 'forceReload' },
+        { role: 'toggleDevTools' },
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
     },
     { role: 'windowMenu' },
   );
@@ -75,13 +98,7 @@ export function buildMenuTemplate(state: MenuState, actions: MenuActions): MenuI
 }
 
 /** The about dialog's text: the versions that matter when reporting a problem. */
-export function aboutDetail(info: {
-  version: string;
-  versions: Partial<Record<string, string>>;
-  platform: string;
-  dataDir: string;
-  httpUrl: string;
-}): string {
+export function aboutDetail(info: { version: string; versions: Partial<Record<string, string>>; platform: string; dataDir: string; httpUrl: string }): string {
   const v = info.versions;
   return [
     `Mailyard ${info.version}`,

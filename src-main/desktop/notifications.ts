@@ -12,10 +12,7 @@ export interface FailureNotice {
  * delivery when it ends failed, after its last attempt, read from the emulator's event stream.
  * Returns the function that stops listening.
  */
-export function notifyFailedDeliveries(
-  events: Pick<LiveBus, 'on'>,
-  options: { enabled: () => boolean; notify: (notice: FailureNotice) => void },
-): () => void {
+export function notifyFailedDeliveries(events: Pick<LiveBus, 'on'>, options: { enabled: () => boolean; notify: (notice: FailureNotice) => void }): () => void {
   const told = new Set<string>();
   return events.on('delivery.updated', (delivery) => {
     if (delivery.status !== 'failed' || told.has(delivery.id) || !options.enabled()) return;

@@ -44,7 +44,7 @@ export async function prepareNativeSqlite(plan: PreparePlan, target: ElectronTar
   const tried: string[] = [];
   for (const step of plan.steps) {
     if (step.kind === 'prebuilt') {
-      deps.log('Mailyard: downloading its prebuilt binary (prebuild-install, from better-sqlite3\'s GitHub releases)...');
+      deps.log("Mailyard: downloading its prebuilt binary (prebuild-install, from better-sqlite3's GitHub releases)...");
       const status = await deps.runNode(tools.prebuildInstall, step.args, staging);
       if (status === 0 && deps.exists(bindingFileIn(staging))) break;
       tried.push('the prebuilt binary could not be downloaded');
@@ -53,7 +53,7 @@ export async function prepareNativeSqlite(plan: PreparePlan, target: ElectronTar
         tried.push('node-gyp is not installed, so it could not be compiled');
         continue;
       }
-      deps.log('Mailyard: compiling it from source with node-gyp against Electron\'s headers (needs a C++ toolchain)...');
+      deps.log("Mailyard: compiling it from source with node-gyp against Electron's headers (needs a C++ toolchain)...");
       const status = await deps.runNode(tools.nodeGyp, step.args, staging);
       if (status === 0 && deps.exists(bindingFileIn(staging))) break;
       tried.push('compiling it from source failed');

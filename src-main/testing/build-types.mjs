@@ -68,7 +68,10 @@ while (queue.length > 0) {
   writeFileSync(target, text);
   // The same declarations as CommonJS ones (.d.cts, imports of .cjs) for the `require` condition:
   // TypeScript under node16/nodenext takes a .d.ts of this `"type": "module"` package for ESM.
-  writeFileSync(target.replace(/\.d\.ts$/, '.d.cts'), text.replace(SPECIFIER, (_, lead, quote, spec) => `${lead}${quote}${spec.replace(/\.js$/, '.cjs')}${quote}`));
+  writeFileSync(
+    target.replace(/\.d\.ts$/, '.d.cts'),
+    text.replace(SPECIFIER, (_, lead, quote, spec) => `${lead}${quote}${spec.replace(/\.js$/, '.cjs')}${quote}`),
+  );
   written.set(file, target);
 }
 
@@ -79,7 +82,7 @@ if (diagnostics) {
     console.error(`build-types: the package's declarations come from files with type errors: ${broken.map((f) => relative(ROOT, f)).join(', ')}`);
     process.exit(1);
   }
-  console.error('build-types: none of them is in a file the package\'s declarations come from (npm run typecheck checks the rest)');
+  console.error("build-types: none of them is in a file the package's declarations come from (npm run typecheck checks the rest)");
 }
 
 // What the declarations import from packages must be there for the package's users: its runtime
@@ -91,4 +94,6 @@ if (missing.length > 0) {
   console.error(`build-types: the declarations import packages that are not runtime dependencies: ${missing.join(', ')}`);
   process.exit(1);
 }
-console.log(`build-types: ${written.size} declaration files (.d.ts and .d.cts each) in ${relative(ROOT, OUT)} (imports from packages: ${[...externals].sort().join(', ') || 'none'})`);
+console.log(
+  `build-types: ${written.size} declaration files (.d.ts and .d.cts each) in ${relative(ROOT, OUT)} (imports from packages: ${[...externals].sort().join(', ') || 'none'})`,
+);

@@ -141,6 +141,8 @@ export async function startMailyard(options: StartMailyardOptions = {}): Promise
     await handle.close();
     throw err instanceof MailyardStartError
       ? err
-      : new MailyardStartError(`startMailyard: the emulator started at ${handle.urls.http} but could not be reached: ${(err as Error).message}`, undefined, { cause: err });
+      : new MailyardStartError(`startMailyard: the emulator started at ${handle.urls.http} but could not be reached: ${(err as Error).message}`, undefined, {
+          cause: err,
+        });
   }
 }

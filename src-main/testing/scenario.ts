@@ -26,7 +26,11 @@ function timedOut(id: string, ms: number): Error {
  * an object), so its app may start (in the file's folder; an object's app in the test's working
  * folder). A bad scenario rejects with the ApiError the control API would answer.
  */
-export async function runScenarioInProcess(scenarios: ScenarioService, scenario: string | ScenarioInput, options: RunScenarioOptions = {}): Promise<ScenarioReport> {
+export async function runScenarioInProcess(
+  scenarios: ScenarioService,
+  scenario: string | ScenarioInput,
+  options: RunScenarioOptions = {},
+): Promise<ScenarioReport> {
   const file = typeof scenario === 'string' ? resolve(scenario) : null;
   const source = file ? await readFile(file, 'utf8') : scenario;
   let started;

@@ -63,7 +63,11 @@ class Normalizer {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(record)) {
         if (k.endsWith('_at') && typeof v === 'string') out[k] = '<timestamp>';
-        else if (k === 'value' && headerName !== undefined && (headerName in HEADER_VALUES || headerName.startsWith('x-mailyard-') || headerName === 'dkim-signature'))
+        else if (
+          k === 'value' &&
+          headerName !== undefined &&
+          (headerName in HEADER_VALUES || headerName.startsWith('x-mailyard-') || headerName === 'dkim-signature')
+        )
           out[k] = HEADER_VALUES[headerName] ?? `<${headerName}>`;
         else out[k] = this.value(v, k);
       }

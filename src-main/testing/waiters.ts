@@ -38,11 +38,7 @@ export interface WaitSpec<T> {
 /** At most this many records are listed in a time-out message (the error's `arrived` has them all). */
 const LISTED = 20;
 
-export async function waitForMatch<T>(
-  spec: WaitSpec<T>,
-  predicate: (record: T) => boolean | Promise<boolean>,
-  options: WaitOptions = {},
-): Promise<T> {
+export async function waitForMatch<T>(spec: WaitSpec<T>, predicate: (record: T) => boolean | Promise<boolean>, options: WaitOptions = {}): Promise<T> {
   const timeoutMs = options.timeoutMs ?? 5000;
   const pollMs = options.pollMs ?? 100;
   const deadline = Date.now() + timeoutMs;

@@ -15,7 +15,7 @@ export interface Run {
 export function useRun(): Run {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const run = useCallback(async <T,>(call: () => Promise<T>): Promise<T | undefined> => {
+  const run = useCallback(async <T>(call: () => Promise<T>): Promise<T | undefined> => {
     setBusy(true);
     setError(null);
     try {

@@ -41,7 +41,12 @@ export function useChosenAccount(accounts: AccountRecord[]): [AccountRecord | un
 }
 
 /** "Account [select]", shown only when there is more than one account to choose from. */
-export function AccountPicker(props: { accounts: AccountRecord[]; account: AccountRecord | undefined; onChange: (accountId: string) => void; className?: string }) {
+export function AccountPicker(props: {
+  accounts: AccountRecord[];
+  account: AccountRecord | undefined;
+  onChange: (accountId: string) => void;
+  className?: string;
+}) {
   if (props.accounts.length <= 1) return null;
   return (
     <label className={props.className}>

@@ -118,7 +118,13 @@ export function ListDetail<T>(p: ListDetailProps<T>) {
       </section>
       <section className="detail-pane" aria-label={p.itemName}>
         {source.detailError && <p className="error pad">{source.detailError}</p>}
-        {selectedId && p.detail ? p.detail : selectedId && !source.detailError ? <p className="muted pad">Loading…</p> : !selectedId && <div className="hint">{p.hint}</div>}
+        {selectedId && p.detail ? (
+          p.detail
+        ) : selectedId && !source.detailError ? (
+          <p className="muted pad">Loading…</p>
+        ) : (
+          !selectedId && <div className="hint">{p.hint}</div>
+        )}
       </section>
     </main>
   );

@@ -28,7 +28,13 @@ export function relative(iso: string, now: number, future = true): string {
   const abs = Math.abs(diff);
   if (abs < 1500) return 'just now';
   const [n, unit] =
-    abs < 45_000 ? [Math.round(abs / 1000), 's'] : abs < 2_700_000 ? [Math.round(abs / 60_000), 'min'] : abs < 86_400_000 ? [Math.round(abs / 3_600_000), 'h'] : [Math.round(abs / 86_400_000), 'd'];
+    abs < 45_000
+      ? [Math.round(abs / 1000), 's']
+      : abs < 2_700_000
+        ? [Math.round(abs / 60_000), 'min']
+        : abs < 86_400_000
+          ? [Math.round(abs / 3_600_000), 'h']
+          : [Math.round(abs / 86_400_000), 'd'];
   return diff < 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
 }
 

@@ -176,7 +176,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
         onKeyDown={onKeyDown}
         onScroll={(e) => {
           const top = e.currentTarget.scrollTop;
-          if ((top < rowHeight) !== (scrollTop < rowHeight)) onTopChange?.(top < rowHeight);
+          if (top < rowHeight !== scrollTop < rowHeight) onTopChange?.(top < rowHeight);
           setScrollTop(top);
           if (top < rowHeight) setNewAbove(0);
         }}

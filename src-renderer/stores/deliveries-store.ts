@@ -62,10 +62,13 @@ function matches(d: DeliverySummary, f: DeliveryFilters): boolean {
   const status = !f.status || (f.status === 'failing' ? isFailing(d) : d.status === f.status);
   const q = f.q.trim().toLowerCase();
   const text = !q || [d.recipient, d.subject, d.target.url, d.ref_id].some((v) => typeof v === 'string' && v.toLowerCase().includes(q));
-  return status && (!f.event || d.event === f.event) && (!f.target_id || d.target.id === f.target_id) && (!f.account_id || d.account_id === f.account_id) && text;
+  return (
+    status && (!f.event || d.event === f.event) && (!f.target_id || d.target.id === f.target_id) && (!f.account_id || d.account_id === f.account_id) && text
+  );
 }
 
-const sameFilters = (a: DeliveryFilters, b: DeliveryFilters) => a.status === b.status && a.event === b.event && a.q === b.q && a.target_id === b.target_id && a.account_id === b.account_id;
+const sameFilters = (a: DeliveryFilters, b: DeliveryFilters) =>
+  a.status === b.status && a.event === b.event && a.q === b.q && a.target_id === b.target_id && a.account_id === b.account_id;
 
 export const useDeliveries = create<DeliveriesState>((set, get) => {
   let pending = new Map<string, DeliverySummary>();

@@ -89,7 +89,14 @@ async function deliveriesOf(detail: MessageDetail): Promise<DeliverySummary[]> {
   const ofSend = (await control.listDeliveries({ ref_id: detail.ref_id, limit: SEND_DELIVERIES })).data.deliveries.filter((d) => ids.has(d.id));
   const found = new Set(ofSend.map((d) => d.id));
   const missing = [...ids].filter((id) => !found.has(id)).slice(0, 20);
-  const more = await Promise.all(missing.map((id) => control.getDelivery(id).then((r) => r.data as DeliverySummary, () => null)));
+  const more = await Promise.all(
+    missing.map((id) =>
+      control.getDelivery(id).then(
+        (r) => r.data as DeliverySummary,
+        () => null,
+      ),
+    ),
+  );
   return [...ofSend, ...more.filter((d): d is DeliverySummary => d !== null)];
 }
 

@@ -62,8 +62,7 @@ export const useScenarioRuns = create<ScenarioRunsState>((set, get, store) => {
       }
     },
     select: (id) => set({ selectedId: id, error: null }),
-    upsert: (run) =>
-      set((s) => ({ runs: s.runs.some((r) => r.id === run.id) ? s.runs.map((r) => (r.id === run.id ? run : r)) : [run, ...s.runs] })),
+    upsert: (run) => set((s) => ({ runs: s.runs.some((r) => r.id === run.id) ? s.runs.map((r) => (r.id === run.id ? run : r)) : [run, ...s.runs] })),
     follow: () => {
       const { load, upsert } = get();
       void load();

@@ -33,12 +33,7 @@ export const useStats = create<StatsState>((set, get) => ({
         void get().load();
       }, 2000);
     };
-    const offs = [
-      live.on('message.created', soon),
-      live.on('message.updated', soon),
-      live.on('delivery.updated', soon),
-      live.on('clock.changed', soon),
-    ];
+    const offs = [live.on('message.created', soon), live.on('message.updated', soon), live.on('delivery.updated', soon), live.on('clock.changed', soon)];
     // The chart's minutes move on even when nothing happens.
     const minute = window.setInterval(() => void get().load(), 30_000);
     return () => {

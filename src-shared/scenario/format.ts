@@ -107,13 +107,20 @@ export const ScenarioWebhookDelivery = z.strictObject({
     })
     .optional(),
   /** Windows (from the run's start, emulated) in which the receiver is treated as unreachable. */
-  outages: z.array(z.strictObject({ at: duration(), for: duration() })).max(SCENARIO_LIMITS.maxOutages).optional(),
+  outages: z
+    .array(z.strictObject({ at: duration(), for: duration() }))
+    .max(SCENARIO_LIMITS.maxOutages)
+    .optional(),
   /** Seed of the random choices (shares, delays), for a run that repeats exactly. */
   seed: z.number().int().optional(),
 });
 
 export const ScenarioTraffic = z.strictObject({
-  count: z.number().int('must be a whole number').min(1, 'must be at least 1').max(SCENARIO_LIMITS.maxTrafficCount, `must be at most ${SCENARIO_LIMITS.maxTrafficCount}`),
+  count: z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(SCENARIO_LIMITS.maxTrafficCount, `must be at most ${SCENARIO_LIMITS.maxTrafficCount}`),
   /** Sends per second of the emulated clock, e.g. "50/s", "600/m". */
   rate: z
     .string()
@@ -163,9 +170,17 @@ export const Scenario = z
     name: z.string().min(1, 'must not be empty').max(200),
     description: z.string().max(4000).optional(),
     clock: z
-      .union([z.literal('realtime'), z.strictObject({ speed: z.number().positive('must be above 0').max(SCENARIO_LIMITS.maxClockSpeed, `must be at most ${SCENARIO_LIMITS.maxClockSpeed}`) })], {
-        error: 'must be "realtime" or { speed: 60 }',
-      })
+      .union(
+        [
+          z.literal('realtime'),
+          z.strictObject({
+            speed: z.number().positive('must be above 0').max(SCENARIO_LIMITS.maxClockSpeed, `must be at most ${SCENARIO_LIMITS.maxClockSpeed}`),
+          }),
+        ],
+        {
+          error: 'must be "realtime" or { speed: 60 }',
+        },
+      )
       .default('realtime'),
     /** Emulated; the run ends sooner once traffic is done (or the app exited) and all deliveries settled. */
     duration: duration().default(600_000),

@@ -240,9 +240,7 @@ export const FireEventResult = z
   })
   .meta({ id: 'FireEventResult' });
 
-export const SigningSecret = z
-  .string()
-  .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ followed by at least 24 bytes of base64');
+export const SigningSecret = z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ followed by at least 24 bytes of base64');
 
 export const SetSigningSecretBody = z.strictObject({ secret: SigningSecret.optional() }).meta({ id: 'SetSigningSecretBody' });
 export const AccountIdParams = z.strictObject({ id: z.string().min(1).max(64) });

@@ -41,7 +41,9 @@ const IpAddress = z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv
 const CustomArgs = z
   .record(
     z.string().max(100, 'keys must be at most 100 characters'),
-    z.unknown().refine((v) => JSON.stringify(v).length <= DOMAIN_LIMITS.customArgLength, `values must be at most ${DOMAIN_LIMITS.customArgLength} characters as JSON`),
+    z
+      .unknown()
+      .refine((v) => JSON.stringify(v).length <= DOMAIN_LIMITS.customArgLength, `values must be at most ${DOMAIN_LIMITS.customArgLength} characters as JSON`),
   )
   .refine((args) => Object.keys(args).length <= DOMAIN_LIMITS.customArgs, `must have at most ${DOMAIN_LIMITS.customArgs} keys`);
 
@@ -92,9 +94,7 @@ export const DnsRecord = z
 export type DnsRecord = z.infer<typeof DnsRecord>;
 
 /** The records that let the service send for the domain: SPF, DKIM and the return-path CNAME. */
-export const SendingRecords = z
-  .object({ spf: DnsRecord, dkim: DnsRecord, return_path: DnsRecord })
-  .meta({ id: 'SendingRecords' });
+export const SendingRecords = z.object({ spf: DnsRecord, dkim: DnsRecord, return_path: DnsRecord }).meta({ id: 'SendingRecords' });
 export type SendingRecords = z.infer<typeof SendingRecords>;
 
 /** The records that bring the domain's mail to the service: the MX, only while inbound routing uses the domain (else `{}`). */
@@ -141,9 +141,7 @@ export const DomainResponse = DomainRecord.extend({ success: z.literal(true), me
 export type DomainResponse = z.infer<typeof DomainResponse>;
 
 /** verifyDomain's answer when every record checks out (otherwise a 400 `Invalid DNS records` with the same `records`). */
-export const VerifyDomainResponse = z
-  .object({ success: z.literal(true), message: z.string(), records: DomainDnsRecords })
-  .meta({ id: 'VerifyDomainResponse' });
+export const VerifyDomainResponse = z.object({ success: z.literal(true), message: z.string(), records: DomainDnsRecords }).meta({ id: 'VerifyDomainResponse' });
 export type VerifyDomainResponse = z.infer<typeof VerifyDomainResponse>;
 
 /** `GET /v1/domains`: the account's domains, each as getDomain shows it (without its `success` and `message`). */
@@ -156,7 +154,12 @@ export const VERIFICATION_OUTCOMES = ['verified', 'failed'] as const;
 export const SetVerificationBody = z
   .strictObject({
     outcome: z.enum(VERIFICATION_OUTCOMES, { error: 'must be verified or failed' }),
-    reason: z.string().trim().min(1, 'must not be empty').max(DOMAIN_LIMITS.reasonLength, `must be at most ${DOMAIN_LIMITS.reasonLength} characters`).optional(),
+    reason: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(DOMAIN_LIMITS.reasonLength, `must be at most ${DOMAIN_LIMITS.reasonLength} characters`)
+      .optional(),
     /** The account whose domain it is; without it, every account's domain of that name. */
     account_id: z.string().min(1).max(64).optional(),
   })

@@ -22,8 +22,20 @@ const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** Headers the composed message sets itself; a send may not set them. Compared case-insensitively. */
 export const RESERVED_EMAIL_HEADERS = [
-  'from', 'to', 'cc', 'bcc', 'subject', 'reply-to', 'date', 'message-id', 'mime-version',
-  'content-type', 'content-transfer-encoding', 'content-disposition', 'list-unsubscribe', 'list-unsubscribe-post',
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'subject',
+  'reply-to',
+  'date',
+  'message-id',
+  'mime-version',
+  'content-type',
+  'content-transfer-encoding',
+  'content-disposition',
+  'list-unsubscribe',
+  'list-unsubscribe-post',
 ] as const;
 
 export const EmailAddress = z.email({ error: 'must be an email address' }).max(320, 'must be at most 320 characters');
@@ -38,13 +50,22 @@ const Base64 = z
   .regex(/^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$/, 'must be base64')
   .refine((v) => v.replace(/[\r\n]/g, '').length % 4 === 0, 'must be base64 (its length is not a multiple of 4)');
 
-export const EmailAttachment = z.strictObject({
-  filename: z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
-  content: Base64,
-  type: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as application/pdf').optional(),
-  disposition: z.enum(['attachment', 'inline'], { error: 'must be attachment or inline' }).optional(),
-  content_id: z.string().min(1).max(255).regex(/^[^<>\s]+$/, 'may not contain spaces or angle brackets').optional(),
-})
+export const EmailAttachment = z
+  .strictObject({
+    filename: z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
+    content: Base64,
+    type: z
+      .string()
+      .regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as application/pdf')
+      .optional(),
+    disposition: z.enum(['attachment', 'inline'], { error: 'must be attachment or inline' }).optional(),
+    content_id: z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^[^<>\s]+$/, 'may not contain spaces or angle brackets')
+      .optional(),
+  })
   // The docs require `type` in each attachment, and the OpenAPI document says so; the emulator still takes
   // one without it (the type then follows the filename's extension), so a browser's file of unknown type can be sent.
   .meta({
@@ -143,19 +164,17 @@ const CustomArgs = boundedKeys(
   z.string({ error: 'must be a string' }).max(SEND_LIMITS.customArgLength, `must be at most ${SEND_LIMITS.customArgLength} characters`),
 ).refine((args) => Object.keys(args).length <= SEND_LIMITS.customArgs, `must have at most ${SEND_LIMITS.customArgs} keys`);
 
-const Headers = z
-  .record(z.string(), z.string({ error: 'header values must be strings' }))
-  .superRefine((headers, ctx) => {
-    const names = Object.keys(headers);
-    if (names.length > SEND_LIMITS.headerCount) ctx.addIssue({ code: 'custom', message: `must have at most ${SEND_LIMITS.headerCount} headers` });
-    for (const name of names) {
-      if (!HTTP_TOKEN.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'is not a valid header name' });
-      else if ((RESERVED_EMAIL_HEADERS as readonly string[]).includes(name.toLowerCase())) {
-        ctx.addIssue({ code: 'custom', path: [name], message: 'may not be set: use the field of the send payload instead' });
-      }
-      if (/[\r\n]/.test(headers[name] ?? '')) ctx.addIssue({ code: 'custom', path: [name], message: 'value may not contain line breaks' });
+const Headers = z.record(z.string(), z.string({ error: 'header values must be strings' })).superRefine((headers, ctx) => {
+  const names = Object.keys(headers);
+  if (names.length > SEND_LIMITS.headerCount) ctx.addIssue({ code: 'custom', message: `must have at most ${SEND_LIMITS.headerCount} headers` });
+  for (const name of names) {
+    if (!HTTP_TOKEN.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'is not a valid header name' });
+    else if ((RESERVED_EMAIL_HEADERS as readonly string[]).includes(name.toLowerCase())) {
+      ctx.addIssue({ code: 'custom', path: [name], message: 'may not be set: use the field of the send payload instead' });
     }
-  });
+    if (/[\r\n]/.test(headers[name] ?? '')) ctx.addIssue({ code: 'custom', path: [name], message: 'value may not contain line breaks' });
+  }
+});
 
 /**
  * The send request of the real service (`POST /v1/email/send`), every documented field. `subject` and
@@ -179,7 +198,12 @@ export const SendEmailBody = z
     mailer_id: z.string().max(64, 'must be at most 64 characters').optional(),
     template_id: z.string().max(64, 'must be at most 64 characters').optional(),
     substitutions: Substitutions.optional(),
-    priority: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(-1_000_000, 'must be at least -1000000').max(1_000_000, 'must be at most 1000000').optional(),
+    priority: z
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .min(-1_000_000, 'must be at least -1000000')
+      .max(1_000_000, 'must be at most 1000000')
+      .optional(),
     process_email_inbulk: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .superRefine((body, ctx) => {
@@ -195,10 +219,7 @@ export const SendEmailBody = z
   .meta({
     id: 'SendEmailBody',
     description: 'subject and content are required unless template_id names a template, whose own subject and content are then used',
-    anyOf: [
-      { required: ['subject', 'content'] },
-      { required: ['template_id'], properties: { template_id: { minLength: 1 } } },
-    ],
+    anyOf: [{ required: ['subject', 'content'] }, { required: ['template_id'], properties: { template_id: { minLength: 1 } } }],
   });
 export type SendEmailBody = z.infer<typeof SendEmailBody>;
 
@@ -291,7 +312,11 @@ export const SimulationRule = z.strictObject({
     .array(
       z.strictObject({
         event: EmailEventKindSchema,
-        delay_ms: z.number().int('must be a whole number').min(0, 'must be at least 0').max(30 * 24 * 3600 * 1000, 'must be at most 30 days'),
+        delay_ms: z
+          .number()
+          .int('must be a whole number')
+          .min(0, 'must be at least 0')
+          .max(30 * 24 * 3600 * 1000, 'must be at most 30 days'),
         fields: z.record(z.string(), z.unknown()).optional(),
       }),
     )

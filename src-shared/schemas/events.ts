@@ -63,9 +63,7 @@ export const BouncePayload = z
 
 export const SpamPayload = z.strictObject({ event: z.literal('spam'), ...common, recipient }).meta({ id: 'SpamEvent' });
 
-export const UnsubscribePayload = z
-  .strictObject({ event: z.literal('unsubscribe'), ...common, recipient })
-  .meta({ id: 'UnsubscribeEvent' });
+export const UnsubscribePayload = z.strictObject({ event: z.literal('unsubscribe'), ...common, recipient }).meta({ id: 'UnsubscribeEvent' });
 
 export const PolicyRejectionPayload = z
   .strictObject({ event: z.literal('policy_rejection'), ...common, recipient, reason: z.string(), rule: z.string() })

@@ -149,7 +149,10 @@ export const SimulateInboundBody = z
   .strictObject({
     account_id: z.string().optional(),
     from: EmailRecipient.optional(),
-    to: z.array(EmailAddress).min(1, 'must list at least one recipient').max(INBOUND_LIMITS.recipients, `must list at most ${INBOUND_LIMITS.recipients} recipients`),
+    to: z
+      .array(EmailAddress)
+      .min(1, 'must list at least one recipient')
+      .max(INBOUND_LIMITS.recipients, `must list at most ${INBOUND_LIMITS.recipients} recipients`),
     subject: z.string().max(998, 'must be at most 998 characters').optional(),
     text: z.string().optional(),
     html: z.string().optional(),

@@ -121,7 +121,13 @@ export const MailerRecord = z
     oauth_active: z.boolean(),
     /** The stored OAuth token, without its secrets. */
     oauth: z
-      .object({ has_token: z.boolean(), app_id: z.string().nullable(), token_type: z.string().nullable(), scope: z.string().nullable(), expires_at: Timestamp.nullable() })
+      .object({
+        has_token: z.boolean(),
+        app_id: z.string().nullable(),
+        token_type: z.string().nullable(),
+        scope: z.string().nullable(),
+        expires_at: Timestamp.nullable(),
+      })
       .nullable(),
     status: z.enum(MAILER_STATUSES),
     last_error: z.string().nullable(),
@@ -206,7 +212,11 @@ export const OAuthLoginBody = z
       }
     }
     if (body.exchange_token === true && !body.token?.refresh_token) {
-      ctx.addIssue({ code: 'custom', path: body.token ? ['token', 'refresh_token'] : ['token'], message: 'is required (with a non-empty refresh_token) when exchange_token is true' });
+      ctx.addIssue({
+        code: 'custom',
+        path: body.token ? ['token', 'refresh_token'] : ['token'],
+        message: 'is required (with a non-empty refresh_token) when exchange_token is true',
+      });
     }
   })
   .meta({ id: 'OAuthLoginBody' });
@@ -232,9 +242,7 @@ export const OAuthConfigResponse = z
     name: z.string(),
     provider: z.string(),
     strict_replies: z.boolean(),
-    webhook: z
-      .object({ event: z.literal('BASIC_IMAP'), headers: z.record(z.string(), z.string()), method: WebhookMethod, webhook_url: z.string() })
-      .nullable(),
+    webhook: z.object({ event: z.literal('BASIC_IMAP'), headers: z.record(z.string(), z.string()), method: WebhookMethod, webhook_url: z.string() }).nullable(),
   })
   .meta({ id: 'OAuthConfigResponse' });
 export type OAuthConfigResponse = z.infer<typeof OAuthConfigResponse>;
@@ -259,7 +267,9 @@ export const ImapMessagePayload = z
     text: z.string(),
     html: z.string(),
     headers: z.record(z.string(), z.string()),
-    attachments: z.array(z.strictObject({ filename: z.string(), content_type: z.string(), size: z.number().int().nonnegative(), content_id: z.string(), content: z.string() })),
+    attachments: z.array(
+      z.strictObject({ filename: z.string(), content_type: z.string(), size: z.number().int().nonnegative(), content_id: z.string(), content: z.string() }),
+    ),
     /** A delivery-status notification about a message Mailyard sent: that message and what the DSN says. */
     bounce: z
       .strictObject({ ref_id: z.string(), recipient: z.string(), bounce_type: z.enum(['hard', 'soft']), status: z.string(), diagnostic: z.string() })

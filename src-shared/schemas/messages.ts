@@ -157,7 +157,11 @@ export const WAIT_MAX_MS = 30_000;
 export const waitMsParam = z
   .preprocess(
     (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
-    z.number({ error: `must be a whole number of milliseconds from 0 to ${WAIT_MAX_MS}` }).int().min(0).max(WAIT_MAX_MS, `must be at most ${WAIT_MAX_MS}`),
+    z
+      .number({ error: `must be a whole number of milliseconds from 0 to ${WAIT_MAX_MS}` })
+      .int()
+      .min(0)
+      .max(WAIT_MAX_MS, `must be at most ${WAIT_MAX_MS}`),
   )
   .default(0);
 

@@ -13,7 +13,11 @@ export const FILENAME_MARK = 'mlyfn';
 /** The index's line for a copy's attachment names ('' when it has none). */
 export function attachmentIndexLine(names: string[]): string {
   if (names.length === 0) return '';
-  const marked = names.map((n) => searchWords(n).map((w) => FILENAME_MARK + w).join(' '));
+  const marked = names.map((n) =>
+    searchWords(n)
+      .map((w) => FILENAME_MARK + w)
+      .join(' '),
+  );
   return `X-Mailyard-Attachment: ${names.join(' ')} ${ATTACHMENT_WORD} ${marked.join(' ')}`;
 }
 

@@ -152,7 +152,9 @@ function readFilter(name: string, value: string, negated: boolean, parsed: Parse
   } else {
     const at = queryInstant(value);
     if (at === null) {
-      parsed.warnings.push(`${name}:${value} is not a date: searched as text (a date like 2026-11-24, or a time like 2026-11-24T10:00:00Z; UTC unless an offset is given)`);
+      parsed.warnings.push(
+        `${name}:${value} is not a date: searched as text (a date like 2026-11-24, or a time like 2026-11-24T10:00:00Z; UTC unless an offset is given)`,
+      );
       return false;
     }
     // NOT before a time is at or after it, and the other way round.
@@ -186,7 +188,17 @@ function readToken(t: Token, parsed: ParsedQuery): SearchClause | null {
 }
 
 export function parseMessageQuery(input: string): ParsedQuery {
-  const parsed: ParsedQuery = { clauses: [], statuses: [], notStatuses: [], campaign: null, notCampaigns: [], attachment: null, before: null, after: null, warnings: [] };
+  const parsed: ParsedQuery = {
+    clauses: [],
+    statuses: [],
+    notStatuses: [],
+    campaign: null,
+    notCampaigns: [],
+    attachment: null,
+    before: null,
+    after: null,
+    warnings: [],
+  };
   let last: SearchClause | null = null;
   for (const t of tokens(input)) {
     last = readToken(t, parsed);

@@ -72,7 +72,12 @@ export async function probeFreshness(opts: {
         const res = await fetch(`${opts.http}/v1/email/send`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ from: { email: 'probe@example.com' }, to: [{ email: `probe${n}@example.org` }], subject: `probe ${n}`, content: [{ type: 'text/plain', value: `The word is ${word}.` }] }),
+          body: JSON.stringify({
+            from: { email: 'probe@example.com' },
+            to: [{ email: `probe${n}@example.org` }],
+            subject: `probe ${n}`,
+            content: [{ type: 'text/plain', value: `The word is ${word}.` }],
+          }),
         });
         if (res.status !== 200) throw new Error(`probe send answered ${res.status}`);
         await res.arrayBuffer();

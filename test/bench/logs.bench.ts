@@ -19,7 +19,6 @@ const SAMPLES = sized(200, 20);
 const STATUSES = ['delivered', 'delivered', 'delivered', 'bounced', 'sent', 'queued'];
 const WORDS = ['receipt', 'welcome', 'invoice', 'reminder', 'newsletter', 'update', 'offer', 'security', 'report', 'digest'];
 
-
 const subjectOf = (i: number) => `Your ${WORDS[i % WORDS.length]} #${i}`;
 
 /**
@@ -50,7 +49,22 @@ function fill(file: string, accountId: string, count: number): string[] {
       const status = STATUSES[i % STATUSES.length]!;
       const iso = new Date(ms).toISOString();
       const delivered = status === 'delivered' ? new Date(ms + 1000).toISOString() : null;
-      insert.run(id, ref, accountId, email, email, `domain${i % 200}.test`, subjectOf(i), campaign, status, ms, iso, delivered ? ms + 1000 : null, delivered, delivered ?? iso);
+      insert.run(
+        id,
+        ref,
+        accountId,
+        email,
+        email,
+        `domain${i % 200}.test`,
+        subjectOf(i),
+        campaign,
+        status,
+        ms,
+        iso,
+        delivered ? ms + 1000 : null,
+        delivered,
+        delivered ?? iso,
+      );
       if (i % Math.max(1, Math.floor(count / 1000)) === 0) refs.push(ref);
     }
   });
@@ -68,7 +82,11 @@ function timeQueries(emu: EmulatorHandle, refs: string[], count: number): Record
   // ("" on the last page: a smoke run's small campaign starts over.)
   for (let page = 1; page < 50; page++) token = q({ campaignId: 'newsletter', pageToken: token }).nextPageToken || undefined;
   // Each measured query finds what it looks for (a query that finds nothing measures nothing).
-  const found = { refId: q({ refId: refs[1] }).totalCount, subject: q({ subject: subjectOf(7919 % count) }).totalCount, page50: q({ campaignId: 'newsletter', pageToken: token }).emailLogs.length };
+  const found = {
+    refId: q({ refId: refs[1] }).totalCount,
+    subject: q({ subject: subjectOf(7919 % count) }).totalCount,
+    page50: q({ campaignId: 'newsletter', pageToken: token }).emailLogs.length,
+  };
   if (found.refId !== 1 || found.subject !== 1 || found.page50 === 0) throw new Error(`the log queries found ${JSON.stringify(found)}`);
   const times: Record<string, number[]> = { refId: [], email: [], campaign_status: [], subject: [], page50: [] };
   const measure = (name: string, fn: () => unknown) => {

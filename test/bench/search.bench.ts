@@ -34,7 +34,6 @@ const STATUSES = ['delivered', 'delivered', 'delivered', 'bounced', 'sent', 'que
  */
 const nr = (n: number) => String(n).padStart(6, '0');
 
-
 function fill(repo: MessagesRepo, index: SearchIndexRepo, db: ReturnType<typeof openDatabase>, accountId: string, count: number): string[] {
   const ulid = monotonicFactory();
   const refs: string[] = [];
@@ -50,11 +49,31 @@ function fill(repo: MessagesRepo, index: SearchIndexRepo, db: ReturnType<typeof 
       const iso = new Date(ms).toISOString();
       repo.insertContent({ content_id: id, raw: Buffer.from('x') });
       const row: MessageRow = {
-        id, ref_id: id, account_id: accountId, content_id: id, source: 'api', from_email: `shop${i % 20}@example.com`, from_name: 'Shop',
-        recipient_email: email, recipient_lc: email, recipient_domain: `domain${i % 200}.test`, recipient_name: '', recipient_type: 'to',
-        subject: `Your ${WORDS[i % WORDS.length]} #${i}`, campaign_id: i % 3 === 0 ? 'newsletter' : `campaign-${i % 100}`, mailer_id: '', custom_args: '{}',
-        status: STATUSES[i % STATUSES.length]!, created_ms: ms, created_at: iso, delivered_ms: null, delivered_at: null, failed_reason: '', priority: '0',
-        updated_at: iso, patch: null,
+        id,
+        ref_id: id,
+        account_id: accountId,
+        content_id: id,
+        source: 'api',
+        from_email: `shop${i % 20}@example.com`,
+        from_name: 'Shop',
+        recipient_email: email,
+        recipient_lc: email,
+        recipient_domain: `domain${i % 200}.test`,
+        recipient_name: '',
+        recipient_type: 'to',
+        subject: `Your ${WORDS[i % WORDS.length]} #${i}`,
+        campaign_id: i % 3 === 0 ? 'newsletter' : `campaign-${i % 100}`,
+        mailer_id: '',
+        custom_args: '{}',
+        status: STATUSES[i % STATUSES.length]!,
+        created_ms: ms,
+        created_at: iso,
+        delivered_ms: null,
+        delivered_at: null,
+        failed_reason: '',
+        priority: '0',
+        updated_at: iso,
+        patch: null,
       };
       repo.insertMessage(row);
       const body = `Hello, your order ref-${nr(i % people)} is on its way. ${WORDS[(i * 7) % WORDS.length]} text about parcels and tracking.`;
@@ -168,7 +187,9 @@ export default async function run(): Promise<boolean> {
   const large = results[SIZES[1]!]!;
   const round = (x: number) => Math.round(x * 1000) / 1000;
   for (const name of Object.keys(small)) {
-    console.log(`${name.padEnd(16)} p95 ${round(small[name]!)} ms at ${SIZES[0]}, ${round(large[name]!)} ms at ${SIZES[1]}: ${round(large[name]! / small[name]!)}x`);
+    console.log(
+      `${name.padEnd(16)} p95 ${round(small[name]!)} ms at ${SIZES[0]}, ${round(large[name]!)} ms at ${SIZES[1]}: ${round(large[name]! / small[name]!)}x`,
+    );
   }
   const ratio = round(large.selective! / small.selective!);
   const figures = {

@@ -59,9 +59,7 @@ export async function composeMessage(attachmentBytes: number): Promise<string> {
     subject: 'Your receipt #12345',
     text: paragraph.repeat(20).slice(0, 1500),
     html,
-    attachments: attachmentBytes
-      ? [{ filename: 'photo.jpg', content: Buffer.from(Array.from({ length: attachmentBytes }, (_, i) => (i * 7919) % 256)) }]
-      : [],
+    attachments: attachmentBytes ? [{ filename: 'photo.jpg', content: Buffer.from(Array.from({ length: attachmentBytes }, (_, i) => (i * 7919) % 256)) }] : [],
   })
     .compile()
     .build();
@@ -80,8 +78,7 @@ export default async function run(): Promise<boolean> {
   const emu = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: join(dir, 'mailyard'), logLevel: 'silent' });
   const db = new Database(join(dir, 'mailyard', DATABASE_FILE), { readonly: true });
   const stored = () => (db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n;
-  const scheduled = () =>
-    (db.prepare('SELECT (SELECT COUNT(*) FROM scheduled_events) + (SELECT COUNT(*) FROM message_events) AS n').get() as { n: number }).n;
+  const scheduled = () => (db.prepare('SELECT (SELECT COUNT(*) FROM scheduled_events) + (SELECT COUNT(*) FROM message_events) AS n').get() as { n: number }).n;
 
   const bare = new SMTPServer({
     authOptional: true,
@@ -151,7 +148,9 @@ export default async function run(): Promise<boolean> {
       console.log(`  bare smtp-server: ${Math.round(m.bare)} messages/s (rounds: ${list(rates.bare!)})`);
       console.log(`  mailyard:         ${Math.round(m.mailyard)} messages/s (rounds: ${list(rates.mailyard!)}), every message stored and its events scheduled`);
       console.log(`  maildev:          ${Math.round(m.maildev)} messages/s (rounds: ${list(rates.maildev!)})`);
-      console.log(`  mailyard/maildev ${vsMaildev} (target >= ${TARGET_VS_MAILDEV}), mailyard/bare ${vsBare} (target >= ${TARGET_VS_BARE}), maildev/bare ${maildevVsBare}`);
+      console.log(
+        `  mailyard/maildev ${vsMaildev} (target >= ${TARGET_VS_MAILDEV}), mailyard/bare ${vsBare} (target >= ${TARGET_VS_BARE}), maildev/bare ${maildevVsBare}`,
+      );
       const cpuOf = { bare: Math.round(median(cpu.bare!)), mailyard: Math.round(median(cpu.mailyard!)), maildev: Math.round(median(cpu.maildev!)) };
       console.log(
         `  CPU per message (this process): mailyard ${cpuOf.mailyard} µs with its delivery events and indexing, ` +

@@ -53,7 +53,20 @@ function fill(file: string, accountId: string, count: number): void {
       const email = `user${i}@domain${i % 200}.test`;
       const iso = new Date(ms).toISOString();
       // One recipient's copy (its own id) of a one-recipient send (its ref_id).
-      insert.run(ulid(ms), ulid(ms), accountId, email, email, `domain${i % 200}.test`, `Your receipt #${i}`, `campaign-${i % 20}`, statuses[i % 4], ms, iso, iso);
+      insert.run(
+        ulid(ms),
+        ulid(ms),
+        accountId,
+        email,
+        email,
+        `domain${i % 200}.test`,
+        `Your receipt #${i}`,
+        `campaign-${i % 20}`,
+        statuses[i % 4],
+        ms,
+        iso,
+        iso,
+      );
     }
   });
   for (let i = 0; i < count; i += 50_000) batch(i, Math.min(count, i + 50_000));
@@ -191,7 +204,9 @@ export default async function run(): Promise<boolean> {
   }
   const firstRowRatio = round(large.firstRowMs / small.firstRowMs, 2);
   const frameRatio = round(large.frameP95 / small.frameP95, 2);
-  console.log(`ratios (${SIZES[1]!.toLocaleString()} / ${SIZES[0]!.toLocaleString()}): first row ${firstRowRatio}, p95 scroll frame ${frameRatio} (target <= ${TARGET})`);
+  console.log(
+    `ratios (${SIZES[1]!.toLocaleString()} / ${SIZES[0]!.toLocaleString()}): first row ${firstRowRatio}, p95 scroll frame ${frameRatio} (target <= ${TARGET})`,
+  );
   const figures = {
     bench: 'ui',
     sizes: SIZES,

@@ -20,13 +20,23 @@ async function hooksOf(page: Page, served: Served, account: Account): Promise<Ar
   return (await res.json()).data;
 }
 
-const emailHookUrl = async (page: Page, served: Served, account: Account) => (await hooksOf(page, served, account)).find((h) => h.event === 'EMAIL_EVENT')?.webhook_url;
+const emailHookUrl = async (page: Page, served: Served, account: Account) =>
+  (await hooksOf(page, served, account)).find((h) => h.event === 'EMAIL_EVENT')?.webhook_url;
 
-test('webhooks: switching accounts shows each account its own webhook, and saving writes to the account shown only; the choice is in ?account=', async ({ served, receiver, page }) => {
+test('webhooks: switching accounts shows each account its own webhook, and saving writes to the account shown only; the choice is in ?account=', async ({
+  served,
+  receiver,
+  page,
+}) => {
   const errors = watchErrors(page);
   const R = receiver.url;
   const { main, second } = await accounts(page, served);
-  await api(page, served, 'POST', '/v1/webhook/register', { webhook_url: `${R}/main`, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { bounce: true } } });
+  await api(page, served, 'POST', '/v1/webhook/register', {
+    webhook_url: `${R}/main`,
+    event: 'EMAIL_EVENT',
+    method: 'POST',
+    webhook_options: { events: { bounce: true } },
+  });
   const reg = await page.request.post(`${served.url}/v1/webhook/register`, {
     headers: { authorization: `Bearer ${second.api_key}` },
     data: { webhook_url: `${R}/second`, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { delivery: true } } },
@@ -135,7 +145,10 @@ test('mailers, domains and send: switching accounts shows the account chosen, an
     await page.getByLabel('To', { exact: true }).fill('ann@example.com');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     const refId = await page.getByTestId('send-ref-id').textContent();
-    const sent = (await (await page.request.get(`${served.url}/emulator/messages?q=${refId}`)).json()).data.messages as Array<{ ref_id: string; account_id: string }>;
+    const sent = (await (await page.request.get(`${served.url}/emulator/messages?q=${refId}`)).json()).data.messages as Array<{
+      ref_id: string;
+      account_id: string;
+    }>;
     expect(sent.filter((m) => m.ref_id === refId).map((m) => m.account_id)).toEqual([second.id]);
   } finally {
     await target.close();
@@ -143,7 +156,11 @@ test('mailers, domains and send: switching accounts shows the account chosen, an
   expect(errors).toEqual([]);
 });
 
-test('accounts by name on message rows, the message page and deliveries; deliveries filtered by account; ?account= survives a reload', async ({ served, receiver, page }) => {
+test('accounts by name on message rows, the message page and deliveries; deliveries filtered by account; ?account= survives a reload', async ({
+  served,
+  receiver,
+  page,
+}) => {
   const errors = watchErrors(page);
   const { main, second } = await accounts(page, served);
   for (const account of [main, second]) {
@@ -154,7 +171,12 @@ test('accounts by name on message rows, the message page and deliveries; deliver
     expect(reg.ok()).toBe(true);
     const send = await page.request.post(`${served.url}/v1/email/send`, {
       headers: { authorization: `Bearer ${account.api_key}` },
-      data: { from: { email: 'app@example.com' }, to: [{ email: `to-${account.name.toLowerCase()}@example.com` }], subject: `From ${account.name}`, content: [{ type: 'text/plain', value: 'Hi' }] },
+      data: {
+        from: { email: 'app@example.com' },
+        to: [{ email: `to-${account.name.toLowerCase()}@example.com` }],
+        subject: `From ${account.name}`,
+        content: [{ type: 'text/plain', value: 'Hi' }],
+      },
     });
     expect(send.ok()).toBe(true);
   }

@@ -48,7 +48,8 @@ export const SCREENS: Screen[] = [
 ];
 
 /** Long enough that its payload line is wider than any JSON box (a box must wrap or scroll it, never cut it). */
-export const LONG_SUBJECT = 'Spring sale: everything in the shop is forty percent off this weekend only, with free delivery on orders over thirty euros and returns within sixty days of purchase';
+export const LONG_SUBJECT =
+  'Spring sale: everything in the shop is forty percent off this weekend only, with free delivery on orders over thirty euros and returns within sixty days of purchase';
 
 /** A webhook, a bounced send and a delivered one with a link: messages, events and deliveries. */
 export async function seed(page: Page, served: Served, receiverUrl: string): Promise<Seeded> {
@@ -60,7 +61,9 @@ export async function seed(page: Page, served: Served, receiverUrl: string): Pro
     content: [{ type: 'text/html', value: '<p>Bounce</p>' }],
   });
   const { id, refId } = await sendEmail(page, served, 'ann@example.com', LONG_SUBJECT, '<h1>Spring</h1><p>Hello <a href="https://example.com/x">there</a></p>');
-  await expect.poll(async () => (await page.request.get(`${served.url}/emulator/deliveries`)).json().then((b) => b.data.deliveries.length as number)).toBeGreaterThan(0);
+  await expect
+    .poll(async () => (await page.request.get(`${served.url}/emulator/deliveries`)).json().then((b) => b.data.deliveries.length as number))
+    .toBeGreaterThan(0);
   const deliveries = (await (await page.request.get(`${served.url}/emulator/deliveries`)).json()).data.deliveries as Array<{ id: string }>;
   return { messageId: id, refId, deliveryId: deliveries[0]!.id };
 }

@@ -55,7 +55,9 @@ test('Fire event starts with no event chosen, and firing spam at a bounced copy 
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(detail.getByTestId('message-status')).toHaveText('hard bounce');
-  expect((await (await page.request.get(`${served.url}/emulator/messages/${bounced.id}`)).json()).data.events.map((e: { event: string }) => e.event)).toEqual(['bounce']);
+  expect((await (await page.request.get(`${served.url}/emulator/messages/${bounced.id}`)).json()).data.events.map((e: { event: string }) => e.event)).toEqual([
+    'bounce',
+  ]);
 
   // A delivery after a hard bounce changes nothing final (the emulator keeps the bounce): no question.
   await select.selectOption('delivery');

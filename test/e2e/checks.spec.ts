@@ -71,7 +71,12 @@ test('Checks tab: SpamAssassin’s score with the rules that fired; a spam-filte
   test.setTimeout(120_000);
   const errors = watchErrors(page);
   await registerWebhook(page, served, receiver.url, { delivery: true, spam: true });
-  const { refId, id } = await send(page, served, 'bob@example.com', orderHtml('data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==', `<p>${GTUBE}</p>`));
+  const { refId, id } = await send(
+    page,
+    served,
+    'bob@example.com',
+    orderHtml('data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==', `<p>${GTUBE}</p>`),
+  );
   const clean = await send(page, served, 'cat@example.com', '<p>Your order 43 has shipped. Thanks for shopping with us.</p>');
 
   await page.setViewportSize({ width: 1400, height: 900 });
@@ -85,11 +90,17 @@ test('Checks tab: SpamAssassin’s score with the rules that fired; a spam-filte
 
   // The filter scored the send at or over the threshold: a spam event, in the webhooks and on the message.
   const spamEvents = () =>
-    receiver.requests.map((r) => JSON.parse(r.body) as { event: string; ref_id: string }).filter((e) => e.event === 'spam').map((e) => e.ref_id);
+    receiver.requests
+      .map((r) => JSON.parse(r.body) as { event: string; ref_id: string })
+      .filter((e) => e.event === 'spam')
+      .map((e) => e.ref_id);
   await expect.poll(spamEvents, { timeout: 60_000 }).toEqual([refId]);
   await page.reload();
   await expect(page.getByTestId('message-status')).toHaveText('spam');
-  await page.getByTestId('message-detail').getByRole('tab', { name: /Events/ }).click();
+  await page
+    .getByTestId('message-detail')
+    .getByRole('tab', { name: /Events/ })
+    .click();
   await expect(page.getByTestId('message-detail').getByRole('tabpanel')).toContainText('spam');
 
   // The clean message: a low score, no spam event.

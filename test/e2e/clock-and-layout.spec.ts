@@ -20,7 +20,13 @@ test('"Jump to the next attempt" moves the clock to when a waiting delivery is d
   // The next attempt reads relative to the emulator clock, with its absolute time beside it.
   await expect(page.getByTestId('delivery-next-attempt')).toContainText(/in (10|9) min/);
   await expect(page.getByTestId('delivery-next-attempt')).toContainText(ABSOLUTE);
-  const due = Date.parse((await api(page, served, 'GET', `/emulator/deliveries/${deliveryId}`).catch(async () => (await page.request.get(`${served.url}/emulator/deliveries/${deliveryId}`)).json())).data.next_attempt_at);
+  const due = Date.parse(
+    (
+      await api(page, served, 'GET', `/emulator/deliveries/${deliveryId}`).catch(async () =>
+        (await page.request.get(`${served.url}/emulator/deliveries/${deliveryId}`)).json(),
+      )
+    ).data.next_attempt_at,
+  );
   const before = (await (await page.request.get(`${served.url}/emulator/clock`)).json()).data.now_ms as number;
   expect(due - before).toBeGreaterThan(9 * 60_000);
 
@@ -52,7 +58,12 @@ test('a row that just arrived never reads "in N s", even with the clock at 60x; 
   const errors = watchErrors(page);
   await page.request.post(`${served.url}/emulator/clock`, { data: { speed: 60 } });
   await page.goto(`${served.url}/messages`);
-  await expect(page.getByTestId('messages-empty').or(page.getByText(/No messages/i)).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('messages-empty')
+      .or(page.getByText(/No messages/i))
+      .first(),
+  ).toBeVisible();
   // Emulated time runs a minute per real second: three seconds later it is three minutes on.
   await page.waitForTimeout(3000);
   await sendEmail(page, served, 'ann@example.com', 'Just arrived');

@@ -12,7 +12,10 @@ test('deliveries list: event, recipient, subject and URL on each row, a count, a
   // One receiver, two endpoints: /ok answers 200, /down answers 500.
   receiver.answer = (req) => (req.url.endsWith('/down') ? { status: 500, body: 'down' } : 200);
   await registerWebhook(page, served, `${receiver.url}/ok`, { bounce: true, delivery: true });
-  const other = (await (await page.request.post(`${served.url}/emulator/accounts`, { data: { name: 'Other' } })).json()).data as { id: string; api_key: string };
+  const other = (await (await page.request.post(`${served.url}/emulator/accounts`, { data: { name: 'Other' } })).json()).data as {
+    id: string;
+    api_key: string;
+  };
   const hook = await page.request.post(`${served.url}/v1/webhook/register`, {
     headers: { authorization: `Bearer ${other.api_key}` },
     data: { webhook_url: `${receiver.url}/down`, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { bounce: true } } },

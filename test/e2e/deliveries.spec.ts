@@ -42,7 +42,7 @@ test('retry a failed delivery from its detail and see the new attempt', async ({
   const curl = await page.evaluate(() => navigator.clipboard.readText());
   expect(curl).toContain(`curl -X POST '${receiver.url}'`);
   expect(curl).toContain(`-H 'webhook-id: ${deliveryId}'`);
-  expect(curl).toContain("--data-raw '{\"event\":\"bounce\"");
+  expect(curl).toContain('--data-raw \'{"event":"bounce"');
 
   await detail.getByRole('button', { name: 'Retry now' }).click();
   await expect(page.getByTestId('retry-notice')).toHaveText('Attempt 2: succeeded (HTTP 200)');

@@ -39,7 +39,12 @@ test('a full disk is said on every screen, live, and the banner goes once there 
     for (let i = 0; i < 100 && status === 200; i++) {
       const res = await page.request.post(`${serve.url}/v1/email/send`, {
         headers: { authorization: `Bearer ${apiKey}` },
-        data: { from: { email: 'app@example.com' }, to: [{ email: `ann${i}@example.org` }], subject: 'Disk', content: [{ type: 'text/plain', value: 'x'.repeat(400_000) }] },
+        data: {
+          from: { email: 'app@example.com' },
+          to: [{ email: `ann${i}@example.org` }],
+          subject: 'Disk',
+          content: [{ type: 'text/plain', value: 'x'.repeat(400_000) }],
+        },
       });
       status = res.status();
     }

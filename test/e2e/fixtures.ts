@@ -64,11 +64,15 @@ export async function registerWebhook(page: Page, served: Served, url: string, e
 }
 
 /** The captured copies of one send (one per recipient, each with its own `id`), oldest first. */
-export async function copiesOf(page: Page, served: Served, refId: string): Promise<Array<{ id: string; ref_id: string; recipient: { email: string }; subject: string; status: string }>> {
+export async function copiesOf(
+  page: Page,
+  served: Served,
+  refId: string,
+): Promise<Array<{ id: string; ref_id: string; recipient: { email: string }; subject: string; status: string }>> {
   const res = await page.request.get(`${served.url}/emulator/messages?q=${encodeURIComponent(refId)}`);
-  const copies = ((await res.json()).data.messages as Array<{ id: string; ref_id: string; recipient: { email: string }; subject: string; status: string }>).filter(
-    (m) => m.ref_id === refId,
-  );
+  const copies = (
+    (await res.json()).data.messages as Array<{ id: string; ref_id: string; recipient: { email: string }; subject: string; status: string }>
+  ).filter((m) => m.ref_id === refId);
   return copies.reverse();
 }
 

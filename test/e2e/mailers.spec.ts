@@ -2,7 +2,10 @@ import { hasDovecot, startDovecot } from '../helpers/dovecot';
 import { startRelayTarget } from '../helpers/relay-target';
 import { api, expect, test, watchErrors } from './fixtures';
 
-test('the Mailers screen adds an SMTP mailer only after a real login (a refusal shows the server answer), tests it with the status updated live, and deletes it', async ({ served, page }) => {
+test('the Mailers screen adds an SMTP mailer only after a real login (a refusal shows the server answer), tests it with the status updated live, and deletes it', async ({
+  served,
+  page,
+}) => {
   const errors = watchErrors(page, [/status of 400/, /status of 422/]);
   const target = await startRelayTarget({ user: 'ui-user', pass: 'ui-pass-123' });
   try {

@@ -132,7 +132,10 @@ test('the preview loads no remote style sheet, @import or font until the user al
   page.on('console', (m) => /violates the following Content Security Policy directive/.test(m.text()) && refused.push(m.text()));
   const remote = receiver.url.replace(/\/$/, '');
   // Answered as a sender's server would (fonts are fetched with CORS), so only the preview's policy can stop them.
-  receiver.answer = (r) => ({ status: 200, headers: { 'content-type': r.url.endsWith('.css') ? 'text/css' : 'font/woff2', 'access-control-allow-origin': '*' } });
+  receiver.answer = (r) => ({
+    status: 200,
+    headers: { 'content-type': r.url.endsWith('.css') ? 'text/css' : 'font/woff2', 'access-control-allow-origin': '*' },
+  });
   const html = `<!doctype html><html><head>
 <link rel="stylesheet" href="${remote}/link.css">
 <style>@import url(${remote}/import.css);

@@ -25,7 +25,11 @@ test.afterEach(async () => {
   await serve.exited;
 });
 
-test('the web UI asks for the control key, logs in with an HttpOnly SameSite=Strict cookie, and shows the captured mail', async ({ page, context, browser }) => {
+test('the web UI asks for the control key, logs in with an HttpOnly SameSite=Strict cookie, and shows the captured mail', async ({
+  page,
+  context,
+  browser,
+}) => {
   // 401s are what the page runs into before the login: expected, not errors.
   const errors = watchErrors(page, [/401 \(Unauthorized\)/]);
   expect(serve.stdout()).toMatch(/^WARNING: +listening on 0\.0\.0\.0: reachable from the network/m);
@@ -66,7 +70,12 @@ test('the web UI asks for the control key, logs in with an HttpOnly SameSite=Str
   await expect(page.frameLocator('iframe[title="HTML preview"]').getByRole('heading', { name: 'Hello from behind the key' })).toBeVisible();
   await page.request.post(`${base}/v1/email/send`, {
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    data: JSON.stringify({ from: { email: 'app@example.com' }, to: [{ email: 'bob@example.com' }], subject: 'Arrives live', content: [{ type: 'text/plain', value: 'hi' }] }),
+    data: JSON.stringify({
+      from: { email: 'app@example.com' },
+      to: [{ email: 'bob@example.com' }],
+      subject: 'Arrives live',
+      content: [{ type: 'text/plain', value: 'hi' }],
+    }),
   });
   await expect(list).toContainText('Arrives live');
 

@@ -1,7 +1,11 @@
 import { startRelayTarget } from '../helpers/relay-target';
 import { api, expect, test, watchErrors } from './fixtures';
 
-test('OAuth login from the Mailers screen: the consent page opens, approving stores the token, the row and the flat configuration show it on', async ({ served, page, context }) => {
+test('OAuth login from the Mailers screen: the consent page opens, approving stores the token, the row and the flat configuration show it on', async ({
+  served,
+  page,
+  context,
+}) => {
   const errors = watchErrors(page, []);
   const target = await startRelayTarget({ user: 'ui-user', pass: 'ui-pass-123' });
   try {

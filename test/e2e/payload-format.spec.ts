@@ -1,9 +1,18 @@
 import { api, expect, test, watchErrors } from './fixtures';
 
-test("Settings: choosing an account's webhook payload shape sends its next event in that shape; another account keeps its own", async ({ served, receiver, page }) => {
+test("Settings: choosing an account's webhook payload shape sends its next event in that shape; another account keeps its own", async ({
+  served,
+  receiver,
+  page,
+}) => {
   const errors = watchErrors(page);
   await page.request.post(`${served.url}/emulator/accounts`, { data: { name: 'Second' } });
-  await api(page, served, 'POST', '/v1/webhook/register', { webhook_url: receiver.url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { open: true } } });
+  await api(page, served, 'POST', '/v1/webhook/register', {
+    webhook_url: receiver.url,
+    event: 'EMAIL_EVENT',
+    method: 'POST',
+    webhook_options: { events: { open: true } },
+  });
 
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.goto(`${served.url}/settings`);

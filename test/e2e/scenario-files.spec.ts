@@ -95,7 +95,10 @@ test.describe('Scenarios from the folders Mailyard was started with', () => {
     await openListed(page, 'scenarios/hard-bounce-suppression.yaml');
     const marker = join(MARKERS, 'edited-ran');
     const text = page.getByLabel('Scenario (YAML or JSON)');
-    const edited = (await text.inputValue()).replace('command: node ../shop/src/scenario-app.js', `command: "node -e \\"require('fs').writeFileSync('${marker}', 'ran')\\""`);
+    const edited = (await text.inputValue()).replace(
+      'command: node ../shop/src/scenario-app.js',
+      `command: "node -e \\"require('fs').writeFileSync('${marker}', 'ran')\\""`,
+    );
     await text.fill(edited);
     await expect(page.getByTestId('scenario-run-as')).toContainText('This scenario starts an app: it runs only as a file');
     await page.getByRole('button', { name: 'Run', exact: true }).click();

@@ -76,7 +76,9 @@ test('Scenarios: Stop ends a run under way; it is listed as stopped', async ({ s
   test.setTimeout(60_000);
   await page.goto(`${served.url}/scenarios`);
   // A long run: 5,000 sends at 5 a second would take over 16 minutes.
-  await page.getByLabel('Scenario (YAML or JSON)').fill(trafficScenario(receiver.url, 'Long run').replace('count: 60', 'count: 5000').replace('rate: 10/s', 'rate: 5/s'));
+  await page
+    .getByLabel('Scenario (YAML or JSON)')
+    .fill(trafficScenario(receiver.url, 'Long run').replace('count: 60', 'count: 5000').replace('rate: 10/s', 'rate: 5/s'));
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByTestId('scenario-status')).toHaveText(/starting|running/);
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
@@ -91,7 +93,9 @@ test('Scenarios: a violated expectation is listed with a link to the message tha
   test.setTimeout(60_000);
   await page.goto(`${served.url}/scenarios`);
   // Three sends to one address, where at most one is expected.
-  const source = trafficScenario(receiver.url, 'Too many sends').replace('count: 60', 'count: 3').replace('to: "user{n}@example.test"', 'to: "same@example.test"');
+  const source = trafficScenario(receiver.url, 'Too many sends')
+    .replace('count: 60', 'count: 3')
+    .replace('to: "user{n}@example.test"', 'to: "same@example.test"');
   await page.getByLabel('Scenario (YAML or JSON)').fill(source);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const report = page.getByTestId('scenario-report');

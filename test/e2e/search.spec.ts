@@ -2,7 +2,10 @@ import { api, expect, sendEmail, test, watchErrors } from './fixtures';
 
 const SIM = 'sim.mailyard.test';
 
-test('search: operators, phrases and is:bounced find the right rows; the URL keeps the filters; delete the matches in an in-app dialog', async ({ served, page }) => {
+test('search: operators, phrases and is:bounced find the right rows; the URL keeps the filters; delete the matches in an in-app dialog', async ({
+  served,
+  page,
+}) => {
   const errors = watchErrors(page);
   await sendEmail(page, served, 'ann@example.com', 'Your order shipped', '<p>Track your <b>parcel</b></p>');
   await sendEmail(page, served, 'bob@example.com', 'Order received', '<p>thanks</p>');
@@ -85,7 +88,10 @@ test('search: operators, phrases and is:bounced find the right rows; the URL kee
   expect(errors).toEqual([]);
 });
 
-test('search: Mailpit operators (negation, has:attachment, cc:, after:) find the right rows; an unknown operator is said under the box', async ({ served, page }) => {
+test('search: Mailpit operators (negation, has:attachment, cc:, after:) find the right rows; an unknown operator is said under the box', async ({
+  served,
+  page,
+}) => {
   const errors = watchErrors(page);
   const news = (subject: string, text: string, extra: Record<string, unknown> = {}) =>
     api(page, served, 'POST', '/v1/email/send', {
@@ -97,7 +103,9 @@ test('search: Mailpit operators (negation, has:attachment, cc:, after:) find the
     });
   await news('Newsletter with a link', 'click to unsubscribe');
   await news('Newsletter plain', 'nothing to click', { cc: [{ email: 'carol@example.com' }] });
-  await news('Invoice attached', 'see attached', { attachments: [{ filename: 'invoice-77.pdf', content: Buffer.from('pdf').toString('base64'), type: 'application/pdf' }] });
+  await news('Invoice attached', 'see attached', {
+    attachments: [{ filename: 'invoice-77.pdf', content: Buffer.from('pdf').toString('base64'), type: 'application/pdf' }],
+  });
 
   await page.goto(`${served.url}/messages`);
   const list = page.getByTestId('message-list');
@@ -133,7 +141,10 @@ test('search: Mailpit operators (negation, has:attachment, cc:, after:) find the
   expect(errors).toEqual([]);
 });
 
-test('search: an answer given before the index caught up says so under the box, and is asked again until complete (Search again asks at once)', async ({ served, page }) => {
+test('search: an answer given before the index caught up says so under the box, and is asked again until complete (Search again asks at once)', async ({
+  served,
+  page,
+}) => {
   const errors = watchErrors(page);
   await sendEmail(page, served, 'ann@example.com', 'Your order shipped', '<p>Track your parcel</p>');
   // The emulator answers index_pending when its index lags behind the stored messages (a load the

@@ -1,6 +1,9 @@
 import { api, copiesOf, expect, registerWebhook, test, watchErrors } from './fixtures';
 
-test('a template chosen in the picker, with substitutions: the captured copy has the substituted subject; Save as template adds one', async ({ served, page }) => {
+test('a template chosen in the picker, with substitutions: the captured copy has the substituted subject; Save as template adds one', async ({
+  served,
+  page,
+}) => {
   const errors = watchErrors(page);
   const created = await api(page, served, 'POST', '/v1/email/template', {
     name: 'Order shipped',
@@ -46,15 +49,28 @@ test('a template chosen in the picker, with substitutions: the captured copy has
   await page.getByLabel('Template name').fill('Welcome mail');
   await page.getByRole('button', { name: 'Save template' }).click();
   await expect(page.getByTestId('template-saved')).toContainText('Saved as template “Welcome mail”');
-  const templates = (await api(page, served, 'GET', '/v1/email/templates')).data as Array<{ template_id: string; name: string; subject: string; variables: string[] }>;
+  const templates = (await api(page, served, 'GET', '/v1/email/templates')).data as Array<{
+    template_id: string;
+    name: string;
+    subject: string;
+    variables: string[];
+  }>;
   const welcome = templates.find((t) => t.name === 'Welcome mail')!;
   expect(welcome).toMatchObject({ subject: 'Welcome, {{name}}', variables: ['name'] });
   await expect(page.getByLabel('Template', { exact: true })).toHaveValue(welcome.template_id);
-  await expect(page.getByLabel('Template', { exact: true }).getByRole('option')).toHaveText(['none: the subject and content below', 'Order shipped', 'Welcome mail']);
+  await expect(page.getByLabel('Template', { exact: true }).getByRole('option')).toHaveText([
+    'none: the subject and content below',
+    'Order shipped',
+    'Welcome mail',
+  ]);
   expect(errors).toEqual([]);
 });
 
-test('a send to two recipients answers one ref_id and lists its two copies; each copy links to the other; a delivery links to its copy', async ({ served, receiver, page }) => {
+test('a send to two recipients answers one ref_id and lists its two copies; each copy links to the other; a delivery links to its copy', async ({
+  served,
+  receiver,
+  page,
+}) => {
   const errors = watchErrors(page);
   await registerWebhook(page, served, receiver.url, { delivery: true });
   // One of them is suppressed: its copy fails, saying why.

@@ -21,7 +21,8 @@ async function layoutFaults(page: Page): Promise<string[]> {
     const doc = document.documentElement;
     if (doc.scrollWidth > window.innerWidth) faults.push(`the page is ${doc.scrollWidth} px wide in a ${window.innerWidth} px window`);
     const visible = (el: Element) => (el as HTMLElement).offsetParent !== null && el.getBoundingClientRect().width > 0;
-    const name = (el: Element) => `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[data-testid=${el.getAttribute('data-testid')}]` : ''}.${el.className}`;
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[data-testid=${el.getAttribute('data-testid')}]` : ''}.${el.className}`;
     /** The right edge is hidden: past the window, or past an ancestor that clips (or scrolls) it. */
     const clippedRight = (el: Element): string | null => {
       const right = el.getBoundingClientRect().right;

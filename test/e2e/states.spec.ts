@@ -55,7 +55,8 @@ test('Overview counts the deliveries failing against a receiver answering 500 (r
   receiver.status = 500;
   await registerWebhook(page, served, receiver.url, { delivery: true });
   const ids: string[] = [];
-  for (let i = 0; i < 3; i++) ids.push((await (await page.request.post(`${served.url}/emulator/events`, { data: { event: 'delivery' } })).json()).data.delivery_id);
+  for (let i = 0; i < 3; i++)
+    ids.push((await (await page.request.post(`${served.url}/emulator/events`, { data: { event: 'delivery' } })).json()).data.delivery_id);
   await receiver.waitFor(3);
   await expect
     .poll(async () => {

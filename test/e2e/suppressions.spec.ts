@@ -1,7 +1,10 @@
 import { expect, sendEmail, test, watchErrors } from './fixtures';
 
 // Suppressions after a hard bounce and a spam complaint, their screen, and a suppressed copy's Events tab.
-test('a hard bounce and a complaint suppress; the Suppressions screen lists them with reason and message, Remove lifts one after a confirm', async ({ served, page }) => {
+test('a hard bounce and a complaint suppress; the Suppressions screen lists them with reason and message, Remove lifts one after a confirm', async ({
+  served,
+  page,
+}) => {
   const errors = watchErrors(page);
   await page.request.post(`${served.url}/emulator/clock`, { data: { speed: 0 } });
   // Rules bounce and complain about these addresses (the simulator's own are never suppressed by a bounce).
@@ -9,7 +12,13 @@ test('a hard bounce and a complaint suppress; the Suppressions screen lists them
     data: {
       rules: [
         { pattern: '*@bounces.example', events: [{ event: 'bounce', delay_ms: 1000 }] },
-        { pattern: '*@complainers.example', events: [{ event: 'delivery', delay_ms: 1000 }, { event: 'spam', delay_ms: 1000 }] },
+        {
+          pattern: '*@complainers.example',
+          events: [
+            { event: 'delivery', delay_ms: 1000 },
+            { event: 'spam', delay_ms: 1000 },
+          ],
+        },
       ],
     },
   });

@@ -1,7 +1,10 @@
 import { api, copiesOf, expect, test, watchErrors } from './fixtures';
 
 // Unsubscribe from the UI, and links of the preview that open outside its frame (inside it, the app's policy would leave a broken frame).
-test('Simulate unsubscribe records the event and suppresses the address; the preview opens its links outside the frame, scripts still blocked', async ({ served, page }) => {
+test('Simulate unsubscribe records the event and suppresses the address; the preview opens its links outside the frame, scripts still blocked', async ({
+  served,
+  page,
+}) => {
   const errors = watchErrors(page);
   await page.request.post(`${served.url}/emulator/clock`, { data: { speed: 0 } });
   const res = await api(page, served, 'POST', '/v1/email/send', {

@@ -6,7 +6,11 @@ import type { TestEmulator } from './emulator';
 const allKinds = () => Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true]));
 
 /** Registers the account's EMAIL_EVENT webhook at `url` (every kind unless `events` says otherwise). */
-export async function registerHook(client: ServiceClient, url: string, options: { events?: Record<string, boolean>; method?: string; headers?: Record<string, string> } = {}) {
+export async function registerHook(
+  client: ServiceClient,
+  url: string,
+  options: { events?: Record<string, boolean>; method?: string; headers?: Record<string, string> } = {},
+) {
   await client.registerWebhook({
     webhook_url: url,
     event: 'EMAIL_EVENT',

@@ -45,7 +45,12 @@ export async function startDovecot(users: Record<string, string>): Promise<Dovec
   await mkdir(join(dir, 'base'), { recursive: true });
   await mkdir(mail);
   await chown(mail, owner.uid, owner.gid);
-  await writeFile(join(dir, 'users'), Object.entries(users).map(([u, p]) => `${u}:{PLAIN}${p}\n`).join(''));
+  await writeFile(
+    join(dir, 'users'),
+    Object.entries(users)
+      .map(([u, p]) => `${u}:{PLAIN}${p}\n`)
+      .join(''),
+  );
   const port = await closedPort();
   const internal = owner.root ? 'dovecot' : owner.user;
   const login = owner.root ? 'dovenull' : owner.user;

@@ -66,11 +66,7 @@ export function rawRequest(base: string, method: string, path: string, headers: 
 }
 
 /** Starts the real emulator in-process: port 0, a temp data directory, silent logs. */
-export async function startEmulator(
-  config: EmulatorConfigInput = {},
-  seams: EmulatorSeams = {},
-  reuseDataDir?: string,
-): Promise<TestEmulator> {
+export async function startEmulator(config: EmulatorConfigInput = {}, seams: EmulatorSeams = {}, reuseDataDir?: string): Promise<TestEmulator> {
   const dataDir = reuseDataDir ?? (await mkdtemp(join(tmpdir(), 'mailyard-test-')));
   const handle = await createEmulator({ httpPort: 0, smtpPort: 0, logLevel: 'silent', dataDir, ...config }, seams);
   const url = handle.urls.http;

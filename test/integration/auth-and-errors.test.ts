@@ -46,7 +46,10 @@ describe('authentication of /v1', () => {
     expect(both.status).toBe(200);
     const wrong = await emu.request('GET', '/v1/webhook', { apiKey: null, headers: { 'x-api-key': 'mly_unknown_key_000000000000' } });
     expect([wrong.status, wrong.json.error]).toEqual([401, 'Unauthorized']);
-    const disagree = await emu.request('GET', '/v1/webhook', { apiKey: null, headers: { 'x-api-key': emu.apiKey, authorization: 'Bearer mly_unknown_key_000000000000' } });
+    const disagree = await emu.request('GET', '/v1/webhook', {
+      apiKey: null,
+      headers: { 'x-api-key': emu.apiKey, authorization: 'Bearer mly_unknown_key_000000000000' },
+    });
     expect(disagree.status).toBe(401);
   });
 
@@ -78,7 +81,11 @@ describe('request errors (contract part 0)', () => {
   ])('400 for %s instead of an object', async (_name, body) => {
     const res = await emu.request('POST', '/v1/webhook/register', { body });
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ success: false, error: 'request body must be a JSON object', details: { fields: { body: 'request body must be a JSON object' } } });
+    expect(res.json).toMatchObject({
+      success: false,
+      error: 'request body must be a JSON object',
+      details: { fields: { body: 'request body must be a JSON object' } },
+    });
   });
 
   it.each([
@@ -132,7 +139,13 @@ describe('request errors (contract part 0)', () => {
   });
 
   it('answers errors the router raises before any route runs in the same body', async () => {
-    for (const path of ['/v1/domain/%ZZ', '/v1/domain/%E0%A4%A', '/emulator/messages/%', `/v1/domain/${'a'.repeat(5000)}`, `/emulator/deliveries/${'%41'.repeat(300)}`]) {
+    for (const path of [
+      '/v1/domain/%ZZ',
+      '/v1/domain/%E0%A4%A',
+      '/emulator/messages/%',
+      `/v1/domain/${'a'.repeat(5000)}`,
+      `/emulator/deliveries/${'%41'.repeat(300)}`,
+    ]) {
       const res = await emu.request('GET', path);
       expect(res.status, path).toBeGreaterThanOrEqual(400);
       expect(res.status, path).toBeLessThan(500);

@@ -75,7 +75,10 @@ describe('a message’s checks', () => {
   });
 
   it('shows a click-tracked link’s own URL, checked as the link it stands for', async () => {
-    const { ids } = await sendOne('<p><a href="http://shop.example/plain">Plain</a></p>', ['bob@example.com'], { click_tracking: { enable: true }, open_tracking: { enable: true } });
+    const { ids } = await sendOne('<p><a href="http://shop.example/plain">Plain</a></p>', ['bob@example.com'], {
+      click_tracking: { enable: true },
+      open_tracking: { enable: true },
+    });
     const { data } = await getJson<MessageChecks>(`/emulator/messages/${ids['bob@example.com']}/checks`);
     expect(data.links).toHaveLength(1);
     expect(data.links[0]!.href).toMatch(/\/t\/c\//);
@@ -99,7 +102,12 @@ describe('a message’s checks', () => {
   });
 
   it('answers a message without HTML with no findings, and 404 for an unknown message', async () => {
-    const res = await emu.service.sendEmail({ from: { email: 'shop@example.com' }, to: [{ email: 'cat@example.com' }], subject: 'Text', content: [{ type: 'text/plain', value: 'Hi' }] });
+    const res = await emu.service.sendEmail({
+      from: { email: 'shop@example.com' },
+      to: [{ email: 'cat@example.com' }],
+      subject: 'Text',
+      content: [{ type: 'text/plain', value: 'Hi' }],
+    });
     const copies = (await emu.control.listMessages({ q: res.ref_id })).data.messages;
     const { data } = await getJson<MessageChecks>(`/emulator/messages/${copies[0]!.id}/checks`);
     expect(data).toMatchObject({ has_html: false, html: null, links: [], remote_images: 0, compatibility: { findings: [] } });
@@ -137,7 +145,10 @@ describe.skipIf(skipWithoutSpamd)('SpamAssassin (spamd started by the emulator, 
     expect(data.score).toBeGreaterThanOrEqual(1000);
     expect(data.threshold).toBe(5);
     expect(data.is_spam).toBe(true);
-    expect(data.rules.find((r) => r.name === 'GTUBE')).toMatchObject({ score: 1000, description: expect.stringContaining('Generic Test for Unsolicited Bulk Email') });
+    expect(data.rules.find((r) => r.name === 'GTUBE')).toMatchObject({
+      score: 1000,
+      description: expect.stringContaining('Generic Test for Unsolicited Bulk Email'),
+    });
 
     const clean = await sendOne('<p>Your order 42 has shipped. Thanks for shopping with us.</p>', ['eve@example.com']);
     const verdict = (await getJson<SpamCheck>(`/emulator/messages/${clean.ids['eve@example.com']}/spam`)).data;
@@ -158,7 +169,11 @@ describe.skipIf(skipWithoutSpamd)('SpamAssassin (spamd started by the emulator, 
     await receiver.waitFor(before + 5, 20_000);
     await new Promise((r) => setTimeout(r, 500));
     const events = receiver.requests.slice(before).map((r) => JSON.parse(r.body) as { event: string; recipient: { email: string }; ref_id: string });
-    const kinds = (ref: string) => events.filter((e) => e.ref_id === ref).map((e) => `${e.recipient.email}:${e.event}`).sort();
+    const kinds = (ref: string) =>
+      events
+        .filter((e) => e.ref_id === ref)
+        .map((e) => `${e.recipient.email}:${e.event}`)
+        .sort();
     expect(kinds(spam.ref)).toEqual(['fay@example.com:delivery', 'fay@example.com:spam', 'gus@example.com:delivery', 'gus@example.com:spam']);
     expect(kinds(clean.ref)).toEqual(['hal@example.com:delivery']);
     const detail = (await emu.control.getMessage(spam.ids['fay@example.com']!)).data;

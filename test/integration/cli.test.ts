@@ -53,14 +53,20 @@ function startupLines(stdout: string): Record<string, string> {
 describe('mailyard serve', () => {
   it('starts with the documented flags, prints its lines, serves, and stops cleanly on SIGTERM', async () => {
     const dataDir = join(dir, 'serve');
-    const { child, stdout: output, exited } = await startServeProcess(['--http-port', '0', '--smtp-port', '0', '--data-dir', dataDir, '--api-key', 'cli-test-key-1234']);
+    const {
+      child,
+      stdout: output,
+      exited,
+    } = await startServeProcess(['--http-port', '0', '--smtp-port', '0', '--data-dir', dataDir, '--api-key', 'cli-test-key-1234']);
     const lines = startupLines(output());
     expect(output()).toMatch(/^Mailyard \d+\.\d+\.\d+\n/);
     const url = lines.HTTP!.split(/\s/)[0]!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(lines['API key']).toMatch(/^cli-test-key-1234 /);
     expect(lines.Data).toBe(dataDir);
-    expect(lines.SMTP).toMatch(/^smtp:\/\/127\.0\.0\.1:\d+ {2}\(AUTH optional: any user name, an API key as the password; STARTTLS off \(--smtp-tls starttls\)\)$/);
+    expect(lines.SMTP).toMatch(
+      /^smtp:\/\/127\.0\.0\.1:\d+ {2}\(AUTH optional: any user name, an API key as the password; STARTTLS off \(--smtp-tls starttls\)\)$/,
+    );
 
     const health = await (await fetch(`${url}/emulator/health`)).json();
     expect(health.data.data_dir).toBe(dataDir);
@@ -74,7 +80,15 @@ describe('mailyard serve', () => {
   });
 
   it('sends, simulates and shows an email in the built bundle (plain Node, not the test runner)', async () => {
-    const { child, url, stdout, exited } = await startServeProcess(['--http-port', '0', '--memory', '--api-key', 'bundle-key-1234567', '--smtp-tls', 'starttls']);
+    const { child, url, stdout, exited } = await startServeProcess([
+      '--http-port',
+      '0',
+      '--memory',
+      '--api-key',
+      'bundle-key-1234567',
+      '--smtp-tls',
+      'starttls',
+    ]);
     try {
       const auth = { authorization: 'Bearer bundle-key-1234567', 'content-type': 'application/json' };
       const sent = await fetch(`${url}/v1/email/send`, {
@@ -107,7 +121,9 @@ describe('mailyard serve', () => {
 
       // The SMTP sink in the bundle: a message over STARTTLS with AUTH, captured with its attachment. In
       // memory no certificate file is kept: the start-up lines print it, and the client trusts that.
-      expect(stdout()).toMatch(/^TLS cert: made for this run, kept nowhere \(--memory\) {2}\(self-signed: trust it in the client, e\.g\. nodemailer tls: \{ ca \}\):$/m);
+      expect(stdout()).toMatch(
+        /^TLS cert: made for this run, kept nowhere \(--memory\) {2}\(self-signed: trust it in the client, e\.g\. nodemailer tls: \{ ca \}\):$/m,
+      );
       const ca = /^-----BEGIN CERTIFICATE-----\n[\s\S]+?\n-----END CERTIFICATE-----$/m.exec(stdout())![0];
       const health = await (await fetch(`${url}/emulator/health`)).json();
       const info = await nodemailer
@@ -118,7 +134,13 @@ describe('mailyard serve', () => {
           tls: { ca },
           auth: { user: 'bundle', pass: 'bundle-key-1234567' },
         })
-        .sendMail({ from: 'app@example.com', to: 'Ann <ann@example.org>', subject: 'Über SMTP', text: 'hi', attachments: [{ filename: 'b.txt', content: 'bytes' }] });
+        .sendMail({
+          from: 'app@example.com',
+          to: 'Ann <ann@example.org>',
+          subject: 'Über SMTP',
+          text: 'hi',
+          attachments: [{ filename: 'b.txt', content: 'bytes' }],
+        });
       const smtpRef = /queued as (\S+)$/.exec(info.response)![1]!;
       const smtpCopies = (await (await fetch(`${url}/emulator/messages?q=${smtpRef}`)).json()).data.messages;
       expect(smtpCopies).toHaveLength(1);
@@ -149,10 +171,18 @@ describe('mailyard serve', () => {
     [[], { MAILYARD_HTTP_PORT: '-1' }, 'mailyard: invalid value for MAILYARD_HTTP_PORT: must be a port number from 0 to 65535, got "-1"'],
     [['--log-level', 'loud'], {}, 'mailyard: invalid value for --log-level: must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
     [['--api-key', 'short'], {}, 'mailyard: invalid value for --api-key: must be at least 8 characters, got "short"'],
-    [['--api-key', 'has spaces in it'], {}, 'mailyard: invalid value for --api-key: may contain only letters, digits and . _ ~ + / - (then = padding), got "has spaces in it"'],
+    [
+      ['--api-key', 'has spaces in it'],
+      {},
+      'mailyard: invalid value for --api-key: may contain only letters, digits and . _ ~ + / - (then = padding), got "has spaces in it"',
+    ],
     [['--memory', '--data-dir', '/tmp/x'], {}, 'mailyard: --data-dir and --memory cannot be used together'],
     [[], { MAILYARD_MEMORY: 'maybe' }, 'mailyard: invalid value for MAILYARD_MEMORY: expected true or false, got "maybe"'],
-    [['--retry-schedule', '5x'], {}, 'mailyard: invalid value for --retry-schedule: "5x" is not a duration (use a number and ms, s, m, h or d, as in 5s or 2h), got "5x"'],
+    [
+      ['--retry-schedule', '5x'],
+      {},
+      'mailyard: invalid value for --retry-schedule: "5x" is not a duration (use a number and ms, s, m, h or d, as in 5s or 2h), got "5x"',
+    ],
     [['--smtp-auth', 'always'], {}, 'mailyard: invalid value for --smtp-auth: must be optional or required, got "always"'],
     [[], { MAILYARD_SMTP_TLS: 'on' }, 'mailyard: invalid value for MAILYARD_SMTP_TLS: must be off or starttls, got "on"'],
     [['--nope'], {}, "mailyard: Unknown option '--nope'"],
@@ -170,10 +200,14 @@ describe('mailyard serve', () => {
     try {
       const result = await run(['serve', '--memory', '--http-port', String(port)]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain(`mailyard: could not start: port ${port} on 127.0.0.1 is already in use (--http-port); choose another port, or 0 for a free one`);
+      expect(result.stderr).toContain(
+        `mailyard: could not start: port ${port} on 127.0.0.1 is already in use (--http-port); choose another port, or 0 for a free one`,
+      );
       const smtp = await run(['serve', '--memory', '--http-port', '0', '--smtp-port', String(port)]);
       expect(smtp.code).toBe(1);
-      expect(smtp.stderr).toContain(`mailyard: could not start: port ${port} on 127.0.0.1 is already in use (--smtp-port); choose another port, or 0 for a free one`);
+      expect(smtp.stderr).toContain(
+        `mailyard: could not start: port ${port} on 127.0.0.1 is already in use (--smtp-port); choose another port, or 0 for a free one`,
+      );
     } finally {
       blocker.close();
     }
@@ -201,14 +235,31 @@ describe('mailyard serve', () => {
     const { child, stdout, exited } = await startServeProcess(['--http-port', '0', '--data-dir', dataDir]);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    const warnings = stdout().split('\n').filter((l) => l.startsWith('WARNING:'));
-    expect(warnings).toEqual([`WARNING:  the data directory ${dataDir} is open to other users (mode 0755): it holds API keys, webhook and DKIM secrets and every captured message. Make it private: chmod 700 ${dataDir}`]);
+    const warnings = stdout()
+      .split('\n')
+      .filter((l) => l.startsWith('WARNING:'));
+    expect(warnings).toEqual([
+      `WARNING:  the data directory ${dataDir} is open to other users (mode 0755): it holds API keys, webhook and DKIM secrets and every captured message. Make it private: chmod 700 ${dataDir}`,
+    ]);
   });
 
   it('prints its options with --help', async () => {
     const result = await run(['serve', '--help']);
     expect(result.code).toBe(0);
-    for (const flag of ['--host', '--http-port', '--smtp-port', '--smtp-auth', '--smtp-tls', '--data-dir', '--memory', '--api-key', '--strict-webhook-urls', '--retry-schedule', '--log-level', 'MAILYARD_HTTP_PORT']) {
+    for (const flag of [
+      '--host',
+      '--http-port',
+      '--smtp-port',
+      '--smtp-auth',
+      '--smtp-tls',
+      '--data-dir',
+      '--memory',
+      '--api-key',
+      '--strict-webhook-urls',
+      '--retry-schedule',
+      '--log-level',
+      'MAILYARD_HTTP_PORT',
+    ]) {
       expect(result.stdout).toContain(flag);
     }
   });

@@ -162,7 +162,13 @@ describe('domains', () => {
   it('addDomain: POST /v1/domain/add answers the documented shape', async () => {
     const res = await call('POST', '/v1/domain/add', { domain: 'example.com', shared_with_subaccounts: false });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ success: true, mailer_id: expect.stringMatching(DOMAIN_MAILER_ID), message: expect.any(String), is_tenant_domain: false, verified: false });
+    expect(res.json).toMatchObject({
+      success: true,
+      mailer_id: expect.stringMatching(DOMAIN_MAILER_ID),
+      message: expect.any(String),
+      is_tenant_domain: false,
+      verified: false,
+    });
     expectRecordMap(res.json.sending_records);
     expect(Object.keys(res.json.sending_records).length).toBeGreaterThan(0);
     expect(res.json.receiving_records).toEqual({});
@@ -217,7 +223,12 @@ describe('webhooks', () => {
     expect([updated.status, Object.keys(updated.json).sort()]).toEqual([200, ['message', 'success']]);
     const unreachable = await call('POST', '/v1/webhook/register', { webhook_url: 'http://127.0.0.1:9/hook', event: 'DOMAIN_VERIFICATION', method: 'POST' });
     expectError(unreachable, 422, /^Webhook URL is not reachable: /, ['details']);
-    expectError(await call('POST', '/v1/webhook/register', { ...body, webhook_options: { events: {} } }), 400, 'at least one of webhook_options.events must be true', ['details']);
+    expectError(
+      await call('POST', '/v1/webhook/register', { ...body, webhook_options: { events: {} } }),
+      400,
+      'at least one of webhook_options.events must be true',
+      ['details'],
+    );
   });
 });
 

@@ -161,7 +161,6 @@ describe('GET /openapi.json', () => {
     expect(JSON.stringify(doc.paths['/v1/email/send'].post.requestBody)).not.toContain('"additionalProperties":false');
   });
 
-
   it('routes every operation and documented route of the table (a request reaches the route, never a 404 naming it)', async () => {
     for (const route of TABLE) {
       const path = route.path.replace(/\{n\}/g, '0').replace(/\{\w+\}/g, 'x');
@@ -173,14 +172,16 @@ describe('GET /openapi.json', () => {
       expect(`${route.method} ${route.path} ${res.status} ${res.text}`).not.toMatch(/Route \S+ \S+ not found/);
     }
   });
-  it('declares the statuses the server sends, in each operation\'s own words, and the error bodies as each call sends them', async () => {
+  it("declares the statuses the server sends, in each operation's own words, and the error bodies as each call sends them", async () => {
     const doc = (await emu.request('GET', '/openapi.json')).json;
     const op = (path: string, method: string) => doc.paths[path][method];
     // The error schema is a definition, not a reference to itself.
     expect(doc.components.schemas.ErrorResponse).toMatchObject({ type: 'object', required: ['success', 'error'] });
     expect(doc.components.schemas.ErrorResponse.$ref).toBeUndefined();
     // 414 wherever a path parameter is, 413 wherever a body is, 408 everywhere: each as the server answers it.
-    for (const [path, methods] of Object.entries<Record<string, { parameters?: { in: string }[]; requestBody?: unknown; responses: Record<string, unknown> }>>(doc.paths)) {
+    for (const [path, methods] of Object.entries<Record<string, { parameters?: { in: string }[]; requestBody?: unknown; responses: Record<string, unknown> }>>(
+      doc.paths,
+    )) {
       for (const [method, o] of Object.entries(methods)) {
         expect(Object.keys(o.responses), `${method} ${path}`).toContain('408');
         if (o.parameters?.some((p) => p.in === 'path')) expect(Object.keys(o.responses), `${method} ${path}`).toContain('414');
@@ -191,19 +192,29 @@ describe('GET /openapi.json', () => {
     expect(long.status).toBe(414);
     const { mailer_id } = await emu.service.addDomain({ domain: 'openapi-doc.example' });
     const foreign = await emu.request('POST', '/v1/email/send', {
-      body: { mailer_id, from: { email: 'app@not-my-domain.example' }, to: [{ email: 'ann@example.org' }], subject: 's', content: [{ type: 'text/plain', value: 'v' }] },
+      body: {
+        mailer_id,
+        from: { email: 'app@not-my-domain.example' },
+        to: [{ email: 'ann@example.org' }],
+        subject: 's',
+        content: [{ type: 'text/plain', value: 'v' }],
+      },
     });
     expect(foreign.status).toBe(403);
     expect(op('/v1/email/send', 'post').responses['403'].description).toMatch(new RegExp(`^${foreign.json.error}`));
     expect(op('/v1/smtpbasic/verify', 'post').responses['422'].description).toMatch(/SMTP server could not be connected to/);
     // Webhook errors always carry details, domain errors records.
-    expect(op('/v1/webhook/register', 'post').responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponseWithDetails' });
+    expect(op('/v1/webhook/register', 'post').responses['400'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorResponseWithDetails',
+    });
     expect(doc.components.schemas.ErrorResponseWithDetails.required).toContain('details');
     expect((await emu.request('GET', '/v1/webhook', { apiKey: null })).json.details).toEqual({});
     expect((await emu.request('GET', '/v1/domain/nowhere.example')).json.records).toEqual({});
     // Answered before any route is matched (the HTTP parser, the router): the plain body.
     expect(op('/v1/webhook/register', 'post').responses['408'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
-    expect(op('/v1/domain/{domain}', 'get').responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponseWithRecords' });
+    expect(op('/v1/domain/{domain}', 'get').responses['404'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorResponseWithRecords',
+    });
     expect(doc.components.schemas.ErrorResponseWithRecords.required).toContain('records');
     // The send's body as the docs have it: subject and content unless a template supplies them; an attachment's type.
     const send = doc.components.schemas.SendEmailBody;

@@ -27,7 +27,12 @@ describe('requests a browser marks as from another site', () => {
   beforeAll(async () => {
     emu = await startEmulator();
     host = new URL(emu.url).host;
-    await emu.service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email: 'ann@example.com' }], subject: SUBJECT, content: [{ type: 'text/plain', value: 'hi' }] });
+    await emu.service.sendEmail({
+      from: { email: 'app@example.com' },
+      to: [{ email: 'ann@example.com' }],
+      subject: SUBJECT,
+      content: [{ type: 'text/plain', value: 'hi' }],
+    });
   });
   afterAll(() => emu.cleanup());
 
@@ -35,13 +40,20 @@ describe('requests a browser marks as from another site', () => {
 
   function expectRefused(res: RawResponse, what: string): void {
     expect(res.status, what).toBe(403);
-    expect(res.json, what).toMatchObject({ success: false, error: expect.stringMatching(/^Forbidden: a request from another site \(.+\): this API answers Mailyard's own web UI and programs/) });
+    expect(res.json, what).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/^Forbidden: a request from another site \(.+\): this API answers Mailyard's own web UI and programs/),
+    });
   }
 
   it.each(FOREIGN)('get a 403 from the long polls before any wait, a right guess as a wrong one: %o', async (headers) => {
     // A wait as long as allowed: answered 403 (never the long poll's 200 with timed_out) proves none began.
     const wait = (subject: string) => get(`/emulator/messages/wait?subject=${encodeURIComponent(subject)}&wait_ms=${WAIT_MAX_MS}`, headers);
-    const [right, wrong, deliveries] = await Promise.all([wait('583920'), wait('111111'), get(`/emulator/deliveries/wait?q=583920&wait_ms=${WAIT_MAX_MS}`, headers)]);
+    const [right, wrong, deliveries] = await Promise.all([
+      wait('583920'),
+      wait('111111'),
+      get(`/emulator/deliveries/wait?q=583920&wait_ms=${WAIT_MAX_MS}`, headers),
+    ]);
     expectRefused(right, 'right guess');
     expectRefused(wrong, 'wrong guess');
     expect(right.text).toBe(wrong.text);
@@ -59,7 +71,12 @@ describe('requests a browser marks as from another site', () => {
     // /v1 too, with a valid API key (sent by the page's own script, say): no key is even looked at.
     const auth = { ...headers, authorization: `Bearer ${emu.apiKey}` };
     expectRefused(await get('/v1/webhook', auth), 'v1 GET');
-    const send = JSON.stringify({ from: { email: 'app@example.com' }, to: [{ email: 'bob@example.com' }], subject: 'From a page', content: [{ type: 'text/plain', value: 'x' }] });
+    const send = JSON.stringify({
+      from: { email: 'app@example.com' },
+      to: [{ email: 'bob@example.com' }],
+      subject: 'From a page',
+      content: [{ type: 'text/plain', value: 'x' }],
+    });
     expectRefused(await rawRequest(emu.url, 'POST', '/v1/email/send', { ...auth, 'content-type': 'application/json' }, send), 'v1 send');
     const { data } = await emu.control.listMessages();
     expect(data.messages.map((m) => m.subject)).toEqual([SUBJECT]);
@@ -91,7 +108,11 @@ describe('requests a browser marks as from another site', () => {
     const stream = await new Promise<IncomingMessage>((resolve, reject) => httpGet(`${emu.url}/emulator/stream`, resolve).on('error', reject));
     stream.destroy();
     expect(stream.statusCode).toBe(200);
-    expect(stream.headers).toMatchObject({ 'content-type': 'text/event-stream; charset=utf-8', 'cross-origin-resource-policy': 'same-origin', 'x-content-type-options': 'nosniff' });
+    expect(stream.headers).toMatchObject({
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cross-origin-resource-policy': 'same-origin',
+      'x-content-type-options': 'nosniff',
+    });
   });
 
   it('leave tracking links, the OAuth consent page, the OpenAPI document and the UI open to every site', async () => {

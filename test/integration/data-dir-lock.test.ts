@@ -98,7 +98,12 @@ describe('the data directory lock', () => {
     expect(zombie).toBeGreaterThan(0);
     for (let i = 0; i < 250 && viewProcess(zombie)?.state !== 'Z'; i++) await new Promise((r) => setTimeout(r, 20));
     expect(viewProcess(zombie)?.state).toBe('Z');
-    writeFileSync(join(dir, LOCK_FILE), `${zombie}\n${Object.entries(tokenOf(zombie)).map(([k, v]) => `${k}=${v}`).join(' ')}\n`);
+    writeFileSync(
+      join(dir, LOCK_FILE),
+      `${zombie}\n${Object.entries(tokenOf(zombie))
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}\n`,
+    );
     const emu = await startEmulator({}, {}, dir);
     expect(lockPid()).toBe(String(process.pid));
     await emu.stop();
@@ -107,7 +112,12 @@ describe('the data directory lock', () => {
   it('still refuses a lock held by another live process that is the one that wrote it', async () => {
     const other = await child(process.execPath, ['-e', 'console.log(process.pid); setInterval(() => {}, 1000)']);
     const token = tokenOf(other.pid);
-    const locks = [`${other.pid}\n${Object.entries(token).map(([k, v]) => `${k}=${v}`).join(' ')} id=0123456789abcdef\n`, `${other.pid}\n`];
+    const locks = [
+      `${other.pid}\n${Object.entries(token)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')} id=0123456789abcdef\n`,
+      `${other.pid}\n`,
+    ];
     for (const lock of locks) {
       writeFileSync(join(dir, LOCK_FILE), lock);
       await expect(start()).rejects.toThrow(`in use by another Mailyard (process ${other.pid})`);

@@ -26,11 +26,26 @@ describe.skipIf(process.platform === 'win32')('the data directory', () => {
       const emu = await startEmulator({ smtpTls: 'starttls' }, {}, dataDir);
       try {
         // A send, so the WAL has been written to.
-        await emu.service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email: 'ann@example.org' }], subject: 'x', content: [{ type: 'text/plain', value: 'x' }] });
+        await emu.service.sendEmail({
+          from: { email: 'app@example.com' },
+          to: [{ email: 'ann@example.org' }],
+          subject: 'x',
+          content: [{ type: 'text/plain', value: 'x' }],
+        });
         expect(modeOf(dataDir)).toBe('700');
         expect(modeOf(join(parent, 'new'))).toBe('700');
         const files = readdirSync(dataDir);
-        expect(files).toEqual(expect.arrayContaining(['mailyard.db', 'mailyard.db-wal', 'mailyard.db-shm', 'mailyard.lock', 'mailer-secrets.key', 'smtp-tls-key.pem', 'smtp-tls-cert.pem']));
+        expect(files).toEqual(
+          expect.arrayContaining([
+            'mailyard.db',
+            'mailyard.db-wal',
+            'mailyard.db-shm',
+            'mailyard.lock',
+            'mailer-secrets.key',
+            'smtp-tls-key.pem',
+            'smtp-tls-cert.pem',
+          ]),
+        );
         expect(Object.fromEntries(files.map((f) => [f, modeOf(join(dataDir, f))]))).toEqual(Object.fromEntries(files.map((f) => [f, '600'])));
         expect(emu.handle.warnings).toEqual([]);
       } finally {

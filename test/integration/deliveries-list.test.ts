@@ -61,7 +61,11 @@ beforeAll(async () => {
   // The other account: a delivery its receiver refuses.
   await emu.control.fireEvent({ event: 'bounce', recipient: 'dan@example.com', account_id: otherAccount });
   await bad.waitFor(1);
-  await until('the failed attempt to be recorded', () => list({ account_id: otherAccount }), (rows) => rows[0]?.attempts === 1);
+  await until(
+    'the failed attempt to be recorded',
+    () => list({ account_id: otherAccount }),
+    (rows) => rows[0]?.attempts === 1,
+  );
 });
 afterAll(async () => {
   await emu.cleanup();

@@ -158,7 +158,9 @@ describe('delivery faults', () => {
     await receiver.waitFor(1);
     await settle();
     expect(receiver.requests).toHaveLength(1);
-    expect(() => dispatcher.setFaults(accountId, { duplicates: 1.5 })).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ path: 'duplicates' })] }));
+    expect(() => dispatcher.setFaults(accountId, { duplicates: 1.5 })).toThrow(
+      expect.objectContaining({ errors: [expect.objectContaining({ path: 'duplicates' })] }),
+    );
     expect(() => dispatcher.setFaults(accountId, { delay: { distribution: 'uniform', minMs: -1, maxMs: 5 } })).toThrow(
       expect.objectContaining({ errors: [expect.objectContaining({ path: 'delay.minMs' })] }),
     );

@@ -18,7 +18,10 @@ afterEach(async () => {
 async function setup(): Promise<{ emu: TestEmulator; receiver: Receiver }> {
   const receiver = await startReceiver();
   const emu = await startEmulator();
-  cleanups.push(() => emu.cleanup(), () => receiver.close());
+  cleanups.push(
+    () => emu.cleanup(),
+    () => receiver.close(),
+  );
   return { emu, receiver };
 }
 
@@ -163,7 +166,10 @@ describe('the testing API', () => {
   it('gives a test the whole of a large payload', { timeout: 60_000 }, async () => {
     const receiver = await startReceiver();
     const yard = await startMailyard({ ui: false });
-    cleanups.push(() => yard.stop(), () => receiver.close());
+    cleanups.push(
+      () => yard.stop(),
+      () => receiver.close(),
+    );
     await yard.service.configureInboundRouting({ domain: 'in.example.com', url: receiver.url, method: 'POST' });
     const text = 'x'.repeat(400 * 1024);
     await yard.control.simulateInbound({ from: { email: 'a@example.org' }, to: ['big@in.example.com'], subject: 'big', text });

@@ -18,7 +18,10 @@ const cleanups: Array<() => Promise<unknown>> = [];
 beforeEach(async () => {
   receiver = await startReceiver();
   emu = await startEmulator();
-  cleanups.push(() => emu.cleanup(), () => receiver.close());
+  cleanups.push(
+    () => emu.cleanup(),
+    () => receiver.close(),
+  );
 });
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -237,21 +240,25 @@ describe('a burst', () => {
     const off = narrow.handle.live.on('delivery.updated', (d) => updates.push(d));
     cleanups.push(async () => off());
     // 60 events in one synchronous run: 4 are claimed as they are stored, the rest wait their turn.
-    const ids = Array.from({ length: 60 }, (_, i) =>
-      narrow.handle.services.emailEvents.emitEmailEvent(account, {
-        event: 'delivery',
-        timestamp: new Date().toISOString(),
-        ref_id: `REF-${i}`,
-        recipient: { email: `user${i}@example.com`, name: '' },
-        sender: { email: 'app@example.com', name: '' },
-        subject: `Receipt ${i}`,
-        campaign_id: '',
-        mailer_id: '',
-        custom_args: { order: String(i), filler: 'x'.repeat(i * 100) },
-      }).deliveryId!,
+    const ids = Array.from(
+      { length: 60 },
+      (_, i) =>
+        narrow.handle.services.emailEvents.emitEmailEvent(account, {
+          event: 'delivery',
+          timestamp: new Date().toISOString(),
+          ref_id: `REF-${i}`,
+          recipient: { email: `user${i}@example.com`, name: '' },
+          sender: { email: 'app@example.com', name: '' },
+          subject: `Receipt ${i}`,
+          campaign_id: '',
+          mailer_id: '',
+          custom_args: { order: String(i), filler: 'x'.repeat(i * 100) },
+        }).deliveryId!,
     );
     const requests = await receiver.waitFor(60, 10_000);
-    const byId = new Map(requests.map((r) => [r.headers['webhook-id'] as string, JSON.parse(r.body) as { ref_id: string; custom_args: Record<string, string> }]));
+    const byId = new Map(
+      requests.map((r) => [r.headers['webhook-id'] as string, JSON.parse(r.body) as { ref_id: string; custom_args: Record<string, string> }]),
+    );
     expect(byId.size).toBe(60);
     for (const [i, id] of ids.entries()) {
       expect(byId.get(id)).toMatchObject({ ref_id: `REF-${i}`, custom_args: { order: String(i), filler: 'x'.repeat(i * 100) } });
@@ -266,7 +273,8 @@ describe('a burst', () => {
     // What the live stream announced of each, from the dispatcher's own copy of the row.
     const finals = updates.filter((u) => u.status === 'succeeded');
     expect(finals).toHaveLength(60);
-    for (const [i, id] of ids.entries()) expect(finals.find((u) => u.id === id)).toMatchObject({ ref_id: `REF-${i}`, attempts: 1, target: { url: receiver.url } });
+    for (const [i, id] of ids.entries())
+      expect(finals.find((u) => u.id === id)).toMatchObject({ ref_id: `REF-${i}`, attempts: 1, target: { url: receiver.url } });
   });
 
   it('a delivery tried by hand while it waits its turn keeps its attempt count and is sent on schedule after it', async () => {

@@ -14,7 +14,10 @@ const cleanups: Array<() => Promise<unknown>> = [];
 beforeEach(async () => {
   receiver = await startReceiver();
   emu = await startEmulator();
-  cleanups.push(() => emu.cleanup(), () => receiver.close());
+  cleanups.push(
+    () => emu.cleanup(),
+    () => receiver.close(),
+  );
 });
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -63,7 +66,11 @@ describe('delivering an event', () => {
     await registerHook(emu.service, receiver.url, { events: { delivery: true } });
     for (const kind of EMAIL_EVENT_KINDS.filter((k) => k !== 'delivery')) {
       const fired = (await emu.control.fireEvent({ event: kind })).data;
-      expect(fired).toMatchObject({ sent: false, delivery_id: null, reason: `the EMAIL_EVENT webhook does not have ${kind} enabled in webhook_options.events` });
+      expect(fired).toMatchObject({
+        sent: false,
+        delivery_id: null,
+        reason: `the EMAIL_EVENT webhook does not have ${kind} enabled in webhook_options.events`,
+      });
     }
     await emu.control.fireEvent({ event: 'delivery' });
     await receiver.waitFor(1);
@@ -118,7 +125,11 @@ describe('synthetic events', () => {
   it.each(EMAIL_EVENT_KINDS)('%s: a payload that matches its schema, with overrides applied', async (kind: EmailEventKind) => {
     await registerHook(emu.service, receiver.url);
     const fired = (
-      await emu.control.fireEvent({ event: kind, recipient: 'qa@example.com', fields: { ref_id: 'REF-1', campaign_id: 'spring', custom_args: { plan: 'pro' } } })
+      await emu.control.fireEvent({
+        event: kind,
+        recipient: 'qa@example.com',
+        fields: { ref_id: 'REF-1', campaign_id: 'spring', custom_args: { plan: 'pro' } },
+      })
     ).data;
     const [req] = await receiver.waitFor(1);
     const body = EMAIL_EVENT_PAYLOADS[kind].parse(JSON.parse(req!.body)) as Record<string, unknown>;
@@ -154,7 +165,9 @@ describe('synthetic events about stored messages, and bounce defaults', () => {
     for (const dry_run of [false, true]) {
       const res = await emu.request('POST', '/emulator/events', { body: { event: 'delivery', ref_id: 'no-such-send', dry_run } });
       expect(res.status).toBe(404);
-      expect(res.json.error).toBe('Message Not Found: no stored message has ref_id no-such-send; leave ref_id out (or set fields.ref_id) to fire a free-standing event');
+      expect(res.json.error).toBe(
+        'Message Not Found: no stored message has ref_id no-such-send; leave ref_id out (or set fields.ref_id) to fire a free-standing event',
+      );
       expect(Object.keys(res.json.details.fields)).toEqual(['ref_id']);
     }
     // A stored send, but no copy of it to that recipient.
@@ -167,16 +180,27 @@ describe('synthetic events about stored messages, and bounce defaults', () => {
     expect(receiver.requests.filter((r) => JSON.parse(r.body).ref_id === 'no-such-send')).toEqual([]);
 
     // The stored send itself still works; so do free-standing events.
-    expect((await emu.control.fireEvent({ event: 'open', ref_id })).data).toMatchObject({ sent: true, payload: { ref_id, recipient: { email: 'ann@example.com' } } });
+    expect((await emu.control.fireEvent({ event: 'open', ref_id })).data).toMatchObject({
+      sent: true,
+      payload: { ref_id, recipient: { email: 'ann@example.com' } },
+    });
     const generated = (await emu.control.fireEvent({ event: 'open' })).data.payload;
     expect(generated.ref_id).toEqual(expect.any(String));
-    expect((await emu.control.fireEvent({ event: 'open', fields: { ref_id: 'my-own-ref' } })).data).toMatchObject({ sent: true, payload: { ref_id: 'my-own-ref' } });
+    expect((await emu.control.fireEvent({ event: 'open', fields: { ref_id: 'my-own-ref' } })).data).toMatchObject({
+      sent: true,
+      payload: { ref_id: 'my-own-ref' },
+    });
   });
 
   it('a bounce override without a bounce_reason gets a reason that follows its type and category', async () => {
-    const fire = async (fields?: Record<string, unknown>) => (await emu.control.fireEvent({ event: 'bounce', recipient: 'ann@example.com', dry_run: true, ...(fields ? { fields } : {}) })).data.payload;
+    const fire = async (fields?: Record<string, unknown>) =>
+      (await emu.control.fireEvent({ event: 'bounce', recipient: 'ann@example.com', dry_run: true, ...(fields ? { fields } : {}) })).data.payload;
     // The default: a hard bounce, user unknown.
-    expect(await fire()).toMatchObject({ bounce_type: 'hard', bounce_category: 'invalid_recipient', bounce_reason: expect.stringMatching(/^550 5\.1\.1 <ann@example\.com>/) });
+    expect(await fire()).toMatchObject({
+      bounce_type: 'hard',
+      bounce_category: 'invalid_recipient',
+      bounce_reason: expect.stringMatching(/^550 5\.1\.1 <ann@example\.com>/),
+    });
     // A soft mailbox_full bounce: a 452 4.2.2 reply, never the hard 550 5.1.1.
     const soft = await fire({ bounce_type: 'soft', bounce_category: 'mailbox_full' });
     expect(soft).toMatchObject({ bounce_type: 'soft', bounce_category: 'mailbox_full' });
@@ -186,7 +210,9 @@ describe('synthetic events about stored messages, and bounce defaults', () => {
     // A category alone keeps the hard type, with that category's 5xx reply.
     expect(await fire({ bounce_category: 'mailbox_full' })).toMatchObject({ bounce_type: 'hard', bounce_reason: expect.stringMatching(/^552 5\.2\.2 /) });
     expect(await fire({ bounce_type: 'soft', bounce_category: 'policy' })).toMatchObject({ bounce_reason: expect.stringMatching(/^450 4\.7\.1 /) });
-    expect(await fire({ bounce_type: 'soft', bounce_category: 'greylisted' })).toMatchObject({ bounce_reason: expect.stringMatching(/^450 4\.0\.0 .*greylisted/) });
+    expect(await fire({ bounce_type: 'soft', bounce_category: 'greylisted' })).toMatchObject({
+      bounce_reason: expect.stringMatching(/^450 4\.0\.0 .*greylisted/),
+    });
     // An explicit reason is kept as given.
     expect(await fire({ bounce_type: 'soft', bounce_reason: '421 try later' })).toMatchObject({ bounce_reason: '421 try later' });
   });

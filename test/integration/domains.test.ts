@@ -43,7 +43,10 @@ function pendingSending(domain: string, dkimValue: string, selector = 'mailyard'
 /** Every record of a domain with `verified` and `status` as a check left them. */
 function checked(records: Record<string, DnsRecord>, verified: boolean, extra: Partial<DnsRecord> = {}) {
   return Object.fromEntries(
-    Object.entries(records).map(([name, r]) => [name, { key: r.key, type: r.type, value: r.value, verified, status: verified ? 'verified' : 'failed', ...extra }]),
+    Object.entries(records).map(([name, r]) => [
+      name,
+      { key: r.key, type: r.type, value: r.value, verified, status: verified ? 'verified' : 'failed', ...extra },
+    ]),
   );
 }
 
@@ -174,7 +177,11 @@ describe('domain operations (simulated verification)', () => {
     [{ domain: 'http://example.com' }, 'domain is not a valid domain name (it contains a space or one of / \\ @ : ? # %)', 'domain'],
     [{ domain: '' }, 'domain must not be empty', 'domain'],
     [{ domain: `${'x'.repeat(64)}.com` }, 'domain has a label longer than 63 characters (xxxxxxxxxxxxxxxxxxxx...)', 'domain'],
-    [{ domain: 'example.com', selector: 'bad selector' }, 'selector must be DNS labels of letters, digits and hyphens (for example s1 or mail-2026)', 'selector'],
+    [
+      { domain: 'example.com', selector: 'bad selector' },
+      'selector must be DNS labels of letters, digits and hyphens (for example s1 or mail-2026)',
+      'selector',
+    ],
     [{ domain: 'example.com', ips: ['999.1.1.1'] }, 'ips.0 must be an IPv4 or IPv6 address', 'ips.0'],
     [{ domain: 'example.com', shared_with_subaccounts: 'yes' }, 'shared_with_subaccounts must be true or false', 'shared_with_subaccounts'],
     [{ domain: 'example.com', shared_with_subaccounts: ['sub-1'] }, 'shared_with_subaccounts must be true or false', 'shared_with_subaccounts'],
@@ -245,7 +252,13 @@ describe('domain operations (simulated verification)', () => {
     expect(res.json).toEqual({ success: true, message: 'Domain verified successfully', records: checked(d.sending_records, true) });
 
     const after = await emu.service.getDomain('example.com');
-    expect(after).toMatchObject({ mailer_id: d.mailer_id, verified: true, status: 'verified', reason: null, sending_records: checked(d.sending_records, true) });
+    expect(after).toMatchObject({
+      mailer_id: d.mailer_id,
+      verified: true,
+      status: 'verified',
+      reason: null,
+      sending_records: checked(d.sending_records, true),
+    });
     expect(after.verified_at).toBe(after.checked_at);
 
     // Without a body and without a Content-Type, as `curl -X PUT` sends it.
@@ -394,7 +407,9 @@ describe('domain operations (simulated verification)', () => {
   it('lists the domain operations in the OpenAPI document, under the new paths only', async () => {
     const doc = (await emu.request('GET', '/openapi.json')).json;
     const paths = Object.keys(doc.paths);
-    expect(paths).toEqual(expect.arrayContaining(['/v1/domain/add', '/v1/domain/{domain}', '/v1/domain/verify/{domain}', '/v1/domains', '/emulator/domains/{domain}/verification']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/v1/domain/add', '/v1/domain/{domain}', '/v1/domain/verify/{domain}', '/v1/domains', '/emulator/domains/{domain}/verification']),
+    );
     expect(paths).not.toContain('/v1/domain');
     expect(paths).not.toContain('/v1/domain/{domain}/verify');
     expect(doc.paths['/v1/domain/add'].post.operationId).toBe('addDomain');
@@ -428,7 +443,10 @@ describe('mailer_id of domains added before it existed', () => {
     await rm(join(dir, DATABASE_FILE), { force: true });
     for (const suffix of ['-wal', '-shm']) await rm(join(dir, DATABASE_FILE + suffix), { force: true });
     const db = new Database(join(dir, DATABASE_FILE));
-    migrate(db, loadMigrations().filter((m) => m.version < 10));
+    migrate(
+      db,
+      loadMigrations().filter((m) => m.version < 10),
+    );
     for (const table of ['accounts', 'domains'] as const) {
       const columns = (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name);
       expect(columns.includes('mailer_id')).toBe(false);
@@ -513,7 +531,7 @@ describe('real DNS verification against a local DNS server', () => {
         return_path: { ...d.sending_records.return_path, verified: true, status: 'verified', found: ['bounces.mailyard.test'] },
       },
     });
-    expect((await emu.service.getDomain('good.example'))).toMatchObject({ verified: true, status: 'verified', reason: null });
+    expect(await emu.service.getDomain('good.example')).toMatchObject({ verified: true, status: 'verified', reason: null });
     expect(dns.queries.map((q) => `${q.type} ${q.name}`)).toEqual(
       expect.arrayContaining(['TXT good.example', 'TXT mailyard._domainkey.good.example', 'CNAME mly-bounces.good.example']),
     );
@@ -595,7 +613,15 @@ describe('real DNS verification against a local DNS server', () => {
     const missing = await verify('mx.example');
     expect(missing.status).toBe(400);
     expect(missing.json.records.spf.verified).toBe(true);
-    expect(missing.json.records.mx).toEqual({ key: 'mx.example', type: 'MX', value: '10 mx.mailyard.test', verified: false, status: 'failed', found: [], reason: 'no MX record found' });
+    expect(missing.json.records.mx).toEqual({
+      key: 'mx.example',
+      type: 'MX',
+      value: '10 mx.mailyard.test',
+      verified: false,
+      status: 'failed',
+      found: [],
+      reason: 'no MX record found',
+    });
     expect((await emu.service.getDomain('mx.example')).reason).toBe('MX mx.example: no MX record found');
 
     dns.zone.MX.set('mx.example', [{ priority: 5, exchange: 'mail.elsewhere.example' }]);

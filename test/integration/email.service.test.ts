@@ -110,7 +110,9 @@ describe('POST /v1/email/send', () => {
   });
 
   it('sends despite an unknown field and an unknown setting, and names them in X-Mailyard-Ignored (--strict-requests refuses them)', async () => {
-    const res = await emu.request('POST', '/v1/email/send', { body: { ...message(['a@example.com']), template: 'x', settings: { open_tracking: { enable: true }, magic: true } } });
+    const res = await emu.request('POST', '/v1/email/send', {
+      body: { ...message(['a@example.com']), template: 'x', settings: { open_tracking: { enable: true }, magic: true } },
+    });
     expect(res.status).toBe(200);
     expect(res.headers['x-mailyard-ignored']).toBe('settings.magic, template');
     expect((await emu.service.getEmailLogs({ refId: res.json.ref_id })).totalCount).toBe(1);
@@ -153,7 +155,10 @@ describe('the simulation', () => {
     const { refId, events } = await sendAndSettle(message(addresses), total);
     for (const [local, kinds] of expected) {
       const got = events.get(`${local}+t1@${SIM}`) ?? [];
-      expect(got.map((p) => p.event), local).toEqual(kinds);
+      expect(
+        got.map((p) => p.event),
+        local,
+      ).toEqual(kinds);
       for (const p of got) {
         const parsed = EMAIL_EVENT_PAYLOADS[p.event as keyof typeof EMAIL_EVENT_PAYLOADS].parse(p) as Record<string, unknown>;
         // Every event about any recipient of the send carries the send's one ref_id.
@@ -213,7 +218,12 @@ describe('the simulation', () => {
 
   it('lets rules override the simulator addresses, and suppression override rules', async () => {
     await emu.control.setRules({
-      rules: [{ pattern: `*@${SIM}`, events: [{ event: 'bounce', delay_ms: 2_000, fields: { bounce_type: 'soft', bounce_category: 'mailbox_full', bounce_reason: '452 4.2.2 full' } }] }],
+      rules: [
+        {
+          pattern: `*@${SIM}`,
+          events: [{ event: 'bounce', delay_ms: 2_000, fields: { bounce_type: 'soft', bounce_category: 'mailbox_full', bounce_reason: '452 4.2.2 full' } }],
+        },
+      ],
     });
     await emu.service.unsubscribeEmail({ email: `Click@${SIM}` });
     const { refId, events } = await sendAndSettle(message([`delivered@${SIM}`, `click@${SIM}`]), 1);
@@ -241,13 +251,26 @@ describe('the simulation', () => {
     expect(receiver.requests.filter((r) => JSON.parse(r.body).ref_id === again.refId)).toEqual([]);
     await emu.service.subscribeEmail({ email: `unsubscribe@${SIM}` });
     const third = await sendAndSettle(message([`unsubscribe@${SIM}`]), 4);
-    expect(third.events.get(`unsubscribe@${SIM}`)!.filter((p) => p.ref_id === third.refId).map((p) => p.event)).toEqual(['delivery', 'unsubscribe']);
+    expect(
+      third.events
+        .get(`unsubscribe@${SIM}`)!
+        .filter((p) => p.ref_id === third.refId)
+        .map((p) => p.event),
+    ).toEqual(['delivery', 'unsubscribe']);
   });
 
   it('fires a synthetic event for a stored message with its facts, and logs it', async () => {
     const { refId } = await sendAndSettle(message(['ann@example.com', 'bob@example.com']), 2);
-    const fired = (await emu.control.fireEvent({ event: 'click', ref_id: refId, recipient: 'bob@example.com', fields: { url: 'https://example.com/pricing' } })).data;
-    expect(fired.payload).toMatchObject({ event: 'click', ref_id: refId, recipient: { email: 'bob@example.com' }, campaign_id: 'spring', custom_args: { order: '42' }, url: 'https://example.com/pricing' });
+    const fired = (await emu.control.fireEvent({ event: 'click', ref_id: refId, recipient: 'bob@example.com', fields: { url: 'https://example.com/pricing' } }))
+      .data;
+    expect(fired.payload).toMatchObject({
+      event: 'click',
+      ref_id: refId,
+      recipient: { email: 'bob@example.com' },
+      campaign_id: 'spring',
+      custom_args: { order: '42' },
+      url: 'https://example.com/pricing',
+    });
     await receiver.waitFor(3);
     const logs = await logsOf(refId);
     expect(Object.keys(logs.get('bob@example.com')!.track)).toEqual(['delivery', 'click']);
@@ -274,7 +297,11 @@ describe('the simulation', () => {
 describe('GET /v1/email/logs', () => {
   it('filters by every option of the contract, each an exact match', async () => {
     await emu.service.sendEmail(message(['Ann@Example.com', 'bob@other.test'], { subject: '100% off: spring sale', campaign_id: 'spring' }) as never);
-    await emu.service.sendEmail({ ...message(['carl@example.com'], { subject: 'Receipt', campaign_id: 'receipts' }), from: { email: 'Billing@Example.com' }, cc: [{ email: 'dora@example.com' }] } as never);
+    await emu.service.sendEmail({
+      ...message(['carl@example.com'], { subject: 'Receipt', campaign_id: 'receipts' }),
+      from: { email: 'Billing@Example.com' },
+      cc: [{ email: 'dora@example.com' }],
+    } as never);
     await emu.control.setClock({ advance_ms: 2_000 });
     await new Promise((r) => setTimeout(r, 200));
     const emails = async (query: Record<string, unknown>) => (await emu.service.getEmailLogs(query as never)).emailLogs.map((l) => l.recipientAddress).sort();
@@ -307,7 +334,26 @@ describe('GET /v1/email/logs', () => {
     expect(Object.keys(page.json).sort()).toEqual(['emailLogs', 'nextPageToken', 'success', 'totalCount']);
     const entry = page.json.emailLogs[0];
     expect(Object.keys(entry).sort()).toEqual(
-      ['accountId', 'campaignId', 'clicked', 'createdAt', 'deliveredDate', 'failedReason', 'fromAddress', 'opened', 'priority', 'recipientAddress', 'recipientDomain', 'recipientType', 'refId', 'status', 'subject', 'tenantId', 'track', 'updatedAt'].sort(),
+      [
+        'accountId',
+        'campaignId',
+        'clicked',
+        'createdAt',
+        'deliveredDate',
+        'failedReason',
+        'fromAddress',
+        'opened',
+        'priority',
+        'recipientAddress',
+        'recipientDomain',
+        'recipientType',
+        'refId',
+        'status',
+        'subject',
+        'tenantId',
+        'track',
+        'updatedAt',
+      ].sort(),
     );
     expect(entry).toMatchObject({
       refId: sent.ref_id,
@@ -372,15 +418,21 @@ describe('GET /v1/email/logs', () => {
     expect([second.emailLogs.length, second.nextPageToken]).toEqual([5, '']);
   });
 
-  it.each(['pageSize=0', 'pageSize=51', 'pageSize=ten', 'pageToken=nope', 'startCreatedAt=yesterday', 'endDeliveredDate=2026-13-45', 'status=deferred', 'recipientType=reply'])(
-    'answers %s with 400',
-    async (q) => {
-      const res = await emu.request('GET', `/v1/email/logs?${q}`);
-      expect(res.status).toBe(400);
-      expect(res.json.success).toBe(false);
-      expect(typeof res.json.error).toBe('string');
-    },
-  );
+  it.each([
+    'pageSize=0',
+    'pageSize=51',
+    'pageSize=ten',
+    'pageToken=nope',
+    'startCreatedAt=yesterday',
+    'endDeliveredDate=2026-13-45',
+    'status=deferred',
+    'recipientType=reply',
+  ])('answers %s with 400', async (q) => {
+    const res = await emu.request('GET', `/v1/email/logs?${q}`);
+    expect(res.status).toBe(400);
+    expect(res.json.success).toBe(false);
+    expect(typeof res.json.error).toBe('string');
+  });
 
   it('answers an unknown parameter (colour=red) as if it were absent, and names it', async () => {
     const res = await emu.request('GET', '/v1/email/logs?colour=red');

@@ -55,7 +55,8 @@ it.each(operations)('%s answers bad input with a 4xx in the error body, never a 
     if (op.method === 'GET') break;
     expectClientError(await emu.request(op.method, path, { body }), `${name} body ${body.slice(0, 40)}`);
   }
-  for (const query of QUERIES) expectClientError(await emu.request(op.method, `${path}?${query}`, op.method === 'GET' ? {} : { body: '{}' }), `${name} ?${query.slice(0, 40)}`);
+  for (const query of QUERIES)
+    expectClientError(await emu.request(op.method, `${path}?${query}`, op.method === 'GET' ? {} : { body: '{}' }), `${name} ?${query.slice(0, 40)}`);
   if (op.path.includes('{')) {
     for (const value of PARAMS) {
       expectClientError(await emu.request(op.method, fill(op, value), op.method === 'GET' ? {} : { body: '{}' }), `${name} param ${value.slice(0, 40)}`);

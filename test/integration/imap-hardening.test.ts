@@ -115,7 +115,12 @@ describe.skipIf(!hasDovecot && !process.env.CI)('IMAP connector: what one messag
     expect(listed.total).toBe(3);
     const [after, refused, before] = listed.messages;
     expect([before!.problem, after!.problem]).toEqual([null, null]);
-    expect(refused).toMatchObject({ subject: 'Too many parts', from_email: 'mallory@example.net', size: Buffer.byteLength(malformed), problem: posts[1]!.problem });
+    expect(refused).toMatchObject({
+      subject: 'Too many parts',
+      from_email: 'mallory@example.net',
+      size: Buffer.byteLength(malformed),
+      problem: posts[1]!.problem,
+    });
     // Kept byte for byte as the server gave it.
     const raw = await fetch(`${emu!.url}/emulator/imap-messages/${refused!.ref_id}/raw`);
     expect(Buffer.from(await raw.arrayBuffer()).toString()).toBe(malformed);
@@ -218,8 +223,18 @@ describe.skipIf(!hasDovecot && !process.env.CI)('IMAP connector: a store that fa
   it('shows status error with the reason and sends one imap_error while mail cannot be stored, and takes it once it can', async () => {
     dovecot = await startDovecot({ alice: 'alice-secret' });
     const row = {
-      id: 'm1', account_id: 'a1', config_type: 'imap', host: '127.0.0.1', port: dovecot.port, username: 'alice', secure: 'None',
-      status: 'connecting', last_error: null, webhook: null, imap_uidvalidity: null, imap_uid_next: null,
+      id: 'm1',
+      account_id: 'a1',
+      config_type: 'imap',
+      host: '127.0.0.1',
+      port: dovecot.port,
+      username: 'alice',
+      secure: 'None',
+      status: 'connecting',
+      last_error: null,
+      webhook: null,
+      imap_uidvalidity: null,
+      imap_uid_next: null,
     } as unknown as MailerRow;
     const stored: string[] = [];
     const imapEvents: unknown[] = [];

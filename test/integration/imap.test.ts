@@ -188,9 +188,7 @@ describe.skipIf(!hasDovecot && !process.env.CI)('IMAP connector against Dovecot'
     ].join('\r\n');
     await dovecot.deliver('alice', dsn);
 
-    const bounce = await until('bounce event', () =>
-      events.requests.map((r) => JSON.parse(r.body)).find((p) => p.event === 'bounce'),
-    );
+    const bounce = await until('bounce event', () => events.requests.map((r) => JSON.parse(r.body)).find((p) => p.event === 'bounce'));
     expect(bounce).toMatchObject({
       ref_id: sent.ref_id,
       recipient: { email: 'nobody@example.net' },
@@ -251,7 +249,11 @@ describe.skipIf(!hasDovecot && !process.env.CI)('IMAP connector against Dovecot'
     expect(raw.toString()).toContain('Hello from One');
 
     // Clear answers for what is not there.
-    const statusOfCall = (p: Promise<unknown>) => p.then(() => 200, (e: ApiError) => [e.status, e.body.error]);
+    const statusOfCall = (p: Promise<unknown>) =>
+      p.then(
+        () => 200,
+        (e: ApiError) => [e.status, e.body.error],
+      );
     expect(await statusOfCall(emu.control.listImapMessages('01JDNOSUCHMAILER0000000000'))).toEqual([404, 'IMAP Config Not Found']);
     // configureSMTP logs in first: an SMTP server of the test's own (no login) takes the configuration.
     const relay = await startRelayTarget();
@@ -260,7 +262,10 @@ describe.skipIf(!hasDovecot && !process.env.CI)('IMAP connector against Dovecot'
       .then((r) => r.data)
       .finally(() => relay.close());
     expect(await statusOfCall(emu.control.listImapMessages(smtp.mailer_id))).toEqual([404, 'IMAP Config Not Found']);
-    expect(await statusOfCall(emu.control.listImapMessages(mailer.mailer_id, { cursor: 'not-a-cursor' }))).toEqual([400, 'cursor is not a cursor this API gave out']);
+    expect(await statusOfCall(emu.control.listImapMessages(mailer.mailer_id, { cursor: 'not-a-cursor' }))).toEqual([
+      400,
+      'cursor is not a cursor this API gave out',
+    ]);
     const missing = await fetch(`${emu.url}/emulator/imap-messages/01JDNOSUCHMESSAGE000000000/raw`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ success: false, error: 'IMAP Message Not Found' });

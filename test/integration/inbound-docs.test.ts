@@ -43,7 +43,11 @@ describe('inbound routing as the inbound guide describes it', () => {
     expect(info.accepted).toHaveLength(4);
     const toWild = (await wild.waitFor(2)).map((r) => payloadOf(r.body));
     expect(toWild.map((p) => p.recipient).sort()).toEqual(['a@deep.t2.replies.example.com', 'ticket-7@t1.replies.example.com']);
-    expect(toWild.find((p) => p.recipient.startsWith('ticket-7'))).toMatchObject({ domain: 'replies.example.com', username: 'ticket-7', subject: 'Re: your ticket' });
+    expect(toWild.find((p) => p.recipient.startsWith('ticket-7'))).toMatchObject({
+      domain: 'replies.example.com',
+      username: 'ticket-7',
+      subject: 'Re: your ticket',
+    });
     const [toExact] = await exact.waitFor(1);
     expect(payloadOf(toExact!.body)).toMatchObject({ domain: 'exact.replies.example.com', recipient: 'b@exact.replies.example.com' });
     await settle();
@@ -57,7 +61,10 @@ describe('inbound routing as the inbound guide describes it', () => {
     expect(off.json.data.wildcard).toBe(false);
     const simulated = (await emu.control.simulateInbound({ from: { email: 'x@example.org' }, to: ['y@t1.replies.example.com'], subject: 's', text: 't' })).data;
     expect(simulated.recipients[0]).toMatchObject({ routed: false });
-    expect((await emu.request('POST', '/v1/inbound/domain', { body: { domain: 'w.example.com', url: wild.url, method: 'POST', wildcard: 'yes' } })).json.details.fields).toHaveProperty('wildcard');
+    expect(
+      (await emu.request('POST', '/v1/inbound/domain', { body: { domain: 'w.example.com', url: wild.url, method: 'POST', wildcard: 'yes' } })).json.details
+        .fields,
+    ).toHaveProperty('wildcard');
   });
 
   it('username routes work under a wildcard domain', async () => {
@@ -86,8 +93,21 @@ describe('inbound routing as the inbound guide describes it', () => {
     const transport = smtp();
     const fresh = await transport.sendMail({ from: 'cust@example.org', to: 'support@in.example.com', subject: 'Unrelated', text: 'hi' });
     expect(fresh.accepted).toEqual(['support@in.example.com']);
-    await transport.sendMail({ from: 'cust@example.org', to: 'support@in.example.com', subject: 'Spoofed', text: 'x', inReplyTo: '<01ARZ3NDEKTSV4RRFFQ69G5FAV@mailyard.local>' });
-    await transport.sendMail({ from: 'cust@example.org', to: 'support@in.example.com', subject: 'Re: Your ticket', text: 'thanks', inReplyTo: messageId, references: [messageId] });
+    await transport.sendMail({
+      from: 'cust@example.org',
+      to: 'support@in.example.com',
+      subject: 'Spoofed',
+      text: 'x',
+      inReplyTo: '<01ARZ3NDEKTSV4RRFFQ69G5FAV@mailyard.local>',
+    });
+    await transport.sendMail({
+      from: 'cust@example.org',
+      to: 'support@in.example.com',
+      subject: 'Re: Your ticket',
+      text: 'thanks',
+      inReplyTo: messageId,
+      references: [messageId],
+    });
     const [reply] = await wild.waitFor(1);
     expect(payloadOf(reply!.body)).toMatchObject({ subject: 'Re: Your ticket', username: 'support' });
     await settle();

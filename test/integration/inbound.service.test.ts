@@ -210,7 +210,10 @@ describe('inbound mail', () => {
   });
 
   it('simulates inbound mail without SMTP, raw or composed, and names recipients without a route', async () => {
-    const res = await emu.control.simulateInbound({ to: ['support@in.example.com', 'a@unrouted.example.net'], raw: 'From: x@example.org\r\nSubject: raw one\r\n\r\nbody\r\n' });
+    const res = await emu.control.simulateInbound({
+      to: ['support@in.example.com', 'a@unrouted.example.net'],
+      raw: 'From: x@example.org\r\nSubject: raw one\r\n\r\nbody\r\n',
+    });
     expect(res.data.recipients).toMatchObject([
       { email: 'support@in.example.com', routed: true, reason: null },
       { email: 'a@unrouted.example.net', routed: false, ref_id: null, reason: 'no inbound route for the domain unrouted.example.net' },

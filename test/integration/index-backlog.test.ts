@@ -78,7 +78,10 @@ describe('a search index that lags behind', () => {
       { campaign_id: 'spring-late' },
       { recipient: 'late.one@example.org', source: 'api' as const, account_id: copy.account_id },
     ]) {
-      expect((await firstLook(filter)).messages.map((m) => m.id), JSON.stringify(filter)).toEqual([copy.id]);
+      expect(
+        (await firstLook(filter)).messages.map((m) => m.id),
+        JSON.stringify(filter),
+      ).toEqual([copy.id]);
     }
     // The email logs, the copy's detail and the counts read the copies too.
     const logs = (await emu.service.getEmailLogs({ email: 'late.one@example.org' })).emailLogs;

@@ -124,7 +124,13 @@ describe('a lenient /v1 (the default)', () => {
   });
 
   it('still refuses an unknown webhook event kind (a documented rule), while ignoring an unknown field beside it', async () => {
-    const body = { webhook_url: 'http://127.0.0.1:9/hook', event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { delivered: true } }, secret: 'x' };
+    const body = {
+      webhook_url: 'http://127.0.0.1:9/hook',
+      event: 'EMAIL_EVENT',
+      method: 'POST',
+      webhook_options: { events: { delivered: true } },
+      secret: 'x',
+    };
     const res = await emu.request('POST', '/v1/webhook/register', { body });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('webhook_options.events.delivered is not a known field');

@@ -177,8 +177,10 @@ describe('configureSMTP: POST /v1/smtpbasic/verify saves a configuration only af
     expect((await saved()).map((m) => m.mailer_id)).toEqual([res.json.data.mailer_id]);
   });
 
-  it('answers a refused login with 422 and the server\'s answer, and saves nothing', async () => {
-    const res = await verify(smtpConfig({ config: { host: '127.0.0.1', port: target.port, username: 'relay-user', password: 'wrong-password', secure: 'None' } }));
+  it("answers a refused login with 422 and the server's answer, and saves nothing", async () => {
+    const res = await verify(
+      smtpConfig({ config: { host: '127.0.0.1', port: target.port, username: 'relay-user', password: 'wrong-password', secure: 'None' } }),
+    );
     expect(res.status, res.text).toBe(422);
     expect(res.json).toEqual({ success: false, error: '535 5.7.8 Authentication credentials invalid' });
     expect(target.logins).toEqual([{ method: 'PLAIN', user: 'relay-user', ok: false, secure: false }]);
@@ -197,7 +199,9 @@ describe('configureSMTP: POST /v1/smtpbasic/verify saves a configuration only af
   it('TlsWhenAvailable upgrades with STARTTLS when the server offers it and stays plain when it does not; Tls requires it', async () => {
     const withTls = await startRelayTarget({ user: 'relay-user', pass: 'relay-pass-123', starttls: true });
     try {
-      const upgraded = await verify(smtpConfig({ config: { host: '127.0.0.1', port: withTls.port, username: 'relay-user', password: 'relay-pass-123', secure: 'TlsWhenAvailable' } }));
+      const upgraded = await verify(
+        smtpConfig({ config: { host: '127.0.0.1', port: withTls.port, username: 'relay-user', password: 'relay-pass-123', secure: 'TlsWhenAvailable' } }),
+      );
       expect(upgraded.status, upgraded.text).toBe(200);
       expect(upgraded.json.data.config.secure).toBe('TlsWhenAvailable');
       expect(withTls.logins).toEqual([{ method: 'PLAIN', user: 'relay-user', ok: true, secure: true }]);
@@ -210,11 +214,15 @@ describe('configureSMTP: POST /v1/smtpbasic/verify saves a configuration only af
     }
 
     // The test's own server offers no STARTTLS: the login goes over the plain connection.
-    const plain = await verify(smtpConfig({ config: { host: '127.0.0.1', port: target.port, username: 'relay-user', password: 'relay-pass-123', secure: 'TlsWhenAvailable' } }));
+    const plain = await verify(
+      smtpConfig({ config: { host: '127.0.0.1', port: target.port, username: 'relay-user', password: 'relay-pass-123', secure: 'TlsWhenAvailable' } }),
+    );
     expect(plain.status, plain.text).toBe(200);
     expect(target.logins).toEqual([{ method: 'PLAIN', user: 'relay-user', ok: true, secure: false }]);
 
-    const required = await verify(smtpConfig({ config: { host: '127.0.0.1', port: target.port, username: 'relay-user', password: 'relay-pass-123', secure: 'Tls' } }));
+    const required = await verify(
+      smtpConfig({ config: { host: '127.0.0.1', port: target.port, username: 'relay-user', password: 'relay-pass-123', secure: 'Tls' } }),
+    );
     expect(required.status, required.text).toBe(422);
     expect(required.json.error).toBe('500 Error: command not recognized (in reply to STARTTLS)');
     expect(target.logins).toHaveLength(1);
@@ -373,7 +381,13 @@ describe('SMTP relay', () => {
 
     const released = await emu.control.releaseMessage(captured.id, { mailer_id: mailer.mailer_id, to: ['me@example.org', 'qa@example.org'] });
     expect(released.message).toBe('Released to me@example.org, qa@example.org');
-    expect(released.data).toMatchObject({ ok: true, mailer_id: mailer.mailer_id, accepted: ['me@example.org', 'qa@example.org'], rejected: [], smtp_code: 250 });
+    expect(released.data).toMatchObject({
+      ok: true,
+      mailer_id: mailer.mailer_id,
+      accepted: ['me@example.org', 'qa@example.org'],
+      rejected: [],
+      smtp_code: 250,
+    });
     expect(released.data.smtp_response).toMatch(/^250 2\.0\.0 Ok: queued as RELAY1/);
     const [got] = await target.waitFor(1);
     expect(got).toMatchObject({ from: 'shop@example.com', to: ['me@example.org', 'qa@example.org'], user: 'relay-user' });
@@ -507,7 +521,11 @@ describe('OAuth (the emulator as its own offline authorization server)', () => {
     const mailer = (await emu.service.configureSMTP(smtpConfig() as never)).data;
     const stateOf = (url: string) => new URL(url).searchParams.get('state')!;
     const first = stateOf((await emu.service.oauthLogin({ app_id: 'ui', mailer_id: mailer.mailer_id })).url);
-    const denied = await fetch(`${emu.url}/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ state: first, decision: 'deny' }) , redirect: 'manual' });
+    const denied = await fetch(`${emu.url}/oauth/authorize`, {
+      method: 'POST',
+      body: new URLSearchParams({ state: first, decision: 'deny' }),
+      redirect: 'manual',
+    });
     expect(denied.status).toBe(302);
     const deniedTo = new URL(denied.headers.get('location')!);
     expect(deniedTo.searchParams.get('error')).toBe('access_denied');
@@ -526,11 +544,27 @@ describe('OAuth (the emulator as its own offline authorization server)', () => {
     expect(await shown.text()).toContain('no token was stored');
 
     // exchange_token with a token obtained elsewhere: stored at once.
-    const given = await emu.service.oauthLogin({ app_id: 'ext', mailer_id: mailer.mailer_id, exchange_token: true, token: { access_token: 'ya29.external', refresh_token: '1//r', expires_in: 60 } });
+    const given = await emu.service.oauthLogin({
+      app_id: 'ext',
+      mailer_id: mailer.mailer_id,
+      exchange_token: true,
+      token: { access_token: 'ya29.external', refresh_token: '1//r', expires_in: 60 },
+    });
     expect(given.success).toBe(true);
-    expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data).toMatchObject({ oauth_active: true, oauth: { has_token: true, app_id: 'ext', token_type: 'Bearer' } });
-    expect(Object.keys((await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', exchange_token: true, token: { access_token: 'x' } } })).json.details.fields)).toContain('token.refresh_token');
-    expect(Object.keys((await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', mailer_id: mailer.mailer_id, type: 'imap' } })).json.details.fields)[0]).toBe('type');
+    expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data).toMatchObject({
+      oauth_active: true,
+      oauth: { has_token: true, app_id: 'ext', token_type: 'Bearer' },
+    });
+    expect(
+      Object.keys(
+        (await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', exchange_token: true, token: { access_token: 'x' } } })).json.details.fields,
+      ),
+    ).toContain('token.refresh_token');
+    expect(
+      Object.keys(
+        (await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', mailer_id: mailer.mailer_id, type: 'imap' } })).json.details.fields,
+      )[0],
+    ).toBe('type');
     expect((await fetch(`${emu.url}/oauth/authorize?state=unknown-state-value-123`)).status).toBe(400);
   });
 });

@@ -20,8 +20,20 @@ beforeEach(async () => {
     rules: [
       { pattern: '*@bounces.example', events: [{ event: 'bounce', delay_ms: 1000 }] },
       { pattern: '*@full.example', events: [{ event: 'bounce', delay_ms: 1000, fields: { bounce_type: 'soft' } }] },
-      { pattern: '*@complainers.example', events: [{ event: 'delivery', delay_ms: 1000 }, { event: 'spam', delay_ms: 1000 }] },
-      { pattern: '*@leavers.example', events: [{ event: 'delivery', delay_ms: 1000 }, { event: 'unsubscribe', delay_ms: 1000 }] },
+      {
+        pattern: '*@complainers.example',
+        events: [
+          { event: 'delivery', delay_ms: 1000 },
+          { event: 'spam', delay_ms: 1000 },
+        ],
+      },
+      {
+        pattern: '*@leavers.example',
+        events: [
+          { event: 'delivery', delay_ms: 1000 },
+          { event: 'unsubscribe', delay_ms: 1000 },
+        ],
+      },
       { pattern: '*@refused.example', events: [{ event: 'policy_rejection', delay_ms: 1000 }] },
     ],
   });
@@ -36,7 +48,12 @@ const FINAL = ['bounced', 'failed', 'spam', 'unsubscribed'];
 
 /** Sends one message to `to` and answers its copy's id. */
 async function copyTo(to: string): Promise<string> {
-  const { ref_id } = await emu.service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email: to }], subject: 'Hello', content: [{ type: 'text/plain', value: 'Hi' }] });
+  const { ref_id } = await emu.service.sendEmail({
+    from: { email: 'app@example.com' },
+    to: [{ email: to }],
+    subject: 'Hello',
+    content: [{ type: 'text/plain', value: 'Hi' }],
+  });
   return (await emu.control.listMessages({ q: ref_id })).data.messages[0]!.id;
 }
 

@@ -80,7 +80,9 @@ describe('captured messages', () => {
 
   it('shows and serves attachment names without format characters (U+202E shows "fdp.exe" as "exe.pdf")', async () => {
     const attachment = (filename: string) => ({ filename, content: Buffer.from('MZ').toString('base64'), type: 'application/octet-stream' });
-    const { id } = await sendOne({ attachments: [attachment('invoice\u202Efdp.exe'), attachment('a\u200Fb\u2066c\u2069\u061Cd.txt'), attachment('\u202E\u200B')] });
+    const { id } = await sendOne({
+      attachments: [attachment('invoice\u202Efdp.exe'), attachment('a\u200Fb\u2066c\u2069\u061Cd.txt'), attachment('\u202E\u200B')],
+    });
     const d = (await emu.control.getMessage(id)).data;
     expect(d.attachments.map((a) => a.filename)).toEqual(['invoicefdp.exe', 'abcd.txt', 'attachment-3']);
     const download = await fetch(`${emu.url}/emulator/messages/${id}/attachments/0`);
@@ -145,7 +147,7 @@ describe('captured messages', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect((await emu.control.getClock()).data.pending_deliveries).toBe(0);
   });
-  it('keeps one copy per recipient of a send, each addressed by its own id, all found by the send\'s ref_id', async () => {
+  it("keeps one copy per recipient of a send, each addressed by its own id, all found by the send's ref_id", async () => {
     const { ref_id } = await emu.service.sendEmail({
       from: { email: 'app@example.com' },
       to: [{ email: 'ann@example.com', name: 'Ann' }],

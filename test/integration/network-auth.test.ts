@@ -41,7 +41,12 @@ describe('listening beyond loopback (--host 0.0.0.0)', () => {
     base = local(emu);
     key = emu.handle.config.controlKey!;
     const service = new ServiceClient({ baseUrl: base, apiKey: emu.apiKey });
-    await service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email: 'ann@example.com' }], subject: 'Secret', content: [{ type: 'text/plain', value: 'hi' }] });
+    await service.sendEmail({
+      from: { email: 'app@example.com' },
+      to: [{ email: 'ann@example.com' }],
+      subject: 'Secret',
+      content: [{ type: 'text/plain', value: 'hi' }],
+    });
     const control = new ControlClient({ baseUrl: base, headers: { authorization: `Bearer ${key}` } });
     messageId = (await control.listMessages()).data.messages[0]!.id;
   });
@@ -101,7 +106,13 @@ describe('listening beyond loopback (--host 0.0.0.0)', () => {
   });
 
   it('keeps the JSON rule for mutating requests with the key (no cross-site form posts)', async () => {
-    const res = await rawRequest(base, 'POST', '/emulator/reset', { authorization: `Bearer ${key}`, 'content-type': 'text/plain', 'content-length': '2' }, '{}');
+    const res = await rawRequest(
+      base,
+      'POST',
+      '/emulator/reset',
+      { authorization: `Bearer ${key}`, 'content-type': 'text/plain', 'content-length': '2' },
+      '{}',
+    );
     expect(res.status).toBe(415);
   });
 
@@ -206,7 +217,8 @@ describe('web UI logins: sessions the server holds', () => {
     stream.on('data', (chunk: Buffer) => events.push(chunk.toString()));
     const ended = new Promise<void>((resolve) => stream.on('end', resolve));
     const service = new ServiceClient({ baseUrl: base, apiKey: emu.apiKey });
-    const send = (subject: string) => service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email: 'ann@example.com' }], subject, content: [{ type: 'text/plain', value: 'hi' }] });
+    const send = (subject: string) =>
+      service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email: 'ann@example.com' }], subject, content: [{ type: 'text/plain', value: 'hi' }] });
     await send('Seen live');
     await expect.poll(() => events.join('')).toContain('Seen live');
     await call(base, 'POST', '/emulator/logout', { ...host, cookie });
@@ -253,7 +265,12 @@ describe('the testing API with a control key', () => {
     const yard = await startMailyard({ controlKey: 'testing-api-control-key', ui: false });
     try {
       expect(yard.controlKey).toBe('testing-api-control-key');
-      await yard.service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email: 'bob@example.com' }], subject: 'Hello', content: [{ type: 'text/plain', value: 'hi' }] });
+      await yard.service.sendEmail({
+        from: { email: 'app@example.com' },
+        to: [{ email: 'bob@example.com' }],
+        subject: 'Hello',
+        content: [{ type: 'text/plain', value: 'hi' }],
+      });
       expect((await yard.messages()).map((m) => m.subject)).toEqual(['Hello']);
       expect((await yard.advanceClock(1000)).offset_ms).toBeGreaterThanOrEqual(1000);
       expectRefused(await call(yard.url, 'GET', '/emulator/messages'));
@@ -335,7 +352,12 @@ describe('mailyard serve --host 0.0.0.0', () => {
       await run.close();
     }
     const lines: string[] = [];
-    const code = await main(['serve', '--control-key', 'short'], { out: (l) => lines.push(l), err: (l) => lines.push(l), env: {}, stopSignal: () => new Promise(() => {}) });
+    const code = await main(['serve', '--control-key', 'short'], {
+      out: (l) => lines.push(l),
+      err: (l) => lines.push(l),
+      env: {},
+      stopSignal: () => new Promise(() => {}),
+    });
     expect(code).toBe(2);
     expect(lines[0]).toMatch(/invalid value for --control-key: must be at least 16 characters/);
   });

@@ -63,7 +63,11 @@ describe('POST /v1/oauth/login as rest-api/initiate-o-auth-login-flow shows it',
     const state = new URL(res.json.url).searchParams.get('state')!;
     const html = await (await fetch(res.json.url)).text();
     expect(html).toContain(`name="mailer_id" value="${mailer.mailer_id}"`);
-    const done = await fetch(`${emu.url}/oauth/authorize`, { method: 'POST', body: new URLSearchParams({ state, decision: 'approve', mailer_id: mailer.mailer_id }), redirect: 'manual' });
+    const done = await fetch(`${emu.url}/oauth/authorize`, {
+      method: 'POST',
+      body: new URLSearchParams({ state, decision: 'approve', mailer_id: mailer.mailer_id }),
+      redirect: 'manual',
+    });
     expect(new URL(done.headers.get('location')!).searchParams.get('state')).toBe('s');
     expect((await emu.request('GET', `/v1/oauth/${mailer.mailer_id}`)).json).toMatchObject({ active: true, mailer_id: mailer.mailer_id });
     // An IMAP-only login does not offer the SMTP mailer.
@@ -160,19 +164,41 @@ describe('POST /v1/oauth/login as rest-api/initiate-o-auth-login-flow shows it',
         exchange_token: true,
         state: 'xs',
         redirect_uri: 'http://127.0.0.1:9/back',
-        token: { access_token: 'mya_given', refresh_token: '1//refresh', id_token: 'eyJhbGciOiJub25lIn0.e30.', expires_in: 3599, scope: 'https://mail.google.com/', token_type: 'Bearer' },
+        token: {
+          access_token: 'mya_given',
+          refresh_token: '1//refresh',
+          id_token: 'eyJhbGciOiJub25lIn0.e30.',
+          expires_in: 3599,
+          scope: 'https://mail.google.com/',
+          token_type: 'Bearer',
+        },
       },
     });
     expect(res.status, res.text).toBe(200);
     expect(Object.keys(res.json).sort()).toEqual(['success', 'url']);
     expect(new URL(res.json.url).searchParams.get('state')).toBe('xs');
-    expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data).toMatchObject({ oauth_active: true, oauth: { has_token: true, app_id: 'crm', scope: 'https://mail.google.com/' } });
+    expect((await emu.service.getSMTPConfig(mailer.mailer_id)).data).toMatchObject({
+      oauth_active: true,
+      oauth: { has_token: true, app_id: 'crm', scope: 'https://mail.google.com/' },
+    });
   });
 
   it('the documented token exchange without mailer_id answers 200 with the flat url and leaves an OAuth mailer that GET /v1/oauth/{mailer_id} returns', async () => {
     // The page's body as written: no mailer_id, the id_token elided (`eyJ...`, not a readable JWT).
     const res = await emu.request('POST', '/v1/oauth/login', {
-      body: { app_id: 'crm', type: 'smtp', exchange_token: true, token: { access_token: 'ya29.a0', expires_in: 3599, refresh_token: '1//0g', id_token: 'eyJ...', scope: 'https://mail.google.com/', token_type: 'Bearer' } },
+      body: {
+        app_id: 'crm',
+        type: 'smtp',
+        exchange_token: true,
+        token: {
+          access_token: 'ya29.a0',
+          expires_in: 3599,
+          refresh_token: '1//0g',
+          id_token: 'eyJ...',
+          scope: 'https://mail.google.com/',
+          token_type: 'Bearer',
+        },
+      },
     });
     expect(res.status, res.text).toBe(200);
     expect(Object.keys(res.json).sort()).toEqual(['success', 'url']);
@@ -190,7 +216,10 @@ describe('POST /v1/oauth/login as rest-api/initiate-o-auth-login-flow shows it',
       webhook: null,
     });
     expect(JSON.stringify(config.json)).not.toMatch(/ya29|1\/\/0g/);
-    expect((await emu.service.getSMTPConfig(mailerId)).data).toMatchObject({ oauth_active: true, oauth: { has_token: true, app_id: 'crm', scope: 'https://mail.google.com/' } });
+    expect((await emu.service.getSMTPConfig(mailerId)).data).toMatchObject({
+      oauth_active: true,
+      oauth: { has_token: true, app_id: 'crm', scope: 'https://mail.google.com/' },
+    });
     // The login ended on the emulator's own page (no redirect_uri), which names the mailer.
     expect(await (await fetch(res.json.url)).text()).toContain('user@oauth.mailyard.test');
   });
@@ -199,7 +228,14 @@ describe('POST /v1/oauth/login as rest-api/initiate-o-auth-login-flow shows it',
     const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
     const idToken = `${part({ alg: 'RS256', kid: 'k1' })}.${part({ iss: 'https://accounts.google.com', sub: '1', email: 'ann@gmail.example', email_verified: true })}.not-a-real-signature`;
     const res = await emu.request('POST', '/v1/oauth/login', {
-      body: { app_id: 'crm', type: 'smtp', exchange_token: true, state: 'xs', redirect_uri: 'http://127.0.0.1:9/back', token: { refresh_token: '1//0g', id_token: idToken } },
+      body: {
+        app_id: 'crm',
+        type: 'smtp',
+        exchange_token: true,
+        state: 'xs',
+        redirect_uri: 'http://127.0.0.1:9/back',
+        token: { refresh_token: '1//0g', id_token: idToken },
+      },
     });
     expect(res.status, res.text).toBe(200);
     const end = new URL(res.json.url);
@@ -238,7 +274,9 @@ describe('POST /v1/oauth/login as rest-api/initiate-o-auth-login-flow shows it',
     expect(await fieldsOf({ app_id: 'a', type: 'smtp', webhook: { url: receiver.url, method: 'POST' } })).toEqual(['webhook']);
     expect(await fieldsOf({ app_id: 'a', type: 'smtp', include_trash: true })).toEqual(['include_trash']);
     expect(await fieldsOf({ app_id: 'a', type: 'smtp', exchange_token: true })).toEqual(['token']);
-    expect(await fieldsOf({ app_id: 'a', type: 'smtp', exchange_token: true, token: { access_token: 'x', refresh_token: '' } })).toEqual(['token.refresh_token']);
+    expect(await fieldsOf({ app_id: 'a', type: 'smtp', exchange_token: true, token: { access_token: 'x', refresh_token: '' } })).toEqual([
+      'token.refresh_token',
+    ]);
     expect(await fieldsOf({ app_id: 'a', type: 'pop3' })).toContain('type');
     expect(await fieldsOf({ app_id: 'a', type: 'imap', webhook: { url: receiver.url, method: 'GET' } })).toContain('webhook.method');
     expect(await fieldsOf({ state: 's', type: 'smtp' })).toContain('app_id');

@@ -36,7 +36,10 @@ afterEach(async () => {
 async function setup(config: Parameters<typeof startEmulator>[0] = {}): Promise<{ emu: TestEmulator; receiver: Receiver }> {
   const receiver = await startReceiver();
   const emu = await startEmulator(config);
-  cleanups.push(() => emu.cleanup(), () => receiver.close());
+  cleanups.push(
+    () => emu.cleanup(),
+    () => receiver.close(),
+  );
   return { emu, receiver };
 }
 

@@ -46,7 +46,7 @@ describe('the store survives a restart', () => {
     }
   });
 
-  it('keeps a send: its one ref_id, each recipient\'s copy under its own id, the log entries and their events', async () => {
+  it("keeps a send: its one ref_id, each recipient's copy under its own id, the log entries and their events", async () => {
     const first = await startEmulator({}, {}, dir);
     await first.control.setClock({ speed: 0 });
     const { ref_id } = await first.service.sendEmail({

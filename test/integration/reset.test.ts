@@ -28,7 +28,12 @@ async function relayTarget(): Promise<RelayTarget> {
 }
 
 function send(service: ServiceClient, to = 'ann@example.org') {
-  return service.sendEmail({ from: { email: 'app@example.com' }, to: [{ email: to }], subject: 'Hi', content: [{ type: 'text/html', value: '<p>Hi</p>' }] } as never);
+  return service.sendEmail({
+    from: { email: 'app@example.com' },
+    to: [{ email: to }],
+    subject: 'Hi',
+    content: [{ type: 'text/html', value: '<p>Hi</p>' }],
+  } as never);
 }
 
 /** Everything the emulator holds, as counts the control and service APIs show. */

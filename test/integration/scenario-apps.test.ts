@@ -43,7 +43,8 @@ app:
 ${extra}`;
 }
 
-const logOf = async (id: string, after = 0) => (await emu.request('GET', `/emulator/scenarios/runs/${id}/log?after=${after}`)).json.data as { lines: ScenarioLogLine[]; next: number };
+const logOf = async (id: string, after = 0) =>
+  (await emu.request('GET', `/emulator/scenarios/runs/${id}/log?after=${after}`)).json.data as { lines: ScenarioLogLine[]; next: number };
 
 describe('a scenario posted over HTTP never starts a program', () => {
   it('a posted scenario with an app is refused (403 saying how to run it) and its command never runs; validating it runs nothing either', async () => {
@@ -102,7 +103,10 @@ describe('a scenario posted over HTTP never starts a program', () => {
 
 describe('an app that fails ends its run in error, never in a verdict', () => {
   it('an app that exits at once: error with its exit code and its stderr, in the error and in the log; progress complete', async () => {
-    await writeFile(join(allowed, 'crash.yaml'), appScenario('crash', "console.error('boom: no MAIL_API_URL'); process.exit(3)", 'expect: { app: { noSendAfterHardBounce: true } }\n'));
+    await writeFile(
+      join(allowed, 'crash.yaml'),
+      appScenario('crash', "console.error('boom: no MAIL_API_URL'); process.exit(3)", 'expect: { app: { noSendAfterHardBounce: true } }\n'),
+    );
     const report = await runFile(join(allowed, 'crash.yaml'));
     expect(report.run.status).toBe('error');
     expect(report.verdict).toBe('fail');
@@ -118,7 +122,10 @@ describe('an app that fails ends its run in error, never in a verdict', () => {
   });
 
   it("an app that exits (even with 0) before the run's end: error, the run's time of it named", async () => {
-    await writeFile(join(allowed, 'early.yaml'), appScenario('early', "setTimeout(() => process.exit(0), 300)", 'expect: { app: { noSendAfterHardBounce: true } }\n'));
+    await writeFile(
+      join(allowed, 'early.yaml'),
+      appScenario('early', 'setTimeout(() => process.exit(0), 300)', 'expect: { app: { noSendAfterHardBounce: true } }\n'),
+    );
     const report = await runFile(join(allowed, 'early.yaml'));
     expect(report.run.status).toBe('error');
     expect(report.run.error).toMatch(/exited with code 0 before the run's end/);
@@ -144,12 +151,18 @@ describe('an app that fails ends its run in error, never in a verdict', () => {
   it('an app that runs but sends nothing, with expectations of the app: error "nothing to judge", not a pass', async () => {
     await writeFile(
       join(allowed, 'silent.yaml'),
-      appScenario('silent', "console.log('listening'); setInterval(() => {}, 1000)", 'expect: { app: { noSendAfterHardBounce: true, maxSendsPerRecipient: 2 } }\n'),
+      appScenario(
+        'silent',
+        "console.log('listening'); setInterval(() => {}, 1000)",
+        'expect: { app: { noSendAfterHardBounce: true, maxSendsPerRecipient: 2 } }\n',
+      ),
     );
     const report = await runFile(join(allowed, 'silent.yaml'));
     expect(report.run.status).toBe('error');
     expect(report.verdict).toBe('fail');
-    expect(report.run.error).toMatch(/nothing to judge: the scenario expects things of the app \(noSendAfterHardBounce, maxSendsPerRecipient\) but the app sent nothing/);
+    expect(report.run.error).toMatch(
+      /nothing to judge: the scenario expects things of the app \(noSendAfterHardBounce, maxSendsPerRecipient\) but the app sent nothing/,
+    );
     expect((await logOf(report.run.id)).lines).toContainEqual(expect.objectContaining({ source: 'stdout', text: 'listening' }));
   });
 
@@ -165,7 +178,11 @@ describe('an app that fails ends its run in error, never in a verdict', () => {
 
 describe('the scenarios folders: listed, read and run with their app', () => {
   it('lists the example files, each with its name and whether it starts an app, and serves one file', async () => {
-    const folders = (await emu.request('GET', '/emulator/scenarios/files')).json.data.folders as Array<{ id: string; dir: string; files: Array<{ path: string; name: string; valid: boolean; starts_app: boolean }> }>;
+    const folders = (await emu.request('GET', '/emulator/scenarios/files')).json.data.folders as Array<{
+      id: string;
+      dir: string;
+      files: Array<{ path: string; name: string; valid: boolean; starts_app: boolean }>;
+    }>;
     const examples = folders.find((f) => f.dir === EXAMPLES)!;
     expect(examples.id).toBe('scenarios');
     expect(examples.files.map((f) => f.path)).toEqual([

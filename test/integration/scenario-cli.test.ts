@@ -35,7 +35,10 @@ afterAll(async () => {
 describe('mailyard scenario run', () => {
   it('exits 0 on a passing run, prints progress and the verdict, and writes report.json and report.html', async () => {
     const file = join(dir, 'pass.yaml');
-    await writeFile(file, `version: 1\nname: cli pass\nclock: { speed: 100 }\nwebhook: { url: ${receiver.url} }\ntraffic: { count: 5, rate: 20/s }\nexpect:\n  receiver: { acknowledgedAll: true }\n`);
+    await writeFile(
+      file,
+      `version: 1\nname: cli pass\nclock: { speed: 100 }\nwebhook: { url: ${receiver.url} }\ntraffic: { count: 5, rate: 20/s }\nexpect:\n  receiver: { acknowledgedAll: true }\n`,
+    );
     const r = await run(['scenario', 'run', file, '--report-dir', join(dir, 'out')], dir);
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.stdout).toMatch(/Scenario "cli pass": PASS/);
@@ -61,7 +64,10 @@ describe('mailyard scenario run', () => {
 
   it('exits 1 when the app exits before the run ends, its exit code and stderr printed, never a verdict of pass', async () => {
     const file = join(dir, 'crash.yaml');
-    await writeFile(file, 'version: 1\nname: crash\nclock: { speed: 60 }\nduration: 1m\napp:\n  command: "node -e \\"console.error(\'cannot connect\'); process.exit(4)\\""\nexpect:\n  app: { noSendAfterHardBounce: true }\n');
+    await writeFile(
+      file,
+      'version: 1\nname: crash\nclock: { speed: 60 }\nduration: 1m\napp:\n  command: "node -e \\"console.error(\'cannot connect\'); process.exit(4)\\""\nexpect:\n  app: { noSendAfterHardBounce: true }\n',
+    );
     const r = await run(['scenario', 'run', file, '--report-dir', join(dir, 'crash')], dir);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toMatch(/Scenario "crash": FAIL \(error\)/);
@@ -106,7 +112,7 @@ describe('mailyard scenario run', () => {
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/refused to run .*hard-bounce-suppression\.yaml: no scenarios folder: .*--scenarios DIR/);
     } finally {
-      serve.child.kill("SIGTERM");
+      serve.child.kill('SIGTERM');
       await serve.exited;
     }
   });

@@ -70,9 +70,18 @@ expect:
     expect(report.totals.acknowledged).toBe(7);
     const bodies = receiver.requests.map((r) => JSON.parse(r.body) as { event: string; recipient: { email: string }; bounce_type?: string });
     expect(bodies.find((b) => b.recipient.email === 'user1@example.test')).toMatchObject({ event: 'bounce', bounce_type: 'hard' });
-    expect(bodies.filter((b) => b.recipient.email === 'user2@example.test').map((b) => b.event).sort()).toEqual(['delivery', 'spam']);
+    expect(
+      bodies
+        .filter((b) => b.recipient.email === 'user2@example.test')
+        .map((b) => b.event)
+        .sort(),
+    ).toEqual(['delivery', 'spam']);
     expect(report.expectations.map((e) => [e.id, e.passed])).toEqual([
-      ['acknowledgedAll', true], ['p95Ms', true], ['noGiveUps', true], ['noSendAfterHardBounce', true], ['maxSendsPerRecipient', true],
+      ['acknowledgedAll', true],
+      ['p95Ms', true],
+      ['noGiveUps', true],
+      ['noSendAfterHardBounce', true],
+      ['maxSendsPerRecipient', true],
     ]);
     expect(report.series.eventsByKind.reduce((n, r) => n + r.count, 0)).toBe(7);
     expect(report.series.attempts.length).toBe(7);
@@ -86,7 +95,9 @@ expect:
   });
 
   it('an app that keeps sending after a hard bounce fails, the violation naming the address and the copy', async () => {
-    const run = await startFileRun('keeps-sending.yaml', `version: 1
+    const run = await startFileRun(
+      'keeps-sending.yaml',
+      `version: 1
 name: keeps sending
 clock: { speed: 60 }
 duration: 3m
@@ -98,7 +109,8 @@ outcomes:
     fate: hard_bounce
 expect:
   app: { noSendAfterHardBounce: true }
-`);
+`,
+    );
     const report = await finished(run.id);
     expect(report.run.status).toBe('failed');
     expect(report.verdict).toBe('fail');
@@ -112,7 +124,9 @@ expect:
   });
 
   it('the same app, heeding the bounces, passes', async () => {
-    const run = await startFileRun('suppresses.yaml', `version: 1
+    const run = await startFileRun(
+      'suppresses.yaml',
+      `version: 1
 name: suppresses
 clock: { speed: 60 }
 duration: 3m
@@ -125,7 +139,8 @@ outcomes:
 expect:
   receiver: { acknowledgedAll: true }
   app: { noSendAfterHardBounce: true }
-`);
+`,
+    );
     const report = await finished(run.id);
     expect(report.run.status, JSON.stringify(report.run)).toBe('passed');
     expect(report.totals.sends).toBe(4);

@@ -20,7 +20,15 @@ const word = (i: number) => `quokka${String(i).padStart(4, '0')}zeta`;
 
 /** A burst of sends (HTTP) and SMTP messages, each with its own word in its body. Resolves when every one is accepted. */
 async function burst(url: string, smtpPort: number, from: number, count: number): Promise<void> {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 8, auth: { user: 'app', pass: key } });
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: smtpPort,
+    secure: false,
+    ignoreTLS: true,
+    pool: true,
+    maxConnections: 8,
+    auth: { user: 'app', pass: key },
+  });
   try {
     await Promise.all(
       Array.from({ length: count }, async (_, k) => {
@@ -29,11 +37,21 @@ async function burst(url: string, smtpPort: number, from: number, count: number)
           const res = await fetch(`${url}/v1/email/send`, {
             method: 'POST',
             headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ from: { email: 'app@example.com' }, to: [{ email: `user${i}@example.org` }], subject: `Order ${i}`, content: [{ type: 'text/html', value: `<p>Your parcel ${word(i)} left.</p>` }] }),
+            body: JSON.stringify({
+              from: { email: 'app@example.com' },
+              to: [{ email: `user${i}@example.org` }],
+              subject: `Order ${i}`,
+              content: [{ type: 'text/html', value: `<p>Your parcel ${word(i)} left.</p>` }],
+            }),
           });
           expect(res.status).toBe(200);
         } else {
-          const info = await transport.sendMail({ from: 'app@example.com', to: `user${i}@example.org`, subject: `Order ${i}`, text: `Your parcel ${word(i)} left.` });
+          const info = await transport.sendMail({
+            from: 'app@example.com',
+            to: `user${i}@example.org`,
+            subject: `Order ${i}`,
+            text: `Your parcel ${word(i)} left.`,
+          });
           expect(info.response).toMatch(/^250 /);
         }
       }),
@@ -47,7 +65,8 @@ async function burst(url: string, smtpPort: number, from: number, count: number)
 const found = async (control: ControlClient, i: number) => {
   const answer = await whenIndexed(async () => {
     const page = await control.listMessages({ q: word(i), limit: 5 });
-    if (page.data.messages.length === 0 && page.data.index_pending === undefined) throw new Error(`a search for ${word(i)} found nothing and said it was complete`);
+    if (page.data.messages.length === 0 && page.data.index_pending === undefined)
+      throw new Error(`a search for ${word(i)} found nothing and said it was complete`);
     return page;
   });
   return answer.data.messages.map((m) => m.recipient.email);

@@ -102,9 +102,13 @@ describe('mailyard serve by default: every client sends with its default setting
     try {
       const file = join(dir, 'msg.eml');
       await writeFile(file, 'From: app@example.com\r\nTo: ann@example.org\r\nSubject: curl default\r\n\r\nSent by curl\r\n');
-      await run('curl', ['--silent', '--show-error', `smtp://127.0.0.1:${port}`, '--mail-from', 'app@example.com', '--mail-rcpt', 'ann@example.org', '--upload-file', file], {
-        timeout: 15_000,
-      });
+      await run(
+        'curl',
+        ['--silent', '--show-error', `smtp://127.0.0.1:${port}`, '--mail-from', 'app@example.com', '--mail-rcpt', 'ann@example.org', '--upload-file', file],
+        {
+          timeout: 15_000,
+        },
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

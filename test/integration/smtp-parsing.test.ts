@@ -44,9 +44,11 @@ async function found(e: TestEmulator, word: string): Promise<string[]> {
 
 /** A multipart message with a text part and `parts - 1` small attachments. */
 function manyParts(parts: number, word: string): string {
-  const head = 'From: App <app@example.com>\r\nTo: ann@example.org\r\nSubject: Many parts\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="b"\r\n\r\n';
+  const head =
+    'From: App <app@example.com>\r\nTo: ann@example.org\r\nSubject: Many parts\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="b"\r\n\r\n';
   let body = `--b\r\nContent-Type: text/plain\r\n\r\nThe body says ${word} first.\r\n`;
-  for (let i = 1; i < parts; i++) body += `--b\r\nContent-Type: text/plain; name="p${i}.txt"\r\nContent-Disposition: attachment; filename="p${i}.txt"\r\n\r\npart ${i}\r\n`;
+  for (let i = 1; i < parts; i++)
+    body += `--b\r\nContent-Type: text/plain; name="p${i}.txt"\r\nContent-Disposition: attachment; filename="p${i}.txt"\r\n\r\npart ${i}\r\n`;
   return `${head}${body}--b--\r\n`;
 }
 

@@ -28,10 +28,7 @@ async function messagesOf(e: TestEmulator) {
   return res.json.data.messages as Array<Record<string, any>>;
 }
 
-const png = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
+const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 describe('SMTP sink: what real clients send', () => {
   it('captures a multipart message with attachments and an inline image, byte for byte, with its one ref_id in the 250 reply', async () => {
@@ -81,7 +78,10 @@ describe('SMTP sink: what real clients send', () => {
       ['invoice.pdf', 'application/pdf', null],
       ['logo.png', 'image/png', 'logo@shop'],
     ]);
-    for (const [name, bytes] of [['invoice.pdf', pdf], ['logo.png', png]] as const) {
+    for (const [name, bytes] of [
+      ['invoice.pdf', pdf],
+      ['logo.png', png],
+    ] as const) {
       const index = attachments.find((a) => a.filename === name)!.index;
       const res = await fetch(`${emu.url}/emulator/messages/${ann.id}/attachments/${index}`);
       const got = Buffer.from(await res.arrayBuffer());

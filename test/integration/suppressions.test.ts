@@ -16,7 +16,12 @@ afterEach(async () => {
 const SIM = 'sim.mailyard.test';
 
 async function send(to: string, client: ServiceClient = emu.service) {
-  const { ref_id } = await client.sendEmail({ from: { email: 'app@example.com' }, to: [{ email: to }], subject: 'Hello', content: [{ type: 'text/plain', value: 'Hi' }] });
+  const { ref_id } = await client.sendEmail({
+    from: { email: 'app@example.com' },
+    to: [{ email: to }],
+    subject: 'Hello',
+    content: [{ type: 'text/plain', value: 'Hi' }],
+  });
   return ref_id;
 }
 
@@ -29,7 +34,13 @@ async function useRules() {
     rules: [
       { pattern: '*@bounces.example', events: [{ event: 'bounce', delay_ms: 1000 }] },
       { pattern: '*@full.example', events: [{ event: 'bounce', delay_ms: 1000, fields: { bounce_type: 'soft' } }] },
-      { pattern: '*@complainers.example', events: [{ event: 'delivery', delay_ms: 1000 }, { event: 'spam', delay_ms: 1000 }] },
+      {
+        pattern: '*@complainers.example',
+        events: [
+          { event: 'delivery', delay_ms: 1000 },
+          { event: 'spam', delay_ms: 1000 },
+        ],
+      },
     ],
   });
 }
@@ -80,7 +91,13 @@ describe('suppression after hard bounces and complaints', () => {
     const copy = (await emu.control.listMessages({ q: first })).data.messages[0]!;
     const { data } = await emu.control.listSuppressions();
     expect(data.suppressions).toEqual([
-      { email: to, source: 'hard bounce', reason: BOUNCE_REPLIES.invalid_recipient.hard(to), message_id: copy.id, since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      {
+        email: to,
+        source: 'hard bounce',
+        reason: BOUNCE_REPLIES.invalid_recipient.hard(to),
+        message_id: copy.id,
+        since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
     ]);
     const second = await send(to);
     await settle();
@@ -96,7 +113,9 @@ describe('suppression after hard bounces and complaints', () => {
     await send('carol@full.example');
     await settle();
     const { data } = await emu.control.listSuppressions();
-    expect(data.suppressions.map((s) => [s.email, s.source, s.reason])).toEqual([['bob@complainers.example', 'spam complaint', 'the recipient marked the message as spam']]);
+    expect(data.suppressions.map((s) => [s.email, s.source, s.reason])).toEqual([
+      ['bob@complainers.example', 'spam complaint', 'the recipient marked the message as spam'],
+    ]);
   });
 
   it("the simulator's addresses are not suppressed by their bounces and complaints: a test sends to them again and again", async () => {

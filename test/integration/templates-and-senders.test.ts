@@ -35,7 +35,11 @@ describe('templates', () => {
   it('stores a template, lists, reads and deletes it', async () => {
     const created = await emu.request('POST', '/v1/email/template', { body: WELCOME });
     expect(created.status).toBe(200);
-    expect(created.json).toEqual({ success: true, message: 'Template created successfully', template_id: expect.stringMatching(/^template_[0-9A-HJKMNP-TV-Z]{26}$/) });
+    expect(created.json).toEqual({
+      success: true,
+      message: 'Template created successfully',
+      template_id: expect.stringMatching(/^template_[0-9A-HJKMNP-TV-Z]{26}$/),
+    });
     const id = created.json.template_id as string;
     const one = (await emu.service.getTemplate(id)).data;
     expect(one).toMatchObject({ template_id: id, name: 'Welcome Email', subject: WELCOME.subject, variables: ['company_name', 'first_name'] });
@@ -112,7 +116,7 @@ describe('templates', () => {
   });
 });
 
-describe('the bounds of filling placeholders (once per recipient, on the emulator\'s own thread)', () => {
+describe("the bounds of filling placeholders (once per recipient, on the emulator's own thread)", () => {
   const send = (content: string, values: Record<string, string>) =>
     emu.request('POST', '/v1/email/send', {
       body: {
@@ -179,12 +183,19 @@ describe('mailer_id and the sender', () => {
   it('with --strict-senders, takes only senders at a verified domain of the account', async () => {
     const strict = await startEmulator({ strictSenders: true });
     try {
-      const body = { from: { email: 'app@mail.example.com' }, to: [{ email: 'ann@example.org' }], subject: 'Hi', content: [{ type: 'text/plain', value: 'Hi' }] };
+      const body = {
+        from: { email: 'app@mail.example.com' },
+        to: [{ email: 'ann@example.org' }],
+        subject: 'Hi',
+        content: [{ type: 'text/plain', value: 'Hi' }],
+      };
       const before = await strict.request('POST', '/v1/email/send', { body });
       expect([before.status, before.json.error]).toEqual([403, 'Unauthorized From Email']);
       expect(before.json.details.fields['from.email']).toMatch(/is not a verified domain of this account/);
       // An unknown mailer_id of the real service's form is no way around it.
-      const realId = await strict.request('POST', '/v1/email/send', { body: { ...body, from: { email: 'x@example.com' }, mailer_id: 'domain_01JC3BBW8S9YGX2VNKG5MD7BTA' } });
+      const realId = await strict.request('POST', '/v1/email/send', {
+        body: { ...body, from: { email: 'x@example.com' }, mailer_id: 'domain_01JC3BBW8S9YGX2VNKG5MD7BTA' },
+      });
       expect(realId.status).toBe(403);
       await strict.request('POST', '/v1/domain/add', { body: { domain: 'mail.example.com' } });
       const verified = await strict.request('PUT', '/v1/domain/verify/mail.example.com');

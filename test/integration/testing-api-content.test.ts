@@ -118,7 +118,12 @@ describe('snapshots', () => {
     expect(normalizeForSnapshot(first)).toEqual(normalizeForSnapshot(second));
     const normalized = normalizeForSnapshot(first.message) as Record<string, any>;
     expect(normalized).toMatchObject({ id: '<id:1>', ref_id: '<id:2>', account_id: '<id:3>', created_at: '<timestamp>' });
-    expect(normalized.headers).toEqual(expect.arrayContaining([{ name: 'Message-ID', value: '<message-id>' }, { name: 'Date', value: '<date>' }]));
+    expect(normalized.headers).toEqual(
+      expect.arrayContaining([
+        { name: 'Message-ID', value: '<message-id>' },
+        { name: 'Date', value: '<date>' },
+      ]),
+    );
     expect(normalized.attachments[0].url).toBe('/emulator/messages/<id:1>/attachments/0');
     expect(normalizeForSnapshot(first.raw)).toMatch(/^Message-ID: <message-id>$/m);
     expect(normalizeForSnapshot(first.raw)).toMatch(/^Date: <date>$/m);
@@ -127,8 +132,7 @@ describe('snapshots', () => {
   it('the serializer takes part in vitest snapshots', async () => {
     expect.addSnapshotSerializer(mailyardSerializer);
     const { message } = await run();
-    expect({ id: message.id, ref_id: message.ref_id, created_at: message.created_at, subject: message.subject })
-      .toMatchInlineSnapshot(`
+    expect({ id: message.id, ref_id: message.ref_id, created_at: message.created_at, subject: message.subject }).toMatchInlineSnapshot(`
         {
           "created_at": "<timestamp>",
           "id": "<id:1>",

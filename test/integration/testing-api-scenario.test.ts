@@ -37,7 +37,9 @@ describe('yard.runScenario', () => {
   });
 
   it('rejects a bad scenario with the 400 naming the field', async () => {
-    const err = await yard.runScenario({ version: 1, name: 'bad', traffic: { count: 1 }, outcomes: [{ match: { share: 2 }, fate: 'delivered' }] } as never).catch((e: unknown) => e);
+    const err = await yard
+      .runScenario({ version: 1, name: 'bad', traffic: { count: 1 }, outcomes: [{ match: { share: 2 }, fate: 'delivered' }] } as never)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(400);
     expect((err as ApiError).message).toMatch(/outcomes\.0\.match\.share: must be at most 1/);

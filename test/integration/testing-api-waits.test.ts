@@ -159,12 +159,18 @@ describe('expect matchers', () => {
     await send(['ann@example.org'], 'Hi');
     const failure = await expect(yard)
       .toHaveReceivedEmail({ subject: 'Bye' }, { timeoutMs: 100 })
-      .then(() => null, (e: unknown) => e as Error);
+      .then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
     expect(failure?.message).toContain('expected a captured message to match {"subject":"Bye"}');
     expect(failure?.message).toContain('subject="Hi"');
     const notFailure = await expect(yard)
       .not.toHaveReceivedEmail({ subject: 'Hi' })
-      .then(() => null, (e: unknown) => e as Error);
+      .then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
     expect(notFailure?.message).toMatch(/expected no captured message to match \{"subject":"Hi"\}, but \S+ \(to ann@example\.org, "Hi"\) does/);
   });
 });

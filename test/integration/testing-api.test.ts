@@ -150,7 +150,9 @@ describe('waitForMessage and waitForDelivery', () => {
     await expect(waited).rejects.toBeInstanceOf(WaitTimeoutError);
     const error = (await waited.catch((e: unknown) => e)) as WaitTimeoutError;
     expect(error.message).toMatch(/^waitForDelivery: no webhook delivery matched within 300 ms\.\n1 webhook delivery arrived \(oldest first\):\n/);
-    expect(error.message).toMatch(new RegExp(`- \\S+ delivery ref_id=${ref_id} recipient=delivered@sim\\.mailyard\\.test status=succeeded attempts=1 last_status=200 -> ${receiver.url}`));
+    expect(error.message).toMatch(
+      new RegExp(`- \\S+ delivery ref_id=${ref_id} recipient=delivered@sim\\.mailyard\\.test status=succeeded attempts=1 last_status=200 -> ${receiver.url}`),
+    );
     expect(error.arrived).toHaveLength(1);
 
     const noMessage = (await yard.waitForMessage((m) => m.subject === 'Refund', { timeoutMs: 200 }).catch((e: unknown) => e)) as WaitTimeoutError;
@@ -198,7 +200,15 @@ describe('advanceClock, fireEvent, setRules, reset', () => {
   });
 
   it('simulation rules decide the events of matching recipients', async () => {
-    const rules = await yard.setRules([{ pattern: '*@complainers.example', events: [{ event: 'delivery', delay_ms: 0 }, { event: 'spam', delay_ms: 1000 }] }]);
+    const rules = await yard.setRules([
+      {
+        pattern: '*@complainers.example',
+        events: [
+          { event: 'delivery', delay_ms: 0 },
+          { event: 'spam', delay_ms: 1000 },
+        ],
+      },
+    ]);
     expect(rules).toHaveLength(1);
     const { ref_id } = await send('zoe@complainers.example');
     await yard.advanceClock(10_000);
@@ -222,23 +232,26 @@ describe('advanceClock, fireEvent, setRules, reset', () => {
 
 describe('the built bundle', () => {
   const OUT = resolve(import.meta.dirname, '../../out/main');
-  it.runIf(existsSync(join(OUT, 'testing.js')) && existsSync(join(OUT, 'index.js')))('loads only runtime dependencies and Node built-ins, never electron', () => {
-    const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    const seen = new Set<string>();
-    const packages = new Set<string>();
-    const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const code = readFileSync(file, 'utf8');
-      for (const m of code.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"'\s]+)["']|\bimport\(\s*["']([^"'\s]+)["']\s*\)/gm)) {
-        const spec = (m[1] ?? m[2])!;
-        if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
-        else packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
-      }
-    };
-    visit(join(OUT, 'index.js'));
-    visit(join(OUT, 'testing.js'));
-    const foreign = [...packages].filter((p) => !p.startsWith('node:') && !builtinModules.includes(p) && !(p in pkg.dependencies));
-    expect(foreign).toEqual([]);
-  });
+  it.runIf(existsSync(join(OUT, 'testing.js')) && existsSync(join(OUT, 'index.js')))(
+    'loads only runtime dependencies and Node built-ins, never electron',
+    () => {
+      const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { dependencies: Record<string, string> };
+      const seen = new Set<string>();
+      const packages = new Set<string>();
+      const visit = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        const code = readFileSync(file, 'utf8');
+        for (const m of code.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"'\s]+)["']|\bimport\(\s*["']([^"'\s]+)["']\s*\)/gm)) {
+          const spec = (m[1] ?? m[2])!;
+          if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
+          else packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+        }
+      };
+      visit(join(OUT, 'index.js'));
+      visit(join(OUT, 'testing.js'));
+      const foreign = [...packages].filter((p) => !p.startsWith('node:') && !builtinModules.includes(p) && !(p in pkg.dependencies));
+      expect(foreign).toEqual([]);
+    },
+  );
 });

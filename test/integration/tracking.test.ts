@@ -22,7 +22,8 @@ afterEach(async () => {
   await receiver.close();
 });
 
-const HTML = '<html><body><p>Hi <a href="https://example.com/pricing?a=1&amp;b=2">See <b>pricing</b></a> or <a href=\'https://example.com/docs\'>docs</a>.</p></body></html>';
+const HTML =
+  '<html><body><p>Hi <a href="https://example.com/pricing?a=1&amp;b=2">See <b>pricing</b></a> or <a href=\'https://example.com/docs\'>docs</a>.</p></body></html>';
 
 type Switches = Partial<Record<'open_tracking' | 'click_tracking' | 'unsubscribe', { enable: boolean }>>;
 const ON = { enable: true };
@@ -80,7 +81,7 @@ describe('tracking', () => {
     expect(log.opened).toBe(true);
   });
 
-  it('tracks each recipient of one send by its own tokens, under the send\'s one ref_id', async () => {
+  it("tracks each recipient of one send by its own tokens, under the send's one ref_id", async () => {
     const res = await emu.service.sendEmail({
       from: { email: 'app@example.com' },
       to: [{ email: 'ann@example.com' }, { email: 'bob@example.com' }],
@@ -141,7 +142,7 @@ describe('tracking', () => {
     expect(preview).toContain('See <b>pricing</b>');
     // The message itself is as sent: its detail and raw source keep the pixel and the tracked links.
     expect(links(detail.html!, 'o')).toHaveLength(1);
-    expect((await (await fetch(`${emu.url}/emulator/messages/${detail.id}/raw`)).text())).toContain('/t/o/');
+    expect(await (await fetch(`${emu.url}/emulator/messages/${detail.id}/raw`)).text()).toContain('/t/o/');
     await emu.control.setClock({ speed: 1 });
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.requests).toHaveLength(0);

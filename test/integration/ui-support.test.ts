@@ -44,16 +44,20 @@ describe('UI support endpoints', () => {
     const deliveredCopy = created.find((m) => m.recipient.email === 'delivered@sim.mailyard.test')!;
     await emu.control.setClock({ advance_ms: 60_000 });
     // Each update names the copy it is about.
-    await expect.poll(() => seen.find((s) => s.name === 'message.updated' && s.data.event === 'bounce')?.data).toMatchObject({
-      message_id: bounceCopy.id,
-      ref_id: refId,
-      status: 'bounced',
-    });
-    await expect.poll(() => seen.find((s) => s.name === 'message.updated' && s.data.event === 'delivery')?.data).toMatchObject({
-      message_id: deliveredCopy.id,
-      ref_id: refId,
-      status: 'delivered',
-    });
+    await expect
+      .poll(() => seen.find((s) => s.name === 'message.updated' && s.data.event === 'bounce')?.data)
+      .toMatchObject({
+        message_id: bounceCopy.id,
+        ref_id: refId,
+        status: 'bounced',
+      });
+    await expect
+      .poll(() => seen.find((s) => s.name === 'message.updated' && s.data.event === 'delivery')?.data)
+      .toMatchObject({
+        message_id: deliveredCopy.id,
+        ref_id: refId,
+        status: 'delivered',
+      });
     offs.forEach((off) => off());
   });
 
@@ -93,7 +97,12 @@ describe('UI support endpoints', () => {
 
   it('a dry run builds the payload and says whether the filter would send it, sending nothing', async () => {
     const dry = (await emu.control.fireEvent({ event: 'bounce', recipient: 'x@example.com', dry_run: true })).data;
-    expect(dry).toMatchObject({ sent: false, delivery_id: null, dry_run: true, reason: 'the account has no EMAIL_EVENT webhook; register one to receive events' });
+    expect(dry).toMatchObject({
+      sent: false,
+      delivery_id: null,
+      dry_run: true,
+      reason: 'the account has no EMAIL_EVENT webhook; register one to receive events',
+    });
     expect(dry.payload).toMatchObject({ event: 'bounce', recipient: { email: 'x@example.com' } });
     await emu.service.registerWebhook({ webhook_url: receiver.url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { bounce: true } } });
     expect((await emu.control.fireEvent({ event: 'bounce', recipient: 'x@example.com', dry_run: true })).data).toMatchObject({ sent: true, reason: null });

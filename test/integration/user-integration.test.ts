@@ -84,7 +84,8 @@ function webhookReceiver(secret: string) {
   return {
     seen,
     refused: () => refused,
-    listen: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`))),
+    listen: () =>
+      new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
     async waitFor(predicate: (e: WebhookEvent) => boolean, timeoutMs = 5_000): Promise<WebhookEvent> {
       const until = Date.now() + timeoutMs;

@@ -47,7 +47,11 @@ describe('register', () => {
     const hook = list.data[0]!;
     expect(hook).toMatchObject({ event: 'EMAIL_EVENT', webhook_url: receiver.url, method: 'POST', headers: { 'X-Webhook-Secret': 's3cret' } });
     expect(Object.keys(hook.webhook_options!.events).sort()).toEqual([...EMAIL_EVENT_KINDS].sort());
-    expect(Object.entries(hook.webhook_options!.events).filter(([, on]) => on).map(([k]) => k)).toEqual(['delivery', 'bounce']);
+    expect(
+      Object.entries(hook.webhook_options!.events)
+        .filter(([, on]) => on)
+        .map(([k]) => k),
+    ).toEqual(['delivery', 'bounce']);
     expect(hook.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
@@ -77,16 +81,51 @@ describe('register', () => {
       ['a missing URL', { webhook_url: undefined }, 'webhook_url', 'webhook_url is required'],
       ['a null URL', { webhook_url: null }, 'webhook_url', 'webhook_url must be a string, not null'],
       ['a Host header', { headers: { Host: 'x' } }, 'headers.Host', 'headers.Host may not be set: the emulator sets this header itself'],
-      ['a content-length header', { headers: { 'content-length': '1' } }, 'headers.content-length', 'headers.content-length may not be set: the emulator sets this header itself'],
-      ['a Transfer-Encoding header', { headers: { 'Transfer-Encoding': 'chunked' } }, 'headers.Transfer-Encoding', 'headers.Transfer-Encoding may not be set: the emulator sets this header itself'],
-      ['a CONNECTION header', { headers: { CONNECTION: 'close' } }, 'headers.CONNECTION', 'headers.CONNECTION may not be set: the emulator sets this header itself'],
-      ['a header name with a space', { headers: { 'X Bad': 'v' } }, 'headers.X Bad', 'headers.X Bad is not a valid header name (an HTTP token of at most 256 characters)'],
-      ['a header value with a line break', { headers: { 'X-A': 'a\r\nInjected: 1' } }, 'headers.X-A', 'headers.X-A value may not contain line breaks or control characters'],
+      [
+        'a content-length header',
+        { headers: { 'content-length': '1' } },
+        'headers.content-length',
+        'headers.content-length may not be set: the emulator sets this header itself',
+      ],
+      [
+        'a Transfer-Encoding header',
+        { headers: { 'Transfer-Encoding': 'chunked' } },
+        'headers.Transfer-Encoding',
+        'headers.Transfer-Encoding may not be set: the emulator sets this header itself',
+      ],
+      [
+        'a CONNECTION header',
+        { headers: { CONNECTION: 'close' } },
+        'headers.CONNECTION',
+        'headers.CONNECTION may not be set: the emulator sets this header itself',
+      ],
+      [
+        'a header name with a space',
+        { headers: { 'X Bad': 'v' } },
+        'headers.X Bad',
+        'headers.X Bad is not a valid header name (an HTTP token of at most 256 characters)',
+      ],
+      [
+        'a header value with a line break',
+        { headers: { 'X-A': 'a\r\nInjected: 1' } },
+        'headers.X-A',
+        'headers.X-A value may not contain line breaks or control characters',
+      ],
       ['a 5,000-character header value', { headers: { 'X-A': 'v'.repeat(5000) } }, 'headers.X-A', 'headers.X-A value must be at most 4096 characters'],
       ['a non-string header value', { headers: { 'X-A': 1 } }, 'headers.X-A', 'headers.X-A header values must be strings'],
       ['headers as an array', { headers: ['X-A'] }, 'headers', 'headers must be an object of header names to string values'],
-      ['an unknown event kind', { webhook_options: { events: { delivery: true, delivered: true } } }, 'webhook_options.events.delivered', 'webhook_options.events.delivered is not a known field'],
-      ['a non-boolean flag', { webhook_options: { events: { delivery: 'true' } } }, 'webhook_options.events.delivery', 'webhook_options.events.delivery must be a boolean'],
+      [
+        'an unknown event kind',
+        { webhook_options: { events: { delivery: true, delivered: true } } },
+        'webhook_options.events.delivered',
+        'webhook_options.events.delivered is not a known field',
+      ],
+      [
+        'a non-boolean flag',
+        { webhook_options: { events: { delivery: 'true' } } },
+        'webhook_options.events.delivery',
+        'webhook_options.events.delivery must be a boolean',
+      ],
     ];
     it.each(cases)('refuses %s', async (_name, overrides, path, message) => {
       const body = emailWebhook(overrides);
@@ -262,7 +301,9 @@ describe('update', () => {
     expect(res.status).toBe(200);
     const hook = (await emu.service.listWebhooks()).data[0]!;
     expect(hook.headers).toEqual({ 'X-C': '3' });
-    const on = Object.entries(hook.webhook_options!.events).filter(([, v]) => v).map(([k]) => k);
+    const on = Object.entries(hook.webhook_options!.events)
+      .filter(([, v]) => v)
+      .map(([k]) => k);
     expect(on).toEqual(['open']);
   });
 

@@ -86,9 +86,10 @@ describe.skipIf(!canMount)('a full disk (a tmpfs data directory; needs root to m
     expect(refused!.json).toMatchObject({ success: false, error: expect.stringContaining('disk of the data directory is full') });
 
     const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: emu.handle.ports.smtp!, secure: false, ignoreTLS: true });
-    const smtpError = await smtp
-      .sendMail({ from: 'app@example.com', to: 'ann@example.org', subject: 'Disk', text: big })
-      .then(() => undefined, (err: { responseCode?: number; response?: string }) => err);
+    const smtpError = await smtp.sendMail({ from: 'app@example.com', to: 'ann@example.org', subject: 'Disk', text: big }).then(
+      () => undefined,
+      (err: { responseCode?: number; response?: string }) => err,
+    );
     smtp.close();
     expect(smtpError?.responseCode).toBe(451);
     expect(smtpError?.response).toContain('full');
@@ -109,7 +110,11 @@ describe.skipIf(!canMount)('a full disk (a tmpfs data directory; needs root to m
     expect((await emu.control.getHealth()).data.store.full).toBe(false);
     await receiver.waitFor(early.length, 15_000);
     const delivered = receiver.requests.map((r) => JSON.parse(r.body) as { event: string; ref_id?: string });
-    for (const ref of early) expect(delivered.some((p) => p.ref_id === ref), `the delivered event of ${ref}`).toBe(true);
+    for (const ref of early)
+      expect(
+        delivered.some((p) => p.ref_id === ref),
+        `the delivered event of ${ref}`,
+      ).toBe(true);
     for (const ref of early) {
       const [log] = (await emu.service.getEmailLogs({ refId: ref })).emailLogs;
       expect(log?.status).toBe('delivered');

@@ -159,7 +159,9 @@ describe('receivers are isolated', () => {
 
   it.each([8, 32])('%i hanging receivers: the healthy receiver p99 stays under half the time-out', { timeout: 120_000 }, async (n) => {
     const figures = await measure(n, timeoutMs);
-    console.log(`isolation: ${n} hanging receivers (time-out ${timeoutMs} ms): healthy p50 ${figures.p50.toFixed(0)} ms, p99 ${figures.p99.toFixed(0)} ms, max ${figures.max.toFixed(0)} ms`);
+    console.log(
+      `isolation: ${n} hanging receivers (time-out ${timeoutMs} ms): healthy p50 ${figures.p50.toFixed(0)} ms, p99 ${figures.p99.toFixed(0)} ms, max ${figures.max.toFixed(0)} ms`,
+    );
     expect(figures.p99).toBeLessThan(timeoutMs / 2);
   });
 });

@@ -82,7 +82,10 @@ it('sends 200 copies of a 1 MB body with 20,000 links without holding the event 
     const clicks = [...parsed.matchAll(/href="([^"]*\/t\/c\/[\w-]+)"/g)].map((m) => m[1]!);
     expect(clicks).toHaveLength(1000);
     expect(parsed).toContain('<a href="https://shop.example/p/1000">P1000</a>');
-    for (const [n, url] of [[0, clicks[0]!], [999, clicks[999]!]] as const) {
+    for (const [n, url] of [
+      [0, clicks[0]!],
+      [999, clicks[999]!],
+    ] as const) {
       expect(seenClicks.has(url)).toBe(false);
       seenClicks.add(url);
       const path = new URL(url).pathname;

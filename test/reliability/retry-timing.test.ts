@@ -86,7 +86,8 @@ function lateRetries(deliveries: DeliveryDetail[], allowedMs: number): string[] 
     // Emulated time between the starts; the receiver answers at once, so the first attempt's own
     // duration is within the bound.
     const gap = Date.parse(second.started_at) - Date.parse(first.started_at);
-    if (gap < FIRST_RETRY_MS || gap > FIRST_RETRY_MS + allowedMs) late.push(`${d.id} (${d.event}): second attempt ${gap} ms after the first (allowed ${allowedMs} ms late)`);
+    if (gap < FIRST_RETRY_MS || gap > FIRST_RETRY_MS + allowedMs)
+      late.push(`${d.id} (${d.event}): second attempt ${gap} ms after the first (allowed ${allowedMs} ms late)`);
   }
   return late;
 }

@@ -100,7 +100,17 @@ for (const scheme of ['light', 'dark'] as const) {
         await page.screenshot({ path: `${DOCS}/webhooks.png`, fullPage: true });
 
         await page.request.put(`${served.url}/emulator/rules`, {
-          data: { rules: [{ pattern: '*@acme-qa.test', events: [{ event: 'delivery', delay_ms: 1000 }, { event: 'bounce', delay_ms: 30000, fields: { bounce_type: 'soft' } }] }] },
+          data: {
+            rules: [
+              {
+                pattern: '*@acme-qa.test',
+                events: [
+                  { event: 'delivery', delay_ms: 1000 },
+                  { event: 'bounce', delay_ms: 30000, fields: { bounce_type: 'soft' } },
+                ],
+              },
+            ],
+          },
         });
         await api(page, served, 'POST', '/v1/email/send', {
           from: { email: 'qa@acme.test' },
@@ -153,7 +163,10 @@ test.describe('with SpamAssassin', () => {
       await expect(row).toContainText('spam', { timeout: 90_000 });
       await expect(page.getByTestId('message-list').getByRole('option').filter({ hasText: 'delivered' })).toHaveCount(2, { timeout: 30_000 });
       await row.click();
-      await page.getByTestId('message-detail').getByRole('tab', { name: /Events/ }).click();
+      await page
+        .getByTestId('message-detail')
+        .getByRole('tab', { name: /Events/ })
+        .click();
       await expect(page.getByTestId('message-detail').getByRole('tabpanel')).toContainText('spam');
       await expect(page.getByTestId('message-detail').getByRole('tabpanel')).not.toContainText('not sent', { timeout: 30_000 });
       await page.screenshot({ path: `${DOCS}/spam-filtered.png` });
@@ -176,29 +189,29 @@ test.describe('screenshots: Scenarios', () => {
   rmSync(folder, { recursive: true, force: true });
   cpSync(resolve(import.meta.dirname, '../../examples/scenarios'), folder, { recursive: true });
   test.use({ serveArgs: ['--scenarios', folder] });
-test('screenshots: Scenarios (a run under way, and its report)', async ({ served, page }) => {
-  test.setTimeout(120_000);
-  const receiver = await startReceiver();
-  // Every seventh request fails: retries and failed attempts to show in the report's charts.
-  receiver.answer = (_req, i) => (i % 7 === 6 ? { status: 503, body: '{"error":"busy"}' } : { status: 200, body: '{"received":true}' });
-  try {
-    await page.setViewportSize({ width: 1360, height: 900 });
-    await page.goto(`${served.url}/scenarios`);
-    await openScenarioFile(page, 'checkout.yaml', trafficScenario(receiver.url).replace('count: 60', 'count: 200').replace('rate: 10/s', 'rate: 20/s'));
-    await page.getByRole('button', { name: 'Run' }).click();
-    await expect.poll(() => progressCount(page, 'sends'), { timeout: 30_000 }).toBeGreaterThan(40);
-    // The scenarios folder's files at the top, the run's progress and log below.
-    await page.setViewportSize({ width: 1360, height: 1500 });
-    await page.screenshot({ path: `${DOCS}/scenarios.png` });
-    await page.setViewportSize({ width: 1360, height: 900 });
-    await expect(page.getByTestId('scenario-report')).toBeVisible({ timeout: 90_000 });
-    await expect(page.frameLocator('[data-testid="scenario-report-frame"]').locator('#chart-events canvas')).toBeVisible();
-    // The report below the sticky header, in a window tall enough for its tables and first plots.
-    await page.setViewportSize({ width: 1360, height: 1400 });
-    await page.getByTestId('scenario-report').evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 60));
-    await page.screenshot({ path: `${DOCS}/scenario-report.png` });
-  } finally {
-    await receiver.close();
-  }
-});
+  test('screenshots: Scenarios (a run under way, and its report)', async ({ served, page }) => {
+    test.setTimeout(120_000);
+    const receiver = await startReceiver();
+    // Every seventh request fails: retries and failed attempts to show in the report's charts.
+    receiver.answer = (_req, i) => (i % 7 === 6 ? { status: 503, body: '{"error":"busy"}' } : { status: 200, body: '{"received":true}' });
+    try {
+      await page.setViewportSize({ width: 1360, height: 900 });
+      await page.goto(`${served.url}/scenarios`);
+      await openScenarioFile(page, 'checkout.yaml', trafficScenario(receiver.url).replace('count: 60', 'count: 200').replace('rate: 10/s', 'rate: 20/s'));
+      await page.getByRole('button', { name: 'Run' }).click();
+      await expect.poll(() => progressCount(page, 'sends'), { timeout: 30_000 }).toBeGreaterThan(40);
+      // The scenarios folder's files at the top, the run's progress and log below.
+      await page.setViewportSize({ width: 1360, height: 1500 });
+      await page.screenshot({ path: `${DOCS}/scenarios.png` });
+      await page.setViewportSize({ width: 1360, height: 900 });
+      await expect(page.getByTestId('scenario-report')).toBeVisible({ timeout: 90_000 });
+      await expect(page.frameLocator('[data-testid="scenario-report-frame"]').locator('#chart-events canvas')).toBeVisible();
+      // The report below the sticky header, in a window tall enough for its tables and first plots.
+      await page.setViewportSize({ width: 1360, height: 1400 });
+      await page.getByTestId('scenario-report').evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 60));
+      await page.screenshot({ path: `${DOCS}/scenario-report.png` });
+    } finally {
+      await receiver.close();
+    }
+  });
 });

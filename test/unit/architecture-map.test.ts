@@ -31,7 +31,8 @@ function coreEntries(markdown: string): Array<{ folder: string; text: string }> 
     if (!line.startsWith(' ')) break; // the next top-level part of the tree
     const head = /^ {2}([a-z][a-z0-9-]*)\/\s/.exec(line);
     if (head) entries.push({ folder: head[1]!, text: line.slice(head[0].length) });
-    else if (/^ {2}\S/.test(line)) entries.push({ folder: '', text: line }); // the core's own files
+    else if (/^ {2}\S/.test(line))
+      entries.push({ folder: '', text: line }); // the core's own files
     else if (entries.length > 0) entries.at(-1)!.text += ` ${line.trim()}`;
   }
   return entries.filter((e) => e.folder !== '');
@@ -55,7 +56,8 @@ function mapProblems(markdown: string, folders: readonly string[]): string[] {
     const [top, ...rest] = folder.split('/');
     const text = entryOf.get(top!);
     if (text === undefined) problems.push(`src-main/core/${top}/ has no entry in the map`);
-    else if (rest.length > 0 && !foldersNamed(text).includes(rest.at(-1)!)) problems.push(`src-main/core/${folder}/ is not named in the ${top}/ entry of the map`);
+    else if (rest.length > 0 && !foldersNamed(text).includes(rest.at(-1)!))
+      problems.push(`src-main/core/${folder}/ is not named in the ${top}/ entry of the map`);
   }
   const existing = new Set(folders);
   for (const [top, text] of entryOf) {
@@ -80,7 +82,9 @@ describe('docs/architecture.md names every folder of src-main/core', () => {
     const good = '  http/        fastify: app.ts, routes/ (thin).\n  store/       SQL, the files of\n               migrations/.\n  clock.ts, config.ts.\n';
     expect(mapProblems(page(good), folders)).toEqual([]);
     expect(mapProblems(page(good), [...folders, 'scenario'])).toEqual(['src-main/core/scenario/ has no entry in the map']);
-    expect(mapProblems(page(good.replace('migrations/.', 'migrations.')), folders)).toEqual(['src-main/core/store/migrations/ is not named in the store/ entry of the map']);
+    expect(mapProblems(page(good.replace('migrations/.', 'migrations.')), folders)).toEqual([
+      'src-main/core/store/migrations/ is not named in the store/ entry of the map',
+    ]);
     expect(mapProblems(page(`${good}  net/         gone.\n`), folders)).toEqual(['the map names src-main/core/net/, which does not exist']);
     expect(mapProblems(page(good.replace('routes/ (thin)', 'handlers/ (thin), routes/')), folders)).toEqual([
       'the http/ entry of the map names handlers/, which is no folder inside src-main/core/http/',

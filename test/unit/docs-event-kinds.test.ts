@@ -10,11 +10,38 @@ import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
  */
 
 const ROOT = resolve(__dirname, '../..');
-const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'];
+const NUMBER_WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+  'twenty',
+];
 /** "the twelve kinds", "the twelve event kinds", "the twelve email events", "the twelve event toggles". */
 const COUNT_OF_KINDS = new RegExp(`\\bthe (${NUMBER_WORDS.join('|')}) (?:email )?(?:event )?(?:kinds|events|toggles)\\b`, 'gi');
 
-const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** Every "the <number> kinds" of a page, its lines joined (a sentence may wrap). */
 function countsIn(page: string): { phrase: string; count: number }[] {

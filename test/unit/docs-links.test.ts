@@ -85,10 +85,16 @@ function brokenLinks(root: string, file: string): string[] {
 
 function pages(root: string): string[] {
   const docs = join(root, 'docs');
-  const inDocs = existsSync(docs) ? readdirSync(docs).filter((f) => f.endsWith('.md')).map((f) => join(docs, f)) : [];
+  const inDocs = existsSync(docs)
+    ? readdirSync(docs)
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => join(docs, f))
+    : [];
   const examples = join(root, 'examples');
   const inExamples = existsSync(examples)
-    ? readdirSync(examples).map((d) => join(examples, d, 'README.md')).filter((f) => existsSync(f))
+    ? readdirSync(examples)
+        .map((d) => join(examples, d, 'README.md'))
+        .filter((f) => existsSync(f))
     : [];
   return [join(root, 'README.md'), ...inDocs.sort(), ...inExamples.sort()];
 }

@@ -25,7 +25,12 @@ interface LayerCase {
 
 const CASES: Record<'src-shared' | 'src-renderer' | 'src-main', LayerCase> = {
   'src-shared': {
-    fails: { Buffer: "export const b = Buffer.from('x');", process: 'export const p = process.env;', document: 'export const t = document.title;', window: 'export const w = window;' },
+    fails: {
+      Buffer: "export const b = Buffer.from('x');",
+      process: 'export const p = process.env;',
+      document: 'export const t = document.title;',
+      window: 'export const w = window;',
+    },
     // The globals both runtimes have that the folder uses (web-globals.d.ts), and ES2023.
     passes: "export const h = new URL('http://a.test/').hostname;\nexport const f = fetch;\nexport const l = [1].findLast((n) => n > 0);",
     runtimes: [],
@@ -47,12 +52,16 @@ const parsed = new Map<string, ts.SourceFile>();
 
 /** The layer's program with `probes` (name -> code) as more of its files, at `<layer>/probe-<name>.ts`. */
 function programWith(layer: string, probes: Record<string, string>): { program: ts.Program; probePath: (name: string) => string } {
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, layer, 'tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, layer, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!config) throw new Error(`${layer}/tsconfig.json could not be read`);
   expect(config.errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
   const probePath = (name: string) => join(ROOT, layer, `probe-${name}.ts`).replaceAll('\\', '/');
@@ -93,7 +102,9 @@ describe.each(Object.entries(CASES))('%s is checked with only the globals its ru
     program = built.program;
     errorsOf = (probe) => {
       const file = program.getSourceFile(built.probePath(probe))!;
-      return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)].map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
+      return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)].map((d) =>
+        ts.flattenDiagnosticMessageText(d.messageText, ' '),
+      );
     };
   });
 

@@ -48,13 +48,55 @@ interface Rule {
 
 // One row per rule; keep each on one line.
 const RULES: Rule[] = [
-  { name: 'the store is the bottom of the core', from: 'src-main/core/store/**', forbids: except(files('src-main/**'), files('src-main/core/store/**')), why: 'the store serves every layer above it; src-shared and packages are fine', example: 'src-main/core/store/db.ts -> src-main/core/services/email/email.service.ts' },
-  { name: 'src-shared touches no Node', from: 'src-shared/**', forbids: builtin, why: 'src-shared runs in the browser too (the renderer bundles it)', example: 'src-shared/events.ts -> node:crypto' },
-  { name: 'src-shared imports only src-shared', from: 'src-shared/**', forbids: files('src-main/**', 'src-renderer/**'), why: 'dependencies point one way: src-shared <- core <- cli/desktop, renderer -> src-shared', example: 'src-shared/events.ts -> src-main/core/ids.ts' },
-  { name: 'the renderer never imports src-main', from: 'src-renderer/**', forbids: files('src-main/**'), why: 'the UI talks to the emulator over HTTP only, through src-shared clients', example: 'src-renderer/App.tsx -> src-main/core/config.ts' },
-  { name: 'the renderer touches no Node', from: 'src-renderer/**', forbids: builtin, why: 'the UI runs in a browser page (and a sandboxed Electron window)', example: 'src-renderer/App.tsx -> node:fs' },
-  { name: 'dispatch never imports services', from: 'src-main/core/dispatch/**', forbids: files('src-main/core/services/**'), why: 'the dispatcher delivers what services enqueue; services sit above it', example: 'src-main/core/dispatch/dispatcher.ts -> src-main/core/services/events/email-events.service.ts' },
-  { name: 'the core never imports its shells', from: 'src-main/core/**', forbids: files('src-main/cli/**', 'src-main/desktop/**', 'src-main/testing/**'), why: 'the CLI, the desktop app and the testing entry wrap createEmulator, not the other way', example: 'src-main/core/config.ts -> src-main/cli/args.ts' },
+  {
+    name: 'the store is the bottom of the core',
+    from: 'src-main/core/store/**',
+    forbids: except(files('src-main/**'), files('src-main/core/store/**')),
+    why: 'the store serves every layer above it; src-shared and packages are fine',
+    example: 'src-main/core/store/db.ts -> src-main/core/services/email/email.service.ts',
+  },
+  {
+    name: 'src-shared touches no Node',
+    from: 'src-shared/**',
+    forbids: builtin,
+    why: 'src-shared runs in the browser too (the renderer bundles it)',
+    example: 'src-shared/events.ts -> node:crypto',
+  },
+  {
+    name: 'src-shared imports only src-shared',
+    from: 'src-shared/**',
+    forbids: files('src-main/**', 'src-renderer/**'),
+    why: 'dependencies point one way: src-shared <- core <- cli/desktop, renderer -> src-shared',
+    example: 'src-shared/events.ts -> src-main/core/ids.ts',
+  },
+  {
+    name: 'the renderer never imports src-main',
+    from: 'src-renderer/**',
+    forbids: files('src-main/**'),
+    why: 'the UI talks to the emulator over HTTP only, through src-shared clients',
+    example: 'src-renderer/App.tsx -> src-main/core/config.ts',
+  },
+  {
+    name: 'the renderer touches no Node',
+    from: 'src-renderer/**',
+    forbids: builtin,
+    why: 'the UI runs in a browser page (and a sandboxed Electron window)',
+    example: 'src-renderer/App.tsx -> node:fs',
+  },
+  {
+    name: 'dispatch never imports services',
+    from: 'src-main/core/dispatch/**',
+    forbids: files('src-main/core/services/**'),
+    why: 'the dispatcher delivers what services enqueue; services sit above it',
+    example: 'src-main/core/dispatch/dispatcher.ts -> src-main/core/services/events/email-events.service.ts',
+  },
+  {
+    name: 'the core never imports its shells',
+    from: 'src-main/core/**',
+    forbids: files('src-main/cli/**', 'src-main/desktop/**', 'src-main/testing/**'),
+    why: 'the CLI, the desktop app and the testing entry wrap createEmulator, not the other way',
+    example: 'src-main/core/config.ts -> src-main/cli/args.ts',
+  },
 ];
 
 function target(edge: ImportEdge): string {
@@ -108,8 +150,23 @@ describe('layering: the checker itself', () => {
   }
 
   it('finds each cycle as a path back to its start, every arrow of a tangle named, and marks type-only arrows', () => {
-    const edge = (from: string, file: string, typeOnly = false): ImportEdge => ({ from, line: 1, specifier: file, file, builtin: false, unresolved: false, typeOnly });
-    const cycles = findCycles([edge('c.ts', 'a.ts'), edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('b.ts', 'd.ts'), edge('x.ts', 'y.ts', true), edge('y.ts', 'x.ts', true)]);
+    const edge = (from: string, file: string, typeOnly = false): ImportEdge => ({
+      from,
+      line: 1,
+      specifier: file,
+      file,
+      builtin: false,
+      unresolved: false,
+      typeOnly,
+    });
+    const cycles = findCycles([
+      edge('c.ts', 'a.ts'),
+      edge('a.ts', 'b.ts'),
+      edge('b.ts', 'c.ts'),
+      edge('b.ts', 'd.ts'),
+      edge('x.ts', 'y.ts', true),
+      edge('y.ts', 'x.ts', true),
+    ]);
     expect(cycles).toEqual([
       { path: ['a.ts', 'b.ts', 'c.ts', 'a.ts'], typeSteps: [false, false, false], typeOnly: false },
       { path: ['x.ts', 'y.ts', 'x.ts'], typeSteps: [true, true], typeOnly: true },
@@ -126,9 +183,13 @@ describe('layering: the checker itself', () => {
   it('reads every kind of import, with its line, and resolves it as the compiler does', () => {
     const dir = mkdtempSync(join(tmpdir(), 'layering-'));
     try {
-      writeFileSync(join(dir, 'tsconfig.base.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx', paths: { '@lib/*': ['./src/lib/*'] } } }));
+      writeFileSync(
+        join(dir, 'tsconfig.base.json'),
+        JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx', paths: { '@lib/*': ['./src/lib/*'] } } }),
+      );
       mkdirSync(join(dir, 'src/lib'), { recursive: true });
-      for (const name of ['b.ts', 'c.ts', 'd.ts', 'e.ts', 'f.ts', 'lib/index.ts', 'lib/g.ts', 'view.tsx', 'style.css']) writeFileSync(join(dir, 'src', name), 'export const x = 1;\n');
+      for (const name of ['b.ts', 'c.ts', 'd.ts', 'e.ts', 'f.ts', 'lib/index.ts', 'lib/g.ts', 'view.tsx', 'style.css'])
+        writeFileSync(join(dir, 'src', name), 'export const x = 1;\n');
       const code = [
         "import { x } from './b.js';",
         "import type { T } from './c';",

@@ -30,11 +30,12 @@ describe('package.json', () => {
       expect(conditions.import.types, name).toMatch(/\.d\.ts$/);
       expect(conditions.require.default, name).toMatch(/\.cjs$/);
       expect(conditions.require.types, name).toMatch(/\.d\.cts$/);
-      for (const path of [conditions.import.default, conditions.import.types, conditions.require.default, conditions.require.types]) expect(inFiles(path), path).toBe(true);
+      for (const path of [conditions.import.default, conditions.import.types, conditions.require.default, conditions.require.types])
+        expect(inFiles(path), path).toBe(true);
     }
   });
 
-  it('main is the library (CommonJS), not the Electron entry; node10 finds both entries\' types', () => {
+  it("main is the library (CommonJS), not the Electron entry; node10 finds both entries' types", () => {
     expect(`./${pkg.main}`).toBe(entries['.'].require.default);
     expect(`./${pkg.types}`).toBe(entries['.'].import.types);
     expect(pkg.typesVersions['*']?.testing?.map((p) => `./${p}`)).toEqual([entries['./testing'].import.types]);
@@ -55,7 +56,10 @@ describe('package.json', () => {
       writeFileSync(join(out, 'package.json'), '{"type": "module"}');
       symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'));
       writeFileSync(join(out, 'probe.cjs'), script);
-      const names = JSON.parse(execFileSync(process.execPath, [join(out, 'probe.cjs')], { cwd: out, encoding: 'utf8' })) as { cjs: string[][]; esm: string[][] };
+      const names = JSON.parse(execFileSync(process.execPath, [join(out, 'probe.cjs')], { cwd: out, encoding: 'utf8' })) as {
+        cjs: string[][];
+        esm: string[][];
+      };
       const testingNames = ['ApiError', 'ControlClient', 'ServiceClient', 'VERSION', 'WaitTimeoutError', 'startMailyard'];
       for (const [main, testing] of [names.cjs, names.esm]) {
         expect(testing).toEqual(expect.arrayContaining(testingNames));
@@ -73,7 +77,11 @@ describe('package.json', () => {
     const out = mkdtempSync(join(tmpdir(), 'mailyard-types-'));
     try {
       // The script exits 1 naming any import of a package that is not a runtime dependency.
-      const log = execFileSync(process.execPath, [join(ROOT, 'src-main/testing/build-types.mjs'), '--out', out], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const log = execFileSync(process.execPath, [join(ROOT, 'src-main/testing/build-types.mjs'), '--out', out], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const imported = /imports from packages: ([^)]*)\)/.exec(log)?.[1]?.split(', ') ?? [];
       expect(imported).toContain('zod');
       const runtime = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);

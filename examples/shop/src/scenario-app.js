@@ -16,7 +16,10 @@ const shop = createShop(configFromEnv());
 const url = await shop.start(Number(process.env.PORT ?? 0));
 console.log(`webhook receiver registered at ${url}`);
 
-const recipients = (process.env.SHOP_RECIPIENTS ?? 'ann@example.test').split(',').map((s) => s.trim()).filter(Boolean);
+const recipients = (process.env.SHOP_RECIPIENTS ?? 'ann@example.test')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const rounds = Number(process.env.SHOP_ROUNDS ?? 3);
 const roundMs = Number(process.env.SHOP_ROUND_MS ?? 1000);
 const ignoreSuppressions = process.env.SHOP_IGNORE_SUPPRESSIONS === '1';

@@ -52,7 +52,10 @@ describe('order confirmation', () => {
     await delivered('delivery', order.refId);
     assert.equal(shop.store.orders[0]?.emailStatus, 'delivered');
     const logs = await shop.api.logsOf(order.refId);
-    assert.deepEqual(logs.map((l) => [l.recipientAddress, l.status]), [['ann@example.org', 'delivered']]);
+    assert.deepEqual(
+      logs.map((l) => [l.recipientAddress, l.status]),
+      [['ann@example.org', 'delivered']],
+    );
   });
 });
 
@@ -85,7 +88,10 @@ describe('the webhook receiver', () => {
     // The retry schedule's first delay is 5 s of emulator time.
     await yard.advanceClock(5_000);
     const done = await delivered('delivery', retried.refId);
-    assert.deepEqual(done.attempt_log.map((a) => a.response?.status), [500, 200]);
+    assert.deepEqual(
+      done.attempt_log.map((a) => a.response?.status),
+      [500, 200],
+    );
     assert.equal(retried.emailStatus, 'delivered');
     assert.equal(shop.receiver.handled.filter((e) => e.event === 'delivery').length, 1);
   });
@@ -93,7 +99,11 @@ describe('the webhook receiver', () => {
   it('refuses a request without the shared secret', async () => {
     const url = (await yard.service.listWebhooks()).data[0]?.webhook_url;
     assert.ok(url);
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"event":"spam","ref_id":"x","recipient":{"email":"a@b.example"}}' });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"event":"spam","ref_id":"x","recipient":{"email":"a@b.example"}}',
+    });
     assert.equal(res.status, 401);
     assert.equal(shop.receiver.refused, 1);
     assert.equal(shop.store.suppressionOf('a@b.example'), undefined);

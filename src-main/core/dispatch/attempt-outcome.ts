@@ -43,13 +43,7 @@ export interface RetryRules {
  * the retry schedule, or fails the delivery when the schedule is spent, or cancels it when its
  * target is gone (`targetGone`, asked only then). A manual attempt never changes the schedule.
  */
-export function nextState(
-  row: DeliveryRow,
-  trigger: Trigger,
-  previousStatus: DeliveryRow['status'],
-  succeeded: boolean,
-  retry: RetryRules,
-): NextState {
+export function nextState(row: DeliveryRow, trigger: Trigger, previousStatus: DeliveryRow['status'], succeeded: boolean, retry: RetryRules): NextState {
   const counts = trigger !== 'manual';
   const scheduledAttempts = row.scheduled_attempts + (counts ? 1 : 0);
   if (succeeded) return { status: 'succeeded', nextAttemptAt: null, scheduledAttempts };
@@ -93,7 +87,13 @@ export function attemptRow(row: DeliveryRow, trigger: Trigger, request: HttpAtte
 }
 
 /** The delivery's row after an attempt that leaves it in `next`. */
-export function updateAfterAttempt(row: DeliveryRow, request: HttpAttemptRequest, result: HttpAttemptResult, next: NextState, updatedAt: string): DeliveryUpdate {
+export function updateAfterAttempt(
+  row: DeliveryRow,
+  request: HttpAttemptRequest,
+  result: HttpAttemptResult,
+  next: NextState,
+  updatedAt: string,
+): DeliveryUpdate {
   return {
     id: row.id,
     status: next.status,

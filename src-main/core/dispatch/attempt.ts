@@ -133,9 +133,7 @@ export function sendAttempt(req: HttpAttemptRequest, options: AttemptOptions): P
       const response = { status, headers, body: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'), truncated };
       const succeeded = status >= 200 && status < 300;
       const error =
-        status >= 300 && status < 400
-          ? { code: 'redirect' as const, message: `redirects are not followed (Location: ${headers.location ?? 'none'})` }
-          : null;
+        status >= 300 && status < 400 ? { code: 'redirect' as const, message: `redirects are not followed (Location: ${headers.location ?? 'none'})` } : null;
       resolve({ durationMs: Math.round(performance.now() - started), response, error, succeeded });
     };
     const fail = (err: unknown) => {

@@ -38,11 +38,15 @@ const FaultsSchema = z
     delay: z
       .discriminatedUnion('distribution', [
         z.object({ distribution: z.literal('fixed'), ms }),
-        z.object({ distribution: z.literal('uniform'), minMs: ms, maxMs: ms }).refine((d) => d.minMs <= d.maxMs, { message: 'minMs must not be over maxMs', path: ['maxMs'] }),
+        z
+          .object({ distribution: z.literal('uniform'), minMs: ms, maxMs: ms })
+          .refine((d) => d.minMs <= d.maxMs, { message: 'minMs must not be over maxMs', path: ['maxMs'] }),
         z.object({ distribution: z.literal('exponential'), meanMs: ms }),
       ])
       .optional(),
-    outages: z.array(z.object({ fromMs: ms, toMs: ms }).refine((o) => o.fromMs <= o.toMs, { message: 'toMs must not be before fromMs', path: ['toMs'] })).optional(),
+    outages: z
+      .array(z.object({ fromMs: ms, toMs: ms }).refine((o) => o.fromMs <= o.toMs, { message: 'toMs must not be before fromMs', path: ['toMs'] }))
+      .optional(),
     random: z.custom<() => number>((f) => typeof f === 'function', { message: 'random must be a function returning 0..1' }).optional(),
   })
   .strict();

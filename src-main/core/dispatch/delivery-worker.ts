@@ -5,7 +5,16 @@ import type { LiveBus } from '../live-bus';
 import type { DeliveriesRepo, DeliveryRow } from '../store/deliveries.repo';
 import { STORE_FULL_RETRY_MS, type StoreSpace } from '../store/store-space';
 import type { HttpAttemptRequest, HttpAttemptResult } from './attempt';
-import { attemptRow, cancelledWithoutAttempt, INTERRUPTED, nextState, updateAfterAttempt, type AttemptOutcome, type RetryRules, type Trigger } from './attempt-outcome';
+import {
+  attemptRow,
+  cancelledWithoutAttempt,
+  INTERRUPTED,
+  nextState,
+  updateAfterAttempt,
+  type AttemptOutcome,
+  type RetryRules,
+  type Trigger,
+} from './attempt-outcome';
 import { OUTAGE_REFUSAL, type DeliveryFaultsRegistry } from './delivery-faults';
 import type { DeliveryOutbox } from './delivery-outbox';
 import { toAttemptRecord, toDeliverySummary } from './delivery-records';

@@ -25,7 +25,12 @@ export function parseRetrySchedule(text: string): number[] {
 }
 
 export function formatDuration(ms: number): string {
-  for (const [unit, size] of [['d', 864e5], ['h', 36e5], ['m', 6e4], ['s', 1e3]] as const) {
+  for (const [unit, size] of [
+    ['d', 864e5],
+    ['h', 36e5],
+    ['m', 6e4],
+    ['s', 1e3],
+  ] as const) {
     if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${ms}ms`;

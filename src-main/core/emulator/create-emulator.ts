@@ -69,7 +69,17 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const defaultAccount = accounts.bootstrap(config.apiKey);
 
     let health: Omit<Health, 'store'> | undefined;
-    listeners = await startListeners({ config, dataDir, version, logger, clock, live, services, health: () => ({ ...health!, store: store.space.state() }), wallClock: seams.wallClock });
+    listeners = await startListeners({
+      config,
+      dataDir,
+      version,
+      logger,
+      clock,
+      live,
+      services,
+      health: () => ({ ...health!, store: store.space.state() }),
+      wallClock: seams.wallClock,
+    });
     const { urls, ports } = listeners;
     publicUrl.http = urls.http;
     publicUrl.smtpPort = ports.smtp;

@@ -63,10 +63,7 @@ export function buildDispatcher(deps: {
  * the account's EMAIL_EVENT and DOMAIN_VERIFICATION webhooks, inbound routes (per domain and per
  * username), and IMAP configurations' webhooks.
  */
-export function registerDeliveryTargets(
-  targets: DeliveryTargets,
-  sources: { webhooks: WebhooksRepo; inbound: InboundService; mailers: MailersService },
-): void {
+export function registerDeliveryTargets(targets: DeliveryTargets, sources: { webhooks: WebhooksRepo; inbound: InboundService; mailers: MailersService }): void {
   targets.register(WEBHOOK_TARGET, {
     resolve: (id) => {
       const webhook = sources.webhooks.findById(id);

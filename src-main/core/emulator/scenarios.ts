@@ -21,8 +21,18 @@ function uplotAssets(): () => UplotAssets {
 
 /** The scenario runner, wired to the emulator's services. */
 export function buildScenarioService(f: {
-  accounts: AccountsService; webhooks: WebhooksService; email: EmailService; emailEvents: EmailEventsService; rules: SimulationRules;
-  clock: EmulatorClock; clockControl: ClockService; dispatcher: Dispatcher; live: LiveBus; publicUrl: PublicUrl; logger: Logger; folders: ScenarioFolders;
+  accounts: AccountsService;
+  webhooks: WebhooksService;
+  email: EmailService;
+  emailEvents: EmailEventsService;
+  rules: SimulationRules;
+  clock: EmulatorClock;
+  clockControl: ClockService;
+  dispatcher: Dispatcher;
+  live: LiveBus;
+  publicUrl: PublicUrl;
+  logger: Logger;
+  folders: ScenarioFolders;
 }): ScenarioService {
   return new ScenarioService({
     accounts: f.accounts,

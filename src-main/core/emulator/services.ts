@@ -282,7 +282,18 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     stats: new StatsService({ repo: new StatsRepo(db), clock }),
     reset,
     scenarios: buildScenarioService({
-      accounts, webhooks, email, emailEvents, rules, clock, clockControl, dispatcher, live, publicUrl: f.publicUrl, logger: f.logger, folders: f.scenarioFolders,
+      accounts,
+      webhooks,
+      email,
+      emailEvents,
+      rules,
+      clock,
+      clockControl,
+      dispatcher,
+      live,
+      publicUrl: f.publicUrl,
+      logger: f.logger,
+      folders: f.scenarioFolders,
     }),
   };
   return { services, writes };

@@ -37,7 +37,10 @@ export async function openStore(dataDir: string | null, options: { nativeBinding
   }
   try {
     // Checkpoints on a thread of their own (a store in memory has no WAL).
-    const checkpointer = dataDir === null ? undefined : await Checkpointer.start(db, join(dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding, logger: options.logger });
+    const checkpointer =
+      dataDir === null
+        ? undefined
+        : await Checkpointer.start(db, join(dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding, logger: options.logger });
     const upkeep = new SearchUpkeep(db, { logger: options.logger });
     return {
       db,

@@ -11,7 +11,10 @@ import { sendError } from './error-handler';
  * Anything else (`0.0.0.0`, `::`, a LAN address, a host name) is reachable from the network.
  */
 export function isLoopbackHost(host: string): boolean {
-  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
   if (!ipaddr.isValid(name)) return false;
   const address = ipaddr.process(name);

@@ -7,7 +7,10 @@ const DOWNLOAD_CSP = "default-src 'none'; sandbox";
 
 /** A name from a message is data: no path separators, no control or format characters, no leading dots. */
 export function safeFilename(name: string): string {
-  const cleaned = (shownFileName(name) ?? '').replace(/[/\\\u0000-\u001f\u007f]/g, '_').replace(/^\.+/, '_').trim();
+  const cleaned = (shownFileName(name) ?? '')
+    .replace(/[/\\\u0000-\u001f\u007f]/g, '_')
+    .replace(/^\.+/, '_')
+    .trim();
   return cleaned.slice(0, 200) || 'attachment';
 }
 

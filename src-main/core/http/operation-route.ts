@@ -13,7 +13,8 @@ declare module 'fastify' {
   }
 }
 
-type Parsed<O extends Operation | DocumentedRoute, K extends 'params' | 'query' | 'body'> = O extends Record<K, infer S extends z.ZodType> ? z.output<S> : undefined;
+type Parsed<O extends Operation | DocumentedRoute, K extends 'params' | 'query' | 'body'> =
+  O extends Record<K, infer S extends z.ZodType> ? z.output<S> : undefined;
 
 /** What a handler is given: the parsed parts of its request, and the account when the operation needs an API key. */
 export type OperationInput<O extends Operation> = {
@@ -112,7 +113,12 @@ export function registerOperations<T extends Record<string, Operation>>(app: Fas
 /** Registers every documented route of a table with its handler: params and query parsed with its schemas. */
 export function registerRoutes<T extends Record<string, DocumentedRoute>>(app: FastifyInstance, routes: T, handlers: RouteHandlers<T>): void {
   for (const [name, route] of Object.entries(routes) as Array<[keyof T & string, DocumentedRoute]>) {
-    const handler = handlerOf(handlers, name) as (input: { params: unknown; query: unknown; request: FastifyRequest; reply: FastifyReply }) => FastifyReply | Promise<FastifyReply>;
+    const handler = handlerOf(handlers, name) as (input: {
+      params: unknown;
+      query: unknown;
+      request: FastifyRequest;
+      reply: FastifyReply;
+    }) => FastifyReply | Promise<FastifyReply>;
     app.route({
       method: route.method,
       url: toRoutePath(route.path),

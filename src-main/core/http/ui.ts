@@ -21,10 +21,7 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Mailyard</title>
 <p>Mailyard is running, but its web UI is not built. Run <code>npm run build</code> and start it again.</p>`;
 
 function setUiHeaders(reply: FastifyReply): FastifyReply {
-  return reply
-    .header('content-security-policy', UI_CSP)
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer');
+  return reply.header('content-security-policy', UI_CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
 }
 
 /**

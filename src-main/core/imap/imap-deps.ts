@@ -34,4 +34,3 @@ export interface ImapConnectorDeps {
 export interface InboxWatchDeps extends ImapConnectorDeps {
   mailerId: string;
 }
-

@@ -151,10 +151,12 @@ export class InboxWatch {
   }
 
   private sync(client: ImapFlow): void {
-    this.syncing = this.syncing.then(() => this.fetchNew(client)).then(
-      () => this.fetchWorked(client),
-      (err: unknown) => this.fetchFailed(client, err),
-    );
+    this.syncing = this.syncing
+      .then(() => this.fetchNew(client))
+      .then(
+        () => this.fetchWorked(client),
+        (err: unknown) => this.fetchFailed(client, err),
+      );
   }
 
   /**

@@ -32,7 +32,10 @@ export function mailContentOf(parsed: ParsedMail): MailContent {
   for (const h of parsed.headerLines) {
     const colon = h.line.indexOf(':');
     const name = h.line.slice(0, colon).trim();
-    const value = h.line.slice(colon + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
+    const value = h.line
+      .slice(colon + 1)
+      .replace(/\r?\n[ \t]+/g, ' ')
+      .trim();
     headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
   return {
@@ -52,4 +55,3 @@ export function mailContentOf(parsed: ParsedMail): MailContent {
     })),
   };
 }
-

@@ -2,7 +2,12 @@ import type { Scenario } from '../../../src-shared/scenario/format';
 import type { ScenarioExpectationResult, ScenarioReport, ScenarioRun } from '../../../src-shared/scenario/report';
 import type { ScenarioObserver } from './observer';
 
-export interface FaultStats { duplicates: number; reordered: number; delayed: number; outageRefusals: number }
+export interface FaultStats {
+  duplicates: number;
+  reordered: number;
+  delayed: number;
+  outageRefusals: number;
+}
 
 function percentile(sorted: number[], p: number): number | null {
   if (sorted.length === 0) return null;
@@ -23,14 +28,20 @@ function expectations(s: Scenario, o: ScenarioObserver, rt: ScenarioReport['resp
   if (r.acknowledgedAll) {
     const missing = o.events - o.acknowledged;
     out.push({
-      id: 'acknowledgedAll', description: 'Every event is acknowledged with a 2xx (after retries)', passed: missing === 0,
-      observed: `${o.acknowledged} of ${o.events} events acknowledged${pendingAtEnd > 0 ? `, ${pendingAtEnd} still pending at the end` : ''}`, violations: [],
+      id: 'acknowledgedAll',
+      description: 'Every event is acknowledged with a 2xx (after retries)',
+      passed: missing === 0,
+      observed: `${o.acknowledged} of ${o.events} events acknowledged${pendingAtEnd > 0 ? `, ${pendingAtEnd} still pending at the end` : ''}`,
+      violations: [],
     });
   }
   if (r.p95Ms !== undefined) {
     out.push({
-      id: 'p95Ms', description: `The receiver's p95 response time is at most ${r.p95Ms} ms`, passed: rt.p95 === null || rt.p95 <= r.p95Ms,
-      observed: rt.p95 === null ? 'no answered attempt' : `p95 ${rt.p95} ms`, violations: [],
+      id: 'p95Ms',
+      description: `The receiver's p95 response time is at most ${r.p95Ms} ms`,
+      passed: rt.p95 === null || rt.p95 <= r.p95Ms,
+      observed: rt.p95 === null ? 'no answered attempt' : `p95 ${rt.p95} ms`,
+      violations: [],
     });
   }
   if (r.noGiveUps) {
@@ -50,8 +61,11 @@ function expectations(s: Scenario, o: ScenarioObserver, rt: ScenarioReport['resp
   if (a.maxSendsPerRecipient !== undefined) {
     const max = Math.max(0, ...o.recipients.values());
     out.push({
-      id: 'maxSendsPerRecipient', description: `No recipient gets more than ${a.maxSendsPerRecipient} sends`, passed: count('maxSendsPerRecipient') === 0,
-      observed: `at most ${max} sends to one recipient`, violations: kept('maxSendsPerRecipient'),
+      id: 'maxSendsPerRecipient',
+      description: `No recipient gets more than ${a.maxSendsPerRecipient} sends`,
+      passed: count('maxSendsPerRecipient') === 0,
+      observed: `at most ${max} sends to one recipient`,
+      violations: kept('maxSendsPerRecipient'),
     });
   }
   return out;
@@ -78,15 +92,25 @@ export function nothingToJudge(s: Scenario, sends: { all: number; app: number })
       (s.app ? " (does the app send to MAILYARD_URL or MAIL_API_URL with MAILYARD_API_KEY? its output is in the run's log)" : '')
     );
   }
-  if (setChecks(s.expect.receiver).length > 0 && sends.all === 0) return 'nothing to judge: the run made no send, so none of its expectations was put to the test';
+  if (setChecks(s.expect.receiver).length > 0 && sends.all === 0)
+    return 'nothing to judge: the run made no send, so none of its expectations was put to the test';
   return null;
 }
 
 export function buildReport(input: {
-  run: ScenarioRun; scenario: Scenario; file: string | null; clockSpeed: number; observer: ScenarioObserver; faults: FaultStats; pendingAtEnd: number;
+  run: ScenarioRun;
+  scenario: Scenario;
+  file: string | null;
+  clockSpeed: number;
+  observer: ScenarioObserver;
+  faults: FaultStats;
+  pendingAtEnd: number;
 }): ScenarioReport {
   const { run, scenario, observer: o } = input;
-  const times = o.attempts.filter((x) => x.ms !== null).map((x) => x.ms!).sort((x, y) => x - y);
+  const times = o.attempts
+    .filter((x) => x.ms !== null)
+    .map((x) => x.ms!)
+    .sort((x, y) => x - y);
   const responseTimes = { p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times.at(-1) ?? null };
   const exp = expectations(scenario, o, responseTimes, input.pendingAtEnd);
   const bucketMs = bucketFor(run.progress.emulatedMs);
@@ -107,8 +131,16 @@ export function buildReport(input: {
     verdict,
     scenario: { name: scenario.name, file: input.file, clockSpeed: input.clockSpeed },
     totals: {
-      sends: o.sends, recipients: o.recipients.size, events: o.events, deliveries: o.attemptsMade, acknowledged: o.acknowledged,
-      retries: o.retries, gaveUp: o.gaveUp, duplicates: input.faults.duplicates, reordered: input.faults.reordered, outageRefusals: input.faults.outageRefusals,
+      sends: o.sends,
+      recipients: o.recipients.size,
+      events: o.events,
+      deliveries: o.attemptsMade,
+      acknowledged: o.acknowledged,
+      retries: o.retries,
+      gaveUp: o.gaveUp,
+      duplicates: input.faults.duplicates,
+      reordered: input.faults.reordered,
+      outageRefusals: input.faults.outageRefusals,
     },
     expectations: exp,
     series: {

@@ -24,9 +24,7 @@ export function faultsFor(s: Scenario, startMs: number, seed: number): DeliveryF
   return {
     ...(w.duplicates !== undefined ? { duplicates: w.duplicates } : {}),
     ...(w.reorder ? { reorder: { share: w.reorder.share, windowMs: w.reorder.window } } : {}),
-    ...(w.delay
-      ? { delay: { distribution: w.delay.distribution, ms: w.delay.ms, minMs: w.delay.min, maxMs: w.delay.max, meanMs: w.delay.mean } }
-      : {}),
+    ...(w.delay ? { delay: { distribution: w.delay.distribution, ms: w.delay.ms, minMs: w.delay.min, maxMs: w.delay.max, meanMs: w.delay.mean } } : {}),
     ...(w.outages ? { outages: w.outages.map((o) => ({ fromMs: startMs + o.at, toMs: startMs + o.at + o.for })) } : {}),
     random: seeded(seed),
   };

@@ -16,7 +16,13 @@ const MARK_WORDS: Record<Mark, string> = { hardBounce: 'hard bounce', complaint:
 const MAX_VIOLATIONS_KEPT = 200;
 
 /** What a mark rests on: the event the app was told of (its delivery), and when the app knew. */
-interface MarkInfo { mark: Mark; knownAt: number; eventId?: string; deliveryId?: string; messageId: string }
+interface MarkInfo {
+  mark: Mark;
+  knownAt: number;
+  eventId?: string;
+  deliveryId?: string;
+  messageId: string;
+}
 
 /**
  * Watches one run's account: the app's sends (captured copies), the events fired, the webhook deliveries
@@ -110,7 +116,12 @@ export class ScenarioObserver {
   /** An event the run fired about a copy; a marking one counts once the app acknowledged it (or at once without a webhook). */
   onFired(e: ScenarioEvent, recipient: string, messageId: string, deliveryId: string | null, now: number): void {
     if (e.kind === 'generation_failure' && this.expect.app?.noMissingVariables === true) {
-      this.violate('noMissingVariables', { message: `the send to ${recipient} failed to render: a template variable is missing`, at: this.iso(now), recipient, messageId });
+      this.violate('noMissingVariables', {
+        message: `the send to ${recipient} failed to render: a template variable is missing`,
+        at: this.iso(now),
+        recipient,
+        messageId,
+      });
     }
     if (!e.marks) return;
     const info: MarkInfo = { mark: e.marks, knownAt: now, messageId, ...(deliveryId ? { deliveryId } : {}) };

@@ -43,7 +43,10 @@ function bucketsOf(ts: number[], bucketMs: number): number[] {
 export function eventsChart(report: ScenarioReport): ChartData {
   const rows = report.series.eventsByKind;
   const kinds = [...new Set(rows.map((r) => r.kind))].sort();
-  const xs = bucketsOf(rows.map((r) => r.t), report.series.bucketMs);
+  const xs = bucketsOf(
+    rows.map((r) => r.t),
+    report.series.bucketMs,
+  );
   const index = new Map(xs.map((t, i) => [t, i]));
   const size = report.series.bucketMs > 0 ? report.series.bucketMs : 1000;
   const y = kinds.map(() => xs.map(() => 0 as number | null));
@@ -52,21 +55,45 @@ export function eventsChart(report: ScenarioReport): ChartData {
     const i = index.get(Math.floor(r.t / size) * size);
     if (col && i !== undefined) col[i] = (col[i] ?? 0) + r.count;
   }
-  return { id: 'events', title: 'Events over time, by kind', unit: 'events', kind: 'line', xLabel: 'time',
-    series: kinds.map((k, i) => ({ label: k, color: color(i) })), x: xs.map(seconds), y };
+  return {
+    id: 'events',
+    title: 'Events over time, by kind',
+    unit: 'events',
+    kind: 'line',
+    xLabel: 'time',
+    series: kinds.map((k, i) => ({ label: k, color: color(i) })),
+    x: xs.map(seconds),
+    y,
+  };
 }
 
 export function responseTimeChart(report: ScenarioReport): ChartData {
   const answered = report.series.attempts.filter((a) => a.ms !== null).sort((a, b) => a.t - b.t);
-  return { id: 'response-time', title: "Receiver's response time over time", unit: 'ms', kind: 'line', xLabel: 'time',
-    series: [{ label: 'response time', color: color(0), points: true }], x: answered.map((a) => seconds(a.t)), y: [answered.map((a) => a.ms)] };
+  return {
+    id: 'response-time',
+    title: "Receiver's response time over time",
+    unit: 'ms',
+    kind: 'line',
+    xLabel: 'time',
+    series: [{ label: 'response time', color: color(0), points: true }],
+    x: answered.map((a) => seconds(a.t)),
+    y: [answered.map((a) => a.ms)],
+  };
 }
 
 /** Response times in ~20 equal bins from 0 to the slowest (bins' upper bounds on x). */
 export function responseHistogram(report: ScenarioReport): ChartData {
   const ms = report.series.attempts.flatMap((a) => (a.ms === null ? [] : [a.ms]));
-  const base: ChartData = { id: 'response-histogram', title: 'Response time distribution', unit: 'attempts', kind: 'bars',
-    xLabel: 'ms', series: [{ label: 'attempts', color: color(5) }], x: [], y: [[]] };
+  const base: ChartData = {
+    id: 'response-histogram',
+    title: 'Response time distribution',
+    unit: 'attempts',
+    kind: 'bars',
+    xLabel: 'ms',
+    series: [{ label: 'attempts', color: color(5) }],
+    x: [],
+    y: [[]],
+  };
   if (ms.length === 0) return base;
   const max = Math.max(...ms);
   const width = Math.max(1, Math.ceil((max + 1) / 20));
@@ -79,7 +106,10 @@ export function responseHistogram(report: ScenarioReport): ChartData {
 export function retriesChart(report: ScenarioReport): ChartData {
   const attempts = report.series.attempts;
   const size = report.series.bucketMs > 0 ? report.series.bucketMs : 1000;
-  const xs = bucketsOf(attempts.map((a) => a.t), size);
+  const xs = bucketsOf(
+    attempts.map((a) => a.t),
+    size,
+  );
   const index = new Map(xs.map((t, i) => [t, i]));
   const retries = xs.map(() => 0);
   const failures = xs.map(() => 0);
@@ -89,14 +119,28 @@ export function retriesChart(report: ScenarioReport): ChartData {
     if (a.retry) retries[i]! += 1;
     if (!a.ok) failures[i]! += 1;
   }
-  return { id: 'retries', title: 'Retries and failed attempts over time', unit: 'attempts', kind: 'line', xLabel: 'time',
-    series: [{ label: 'retries', color: color(3) }, { label: 'failed attempts', color: color(2) }], x: xs.map(seconds), y: [retries, failures] };
+  return {
+    id: 'retries',
+    title: 'Retries and failed attempts over time',
+    unit: 'attempts',
+    kind: 'line',
+    xLabel: 'time',
+    series: [
+      { label: 'retries', color: color(3) },
+      { label: 'failed attempts', color: color(2) },
+    ],
+    x: xs.map(seconds),
+    y: [retries, failures],
+  };
 }
 
 /** Sends by the app per bucket; violations as red marks on a scale of their own (the right axis). */
 export function sendsChart(report: ScenarioReport): ChartData {
   const size = report.series.bucketMs > 0 ? report.series.bucketMs : 1000;
-  const xs = bucketsOf(report.series.sends.map((r) => r.t), size);
+  const xs = bucketsOf(
+    report.series.sends.map((r) => r.t),
+    size,
+  );
   const index = new Map(xs.map((t, i) => [t, i]));
   const sends: number[] = xs.map(() => 0);
   const marks: Array<number | null> = xs.map(() => null);
@@ -106,9 +150,19 @@ export function sendsChart(report: ScenarioReport): ChartData {
     sends[i]! += r.count;
     if (r.violations > 0) marks[i] = (marks[i] ?? 0) + r.violations;
   }
-  return { id: 'sends', title: 'Sends over time, violations marked', unit: 'sends', kind: 'line', xLabel: 'time',
-    series: [{ label: 'sends', color: color(1) }, { label: 'violations', color: color(2), points: true, right: true }],
-    x: xs.map(seconds), y: [sends, marks] };
+  return {
+    id: 'sends',
+    title: 'Sends over time, violations marked',
+    unit: 'sends',
+    kind: 'line',
+    xLabel: 'time',
+    series: [
+      { label: 'sends', color: color(1) },
+      { label: 'violations', color: color(2), points: true, right: true },
+    ],
+    x: xs.map(seconds),
+    y: [sends, marks],
+  };
 }
 
 export function reportCharts(report: ScenarioReport): ChartData[] {

@@ -57,24 +57,30 @@ function violationLinks(v: ScenarioViolation, base: string): string {
 function violationsTable(expectations: ScenarioExpectationResult[], base: string): string {
   const rows = expectations.flatMap((e) =>
     e.violations.map(
-      (v) => `<tr><td><code>${escapeHtml(v.expectation || e.id)}</code></td><td>${escapeHtml(v.message)}</td>` +
+      (v) =>
+        `<tr><td><code>${escapeHtml(v.expectation || e.id)}</code></td><td>${escapeHtml(v.message)}</td>` +
         `<td>${escapeHtml(v.recipient ?? '')}</td><td><time>${escapeHtml(v.at)}</time></td><td>${violationLinks(v, base)}</td></tr>`,
     ),
   );
   if (rows.length === 0) return '<p class="muted" id="no-violations">No expectation was violated.</p>';
-  return `<table id="violations"><caption>Every violation (${rows.length})</caption><thead><tr><th scope="col">Expectation</th>` +
+  return (
+    `<table id="violations"><caption>Every violation (${rows.length})</caption><thead><tr><th scope="col">Expectation</th>` +
     `<th scope="col">What happened</th><th scope="col">Recipient</th><th scope="col">At (emulator clock)</th><th scope="col">Shown by</th></tr></thead>` +
-    `<tbody>${rows.join('')}</tbody></table>`;
+    `<tbody>${rows.join('')}</tbody></table>`
+  );
 }
 
 function expectationsTable(expectations: ScenarioExpectationResult[]): string {
   if (expectations.length === 0) return '<p class="muted">The scenario set no expectations.</p>';
   const rows = expectations.map(
-    (e) => `<tr class="${e.passed ? 'pass' : 'fail'}"><td>${e.passed ? '✔ passed' : '✘ failed'}</td><td><code>${escapeHtml(e.id)}</code></td>` +
+    (e) =>
+      `<tr class="${e.passed ? 'pass' : 'fail'}"><td>${e.passed ? '✔ passed' : '✘ failed'}</td><td><code>${escapeHtml(e.id)}</code></td>` +
       `<td>${escapeHtml(e.description)}</td><td>${escapeHtml(e.observed)}</td><td>${e.violations.length}</td></tr>`,
   );
-  return `<table id="expectations"><thead><tr><th scope="col">Result</th><th scope="col">Expectation</th><th scope="col">Description</th>` +
-    `<th scope="col">Observed</th><th scope="col">Violations</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return (
+    `<table id="expectations"><thead><tr><th scope="col">Result</th><th scope="col">Expectation</th><th scope="col">Description</th>` +
+    `<th scope="col">Observed</th><th scope="col">Violations</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+  );
 }
 
 function totals(report: ScenarioReport): string {
@@ -82,10 +88,20 @@ function totals(report: ScenarioReport): string {
   const rt = report.responseTimes;
   const ms = (v: number | null) => (v === null ? '–' : `${Math.round(v)} ms`);
   const items: Array<[string, string | number]> = [
-    ['Sends', t.sends], ['Recipients', t.recipients], ['Events', t.events], ['Deliveries', t.deliveries],
-    ['Acknowledged', t.acknowledged], ['Retries', t.retries], ['Given up', t.gaveUp], ['Duplicates', t.duplicates],
-    ['Reordered', t.reordered], ['Outage refusals', t.outageRefusals],
-    ['p50', ms(rt.p50)], ['p95', ms(rt.p95)], ['p99', ms(rt.p99)], ['Slowest', ms(rt.max)],
+    ['Sends', t.sends],
+    ['Recipients', t.recipients],
+    ['Events', t.events],
+    ['Deliveries', t.deliveries],
+    ['Acknowledged', t.acknowledged],
+    ['Retries', t.retries],
+    ['Given up', t.gaveUp],
+    ['Duplicates', t.duplicates],
+    ['Reordered', t.reordered],
+    ['Outage refusals', t.outageRefusals],
+    ['p50', ms(rt.p50)],
+    ['p95', ms(rt.p95)],
+    ['p99', ms(rt.p99)],
+    ['Slowest', ms(rt.max)],
   ];
   return `<dl class="totals">${items.map(([k, v]) => `<div><dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd></div>`).join('')}</dl>`;
 }

@@ -45,7 +45,10 @@ export class RunLog {
   /** The whole kept log as text, one line each: `time [source] text`. */
   text(): string {
     const format = (l: ScenarioLogLine) => `${l.at} [${l.source}] ${l.text}`;
-    const gap = this.droppedCount > 0 ? [`... ${this.droppedCount} lines left out (a run keeps its first ${RUN_LOG_LIMITS.headLines} and last ${RUN_LOG_LIMITS.tailLines}) ...`] : [];
+    const gap =
+      this.droppedCount > 0
+        ? [`... ${this.droppedCount} lines left out (a run keeps its first ${RUN_LOG_LIMITS.headLines} and last ${RUN_LOG_LIMITS.tailLines}) ...`]
+        : [];
     return [...this.head.map(format), ...gap, ...this.tail.map(format)].join('\n') + (this.written > 0 ? '\n' : '');
   }
 }

@@ -79,8 +79,26 @@ export class ScenarioExecution {
     this.startMs = deps.clock.now();
     this.log = new RunLog((line) => deps.onLog?.(`${LOG_PREFIX[line.source]}${line.text}`));
     this.run = {
-      id, name: scenario.name, file: origin.label, status: 'starting', startedAt: isoTimestamp(this.startMs), finishedAt: null, accountId: '', error: null,
-      progress: { fraction: 0, sends: 0, plannedSends: scenario.traffic?.count ?? null, events: 0, deliveries: 0, acknowledged: 0, failedAttempts: 0, violations: 0, elapsedMs: 0, emulatedMs: 0 },
+      id,
+      name: scenario.name,
+      file: origin.label,
+      status: 'starting',
+      startedAt: isoTimestamp(this.startMs),
+      finishedAt: null,
+      accountId: '',
+      error: null,
+      progress: {
+        fraction: 0,
+        sends: 0,
+        plannedSends: scenario.traffic?.count ?? null,
+        events: 0,
+        deliveries: 0,
+        acknowledged: 0,
+        failedAttempts: 0,
+        violations: 0,
+        elapsedMs: 0,
+        emulatedMs: 0,
+      },
     };
   }
 
@@ -99,8 +117,15 @@ export class ScenarioExecution {
     const byTime = Math.min(1, emulatedMs / Math.max(1, this.scenario.duration));
     const bySends = planned ? o.sends / planned : 0;
     Object.assign(this.run.progress, {
-      fraction: Math.min(1, Math.max(byTime, bySends)), sends: o.sends, events: o.events, deliveries: o.attemptsMade, acknowledged: o.acknowledged,
-      failedAttempts: o.failedAttempts, violations: o.violationCount(), elapsedMs: Date.now() - this.startWall, emulatedMs,
+      fraction: Math.min(1, Math.max(byTime, bySends)),
+      sends: o.sends,
+      events: o.events,
+      deliveries: o.attemptsMade,
+      acknowledged: o.acknowledged,
+      failedAttempts: o.failedAttempts,
+      violations: o.violationCount(),
+      elapsedMs: Date.now() - this.startWall,
+      emulatedMs,
     });
     return this.run;
   }
@@ -113,7 +138,9 @@ export class ScenarioExecution {
   /** Runs to the end; never throws (a failure is the run's `error` status). */
   async execute(): Promise<ScenarioReport> {
     const { deps, scenario: s } = this;
-    this.say(`scenario "${s.name}"${this.origin.label ? ` (${this.origin.label})` : ''}: ${s.duration / 1000} s emulated at ${s.clock === 'realtime' ? 'real time' : `${s.clock.speed}x`}`);
+    this.say(
+      `scenario "${s.name}"${this.origin.label ? ` (${this.origin.label})` : ''}: ${s.duration / 1000} s emulated at ${s.clock === 'realtime' ? 'real time' : `${s.clock.speed}x`}`,
+    );
     let account;
     try {
       account = s.account === 'default' ? deps.accounts.defaultAccount() : deps.accounts.create({ name: `scenario: ${s.name}`.slice(0, 100) });
@@ -139,7 +166,9 @@ export class ScenarioExecution {
         // Every kind unless the scenario names some.
         const events = Object.fromEntries((s.webhook.events ?? EMAIL_EVENT_KINDS).map((k) => [k, true]));
         await deps.webhooks.register(account.id, {
-          webhook_url: s.webhook.url, event: 'EMAIL_EVENT', method: 'POST',
+          webhook_url: s.webhook.url,
+          event: 'EMAIL_EVENT',
+          method: 'POST',
           ...(s.webhook.headers ? { headers: s.webhook.headers } : {}),
           webhook_options: { events },
         });
@@ -154,7 +183,9 @@ export class ScenarioExecution {
         let trafficDone = !s.traffic;
         const traffic = s.traffic
           ? runTraffic({
-              traffic: s.traffic, clock: deps.clock as EmulatorClock, stopped: () => this.stopRequested || this.timeUp(),
+              traffic: s.traffic,
+              clock: deps.clock as EmulatorClock,
+              stopped: () => this.stopRequested || this.timeUp(),
               send: async (body) => this.trafficRefs.add((await deps.email.send(account.id, body)).ref_id),
               onError: (n, err) => {
                 if (this.sendErrors++ < 3) this.say(`traffic send ${n} failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -204,7 +235,10 @@ export class ScenarioExecution {
     const exit = app?.exitedWith;
     if (!app || exit === undefined) return;
     const at = Math.round((this.deps.clock.now() - this.startMs) / 1000);
-    throw new AppFailure(`the app ${describeExit(exit)} before the run's end (${at} s of the run's ${this.scenario.duration / 1000} s, emulated); it must keep running until Mailyard stops it`, app);
+    throw new AppFailure(
+      `the app ${describeExit(exit)} before the run's end (${at} s of the run's ${this.scenario.duration / 1000} s, emulated); it must keep running until Mailyard stops it`,
+      app,
+    );
   }
 
   private finish(status: ScenarioRunStatus, accountId: string): ScenarioReport {
@@ -227,7 +261,9 @@ export class ScenarioExecution {
     if (status === 'passed' && report.verdict === 'fail') this.run.status = 'failed';
     if (status === 'stopped') report.verdict = 'fail';
     const o = this.observer;
-    this.say(`run ${this.run.status}${this.run.status === 'error' ? '' : `, verdict ${report.verdict}`}: ${o.sends} sends, ${o.events} events, ${o.violationCount()} violations`);
+    this.say(
+      `run ${this.run.status}${this.run.status === 'error' ? '' : `, verdict ${report.verdict}`}: ${o.sends} sends, ${o.events} events, ${o.violationCount()} violations`,
+    );
     report.run = { ...this.run, progress: { ...this.run.progress } };
     this.report = report;
     this.onUpdate(this.run);
@@ -290,9 +326,14 @@ export class ScenarioExecution {
   private async startApp(spec: NonNullable<Scenario['app']>, apiKey: string): Promise<AppProcess> {
     const { http, smtpPort } = this.deps.endpoints();
     const env: Record<string, string> = {
-      MAILYARD_URL: http, MAILYARD_API_KEY: apiKey, MAILYARD_SMTP_PORT: smtpPort === null ? '' : String(smtpPort),
+      MAILYARD_URL: http,
+      MAILYARD_API_KEY: apiKey,
+      MAILYARD_SMTP_PORT: smtpPort === null ? '' : String(smtpPort),
       // What examples/shop reads (as in production: the service's URL, its key, the webhook's shared secret).
-      MAIL_API_URL: http, MAIL_API_KEY: apiKey, MAIL_WEBHOOK_SECRET: `scenario-${this.run.id}`, PORT: '0',
+      MAIL_API_URL: http,
+      MAIL_API_KEY: apiKey,
+      MAIL_WEBHOOK_SECRET: `scenario-${this.run.id}`,
+      PORT: '0',
       ...spec.env,
     };
     // Only a scenario file on disk starts an app (ScenarioService refuses one in posted text): its folder is the base.
@@ -300,7 +341,11 @@ export class ScenarioExecution {
     const base = this.origin.dir;
     const cwd = spec.cwd ? resolve(base, spec.cwd) : base;
     const app = new AppProcess({
-      command: spec.command, cwd, env, readyUrl: spec.readyUrl, timeoutMs: spec.timeout ?? 30_000,
+      command: spec.command,
+      cwd,
+      env,
+      readyUrl: spec.readyUrl,
+      timeoutMs: spec.timeout ?? 30_000,
       onLine: (stream, line) => this.log.add(stream, line),
     });
     this.say(`app started: ${spec.command} (in ${cwd})`);

@@ -17,9 +17,7 @@ export function trafficSend(t: Traffic, n: number): SendEmailBody {
     from: { email: fill(t.from) },
     to: [{ email: fill(t.to) }],
     subject: fill(t.subject),
-    ...(t.template_id
-      ? { template_id: t.template_id }
-      : { content: [{ type: 'text/html' as const, value: fill(t.html ?? `<p>Scenario message ${n}.</p>`) }] }),
+    ...(t.template_id ? { template_id: t.template_id } : { content: [{ type: 'text/html' as const, value: fill(t.html ?? `<p>Scenario message ${n}.</p>`) }] }),
     ...(t.substitutions ? { substitutions: { '*': t.substitutions } } : {}),
     campaign_id: 'scenario',
   } as SendEmailBody;
@@ -30,7 +28,11 @@ export function trafficSend(t: Traffic, n: number): SendEmailBody {
  * at a time; stops early when `stopped()`; each failed send is reported and the rest go on.
  */
 export async function runTraffic(opts: {
-  traffic: Traffic; clock: Clock; send: (body: SendEmailBody) => Promise<unknown>; stopped: () => boolean; onError: (n: number, err: unknown) => void;
+  traffic: Traffic;
+  clock: Clock;
+  send: (body: SendEmailBody) => Promise<unknown>;
+  stopped: () => boolean;
+  onError: (n: number, err: unknown) => void;
 }): Promise<number> {
   const { traffic, clock } = opts;
   const perMs = ratePerMs(traffic.rate);

@@ -19,7 +19,15 @@ export interface Account {
 }
 
 export function toAccountRecord(a: Account): AccountRecord {
-  return { id: a.id, name: a.name, api_key: a.apiKey, is_default: a.isDefault, created_at: a.createdAt, signing_secret: a.signingSecret, payload_format: a.payloadFormat };
+  return {
+    id: a.id,
+    name: a.name,
+    api_key: a.apiKey,
+    is_default: a.isDefault,
+    created_at: a.createdAt,
+    signing_secret: a.signingSecret,
+    payload_format: a.payloadFormat,
+  };
 }
 
 /** A fresh API key: `mly_` and 32 characters of base64url (192 random bits). */

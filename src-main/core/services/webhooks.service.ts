@@ -1,12 +1,6 @@
 import { ulid } from 'ulid';
 import { EMAIL_EVENT_KINDS, type WebhookEvent } from '../../../src-shared/events';
-import type {
-  DeleteWebhookBody,
-  RegisterWebhookBody,
-  ResolvedEventFlags,
-  UpdateWebhookBody,
-  WebhookRecord,
-} from '../../../src-shared/schemas/webhooks';
+import type { DeleteWebhookBody, RegisterWebhookBody, ResolvedEventFlags, UpdateWebhookBody, WebhookRecord } from '../../../src-shared/schemas/webhooks';
 import { isoTimestamp, type Clock } from '../clock';
 import { appError } from '../error-catalogue';
 import type { WebhookRow, WebhooksRepo } from '../store/webhooks.repo';

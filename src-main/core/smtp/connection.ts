@@ -93,7 +93,8 @@ export async function checkSmtpLogin(row: MailerRow, credentials: MailerCredenti
     const failure = err as SmtpFailure;
     if (typeof failure.responseCode === 'number' && failure.responseCode > 0) {
       const answer = (failure.response ?? failure.message).trim();
-      const command = failure.command && !failure.command.startsWith('AUTH') ? ` (in reply to ${failure.command === 'CONN' ? 'the connection' : failure.command})` : '';
+      const command =
+        failure.command && !failure.command.startsWith('AUTH') ? ` (in reply to ${failure.command === 'CONN' ? 'the connection' : failure.command})` : '';
       return { ok: false, message: answer + command, serverAnswer: answer, failure };
     }
     return { ok: false, message: connectionError(failure), serverAnswer: null, failure };

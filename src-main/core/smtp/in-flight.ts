@@ -115,11 +115,15 @@ export function readData(stream: Readable & { sizeExceeded?: boolean }, limit: n
           held += chunk.length;
         } else if (budget.largeHolders > 0) {
           stream.pause();
-          cancelWait = budget.wait(chunk.length, () => {
-            cancelWait = null;
-            held += chunk.length;
-            stream.resume();
-          }, true);
+          cancelWait = budget.wait(
+            chunk.length,
+            () => {
+              cancelWait = null;
+              held += chunk.length;
+              stream.resume();
+            },
+            true,
+          );
         } else {
           refused = true;
           giveBack();

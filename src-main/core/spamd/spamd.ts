@@ -8,7 +8,12 @@ import type { SpamCheck, SpamRule } from '../../../src-shared/schemas/checks';
 
 /** Where Debian (and most systems) put SpamAssassin's daemon; then the PATH. */
 export function findSpamd(env: NodeJS.ProcessEnv = process.env): string | null {
-  const candidates = [env.MAILYARD_SPAMD, '/usr/sbin/spamd', '/usr/bin/spamd', ...(env.PATH ?? '').split(delimiter).map((d) => (d ? join(d, 'spamd') : undefined))];
+  const candidates = [
+    env.MAILYARD_SPAMD,
+    '/usr/sbin/spamd',
+    '/usr/bin/spamd',
+    ...(env.PATH ?? '').split(delimiter).map((d) => (d ? join(d, 'spamd') : undefined)),
+  ];
   for (const c of candidates) {
     if (!c) continue;
     try {
@@ -39,7 +44,12 @@ function freePort(): Promise<number> {
 }
 
 /** One SPAMC/1.5 request over TCP; answers spamd's reply (headers and body). */
-export function spamcRequest(port: number, command: 'PING' | 'REPORT', message?: Buffer, timeoutMs = CHECK_TIMEOUT_MS): Promise<{ status: string; headers: Record<string, string>; body: string }> {
+export function spamcRequest(
+  port: number,
+  command: 'PING' | 'REPORT',
+  message?: Buffer,
+  timeoutMs = CHECK_TIMEOUT_MS,
+): Promise<{ status: string; headers: Record<string, string>; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: '127.0.0.1', port });
     const chunks: Buffer[] = [];
@@ -213,14 +223,22 @@ export class Spamd {
   /** SpamAssassin's verdict on a raw message: score, threshold and the rules that fired. */
   async check(raw: Buffer): Promise<SpamCheck> {
     if (!this.options.binary) return { status: 'unavailable', reason: 'SpamAssassin is not installed here (Debian: apt-get install spamassassin spamd)' };
-    if (raw.length > MAX_SCAN_BYTES) return { status: 'unavailable', reason: `The message is over ${MAX_SCAN_BYTES / 1024 / 1024} MB; SpamAssassin does not score mail this big` };
+    if (raw.length > MAX_SCAN_BYTES)
+      return { status: 'unavailable', reason: `The message is over ${MAX_SCAN_BYTES / 1024 / 1024} MB; SpamAssassin does not score mail this big` };
     try {
       const port = await this.start();
       const reply = await spamcRequest(port, 'REPORT', raw);
       const verdict = /^(True|False|Yes|No)\s*;\s*(-?[\d.]+)\s*\/\s*(-?[\d.]+)/i.exec(reply.headers.spam ?? '');
       if (!/EX_OK/.test(reply.status) || !verdict) return { status: 'error', reason: `spamd answered: ${reply.status || 'nothing'}` };
       const score = Number(verdict[2]);
-      return { status: 'ok', score, threshold: this.options.threshold, is_spam: score >= this.options.threshold, rules: parseReport(reply.body), version: this.version };
+      return {
+        status: 'ok',
+        score,
+        threshold: this.options.threshold,
+        is_spam: score >= this.options.threshold,
+        rules: parseReport(reply.body),
+        version: this.version,
+      };
     } catch (err) {
       return { status: 'error', reason: (err as Error).message };
     }

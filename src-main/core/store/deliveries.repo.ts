@@ -7,7 +7,6 @@ export type { DeliveryRow } from './delivery-row';
 import type { DeliveryRow } from './delivery-row';
 export type { DeliveryCountFilter, DeliveryFilter, DetailRow, EndpointRow, ListedRow } from './delivery-list';
 
-
 export interface AttemptRow {
   delivery_id: string;
   number: number;
@@ -138,8 +137,21 @@ export class DeliveriesRepo {
    */
   writeAttempt(a: AttemptRow, update: DeliveryUpdate, earlierBodyChars: number = DELIVERY_BODY_LIMITS.earlierResponseBodyKeptChars): void {
     this.stmts.insertAttempt.run(
-      a.delivery_id, a.number, a.trigger, a.outcome, a.started_at, a.duration_ms, a.request_method, a.request_url,
-      a.request_headers, a.response_status, a.response_headers, a.response_body, a.response_truncated, a.error_code, a.error,
+      a.delivery_id,
+      a.number,
+      a.trigger,
+      a.outcome,
+      a.started_at,
+      a.duration_ms,
+      a.request_method,
+      a.request_url,
+      a.request_headers,
+      a.response_status,
+      a.response_headers,
+      a.response_body,
+      a.response_truncated,
+      a.error_code,
+      a.error,
     );
     // A first attempt (most of them) has no earlier one: no statement.
     if (a.number > 1) this.stmts.shrinkEarlier.run(earlierBodyChars, a.delivery_id, a.number, earlierBodyChars);
@@ -179,8 +191,24 @@ export class DeliveriesRepo {
 
   insert(r: DeliveryRow): void {
     this.stmts.insert.run(
-      r.id, r.account_id, r.target_kind, r.target_id, r.category, r.event, r.ref_id, r.payload, r.target_url, r.status,
-      r.attempts, r.scheduled_attempts, r.next_attempt_at, r.last_status_code, r.last_error, r.created_ms, r.created_at, r.updated_at,
+      r.id,
+      r.account_id,
+      r.target_kind,
+      r.target_id,
+      r.category,
+      r.event,
+      r.ref_id,
+      r.payload,
+      r.target_url,
+      r.status,
+      r.attempts,
+      r.scheduled_attempts,
+      r.next_attempt_at,
+      r.last_status_code,
+      r.last_error,
+      r.created_ms,
+      r.created_at,
+      r.updated_at,
     );
   }
 

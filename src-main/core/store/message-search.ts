@@ -36,10 +36,18 @@ export interface SearchTerms {
   indexOnly: string | null;
 }
 
-const LOOKUP = { words: 'SELECT rowid FROM message_search WHERE message_search MATCH', addresses: 'SELECT rowid FROM message_addresses WHERE message_addresses MATCH' };
+const LOOKUP = {
+  words: 'SELECT rowid FROM message_search WHERE message_search MATCH',
+  addresses: 'SELECT rowid FROM message_addresses WHERE message_addresses MATCH',
+};
 
 /** The terms of the query's negations, filters and dates (the words that must hold are the caller's). */
-function queryFilters(parsed: ParsedQuery, where: string[], params: Record<string, unknown>, campaignPrefix: (param: string, prefix: string, not?: boolean) => void) {
+function queryFilters(
+  parsed: ParsedQuery,
+  where: string[],
+  params: Record<string, unknown>,
+  campaignPrefix: (param: string, prefix: string, not?: boolean) => void,
+) {
   parsed.clauses.forEach((c, i) => {
     const m = c.negated ? clauseMatch(c) : null;
     if (m === null) {

@@ -49,7 +49,20 @@ export interface MessageRow {
 /** The columns of a copy the list shows (MessagesService's summary). */
 export type MessageListRow = Pick<
   MessageRow,
-  'id' | 'ref_id' | 'account_id' | 'source' | 'from_email' | 'from_name' | 'recipient_email' | 'recipient_name' | 'recipient_type' | 'subject' | 'status' | 'campaign_id' | 'created_at' | 'failed_reason'
+  | 'id'
+  | 'ref_id'
+  | 'account_id'
+  | 'source'
+  | 'from_email'
+  | 'from_name'
+  | 'recipient_email'
+  | 'recipient_name'
+  | 'recipient_type'
+  | 'subject'
+  | 'status'
+  | 'campaign_id'
+  | 'created_at'
+  | 'failed_reason'
 >;
 const LIST_COLUMNS =
   'id, ref_id, account_id, source, from_email, from_name, recipient_email, recipient_name, recipient_type, subject, status, campaign_id, created_at, failed_reason';
@@ -89,9 +102,7 @@ export class MessagesRepo {
   constructor(private readonly db: Db) {
     this.tokens = new TrackingTokens(db);
     this.stmts = {
-      insertContent: db.prepare<[MessageContentRow]>(
-        'INSERT INTO message_contents (content_id, raw) VALUES (@content_id, @raw)',
-      ),
+      insertContent: db.prepare<[MessageContentRow]>('INSERT INTO message_contents (content_id, raw) VALUES (@content_id, @raw)'),
       insertMessage: db.prepare<[MessageRow]>(
         `INSERT INTO messages (id, ref_id, account_id, content_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
            recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at,

@@ -35,9 +35,7 @@ export class ResetRepo {
 
   constructor(private readonly db: Db) {
     this.stmts = {
-      activeTargets: db.prepare<[], TargetRef>(
-        "SELECT DISTINCT target_kind, target_id FROM deliveries WHERE status IN ('pending', 'sending')",
-      ),
+      activeTargets: db.prepare<[], TargetRef>("SELECT DISTINCT target_kind, target_id FROM deliveries WHERE status IN ('pending', 'sending')"),
       allTargets: db.prepare<[], TargetRef>('SELECT DISTINCT target_kind, target_id FROM deliveries'),
       sending: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE status = 'sending'"),
       // Ordinary and virtual tables (a full-text index's shadow tables are its own: never written directly).

@@ -7,9 +7,7 @@ export class StateRepo {
   constructor(db: Db) {
     this.stmts = {
       get: db.prepare<[string], { value: string }>('SELECT value FROM emulator_state WHERE key = ?'),
-      set: db.prepare<[string, string]>(
-        'INSERT INTO emulator_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      ),
+      set: db.prepare<[string, string]>('INSERT INTO emulator_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     };
   }
 

@@ -145,7 +145,13 @@ function Filters() {
           ))}
         </select>
         {accounts.length > 1 && (
-          <AccountSelect accounts={accounts} value={filters.account_id} onChange={(accountId) => setFilters({ account_id: accountId })} anyLabel="all accounts" ariaLabel="Account" />
+          <AccountSelect
+            accounts={accounts}
+            value={filters.account_id}
+            onChange={(accountId) => setFilters({ account_id: accountId })}
+            anyLabel="all accounts"
+            ariaLabel="Account"
+          />
         )}
       </div>
       {filters.target_id && (
@@ -178,7 +184,13 @@ function linkFilters(status: string | null, q: string | null, targetId: string |
 function DeliveryList() {
   const source = useDeliveries();
   const { reload, follow, detail, filters, rows, refreshInFlight } = source;
-  const [status, q, targetId, event, account] = [useSearchParam('status'), useSearchParam('q'), useSearchParam('target_id'), useSearchParam('event'), useSearchParam('account')];
+  const [status, q, targetId, event, account] = [
+    useSearchParam('status'),
+    useSearchParam('q'),
+    useSearchParam('target_id'),
+    useSearchParam('event'),
+    useSearchParam('account'),
+  ];
   const mounted = useRef(false);
   useEffect(() => follow(), [follow]);
   // A claimed attempt may go unannounced: while a row is due or in flight, the ones in flight are read again.

@@ -107,7 +107,13 @@ function JumpToNextAttempt({ at, onDone }: { at: string; onDone: (inFlight: stri
   };
   return (
     <>
-      <button type="button" className="button" disabled={busy} onClick={() => setAsking(true)} title="Moves the whole emulator clock forward to when this attempt is due">
+      <button
+        type="button"
+        className="button"
+        disabled={busy}
+        onClick={() => setAsking(true)}
+        title="Moves the whole emulator clock forward to when this attempt is due"
+      >
         {busy ? 'Jumping…' : 'Jump to the next attempt…'}
       </button>
       {asking && (

@@ -28,8 +28,7 @@ export function DeliveryPayload({ d }: { d: DeliveryDetail }) {
   return (
     <>
       <p className="notice small" data-testid="payload-truncated">
-        Payload truncated: {formatBytes(d.payload_bytes)} in all, the first {KIB(DELIVERY_BODY_LIMITS.payloadShownBytes)} shown.{' '}
-        <DownloadPayload d={d} />
+        Payload truncated: {formatBytes(d.payload_bytes)} in all, the first {KIB(DELIVERY_BODY_LIMITS.payloadShownBytes)} shown. <DownloadPayload d={d} />
       </p>
       <pre className="snippet" data-testid="delivery-payload">
         {d.payload_preview}…

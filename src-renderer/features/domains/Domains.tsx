@@ -190,9 +190,7 @@ export function Domains() {
       )}
       {loading && <p className="muted">Loading…</p>}
       {!loading && domains.length === 0 && (
-        <p className="muted">
-          No sending domains yet. Add one, publish its records, then verify it: mail from a verified domain is DKIM-signed.
-        </p>
+        <p className="muted">No sending domains yet. Add one, publish its records, then verify it: mail from a verified domain is DKIM-signed.</p>
       )}
       {domains.map((d) => (
         <DomainCard key={`${d.account_id}:${d.domain}`} d={d} showAccount={accounts.length > 1} />

@@ -112,7 +112,9 @@ export function FireEvent() {
         (err: unknown) => {
           if (gone) return;
           const refused = problemsAt(fieldErrors(err), 'fields');
-          setOverridesRefused(refused.length ? refused.map((e) => (e.path === 'fields' ? e.message : `${e.path.slice('fields.'.length)} ${e.message}`)).join('; ') : null);
+          setOverridesRefused(
+            refused.length ? refused.map((e) => (e.path === 'fields' ? e.message : `${e.path.slice('fields.'.length)} ${e.message}`)).join('; ') : null,
+          );
           setPreviewError(refused.length ? 'No preview until the field overrides are fixed.' : describeError(err));
         },
       );
@@ -149,7 +151,14 @@ export function FireEvent() {
             <input className="input" aria-label="Recipient" value={recipient} onChange={(e) => setRecipient(e.target.value)} />
           ) : (
             <>
-              <input className="input" aria-label="Message ref_id" placeholder="ref_id of a send" list="recent-messages" value={refId} onChange={(e) => setRefId(e.target.value)} />
+              <input
+                className="input"
+                aria-label="Message ref_id"
+                placeholder="ref_id of a send"
+                list="recent-messages"
+                value={refId}
+                onChange={(e) => setRefId(e.target.value)}
+              />
               <datalist id="recent-messages">
                 {recent.map((m) => (
                   <option key={m.ref_id} value={m.ref_id}>
@@ -233,7 +242,13 @@ export function FireEvent() {
             )}
           </p>
         )}
-        {previewError ? <p className="error">{previewError}</p> : preview ? <JsonView value={preview.payload} testId="payload-preview" /> : <p className="muted">…</p>}
+        {previewError ? (
+          <p className="error">{previewError}</p>
+        ) : preview ? (
+          <JsonView value={preview.payload} testId="payload-preview" />
+        ) : (
+          <p className="muted">…</p>
+        )}
         {preview && !previewError && (
           <p className="muted small" data-testid="preview-note">
             {stampNote(parsed.fields ?? {}, target === 'message' && refId.trim() !== '')}

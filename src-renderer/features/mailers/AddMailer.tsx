@@ -86,7 +86,9 @@ export function AddMailer({ account, onAdded }: { account: AccountRecord; onAdde
           ))}
         </div>
         <span className="muted small">
-          {type === 'smtp' ? 'saved only after connecting and logging in to the server; sends through it are relayed for real' : 'the inbox is watched live; new mail is posted to the webhook'}
+          {type === 'smtp'
+            ? 'saved only after connecting and logging in to the server; sends through it are relayed for real'
+            : 'the inbox is watched live; new mail is posted to the webhook'}
         </span>
       </div>
       <div className="grid2">

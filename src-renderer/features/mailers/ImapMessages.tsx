@@ -51,7 +51,9 @@ export function ImapMessages({ mailerId }: { mailerId: string }) {
     void load();
     const off = live.on('imap.message', (m) => {
       if (m.mailer_id !== mailerId) return;
-      setLoaded((prev) => (prev && !prev.messages.some((x) => x.ref_id === m.ref_id) ? { ...prev, messages: [m, ...prev.messages], total: prev.total + 1 } : prev));
+      setLoaded((prev) =>
+        prev && !prev.messages.some((x) => x.ref_id === m.ref_id) ? { ...prev, messages: [m, ...prev.messages], total: prev.total + 1 } : prev,
+      );
     });
     const offReconnect = live.onReconnect(() => void load());
     return () => {
@@ -62,7 +64,8 @@ export function ImapMessages({ mailerId }: { mailerId: string }) {
 
   if (error) return <p className="error small">{error}</p>;
   if (!loaded) return <p className="muted small">Loading…</p>;
-  if (loaded.total === 0) return <p className="muted small">No messages taken from this inbox yet. Mail already in it when the watch started is left alone; new mail shows here.</p>;
+  if (loaded.total === 0)
+    return <p className="muted small">No messages taken from this inbox yet. Mail already in it when the watch started is left alone; new mail shows here.</p>;
   return (
     <div className="imap-messages">
       <p className="muted small" data-testid="imap-count">

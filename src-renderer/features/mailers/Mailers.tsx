@@ -100,7 +100,12 @@ function MailerRow({ mailer, account, onChanged }: { mailer: Mailer; account: Ac
               OAuth login
             </button>
             {mailer.oauth?.has_token && (
-              <button type="button" className="button small" disabled={busy} onClick={() => void act(async () => void (await svc.setOAuthActive({ mailer_id: mailer.mailer_id, active: !mailer.oauth_active })))}>
+              <button
+                type="button"
+                className="button small"
+                disabled={busy}
+                onClick={() => void act(async () => void (await svc.setOAuthActive({ mailer_id: mailer.mailer_id, active: !mailer.oauth_active })))}
+              >
                 {mailer.oauth_active ? 'OAuth off' : 'OAuth on'}
               </button>
             )}
@@ -110,7 +115,9 @@ function MailerRow({ mailer, account, onChanged }: { mailer: Mailer; account: Ac
               disabled={busy}
               onClick={() => {
                 if (!window.confirm(`Delete the mailer ${mailer.name}?`)) return;
-                void act(async () => void (await (mailer.config_type === 'smtp' ? svc.deleteSMTPConfig(mailer.mailer_id) : svc.deleteIMAPConfig(mailer.mailer_id))));
+                void act(
+                  async () => void (await (mailer.config_type === 'smtp' ? svc.deleteSMTPConfig(mailer.mailer_id) : svc.deleteIMAPConfig(mailer.mailer_id))),
+                );
               }}
             >
               Delete
@@ -161,7 +168,9 @@ export function Mailers() {
       <section className="card" aria-labelledby="mailers-title">
         <div className="card-head">
           <h2 id="mailers-title">Mailers</h2>
-          <span className="muted small">SMTP servers that relay mail for real, and IMAP inboxes watched live. Passwords and tokens are stored encrypted and never shown.</span>
+          <span className="muted small">
+            SMTP servers that relay mail for real, and IMAP inboxes watched live. Passwords and tokens are stored encrypted and never shown.
+          </span>
         </div>
         {mailers && mine.length === 0 && <p className="muted">No mailers yet.</p>}
         {account && mine.length > 0 && (

@@ -151,7 +151,8 @@ function Compatibility({ checks }: { checks: MessageChecks }) {
           <ul className="families" aria-label="By client family">
             {families.map((f) => (
               <li key={f.family} data-testid="compat-family">
-                <strong>{f.family}</strong> {f.errors > 0 && <span className="level-error">{f.errors} unsupported</span>} {f.warnings > 0 && <span className="level-warning">{f.warnings} partial</span>}
+                <strong>{f.family}</strong> {f.errors > 0 && <span className="level-error">{f.errors} unsupported</span>}{' '}
+                {f.warnings > 0 && <span className="level-warning">{f.warnings} partial</span>}
               </li>
             ))}
           </ul>

@@ -47,9 +47,7 @@ export function MessageDetailPane({ d }: { d: Detail }) {
         </div>
         <dl className="facts compact">
           <dt>From</dt>
-          <dd>
-            {d.from.name ? `${d.from.name} <${d.from.email}>` : d.from.email}
-          </dd>
+          <dd>{d.from.name ? `${d.from.name} <${d.from.email}>` : d.from.email}</dd>
           <dt>To</dt>
           <dd>
             {d.recipient.name ? `${d.recipient.name} <${d.recipient.email}>` : d.recipient.email} <span className="badge">{d.recipient_type}</span>

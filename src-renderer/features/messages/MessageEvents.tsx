@@ -97,7 +97,13 @@ export function FireFromMessage({ d }: { d: Detail }) {
           ))}
         </select>
       </label>
-      <button type="button" className="button primary" disabled={busy || kind === ''} title={kind === '' ? 'Choose an event first' : undefined} onClick={onFire}>
+      <button
+        type="button"
+        className="button primary"
+        disabled={busy || kind === ''}
+        title={kind === '' ? 'Choose an event first' : undefined}
+        onClick={onFire}
+      >
         Fire event
       </button>
       <Link to={`/events?ref_id=${encodeURIComponent(d.ref_id)}&recipient=${encodeURIComponent(d.recipient.email)}`} className="small">

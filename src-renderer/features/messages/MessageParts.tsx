@@ -29,13 +29,16 @@ export function Preview({ d }: { d: Detail }) {
         ))}
       </div>
       <p className="muted small preview-note" data-testid="preview-note">
-        Looking counts as nothing: the preview loads no tracking pixel, and its tracked links go straight to their URLs. Use Simulate open or Simulate click to record one.
+        Looking counts as nothing: the preview loads no tracking pixel, and its tracked links go straight to their URLs. Use Simulate open or Simulate click to
+        record one.
       </p>
       {remote.images + remote.css > 0 && (
         <div className="images-blocked" data-testid="images-blocked">
           {allowed ? (
             <span className="muted small">
-              {onlyImages ? `Remote images shown (${remote.images}); loading them told their servers you looked.` : 'Remote content shown; loading it told its servers you looked.'}
+              {onlyImages
+                ? `Remote images shown (${remote.images}); loading them told their servers you looked.`
+                : 'Remote content shown; loading it told its servers you looked.'}
             </span>
           ) : (
             <>
@@ -81,7 +84,10 @@ export function Raw({ id }: { id: string }) {
     let gone = false;
     fetch(`/emulator/messages/${encodeURIComponent(id)}/raw`)
       .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))))
-      .then((t) => !gone && setRaw(t), (e: Error) => !gone && setError(e.message));
+      .then(
+        (t) => !gone && setRaw(t),
+        (e: Error) => !gone && setError(e.message),
+      );
     return () => {
       gone = true;
     };

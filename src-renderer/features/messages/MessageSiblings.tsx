@@ -11,9 +11,7 @@ export function Siblings({ d }: { d: Detail }) {
   if (siblings.length === 0) return null;
   return (
     <details className="siblings small" data-testid="message-siblings" open={siblings.length <= 5}>
-      <summary>
-        Other recipients of this send ({more ? `${siblings.length}+` : siblings.length})
-      </summary>
+      <summary>Other recipients of this send ({more ? `${siblings.length}+` : siblings.length})</summary>
       <ul className="refs">
         {siblings.map((m) => (
           <li key={m.id}>

@@ -168,7 +168,14 @@ function Filters() {
             </option>
           ))}
         </select>
-        <input className="input narrow" placeholder="campaign" title="A campaign id, or its start" aria-label="Campaign" value={campaign} onChange={(e) => setCampaign(e.target.value)} />
+        <input
+          className="input narrow"
+          placeholder="campaign"
+          title="A campaign id, or its start"
+          aria-label="Campaign"
+          value={campaign}
+          onChange={(e) => setCampaign(e.target.value)}
+        />
         {accounts.length > 1 && (
           <AccountSelect
             accounts={accounts}
@@ -221,7 +228,8 @@ export function Messages() {
   // The filters live in the URL: `/messages?q=<text>&status=<status>&campaign=<prefix>` opens the list
   // filtered so (a send's ref_id as q lists every copy of the send); a reload keeps them.
   const urlSearch = [useSearchParam('q'), useSearchParam('status'), useSearchParam('campaign'), useSearchParam('account')].join('\u0000');
-  const differs = (u: ReturnType<typeof urlFilters>, f: MessageFilters) => u.q !== f.q || u.status !== f.status || u.campaign_id !== f.campaign_id || u.account_id !== f.account_id;
+  const differs = (u: ReturnType<typeof urlFilters>, f: MessageFilters) =>
+    u.q !== f.q || u.status !== f.status || u.campaign_id !== f.campaign_id || u.account_id !== f.account_id;
 
   useEffect(() => {
     const off = follow();

@@ -83,7 +83,13 @@ export function SimulateTracking({ d }: { d: Detail }) {
 
   return (
     <div className="simulate-tracking" role="group" aria-label="Simulate tracking">
-      <button type="button" className="button" disabled={busy || notReceived} title={why ?? 'Record an open of this copy, as its pixel would'} onClick={() => void simulate('open')}>
+      <button
+        type="button"
+        className="button"
+        disabled={busy || notReceived}
+        title={why ?? 'Record an open of this copy, as its pixel would'}
+        onClick={() => void simulate('open')}
+      >
         Simulate open
       </button>
       {links.length > 0 && (
@@ -109,7 +115,12 @@ export function SimulateTracking({ d }: { d: Detail }) {
         type="button"
         className="button"
         disabled={busy || notReceived || d.status === 'unsubscribed'}
-        title={why ?? (d.status === 'unsubscribed' ? 'This recipient already unsubscribed' : 'Record an unsubscribe of this recipient, as its link would: the address becomes suppressed for the account')}
+        title={
+          why ??
+          (d.status === 'unsubscribed'
+            ? 'This recipient already unsubscribed'
+            : 'Record an unsubscribe of this recipient, as its link would: the address becomes suppressed for the account')
+        }
         onClick={() => void simulate('unsubscribe')}
       >
         Simulate unsubscribe
@@ -118,7 +129,8 @@ export function SimulateTracking({ d }: { d: Detail }) {
         <span className={result.sent ? 'notice small' : 'warn small'} data-testid="simulate-result">
           {result.sent ? (
             <>
-              {String(eventFieldsOf(result.payload).event)} recorded and sent: delivery <Link to={`/deliveries/${result.delivery_id}`}>{result.delivery_id}</Link>
+              {String(eventFieldsOf(result.payload).event)} recorded and sent: delivery{' '}
+              <Link to={`/deliveries/${result.delivery_id}`}>{result.delivery_id}</Link>
             </>
           ) : (
             `${String(eventFieldsOf(result.payload).event)} recorded, not sent: ${result.reason}`

@@ -16,8 +16,8 @@ export function SuppressedCopy({ d }: { d: Detail }) {
   return (
     <div className="pad" data-testid="suppressed-copy">
       <p>
-        <strong>Suppressed:</strong> {d.recipient.email} was on this account's suppression list when this message was sent, so it was not delivered and
-        gets no events (the simulation schedules none for it).
+        <strong>Suppressed:</strong> {d.recipient.email} was on this account's suppression list when this message was sent, so it was not delivered and gets no
+        events (the simulation schedules none for it).
       </p>
       {entry && (
         <p className="muted" data-testid="suppressed-why">

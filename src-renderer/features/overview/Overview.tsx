@@ -57,7 +57,10 @@ export function Overview() {
       {loading && <p className="muted">Loading…</p>}
       {error && (
         <p className="error" role="alert">
-          {error} <button className="button" onClick={() => void load()}>Retry</button>
+          {error}{' '}
+          <button className="button" onClick={() => void load()}>
+            Retry
+          </button>
         </p>
       )}
       {health && (

@@ -6,9 +6,21 @@ const ms = (v: number | null) => (v === null ? '–' : `${Math.round(v)} ms`);
 
 function ViolationLinks({ v }: { v: ScenarioViolation }) {
   const links = [
-    v.messageId ? <Link key="m" to={`/messages/${encodeURIComponent(v.messageId)}`}>message</Link> : null,
-    v.eventId ? <Link key="e" to={`/deliveries?q=${encodeURIComponent(v.eventId)}`}>event</Link> : null,
-    v.deliveryId ? <Link key="d" to={`/deliveries/${encodeURIComponent(v.deliveryId)}`}>delivery</Link> : null,
+    v.messageId ? (
+      <Link key="m" to={`/messages/${encodeURIComponent(v.messageId)}`}>
+        message
+      </Link>
+    ) : null,
+    v.eventId ? (
+      <Link key="e" to={`/deliveries?q=${encodeURIComponent(v.eventId)}`}>
+        event
+      </Link>
+    ) : null,
+    v.deliveryId ? (
+      <Link key="d" to={`/deliveries/${encodeURIComponent(v.deliveryId)}`}>
+        delivery
+      </Link>
+    ) : null,
   ].filter((l) => l !== null);
   if (links.length === 0) return <span className="muted">–</span>;
   return <span className="scenario-links">{links}</span>;
@@ -24,9 +36,20 @@ export function ReportView({ report }: { report: ScenarioReport }) {
   const rt = report.responseTimes;
   const violations = report.expectations.flatMap((e) => e.violations.map((v) => ({ ...v, expectation: v.expectation || e.id })));
   const totals: Array<[string, string | number]> = [
-    ['Sends', t.sends], ['Recipients', t.recipients], ['Events', t.events], ['Deliveries', t.deliveries],
-    ['Acknowledged', t.acknowledged], ['Retries', t.retries], ['Given up', t.gaveUp], ['Duplicates', t.duplicates],
-    ['Reordered', t.reordered], ['Outage refusals', t.outageRefusals], ['p50', ms(rt.p50)], ['p95', ms(rt.p95)], ['p99', ms(rt.p99)], ['Slowest', ms(rt.max)],
+    ['Sends', t.sends],
+    ['Recipients', t.recipients],
+    ['Events', t.events],
+    ['Deliveries', t.deliveries],
+    ['Acknowledged', t.acknowledged],
+    ['Retries', t.retries],
+    ['Given up', t.gaveUp],
+    ['Duplicates', t.duplicates],
+    ['Reordered', t.reordered],
+    ['Outage refusals', t.outageRefusals],
+    ['p50', ms(rt.p50)],
+    ['p95', ms(rt.p95)],
+    ['p99', ms(rt.p99)],
+    ['Slowest', ms(rt.max)],
   ];
   const id = report.run.id;
   return (

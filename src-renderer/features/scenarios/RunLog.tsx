@@ -59,7 +59,9 @@ export function RunLog({ run }: { run: ScenarioRun }) {
     <div className="scenario-log-wrap">
       <div className="form-row">
         <h3 className="small">Log</h3>
-        <span className="muted small">The run's steps and the app's output, on the wall clock (UTC){dropped > 0 ? ` (${dropped} lines left out in the middle)` : ''}</span>
+        <span className="muted small">
+          The run's steps and the app's output, on the wall clock (UTC){dropped > 0 ? ` (${dropped} lines left out in the middle)` : ''}
+        </span>
         <span className="spacer" />
         <a className="button small" href={scenarios.logTextUrl(run.id)} download={`scenario-${run.id}.log`}>
           Download log

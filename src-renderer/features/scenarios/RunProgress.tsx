@@ -57,7 +57,9 @@ export function RunProgress({ run, onStop, stopping }: { run: ScenarioRun; onSto
       </div>
       <div className="form-row">
         <progress className="scenario-bar" max={100} value={pct} aria-label="Run progress" aria-valuetext={`${pct}%`} data-testid="scenario-bar" />
-        <span className="count" data-testid="scenario-percent">{pct}%</span>
+        <span className="count" data-testid="scenario-percent">
+          {pct}%
+        </span>
       </div>
       <dl className="scenario-counts">
         {counts.map(([label, value, id]) => (

@@ -65,13 +65,29 @@ export function ScenarioEditor({
       <div className="form-row">
         <label className="button small">
           Open a scenario file…
-          <input type="file" accept=".yaml,.yml,.json,application/json,text/yaml" className="visually-hidden" onChange={(e) => void open(e)} data-testid="scenario-file" />
+          <input
+            type="file"
+            accept=".yaml,.yml,.json,application/json,text/yaml"
+            className="visually-hidden"
+            onChange={(e) => void open(e)}
+            data-testid="scenario-file"
+          />
         </label>
         <span className="muted small" data-testid="scenario-file-name">
-          {file ? <>File: <code>{file}</code></> : 'Not saved to a file: edit the text below, YAML or JSON.'}
+          {file ? (
+            <>
+              File: <code>{file}</code>
+            </>
+          ) : (
+            'Not saved to a file: edit the text below, YAML or JSON.'
+          )}
         </span>
       </div>
-      {readError && <p className="error" role="alert">{readError}</p>}
+      {readError && (
+        <p className="error" role="alert">
+          {readError}
+        </p>
+      )}
       <div className="scenario-source">
         <textarea
           ref={area}

@@ -49,11 +49,10 @@ export function ScenarioFiles({ opened, onOpen }: { opened: string | null; onOpe
       {folders === null && !error && <p className="muted">Loading…</p>}
       {folders?.length === 0 && (
         <p className="muted" data-testid="scenario-no-folders">
-          No scenarios folder. A scenario that starts an app (its <code>app.command</code>) runs only from a file in a folder named when Mailyard
-          starts, never from text sent to it: start it with <code>mailyard serve --scenarios DIR</code> (for the examples,{' '}
-          <code>npm run serve -- --scenarios examples/scenarios</code>; in the desktop app, <strong>Allow a Scenarios Folder…</strong> in its
-          menu), or run the file with <code>mailyard scenario run FILE</code>. Scenarios
-          without an app run from the editor below.
+          No scenarios folder. A scenario that starts an app (its <code>app.command</code>) runs only from a file in a folder named when Mailyard starts, never
+          from text sent to it: start it with <code>mailyard serve --scenarios DIR</code> (for the examples,{' '}
+          <code>npm run serve -- --scenarios examples/scenarios</code>; in the desktop app, <strong>Allow a Scenarios Folder…</strong> in its menu), or run the
+          file with <code>mailyard scenario run FILE</code>. Scenarios without an app run from the editor below.
         </p>
       )}
       {folders?.map((folder) => (

@@ -39,7 +39,12 @@ export function Scenarios() {
   const failed = (err: unknown) => {
     const e = err instanceof ScenarioApiError ? err : null;
     setProblems(e?.problems ?? []);
-    setOutcome({ tone: 'bad', text: e?.problems.length ? `${e.message}: ${e.problems.length} problem${e.problems.length === 1 ? '' : 's'}, beside the text` : (e?.message ?? String(err)) });
+    setOutcome({
+      tone: 'bad',
+      text: e?.problems.length
+        ? `${e.message}: ${e.problems.length} problem${e.problems.length === 1 ? '' : 's'}, beside the text`
+        : (e?.message ?? String(err)),
+    });
   };
   const act = async (what: 'validate' | 'run' | 'stop', call: () => Promise<void>) => {
     setBusy(what);
@@ -101,8 +106,8 @@ export function Scenarios() {
             </>
           ) : STARTS_APP.test(source) ? (
             <>
-              This scenario starts an app: it runs only as a file of a scenarios folder (listed above, unedited) or with{' '}
-              <code>mailyard scenario run FILE</code>, never as text sent from here.
+              This scenario starts an app: it runs only as a file of a scenarios folder (listed above, unedited) or with <code>mailyard scenario run FILE</code>
+              , never as text sent from here.
             </>
           ) : (
             <>Runs as the text above.</>
@@ -112,7 +117,13 @@ export function Scenarios() {
           <button type="button" className="button" onClick={() => void validate()} disabled={busy !== null}>
             {busy === 'validate' ? 'Validating…' : 'Validate'}
           </button>
-          <button type="button" className="button primary" onClick={() => void run()} disabled={busy !== null || running} title={running ? 'A scenario is running: stop it or wait for it to end' : undefined}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => void run()}
+            disabled={busy !== null || running}
+            title={running ? 'A scenario is running: stop it or wait for it to end' : undefined}
+          >
             {busy === 'run' ? 'Starting…' : 'Run'}
           </button>
           {outcome && (

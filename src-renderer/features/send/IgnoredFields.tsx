@@ -13,7 +13,9 @@ export function IgnoredFields({ paths }: { paths: readonly string[] | undefined 
           <code>{p}</code>
         </span>
       ))}
-      <span className="muted">: not fields it knows, or null where a field may be left out. The real service ignores them too; run with --strict-requests to refuse them.</span>
+      <span className="muted">
+        : not fields it knows, or null where a field may be left out. The real service ignores them too; run with --strict-requests to refuse them.
+      </span>
     </p>
   );
 }

@@ -66,9 +66,7 @@ export function SendAnswer({ refId, body, ignored }: { refId: string; body: unkn
       {error && <p className="error small">{error}</p>}
       {copies && (
         <>
-          <h3 className="small">
-            {copies.length === 1 ? '1 copy' : `${more ? `${copies.length}+` : copies.length} copies`}, one per recipient
-          </h3>
+          <h3 className="small">{copies.length === 1 ? '1 copy' : `${more ? `${copies.length}+` : copies.length} copies`}, one per recipient</h3>
           <ul className="refs" data-testid="send-copies">
             {copies.map((m) => (
               <li key={m.id}>

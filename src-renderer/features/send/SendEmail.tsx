@@ -119,7 +119,10 @@ export function SendEmail() {
   const errs = error?.errors;
   const has = (path: string) => Boolean(errs?.some((e) => e.path === path || e.path.startsWith(`${path}.`)));
   const marked = FIELDS.filter(([path]) => has(path)).map(([, label]) => label);
-  const elsewhere = problemsElsewhere(errs, FIELDS.map(([path]) => path));
+  const elsewhere = problemsElsewhere(
+    errs,
+    FIELDS.map(([path]) => path),
+  );
 
   const content = () => [
     ...(html.trim() ? [{ type: 'text/html' as const, value: html }] : []),
@@ -173,7 +176,9 @@ export function SendEmail() {
         ...(template ? { template_id: template.template_id } : {}),
         ...(Object.keys(subs).length ? { substitutions: subs } : {}),
         ...(files.length
-          ? { attachments: await Promise.all(files.map(async (f) => ({ filename: f.name, content: await readBase64(f), ...(f.type ? { type: f.type } : {}) }))) }
+          ? {
+              attachments: await Promise.all(files.map(async (f) => ({ filename: f.name, content: await readBase64(f), ...(f.type ? { type: f.type } : {}) }))),
+            }
           : {}),
         ...(SWITCHES.some(([k]) => tracking[k])
           ? { settings: { open_tracking: on('open_tracking'), click_tracking: on('click_tracking'), unsubscribe: on('unsubscribe') } }
@@ -198,24 +203,43 @@ export function SendEmail() {
         <div className="card-head">
           <h2 id="send-title">Send a test email</h2>
           <span className="muted small">POST /v1/email/send as {account?.name ?? '…'}</span>
-          {accounts.length > 1 && (
-            <AccountSelect accounts={accounts} value={account?.id ?? ''} onChange={setAccountId} ariaLabel="Account" />
-          )}
+          {accounts.length > 1 && <AccountSelect accounts={accounts} value={account?.id ?? ''} onChange={setAccountId} ariaLabel="Account" />}
         </div>
         <div className="grid2">
           <label className="field">
             <span>From</span>
             <input className="input" value={from} onChange={(e) => setFrom(e.target.value)} {...describedBy('send-error-from', has('from'))} />
-            <FieldError errors={errs} path="from" id="send-error-from" words={(rest, message) => (rest[0] === 'name' ? `the name ${message}` : `${list(from)[0]?.email ? `“${list(from)[0]!.email}” ` : ''}${message.replace(/^must be an email address$/, 'is not an email address')}`)} />
+            <FieldError
+              errors={errs}
+              path="from"
+              id="send-error-from"
+              words={(rest, message) =>
+                rest[0] === 'name'
+                  ? `the name ${message}`
+                  : `${list(from)[0]?.email ? `“${list(from)[0]!.email}” ` : ''}${message.replace(/^must be an email address$/, 'is not an email address')}`
+              }
+            />
           </label>
           <label className="field">
             <span>Subject</span>
-            <input className="input" value={subject} onChange={(e) => setSubject(e.target.value)} placeholder={template ? `the template's: ${template.subject}` : undefined} {...describedBy('send-error-subject', has('subject'))} />
+            <input
+              className="input"
+              value={subject}
+              onChange={(e) => setSubject(e.target.value)}
+              placeholder={template ? `the template's: ${template.subject}` : undefined}
+              {...describedBy('send-error-subject', has('subject'))}
+            />
             <FieldError errors={errs} path="subject" id="send-error-subject" />
           </label>
           <label className="field span2">
             <span>To</span>
-            <input className="input" value={to} onChange={(e) => setTo(e.target.value)} placeholder="ann@example.com, Bob <bob@example.com>" {...describedBy('send-error-to', has('to'))} />
+            <input
+              className="input"
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+              placeholder="ann@example.com, Bob <bob@example.com>"
+              {...describedBy('send-error-to', has('to'))}
+            />
             <FieldError errors={errs} path="to" id="send-error-to" words={addressWords(list(to))} />
           </label>
           <div className="span2 sims" aria-label="Simulator recipients">
@@ -239,7 +263,13 @@ export function SendEmail() {
           <div className="field span2">
             <span>Template</span>
             <div className="fire-inline">
-              <select className="input" aria-label="Template" value={templateId} onChange={(e) => chooseTemplate(e.target.value)} {...describedBy('send-error-template_id', has('template_id'))}>
+              <select
+                className="input"
+                aria-label="Template"
+                value={templateId}
+                onChange={(e) => chooseTemplate(e.target.value)}
+                {...describedBy('send-error-template_id', has('template_id'))}
+              >
                 <option value="">none: the subject and content below</option>
                 {templates.map((t) => (
                   <option key={t.template_id} value={t.template_id}>
@@ -289,7 +319,14 @@ export function SendEmail() {
               placeholder={`values of {{variables}} by recipient address, or "*" for all: ${substitutionsHint(template)}`}
               {...describedBy(substitutions.error ? 'substitutions-error' : 'send-error-substitutions', Boolean(substitutions.error) || has('substitutions'))}
             />
-            {!substitutions.error && <FieldError errors={errs} path="substitutions" id="send-error-substitutions" words={(rest, message) => (rest.length ? `“${rest.join('” → ')}”: ${message}` : message)} />}
+            {!substitutions.error && (
+              <FieldError
+                errors={errs}
+                path="substitutions"
+                id="send-error-substitutions"
+                words={(rest, message) => (rest.length ? `“${rest.join('” → ')}”: ${message}` : message)}
+              />
+            )}
             {substitutions.error && (
               <span className="field-error" id="substitutions-error" data-testid="substitutions-error">
                 {substitutions.error}
@@ -298,7 +335,12 @@ export function SendEmail() {
           </label>
           <label className="field">
             <span>Attachments</span>
-            <input type="file" multiple onChange={(e) => setFiles([...(e.target.files ?? [])])} {...describedBy('send-error-attachments', has('attachments'))} />
+            <input
+              type="file"
+              multiple
+              onChange={(e) => setFiles([...(e.target.files ?? [])])}
+              {...describedBy('send-error-attachments', has('attachments'))}
+            />
             <FieldError errors={errs} path="attachments" id="send-error-attachments" words={fileWords} />
           </label>
           <fieldset className="field toggles">
@@ -312,12 +354,25 @@ export function SendEmail() {
           </fieldset>
           <label className="field">
             <span>Campaign</span>
-            <input className="input" value={campaign} onChange={(e) => setCampaign(e.target.value)} placeholder="spring-sale" {...describedBy('send-error-campaign_id', has('campaign_id'))} />
+            <input
+              className="input"
+              value={campaign}
+              onChange={(e) => setCampaign(e.target.value)}
+              placeholder="spring-sale"
+              {...describedBy('send-error-campaign_id', has('campaign_id'))}
+            />
             <FieldError errors={errs} path="campaign_id" id="send-error-campaign_id" />
           </label>
           <label className="field">
             <span>Custom args (key=value per line)</span>
-            <textarea className="input code" rows={2} value={args} onChange={(e) => setArgs(e.target.value)} placeholder="order=1234" {...describedBy('send-error-custom_args', has('custom_args'))} />
+            <textarea
+              className="input code"
+              rows={2}
+              value={args}
+              onChange={(e) => setArgs(e.target.value)}
+              placeholder="order=1234"
+              {...describedBy('send-error-custom_args', has('custom_args'))}
+            />
             <FieldError errors={errs} path="custom_args" id="send-error-custom_args" words={keyWords} />
           </label>
         </div>

@@ -60,7 +60,17 @@ export function substitutionsHint(template: TemplateRecord | undefined): string 
 }
 
 /** Saves the form's subject and content as a new template (POST /v1/email/template). */
-export function SaveAsTemplate({ apiKey, subject, content, onSaved }: { apiKey: string | undefined; subject: string; content: Content; onSaved: (templateId: string) => void }) {
+export function SaveAsTemplate({
+  apiKey,
+  subject,
+  content,
+  onSaved,
+}: {
+  apiKey: string | undefined;
+  subject: string;
+  content: Content;
+  onSaved: (templateId: string) => void;
+}) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
@@ -85,7 +95,14 @@ export function SaveAsTemplate({ apiKey, subject, content, onSaved }: { apiKey: 
     <span className="fire-inline">
       {open ? (
         <>
-          <input className="input" aria-label="Template name" placeholder="template name" value={name} onChange={(e) => setName(e.target.value)} onKeyDown={onKey} />
+          <input
+            className="input"
+            aria-label="Template name"
+            placeholder="template name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            onKeyDown={onKey}
+          />
           <button type="button" className="button small" disabled={busy || !name.trim()} onClick={() => void save()}>
             Save template
           </button>

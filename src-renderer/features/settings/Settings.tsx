@@ -45,8 +45,9 @@ export function Settings() {
       <section className="card" aria-labelledby="keys-title">
         <h2 id="keys-title">Accounts and API keys</h2>
         <p className="muted small">
-          Each key is an account: its webhooks, messages and domains are its own. Use it as <code>Authorization: Bearer KEY</code> on <code>/v1</code>, or as the SMTP password.
-          Webhook payload: the shape its email events are sent in, the spec's (<code>"event": "delivery"</code>) or the newer guide's (<code>{'"mailer_events": {"event": "MAIL_DELIVERED", ...}'}</code>).
+          Each key is an account: its webhooks, messages and domains are its own. Use it as <code>Authorization: Bearer KEY</code> on <code>/v1</code>, or as
+          the SMTP password. Webhook payload: the shape its email events are sent in, the spec's (<code>"event": "delivery"</code>) or the newer guide's (
+          <code>{'"mailer_events": {"event": "MAIL_DELIVERED", ...}'}</code>).
         </p>
         <table className="table">
           <thead>
@@ -108,7 +109,10 @@ export function Settings() {
               <code>{health.urls.http}</code> <span className="muted">port {health.ports.http}</span>
             </dd>
             <dt>SMTP</dt>
-            <dd>{health.urls.smtp ? <code>{health.urls.smtp}</code> : <span className="muted">off</span>} {health.ports.smtp !== null && <span className="muted">port {health.ports.smtp}</span>}</dd>
+            <dd>
+              {health.urls.smtp ? <code>{health.urls.smtp}</code> : <span className="muted">off</span>}{' '}
+              {health.ports.smtp !== null && <span className="muted">port {health.ports.smtp}</span>}
+            </dd>
             <dt>Data</dt>
             <dd>
               {health.data_dir ? (

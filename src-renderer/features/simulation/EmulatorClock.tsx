@@ -17,7 +17,6 @@ const JUMPS: Array<[string, number]> = [
   ['+1 day', 86_400_000],
 ];
 
-
 interface Problem {
   message: string;
   errors: FieldProblem[];
@@ -32,7 +31,10 @@ function NextRetry({ clock }: { clock: ClockState }) {
   if (Date.parse(clock.next_due_at) <= clock.now_ms) {
     return (
       <span data-testid="clock-next-retry">
-        due now <span className="muted small">(<Time iso={clock.next_due_at} exact />)</span>
+        due now{' '}
+        <span className="muted small">
+          (<Time iso={clock.next_due_at} exact />)
+        </span>
       </span>
     );
   }
@@ -89,7 +91,10 @@ export function EmulatorClock() {
         <dl className="facts">
           <dt>Now</dt>
           <dd>
-            <span data-testid="clock-now"><Time iso={clock.now} exact /></span> {clock.offset_ms > 0 && <span className="muted">({Math.round(clock.offset_ms / 1000).toLocaleString()} s ahead of real time)</span>}
+            <span data-testid="clock-now">
+              <Time iso={clock.now} exact />
+            </span>{' '}
+            {clock.offset_ms > 0 && <span className="muted">({Math.round(clock.offset_ms / 1000).toLocaleString()} s ahead of real time)</span>}
           </dd>
           <dt>Speed</dt>
           <dd data-testid="clock-speed">{clock.speed === 0 ? 'paused' : `${clock.speed}×`}</dd>
@@ -109,7 +114,13 @@ export function EmulatorClock() {
         <span className="muted small">Speed</span>
         <div className="segmented" role="group" aria-label="Clock speed">
           {SPEEDS.map((s) => (
-            <button key={s} type="button" className={`seg${clock?.speed === s ? ' on' : ''}`} aria-pressed={clock?.speed === s} onClick={() => void set({ speed: s })}>
+            <button
+              key={s}
+              type="button"
+              className={`seg${clock?.speed === s ? ' on' : ''}`}
+              aria-pressed={clock?.speed === s}
+              onClick={() => void set({ speed: s })}
+            >
               {s === 0 ? 'Pause' : `${s}×`}
             </button>
           ))}
@@ -123,7 +134,11 @@ export function EmulatorClock() {
           </button>
         ))}
         {clock?.next_event_at && (
-          <button type="button" className="button primary" onClick={() => void set({ advance_ms: Math.max(0, Date.parse(clock.next_event_at!) - clock.now_ms) })}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => void set({ advance_ms: Math.max(0, Date.parse(clock.next_event_at!) - clock.now_ms) })}
+          >
             To the next event
           </button>
         )}

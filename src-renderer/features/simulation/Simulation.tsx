@@ -48,7 +48,12 @@ function Rules() {
   const load = useCallback(async () => {
     try {
       const res = await control.getRules();
-      setRules(res.data.rules.map((r) => ({ pattern: r.pattern, events: r.events.map((e) => ({ event: e.event, delay_ms: e.delay_ms, fields: e.fields ? JSON.stringify(e.fields) : '' })) })));
+      setRules(
+        res.data.rules.map((r) => ({
+          pattern: r.pattern,
+          events: r.events.map((e) => ({ event: e.event, delay_ms: e.delay_ms, fields: e.fields ? JSON.stringify(e.fields) : '' })),
+        })),
+      );
     } catch (err) {
       setError({ message: describeError(err), errors: [] });
     }
@@ -98,7 +103,11 @@ function Rules() {
           Tried in order, before the simulator addresses. A pattern is an address or a glob such as <code>*@example.com</code>.
         </span>
       </div>
-      {rules.length === 0 && <p className="muted">No rules: recipients get the simulator's events (<code>bounce@sim.mailyard.test</code>…) or a delivery.</p>}
+      {rules.length === 0 && (
+        <p className="muted">
+          No rules: recipients get the simulator's events (<code>bounce@sim.mailyard.test</code>…) or a delivery.
+        </p>
+      )}
       {rules.map((r, i) => (
         <div className="rule" key={i} data-testid="rule">
           <div className="form-row">
@@ -113,10 +122,21 @@ function Rules() {
                   {...describedBy(`rule-${i}-pattern-error`, has(`rules.${i}.pattern`))}
                 />
               </span>
-              <FieldError errors={errs} path={`rules.${i}.pattern`} id={`rule-${i}-pattern-error`} testId={`error-rules-${i}-pattern`} words={(_, m) => `The pattern ${m}`} />
+              <FieldError
+                errors={errs}
+                path={`rules.${i}.pattern`}
+                id={`rule-${i}-pattern-error`}
+                testId={`error-rules-${i}-pattern`}
+                words={(_, m) => `The pattern ${m}`}
+              />
             </label>
             <span className="spacer" />
-            <button type="button" className="button small" disabled={i === 0} onClick={() => setRules([...rules.slice(0, i - 1), r, rules[i - 1]!, ...rules.slice(i + 1)])}>
+            <button
+              type="button"
+              className="button small"
+              disabled={i === 0}
+              onClick={() => setRules([...rules.slice(0, i - 1), r, rules[i - 1]!, ...rules.slice(i + 1)])}
+            >
               ↑
             </button>
             <button type="button" className="button danger small" onClick={() => setRules(rules.filter((_, j) => j !== i))}>
@@ -140,7 +160,9 @@ function Rules() {
                       min={0}
                       {...describedBy(`rule-${i}-event-${j}-error`, has(`rules.${i}.events.${j}`))}
                       value={e.delay_ms}
-                      onChange={(ev) => update(i, (x) => ({ ...x, events: x.events.map((y, k) => (k === j ? { ...y, delay_ms: Number(ev.target.value) } : y)) }))}
+                      onChange={(ev) =>
+                        update(i, (x) => ({ ...x, events: x.events.map((y, k) => (k === j ? { ...y, delay_ms: Number(ev.target.value) } : y)) }))
+                      }
                     />{' '}
                     ms
                   </label>
@@ -152,23 +174,47 @@ function Rules() {
                     value={e.fields}
                     onChange={(ev) => update(i, (x) => ({ ...x, events: x.events.map((y, k) => (k === j ? { ...y, fields: ev.target.value } : y)) }))}
                   />
-                  <button type="button" className="button small" aria-label="Remove event" onClick={() => update(i, (x) => ({ ...x, events: x.events.filter((_, k) => k !== j) }))}>
+                  <button
+                    type="button"
+                    className="button small"
+                    aria-label="Remove event"
+                    onClick={() => update(i, (x) => ({ ...x, events: x.events.filter((_, k) => k !== j) }))}
+                  >
                     ×
                   </button>
                 </div>
-                <FieldError errors={errs} path={`rules.${i}.events.${j}`} id={`rule-${i}-event-${j}-error`} testId={`error-rules-${i}-events-${j}`} words={eventWords} />
+                <FieldError
+                  errors={errs}
+                  path={`rules.${i}.events.${j}`}
+                  id={`rule-${i}-event-${j}-error`}
+                  testId={`error-rules-${i}-events-${j}`}
+                  words={eventWords}
+                />
               </li>
             ))}
           </ol>
           {/* A problem of the list itself ("must have at most 20 events"); each event's are beside it. */}
-          <FieldError errors={errs?.filter((p) => p.path === `rules.${i}.events`)} path={`rules.${i}.events`} testId={`error-rules-${i}-events`} words={(_, m) => `The events ${m}`} />
-          <button type="button" className="button small" onClick={() => update(i, (x) => ({ ...x, events: [...x.events, { event: 'delivery', delay_ms: 1000, fields: '' }] }))}>
+          <FieldError
+            errors={errs?.filter((p) => p.path === `rules.${i}.events`)}
+            path={`rules.${i}.events`}
+            testId={`error-rules-${i}-events`}
+            words={(_, m) => `The events ${m}`}
+          />
+          <button
+            type="button"
+            className="button small"
+            onClick={() => update(i, (x) => ({ ...x, events: [...x.events, { event: 'delivery', delay_ms: 1000, fields: '' }] }))}
+          >
             Add event
           </button>
         </div>
       ))}
       <div className="toolbar">
-        <button type="button" className="button" onClick={() => setRules([...rules, { pattern: '', events: [{ event: 'delivery', delay_ms: 1000, fields: '' }] }])}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => setRules([...rules, { pattern: '', events: [{ event: 'delivery', delay_ms: 1000, fields: '' }] }])}
+        >
           Add rule
         </button>
         <button type="button" className="button primary" onClick={() => void save()}>
@@ -183,7 +229,10 @@ function Rules() {
           ) : (
             <>
               Not saved: {marked(error.errors)}.
-              {problemsElsewhere(error.errors, rules.map((_, i) => `rules.${i}`)).map((p) => (
+              {problemsElsewhere(
+                error.errors,
+                rules.map((_, i) => `rules.${i}`),
+              ).map((p) => (
                 <div key={`${p.path}-${p.message}`}>{p.path === 'rules' ? `The rules ${p.message}` : `${p.path} ${p.message}`}</div>
               ))}
             </>

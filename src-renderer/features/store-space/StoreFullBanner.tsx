@@ -15,8 +15,8 @@ export function StoreFullBanner() {
   if (!current?.full) return null;
   return (
     <div className="store-full-banner" role="alert">
-      <strong>The disk of the data directory is full.</strong> New mail and sends are refused (HTTP 507, SMTP 451) and
-      scheduled events and webhook deliveries wait. Free some space: Mailyard goes on by itself, and nothing it accepted is lost.
+      <strong>The disk of the data directory is full.</strong> New mail and sends are refused (HTTP 507, SMTP 451) and scheduled events and webhook deliveries
+      wait. Free some space: Mailyard goes on by itself, and nothing it accepted is lost.
     </div>
   );
 }

@@ -68,8 +68,8 @@ export function Suppressions() {
         <div className="card-head">
           <h2 id="suppressions-title">Suppressions{account && accounts.length > 1 ? ` of ${account.name}` : ''}</h2>
           <span className="muted small">
-            Addresses that get no more mail from this account: a hard bounce, a spam complaint or an unsubscribe puts them here. A message to one fails
-            as suppressed, with no events.
+            Addresses that get no more mail from this account: a hard bounce, a spam complaint or an unsubscribe puts them here. A message to one fails as
+            suppressed, with no events.
           </span>
         </div>
         {notice && (
@@ -114,7 +114,13 @@ export function Suppressions() {
         {list?.truncated && <p className="muted small">Only the newest 1,000 suppressed addresses are shown.</p>}
       </section>
       {removing && (
-        <ConfirmDialog title={`Remove ${removing.email}?`} confirmLabel="Remove" busy={busy} onConfirm={() => void remove(removing)} onCancel={() => setRemoving(null)}>
+        <ConfirmDialog
+          title={`Remove ${removing.email}?`}
+          confirmLabel="Remove"
+          busy={busy}
+          onConfirm={() => void remove(removing)}
+          onCancel={() => setRemoving(null)}
+        >
           <p>
             Messages to {removing.email} will be simulated again ({causeOf(removing)} put it here).
           </p>

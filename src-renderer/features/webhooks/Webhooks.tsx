@@ -23,7 +23,17 @@ const TYPES: Array<{ event: WebhookEvent; title: string; about: string }> = [
   { event: 'DOMAIN_VERIFICATION', title: 'Domain verification', about: "a notification whenever a sending domain's status changes" },
 ];
 
-function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYPES)[number]; existing: WebhookRecord | undefined; account: AccountRecord; onChanged: () => Promise<void> }) {
+function WebhookForm({
+  type,
+  existing,
+  account,
+  onChanged,
+}: {
+  type: (typeof TYPES)[number];
+  existing: WebhookRecord | undefined;
+  account: AccountRecord;
+  onChanged: () => Promise<void>;
+}) {
   const [url, setUrl] = useState(existing?.webhook_url ?? '');
   const [method, setMethod] = useState<WebhookMethod>(existing?.method ?? 'POST');
   const [headers, setHeaders] = useState<Array<[string, string]>>(Object.entries(existing?.headers ?? {}));
@@ -89,8 +99,19 @@ function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYP
           <span>Headers</span>
           {headers.map(([n, v], i) => (
             <div className="header-row" key={i}>
-              <input className="input" aria-label="Header name" value={n} placeholder="X-Secret" onChange={(e) => setHeaders(headers.map((h, j) => (j === i ? [e.target.value, h[1]] : h)))} />
-              <input className="input" aria-label="Header value" value={v} onChange={(e) => setHeaders(headers.map((h, j) => (j === i ? [h[0], e.target.value] : h)))} />
+              <input
+                className="input"
+                aria-label="Header name"
+                value={n}
+                placeholder="X-Secret"
+                onChange={(e) => setHeaders(headers.map((h, j) => (j === i ? [e.target.value, h[1]] : h)))}
+              />
+              <input
+                className="input"
+                aria-label="Header value"
+                value={v}
+                onChange={(e) => setHeaders(headers.map((h, j) => (j === i ? [h[0], e.target.value] : h)))}
+              />
               <button type="button" className="button small" aria-label="Remove header" onClick={() => setHeaders(headers.filter((_, j) => j !== i))}>
                 ×
               </button>
@@ -124,7 +145,11 @@ function WebhookForm({ type, existing, account, onChanged }: { type: (typeof TYP
       {problem && (
         <p className="error" role="alert" data-testid="webhook-error">
           {/* A problem shown beside its field is not said again here. */}
-          {problem.errors.length > 0 && problemsElsewhere(problem.errors, FIELD_PATHS).length === 0 ? (problem.errors.length === 1 ? 'Not saved: see the field marked above.' : `Not saved: see the ${problem.errors.length} problems marked above.`) : problem.message}
+          {problem.errors.length > 0 && problemsElsewhere(problem.errors, FIELD_PATHS).length === 0
+            ? problem.errors.length === 1
+              ? 'Not saved: see the field marked above.'
+              : `Not saved: see the ${problem.errors.length} problems marked above.`
+            : problem.message}
         </p>
       )}
       {notice && (
@@ -225,7 +250,11 @@ export function Webhooks() {
     <main className="wide">
       <AccountPicker accounts={accounts} account={account} onChange={setAccountId} className="form-row" />
       {error && <p className="error">{error}</p>}
-      {account && !hooks && !error && <p className="muted" data-testid="webhooks-loading">Loading {account.name}'s webhooks…</p>}
+      {account && !hooks && !error && (
+        <p className="muted" data-testid="webhooks-loading">
+          Loading {account.name}'s webhooks…
+        </p>
+      )}
       {account &&
         hooks &&
         TYPES.map((t) => {

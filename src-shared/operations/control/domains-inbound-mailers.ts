@@ -58,7 +58,8 @@ export const domainInboundMailerOperations = defineOperations({
   listImapMessages: {
     method: 'GET',
     path: '/emulator/mailers/{mailer_id}/messages',
-    summary: 'The messages an IMAP configuration took from its inbox, newest first, with cursor pagination (the raw source of one: GET /emulator/imap-messages/{ref_id}/raw)',
+    summary:
+      'The messages an IMAP configuration took from its inbox, newest first, with cursor pagination (the raw source of one: GET /emulator/imap-messages/{ref_id}/raw)',
     tag: 'Mailers',
     auth: 'none',
     params: MailerIdParams,

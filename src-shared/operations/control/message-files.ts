@@ -20,9 +20,7 @@ const MessageChecksSchema = z
     remote_images: z.number().int(),
     compatibility: z.object({
       source: z.string(),
-      findings: z.array(
-        z.object({ feature: z.string(), level: z.enum(['error', 'warning']), clients: z.array(z.string()), notes: z.array(z.string()) }),
-      ),
+      findings: z.array(z.object({ feature: z.string(), level: z.enum(['error', 'warning']), clients: z.array(z.string()), notes: z.array(z.string()) })),
       families: z.array(z.object({ family: z.string(), errors: z.number().int(), warnings: z.number().int() })),
     }),
   })
@@ -91,7 +89,8 @@ export const messageFileRoutes = defineRoutes({
   previewMessageHtml: {
     method: 'GET',
     path: '/emulator/messages/{id}/html',
-    summary: "The message's HTML for the preview: no tracking pixel, under a CSP that runs nothing; remote images, style sheets and fonts only with images=allow",
+    summary:
+      "The message's HTML for the preview: no tracking pixel, under a CSP that runs nothing; remote images, style sheets and fonts only with images=allow",
     tag: 'Messages',
     auth: 'none',
     params: MessageIdParams,

@@ -71,12 +71,26 @@ export const ScenarioReportSchema = z.object({
   verdict: z.enum(['pass', 'fail']),
   scenario: z.object({ name: z.string(), file: z.string().nullable(), clockSpeed: z.number() }),
   totals: z.object({
-    sends: z.number(), recipients: z.number(), events: z.number(), deliveries: z.number(), acknowledged: z.number(),
-    retries: z.number(), gaveUp: z.number(), duplicates: z.number(), reordered: z.number(), outageRefusals: z.number(),
+    sends: z.number(),
+    recipients: z.number(),
+    events: z.number(),
+    deliveries: z.number(),
+    acknowledged: z.number(),
+    retries: z.number(),
+    gaveUp: z.number(),
+    duplicates: z.number(),
+    reordered: z.number(),
+    outageRefusals: z.number(),
   }),
-  expectations: z.array(z.object({
-    id: z.string(), description: z.string(), passed: z.boolean(), observed: z.string(), violations: z.array(Violation),
-  })),
+  expectations: z.array(
+    z.object({
+      id: z.string(),
+      description: z.string(),
+      passed: z.boolean(),
+      observed: z.string(),
+      violations: z.array(Violation),
+    }),
+  ),
   series: z.object({
     bucketMs: z.number(),
     eventsByKind: z.array(z.object({ t: z.number(), kind: z.string(), count: z.number() })),

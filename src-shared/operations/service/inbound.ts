@@ -1,5 +1,14 @@
 import { dataResponse, MessageResponse } from '../../schemas/common';
-import { ConfigureInboundDomainBody, CreateInboundUsernameBody, InboundDomainParams, InboundDomainRecord, InboundUsernameParams, InboundUsernameRecord, UpdateInboundDomainBody, UpdateInboundUsernameBody } from '../../schemas/inbound';
+import {
+  ConfigureInboundDomainBody,
+  CreateInboundUsernameBody,
+  InboundDomainParams,
+  InboundDomainRecord,
+  InboundUsernameParams,
+  InboundUsernameRecord,
+  UpdateInboundDomainBody,
+  UpdateInboundUsernameBody,
+} from '../../schemas/inbound';
 import { defineOperations } from '../operation';
 
 /** Inbound routing of the service API (`/v1/inbound`): domains and their usernames. */

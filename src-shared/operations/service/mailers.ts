@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { dataResponse, MessageResponse } from '../../schemas/common';
-import { ConfigureMailerBody, MailerIdParams, MailerRecord, OAuthActiveResult, OAuthConfigResponse, OAuthLoginBody, OAuthLoginResponse, SetOAuthActiveBody, UpdateMailerBody } from '../../schemas/mailers';
+import {
+  ConfigureMailerBody,
+  MailerIdParams,
+  MailerRecord,
+  OAuthActiveResult,
+  OAuthConfigResponse,
+  OAuthLoginBody,
+  OAuthLoginResponse,
+  SetOAuthActiveBody,
+  UpdateMailerBody,
+} from '../../schemas/mailers';
 import { defineOperations } from '../operation';
 
 /** SMTP and IMAP configurations (`/v1/smtp*`, `/v1/imap`) and their OAuth (`/v1/oauth`) in the service API. */
@@ -115,7 +125,8 @@ export const mailerOperations = defineOperations({
   oauthLogin: {
     method: 'POST',
     path: '/v1/oauth/login',
-    summary: "Start an OAuth login: `url` is the offline consent page (approving it creates or updates the mailer); with exchange_token and a token, stores it at once",
+    summary:
+      'Start an OAuth login: `url` is the offline consent page (approving it creates or updates the mailer); with exchange_token and a token, stores it at once',
     tag: 'OAuth',
     auth: 'bearer',
     body: OAuthLoginBody,

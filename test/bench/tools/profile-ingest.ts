@@ -43,9 +43,7 @@ export function selfTimes(profile: Profile, root: string): SelfTime[] {
     const key = caller && caller.callFrame.url !== '' ? `${where(node)} < ${where(caller)}` : where(node);
     perFn.set(key, (perFn.get(key) ?? 0) + us);
   }
-  return [...perFn]
-    .map(([fn, us]) => ({ fn, ms: us / 1000, share: total ? us / total : 0 }))
-    .sort((a, b) => b.ms - a.ms);
+  return [...perFn].map(([fn, us]) => ({ fn, ms: us / 1000, share: total ? us / total : 0 })).sort((a, b) => b.ms - a.ms);
 }
 
 export type IngestKind = 'smtp' | 'smtp-attachment' | 'send';
@@ -94,10 +92,20 @@ export default async function profileIngest(kind: IngestKind, outDir: string, ro
     await writeFile(file, JSON.stringify(profile));
     const top = selfTimes(profile, root).slice(0, 15);
     const perMessageUs = (used.user + used.system) / total;
-    console.log(`${kind}: ${total} messages in ${seconds.toFixed(2)} s (${Math.round(total / seconds)}/s), ${Math.round(perMessageUs)} µs CPU each; profile ${relative(root, file)}`);
+    console.log(
+      `${kind}: ${total} messages in ${seconds.toFixed(2)} s (${Math.round(total / seconds)}/s), ${Math.round(perMessageUs)} µs CPU each; profile ${relative(root, file)}`,
+    );
     console.log('self time, most first:');
     for (const t of top) console.log(`  ${(t.share * 100).toFixed(1).padStart(5)}%  ${t.ms.toFixed(0).padStart(6)} ms  ${t.fn}`);
-    console.log(JSON.stringify({ profile: kind, messages: total, per_s: Math.round(total / seconds), cpu_us_per_message: Math.round(perMessageUs), top: top.slice(0, 10).map((t) => ({ fn: t.fn, share: Math.round(t.share * 1000) / 1000 })) }));
+    console.log(
+      JSON.stringify({
+        profile: kind,
+        messages: total,
+        per_s: Math.round(total / seconds),
+        cpu_us_per_message: Math.round(perMessageUs),
+        top: top.slice(0, 10).map((t) => ({ fn: t.fn, share: Math.round(t.share * 1000) / 1000 })),
+      }),
+    );
   } finally {
     session.disconnect();
     load.stop();

@@ -51,9 +51,7 @@ function catalogueTable(): string {
 }
 
 function sourceFiles(dir: string): string[] {
-  return (readdirSync(join(ROOT, dir), { recursive: true }) as string[])
-    .filter((f) => /\.tsx?$/.test(f))
-    .map((f) => `${dir}/${f.split('\\').join('/')}`);
+  return (readdirSync(join(ROOT, dir), { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => `${dir}/${f.split('\\').join('/')}`);
 }
 
 describe('the error catalogue', () => {
@@ -94,7 +92,12 @@ describe('the error catalogue', () => {
     expect(needsUrl.errors).toEqual([{ path: 'headers', message: 'needs url' }]);
 
     const problem = { path: 'traffic.count', line: 3, column: 10, message: 'must be at least 1' };
-    const invalid = appError('scenarioFileInvalid', { count: 1, first: 'traffic.count: must be at least 1 (line 3, column 10)', fields: [], errors: [problem] });
+    const invalid = appError('scenarioFileInvalid', {
+      count: 1,
+      first: 'traffic.count: must be at least 1 (line 3, column 10)',
+      fields: [],
+      errors: [problem],
+    });
     expect(invalid.message).toBe('the scenario file has 1 problem: traffic.count: must be at least 1 (line 3, column 10)');
     expect(invalid.extras).toEqual({ details: { errors: [problem] } });
 

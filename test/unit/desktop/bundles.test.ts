@@ -71,10 +71,14 @@ describe('the built bundles', () => {
     const allowed = (name: string) => isBuiltin(name) || name === 'electron' || name in pkg.dependencies;
     for (const entry of ['main/desktop.js', 'main/cli.js', 'preload/preload.cjs']) {
       const bundle = closure(join(OUT, entry));
-      expect([...bundle.packages].filter((p) => !allowed(p)), entry).toEqual([]);
+      expect(
+        [...bundle.packages].filter((p) => !allowed(p)),
+        entry,
+      ).toEqual([]);
       // Bundlers mark each inlined module with its source path: none may come from test/.
       expect(bundle.sources, entry).not.toMatch(/^\/\/ test\//m);
-      for (const helper of ['vitest', '@playwright/test', 'maildev', 'mailauth', 'standardwebhooks']) expect(bundle.packages.has(helper), `${entry}: ${helper}`).toBe(false);
+      for (const helper of ['vitest', '@playwright/test', 'maildev', 'mailauth', 'standardwebhooks'])
+        expect(bundle.packages.has(helper), `${entry}: ${helper}`).toBe(false);
     }
     expect(closure(join(OUT, 'main/desktop.js')).packages.has('electron')).toBe(true);
   });
@@ -86,9 +90,11 @@ describe('the built bundles', () => {
   });
 
   it('the core and the shared code never import electron (source)', () => {
-    const offenders = [...sourceFiles(join(ROOT, 'src-main/core')), ...sourceFiles(join(ROOT, 'src-shared')), ...sourceFiles(join(ROOT, 'src-main/cli'))].filter((file) =>
-      /\bfrom\s*["']electron["']|require\(\s*["']electron["']\s*\)|import\(\s*["']electron["']\s*\)/.test(readFileSync(file, 'utf8')),
-    );
+    const offenders = [
+      ...sourceFiles(join(ROOT, 'src-main/core')),
+      ...sourceFiles(join(ROOT, 'src-shared')),
+      ...sourceFiles(join(ROOT, 'src-main/cli')),
+    ].filter((file) => /\bfrom\s*["']electron["']|require\(\s*["']electron["']\s*\)|import\(\s*["']electron["']\s*\)/.test(readFileSync(file, 'utf8')));
     expect(offenders).toEqual([]);
   });
 });

@@ -60,7 +60,11 @@ describe('the desktop actions (main side of the preload)', () => {
     await expect(call('mailyard:reveal-file', ui)).rejects.toThrow(/nothing has been saved/);
     const session = new FakeEmitter();
     recordDownloads(session as never, saved);
-    for (const [path, state] of [['/d/a.json', 'completed'], ['/d/b.json', 'cancelled'], ['/d/c.eml', 'completed']] as const) {
+    for (const [path, state] of [
+      ['/d/a.json', 'completed'],
+      ['/d/b.json', 'cancelled'],
+      ['/d/c.eml', 'completed'],
+    ] as const) {
       const item = new FakeEmitter();
       Object.assign(item, { getSavePath: () => path });
       session.emit('will-download', {}, item);

@@ -108,11 +108,12 @@ describe.runIf(existsSync(BUNDLE))('the built desktop main process under Node wi
     const notice = await desktop.next('message-box');
     expect(notice.options.detail).toContain(`HTTP port 4400 was in use, so Mailyard listens on ${health.ports.http} instead`);
     expect(notice.options.detail).toContain('SMTP port 2525 was in use');
-    expect(desktop.reports.filter((r) => r.fake === 'ipc-handle').map((r) => r.channel).sort()).toEqual([
-      'mailyard:open-data-folder',
-      'mailyard:open-link',
-      'mailyard:reveal-file',
-    ]);
+    expect(
+      desktop.reports
+        .filter((r) => r.fake === 'ipc-handle')
+        .map((r) => r.channel)
+        .sort(),
+    ).toEqual(['mailyard:open-data-folder', 'mailyard:open-link', 'mailyard:reveal-file']);
 
     desktop.send('quit');
     expect(await desktop.exited).toBe(0);

@@ -34,7 +34,9 @@ async function scan(excluded: string[]): Promise<{ issues: Finding[]; errors: { 
   const gotPath = fromScanner.resolve('got');
   const offline = () => Promise.reject(new Error('offline'));
   require.cache[gotPath] = { id: gotPath, filename: gotPath, loaded: true, exports: Object.assign(offline, { default: offline }) } as unknown as NodeJS.Module;
-  const run = require(entry) as (options: Record<string, unknown>) => Promise<{ issues: Finding[]; errors: { file: string; message: string }[]; atomicChecks: number; globalChecks: number }>;
+  const run = require(entry) as (
+    options: Record<string, unknown>,
+  ) => Promise<{ issues: Finding[]; errors: { file: string; message: string }[]; atomicChecks: number; globalChecks: number }>;
   const electronVersion = (JSON.parse(readFileSync(require.resolve('electron/package.json'), 'utf8')) as { version: string }).version;
   const result = await run({ input: SOURCE, isRelative: true, electronVersionOverride: electronVersion, excludeFromScan: excluded });
   return { issues: result.issues, errors: result.errors, checks: result.atomicChecks + result.globalChecks };

@@ -17,7 +17,9 @@ export class FakeEmitter {
 }
 
 /** An Electron event whose default can be prevented. */
-export function fakeEvent(extra: Record<string, unknown> = {}): { preventDefault: ReturnType<typeof vi.fn>; defaultPrevented: () => boolean } & Record<string, unknown> {
+export function fakeEvent(
+  extra: Record<string, unknown> = {},
+): { preventDefault: ReturnType<typeof vi.fn>; defaultPrevented: () => boolean } & Record<string, unknown> {
   const preventDefault = vi.fn();
   return { ...extra, preventDefault, defaultPrevented: () => preventDefault.mock.calls.length > 0 };
 }

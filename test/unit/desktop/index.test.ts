@@ -191,7 +191,14 @@ describe('the desktop main process', () => {
       allow(h.state.menus[0]).click();
       // Allowed in the running emulator, listed in the menu, kept in the preferences.
       await vi.waitFor(() => expect(h.state.handles[0].services.scenarios.folders.dirs).toEqual([realpathSync(folder)]));
-      await vi.waitFor(() => expect(h.state.menus.at(-1).flatMap((m: any) => m.submenu ?? []).map((i: any) => i.label)).toContain(`Scenarios: ${realpathSync(folder)}`));
+      await vi.waitFor(() =>
+        expect(
+          h.state.menus
+            .at(-1)
+            .flatMap((m: any) => m.submenu ?? [])
+            .map((i: any) => i.label),
+        ).toContain(`Scenarios: ${realpathSync(folder)}`),
+      );
       await load();
       await vi.waitFor(() => expect(h.state.createCalls).toHaveLength(2));
       expect(h.state.createCalls[1].config.scenarioDirs).toEqual([realpathSync(folder)]);
@@ -215,7 +222,9 @@ describe('the desktop main process', () => {
       [0, 0],
     ]);
     expect(h.state.windows[0].loadURL).toHaveBeenCalledWith('http://127.0.0.1:51001/');
-    expect(h.state.messageBoxes[0].detail).toContain('HTTP port 4400 was in use, so Mailyard listens on 51001 instead; SMTP port 2525 was in use, so Mailyard listens on 51002 instead.');
+    expect(h.state.messageBoxes[0].detail).toContain(
+      'HTTP port 4400 was in use, so Mailyard listens on 51001 instead; SMTP port 2525 was in use, so Mailyard listens on 51002 instead.',
+    );
   });
 
   it('on quit, closes the emulator once and only then lets the quit proceed', async () => {
@@ -240,4 +249,3 @@ describe('the desktop main process', () => {
     expect(h.state.createCalls).toEqual([]);
   });
 });
-

@@ -42,7 +42,9 @@ describe('the main window', () => {
     }) as unknown as FakeWindow;
     await window.loadURL('http://127.0.0.1:51234/');
     expect(window.loadURL).toHaveBeenCalledWith('http://127.0.0.1:51234/');
-    expect(window.lockedAtLoad).toEqual(expect.arrayContaining(['will-navigate', 'will-redirect', 'will-frame-navigate', 'will-attach-webview', 'window-open']));
+    expect(window.lockedAtLoad).toEqual(
+      expect.arrayContaining(['will-navigate', 'will-redirect', 'will-frame-navigate', 'will-attach-webview', 'window-open']),
+    );
     expect(window.options.webPreferences.sandbox).toBe(true);
     expect(window.webContents.setWindowOpenHandler).toHaveBeenCalledTimes(1);
 

@@ -28,7 +28,10 @@ describe('chooseNativeSqlite (the Electron main process)', () => {
   });
 
   it('uses the prepared build in development', () => {
-    expect(chooseNativeSqlite({ isPackaged: false, projectRoot: ROOT, target: TARGET, exists: (p) => p === BINDING })).toEqual({ kind: 'prepared', binding: BINDING });
+    expect(chooseNativeSqlite({ isPackaged: false, projectRoot: ROOT, target: TARGET, exists: (p) => p === BINDING })).toEqual({
+      kind: 'prepared',
+      binding: BINDING,
+    });
   });
 
   it('says how to prepare it when it is missing, instead of loading the Node build', () => {
@@ -60,7 +63,14 @@ describe('planNativeSqlite (npm start, before Electron)', () => {
   });
 
   it('keeps npm settings meant for the Node build away from the build tools', () => {
-    const env = buildEnv({ PATH: '/bin', npm_config_nodedir: '/usr', npm_config_target: '20.0.0', npm_config_runtime: 'node', npm_config_cache: '/c', HOME: '/h' });
+    const env = buildEnv({
+      PATH: '/bin',
+      npm_config_nodedir: '/usr',
+      npm_config_target: '20.0.0',
+      npm_config_runtime: 'node',
+      npm_config_cache: '/c',
+      HOME: '/h',
+    });
     expect(env).toEqual({ PATH: '/bin', npm_config_cache: '/c', HOME: '/h' });
   });
 });
@@ -144,12 +154,21 @@ describe('the pieces that touch the disk', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mailyard-native-'));
     const from = join(dir, 'better-sqlite3');
     for (const sub of ['build/Release', 'deps/sqlite3', 'src', 'node_modules/x', 'lib']) mkdirSync(join(from, sub), { recursive: true });
-    for (const file of ['package.json', 'binding.gyp', 'build/Release/better_sqlite3.node', 'deps/sqlite3/sqlite3.c', 'src/better_sqlite3.cpp', 'node_modules/x/index.js', 'lib/index.js']) {
+    for (const file of [
+      'package.json',
+      'binding.gyp',
+      'build/Release/better_sqlite3.node',
+      'deps/sqlite3/sqlite3.c',
+      'src/better_sqlite3.cpp',
+      'node_modules/x/index.js',
+      'lib/index.js',
+    ]) {
       writeFileSync(join(from, file), 'x');
     }
     const to = join(dir, 'staged');
     copyPackageSources(from, to);
-    for (const file of ['package.json', 'binding.gyp', 'deps/sqlite3/sqlite3.c', 'src/better_sqlite3.cpp', 'lib/index.js']) expect(existsSync(join(to, file)), file).toBe(true);
+    for (const file of ['package.json', 'binding.gyp', 'deps/sqlite3/sqlite3.c', 'src/better_sqlite3.cpp', 'lib/index.js'])
+      expect(existsSync(join(to, file)), file).toBe(true);
     expect(existsSync(join(to, 'build'))).toBe(false);
     expect(existsSync(join(to, 'node_modules'))).toBe(false);
   });

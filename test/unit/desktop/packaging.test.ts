@@ -10,7 +10,11 @@ const ROOT = resolve(import.meta.dirname, '../../..');
 const require = createRequire(createRequire(createRequire(import.meta.url).resolve('electron-builder/package.json')).resolve('app-builder-lib/package.json'));
 const yaml = require('js-yaml') as { load(text: string): any };
 const config = yaml.load(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8'));
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; main: string; allowScripts: Record<string, boolean> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+  main: string;
+  allowScripts: Record<string, boolean>;
+};
 
 describe('packaging', () => {
   it('electron-builder accepts the configuration', async () => {
@@ -32,7 +36,12 @@ describe('packaging', () => {
     // Only what runs: not the npm start step, not better-sqlite3's sources and build leftovers.
     expect(config.files).toContain('!out/main/prepare-native-sqlite.js');
     expect(config.files).toContain('!**/node_modules/better-sqlite3/{deps,src}/**');
-    expect(config.electronFuses).toMatchObject({ runAsNode: false, enableNodeOptionsEnvironmentVariable: false, enableNodeCliInspectArguments: false, onlyLoadAppFromAsar: true });
+    expect(config.electronFuses).toMatchObject({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      onlyLoadAppFromAsar: true,
+    });
   });
 
   it('npm start prepares better-sqlite3 for Electron before launching it; npm run dist packages and restores the Node build', () => {
@@ -45,7 +54,7 @@ describe('packaging', () => {
     expect(pkg.scripts.test).not.toMatch(/dist|electron-builder|prepare-native-sqlite|electron \./);
   });
 
-  it('install scripts: better-sqlite3 builds for Node; the packaging tools\' optional ones stay off', () => {
+  it("install scripts: better-sqlite3 builds for Node; the packaging tools' optional ones stay off", () => {
     expect(pkg.allowScripts).toMatchObject({ 'better-sqlite3': true, 'electron-winstaller': false, 'es5-ext': false });
   });
 });

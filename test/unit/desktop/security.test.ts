@@ -131,7 +131,22 @@ describe('lockDownSession', () => {
       s.request!({}, permission, callback, { requestingUrl, isMainFrame });
       return callback.mock.calls[0]![0] as boolean;
     };
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen', 'midi', 'hid', 'serial', 'usb', 'fileSystem', 'pointerLock', 'display-capture', 'unknown']) {
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'openExternal',
+      'fullscreen',
+      'midi',
+      'hid',
+      'serial',
+      'usb',
+      'fileSystem',
+      'pointerLock',
+      'display-capture',
+      'unknown',
+    ]) {
       expect(ask(permission, `${ORIGIN}/`), permission).toBe(false);
     }
     expect(ask('clipboard-sanitized-write', `${ORIGIN}/messages`)).toBe(true);

@@ -23,10 +23,13 @@ describe('installShutdown', () => {
     installShutdown(app as never, () => {
       closes++;
       app.log.push('close started');
-      return new Promise<void>((resolve) => (finish = () => {
-        app.log.push('close finished');
-        resolve();
-      }));
+      return new Promise<void>(
+        (resolve) =>
+          (finish = () => {
+            app.log.push('close finished');
+            resolve();
+          }),
+      );
     });
     const first = fakeEvent();
     app.emit('before-quit', first);
@@ -46,7 +49,11 @@ describe('installShutdown', () => {
   it('quits even when closing fails, and reports the error', async () => {
     const app = fakeApp();
     const errors: unknown[] = [];
-    installShutdown(app as never, () => Promise.reject(new Error('disk gone')), (err) => errors.push(err));
+    installShutdown(
+      app as never,
+      () => Promise.reject(new Error('disk gone')),
+      (err) => errors.push(err),
+    );
     app.emit('before-quit', fakeEvent());
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(errors).toEqual([new Error('disk gone')]);

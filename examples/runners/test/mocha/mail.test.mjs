@@ -32,7 +32,10 @@ it('a welcome email is captured and delivered', async () => {
   assert.match(message.html ?? '', /Welcome aboard\./);
   await yard.advanceClock(60_000); // delivery is due 1 s after the send, on the emulator's clock
   await handled('delivery', refId);
-  assert.deepEqual(app.events.map((e) => e.event), ['delivery']);
+  assert.deepEqual(
+    app.events.map((e) => e.event),
+    ['delivery'],
+  );
 });
 
 it('a hard bounce suppresses the address', async () => {
@@ -51,7 +54,10 @@ it('a soft bounce reaches the app after a retry once the clock moves', async () 
   assert.equal(failed.last_status_code, 500);
   await yard.advanceClock(5_000); // the retry schedule's first delay
   const bounce = await handled('bounce', refId);
-  assert.deepEqual(bounce.attempt_log.map((a) => a.response?.status), [500, 200]);
+  assert.deepEqual(
+    bounce.attempt_log.map((a) => a.response?.status),
+    [500, 200],
+  );
   assert.equal(bounce.payload.bounce_type, 'soft');
   assert.equal(app.suppressed.has('soft-bounce@sim.mailyard.test'), false);
 });

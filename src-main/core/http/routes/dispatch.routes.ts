@@ -26,8 +26,17 @@ export function dispatchHandlers(deps: { clockControl: ClockService; dispatcher:
     waitForDeliveries: async ({ query, request }) => {
       const { wait_ms, limit, ...filter } = query;
       // The list is newest first: the oldest `limit` of the newest matches, oldest first.
-      const answer = await longPoll(request, wait_ms, () => dispatcher.list({ ...filter, limit: WAIT_CANDIDATES }).reverse().slice(0, limit));
-      return ok(answer.timed_out ? 'No delivery matched' : 'Deliveries matched', { deliveries: answer.found, timed_out: answer.timed_out, waited_ms: answer.waited_ms });
+      const answer = await longPoll(request, wait_ms, () =>
+        dispatcher
+          .list({ ...filter, limit: WAIT_CANDIDATES })
+          .reverse()
+          .slice(0, limit),
+      );
+      return ok(answer.timed_out ? 'No delivery matched' : 'Deliveries matched', {
+        deliveries: answer.found,
+        timed_out: answer.timed_out,
+        waited_ms: answer.waited_ms,
+      });
     },
     countDeliveries: ({ query }) => ok('Deliveries counted', { count: dispatcher.count(query) }),
     listEndpoints: ({ query }) => ok('Endpoints retrieved successfully', { endpoints: dispatcher.endpoints(query.account_id) }),

@@ -17,8 +17,7 @@ export function inboundHandlers(inbound: InboundService) {
     createInboundUsername: async ({ body, account }) => ok('Inbound username created successfully', await inbound.createUsername(account.id, body)),
     updateInboundUsername: async ({ params, body, account }) =>
       ok('Inbound username updated successfully', await inbound.updateUsername(account.id, params.domain, params.username, body)),
-    getInboundUsername: ({ params, account }) =>
-      ok('Inbound username retrieved successfully', inbound.getUsername(account.id, params.domain, params.username)),
+    getInboundUsername: ({ params, account }) => ok('Inbound username retrieved successfully', inbound.getUsername(account.id, params.domain, params.username)),
   } satisfies Partial<ServiceHandlers>;
 }
 

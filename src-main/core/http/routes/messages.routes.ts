@@ -51,7 +51,11 @@ export function messageHandlers({ messages, relay, checks, longPoll }: MessagesD
     waitForMessages: async ({ query, request }) => {
       const { wait_ms, limit, ...filter } = query;
       const answer = await longPoll(request, wait_ms, () => messages.matching(filter, limit));
-      return ok(answer.timed_out ? 'No message matched' : 'Messages matched', { messages: answer.found, timed_out: answer.timed_out, waited_ms: answer.waited_ms });
+      return ok(answer.timed_out ? 'No message matched' : 'Messages matched', {
+        messages: answer.found,
+        timed_out: answer.timed_out,
+        waited_ms: answer.waited_ms,
+      });
     },
     countMessages: async ({ query }) => ok('Messages counted', await messages.count(query)),
     getMessage: async ({ params }) => ok('Message retrieved successfully', await messages.detail(params.id)),

@@ -75,17 +75,21 @@ export function checkLinks(html: string, lookup: TokenLookup): LinkCheck[] {
 }
 
 function problemsOf(url: string): LinkProblem[] {
-  if (url === '' || url === '#') return [{ code: 'empty', level: 'error', message: url === '' ? 'Empty href: the link goes nowhere' : 'href="#": the link goes nowhere' }];
+  if (url === '' || url === '#')
+    return [{ code: 'empty', level: 'error', message: url === '' ? 'Empty href: the link goes nowhere' : 'href="#": the link goes nowhere' }];
   const scheme = /^([a-z][a-z0-9+.-]*:)/i.exec(url)?.[1]?.toLowerCase();
   if (scheme === undefined) {
-    if (url.startsWith('//')) return [{ code: 'relative', level: 'warning', message: 'Scheme-relative URL: mail clients have no page to take the scheme from; use https://' }];
+    if (url.startsWith('//'))
+      return [{ code: 'relative', level: 'warning', message: 'Scheme-relative URL: mail clients have no page to take the scheme from; use https://' }];
     return [{ code: 'relative', level: 'error', message: 'Relative URL: an email has no base address, so this link is broken in every client' }];
   }
-  if (UNSAFE_SCHEMES.has(scheme)) return [{ code: 'unsafe_scheme', level: 'error', message: `Unsafe scheme ${scheme} (mail clients strip or block it; spam filters flag it)` }];
+  if (UNSAFE_SCHEMES.has(scheme))
+    return [{ code: 'unsafe_scheme', level: 'error', message: `Unsafe scheme ${scheme} (mail clients strip or block it; spam filters flag it)` }];
   if (scheme === 'mailto:' || scheme === 'tel:' || scheme === 'sms:') {
     return url.length > scheme.length ? [] : [{ code: 'empty', level: 'error', message: `${scheme} with no address` }];
   }
-  if (scheme !== 'http:' && scheme !== 'https:') return [{ code: 'unsafe_scheme', level: 'warning', message: `Unusual scheme ${scheme}: most mail clients will not open it` }];
+  if (scheme !== 'http:' && scheme !== 'https:')
+    return [{ code: 'unsafe_scheme', level: 'warning', message: `Unusual scheme ${scheme}: most mail clients will not open it` }];
   let parsed: URL;
   try {
     parsed = new URL(url);

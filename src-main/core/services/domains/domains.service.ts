@@ -162,7 +162,8 @@ export class DomainsService {
   /** Control API: the outcome of the domain's next verifications, in one account or every account that has it. */
   setVerification(domain: string, body: SetVerificationBody): { domain: string; outcome: 'verified' | 'failed'; reason: string | null; accounts: number } {
     const { ascii } = domainName(domain);
-    const rows = body.account_id === undefined ? this.deps.repo.findByName(ascii) : [this.deps.repo.find(body.account_id, ascii)].filter((r) => r !== undefined);
+    const rows =
+      body.account_id === undefined ? this.deps.repo.findByName(ascii) : [this.deps.repo.find(body.account_id, ascii)].filter((r) => r !== undefined);
     if (rows.length === 0) throw appError('domainNotFound');
     const reason = body.outcome === 'failed' ? (body.reason ?? null) : null;
     for (const row of rows) this.deps.repo.setOutcome(row.id, body.outcome, reason);
@@ -175,9 +176,17 @@ export class DomainsService {
       ...this.toRecord(row),
       account_id: row.account_id,
       verification: { outcome: row.next_outcome, reason: row.next_outcome === 'failed' ? (row.next_reason ?? DEFAULT_FAILURE) : null },
-      checks: this.deps.repo.checks(row.id, CHECKS_KEPT).map(
-        (c): DomainCheck => ({ checked_at: c.checked_at, mode: c.mode, status: c.status, reason: c.reason, records: toRecordMap(JSON.parse(c.records) as DnsRecord[]) }),
-      ),
+      checks: this.deps.repo
+        .checks(row.id, CHECKS_KEPT)
+        .map(
+          (c): DomainCheck => ({
+            checked_at: c.checked_at,
+            mode: c.mode,
+            status: c.status,
+            reason: c.reason,
+            records: toRecordMap(JSON.parse(c.records) as DnsRecord[]),
+          }),
+        ),
     }));
   }
 

@@ -123,7 +123,16 @@ export async function composeCopies(
       copies.push({ ...mine, raw: base, patch: template.patchFor(tokenValues(r.id, records)) });
     } else {
       const t = tracked ? addTracking(own.html, own.text, options, found?.links, keys) : { html: own.html, text: own.text, headers: {} };
-      const raw = await composeMessage(body, { messageId: `<${r.id}@mailyard.local>`, date, subject: own.subject, html: t.html, text: t.text, extraHeaders: t.headers, dkim, boundary });
+      const raw = await composeMessage(body, {
+        messageId: `<${r.id}@mailyard.local>`,
+        date,
+        subject: own.subject,
+        html: t.html,
+        text: t.text,
+        extraHeaders: t.headers,
+        dkim,
+        boundary,
+      });
       // A large copy's composing, its template and their check each take a turn of their own.
       if (large(raw)) await nextTurn();
       if (base === undefined) {

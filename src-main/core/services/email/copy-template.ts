@@ -43,7 +43,11 @@ export class CopyTemplate {
       if (found === 0) return undefined;
     }
     places.sort((a, b) => a.offset - b.offset);
-    return new CopyTemplate(raw, tokens.map((t) => t.length), places);
+    return new CopyTemplate(
+      raw,
+      tokens.map((t) => t.length),
+      places,
+    );
   }
 
   /** The edits (see byte-patch.ts) that make the copy whose tokens are `values` (in the order given to `of`). */

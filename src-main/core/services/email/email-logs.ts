@@ -1,9 +1,4 @@
-import {
-  LOGS_MAX_WINDOW_MS,
-  type EmailLogEntry,
-  type EmailLogsQuery,
-  type EmailLogsResponse,
-} from '../../../../src-shared/schemas/email';
+import { LOGS_MAX_WINDOW_MS, type EmailLogEntry, type EmailLogsQuery, type EmailLogsResponse } from '../../../../src-shared/schemas/email';
 import type { Clock } from '../../clock';
 import { cursorId } from '../../cursor';
 import { appError } from '../../error-catalogue';
@@ -30,7 +25,8 @@ function decodeLogsToken(token: string): { before: string; total: number | undef
 }
 
 /** A query date: start of that day (UTC) for a plain date, else the instant. */
-const toMs = (value: string | undefined) => (value === undefined ? undefined : Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value.replace(' ', 'T')));
+const toMs = (value: string | undefined) =>
+  value === undefined ? undefined : Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value.replace(' ', 'T'));
 
 /** The log entry of one copy, with the events that happened to it. */
 function toLogEntry(row: MessageRow, events: MessageEventRow[], accountNumber: number): EmailLogEntry {

@@ -172,7 +172,9 @@ export class MessagesService {
       parse_problem: parsed.problem,
       events: events.map((e) => ({ event: e.event, timestamp: e.timestamp, delivery_id: e.delivery_id })),
       size: raw.length,
-      relay: relay ? { mailer_id: relay.mailer_id, attempts: relay.attempts, next_attempt_at: isoTimestamp(relay.next_ms), last_reply: relay.last_reply } : null,
+      relay: relay
+        ? { mailer_id: relay.mailer_id, attempts: relay.attempts, next_attempt_at: isoTimestamp(relay.next_ms), last_reply: relay.last_reply }
+        : null,
       suppression: this.deps.suppression(row.account_id, row.recipient_email),
       fire_outcomes: this.deps.fireOutcomes(row),
     };

@@ -48,7 +48,8 @@ export function neutraliseTracking(html: string, lookup: TokenLookup): string {
     if (isImg) return '';
     const { known, token } = tracked;
     const url = known.kind === 'click' && known.url ? known.url : '#';
-    const title = known.kind === 'click' && known.url ? `Tracked link to ${known.url} (not counted from the preview)` : 'Tracking link (not followed from the preview)';
+    const title =
+      known.kind === 'click' && known.url ? `Tracked link to ${known.url} (not counted from the preview)` : 'Tracking link (not followed from the preview)';
     const rest = ` ${attrs}`.replace(attr, `$1"${escapeAttr(url)}"`).replace(/\s+title\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+)/i, '');
     return `<a ${TRACKED_LINK_ATTR}="${escapeAttr(token)}" title="${escapeAttr(title)}"${rest}>`;
   });

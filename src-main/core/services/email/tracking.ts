@@ -47,7 +47,11 @@ const LINK = /<a\b([^>]*?)\bhref\s*=\s*(["'])(https?:\/\/[^"']*)\2([^>]*)>([\s\S
 
 /** The visible text of an anchor's content, for `link_name`. */
 function linkName(inner: string): string {
-  return he.decode(inner.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 500);
+  return he
+    .decode(inner.replace(/<[^>]*>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 500);
 }
 
 /**
@@ -82,7 +86,12 @@ export interface TrackingKeys {
 export const newTrackingKeys = (): TrackingKeys => ({ click: newToken(), open: newToken(), unsubscribe: newToken() });
 
 /** What addTracking records of a message with these keys: its pixel and unsubscribe tokens and its click links. */
-export function trackingRecords(hasHtml: boolean, options: TrackingOptions, links: PreparedLinks | undefined, keys: TrackingKeys): Pick<TrackedContent, 'tokens' | 'links'> {
+export function trackingRecords(
+  hasHtml: boolean,
+  options: TrackingOptions,
+  links: PreparedLinks | undefined,
+  keys: TrackingKeys,
+): Pick<TrackedContent, 'tokens' | 'links'> {
   const tokens: TrackingToken[] = [];
   if (options.unsubscribe) tokens.push({ token: keys.unsubscribe, kind: 'unsubscribe', url: null, link_name: null });
   if (hasHtml && options.open) tokens.push({ token: keys.open, kind: 'open', url: null, link_name: null });
@@ -125,7 +134,10 @@ export function addTracking(
     if (outText !== undefined) outText = `${outText}\n\nUnsubscribe: ${link}\n`;
   }
   if (outHtml !== undefined && options.open) {
-    outHtml = insertBeforeBodyEnd(outHtml, `<img src="${url('o', keys.open)}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`);
+    outHtml = insertBeforeBodyEnd(
+      outHtml,
+      `<img src="${url('o', keys.open)}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`,
+    );
   }
   return { html: outHtml, text: outText, headers, tokens, links: clicks };
 }

@@ -226,7 +226,14 @@ export class MessageLog {
     const { messageId } = message;
     messages.addEvent(messageId, event, timestamp, deliveryId);
     if (suppression) {
-      simulation.suppress(message.accountId, message.recipient.email.toLowerCase(), suppression.source, isoTimestamp(clock.now()), suppression.reason, messageId);
+      simulation.suppress(
+        message.accountId,
+        message.recipient.email.toLowerCase(),
+        suppression.source,
+        isoTimestamp(clock.now()),
+        suppression.reason,
+        messageId,
+      );
     }
     if (change?.status === 'delivered') messages.setDelivered(messageId, 'delivered', Date.parse(timestamp), timestamp);
     else if (change) messages.setStatus(messageId, change.status, timestamp, change.failedReason ?? null);

@@ -6,7 +6,13 @@ export interface SuppressionsDeps {
   simulation: Pick<SimulationRepo, 'suppressions' | 'suppression' | 'unsuppress'>;
 }
 
-const toSuppression = (r: SuppressionRow): Suppression => ({ email: r.email_lc, source: r.source, reason: r.reason, message_id: r.message_id, since: r.created_at });
+const toSuppression = (r: SuppressionRow): Suppression => ({
+  email: r.email_lc,
+  source: r.source,
+  reason: r.reason,
+  message_id: r.message_id,
+  since: r.created_at,
+});
 
 /** An account's suppression list, as the control API and the UI's Suppressions screen see it. */
 export class SuppressionsService {

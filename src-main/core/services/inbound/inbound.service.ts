@@ -14,14 +14,7 @@ import type { DeliveryTarget, Dispatcher } from '../../dispatch/dispatcher';
 import { appError } from '../../error-catalogue';
 import type { InboundDomainRow, InboundRepo, InboundUsernameRow } from '../../store/inbound.repo';
 import { parseDomainName } from '../domains/hostname';
-import {
-  composeInbound,
-  INBOUND_DOMAIN_TARGET,
-  INBOUND_USERNAME_TARGET,
-  InboundPosts,
-  type InboundRoute,
-  type RoutedRecipient,
-} from './inbound-posts';
+import { composeInbound, INBOUND_DOMAIN_TARGET, INBOUND_USERNAME_TARGET, InboundPosts, type InboundRoute, type RoutedRecipient } from './inbound-posts';
 import { repliedCopyKeys } from './inbound-replies';
 import { effectiveTarget, toInboundDomainRecord, toInboundUsernameRecord } from './inbound-records';
 
@@ -73,7 +66,10 @@ export class InboundService {
   }
 
   private domainRecord(row: InboundDomainRow): InboundDomainRecord {
-    return toInboundDomainRecord(row, this.deps.repo.usernamesOf(row.id).map((u) => u.username));
+    return toInboundDomainRecord(
+      row,
+      this.deps.repo.usernamesOf(row.id).map((u) => u.username),
+    );
   }
 
   private usernameRecord(domain: InboundDomainRow, row: InboundUsernameRow): InboundUsernameRecord {
@@ -234,7 +230,10 @@ export class InboundService {
     for (let i = 1; i < labels.length - 1; i += 1) {
       const parent = labels.slice(i).join('.');
       if (!this.routed!.has(parent)) continue;
-      const route = this.pick(accountId, this.deps.repo.domainRoutes(parent).filter((r) => r.wildcard === 1));
+      const route = this.pick(
+        accountId,
+        this.deps.repo.domainRoutes(parent).filter((r) => r.wildcard === 1),
+      );
       if (route) return route;
     }
     return undefined;
@@ -291,6 +290,10 @@ export class InboundService {
 
   /** Posts an inbound email to the route of each recipient (see InboundPosts.deliver), except where strict replies hold it back. */
   deliver(raw: Buffer, routed: Array<{ email: string; route: InboundRoute }>, source: 'smtp' | 'api'): Promise<RoutedRecipient[]> {
-    return this.posts.deliver(raw, routed.filter((r) => this.admits(raw, r.route)), source);
+    return this.posts.deliver(
+      raw,
+      routed.filter((r) => this.admits(raw, r.route)),
+      source,
+    );
   }
 }

@@ -27,7 +27,13 @@ export function toMailerRecord(row: MailerRow): MailerRecord {
     email: row.email,
     config_type: row.config_type,
     connection_type: row.connection_type,
-    config: { host: row.host, port: row.port, username: row.username, secure: row.secure as MailerRecord['config']['secure'], has_password: row.password_enc !== null },
+    config: {
+      host: row.host,
+      port: row.port,
+      username: row.username,
+      secure: row.secure as MailerRecord['config']['secure'],
+      has_password: row.password_enc !== null,
+    },
     webhook: webhook as MailerRecord['webhook'],
     oauth_active: row.oauth_active === 1,
     oauth:

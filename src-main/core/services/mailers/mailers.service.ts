@@ -173,7 +173,12 @@ export class MailersService {
     if (body.webhook && body.webhook.url !== oldUrl) await this.deps.checkUrl(body.webhook.url, 'webhook.url');
     if (pathType === 'smtp' && c.host !== undefined && c.host !== current.host) await this.deps.checkSmtpHost(c.host, 'config.host');
     const connectionChanged =
-      c.host !== undefined || c.port !== undefined || c.username !== undefined || c.password !== undefined || c.secure !== undefined || body.connection_type !== undefined;
+      c.host !== undefined ||
+      c.port !== undefined ||
+      c.username !== undefined ||
+      c.password !== undefined ||
+      c.secure !== undefined ||
+      body.connection_type !== undefined;
     this.deps.repo.update({
       id: current.id,
       name: body.name ?? current.name,

@@ -49,7 +49,10 @@ export const parseOptions = (json: string | null): Partial<OAuthOptions> => (jso
  */
 export function toOAuthConfig(row: MailerRow): OAuthConfigResponse {
   const meta = parseOptions(row.oauth_meta);
-  const webhook = row.webhook === null ? null : (JSON.parse(row.webhook) as { url: string; method: NonNullable<OAuthConfigResponse['webhook']>['method']; headers?: Record<string, string> });
+  const webhook =
+    row.webhook === null
+      ? null
+      : (JSON.parse(row.webhook) as { url: string; method: NonNullable<OAuthConfigResponse['webhook']>['method']; headers?: Record<string, string> });
   return {
     active: row.oauth_active === 1,
     config: { host: row.host, port: row.port, username: row.username, secure: row.secure, type: row.config_type },

@@ -51,7 +51,8 @@ export class OAuthService {
   private mailerFor(accountId: string, mailerId: string | undefined, type: OAuthLoginBody['type']): MailerRow | undefined {
     if (mailerId === undefined || mailerId === '') return undefined;
     const row = this.deps.mailers.get(accountId, mailerId);
-    if (type !== undefined && type !== 'smtp_imap' && row.config_type !== type) throw invalid('type', `must match the mailer's config_type (${row.config_type}) or be smtp_imap`);
+    if (type !== undefined && type !== 'smtp_imap' && row.config_type !== type)
+      throw invalid('type', `must match the mailer's config_type (${row.config_type}) or be smtp_imap`);
     return row;
   }
 
@@ -124,7 +125,14 @@ export class OAuthService {
       );
     }
     const email = idTokenEmail(body.token?.id_token) ?? OFFLINE_DEFAULT_ADDRESS;
-    return this.deps.mailers.createOAuthSmtp(accountId, { name: email, email, host: OFFLINE_SMTP.host, port: OFFLINE_SMTP.port, username: email, secure: OFFLINE_SMTP.secure });
+    return this.deps.mailers.createOAuthSmtp(accountId, {
+      name: email,
+      email,
+      host: OFFLINE_SMTP.host,
+      port: OFFLINE_SMTP.port,
+      username: email,
+      secure: OFFLINE_SMTP.secure,
+    });
   }
 
   /** getOAuthConfig: the mailer as the real page shows it; 404 `Email config not found`. */

@@ -8,7 +8,10 @@ export type Plan = { kind: 'suppressed' } | { kind: 'events'; source: 'rule' | '
 
 /** A rule's pattern against an address: case-insensitive, `*` matches any run of characters. */
 export function patternMatches(pattern: string, email: string): boolean {
-  const escaped = pattern.toLowerCase().replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  const escaped = pattern
+    .toLowerCase()
+    .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*');
   return new RegExp(`^${escaped}$`).test(email.toLowerCase());
 }
 

@@ -39,7 +39,14 @@ describe('FreshQueue', () => {
 
   it('gives back the row as it was made, claimed, with the payload the claim read', () => {
     const q = new FreshQueue();
-    const made = { ...row('a'), ref_id: 'REF-1', next_attempt_at: 1_000, created_ms: 1_000, created_at: '2026-11-22T14:00:01.000Z', updated_at: '2026-11-22T14:00:01.000Z' };
+    const made = {
+      ...row('a'),
+      ref_id: 'REF-1',
+      next_attempt_at: 1_000,
+      created_ms: 1_000,
+      created_at: '2026-11-22T14:00:01.000Z',
+      updated_at: '2026-11-22T14:00:01.000Z',
+    };
     q.push(made);
     q.push({ ...row('b'), target_url: 'http://127.0.0.1/moved' });
     expect(q.take()).toBe('a');

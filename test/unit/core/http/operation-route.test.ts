@@ -13,7 +13,11 @@ const APP = join(ROOT, 'src-main/core/http/app.ts');
 const EMAIL_HANDLERS = join(ROOT, 'src-main/core/http/routes/email.routes.ts');
 const EMAIL_OPERATIONS = join(ROOT, 'src-shared/operations/service/email.ts');
 
-const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'src-main/tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+const config = ts.getParsedCommandLineOfConfigFile(
+  join(ROOT, 'src-main/tsconfig.json'),
+  {},
+  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+)!;
 let previous: ts.Program | undefined;
 
 /** The errors in `files` when `changed` holds that text instead of what is on disk. */
@@ -27,7 +31,9 @@ function errorsWith(changed: string, text: string, files: string[]): string[] {
   const program = ts.createProgram({ rootNames: [APP], options: config.options, host, oldProgram: previous });
   previous = program;
   return files.flatMap((file) =>
-    program.getSemanticDiagnostics(program.getSourceFile(file)).map((d) => `${file.slice(ROOT.length + 1)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`),
+    program
+      .getSemanticDiagnostics(program.getSourceFile(file))
+      .map((d) => `${file.slice(ROOT.length + 1)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`),
   );
 }
 

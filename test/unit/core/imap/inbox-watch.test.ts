@@ -51,7 +51,17 @@ async function until<T>(what: string, check: () => T | undefined, timeoutMs = 50
 
 /** An InboxWatch on a stub server, with the mailer's status and the events it sends recorded. */
 function watchOn(port: number, wall: FakeWall) {
-  const row = { id: 'm1', account_id: 'a1', config_type: 'imap', host: '127.0.0.1', port, username: 'u', secure: 'None', status: 'connecting', last_error: null } as unknown as MailerRow;
+  const row = {
+    id: 'm1',
+    account_id: 'a1',
+    config_type: 'imap',
+    host: '127.0.0.1',
+    port,
+    username: 'u',
+    secure: 'None',
+    status: 'connecting',
+    last_error: null,
+  } as unknown as MailerRow;
   const statuses: Array<{ status: string; error: string | null }> = [];
   const events: unknown[] = [];
   const deps = {
@@ -114,7 +124,9 @@ describe('InboxWatch against misbehaving servers (127.0.0.1)', () => {
     const delays: number[] = [];
     for (let attempt = 1; attempt <= 11; attempt++) {
       // Each attempt ends with exactly one reconnection timer (the set-up deadline is cancelled with it).
-      await until(`attempt ${attempt} fails`, () => (stub!.connections() === attempt && wall.pending().length === 1 && wall.pending()[0]!.delayMs !== 10_000 ? true : undefined));
+      await until(`attempt ${attempt} fails`, () =>
+        stub!.connections() === attempt && wall.pending().length === 1 && wall.pending()[0]!.delayMs !== 10_000 ? true : undefined,
+      );
       delays.push(wall.fireNext());
     }
     expect(delays).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000, 64_000, 128_000, 256_000, 300_000, 300_000]);
@@ -154,8 +166,14 @@ describe('describeImapError', () => {
       parserError: { code: 'ParserError2', parserContext: { input: '2 ???garbage [[[', element: '???garbage', pos: 2 } },
     });
     expect(describeImapError(parserFailure)).toBe(`protocol error: the server's answer is not IMAP: "2 ???garbage [[[" (ParserError2)`);
-    expect(describeImapError(Object.assign(new Error('Command failed'), { authenticationFailed: true, serverResponseCode: 'AUTHENTICATIONFAILED', responseText: 'Authentication failed.' }))).toBe(
-      'AUTHENTICATIONFAILED Authentication failed.',
-    );
+    expect(
+      describeImapError(
+        Object.assign(new Error('Command failed'), {
+          authenticationFailed: true,
+          serverResponseCode: 'AUTHENTICATIONFAILED',
+          responseText: 'Authentication failed.',
+        }),
+      ),
+    ).toBe('AUTHENTICATIONFAILED Authentication failed.');
   });
 });

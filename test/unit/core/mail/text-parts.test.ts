@@ -4,7 +4,8 @@ import { parseLeniently } from '../../../../src-main/core/mail/lenient-parse';
 import { decodeQuotedPrintable, readTextParts } from '../../../../src-main/core/mail/text-parts';
 
 const squash = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
-const compose = (mail: ConstructorParameters<typeof MailComposer>[0]) => new MailComposer({ from: 'a@example.com', to: 'b@example.org', subject: 'S', ...mail }).compile().build();
+const compose = (mail: ConstructorParameters<typeof MailComposer>[0]) =>
+  new MailComposer({ from: 'a@example.com', to: 'b@example.org', subject: 'S', ...mail }).compile().build();
 
 const text = 'Grüße aus Köln: your order ships today. A long line '.repeat(8) + '= equals and tabs\tend';
 const html = `<p>Hello <b>Zoë</b>, ${'your receipt is below. '.repeat(30)}</p><p>€ 12,00</p>`;
@@ -14,7 +15,17 @@ describe('readTextParts: the search index reads text and HTML parts without mail
     ['text only', { text }],
     ['HTML only', { html }],
     ['alternative', { text, html }],
-    ['mixed, with an attachment and an inline image', { text, html, attachments: [{ filename: 'report é.pdf', content: Buffer.alloc(40_000, 7) }, { filename: 'logo.png', cid: 'logo', content: Buffer.alloc(900, 1) }] }],
+    [
+      'mixed, with an attachment and an inline image',
+      {
+        text,
+        html,
+        attachments: [
+          { filename: 'report é.pdf', content: Buffer.alloc(40_000, 7) },
+          { filename: 'logo.png', cid: 'logo', content: Buffer.alloc(900, 1) },
+        ],
+      },
+    ],
     ['base64 text', { text: Buffer.from(text), textEncoding: 'base64' } as never],
     ['latin1 text', { text: { content: 'caf\u00e9 cr\u00e8me', contentType: 'text/plain; charset=iso-8859-1' } } as never],
   ];
@@ -37,7 +48,9 @@ describe('readTextParts: the search index reads text and HTML parts without mail
   });
 
   it('reads LF-only messages and a cut multipart (no closing delimiter)', () => {
-    const parts = readTextParts(Buffer.from('Content-Type: multipart/alternative; boundary=b\n\n--b\nContent-Type: text/plain\n\nfirst\n--b\nContent-Type: text/html\n\n<p>second'));
+    const parts = readTextParts(
+      Buffer.from('Content-Type: multipart/alternative; boundary=b\n\n--b\nContent-Type: text/plain\n\nfirst\n--b\nContent-Type: text/html\n\n<p>second'),
+    );
     expect(parts).toEqual({ text: ['first'], html: ['<p>second'], filenames: [] });
   });
 

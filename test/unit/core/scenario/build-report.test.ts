@@ -13,8 +13,14 @@ const withApp = { app: { command: 'node app.js' } };
 
 describe('nothingToJudge: a run that sent nothing is never a pass', () => {
   it('expectations of the app with no send by the app: the traffic sending does not count', () => {
-    const s = scenario({ ...withApp, traffic: { count: 3 }, expect: { app: { noSendAfterHardBounce: true, maxSendsPerRecipient: 2, noSendAfterComplaint: false } } });
-    expect(nothingToJudge(s, { all: 3, app: 0 })).toMatch(/^nothing to judge: the scenario expects things of the app \(noSendAfterHardBounce, maxSendsPerRecipient\) but the app sent nothing/);
+    const s = scenario({
+      ...withApp,
+      traffic: { count: 3 },
+      expect: { app: { noSendAfterHardBounce: true, maxSendsPerRecipient: 2, noSendAfterComplaint: false } },
+    });
+    expect(nothingToJudge(s, { all: 3, app: 0 })).toMatch(
+      /^nothing to judge: the scenario expects things of the app \(noSendAfterHardBounce, maxSendsPerRecipient\) but the app sent nothing/,
+    );
     expect(nothingToJudge(s, { all: 4, app: 1 })).toBeNull();
   });
 

@@ -44,7 +44,12 @@ describe('scenario format', () => {
 
   it('refuses a share over 100% at its line', () => {
     const errors = errorsOf(`${base}outcomes:\n  - match: { share: 1.5 }\n    fate: spam\n`);
-    expect(errors).toContainEqual({ path: 'outcomes.0.match.share', line: 8, column: 21, message: 'must be at most 1 (100%); a share is a fraction: 0.03 is 3%' });
+    expect(errors).toContainEqual({
+      path: 'outcomes.0.match.share',
+      line: 8,
+      column: 21,
+      message: 'must be at most 1 (100%); a share is a fraction: 0.03 is 3%',
+    });
     expect(errors).toContainEqual({ path: 'outcomes', line: 8, column: 3, message: 'the shares add up to 150%, over 100%' });
   });
 
@@ -54,11 +59,15 @@ describe('scenario format', () => {
   });
 
   it('refuses an unknown fate and an unknown event kind, naming the kinds it takes', () => {
-    const errors = errorsOf(`${base}outcomes:\n  - match: { pattern: "*@x.test" }\n    fate: explode\nwebhook:\n  url: http://127.0.0.1:9/h\n  events: [delivery, nope]\n`);
-    expect(errors.map((e) => [e.path, e.line])).toEqual([
-      ['webhook.events.1', 12],
-      ['outcomes.0.fate', 9],
-    ].sort((a, b) => (a[0]! < b[0]! ? 1 : -1)));
+    const errors = errorsOf(
+      `${base}outcomes:\n  - match: { pattern: "*@x.test" }\n    fate: explode\nwebhook:\n  url: http://127.0.0.1:9/h\n  events: [delivery, nope]\n`,
+    );
+    expect(errors.map((e) => [e.path, e.line])).toEqual(
+      [
+        ['webhook.events.1', 12],
+        ['outcomes.0.fate', 9],
+      ].sort((a, b) => (a[0]! < b[0]! ? 1 : -1)),
+    );
     expect(errors.find((e) => e.path === 'outcomes.0.fate')!.message).toMatch(/must be one of delivered, hard_bounce/);
     expect(errors.find((e) => e.path === 'webhook.events.1')!.message).toMatch(/must be one of delivery, open/);
   });

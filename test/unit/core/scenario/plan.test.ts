@@ -7,7 +7,13 @@ const scenario = (extra: Record<string, unknown>) => Scenario.parse({ version: 1
 
 describe('scenario outcomes and faults', () => {
   it('a pattern wins over a share; shares take about their part of the addresses, the same address always the same', () => {
-    const s = scenario({ outcomes: [{ match: { share: 0.1 }, fate: 'hard_bounce' }, { match: { pattern: 'vip@*' }, fate: 'delivered' }, { match: { share: 0.05 }, fate: 'spam' }] });
+    const s = scenario({
+      outcomes: [
+        { match: { share: 0.1 }, fate: 'hard_bounce' },
+        { match: { pattern: 'vip@*' }, fate: 'delivered' },
+        { match: { share: 0.05 }, fate: 'spam' },
+      ],
+    });
     expect(outcomeFor(s, 'VIP@example.test', 1)?.fate).toBe('delivered');
     const fates = Array.from({ length: 10_000 }, (_, i) => outcomeFor(s, `user${i}@example.test`, 1)?.fate ?? 'none');
     const share = (f: string) => fates.filter((x) => x === f).length / fates.length;
@@ -30,9 +36,21 @@ describe('scenario outcomes and faults', () => {
   });
 
   it('webhookDelivery maps to the dispatcher faults, outages from the run start', () => {
-    const s = scenario({ webhookDelivery: { duplicates: 0.02, reorder: { share: 0.1, window: '30s' }, delay: { distribution: 'uniform', min: '1s', max: '5s' }, outages: [{ at: '2m', for: '10m' }] } });
+    const s = scenario({
+      webhookDelivery: {
+        duplicates: 0.02,
+        reorder: { share: 0.1, window: '30s' },
+        delay: { distribution: 'uniform', min: '1s', max: '5s' },
+        outages: [{ at: '2m', for: '10m' }],
+      },
+    });
     const f = faultsFor(s, 1_000_000, 3)!;
-    expect(f).toMatchObject({ duplicates: 0.02, reorder: { share: 0.1, windowMs: 30_000 }, delay: { distribution: 'uniform', minMs: 1000, maxMs: 5000 }, outages: [{ fromMs: 1_120_000, toMs: 1_720_000 }] });
+    expect(f).toMatchObject({
+      duplicates: 0.02,
+      reorder: { share: 0.1, windowMs: 30_000 },
+      delay: { distribution: 'uniform', minMs: 1000, maxMs: 5000 },
+      outages: [{ fromMs: 1_120_000, toMs: 1_720_000 }],
+    });
     expect(f.random!()).toBe(faultsFor(s, 0, 3)!.random!());
     expect(faultsFor(scenario({}), 0, 1)).toBeNull();
   });

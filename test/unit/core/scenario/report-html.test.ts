@@ -10,9 +10,26 @@ function report(over: Partial<ScenarioReport> = {}): ScenarioReport {
   return {
     version: 1,
     run: {
-      id: 'run_1', name: `shop ${EVIL}`, file: null, status: 'failed', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:10:00.000Z',
-      accountId: 'acc_1', error: null,
-      progress: { fraction: 1, sends: 3, plannedSends: 3, events: 5, deliveries: 5, acknowledged: 4, failedAttempts: 1, violations: 1, elapsedMs: 1000, emulatedMs: 60000 },
+      id: 'run_1',
+      name: `shop ${EVIL}`,
+      file: null,
+      status: 'failed',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: '2026-01-01T00:10:00.000Z',
+      accountId: 'acc_1',
+      error: null,
+      progress: {
+        fraction: 1,
+        sends: 3,
+        plannedSends: 3,
+        events: 5,
+        deliveries: 5,
+        acknowledged: 4,
+        failedAttempts: 1,
+        violations: 1,
+        elapsedMs: 1000,
+        emulatedMs: 60000,
+      },
     },
     verdict: 'fail',
     scenario: { name: `shop ${EVIL}`, file: 'shop.yaml', clockSpeed: 60 },
@@ -20,17 +37,34 @@ function report(over: Partial<ScenarioReport> = {}): ScenarioReport {
     expectations: [
       { id: 'acknowledgedAll', description: 'every event acknowledged', passed: true, observed: '5 of 5', violations: [] },
       {
-        id: 'noSendAfterHardBounce', description: 'no send after a hard bounce', passed: false, observed: '1 send after a bounce',
-        violations: [{
-          expectation: 'noSendAfterHardBounce', message: `sent again to ${EVIL}`, at: '2026-01-01T00:05:00.000Z',
-          recipient: `bad${EVIL}@bounce.example`, messageId: 'msg/1?x', eventId: 'evt_1', deliveryId: 'dlv_1',
-        }],
+        id: 'noSendAfterHardBounce',
+        description: 'no send after a hard bounce',
+        passed: false,
+        observed: '1 send after a bounce',
+        violations: [
+          {
+            expectation: 'noSendAfterHardBounce',
+            message: `sent again to ${EVIL}`,
+            at: '2026-01-01T00:05:00.000Z',
+            recipient: `bad${EVIL}@bounce.example`,
+            messageId: 'msg/1?x',
+            eventId: 'evt_1',
+            deliveryId: 'dlv_1',
+          },
+        ],
       },
     ],
     series: {
       bucketMs: 10_000,
-      eventsByKind: [{ t: 0, kind: 'delivered', count: 2 }, { t: 10_000, kind: 'hard_bounce', count: 1 }, { t: 10_000, kind: 'delivered', count: 2 }],
-      sends: [{ t: 0, count: 2, violations: 0 }, { t: 20_000, count: 1, violations: 1 }],
+      eventsByKind: [
+        { t: 0, kind: 'delivered', count: 2 },
+        { t: 10_000, kind: 'hard_bounce', count: 1 },
+        { t: 10_000, kind: 'delivered', count: 2 },
+      ],
+      sends: [
+        { t: 0, count: 2, violations: 0 },
+        { t: 20_000, count: 1, violations: 1 },
+      ],
       attempts: [
         { t: 1000, ms: 12, status: 200, ok: true, retry: false },
         { t: 2000, ms: null, status: null, ok: false, retry: false },
@@ -76,15 +110,24 @@ describe('renderReportHtml', () => {
     const events = byId.get('events');
     expect(events?.series.map((s) => s.label)).toEqual(['delivered', 'hard_bounce']);
     expect(events?.x).toEqual([0, 10]);
-    expect(events?.y).toEqual([[2, 2], [0, 1]]);
+    expect(events?.y).toEqual([
+      [2, 2],
+      [0, 1],
+    ]);
     expect(byId.get('response-time')?.y).toEqual([[12, 480]]);
     const hist = byId.get('response-histogram');
     expect(hist?.y[0]?.reduce((a, b) => (a ?? 0) + (b ?? 0), 0)).toBe(2);
-    expect(byId.get('retries')?.y).toEqual([[0, 1], [1, 0]]);
+    expect(byId.get('retries')?.y).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
     const sends = byId.get('sends');
     // Buckets 0, 10 and 20 s: the empty one in the middle reads 0 sends, not a line across it.
     expect(sends?.x).toEqual([0, 10, 20]);
-    expect(sends?.y).toEqual([[2, 0, 1], [null, null, 1]]);
+    expect(sends?.y).toEqual([
+      [2, 0, 1],
+      [null, null, 1],
+    ]);
     expect(sends?.series[1]).toMatchObject({ label: 'violations', points: true, right: true });
   });
 

@@ -14,7 +14,12 @@ describe('byte patches of a copy against its base', () => {
 
   it('rebuilds copies of other lengths, and the identical copy as an empty patch', () => {
     const base = Buffer.from('Subject: Hello {{name}}\r\n\r\nHi {{name}}, bye.\r\n');
-    for (const copy of [Buffer.from('Subject: Hello Ann\r\n\r\nHi Ann, bye.\r\n'), Buffer.from('Subject: Hello Bartholomew\r\n\r\nHi Bartholomew, bye.\r\n'), Buffer.alloc(0), Buffer.from('x')]) {
+    for (const copy of [
+      Buffer.from('Subject: Hello Ann\r\n\r\nHi Ann, bye.\r\n'),
+      Buffer.from('Subject: Hello Bartholomew\r\n\r\nHi Bartholomew, bye.\r\n'),
+      Buffer.alloc(0),
+      Buffer.from('x'),
+    ]) {
       expect(applyPatch(base, diffBytes(base, copy)).equals(copy)).toBe(true);
     }
     expect(diffBytes(base, Buffer.from(base)).length).toBe(0);
@@ -40,8 +45,14 @@ describe('byte patches of a copy against its base', () => {
   it('still reads the patches stored before (version 0: u32 offset, deleted, inserted)', () => {
     const base = Buffer.from('Message-ID: <AAAA@x>\r\n\r\nhello AAAA world');
     const v0 = Buffer.alloc(2 * 12 + 8);
-    v0.writeUInt32BE(13, 0); v0.writeUInt32BE(4, 4); v0.writeUInt32BE(4, 8); v0.write('BBBB', 12);
-    v0.writeUInt32BE(30, 16); v0.writeUInt32BE(4, 20); v0.writeUInt32BE(4, 24); v0.write('CCCC', 28);
+    v0.writeUInt32BE(13, 0);
+    v0.writeUInt32BE(4, 4);
+    v0.writeUInt32BE(4, 8);
+    v0.write('BBBB', 12);
+    v0.writeUInt32BE(30, 16);
+    v0.writeUInt32BE(4, 20);
+    v0.writeUInt32BE(4, 24);
+    v0.write('CCCC', 28);
     expect(applyPatch(base, v0).toString()).toBe('Message-ID: <BBBB@x>\r\n\r\nhello CCCC world');
     expect(diffBytes(base, applyPatch(base, v0))[0]).toBe(0xff);
   });
@@ -53,8 +64,8 @@ describe('byte patches of a copy against its base', () => {
   });
 });
 
-describe('a patch applied to the start of its base (the search index reads a copy\'s header block)', () => {
-  it('makes the copy\'s start from the base\'s start: edits within it applied, the rest left out', () => {
+describe("a patch applied to the start of its base (the search index reads a copy's header block)", () => {
+  it("makes the copy's start from the base's start: edits within it applied, the rest left out", () => {
     const base = Buffer.from(`To: ann@example.com\r\nMessage-ID: <1@x>\r\n\r\n${'body line with a link /t/c/AAAA\r\n'.repeat(2000)}`);
     const copy = Buffer.from(base.toString().replace('ann@example.com', 'bob@example.org').replace('<1@x>', '<22@x>').replaceAll('/t/c/AAAA', '/t/c/BBBB'));
     const patch = diffBytes(base, copy);

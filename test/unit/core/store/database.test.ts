@@ -43,8 +43,10 @@ describe('CHECK constraints', () => {
     expect(() => db.prepare("UPDATE messages SET recipient_type = 'reply-to' WHERE id = 'm1'").run()).toThrow(/CHECK constraint failed/);
     expect(() => db.prepare("UPDATE accounts SET is_default = 2 WHERE id = 'acc'").run()).toThrow(/CHECK constraint failed/);
     // Every value a constraint named is still accepted.
-    for (const status of ['pending', 'sending', 'succeeded', 'failed', 'cancelled']) db.prepare('UPDATE deliveries SET status = ? WHERE id = ?').run(status, 'd1');
-    for (const status of ['queued', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'failed', 'spam', 'unsubscribed']) db.prepare('UPDATE messages SET status = ? WHERE id = ?').run(status, 'm1');
+    for (const status of ['pending', 'sending', 'succeeded', 'failed', 'cancelled'])
+      db.prepare('UPDATE deliveries SET status = ? WHERE id = ?').run(status, 'd1');
+    for (const status of ['queued', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'failed', 'spam', 'unsubscribed'])
+      db.prepare('UPDATE messages SET status = ? WHERE id = ?').run(status, 'm1');
   });
 
   it('are rewritten in a store made before the change, keeping its rows, with the schema intact', () => {
@@ -64,7 +66,9 @@ describe('CHECK constraints', () => {
     expect(db.prepare('SELECT id, ref_id, status FROM messages').all()).toEqual([{ id: 'm1', ref_id: 'm1', status: 'queued' }]);
     expect(() => db.prepare("UPDATE deliveries SET status = 'lost' WHERE id = 'd1'").run()).toThrow(/CHECK constraint failed/);
     // Defensive mode is back on: the schema cannot be written by anything else.
-    expect(() => db.pragma('writable_schema = ON') && db.prepare("UPDATE sqlite_schema SET sql = sql WHERE name = 'messages'").run()).toThrow(/may not be modified/);
+    expect(() => db.pragma('writable_schema = ON') && db.prepare("UPDATE sqlite_schema SET sql = sql WHERE name = 'messages'").run()).toThrow(
+      /may not be modified/,
+    );
   });
 });
 

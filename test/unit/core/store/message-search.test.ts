@@ -8,10 +8,31 @@ import { SearchIndexRepo } from '../../../../src-main/core/store/search-index.re
 function copy(i: number): MessageRow {
   const id = `01K${String(i).padStart(23, '0')}`;
   return {
-    id, ref_id: id, account_id: 'acc', content_id: id, source: 'api', from_email: 'shop@store.test', from_name: 'Store',
-    recipient_email: `r${i}@example.com`, recipient_lc: `r${i}@example.com`, recipient_domain: 'example.com', recipient_name: '', recipient_type: i % 2 ? 'cc' : 'to',
-    subject: `Newsletter ${i}`, campaign_id: '', mailer_id: '', custom_args: '{}', status: 'queued', created_ms: i, created_at: 'now', delivered_ms: null,
-    delivered_at: null, failed_reason: '', priority: '0', updated_at: 'now', patch: null,
+    id,
+    ref_id: id,
+    account_id: 'acc',
+    content_id: id,
+    source: 'api',
+    from_email: 'shop@store.test',
+    from_name: 'Store',
+    recipient_email: `r${i}@example.com`,
+    recipient_lc: `r${i}@example.com`,
+    recipient_domain: 'example.com',
+    recipient_name: '',
+    recipient_type: i % 2 ? 'cc' : 'to',
+    subject: `Newsletter ${i}`,
+    campaign_id: '',
+    mailer_id: '',
+    custom_args: '{}',
+    status: 'queued',
+    created_ms: i,
+    created_at: 'now',
+    delivered_ms: null,
+    delivered_at: null,
+    failed_reason: '',
+    priority: '0',
+    updated_at: 'now',
+    patch: null,
   };
 }
 
@@ -35,10 +56,19 @@ describe('the search plans of negations and operators', () => {
     index.write(
       index.pending(0, 200).map((pending, k) => {
         const i = k + 1;
-        return { copy: pending, text: { body: i % 3 ? 'news to unsubscribe' : 'news', headers: i % 5 ? '' : 'X-Mailyard-Attachment: a.pdf mlyatt mlyfna mlyfnpdf', addresses: '' } };
+        return {
+          copy: pending,
+          text: { body: i % 3 ? 'news to unsubscribe' : 'news', headers: i % 5 ? '' : 'X-Mailyard-Attachment: a.pdf mlyatt mlyfna mlyfnpdf', addresses: '' },
+        };
       }),
     );
-    for (const q of ['newsletter -unsubscribe', '-unsubscribe', 'newsletter -from:ann -cc:r1@example.com', '-has:attachment news', 'has:attachment -is:bounced']) {
+    for (const q of [
+      'newsletter -unsubscribe',
+      '-unsubscribe',
+      'newsletter -from:ann -cc:r1@example.com',
+      '-has:attachment news',
+      'has:attachment -is:bounced',
+    ]) {
       const p = plan(db, q);
       expect(p, q).not.toMatch(/CORRELATED/);
       // The FTS lookups are index queries (MATCH), not scans of the copies' text.
@@ -60,7 +90,12 @@ describe('the search plans of negations and operators', () => {
   it("looks a wait's recipient and ref_id up in the copies' own indexes, with no account named: never the search index, never a scan", () => {
     const db = new Database(':memory:');
     migrate(db, loadMigrations());
-    for (const search of [{ recipientLc: 'r1@example.com' }, { recipientLc: 'r1@example.com', status: 'queued' }, { refId: 'x', recipientLc: 'r1@example.com' }, { refId: 'x' }]) {
+    for (const search of [
+      { recipientLc: 'r1@example.com' },
+      { recipientLc: 'r1@example.com', status: 'queued' },
+      { refId: 'x', recipientLc: 'r1@example.com' },
+      { refId: 'x' },
+    ]) {
       const p = plan(db, search);
       expect(p, JSON.stringify(search)).toMatch(/^SEARCH messages USING (COVERING )?INDEX messages_(recipient|ref) /);
       expect(p, JSON.stringify(search)).not.toMatch(/VIRTUAL TABLE|SCAN/);

@@ -17,10 +17,31 @@ afterEach(() => {
 function copy(i: number, recipient: string): MessageRow {
   const id = `01K${String(i).padStart(23, '0')}`;
   return {
-    id, ref_id: id, account_id: 'acc', content_id: id, source: 'api', from_email: 'shop@store.test', from_name: 'Store',
-    recipient_email: recipient, recipient_lc: recipient.toLowerCase(), recipient_domain: recipient.split('@')[1]!, recipient_name: '', recipient_type: 'to',
-    subject: `Order ${i}`, campaign_id: '', mailer_id: '', custom_args: '{}', status: 'queued', created_ms: i, created_at: 'now', delivered_ms: null,
-    delivered_at: null, failed_reason: '', priority: '0', updated_at: 'now', patch: null,
+    id,
+    ref_id: id,
+    account_id: 'acc',
+    content_id: id,
+    source: 'api',
+    from_email: 'shop@store.test',
+    from_name: 'Store',
+    recipient_email: recipient,
+    recipient_lc: recipient.toLowerCase(),
+    recipient_domain: recipient.split('@')[1]!,
+    recipient_name: '',
+    recipient_type: 'to',
+    subject: `Order ${i}`,
+    campaign_id: '',
+    mailer_id: '',
+    custom_args: '{}',
+    status: 'queued',
+    created_ms: i,
+    created_at: 'now',
+    delivered_ms: null,
+    delivered_at: null,
+    failed_reason: '',
+    priority: '0',
+    updated_at: 'now',
+    patch: null,
   };
 }
 
@@ -31,9 +52,14 @@ describe('the address index (migration 0019)', () => {
   it("indexes the addresses of copies stored before it: sender, recipient, and the header block's", () => {
     const db = new Database(':memory:');
     const all = loadMigrations();
-    migrate(db, all.filter((m) => m.version < 19));
+    migrate(
+      db,
+      all.filter((m) => m.version < 19),
+    );
     db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
-    const raw = Buffer.from('From: Store <shop@store.test>\r\nTo: ann@example.com\r\nCc: Boss <boss@corp.test>\r\nSubject: Order 1\r\n\r\nbody mentions help@shop.test\r\n');
+    const raw = Buffer.from(
+      'From: Store <shop@store.test>\r\nTo: ann@example.com\r\nCc: Boss <boss@corp.test>\r\nSubject: Order 1\r\n\r\nbody mentions help@shop.test\r\n',
+    );
     // A store before migration 0022 names content_id send_id.
     db.prepare('INSERT INTO message_contents (send_id, raw) VALUES (?, ?)').run(copy(1, 'ann@example.com').content_id, raw);
     const row = copy(1, 'ann@example.com');
@@ -69,7 +95,14 @@ describe('the search indexes upkeep', () => {
         repo.insertMessage(copy(i, `user${i % 30}@domain${i % 7}.test`));
         // Indexed one copy a transaction, as the indexer does when mail arrives one message at a time.
         const headers = `To: user${i % 30}@domain${i % 7}.test`;
-        index.write(index.pending(0, 1).map((pending) => ({ copy: pending, text: { body: `order ref-${i} shipped`, headers, addresses: `user${i % 30}@domain${i % 7}.test @domain${i % 7}.test` } })));
+        index.write(
+          index
+            .pending(0, 1)
+            .map((pending) => ({
+              copy: pending,
+              text: { body: `order ref-${i} shipped`, headers, addresses: `user${i % 30}@domain${i % 7}.test @domain${i % 7}.test` },
+            })),
+        );
       }
       expect(index.waiting()).toBe(0);
       const queries = ['shipped', 'ref-12', '"order ref 120"', 'to:user3@domain3.test', '@domain2.test', 'order to:user1'];

@@ -93,7 +93,10 @@ describe('the messages search query', () => {
       '@x-y.test',
     ]);
     // Long runs of address characters (a regular expression that backtracks would not return from these).
-    expect(addressWords(`${'a'.repeat(200_000)}@${'b.'.repeat(100_000)}`)).toEqual([`${'a'.repeat(200_000)}@${'b.'.repeat(99_999)}b`, `@${'b.'.repeat(99_999)}b`]);
+    expect(addressWords(`${'a'.repeat(200_000)}@${'b.'.repeat(100_000)}`)).toEqual([
+      `${'a'.repeat(200_000)}@${'b.'.repeat(99_999)}b`,
+      `@${'b.'.repeat(99_999)}b`,
+    ]);
     expect(addressWords(`${'.'.repeat(100_000)}@`.repeat(3))).toEqual([]);
   });
 
@@ -133,7 +136,11 @@ describe('the messages search query', () => {
 
   it('reads before: and after: as UTC instants; negated, each is the other', () => {
     const at = (s: string) => Date.parse(s);
-    expect(parseMessageQuery('before:2026-11-24 after:2026-11-20T10:30')).toMatchObject({ before: at('2026-11-24T00:00:00Z'), after: at('2026-11-20T10:30:00Z'), warnings: [] });
+    expect(parseMessageQuery('before:2026-11-24 after:2026-11-20T10:30')).toMatchObject({
+      before: at('2026-11-24T00:00:00Z'),
+      after: at('2026-11-20T10:30:00Z'),
+      warnings: [],
+    });
     expect(parseMessageQuery('after:2026-11-24T10:00:00+02:00').after).toBe(at('2026-11-24T08:00:00Z'));
     expect(parseMessageQuery('-before:2026-11-24 -after:2026-11-25')).toMatchObject({ after: at('2026-11-24T00:00:00Z'), before: at('2026-11-25T00:00:00Z') });
     expect(parseMessageQuery('before:2026-11-24 before:2026-11-20').before).toBe(at('2026-11-20T00:00:00Z')); // the narrower
@@ -142,7 +149,9 @@ describe('the messages search query', () => {
   it('names what it does not understand in warnings, and searches it as text', () => {
     const q = parseMessageQuery('label:work is:nonsense has:inline before:yesterday x-mailer:"a b" https://x.test/a 10:30');
     expect(q.warnings).toHaveLength(5);
-    expect(q.warnings[0]).toMatch(/^label: is not an operator: searched as text \(operators: from: to: cc: bcc: subject: filename: attachment: message-id: has: is: campaign: before: after:\)$/);
+    expect(q.warnings[0]).toMatch(
+      /^label: is not an operator: searched as text \(operators: from: to: cc: bcc: subject: filename: attachment: message-id: has: is: campaign: before: after:\)$/,
+    );
     expect(q.warnings[1]).toMatch(/^is:nonsense is not a status/);
     expect(q.warnings[2]).toMatch(/^has:inline is not known/);
     expect(q.warnings[3]).toMatch(/^before:yesterday is not a date: .*2026-11-24.*UTC/);

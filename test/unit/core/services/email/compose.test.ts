@@ -60,7 +60,14 @@ const shapes: Record<string, Partial<MailOptions>> = {
   'a 3 MB HTML body': { html: `<div>${'Ünïcödé and ASCII mixed content. '.repeat(100_000)}</div>` },
   'a 1 MB body of trailing spaces and non-ASCII at slice edges, a 1 MB base64 attachment': {
     text: `${'é'.repeat(65_535)}x   \r\n`.repeat(8),
-    attachments: [{ filename: 'big.bin', content: Buffer.concat([binary, binary, binary, binary]), contentType: 'application/octet-stream', contentDisposition: 'attachment' }],
+    attachments: [
+      {
+        filename: 'big.bin',
+        content: Buffer.concat([binary, binary, binary, binary]),
+        contentType: 'application/octet-stream',
+        contentDisposition: 'attachment',
+      },
+    ],
   },
   'no body at all': {},
 };
@@ -78,7 +85,12 @@ describe('renderInMemory', () => {
     });
   }
 
-  for (const name of ['a 3 MB HTML body', 'a 1 MB body of trailing spaces and non-ASCII at slice edges, a 1 MB base64 attachment', 'attachments (mixed)', 'html only']) {
+  for (const name of [
+    'a 3 MB HTML body',
+    'a 1 MB body of trailing spaces and non-ASCII at slice edges, a 1 MB base64 attachment',
+    'attachments (mixed)',
+    'html only',
+  ]) {
     it(`gives the same bytes encoding a large part a slice at a time, with turns between: ${name}`, async () => {
       const tree = new MailComposer({ ...base, ...shapes[name] }).compile();
       const sliced = await renderInMemoryYielding(tree);
@@ -121,7 +133,10 @@ describe('copies made from a template (a tracked send without placeholders)', ()
     from: { email: 'shop@example.com' },
     to: Array.from({ length: 6 }, (_, i) => ({ email: `r${i}@example.org` })),
     subject: 'Catalogue',
-    content: [{ type: 'text/plain', value: 'The catalogue' }, { type: 'text/html', value: html }],
+    content: [
+      { type: 'text/plain', value: 'The catalogue' },
+      { type: 'text/html', value: html },
+    ],
     settings: { open_tracking: { enable: true }, click_tracking: { enable: true }, unsubscribe: { enable: true } },
   };
   const options = { date: new Date('2026-11-22T10:00:00Z'), boundary: 'b'.repeat(32) };
@@ -149,20 +164,37 @@ describe('copies made from a template (a tracked send without placeholders)', ()
   it('is no template of a copy whose tokens its bytes do not show as they are (a base64 body)', async () => {
     const keys = newTrackingKeys();
     const t = addTracking(`<p>${'日本語の本文です。'.repeat(50)}<a href="https://a.example/">A</a></p>`, undefined, tracking, undefined, keys);
-    const raw = await composeMessage(body, { ...options, messageId: '<01KAAAAAAAAAAAAAAAAAAAAAAA@mailyard.local>', html: t.html, text: undefined, extraHeaders: t.headers });
+    const raw = await composeMessage(body, {
+      ...options,
+      messageId: '<01KAAAAAAAAAAAAAAAAAAAAAAA@mailyard.local>',
+      html: t.html,
+      text: undefined,
+      extraHeaders: t.headers,
+    });
     expect(CopyTemplate.of(raw, tokensOf('01KAAAAAAAAAAAAAAAAAAAAAAA', keys))).toBeUndefined();
   });
 
-  it("gives every recipient of a send its own copy, as composing it whole would, stored as edits of the first", async () => {
+  it('gives every recipient of a send its own copy, as composing it whole would, stored as edits of the first', async () => {
     const recipients = body.to.map((r, i) => ({ ...r, type: 'to' as const, id: `01KCCCCCCCCCCCCCCCCCCCCCC${i}` }));
     const copies = await composeCopies(body, recipients, { ...options, subject: 'Catalogue', html, text: 'The catalogue', substitute: false, baseUrl });
     const keysSeen = new Set<string>();
     for (const [i, copy] of copies.entries()) {
-      const keys = { click: copy.links!.key, open: copy.tokens.find((t) => t.kind === 'open')!.token, unsubscribe: copy.tokens.find((t) => t.kind === 'unsubscribe')!.token };
+      const keys = {
+        click: copy.links!.key,
+        open: copy.tokens.find((t) => t.kind === 'open')!.token,
+        unsubscribe: copy.tokens.find((t) => t.kind === 'unsubscribe')!.token,
+      };
       keysSeen.add(keys.click);
       const raw = copy.patch ? applyPatch(copy.raw, copy.patch) : copy.raw;
       const t = addTracking(html, 'The catalogue', tracking, undefined, keys);
-      const whole = await composeMessage(body, { date: options.date, boundary: options.boundary, messageId: `<${copy.id}@mailyard.local>`, html: t.html, text: t.text, extraHeaders: t.headers });
+      const whole = await composeMessage(body, {
+        date: options.date,
+        boundary: options.boundary,
+        messageId: `<${copy.id}@mailyard.local>`,
+        html: t.html,
+        text: t.text,
+        extraHeaders: t.headers,
+      });
       // The boundary of composeCopies is its own: compare with it put in place.
       const boundary = /boundary="--_NmP-([0-9a-f]+)-Part_1"/.exec(raw.toString('latin1'))?.[1];
       expect(boundary, 'the copy has a multipart boundary').toBeDefined();
@@ -174,4 +206,3 @@ describe('copies made from a template (a tracked send without placeholders)', ()
     expect(keysSeen.size).toBe(copies.length);
   });
 });
-

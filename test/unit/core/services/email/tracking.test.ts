@@ -29,14 +29,19 @@ describe('click tracking of a message with very many links', () => {
     const second = addTracking(html, undefined, options, prepared);
     expect(first.links!.key).not.toBe(second.links!.key);
     expect(second.html).toBe(first.html!.split(first.links!.key).join(second.links!.key));
-    expect(first.html).toBe(`<p>Hi</p><a class="x" href='http://127.0.0.1:4400/t/c/${first.links!.key}0' id="y">One</a> and <a href="http://127.0.0.1:4400/t/c/${first.links!.key}1">Two</a><a href="mailto:x@y.z">mail</a>`);
+    expect(first.html).toBe(
+      `<p>Hi</p><a class="x" href='http://127.0.0.1:4400/t/c/${first.links!.key}0' id="y">One</a> and <a href="http://127.0.0.1:4400/t/c/${first.links!.key}1">Two</a><a href="mailto:x@y.z">mail</a>`,
+    );
   });
 
   it('adds no key to a message without links, and the pixel and unsubscribe tokens of its keys', () => {
     const keys = newTrackingKeys();
     const tracked = addTracking('<html><body>No links</body></html>', 'text', { ...options, open: true, unsubscribe: true }, undefined, keys);
     expect(tracked.links).toBeUndefined();
-    expect(tracked.tokens.map((t) => [t.kind, t.token])).toEqual([['unsubscribe', keys.unsubscribe], ['open', keys.open]]);
+    expect(tracked.tokens.map((t) => [t.kind, t.token])).toEqual([
+      ['unsubscribe', keys.unsubscribe],
+      ['open', keys.open],
+    ]);
     expect(tracked.headers['List-Unsubscribe']).toBe(`<http://127.0.0.1:4400/t/u/${keys.unsubscribe}>`);
   });
 });
@@ -44,10 +49,31 @@ describe('click tracking of a message with very many links', () => {
 function copy(i: number): MessageRow {
   const id = `01K${String(i).padStart(23, '0')}`;
   return {
-    id, ref_id: 'ref', account_id: 'acc', content_id: `01K${'0'.repeat(23)}`, source: 'api', from_email: 'shop@store.test', from_name: '',
-    recipient_email: `r${i}@example.org`, recipient_lc: `r${i}@example.org`, recipient_domain: 'example.org', recipient_name: '', recipient_type: 'to',
-    subject: 'Hi', campaign_id: '', mailer_id: '', custom_args: '{}', status: 'queued', created_ms: i, created_at: 'now', delivered_ms: null,
-    delivered_at: null, failed_reason: '', priority: '0', updated_at: 'now', patch: null,
+    id,
+    ref_id: 'ref',
+    account_id: 'acc',
+    content_id: `01K${'0'.repeat(23)}`,
+    source: 'api',
+    from_email: 'shop@store.test',
+    from_name: '',
+    recipient_email: `r${i}@example.org`,
+    recipient_lc: `r${i}@example.org`,
+    recipient_domain: 'example.org',
+    recipient_name: '',
+    recipient_type: 'to',
+    subject: 'Hi',
+    campaign_id: '',
+    mailer_id: '',
+    custom_args: '{}',
+    status: 'queued',
+    created_ms: i,
+    created_at: 'now',
+    delivered_ms: null,
+    delivered_at: null,
+    failed_reason: '',
+    priority: '0',
+    updated_at: 'now',
+    patch: null,
   };
 }
 
@@ -59,13 +85,22 @@ describe('the stored links of a send (migration 0020)', () => {
     db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
     const repo = new MessagesRepo(db);
     repo.insertContent({ content_id: copy(0).content_id, raw: Buffer.from('Subject: Hi\r\n\r\nbody\r\n') });
-    const list = [{ url: 'https://a.example/1', link_name: 'One' }, { url: 'https://b.example/2', link_name: 'Two' }];
+    const list = [
+      { url: 'https://a.example/1', link_name: 'One' },
+      { url: 'https://b.example/2', link_name: 'Two' },
+    ];
     const [a, b] = [newTrackingKeys().click, newTrackingKeys().click];
     repo.insertMessage(copy(0));
     repo.insertMessage(copy(1));
     repo.insertLinks(copy(0).id, a, copy(0).id, list);
     repo.insertLinks(copy(1).id, b, copy(0).id);
-    expect(repo.token(linkToken(a, 1))).toEqual({ token: linkToken(a, 1), message_id: copy(0).id, kind: 'click', url: 'https://b.example/2', link_name: 'Two' });
+    expect(repo.token(linkToken(a, 1))).toEqual({
+      token: linkToken(a, 1),
+      message_id: copy(0).id,
+      kind: 'click',
+      url: 'https://b.example/2',
+      link_name: 'Two',
+    });
     expect(repo.token(linkToken(b, 0))).toMatchObject({ message_id: copy(1).id, kind: 'click', url: 'https://a.example/1', link_name: 'One' });
     // Unknown numbers and keys are unknown; a key alone is no link.
     expect(repo.token(linkToken(b, 2))).toBeUndefined();

@@ -37,10 +37,31 @@ function stored(email = 'ann@example.com'): string {
   const id = `01K${String(++copies).padStart(23, '0')}`;
   messages.insertContent({ content_id: id, raw: Buffer.from('Subject: x\r\n\r\nx') });
   const row: MessageRow = {
-    id, ref_id: id, account_id: 'acc', content_id: id, source: 'api', from_email: 'shop@store.test', from_name: 'Store',
-    recipient_email: email, recipient_lc: email.toLowerCase(), recipient_domain: email.split('@')[1]!, recipient_name: '', recipient_type: 'to',
-    subject: 'Receipt', campaign_id: '', mailer_id: '', custom_args: '{}', status: 'queued', created_ms: copies, created_at: 'now', delivered_ms: null,
-    delivered_at: null, failed_reason: '', priority: '0', updated_at: 'now', patch: null,
+    id,
+    ref_id: id,
+    account_id: 'acc',
+    content_id: id,
+    source: 'api',
+    from_email: 'shop@store.test',
+    from_name: 'Store',
+    recipient_email: email,
+    recipient_lc: email.toLowerCase(),
+    recipient_domain: email.split('@')[1]!,
+    recipient_name: '',
+    recipient_type: 'to',
+    subject: 'Receipt',
+    campaign_id: '',
+    mailer_id: '',
+    custom_args: '{}',
+    status: 'queued',
+    created_ms: copies,
+    created_at: 'now',
+    delivered_ms: null,
+    delivered_at: null,
+    failed_reason: '',
+    priority: '0',
+    updated_at: 'now',
+    patch: null,
   };
   messages.insertMessage(row);
   return id;
@@ -93,7 +114,10 @@ describe('what an event does to its copy’s status', () => {
   });
 
   it('fails a copy with the reason in the logs’ words, and bounces it with the receiving server’s reply', () => {
-    expect(after(stored(), 'policy_rejection')).toEqual({ status: 'failed', failedReason: 'policy rejection: Message rejected: content violates the sending policy' });
+    expect(after(stored(), 'policy_rejection')).toEqual({
+      status: 'failed',
+      failedReason: 'policy rejection: Message rejected: content violates the sending policy',
+    });
     expect(after(stored(), 'phishing').failedReason).toBe('phishing: Links point to a known phishing domain');
     expect(after(stored(), 'generation_failure').failedReason).toMatch(/^generation failure: /);
     expect(after(stored(), 'generation_rejection').failedReason).toMatch(/^generation rejection: /);
@@ -104,7 +128,12 @@ describe('what an event does to its copy’s status', () => {
   it('logs every event, in order, whether or not it changes the status', () => {
     const id = stored();
     after(id, 'delivery', 'open', 'click', 'open');
-    expect(messages.eventsOf([id]).get(id)!.map((e) => e.event)).toEqual(['delivery', 'open', 'click', 'open']);
+    expect(
+      messages
+        .eventsOf([id])
+        .get(id)!
+        .map((e) => e.event),
+    ).toEqual(['delivery', 'open', 'click', 'open']);
   });
 });
 
@@ -153,6 +182,8 @@ describe('what the UI’s live list hears', () => {
     const id = stored();
     log.defer(id, '2026-01-01T00:00:02.000Z');
     expect(messages.get(id)!.status).toBe('sent');
-    expect(announced).toEqual([{ message_id: id, ref_id: id, event: 'relay_deferred', timestamp: '2026-01-01T00:00:02.000Z', delivery_id: null, status: 'sent' }]);
+    expect(announced).toEqual([
+      { message_id: id, ref_id: id, event: 'relay_deferred', timestamp: '2026-01-01T00:00:02.000Z', delivery_id: null, status: 'sent' },
+    ]);
   });
 });

@@ -29,7 +29,7 @@ describe("a message's attachment names, for the search index", () => {
       '',
       'JVBER',
       '--outer',
-      "Content-Disposition: attachment; filename*0*=utf-8''r%C3%A9sum%C3%A9; filename*1=\".txt\"",
+      'Content-Disposition: attachment; filename*0*=utf-8\'\'r%C3%A9sum%C3%A9; filename*1=".txt"',
       '',
       'x',
       '--outer',
@@ -40,7 +40,9 @@ describe("a message's attachment names, for the search index", () => {
       '',
     ]);
     expect(attachmentNames(raw)).toEqual(['Facture été.pdf', 'résumé.txt', 'attachment']);
-    expect(headerSearchText(raw)).toMatch(/\nX-Mailyard-Attachment: Facture été\.pdf résumé\.txt attachment mlyatt mlyfnfacture mlyfnété mlyfnpdf mlyfnrésumé mlyfntxt mlyfnattachment$/);
+    expect(headerSearchText(raw)).toMatch(
+      /\nX-Mailyard-Attachment: Facture été\.pdf résumé\.txt attachment mlyatt mlyfnfacture mlyfnété mlyfnpdf mlyfnrésumé mlyfntxt mlyfnattachment$/,
+    );
   });
 
   it('indexes a name as it is shown: without format characters (U+202E shows "fdp.exe" as "exe.pdf")', () => {
@@ -64,10 +66,17 @@ describe("a message's attachment names, for the search index", () => {
     expect(attachmentNames(mime(['Subject: plain', '', 'text']))).toEqual([]);
     expect(headerSearchText(mime(['Subject: plain', '', 'text']))).toBe('Subject: plain');
     expect(attachmentNames(mime(['Content-Disposition: attachment; filename=a.bin', '', 'bytes']))).toEqual(['a.bin']);
-    expect(attachmentNames(mime(['Content-Type: multipart/mixed; boundary=b', '', '--b', 'Content-Disposition: attachment; filename=cut.pdf', '', 'JVB']))).toEqual(['cut.pdf']);
+    expect(
+      attachmentNames(mime(['Content-Type: multipart/mixed; boundary=b', '', '--b', 'Content-Disposition: attachment; filename=cut.pdf', '', 'JVB'])),
+    ).toEqual(['cut.pdf']);
     expect(attachmentNames(mime(['Content-Type: multipart/mixed', '', '--b', 'x']))).toEqual([]); // no boundary
     expect(attachmentNames(Buffer.from([0xff, 0xfe, 0x00, 0x0a, 0x0a]))).toEqual([]);
-    const many = mime(['Content-Type: multipart/mixed; boundary=b', '', ...Array.from({ length: 150 }, (_, i) => `--b\r\nContent-Disposition: attachment; filename=f${i}.txt\r\n\r\nx`), '--b--']);
+    const many = mime([
+      'Content-Type: multipart/mixed; boundary=b',
+      '',
+      ...Array.from({ length: 150 }, (_, i) => `--b\r\nContent-Disposition: attachment; filename=f${i}.txt\r\n\r\nx`),
+      '--b--',
+    ]);
     expect(attachmentNames(many)).toHaveLength(100);
   });
 });

@@ -7,7 +7,16 @@ import type { DerivedText, PendingCopy, SearchIndexRepo } from '../../../../../s
 function fakeRepo(count: number) {
   const queue = new Map<number, PendingCopy>();
   for (let rowid = 1; rowid <= count; rowid++) {
-    queue.set(rowid, { rowid, content_id: 'c1', patch: null, subject: `s${rowid}`, from_email: 'a@x.test', from_name: '', recipient_email: `r${rowid}@x.test`, recipient_name: '' });
+    queue.set(rowid, {
+      rowid,
+      content_id: 'c1',
+      patch: null,
+      subject: `s${rowid}`,
+      from_email: 'a@x.test',
+      from_name: '',
+      recipient_email: `r${rowid}@x.test`,
+      recipient_name: '',
+    });
   }
   const log: string[] = [];
   const repo = {
@@ -48,7 +57,11 @@ describe('SearchIndexer', () => {
     expect(writes).toEqual(['write 1,2', 'write 3,4', 'write 5,6', 'write 7,8', 'write 9,10']);
     // Between any two transactions, the loop turned.
     const firstWrite = log.indexOf(writes[0]!);
-    const turnsBetween = log.slice(firstWrite).join(' ').split(/ ?write [\d,]+ ?/).slice(1, -1);
+    const turnsBetween = log
+      .slice(firstWrite)
+      .join(' ')
+      .split(/ ?write [\d,]+ ?/)
+      .slice(1, -1);
     expect(turnsBetween).toHaveLength(4);
     for (const gap of turnsBetween) expect(gap).toMatch(/turn/);
     expect(queue.size).toBe(0);

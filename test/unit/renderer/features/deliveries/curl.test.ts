@@ -5,7 +5,12 @@ import { relative } from '../../../../../src-renderer/components/Time';
 
 describe('copy as curl', () => {
   it('sends a payload the emulator answered in part from its downloaded file, never the part', () => {
-    const request = { method: 'POST', url: 'http://127.0.0.1:3000/hooks', headers: { 'content-type': 'application/json' }, body: '{"event":"inbound","text":"aaa' };
+    const request = {
+      method: 'POST',
+      url: 'http://127.0.0.1:3000/hooks',
+      headers: { 'content-type': 'application/json' },
+      body: '{"event":"inbound","text":"aaa',
+    };
     const d = { id: '01J', target: { url: request.url }, payload: null, payload_truncated: true, attempt_log: [{ request }] };
     expect(deliveryCurl(d)).toBe(
       ["curl -X POST 'http://127.0.0.1:3000/hooks'", "  -H 'content-type: application/json'", "  --data-binary '@delivery-01J.json'"].join(' \\\n'),
