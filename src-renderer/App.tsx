@@ -96,6 +96,8 @@ function useCollapsed(nav: RefObject<HTMLElement | null>, links: RefObject<HTMLE
  * closes it and gives focus back to the button, arrow keys move between the links, a click outside
  * closes it.
  */
+const linksIn = (list: HTMLUListElement | null) => Array.from(list?.querySelectorAll<HTMLAnchorElement>('a') ?? []);
+
 function Navigation({ current }: { current: Screen | null }) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
@@ -105,7 +107,6 @@ function Navigation({ current }: { current: Screen | null }) {
   useEffect(() => {
     if (!collapsed) setOpen(false);
   }, [collapsed]);
-  const links = () => Array.from(list.current?.querySelectorAll<HTMLAnchorElement>('a') ?? []);
   const close = (focusButton: boolean) => {
     setOpen(false);
     if (focusButton) button.current?.focus();
@@ -113,7 +114,7 @@ function Navigation({ current }: { current: Screen | null }) {
   useEffect(() => {
     if (!open) return;
     // Focus goes to the current screen's link (or the first) when the menu opens.
-    const all = links();
+    const all = linksIn(list.current);
     (all.find((a) => a.getAttribute('aria-current') === 'page') ?? all[0])?.focus();
     const onDown = (e: PointerEvent) => {
       if (!wrap.current?.contains(e.target as Node)) setOpen(false);
@@ -129,7 +130,7 @@ function Navigation({ current }: { current: Screen | null }) {
       close(true);
       return;
     }
-    const all = links();
+    const all = linksIn(list.current);
     const i = all.indexOf(document.activeElement as HTMLAnchorElement);
     const to = e.key === 'ArrowDown' ? i + 1 : e.key === 'ArrowUp' ? i - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? all.length - 1 : null;
     if (to === null) return;
@@ -182,6 +183,7 @@ export function App() {
   }, [screen]);
   return (
     <div className="page">
+      {/* biome-ignore lint/a11y/useValidAnchor: a real link to #main that works without script; the click also moves the focus there */}
       <a className="skip-link" href="#main" onClick={skipToContent}>
         Skip to content
       </a>

@@ -49,6 +49,7 @@ export function AccountPicker(props: {
 }) {
   if (props.accounts.length <= 1) return null;
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: AccountSelect renders the <select> this label names
     <label className={props.className}>
       Account <AccountSelect accounts={props.accounts} value={props.account?.id ?? ''} onChange={props.onChange} />
     </label>

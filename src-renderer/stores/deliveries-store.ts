@@ -221,7 +221,9 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
         }),
         live.onReconnect(() => void get().reload()),
       ];
-      return () => offs.forEach((off) => off());
+      return () => {
+        for (const off of offs) off();
+      };
     },
   };
 });

@@ -258,7 +258,9 @@ export const useMessages = create<MessagesState>((set, get) => {
           if (get().selected) open.refreshSoon();
         }),
       ];
-      return () => offs.forEach((off) => off());
+      return () => {
+        for (const off of offs) off();
+      };
     },
   };
 });

@@ -15,7 +15,9 @@ const WIDTHS = [1400, 1024, 768, 375];
 /** What is wrong with the layout as it is: each line names the fault. */
 async function layoutFaults(page: Page): Promise<string[]> {
   // Collapsed parts (an attempt's request and response) are opened: their boxes count too.
-  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+  await page.evaluate(() => {
+    for (const d of document.querySelectorAll('details')) d.open = true;
+  });
   return page.evaluate(() => {
     const faults: string[] = [];
     const doc = document.documentElement;

@@ -91,10 +91,16 @@ function DomainCard({ d, showAccount }: { d: EmulatorDomain; showAccount: boolea
         <StatusBadge status={d.status} />
         {showAccount && <span className="muted">{accounts.find((a) => a.id === d.account_id)?.name ?? d.account_id}</span>}
         <span className="spacer" />
-        <button className="button primary" disabled={busy === `verify:${d.account_id}:${d.domain}`} onClick={() => void verify(d.account_id, d.domain)}>
+        <button
+          type="button"
+          className="button primary"
+          disabled={busy === `verify:${d.account_id}:${d.domain}`}
+          onClick={() => void verify(d.account_id, d.domain)}
+        >
           Verify now
         </button>
         <button
+          type="button"
           className="button danger"
           disabled={busy === `delete:${d.account_id}:${d.domain}`}
           onClick={() => {
@@ -157,6 +163,7 @@ function DomainCard({ d, showAccount }: { d: EmulatorDomain; showAccount: boolea
         ) : (
           <ol className="history">
             {d.checks.map((c, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the check history as read, replaced whole; two checks may share a time
               <li key={`${c.checked_at}-${i}`}>
                 <code>{c.checked_at}</code> <StatusBadge status={c.status} /> <span className="muted">{c.mode}</span>
                 {c.reason ? <span className="muted"> · {c.reason}</span> : null}

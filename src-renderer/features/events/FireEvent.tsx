@@ -93,6 +93,7 @@ export function FireEvent() {
   // The payload preview: a dry run on the emulator (nothing is sent or recorded), after a short pause.
   // It runs again when any input changes: `key` is all of them.
   const key = JSON.stringify([kind, target, refId, copyRecipient, recipient, accountId, fieldsText]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for every input body() and parsed are made of (new objects each render, which would fire a dry run each render)
   useEffect(() => {
     // Overrides that are not JSON are said beside their field; the preview waits for them.
     if (parsed.error) {
@@ -135,6 +136,7 @@ export function FireEvent() {
       <section className="card" aria-labelledby="fire-title">
         <h2 id="fire-title">Fire a synthetic event</h2>
         <p className="muted small">Goes through the account's EMAIL_EVENT webhook filter, the dispatcher and its retries, like a simulated one.</p>
+        {/* biome-ignore lint/a11y/noLabelWithoutControl: EventKindSelect renders the <select> this label names */}
         <label className="field">
           <span>Event</span>
           <EventKindSelect label="Event kind" value={kind} onChange={setKind} />
@@ -177,6 +179,7 @@ export function FireEvent() {
           )}
         </fieldset>
         {accounts.length > 1 && (
+          // biome-ignore lint/a11y/noLabelWithoutControl: AccountSelect renders the <select> this label names
           <label className="field">
             <span>Account (whose webhook filter applies)</span>
             <AccountSelect accounts={accounts} value={accountId} onChange={setAccountId} anyLabel="the message's, or the default" />

@@ -16,7 +16,7 @@ const STATUS_TONE: Record<string, string> = { connected: 'ok', ok: 'ok', connect
 function MailerRow({ mailer, account, onChanged }: { mailer: Mailer; account: AccountRecord; onChanged: () => Promise<void> }) {
   const [done, setDone] = useState<{ ok: boolean; text: string; link?: string } | null>(null);
   const { busy, error, run } = useRun();
-  const act = (f: () => Promise<{ ok: boolean; text: string; link?: string } | void>) =>
+  const act = (f: () => Promise<{ ok: boolean; text: string; link?: string } | undefined>) =>
     run(async () => {
       setDone(null);
       const result = await f();

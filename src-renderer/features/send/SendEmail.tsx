@@ -108,6 +108,7 @@ export function SendEmail() {
   const [templateId, setTemplateId] = useState('');
   const template = templates.find((t) => t.template_id === templateId);
   // Templates are the account's own.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another account chosen clears the template
   useEffect(() => setTemplateId(''), [account?.id]);
   const [substitutionsText, setSubstitutionsText] = useState('');
   const substitutions = parseSubstitutions(substitutionsText);
@@ -242,7 +243,8 @@ export function SendEmail() {
             />
             <FieldError errors={errs} path="to" id="send-error-to" words={addressWords(list(to))} />
           </label>
-          <div className="span2 sims" aria-label="Simulator recipients">
+          {/* biome-ignore lint/a11y/useSemanticElements: a row of buttons named for screen readers; a <fieldset> would bring its border, legend and min-width rules into the row's layout */}
+          <div className="span2 sims" role="group" aria-label="Simulator recipients">
             <span className="muted small">Simulator:</span>
             {SIMULATOR.map(([local, what]) => (
               <button key={local} type="button" className="chip" title={`${simulatorAddress(local)}: ${what}`} onClick={() => addSim(local)}>

@@ -102,7 +102,15 @@ export function Suppressions() {
                   </td>
                   <td>{s.message_id ? <Link to={`/messages/${s.message_id}`}>the message</Link> : <span className="muted">—</span>}</td>
                   <td>
-                    <button type="button" className="button" aria-label={`Remove ${s.email}`} onClick={() => (clearError(), setRemoving(s))}>
+                    <button
+                      type="button"
+                      className="button"
+                      aria-label={`Remove ${s.email}`}
+                      onClick={() => {
+                        clearError();
+                        setRemoving(s);
+                      }}
+                    >
                       Remove
                     </button>
                   </td>

@@ -98,6 +98,7 @@ function WebhookForm({
         <div className="field">
           <span>Headers</span>
           {headers.map(([n, v], i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: header rows being edited have no identity but their place; their inputs are controlled by the list
             <div className="header-row" key={i}>
               <input
                 className="input"
