@@ -11,7 +11,6 @@ import { navigate, useSearchParam } from '../../router';
 import { NO_FILTERS, useDeliveries, type DeliveryFilters } from '../../stores/deliveries-store';
 import { useOverview } from '../../stores/overview-store';
 import { useAccountName } from '../../stores/account-name';
-import { AccountSelect } from '../../components/AccountSelect';
 import './deliveries.css';
 import { DeliveryDetailPane } from './DeliveryDetail';
 import { Endpoints, ViewTabs } from './Endpoints';
@@ -144,15 +143,6 @@ function Filters() {
             </option>
           ))}
         </select>
-        {accounts.length > 1 && (
-          <AccountSelect
-            accounts={accounts}
-            value={filters.account_id}
-            onChange={(accountId) => setFilters({ account_id: accountId })}
-            anyLabel="all accounts"
-            ariaLabel="Account"
-          />
-        )}
       </div>
       {filters.target_id && (
         <div className="delivery-endpoint-filter small" data-testid="endpoint-filter">
