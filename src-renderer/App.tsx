@@ -13,7 +13,8 @@ import { Suppressions } from './features/suppressions/Suppressions';
 import { StoreFullBanner } from './features/store-space/StoreFullBanner';
 import { Webhooks } from './features/webhooks/Webhooks';
 import { Link } from './components/Link';
-import { onLinkClick, usePath } from './router';
+import { onLinkClick, usePath, useSearchParam, withAccount } from './router';
+import { AccountSwitcher } from './components/AccountSelect';
 import { useClockOffset } from './stores/clock-store';
 import './components/shell.css';
 import { useOverview } from './stores/overview-store';
@@ -104,6 +105,8 @@ function Navigation({ current }: { current: Screen | null }) {
   const list = useRef<HTMLUListElement>(null);
   const wrap = useRef<HTMLElement>(null);
   const collapsed = useCollapsed(wrap, list);
+  // Read so the links' hrefs follow a change of account.
+  useSearchParam('account');
   useEffect(() => {
     if (!collapsed) setOpen(false);
   }, [collapsed]);
@@ -149,7 +152,7 @@ function Navigation({ current }: { current: Screen | null }) {
         {SCREENS.map((s) => (
           <li key={s.path}>
             <a
-              href={s.path}
+              href={withAccount(s.path)}
               aria-current={s === current ? 'page' : undefined}
               onClick={(e) => {
                 onLinkClick(e, s.path);
@@ -197,6 +200,7 @@ export function App() {
         </a>
         {health && <span className="muted small">v{health.version}</span>}
         <Navigation current={screen} />
+        <AccountSwitcher />
         <span className={`status ${health ? 'ok' : error ? 'bad' : ''}`} role="status">
           {health ? 'Running' : error ? 'Unreachable' : 'Connecting…'}
         </span>

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { DnsRecord, EmulatorDomain } from '../../../src-shared/schemas/domains';
 import { CopyButton } from '../../components/CopyButton';
 import { useDomains } from '../../stores/domains-store';
-import { AccountPicker, useChosenAccount } from '../../components/AccountSelect';
+import { useChosenAccount } from '../../components/AccountSelect';
 
 function StatusBadge({ status }: { status: string }) {
   return <span className={`badge status-${status}`}>{status}</span>;
@@ -17,7 +17,7 @@ function AddDomainForm() {
   const { accounts, add, busy } = useDomains();
   const [domain, setDomain] = useState('');
   const [selector, setSelector] = useState('');
-  const [account, setAccountId] = useChosenAccount(accounts);
+  const [account] = useChosenAccount(accounts);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (account && (await add(account.id, domain, selector))) {
@@ -34,7 +34,6 @@ function AddDomainForm() {
       <label>
         DKIM selector <input className="input" value={selector} onChange={(e) => setSelector(e.target.value)} placeholder="mailyard" />
       </label>
-      <AccountPicker accounts={accounts} account={account} onChange={setAccountId} />
       <button className="button primary" type="submit" disabled={busy === 'add' || !account}>
         Add domain
       </button>

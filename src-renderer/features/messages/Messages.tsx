@@ -12,7 +12,6 @@ import { useMessages, type MessageFilters } from '../../stores/messages-store';
 import { useOverview } from '../../stores/overview-store';
 import { MessageDetailPane } from './MessageDetail';
 import { ConfirmDialog } from './ConfirmDialog';
-import { AccountSelect } from '../../components/AccountSelect';
 import { useAccountName } from '../../stores/account-name';
 import './Messages.css';
 
@@ -104,7 +103,6 @@ const SEARCH_AGAIN_MS = 2000;
 
 function Filters() {
   const { filters, setFilters, total, rows, deleteMatching, indexPending, reload } = useMessages();
-  const accounts = useOverview((s) => s.accounts);
   const [q, setQ] = useState(filters.q);
   const [campaign, setCampaign] = useState(filters.campaign_id);
   const [confirming, setConfirming] = useState(false);
@@ -179,15 +177,6 @@ function Filters() {
           value={campaign}
           onChange={(e) => setCampaign(e.target.value)}
         />
-        {accounts.length > 1 && (
-          <AccountSelect
-            accounts={accounts}
-            value={filters.account_id}
-            onChange={(accountId) => setFilters({ account_id: accountId })}
-            anyLabel="all accounts"
-            ariaLabel="Account"
-          />
-        )}
         <span className="spacer" />
         <button type="button" className="button danger small" disabled={rows.length === 0} onClick={() => setConfirming(true)}>
           {deleteLabel}

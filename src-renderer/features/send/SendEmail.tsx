@@ -3,7 +3,7 @@ import type { SendEmailBody } from '../../../src-shared/schemas/email';
 import { SIMULATOR_ADDRESSES, simulatorAddress, type SimulatorLocalPart } from '../../../src-shared/simulator';
 import { describeError, fieldErrors, serviceAs } from '../../api/clients';
 import { useOverview } from '../../stores/overview-store';
-import { AccountSelect, useChosenAccount } from '../../components/AccountSelect';
+import { useChosenAccount } from '../../components/AccountSelect';
 import { describedBy, FieldError, ordinal, problemsElsewhere, type FieldProblem } from '../../components/FieldError';
 import { SendAnswer } from './SendAnswer';
 import { parseSubstitutions, SaveAsTemplate, substitutionsHint, useTemplates } from './templates';
@@ -94,7 +94,7 @@ type Switch = (typeof SWITCHES)[number][0];
 
 export function SendEmail() {
   const { accounts } = useOverview();
-  const [account, setAccountId] = useChosenAccount(accounts);
+  const [account] = useChosenAccount(accounts);
   const [from, setFrom] = useState('App <app@example.com>');
   const [to, setTo] = useState('');
   const [cc, setCc] = useState('');
@@ -204,7 +204,6 @@ export function SendEmail() {
         <div className="card-head">
           <h2 id="send-title">Send a test email</h2>
           <span className="muted small">POST /v1/email/send as {account?.name ?? '…'}</span>
-          {accounts.length > 1 && <AccountSelect accounts={accounts} value={account?.id ?? ''} onChange={setAccountId} ariaLabel="Account" />}
         </div>
         <div className="grid2">
           <label className="field">
