@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import { eventFieldsOf } from '../../src-shared/payload-format';
 import type { ReceiverCheckReport } from '../../src-shared/schemas/receiver-check';
+import { startMailyard } from '../../src-main/testing/index';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Answer, type Receiver, type ReceivedRequest } from '../helpers/receiver';
 
@@ -149,5 +150,18 @@ describe('checking a receiver', () => {
     const url = r.url;
     await r.close();
     await expect(emu.control.checkReceiver({ url })).rejects.toMatchObject({ status: 422 });
+  });
+});
+
+describe('yard.checkReceiver (the testing API)', () => {
+  it('grades a receiver from a test suite, failing the one that accepts a wrong secret', async () => {
+    await using yard = await startMailyard();
+    const good = await receiver((v) => v === SECRET);
+    const lax = await receiver((v) => v !== undefined);
+    const options = { headers: { 'X-Webhook-Secret': SECRET }, events: ['delivery' as const, 'bounce' as const] };
+    expect((await yard.checkReceiver(good.url, options)).passed).toBe(true);
+    const report = await yard.checkReceiver(lax.url, options);
+    expect(report.passed).toBe(false);
+    expect(report.checks.find((c) => c.status === 'failed')?.id).toBe('secret-wrong');
   });
 });
