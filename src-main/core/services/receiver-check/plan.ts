@@ -102,7 +102,7 @@ export function planChecks(options: ReceiverCheckOptions, kinds: readonly EmailE
 
   const checks: PlannedCheck[] = kinds.map((kind) => ({
     id: `event:${kind}`,
-    title: `A ${kind} event`,
+    title: `${/^[aeiou]/.test(kind) ? 'An' : 'A'} ${kind} event`,
     expected: 'answered 2xx',
     requests: [request(`${kind} event`, kind)],
     grade: acknowledged,
