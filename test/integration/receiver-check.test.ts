@@ -165,3 +165,48 @@ describe('yard.checkReceiver (the testing API)', () => {
     expect(report.checks.find((c) => c.status === 'failed')?.id).toBe('secret-wrong');
   });
 });
+
+describe('the URL policy and the stop', () => {
+  it('with --strict-webhook-urls refuses what a webhook URL may not be, before any connection', async () => {
+    const probes: string[] = [];
+    const strict = await startEmulator(
+      { strictWebhookUrls: true },
+      {
+        lookup: async (host) => (host === 'internal.example.com' ? ['10.1.2.3'] : Promise.reject(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }))),
+        probe: async (url) => {
+          probes.push(url.href);
+        },
+      },
+    );
+    try {
+      await expect(strict.control.checkReceiver({ url: 'http://127.0.0.1:9/hooks' })).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringContaining('url must be an https URL (strict webhook URLs are on)'),
+      });
+      await expect(strict.control.checkReceiver({ url: 'https://internal.example.com/hooks' })).rejects.toMatchObject({
+        status: 422,
+        message: expect.stringMatching(/resolves to 10\.1\.2\.3, which is not a public address/),
+      });
+      await expect(strict.control.checkReceiver({ url: 'https://[::127.0.0.1]/hooks' })).rejects.toMatchObject({ status: 422 });
+      expect(probes).toEqual([]);
+    } finally {
+      await strict.cleanup();
+    }
+  });
+
+  it('sends nothing more once the emulator stops during a check', async () => {
+    const short = await startEmulator({ deliveryTimeoutMs: 300, shutdownGraceMs: 100 });
+    const r = await startReceiver();
+    receivers.push(r);
+    r.answer = () => 'hang';
+    const running = short.control.checkReceiver({ url: r.url }).catch(() => undefined);
+    await r.waitFor(1);
+    await short.cleanup();
+    await running;
+    const after = r.requests.length;
+    // Unstopped, the check would go on: one request every 300 ms (each timing out) for twenty more.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(r.requests.length).toBe(after);
+    expect(after).toBeLessThanOrEqual(2);
+  });
+});

@@ -17,9 +17,12 @@ export const MAX_RECEIVER_CHECKS = 2;
  * it after. The CLI calls this directly (it is the user's own command); the control API goes through
  * `ReceiverCheckService`, which first applies the webhook URL policy.
  */
-export async function checkReceiver(options: ReceiverCheckOptions, transport: ReceiverCheckTransport): Promise<ReceiverCheckReport> {
+export async function checkReceiver(options: ReceiverCheckOptions, transport: ReceiverCheckTransport, signal?: AbortSignal): Promise<ReceiverCheckReport> {
   const agent = attemptAgent(transport);
-  const attempt = { agent, timeoutMs: transport.timeoutMs, responseBodyLimit: 64 * 1024, stopping: () => false };
+  // Aborted (the emulator stopping): the request on the wire and every one after it end at once as interrupted.
+  const abort = () => void agent.destroy();
+  signal?.addEventListener('abort', abort, { once: true });
+  const attempt = { agent, timeoutMs: transport.timeoutMs, responseBodyLimit: 64 * 1024, stopping: () => signal?.aborted === true };
   try {
     return await runReceiverCheck(options, {
       send: (request) => sendAttempt(request, attempt),
@@ -27,6 +30,7 @@ export async function checkReceiver(options: ReceiverCheckOptions, transport: Re
       userAgent: transport.userAgent,
     });
   } finally {
+    signal?.removeEventListener('abort', abort);
     await agent.destroy();
   }
 }
@@ -38,6 +42,7 @@ export async function checkReceiver(options: ReceiverCheckOptions, transport: Re
  */
 export class ReceiverCheckService {
   private running = 0;
+  private readonly stopping = new AbortController();
 
   constructor(private readonly deps: { urlPolicy: WebhookUrlPolicy; transport: ReceiverCheckTransport }) {}
 
@@ -46,9 +51,14 @@ export class ReceiverCheckService {
     this.running++;
     try {
       await checkUrl(this.deps.urlPolicy, options.url, 'url');
-      return await checkReceiver(options, this.deps.transport);
+      return await checkReceiver(options, this.deps.transport, this.stopping.signal);
     } finally {
       this.running--;
     }
+  }
+
+  /** Ends the checks under way (the emulator is stopping): nothing more is sent to their receivers. */
+  stop(): void {
+    this.stopping.abort();
   }
 }
