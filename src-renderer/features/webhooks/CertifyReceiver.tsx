@@ -33,8 +33,8 @@ function CheckRow({ check }: { check: ReceiverCheckResult }) {
             {check.exchanges.length} request{check.exchanges.length === 1 ? '' : 's'}:{' '}
             {check.exchanges.map((e) => `${e.response ? e.response.status : (e.error?.code ?? 'no answer')} in ${e.duration_ms} ms`).join(', ')}
           </summary>
-          {check.exchanges.map((e, i) => (
-            <div key={i} className="receiver-exchange">
+          {check.exchanges.map((e) => (
+            <div key={e.label} className="receiver-exchange">
               <p className="small">
                 <strong>{e.label}</strong>: {e.request.method} {e.request.url}
               </p>
