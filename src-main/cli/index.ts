@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { createEmulator, VERSION, type EmulatorHandle } from '../core';
 import { isLoopbackHost } from '../core/http/control-auth';
 import { parseServeArgs, serveUsage, UsageError } from './args';
+import { checkReceiverCommand } from './check-receiver';
 import { scenarioCommand } from './scenario';
 
 const USAGE = `Mailyard ${VERSION}: an offline email delivery service emulator
@@ -10,6 +11,9 @@ Usage:
   mailyard serve [options]   start the emulator headless (see mailyard serve --help)
   mailyard scenario run <file> [options]
                              run a QA scenario file, exit 0 on pass, 1 on fail (see mailyard scenario --help)
+  mailyard check-receiver <url> [options]
+                             grade your webhook receiver against what the service sends it,
+                             exit 0 on pass, 1 on fail (see mailyard check-receiver --help)
   mailyard --version         print the version
   mailyard --help            show this help`;
 
@@ -136,6 +140,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       return serve(rest, io);
     case 'scenario':
       return scenarioCommand(rest, io);
+    case 'check-receiver':
+      return checkReceiverCommand(rest, io);
     case '--version':
     case '-v':
       io.out(VERSION);

@@ -283,6 +283,11 @@ export const ERRORS = {
     code: 'conflict',
     message: ({ id, name }: { id: string; name: string }) => `a scenario run is under way (${id}, ${name}); stop it or wait for it to finish`,
   }),
+  /** Receiver checks send their requests one at a time; a few may run at once (docs/limits.md). */
+  receiverChecksBusy: entry({
+    code: 'conflict',
+    message: ({ max }: { max: number }) => `${max} receiver checks are under way, the most at once; wait for one to finish`,
+  }),
   scenarioReportPending: entry({
     code: 'not_found',
     message: ({ id }: { id: string }) => `scenario run ${id} has not finished; its report comes when it does`,

@@ -186,6 +186,7 @@ export function buildHelpers(deps: HelperDeps): MailyardHelpers {
     },
     advanceClock: async (ms) => (await control.setClock({ advance_ms: ms })).data,
     fireEvent: async (event) => (await control.fireEvent(event)).data,
+    checkReceiver: async (url, options = {}) => (await control.checkReceiver({ ...options, url })).data,
     setRules: async (rules) => (await control.setRules({ rules })).data.rules,
     reset: async () => {
       const result = (await control.resetEmulator()).data;

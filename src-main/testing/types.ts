@@ -70,6 +70,9 @@ export type FireEventInput = Parameters<ControlClient['fireEvent']>[0];
 export type FireEventResult = Data<ControlClient['fireEvent']>;
 export type SimulationRule = Data<ControlClient['setRules']>['rules'][number];
 export type ResetResult = Data<ControlClient['resetEmulator']>;
+/** What `checkReceiver` is told of the receiver's webhook: its method, headers, secret header, event kinds, payload format, signing secret, quick-ack bound. */
+export type CheckReceiverOptions = Omit<Parameters<ControlClient['checkReceiver']>[0], 'url'>;
+export type ReceiverCheckReport = Data<ControlClient['checkReceiver']>;
 
 /** A message's content for assertions (see `yard.content(message)`). */
 export interface MessageContent {
@@ -133,6 +136,12 @@ export interface MailyardHelpers {
   advanceClock(ms: number): Promise<ClockState>;
   /** Fires a synthetic email event through the account's webhook, like `stripe trigger`. */
   fireEvent(event: FireEventInput): Promise<FireEventResult>;
+  /**
+   * Certifies your webhook receiver at `url`: sends it what the service will (every event kind, a
+   * duplicate, events out of order, unknown fields, its secret header missing and wrong, bad signatures
+   * when signing) and answers every check graded, with its requests and answers; `passed` is the verdict.
+   */
+  checkReceiver(url: string, options?: CheckReceiverOptions): Promise<ReceiverCheckReport>;
   /** Replaces the simulation rules (pattern to events, tried before the simulator addresses). */
   setRules(rules: SimulationRule[]): Promise<SimulationRule[]>;
   /** Wipes messages, deliveries, webhooks, rules, ... and puts the clock back; keeps the accounts and their keys. */

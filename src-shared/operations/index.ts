@@ -8,6 +8,7 @@ import { domainInboundMailerOperations, imapFileRoutes } from './control/domains
 import { emulatorOperations } from './control/emulator';
 import { messageCheckOperations, messageFileRoutes } from './control/message-files';
 import { messageOperations } from './control/messages';
+import { receiverCheckOperations } from './control/receiver-checks';
 import { resetOperations } from './control/reset';
 import { scenarioFileRoutes, scenarioOperations } from './control/scenarios';
 import { simulationOperations } from './control/simulation';
@@ -41,6 +42,7 @@ export const controlOperations = defineOperations({
   ...deliveryOperations,
   ...domainInboundMailerOperations,
   ...scenarioOperations,
+  ...receiverCheckOperations,
 });
 
 export type ServiceOperations = typeof serviceOperations;

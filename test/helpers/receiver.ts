@@ -10,8 +10,8 @@ export interface ReceivedRequest {
   body: string;
 }
 
-/** How the receiver answers one request: a status, or `hang` (never answer). */
-export type Answer = number | 'hang' | { status: number; body?: string; headers?: Record<string, string> };
+/** How the receiver answers one request: a status, or `hang` (never answer); `delayMs` answers that much later. */
+export type Answer = number | 'hang' | { status: number; body?: string; headers?: Record<string, string>; delayMs?: number };
 
 /** A real local webhook receiver that records every request and answers `status` (200 by default). */
 export interface Receiver {
@@ -69,8 +69,10 @@ export async function startReceiver(options: { https?: boolean } = {}): Promise<
       for (const w of [...waiters]) w();
       const answer = state.answer ? state.answer(received, index) : state.status;
       if (answer === 'hang') return;
-      const { status, body, headers } = typeof answer === 'number' ? { status: answer, body: undefined, headers: undefined } : answer;
-      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body ?? '{"ok":true}');
+      const { status, body, headers, delayMs } = typeof answer === 'number' ? { status: answer, body: undefined, headers: undefined, delayMs: 0 } : answer;
+      const respond = () => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body ?? '{"ok":true}');
+      if (delayMs) setTimeout(respond, delayMs);
+      else respond();
     });
   };
   let server: Server;

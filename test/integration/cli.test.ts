@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
+import { startReceiver } from '../helpers/receiver';
 import { startServeProcess } from '../helpers/serve-process';
 
 const BIN = resolve(import.meta.dirname, '../../bin/mailyard.js');
@@ -290,4 +291,48 @@ describe('mailyard', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('mailyard: unknown command "serv"');
   });
+});
+
+describe('mailyard check-receiver', () => {
+  it('exits 0 for a receiver that checks its secret, 1 naming the check one fails with its request and answer, 2 for bad usage', async () => {
+    const receiver = await startReceiver();
+    try {
+      // It checks its secret exactly while `strict`, and only that one is present after.
+      let strict = true;
+      receiver.answer = (req) => {
+        const secret = req.headers['x-webhook-secret'];
+        return (strict ? secret === 'cli-secret' : secret !== undefined) ? 200 : 401;
+      };
+      const args = ['check-receiver', receiver.url, '--header', 'X-Webhook-Secret: cli-secret', '--events', 'delivery,click', '--method', 'PATCH'];
+      const good = await run(args);
+      expect(good.stderr).toBe('');
+      expect(good.code).toBe(0);
+      expect(good.stdout).toMatch(/ok +secret-wrong/);
+      expect(good.stdout).toMatch(/^PASS: 8 passed, 0 failed, 2 skipped/m);
+      expect(receiver.requests.every((r) => r.method === 'PATCH')).toBe(true);
+
+      strict = false;
+      const bad = await run([...args, '--json']);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(
+        /FAIL secret-wrong .*\n.*expected rejected with 401 or 403\n.*got delivery event with a wrong X-Webhook-Secret: PATCH http:\/\/127\.0\.0\.1:\d+\/hooks answered 200/,
+      );
+      const report = JSON.parse(bad.stdout);
+      expect(report.passed).toBe(false);
+      expect(report.checks.filter((c: { status: string }) => c.status === 'failed').map((c: { id: string }) => c.id)).toEqual(['secret-wrong']);
+
+      const before = receiver.requests.length;
+      const usages = [['check-receiver'], ['check-receiver', receiver.url, '--method', 'TRACE'], ['check-receiver', receiver.url, '--header', 'no colon']];
+      const results = await Promise.all(usages.map((usage) => run(usage)));
+      expect(results.map((r) => r.code)).toEqual([2, 2, 2]);
+      expect(results.map((r) => r.stderr.split('\n')[0])).toEqual([
+        'mailyard: give the URL of your receiver',
+        expect.stringMatching(/^mailyard: --method must be one of GET, POST/),
+        'mailyard: --header must be "Name: value", got "no colon"',
+      ]);
+      expect(receiver.requests.length).toBe(before);
+    } finally {
+      await receiver.close();
+    }
+  }, 90_000);
 });

@@ -1,8 +1,9 @@
-import type { Agent, Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { ATTEMPT_ERROR_CODES } from '../../../src-shared/schemas/dispatch';
 import type { DeliveryRow } from '../store/deliveries.repo';
 import type { DeliveryTarget } from './delivery-targets';
 import { signWebhook } from './sign';
+import { strictConnector, type CheckedResolve } from './strict-connector';
 
 export type AttemptErrorCode = (typeof ATTEMPT_ERROR_CODES)[number];
 
@@ -33,10 +34,16 @@ export interface AttemptOptions {
 /**
  * The request of one attempt of a delivery to its target as it is now: the payload, the Standard
  * Webhooks headers (signed when the account has a `secret`), then the target's own headers.
+ * `timestamp` (unix seconds) is now unless given (a receiver check sends a stale one on purpose).
  */
-export function attemptRequest(row: DeliveryRow, target: DeliveryTarget, userAgent: string, secret: string | null): HttpAttemptRequest {
+export function attemptRequest(
+  row: Pick<DeliveryRow, 'id' | 'payload'>,
+  target: DeliveryTarget,
+  userAgent: string,
+  secret: string | null,
   // The receiver checks this against its own clock, so it is wall time, not emulated time.
-  const timestamp = Math.floor(Date.now() / 1000);
+  timestamp = Math.floor(Date.now() / 1000),
+): HttpAttemptRequest {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': userAgent,
@@ -46,6 +53,23 @@ export function attemptRequest(row: DeliveryRow, target: DeliveryTarget, userAge
   if (secret) headers['webhook-signature'] = signWebhook(secret, row.id, timestamp, row.payload);
   for (const [name, value] of Object.entries(target.headers)) headers[name.toLowerCase()] = value;
   return { method: target.method, url: target.url, headers, body: row.payload };
+}
+
+/** How attempts connect: TLS verification (strict mode), the connect time-out, strict mode's address check. */
+export interface AttemptAgentOptions {
+  verifyTls: boolean;
+  timeoutMs: number;
+  /** Strict mode: the checked addresses a host may be connected to; absent, connect to whatever the host is. */
+  resolve?: CheckedResolve;
+}
+
+/**
+ * The undici agent attempts are sent with. No per-origin cap: whoever sends bounds what is in flight
+ * (the dispatcher's per-target slots), so a target's attempts never queue behind another's at one origin.
+ */
+export function attemptAgent(options: AttemptAgentOptions): Agent {
+  const connect = { rejectUnauthorized: options.verifyTls, timeout: options.timeoutMs };
+  return new Agent({ keepAliveTimeout: 4_000, connections: null, connect: options.resolve ? strictConnector(connect, options.resolve) : connect });
 }
 
 /** Parses `text`, from `cache` when it was parsed before; the cache is emptied past 256 entries. */

@@ -1,10 +1,10 @@
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import type { Clock } from '../clock';
 import type { DeliveryRow } from '../store/deliveries.repo';
-import { attemptRequest, sendAttempt, type HttpAttemptRequest, type HttpAttemptResult } from './attempt';
+import { attemptAgent, attemptRequest, sendAttempt, type HttpAttemptRequest, type HttpAttemptResult } from './attempt';
 import { targetKey, type DeliveryTarget } from './delivery-targets';
 import { isoTimestampCache } from './iso-timestamps';
-import { strictConnector, type CheckedResolve } from './strict-connector';
+import type { CheckedResolve } from './strict-connector';
 
 export interface SlotOptions {
   /**
@@ -52,14 +52,8 @@ export class TargetSlots {
     /** The account's Standard Webhooks secret, if it signs. */
     private readonly signingSecret: (accountId: string) => string | null,
   ) {
-    const connect = { rejectUnauthorized: options.verifyTls, timeout: options.timeoutMs };
-    this.agent = new Agent({
-      keepAliveTimeout: 4_000,
-      // No per-origin cap in undici: the per-target slots are the only limit, so a target's
-      // attempts never queue behind another target's at the same origin.
-      connections: null,
-      connect: options.resolve ? strictConnector(connect, options.resolve) : connect,
-    });
+    // The per-target slots are the only limit on attempts in flight.
+    this.agent = attemptAgent(options);
   }
 
   /** Whether the target of `row` has a free slot. */

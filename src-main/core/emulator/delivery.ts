@@ -18,6 +18,20 @@ import type { StoreSpace } from '../store/store-space';
 import type { WebhooksRepo } from '../store/webhooks.repo';
 
 /**
+ * How webhook attempts connect and what they say they are: the time-out, TLS verification and, in
+ * strict mode, the address check made at every connection. A receiver check sends the same way.
+ */
+export function attemptTransport(config: EmulatorConfig, lookup: HostLookup) {
+  return {
+    timeoutMs: config.deliveryTimeoutMs,
+    verifyTls: config.strictWebhookUrls,
+    // Strict mode holds at every attempt: the address connected to is checked each time.
+    resolve: config.strictWebhookUrls ? (host: string) => checkedAddresses(lookup, host, config.deliveryTimeoutMs) : undefined,
+    userAgent: `Mailyard/${version}`,
+  };
+}
+
+/**
  * The dispatcher (the durable outbox of every webhook request) and its registry of delivery targets,
  * empty until the services whose targets it delivers to register them (registerDeliveryTargets).
  */
@@ -47,12 +61,8 @@ export function buildDispatcher(deps: {
       retrySchedule: config.retrySchedule,
       perTargetConcurrency: config.perTargetConcurrency,
       claimBatch: config.claimBatch,
-      timeoutMs: config.deliveryTimeoutMs,
       responseBodyLimit: 64 * 1024,
-      verifyTls: config.strictWebhookUrls,
-      // Strict mode holds at every attempt: the address connected to is checked each time.
-      resolve: config.strictWebhookUrls ? (host) => checkedAddresses(lookup, host, config.deliveryTimeoutMs) : undefined,
-      userAgent: `Mailyard/${version}`,
+      ...attemptTransport(config, lookup),
     },
   );
   return { dispatcher, targets };

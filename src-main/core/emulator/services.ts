@@ -34,6 +34,7 @@ import { ClockService, CLOCK_SETTLE_WAIT_MS } from '../services/clock.service';
 import { StatsService } from '../services/stats.service';
 import { serverAddressPolicy } from '../net/strict-addresses';
 import { checkServerHost, checkUrl } from '../services/url-check';
+import { ReceiverCheckService } from '../services/receiver-check/receiver-check.service';
 import { WEBHOOK_TARGET, WebhooksService } from '../services/webhooks.service';
 import { checkSmtpLogin } from '../smtp/connection';
 import { SmtpRelay } from '../smtp/relay';
@@ -52,7 +53,7 @@ import { UnitOfWork } from '../store/unit-of-work';
 import type { WebhooksRepo } from '../store/webhooks.repo';
 import type { StoreSpace } from '../store/store-space';
 import { WriteBatcher } from '../store/write-batcher';
-import { registerDeliveryTargets } from './delivery';
+import { attemptTransport, registerDeliveryTargets } from './delivery';
 import type { EmulatorSeams, EmulatorServices, PublicUrl } from './types';
 import { buildScenarioService } from './scenarios';
 import type { ScenarioFolders } from '../scenario/scenario-folders';
@@ -276,6 +277,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     inbound,
     mailers,
     mailerTests: new MailerTests({ mailers, smtp: relay, imap }),
+    receiverChecks: new ReceiverCheckService({ urlPolicy, transport: attemptTransport(config, lookup) }),
     oauth,
     relay,
     imap,

@@ -21,6 +21,7 @@ import type { MailersService } from '../services/mailers/mailers.service';
 import type { OAuthService } from '../services/oauth/oauth.service';
 import type { ResetService } from '../services/reset.service';
 import type { ScenarioService } from '../scenario/scenario.service';
+import type { ReceiverCheckService } from '../services/receiver-check/receiver-check.service';
 import type { SimulationRules } from '../services/simulation/rules.service';
 import type { Simulator } from '../services/simulation/simulator';
 import type { SuppressionsService } from '../services/events/suppressions.service';
@@ -44,6 +45,7 @@ import { oauthRoutes } from './routes/oauth.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { messageFileHandlers, messageHandlers } from './routes/messages.routes';
 import { trackingRoutes } from './routes/tracking.routes';
+import { receiverCheckHandlers } from './routes/receiver-checks.routes';
 import { simulationHandlers } from './routes/simulation.routes';
 import { scenarioFileHandlers, scenarioHandlers } from './routes/scenarios.routes';
 import { streamHandlers } from './routes/stream.routes';
@@ -79,6 +81,7 @@ export interface HttpServices {
   stats: StatsService;
   reset: ResetService;
   scenarios: ScenarioService;
+  receiverChecks: ReceiverCheckService;
 }
 
 export interface HttpAppDeps {
@@ -268,6 +271,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       ...inboundControlHandlers(services.inbound, services.accounts),
       ...domainControlHandlers(services.domains),
       ...mailerControlHandlers(services.mailers, services.mailerTests),
+      ...receiverCheckHandlers(services.receiverChecks),
     });
     registerRoutes(control, documentedRoutes, {
       ...messageFileHandlers(services.messages),

@@ -8,6 +8,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { useOverview } from '../../stores/overview-store';
 import { useChosenAccount } from '../../components/AccountSelect';
 import { FieldError, problemsElsewhere } from '../../components/FieldError';
+import { CertifyReceiver } from './CertifyReceiver';
 import './webhooks.css';
 
 interface Problem {
@@ -263,6 +264,7 @@ export function Webhooks() {
           return <WebhookForm key={`${account.id}:${t.event}`} type={t} existing={existing} account={account} onChanged={load} />;
         })}
       {account && <SigningSecret account={account} onChanged={loadAccounts} />}
+      {account && hooks && <CertifyReceiver key={account.id} account={account} webhook={hooks.find((h) => h.event === 'EMAIL_EVENT')} />}
     </main>
   );
 }

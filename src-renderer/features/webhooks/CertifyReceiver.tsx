@@ -1,0 +1,166 @@
+import { useState, type FormEvent } from 'react';
+import { EMAIL_EVENT_KINDS, WEBHOOK_METHODS, type WebhookMethod } from '../../../src-shared/events';
+import type { AccountRecord } from '../../../src-shared/schemas/emulator';
+import { RECEIVER_CHECK_LIMITS, type ReceiverCheckReport, type ReceiverCheckResult } from '../../../src-shared/schemas/receiver-check';
+import type { WebhookRecord } from '../../../src-shared/schemas/webhooks';
+import { control } from '../../api/clients';
+import { useRun } from '../../api/use-run';
+
+const TONE: Record<ReceiverCheckResult['status'], string> = { passed: 'tone-ok', failed: 'tone-bad', skipped: 'tone-muted' };
+
+/** `Name: value` lines as headers; lines without a colon are left out. */
+function headersOf(text: string): Record<string, string> {
+  const pairs = text
+    .split('\n')
+    .map((line) => [line.slice(0, line.indexOf(':')).trim(), line.slice(line.indexOf(':') + 1).trim()] as const)
+    .filter(([name]) => name !== '');
+  return Object.fromEntries(pairs);
+}
+
+function CheckRow({ check }: { check: ReceiverCheckResult }) {
+  return (
+    <li className="receiver-check" data-testid={`receiver-check-${check.id}`} data-status={check.status}>
+      <div className="receiver-check-head">
+        <span className={`pill ${TONE[check.status]}`}>{check.status}</span>
+        <code className="small">{check.id}</code>
+        <span>{check.title}</span>
+      </div>
+      <p className="muted small">Expected: {check.expected}</p>
+      {check.detail && <p className={check.status === 'failed' ? 'error small' : 'muted small'}>{check.detail}</p>}
+      {check.exchanges.length > 0 && (
+        <details>
+          <summary className="small">
+            {check.exchanges.length} request{check.exchanges.length === 1 ? '' : 's'}:{' '}
+            {check.exchanges.map((e) => `${e.response ? e.response.status : (e.error?.code ?? 'no answer')} in ${e.duration_ms} ms`).join(', ')}
+          </summary>
+          {check.exchanges.map((e) => (
+            <div key={e.label} className="receiver-exchange">
+              <p className="small">
+                <strong>{e.label}</strong>: {e.request.method} {e.request.url}
+              </p>
+              <pre className="small">
+                {Object.entries(e.request.headers)
+                  .map(([n, v]) => `${n}: ${v}`)
+                  .join('\n')}
+                {`\n\n${e.request.body}`}
+              </pre>
+              <p className="small">
+                {e.response ? `Answered ${e.response.status}: ${e.response.body || '(empty body)'}` : `No answer: ${e.error?.message ?? ''}`}
+              </p>
+            </div>
+          ))}
+        </details>
+      )}
+    </li>
+  );
+}
+
+/**
+ * "Certify your receiver": sends the URL the person names what the service will send it, and shows each
+ * check graded with its requests and answers. Starts from the account's email-event webhook.
+ */
+export function CertifyReceiver({ account, webhook }: { account: AccountRecord; webhook: WebhookRecord | undefined }) {
+  const [url, setUrl] = useState(webhook?.webhook_url ?? '');
+  const [method, setMethod] = useState<WebhookMethod>(webhook?.method ?? 'POST');
+  const [headers, setHeaders] = useState(
+    Object.entries(webhook?.headers ?? {})
+      .map(([n, v]) => `${n}: ${v}`)
+      .join('\n'),
+  );
+  const [signed, setSigned] = useState(account.signing_secret !== null);
+  const [ackWithin, setAckWithin] = useState<number>(RECEIVER_CHECK_LIMITS.defaultAckWithinMs);
+  const [report, setReport] = useState<ReceiverCheckReport | null>(null);
+  const { busy, error, run } = useRun();
+  // The subscription's kinds: the account's email-event webhook's, every kind when it has none.
+  const enabled = EMAIL_EVENT_KINDS.filter((k) => webhook?.webhook_options?.events?.[k] === true);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setReport(null);
+    void run(async () => {
+      const body = {
+        url,
+        method,
+        headers: headersOf(headers),
+        ack_within_ms: ackWithin,
+        ...(enabled.length > 0 ? { events: enabled } : {}),
+        ...(signed && account.signing_secret ? { signing_secret: account.signing_secret } : {}),
+      };
+      setReport((await control.checkReceiver(body)).data);
+    });
+  };
+
+  return (
+    <section className="card certify" aria-labelledby="certify-title" data-testid="certify-receiver">
+      <div className="card-head">
+        <h2 id="certify-title">Certify your receiver</h2>
+        <span className="muted small">
+          Sends your endpoint what the service will: every event kind, a duplicate, events out of order, unknown fields, a missing and a wrong secret.
+        </span>
+      </div>
+      <form onSubmit={submit} className="grid2">
+        <label className="field span2">
+          <span>Receiver URL</span>
+          <input className="input" aria-label="Receiver URL" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/hooks" />
+        </label>
+        <label className="field">
+          <span>Method</span>
+          <select className="input" aria-label="Receiver method" value={method} onChange={(e) => setMethod(e.target.value as WebhookMethod)}>
+            {WEBHOOK_METHODS.map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Acknowledged within (ms)</span>
+          <input
+            className="input"
+            type="number"
+            aria-label="Acknowledged within"
+            min={RECEIVER_CHECK_LIMITS.minAckWithinMs}
+            max={RECEIVER_CHECK_LIMITS.maxAckWithinMs}
+            value={ackWithin}
+            onChange={(e) => setAckWithin(Number(e.target.value))}
+          />
+        </label>
+        <label className="field span2">
+          <span>Headers, one "Name: value" a line (the first named like a secret is the one checked)</span>
+          <textarea className="input" aria-label="Receiver headers" rows={2} value={headers} onChange={(e) => setHeaders(e.target.value)} />
+        </label>
+        {account.signing_secret && (
+          <label className="toggle span2">
+            <input type="checkbox" checked={signed} onChange={(e) => setSigned(e.target.checked)} /> Sign with this account's secret (and check bad signatures
+            and stale timestamps)
+          </label>
+        )}
+        <div className="toolbar span2">
+          <button type="submit" className="button primary" disabled={busy || url.trim() === ''}>
+            {busy ? 'Checking…' : 'Run the checks'}
+          </button>
+          <span className="muted small">
+            {enabled.length > 0 ? `The webhook's ${enabled.length} event kinds` : `All ${EMAIL_EVENT_KINDS.length} event kinds`}. Point it at your own receiver:
+            it sends about twenty requests, one at a time.
+          </span>
+        </div>
+      </form>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {report && (
+        <div data-testid="receiver-report">
+          <p className={report.passed ? 'notice' : 'error'} data-testid="receiver-verdict">
+            {report.passed ? 'Passed' : 'Failed'}: {report.counts.passed} passed, {report.counts.failed} failed, {report.counts.skipped} skipped (
+            {report.method} {report.url}, {report.duration_ms} ms)
+          </p>
+          <ul className="receiver-checks">
+            {report.checks.map((c) => (
+              <CheckRow key={c.id} check={c} />
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}
