@@ -16,6 +16,7 @@ import type { Db } from '../store/database';
 import { DeliveriesRepo } from '../store/deliveries.repo';
 import type { StoreSpace } from '../store/store-space';
 import type { WebhooksRepo } from '../store/webhooks.repo';
+import type { PublicUrl } from './types';
 
 /**
  * The dispatcher (the durable outbox of every webhook request) and its registry of delivery targets,
@@ -30,6 +31,8 @@ export function buildDispatcher(deps: {
   accounts: AccountsService;
   lookup: HostLookup;
   space: StoreSpace;
+  /** The emulator's own listener: strict mode lets attempts reach it (its catchers). */
+  publicUrl: PublicUrl;
 }): { dispatcher: Dispatcher; targets: DeliveryTargets } {
   const { config, lookup } = deps;
   const targets = new DeliveryTargets();
@@ -50,12 +53,22 @@ export function buildDispatcher(deps: {
       timeoutMs: config.deliveryTimeoutMs,
       responseBodyLimit: 64 * 1024,
       verifyTls: config.strictWebhookUrls,
-      // Strict mode holds at every attempt: the address connected to is checked each time.
-      resolve: config.strictWebhookUrls ? (host) => checkedAddresses(lookup, host, config.deliveryTimeoutMs) : undefined,
+      // Strict mode holds at every attempt: the address connected to is checked each time, except
+      // Mailyard's own listener (only catcher URLs pass the check when a URL is set).
+      resolve: config.strictWebhookUrls
+        ? (host, port) => (isOwnListener(deps.publicUrl, host, port) ? Promise.resolve([host]) : checkedAddresses(lookup, host, config.deliveryTimeoutMs))
+        : undefined,
       userAgent: `Mailyard/${version}`,
     },
   );
   return { dispatcher, targets };
+}
+
+/** Whether `host:port` is the emulator's own HTTP listener, by its URL's literal host and port. */
+function isOwnListener(publicUrl: PublicUrl, host: string, port: string): boolean {
+  if (publicUrl.http === '') return false;
+  const own = new URL(publicUrl.http);
+  return own.hostname === host && own.port === port;
 }
 
 /**
