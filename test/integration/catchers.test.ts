@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { CATCHER_LIMITS, type CatcherModeInput, type CatcherRequest } from '../../src-shared/schemas/catchers';
 import { rawRequest, startEmulator, type TestEmulator } from '../helpers/emulator';
 import { deliveryHelpers } from '../helpers/deliveries';
+import { startMailyard } from '../../src-main/testing/index';
 
 let emu: TestEmulator;
 afterEach(() => emu?.cleanup());
@@ -234,5 +235,29 @@ describe('catchers are an account’s, bounded, and cleared by reset', () => {
     await emu.control.resetEmulator();
     expect((await emu.request('GET', `/emulator/catchers/${c.id}`)).status).toBe(404);
     expect((await emu.control.listCatchers({})).data.catchers).toEqual([]);
+  });
+});
+
+describe('the testing API', () => {
+  it('yard.createCatcher gives a url to receive webhooks, their requests, and a switch of its answers', async () => {
+    const yard = await startMailyard({ retrySchedule: [50, 50] });
+    try {
+      const c = await yard.createCatcher({ useAsWebhook: true });
+      expect(c.url).toBe(`${yard.url}/catch/${c.id}`);
+      const first = await yard.fireEvent({ event: 'click', recipient: 'a@example.com' });
+      await yard.waitForDelivery({ status: 'succeeded' });
+      await c.setMode({ status: 500 });
+      const second = await yard.fireEvent({ event: 'open', recipient: 'a@example.com' });
+      await yard.waitForDelivery({ status: 'failed' });
+      const requests = await c.requests();
+      expect(requests.map((r) => [r.delivery_id, r.attempt, r.answered_status])).toEqual([
+        [first.delivery_id, 1, 200],
+        [second.delivery_id, 1, 500],
+        [second.delivery_id, 2, 500],
+        [second.delivery_id, 3, 500],
+      ]);
+    } finally {
+      await yard.stop();
+    }
   });
 });
