@@ -196,7 +196,7 @@ export function buildHelpers(deps: HelperDeps): MailyardHelpers {
             return { items: page.requests, next: page.next_cursor };
           }),
         setMode: async (mode) => (await control.updateCatcher(catcher.id, { mode: mode as never })).data,
-        useAsWebhook: async () => void (await control.useCatcherAsWebhook(catcher.id)),
+        useAsWebhook: async () => void (await control.pointWebhookAtCatcher(catcher.id)),
         delete: async () => void (await control.deleteCatcher(catcher.id)),
       };
       if (options.useAsWebhook) await handle.useAsWebhook();

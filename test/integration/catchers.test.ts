@@ -91,7 +91,7 @@ describe('catchers', () => {
   it('a hanging catcher fails a delivery attempt by its time-out, and the emulator still stops promptly', async () => {
     emu = await startEmulator({ deliveryTimeoutMs: 300, retrySchedule: 'none' });
     const c = await catcher({ hang: true });
-    await emu.control.useCatcherAsWebhook(c.id);
+    await emu.control.pointWebhookAtCatcher(c.id);
     const fired = (await emu.control.fireEvent({ event: 'delivery', recipient: 'a@example.com' })).data;
     const d = await attemptsOf(fired.delivery_id!, 1);
     expect(d.attempt_log[0]).toMatchObject({ outcome: 'failed', error: { code: 'timeout' } });
@@ -109,7 +109,7 @@ describe('a catcher as the account webhook', () => {
     emu = await startEmulator({ retrySchedule: [50, 50] });
     const secret = (await emu.control.setSigningSecret(emu.handle.defaultAccount.id, {})).data.signing_secret!;
     const c = await catcher({ status: 500 });
-    const used = (await emu.control.useCatcherAsWebhook(c.id)).data;
+    const used = (await emu.control.pointWebhookAtCatcher(c.id)).data;
     expect(used).toMatchObject({ webhook_url: c.url, created: true });
     const fired = (await emu.control.fireEvent({ event: 'open', recipient: 'a@example.com' })).data;
     const d = await attemptsOf(fired.delivery_id!, 3);
@@ -136,7 +136,7 @@ describe('a catcher as the account webhook', () => {
     await emu.registerEmailWebhook(`${emu.url}/nowhere`);
     await emu.service.updateWebhook({ event: 'EMAIL_EVENT', webhook_options: { events: { click: true } } });
     const c = await catcher();
-    expect((await emu.control.useCatcherAsWebhook(c.id)).data.created).toBe(false);
+    expect((await emu.control.pointWebhookAtCatcher(c.id)).data.created).toBe(false);
     const hooks = (await emu.service.listWebhooks()).data as unknown as Array<{ webhook_url: string; webhook_options?: { events: Record<string, boolean> } }>;
     const hook = hooks.find((h) => h.webhook_url === c.url)!;
     expect(Object.values(hook.webhook_options!.events).every(Boolean)).toBe(true);
@@ -151,7 +151,7 @@ describe('--strict-webhook-urls', () => {
       body: { webhook_url: `${emu.url}/emulator/reset`, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { open: true } } },
     });
     expect(refused.status).toBe(400);
-    await emu.control.useCatcherAsWebhook(c.id);
+    await emu.control.pointWebhookAtCatcher(c.id);
     const fired = (await emu.control.fireEvent({ event: 'open', recipient: 'a@example.com' })).data;
     const d = await attemptsOf(fired.delivery_id!, 1);
     expect(d.attempt_log[0]).toMatchObject({ outcome: 'succeeded' });

@@ -36,7 +36,7 @@ export async function sendTestEmail(apiKey: string): Promise<string> {
 /** Creates a catcher and makes it the default account's webhook for every event kind: the demo's one step. */
 export async function catchWebhooksHere(): Promise<Catcher> {
   const catcher = (await control.createCatcher({})).data;
-  await control.useCatcherAsWebhook(catcher.id);
+  await control.pointWebhookAtCatcher(catcher.id);
   return catcher;
 }
 
@@ -203,9 +203,9 @@ function CatcherDetail({ id, onChanged }: { id: string; onChanged: () => void })
   }, [id]);
   if (error) return <p className="error">{error}</p>;
   if (!catcher) return <p className="muted">Loading…</p>;
-  const useAsWebhook = async () => {
+  const makeWebhook = async () => {
     try {
-      const used = (await control.useCatcherAsWebhook(id)).data;
+      const used = (await control.pointWebhookAtCatcher(id)).data;
       setNote(used.created ? "Registered as the account's webhook for every event kind." : "The account's webhook now points here, every event kind on.");
     } catch (err) {
       setNote(describeError(err));
@@ -236,7 +236,7 @@ function CatcherDetail({ id, onChanged }: { id: string; onChanged: () => void })
         <code data-testid="catcher-url">{catcher.url}</code> <CopyButton text={catcher.url} label="Copy URL" />
       </p>
       <p>
-        <button type="button" className="button primary" data-testid="use-as-webhook" onClick={() => void useAsWebhook()}>
+        <button type="button" className="button primary" data-testid="use-as-webhook" onClick={() => void makeWebhook()}>
           Use as this account's webhook (every event kind)
         </button>{' '}
         {account && (

@@ -83,7 +83,7 @@ export const catcherOperations = defineOperations({
     response: dataResponse(CatcherRequestPage),
     errors: [404],
   },
-  useCatcherAsWebhook: {
+  pointWebhookAtCatcher: {
     method: 'POST',
     path: '/emulator/catchers/{id}/use-as-webhook',
     summary: "Point the catcher's account's EMAIL_EVENT webhook at the catcher, with every event kind on (created when the account has none)",

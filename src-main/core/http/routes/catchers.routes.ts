@@ -15,7 +15,7 @@ export function catcherHandlers(catchers: CatchersService) {
     updateCatcher: ({ params, body }) => ok('Catcher updated', catchers.update(params.id, body)),
     deleteCatcher: ({ params }) => ok('Catcher deleted', catchers.delete(params.id)),
     listCatcherRequests: ({ params, query }) => ok('Catcher requests retrieved', catchers.requests(params.id, query)),
-    useCatcherAsWebhook: async ({ params }) => ok("Catcher is the account's webhook for every event kind", await catchers.useAsWebhook(params.id)),
+    pointWebhookAtCatcher: async ({ params }) => ok("Catcher is the account's webhook for every event kind", await catchers.useAsWebhook(params.id)),
   } satisfies Partial<ControlHandlers>;
 }
 
