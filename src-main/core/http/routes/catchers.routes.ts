@@ -69,9 +69,10 @@ export function catchRoutes(app: FastifyInstance, catchers: CatchersService): vo
     if (!answer) return sendError(reply, appError('catcherNotFound'));
     if (answer.status === 0) {
       // No answer at all: the sender's own time-out ends the attempt.
+      reply.hijack();
       await hold(request, CATCHER_LIMITS.hangMs);
       request.raw.socket.destroy();
-      return reply.hijack();
+      return;
     }
     if (answer.delayMs > 0) await hold(request, answer.delayMs);
     return reply
