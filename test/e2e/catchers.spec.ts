@@ -7,6 +7,8 @@ test('from a fresh start: catch webhooks here, send a test email, events arrive 
   test.setTimeout(90_000);
   const errors = watchErrors(page);
   await page.goto(served.url);
+  await expect(page.getByTestId('demo-catch')).toBeVisible();
+  await page.screenshot({ path: 'test-results/catchers-overview.png' });
 
   // Two clicks on Overview: a catcher as the account's webhook, then a test email; the catcher's page opens.
   await page.getByTestId('demo-catch').click();
