@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
+import { Catchers } from './features/catchers/Catchers';
 import { Deliveries } from './features/deliveries/Deliveries';
 import { Domains } from './features/domains/Domains';
 import { FireEvent } from './features/events/FireEvent';
@@ -27,6 +28,7 @@ const SCREENS = [
   { path: '/send', label: 'Send', render: () => <SendEmail /> },
   { path: '/events', label: 'Fire event', render: () => <FireEvent /> },
   { path: '/webhooks', label: 'Webhooks', render: () => <Webhooks /> },
+  { path: '/catchers', label: 'Catchers', render: () => <Catchers /> },
   { path: '/simulation', label: 'Simulation', render: () => <Simulation /> },
   { path: '/suppressions', label: 'Suppressions', render: () => <Suppressions /> },
   { path: '/scenarios', label: 'Scenarios', render: () => <Scenarios /> },

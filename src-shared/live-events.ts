@@ -1,3 +1,4 @@
+import type { CatcherRequest } from './schemas/catchers';
 import type { AttemptRecord, DeliverySummary } from './schemas/dispatch';
 import type { ImapMessageSummary } from './schemas/mailers';
 import type { StoreSpace } from './schemas/emulator';
@@ -37,6 +38,8 @@ export interface LiveEventMap {
   'store.changed': StoreSpace;
   /** A QA scenario run started, progressed (at most ~4 a second) or finished. */
   'scenario.updated': ScenarioRun;
+  /** A catcher received a request (recorded before it is answered). */
+  'catcher.request': CatcherRequest;
 }
 export type LiveEventName = keyof LiveEventMap;
 
@@ -52,4 +55,5 @@ export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
   'imap.message',
   'store.changed',
   'scenario.updated',
+  'catcher.request',
 ];

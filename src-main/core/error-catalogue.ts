@@ -2,6 +2,7 @@ import type { ErrorCode, FieldError } from '../../src-shared/errors';
 import type { DomainDnsRecords } from '../../src-shared/schemas/domains';
 import { LOGS_WINDOW_TOO_LONG, SEND_LIMITS, TOO_MANY_PLACEHOLDERS } from '../../src-shared/schemas/email';
 import { MAX_TEMPLATES } from '../../src-shared/schemas/templates';
+import { CATCHER_LIMITS } from '../../src-shared/schemas/catchers';
 import { AppError, type ErrorExtras } from './errors';
 import type { ScenarioFileError } from './scenario/parse';
 import { STORE_FULL_MESSAGE } from './store/store-space';
@@ -169,6 +170,10 @@ export const ERRORS = {
   // Messages
   messageNotFound: entry({ code: 'not_found', message: 'Message Not Found' }),
   attachmentNotFound: entry({ code: 'not_found', message: 'Attachment Not Found' }),
+
+  // Catchers
+  catcherNotFound: entry({ code: 'not_found', message: 'Catcher Not Found' }),
+  tooManyCatchers: entry({ code: 'validation', message: `an account may keep at most ${CATCHER_LIMITS.perAccount} catchers; delete one first` }),
 
   // Templates
   templateNotFound: entry({ code: 'not_found', message: 'Template Not Found' }),

@@ -9,7 +9,7 @@ import { controlOperations } from '../../src-shared/operations';
 import type { DeliverySummary } from '../../src-shared/schemas/dispatch';
 import type { MessageSummary } from '../../src-shared/schemas/messages';
 import { linksOf, textOf } from './content';
-import type { CapturedMessage, Delivery, DeliveryFilter, MailyardHelpers, MatchOptions, MessageFilter } from './types';
+import type { CapturedMessage, CatcherHandle, Delivery, DeliveryFilter, MailyardHelpers, MatchOptions, MessageFilter } from './types';
 import { waitForMatch, waitOnServer, type WaitOptions } from './waiters';
 
 /** Records a function predicate is tried on, at most: the newest, or the first a filter finds. */
@@ -187,6 +187,22 @@ export function buildHelpers(deps: HelperDeps): MailyardHelpers {
     advanceClock: async (ms) => (await control.setClock({ advance_ms: ms })).data,
     fireEvent: async (event) => (await control.fireEvent(event)).data,
     checkReceiver: async (url, options = {}) => (await control.checkReceiver({ ...options, url })).data,
+    createCatcher: async (options = {}) => {
+      const catcher = (await control.createCatcher({ account_id: options.account_id, name: options.name, mode: options.mode as never })).data;
+      const handle: CatcherHandle = {
+        ...catcher,
+        requests: () =>
+          pages(async (cursor) => {
+            const page = (await control.listCatcherRequests(catcher.id, { limit: 200, cursor })).data;
+            return { items: page.requests, next: page.next_cursor };
+          }),
+        setMode: async (mode) => (await control.updateCatcher(catcher.id, { mode: mode as never })).data,
+        useAsWebhook: async () => void (await control.pointWebhookAtCatcher(catcher.id)),
+        delete: async () => void (await control.deleteCatcher(catcher.id)),
+      };
+      if (options.useAsWebhook) await handle.useAsWebhook();
+      return handle;
+    },
     setRules: async (rules) => (await control.setRules({ rules })).data.rules,
     reset: async () => {
       const result = (await control.resetEmulator()).data;

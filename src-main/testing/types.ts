@@ -7,6 +7,7 @@ import type { RunScenarioOptions } from './scenario';
  */
 import type { ControlClient, ServiceClient } from '../../src-shared/clients';
 import type { EmailEventKind } from '../../src-shared/events';
+import type { Catcher, CatcherModeInput, CatcherRequest } from '../../src-shared/schemas/catchers';
 import type { ClockState as ClockStateSchema, DeliveryDetail } from '../../src-shared/schemas/dispatch';
 import type { EMAIL_EVENT_PAYLOADS } from '../../src-shared/schemas/events';
 import type { MessageDetail, MessageWaitFilter } from '../../src-shared/schemas/messages';
@@ -48,6 +49,31 @@ export type CapturedMessage = MessageDetail;
  * and `from` exactly (case-insensitive), `subject` as a case-insensitive substring, `event`: the copy had it.
  */
 export type MessageFilter = MessageWaitFilter;
+
+/** How a catcher answers: `{ status: 500 }`, `{ fail_percent: 30 }`, `{ hang: true }`, `{ require_header: { name, value } }`... (docs/workbench.md). */
+export type CatcherMode = CatcherModeInput;
+/** A request a catcher received, with what it answered, the signature verdict and the delivery that sent it. */
+export type CaughtRequest = CatcherRequest;
+
+export interface CatcherOptions {
+  /** The account it belongs to (default: the default account). */
+  account_id?: string;
+  name?: string;
+  mode?: CatcherMode;
+  /** Make it the account's EMAIL_EVENT webhook, every event kind on (default false). */
+  useAsWebhook?: boolean;
+}
+
+/** A catcher: a receiver inside Mailyard, at `url`, recording what it receives. */
+export interface CatcherHandle extends Catcher {
+  /** What it has received and kept, oldest first (as the other helpers' lists). */
+  requests(): Promise<CaughtRequest[]>;
+  /** Changes how it answers (the mode is replaced whole: fields left out take their defaults). */
+  setMode(mode: CatcherMode): Promise<Catcher>;
+  /** Makes it the account's EMAIL_EVENT webhook, every event kind on. */
+  useAsWebhook(): Promise<void>;
+  delete(): Promise<void>;
+}
 
 /** What the emulator filters webhook deliveries on (the control API's list filters). */
 export interface DeliveryFilter<K extends string = string> {
@@ -142,6 +168,8 @@ export interface MailyardHelpers {
    * when signing) and answers every check graded, with its requests and answers; `passed` is the verdict.
    */
   checkReceiver(url: string, options?: CheckReceiverOptions): Promise<ReceiverCheckReport>;
+  /** Creates a catcher: a webhook receiver inside Mailyard that records what it gets and answers as told. */
+  createCatcher(options?: CatcherOptions): Promise<CatcherHandle>;
   /** Replaces the simulation rules (pattern to events, tried before the simulator addresses). */
   setRules(rules: SimulationRule[]): Promise<SimulationRule[]>;
   /** Wipes messages, deliveries, webhooks, rules, ... and puts the clock back; keeps the accounts and their keys. */

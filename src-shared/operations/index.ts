@@ -3,6 +3,7 @@
  * clients build their requests, and the OpenAPI document is generated. One file per area; the order
  * of the spreads is the order of the routes and of the OpenAPI document's paths.
  */
+import { catcherOperations } from './control/catchers';
 import { deliveryOperations } from './control/deliveries';
 import { domainInboundMailerOperations, imapFileRoutes } from './control/domains-inbound-mailers';
 import { emulatorOperations } from './control/emulator';
@@ -43,6 +44,7 @@ export const controlOperations = defineOperations({
   ...domainInboundMailerOperations,
   ...scenarioOperations,
   ...receiverCheckOperations,
+  ...catcherOperations,
 });
 
 export type ServiceOperations = typeof serviceOperations;

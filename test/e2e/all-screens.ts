@@ -11,6 +11,8 @@ export interface Seeded {
   messageId: string;
   refId: string;
   deliveryId: string;
+  /** A catcher that received a request. */
+  catcherId: string;
 }
 
 export interface Screen {
@@ -38,6 +40,7 @@ export const SCREENS: Screen[] = [
   { name: 'Send', path: () => '/send', ready: (p) => p.getByRole('button', { name: /^Send/ }).first() },
   { name: 'Fire event', path: (s) => `/events?ref_id=${s.refId}`, ready: (p) => p.getByTestId('payload-preview') },
   { name: 'Webhooks', path: () => '/webhooks', ready: (p) => p.getByTestId('webhook-EMAIL_EVENT') },
+  { name: 'Catcher', path: (s) => `/catchers/${s.catcherId}`, ready: (p) => p.getByTestId('caught-request') },
   { name: 'Simulation', path: () => '/simulation', ready: (p) => p.getByTestId('clock-now') },
   { name: 'Suppressions', path: () => '/suppressions', ready: (p) => p.getByRole('heading', { name: /^Suppressions/ }) },
   { name: 'Scenarios', path: () => '/scenarios', ready: (p) => p.getByRole('heading', { name: 'Past runs' }) },
@@ -65,7 +68,9 @@ export async function seed(page: Page, served: Served, receiverUrl: string): Pro
     .poll(async () => (await page.request.get(`${served.url}/emulator/deliveries`)).json().then((b) => b.data.deliveries.length as number))
     .toBeGreaterThan(0);
   const deliveries = (await (await page.request.get(`${served.url}/emulator/deliveries`)).json()).data.deliveries as Array<{ id: string }>;
-  return { messageId: id, refId, deliveryId: deliveries[0]!.id };
+  const catcher = (await (await page.request.post(`${served.url}/emulator/catchers`, { data: {} })).json()).data as { id: string; url: string };
+  await page.request.post(catcher.url, { data: { event: 'delivery' } });
+  return { messageId: id, refId, deliveryId: deliveries[0]!.id, catcherId: catcher.id };
 }
 
 /** Opens a screen (and its tab) and waits for its data. */

@@ -5,7 +5,7 @@ import { buildConnector } from 'undici';
  * The addresses a host may be connected to, checked; throws (a refusal or a failed lookup) when it
  * may not. `checkedAddresses` of net/strict-addresses.ts, in strict mode.
  */
-export type CheckedResolve = (host: string) => Promise<string[]>;
+export type CheckedResolve = (host: string, port: string) => Promise<string[]>;
 
 /**
  * An undici connector that checks where each connection goes before making it: `resolve` names the
@@ -17,7 +17,7 @@ export type CheckedResolve = (host: string) => Promise<string[]>;
 export function strictConnector(options: buildConnector.BuildOptions, resolve: CheckedResolve): buildConnector.connector {
   const connect = buildConnector(options);
   return (target, callback) => {
-    resolve(target.hostname).then(
+    resolve(target.hostname, target.port).then(
       (addresses) => {
         const servername = target.servername ?? (isIP(target.hostname) === 0 ? target.hostname : undefined);
         connect({ ...target, hostname: addresses[0]!, servername }, callback);

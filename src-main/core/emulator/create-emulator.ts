@@ -46,9 +46,19 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const startedAt = isoTimestamp(clock.now());
     const live = new LiveBus();
     const accounts = new AccountsService({ repo: new AccountsRepo(db), clock, defaultPayloadFormat: config.payloadFormat });
-    const { dispatcher, targets } = buildDispatcher({ db, config, clock, live, logger, accounts, lookup: seams.lookup ?? lookupHost, space: store.space });
-    // Filled in once the HTTP listener has its port (tracking links, OAuth pages).
+    // Filled in once the HTTP listener has its port (tracking links, OAuth pages, catchers).
     const publicUrl: PublicUrl = { http: '' };
+    const { dispatcher, targets } = buildDispatcher({
+      db,
+      config,
+      clock,
+      live,
+      logger,
+      accounts,
+      lookup: seams.lookup ?? lookupHost,
+      space: store.space,
+      publicUrl,
+    });
     const { services, writes } = buildServices({
       db,
       dataDir,

@@ -16,17 +16,22 @@ import type { Db } from '../store/database';
 import { DeliveriesRepo } from '../store/deliveries.repo';
 import type { StoreSpace } from '../store/store-space';
 import type { WebhooksRepo } from '../store/webhooks.repo';
+import type { PublicUrl } from './types';
 
 /**
  * How webhook attempts connect and what they say they are: the time-out, TLS verification and, in
  * strict mode, the address check made at every connection. A receiver check sends the same way.
  */
-export function attemptTransport(config: EmulatorConfig, lookup: HostLookup) {
+export function attemptTransport(config: EmulatorConfig, lookup: HostLookup, ownListener?: PublicUrl) {
   return {
     timeoutMs: config.deliveryTimeoutMs,
     verifyTls: config.strictWebhookUrls,
-    // Strict mode holds at every attempt: the address connected to is checked each time.
-    resolve: config.strictWebhookUrls ? (host: string) => checkedAddresses(lookup, host, config.deliveryTimeoutMs) : undefined,
+    // Strict mode holds at every attempt: the address connected to is checked each time, except
+    // Mailyard's own listener (only catcher URLs pass the URL check when a URL is set).
+    resolve: config.strictWebhookUrls
+      ? (host: string, port: string) =>
+          ownListener && isOwnListener(ownListener, host, port) ? Promise.resolve([host]) : checkedAddresses(lookup, host, config.deliveryTimeoutMs)
+      : undefined,
     userAgent: `Mailyard/${version}`,
   };
 }
@@ -44,6 +49,8 @@ export function buildDispatcher(deps: {
   accounts: AccountsService;
   lookup: HostLookup;
   space: StoreSpace;
+  /** The emulator's own listener: strict mode lets attempts reach it (its catchers). */
+  publicUrl: PublicUrl;
 }): { dispatcher: Dispatcher; targets: DeliveryTargets } {
   const { config, lookup } = deps;
   const targets = new DeliveryTargets();
@@ -62,10 +69,17 @@ export function buildDispatcher(deps: {
       perTargetConcurrency: config.perTargetConcurrency,
       claimBatch: config.claimBatch,
       responseBodyLimit: 64 * 1024,
-      ...attemptTransport(config, lookup),
+      ...attemptTransport(config, lookup, deps.publicUrl),
     },
   );
   return { dispatcher, targets };
+}
+
+/** Whether `host:port` is the emulator's own HTTP listener, by its URL's literal host and port. */
+function isOwnListener(publicUrl: PublicUrl, host: string, port: string): boolean {
+  if (publicUrl.http === '') return false;
+  const own = new URL(publicUrl.http);
+  return own.hostname === host && own.port === port;
 }
 
 /**

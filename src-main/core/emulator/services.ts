@@ -26,6 +26,8 @@ import { OAuthService } from '../services/oauth/oauth.service';
 import { OFFLINE_SMTP } from '../services/oauth/oauth-config';
 import { lookupHost, probeUrl } from '../net/reachability';
 import { ResetService } from '../services/reset.service';
+import { CatchersService, isOwnCatcherUrl } from '../services/catchers/catchers.service';
+import { CatchersRepo } from '../store/catchers.repo';
 import { SearchIndexer } from '../services/search/search-indexer';
 import { mailWork } from '../services/mail-thread/mail-thread';
 import { SimulationRules } from '../services/simulation/rules.service';
@@ -87,7 +89,14 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
   const unitOfWork = new UnitOfWork(db);
   const writes = new WriteBatcher(db, f.space);
   const lookup = f.seams.lookup ?? lookupHost;
-  const urlPolicy = { strict: config.strictWebhookUrls, timeoutMs: config.reachabilityTimeoutMs, probe: f.seams.probe ?? probeUrl, lookup };
+  const urlPolicy = {
+    strict: config.strictWebhookUrls,
+    timeoutMs: config.reachabilityTimeoutMs,
+    probe: f.seams.probe ?? probeUrl,
+    lookup,
+    // Catchers are Mailyard's own: strict URL modes accept them.
+    own: (url: URL) => isOwnCatcherUrl(f.publicUrl.http, url),
+  };
   // Strict mode's check of a mail server's address at every connection (SMTP relay, IMAP).
   const serverAddress = serverAddressPolicy({ strict: config.strictWebhookUrls, lookup, timeoutMs: 10_000 });
 
@@ -283,6 +292,15 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     imap,
     stats: new StatsService({ repo: new StatsRepo(db), clock }),
     reset,
+    catchers: new CatchersService({
+      repo: new CatchersRepo(db),
+      clock,
+      wallClock: Date.now,
+      accounts,
+      webhooks,
+      baseUrl: () => f.publicUrl.http,
+      live,
+    }),
     scenarios: buildScenarioService({
       accounts,
       webhooks,

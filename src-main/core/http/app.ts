@@ -28,6 +28,7 @@ import type { SuppressionsService } from '../services/events/suppressions.servic
 import type { ClockService } from '../services/clock.service';
 import type { StatsService } from '../services/stats.service';
 import type { WebhooksService } from '../services/webhooks.service';
+import type { CatchersService } from '../services/catchers/catchers.service';
 import type { SmtpRelay } from '../smtp/relay';
 import type { LiveBus } from '../live-bus';
 import { appError } from '../error-catalogue';
@@ -35,6 +36,7 @@ import type { AppError } from '../errors';
 import { errorBody, handleError, sendError } from './error-handler';
 import { controlAccess, controlKeyGuard, isLoopbackHost, sessionRoutes } from './control-auth';
 import { bearerAuth, controlGuard, refuseCrossSite } from './guards';
+import { catcherHandlers, catchRoutes } from './routes/catchers.routes';
 import { emulatorHandlers } from './routes/control.routes';
 import { dispatchHandlers } from './routes/dispatch.routes';
 import { domainControlHandlers, domainHandlers } from './routes/domains.routes';
@@ -82,6 +84,7 @@ export interface HttpServices {
   reset: ResetService;
   scenarios: ScenarioService;
   receiverChecks: ReceiverCheckService;
+  catchers: CatchersService;
 }
 
 export interface HttpAppDeps {
@@ -142,7 +145,7 @@ function seconds(ms: number): string {
 export const MAX_PARAM_LENGTH = 1024;
 
 /** Paths that belong to an API: an unknown one is a JSON 404, never the UI page. */
-const API_PREFIXES = ['/v1', '/emulator', '/t', '/oauth', '/openapi.json'];
+const API_PREFIXES = ['/v1', '/emulator', '/t', '/oauth', '/openapi.json', '/catch'];
 
 function isApiPath(url: string): boolean {
   const path = url.split('?')[0]!;
@@ -252,6 +255,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await app.register(async (t) => trackingRoutes(t, deps.services.tracking));
   // The OAuth consent page: a browser opens it and posts its form, so like /t it has no API key or JSON guard.
   await app.register(async (o) => oauthRoutes(o, deps.services.oauth));
+  // Catchers' receiving end: public like /t (webhooks reach it from anywhere); it records and answers only.
+  await app.register(async (c) => catchRoutes(c, deps.services.catchers));
 
   await app.register(async (control) => {
     // A page of another site first (it learns nothing, not even whether it holds a login); then the
@@ -272,6 +277,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       ...domainControlHandlers(services.domains),
       ...mailerControlHandlers(services.mailers, services.mailerTests),
       ...receiverCheckHandlers(services.receiverChecks),
+      ...catcherHandlers(services.catchers),
     });
     registerRoutes(control, documentedRoutes, {
       ...messageFileHandlers(services.messages),

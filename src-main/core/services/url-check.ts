@@ -9,6 +9,8 @@ export interface WebhookUrlPolicy {
   timeoutMs: number;
   probe: UrlProbe;
   lookup: HostLookup;
+  /** A URL of Mailyard's own listener that it serves itself (a catcher): accepted as it is, strict or not. */
+  own?: (url: URL) => boolean;
 }
 
 /**
@@ -18,6 +20,7 @@ export interface WebhookUrlPolicy {
 export async function checkUrl(policy: WebhookUrlPolicy, value: string, path: string): Promise<void> {
   const url = new URL(value);
   const { strict, timeoutMs, probe, lookup } = policy;
+  if (policy.own?.(url)) return;
   try {
     if (!strict) {
       await probe(url, { timeoutMs, verifyTls: false });

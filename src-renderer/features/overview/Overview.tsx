@@ -1,6 +1,10 @@
 import { useEffect, useState } from 'react';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
-import { control, serviceAs } from '../../api/clients';
+import { control, describeError, serviceAs } from '../../api/clients';
+import { navigate } from '../../router';
+import type { Catcher } from '../../../src-shared/schemas/catchers';
+import { Link } from '../../components/Link';
+import { catchWebhooksHere, DEMO_RECIPIENT, sendTestEmail } from '../catchers/Catchers';
 import { live } from '../../api/live';
 import { CopyButton } from '../../components/CopyButton';
 import { firstSendCommand } from '../messages/Messages';
@@ -45,12 +49,76 @@ function firstWebhookCommand(httpUrl: string, apiKey: string): string {
   ].join('\n');
 }
 
+/**
+ * The demo with no terminal: a catcher as the account's webhook, then an email to a simulator address
+ * whose delivery, open and click arrive at the catcher, live (its page opens once the email is sent).
+ */
+function TryIt({ account }: { account: AccountRecord }) {
+  const [catcher, setCatcher] = useState<Catcher | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const send = async () => {
+    setError(null);
+    try {
+      setSent(await sendTestEmail(account.api_key));
+      if (catcher) navigate(`/catchers/${catcher.id}`);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+  const catchHere = async () => {
+    setError(null);
+    try {
+      setCatcher(await catchWebhooksHere());
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="try-it">
+      <h2 id="try-it">Try it, no terminal needed</h2>
+      <p className="muted">
+        Catch the webhooks here: a receiver inside Mailyard becomes this account's webhook. Then send a test email to <code>{DEMO_RECIPIENT}</code>: its
+        delivery, open and click arrive at the catcher, live; make the catcher fail and watch the retries.
+      </p>
+      <p>
+        <button type="button" className="button primary" data-testid="demo-catch" disabled={catcher !== null} onClick={() => void catchHere()}>
+          Catch webhooks here
+        </button>{' '}
+        <button type="button" className="button primary" data-testid="demo-send" onClick={() => void send()}>
+          Send a test email
+        </button>
+      </p>
+      {catcher && (
+        <p role="status" data-testid="demo-catching">
+          Catching at <code>{catcher.url}</code> (every event kind). <Link to={`/catchers/${catcher.id}`}>Watch it</Link>
+        </p>
+      )}
+      {sent && (
+        <p role="status" data-testid="demo-sent">
+          Sent: ref_id <code>{sent}</code>. Its events follow on the emulator clock.
+        </p>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
 export function Overview() {
   // The store is loaded by the App (its header shows the emulator's status on every screen).
   const { health, accounts, error, loading, load } = useOverview();
 
   const defaultAccount = accounts.find((a) => a.is_default) ?? accounts[0];
   const steps = useFirstSteps(defaultAccount);
+  // Once shown, the demo stays while Overview is open (its own steps make the first-steps check pass).
+  const [tried, setTried] = useState(false);
+  useEffect(() => {
+    if (steps && (!steps.sent || !steps.webhook)) setTried(true);
+  }, [steps]);
   return (
     <main>
       <DashboardStrip />
@@ -63,6 +131,7 @@ export function Overview() {
           </button>
         </p>
       )}
+      {defaultAccount && steps && (!steps.sent || !steps.webhook || tried) && <TryIt account={defaultAccount} />}
       {health && (
         <section className="card" aria-labelledby="listeners">
           <h2 id="listeners">Listeners</h2>

@@ -1,0 +1,197 @@
+import { EMAIL_EVENT_KINDS } from '../../../../src-shared/events';
+import {
+  CATCHER_LIMITS,
+  type Catcher,
+  CatcherMode,
+  type CatcherRequest,
+  type CreateCatcherBody,
+  type UpdateCatcherBody,
+} from '../../../../src-shared/schemas/catchers';
+import type { ResolvedEventFlags } from '../../../../src-shared/schemas/webhooks';
+import type { z } from 'zod';
+import { isoTimestamp, type Clock } from '../../clock';
+import { decodeCursor, paginate } from '../../cursor';
+import { appError } from '../../error-catalogue';
+import { monotonicUlids } from '../../ids';
+import type { LiveBus } from '../../live-bus';
+import type { CatcherRequestRow, CatchersRepo, CatcherWithCount } from '../../store/catchers.repo';
+import type { AccountsService } from '../accounts.service';
+import type { WebhooksService } from '../webhooks.service';
+import { type CatcherAnswer, decideAnswer } from './answer';
+import { signatureVerdict } from './signature';
+
+/** The path of a catcher on Mailyard's own listener. */
+export const catcherPath = (id: string): string => `/catch/${id}`;
+
+/** Whether `url` is a catcher of the listener at `base` (Mailyard's own, so strict URL modes accept it). */
+export function isOwnCatcherUrl(base: string, url: URL): boolean {
+  if (base === '') return false;
+  return url.origin === new URL(base).origin && /^\/catch\/[0-9A-Z]{26}(\/|$)/.test(url.pathname);
+}
+
+/** A request as the listener received it. */
+export interface CaughtRequest {
+  method: string;
+  /** Path and query. */
+  path: string;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface CatchersDeps {
+  repo: CatchersRepo;
+  clock: Clock;
+  /** Wall time: when a request arrived, and what its signature's timestamp is checked against. */
+  wallClock: () => number;
+  accounts: Pick<AccountsService, 'accountIdOr404' | 'signingSecret'>;
+  webhooks: Pick<WebhooksService, 'get' | 'register' | 'update'>;
+  /** The HTTP listener's URL, once it listens. */
+  baseUrl: () => string;
+  live: LiveBus;
+}
+
+const ALL_KINDS = Object.fromEntries(EMAIL_EVENT_KINDS.map((kind) => [kind, true])) as ResolvedEventFlags;
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+/** Past every ULID: the first page's bound. */
+const AFTER_ALL = '~';
+
+/** Catchers: receivers inside Mailyard that record what they receive and answer as told. */
+export class CatchersService {
+  private readonly ids = monotonicUlids();
+
+  constructor(private readonly deps: CatchersDeps) {}
+
+  create(body: z.infer<typeof CreateCatcherBody>): Catcher {
+    const accountId = this.deps.accounts.accountIdOr404(body?.account_id);
+    if (this.deps.repo.count(accountId) >= CATCHER_LIMITS.perAccount) throw appError('tooManyCatchers');
+    const id = this.ids();
+    this.deps.repo.insert({
+      id,
+      account_id: accountId,
+      name: body?.name ?? `Catcher ${id.slice(-6).toLowerCase()}`,
+      mode: JSON.stringify(body?.mode ?? CatcherMode.parse({})),
+      received: 0,
+      created_at: isoTimestamp(this.deps.clock.now()),
+    });
+    return this.get(id);
+  }
+
+  list(accountId: string | undefined): Catcher[] {
+    return this.deps.repo.list(this.deps.accounts.accountIdOr404(accountId)).map((row) => this.toCatcher(row));
+  }
+
+  get(id: string): Catcher {
+    return this.toCatcher(this.row(id));
+  }
+
+  update(id: string, body: z.infer<typeof UpdateCatcherBody>): Catcher {
+    const row = this.row(id);
+    this.deps.repo.update({ id, name: body.name ?? row.name, mode: body.mode ? JSON.stringify(body.mode) : row.mode });
+    return this.get(id);
+  }
+
+  delete(id: string): { id: string; deleted: true } {
+    if (!this.deps.repo.delete(id)) throw appError('catcherNotFound');
+    return { id, deleted: true };
+  }
+
+  requests(id: string, query: { limit: number; cursor?: string }): { requests: CatcherRequest[]; next_cursor: string | null } {
+    this.row(id);
+    const before = query.cursor === undefined ? AFTER_ALL : decodeCursor(query.cursor, 'cursor');
+    const { page, next } = paginate(this.deps.repo.requests(id, before, query.limit + 1), query.limit, (r) => r.id);
+    return { requests: page.map(toRequest), next_cursor: next };
+  }
+
+  /** Points the catcher's account's EMAIL_EVENT webhook at it, every kind on. */
+  async useAsWebhook(id: string): Promise<{ catcher_id: string; account_id: string; webhook_url: string; created: boolean }> {
+    const catcher = this.get(id);
+    const options = { events: ALL_KINDS };
+    const existing = this.deps.webhooks.get(catcher.account_id, 'EMAIL_EVENT');
+    if (existing) {
+      await this.deps.webhooks.update(catcher.account_id, { event: 'EMAIL_EVENT', webhook_url: catcher.url, webhook_options: options });
+    } else {
+      await this.deps.webhooks.register(catcher.account_id, { event: 'EMAIL_EVENT', webhook_url: catcher.url, method: 'POST', webhook_options: options });
+    }
+    return { catcher_id: id, account_id: catcher.account_id, webhook_url: catcher.url, created: !existing };
+  }
+
+  /**
+   * Records a request to catcher `id` and says how to answer it; undefined when there is no such
+   * catcher. The request is stored (and announced) before the answer, so a hanging answer shows too.
+   */
+  receive(id: string, request: CaughtRequest): CatcherAnswer | undefined {
+    const catcher = this.deps.repo.get(id);
+    if (!catcher) return undefined;
+    const mode = CatcherMode.parse(JSON.parse(catcher.mode));
+    const wallNow = this.deps.wallClock();
+    const kept = request.body.subarray(0, CATCHER_LIMITS.bodyKeptBytes);
+    const headers = JSON.stringify(request.headers);
+    const webhookId = request.headers['webhook-id'];
+    let answer: CatcherAnswer | undefined;
+    const row = this.deps.repo.record(
+      {
+        id: this.ids(),
+        catcher_id: id,
+        method: request.method,
+        path: request.path,
+        headers,
+        body: kept,
+        body_bytes: request.body.length,
+        size: kept.length + Buffer.byteLength(headers) + Buffer.byteLength(request.path),
+        received_at: isoTimestamp(wallNow),
+        emulator_at: isoTimestamp(this.deps.clock.now()),
+        signature: signatureVerdict(this.deps.accounts.signingSecret(catcher.account_id), request.headers, request.body, wallNow),
+        delivery_id: webhookId !== undefined && ULID.test(webhookId) ? webhookId : null,
+      },
+      (n) => {
+        answer = decideAnswer(mode, n, request.headers);
+        return { answered_status: answer.status, answered_because: answer.because };
+      },
+      { count: CATCHER_LIMITS.requestsKept, bytes: CATCHER_LIMITS.storedBytes },
+    );
+    if (!row || !answer) return undefined;
+    if (this.deps.live.hasListeners('catcher.request')) this.deps.live.emit('catcher.request', toRequest(row));
+    return answer;
+  }
+
+  private row(id: string): CatcherWithCount {
+    const row = this.deps.repo.get(id);
+    if (!row) throw appError('catcherNotFound');
+    return row;
+  }
+
+  private toCatcher(row: CatcherWithCount): Catcher {
+    return {
+      id: row.id,
+      account_id: row.account_id,
+      name: row.name,
+      url: `${this.deps.baseUrl()}${catcherPath(row.id)}`,
+      mode: CatcherMode.parse(JSON.parse(row.mode)),
+      requests_received: row.received,
+      requests_kept: row.kept,
+      created_at: row.created_at,
+    };
+  }
+}
+
+function toRequest(row: CatcherRequestRow): CatcherRequest {
+  return {
+    id: row.id,
+    catcher_id: row.catcher_id,
+    number: row.number,
+    method: row.method,
+    path: row.path,
+    headers: JSON.parse(row.headers) as Record<string, string>,
+    body: row.body.toString('utf8'),
+    body_bytes: row.body_bytes,
+    body_truncated: row.body.length < row.body_bytes,
+    received_at: row.received_at,
+    emulator_at: row.emulator_at,
+    answered_status: row.answered_status,
+    answered_because: row.answered_because,
+    signature: row.signature as CatcherRequest['signature'],
+    delivery_id: row.delivery_id,
+    attempt: row.attempt,
+  };
+}

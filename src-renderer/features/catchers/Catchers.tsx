@@ -1,0 +1,337 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Catcher, CatcherRequest } from '../../../src-shared/schemas/catchers';
+import { control, describeError, serviceAs } from '../../api/clients';
+import { useOverview } from '../../stores/overview-store';
+import { live } from '../../api/live';
+import { CopyButton } from '../../components/CopyButton';
+import { BodyView, HeadersTable } from '../../components/JsonView';
+import { Link } from '../../components/Link';
+import { Time } from '../../components/Time';
+import { idAfter, navigate, usePath } from '../../router';
+import { choiceOf, describeMode, MODE_LABELS, type ModeChoice, modeOf } from './modes';
+import './catchers.css';
+
+const SIGNATURE_WORDS: Record<CatcherRequest['signature'], string> = {
+  valid: 'signature valid',
+  invalid: 'signature INVALID',
+  stale: 'signature valid, timestamp stale',
+  unsigned: 'unsigned',
+  no_secret: 'signed, account has no secret',
+};
+
+/** A simulator address that gets a delivery, an open and a click. */
+export const DEMO_RECIPIENT = 'click@sim.mailyard.test';
+
+/** Sends the demo's test email as the account with `apiKey`; answers its ref_id. */
+export async function sendTestEmail(apiKey: string): Promise<string> {
+  const res = await serviceAs(apiKey).sendEmail({
+    from: { email: 'app@example.com' },
+    to: [{ email: DEMO_RECIPIENT }],
+    subject: 'Hello from Mailyard',
+    content: [{ type: 'text/html', value: '<p>Hello <a href="https://example.com">there</a></p>' }],
+  });
+  return res.ref_id;
+}
+
+/** Creates a catcher and makes it the default account's webhook for every event kind: the demo's one step. */
+export async function catchWebhooksHere(): Promise<Catcher> {
+  const catcher = (await control.createCatcher({})).data;
+  await control.pointWebhookAtCatcher(catcher.id);
+  return catcher;
+}
+
+function ModeControl({ catcher, onChanged }: { catcher: Catcher; onChanged: (c: Catcher) => void }) {
+  const [choice, setChoice] = useState<ModeChoice>(choiceOf(catcher.mode));
+  const [status, setStatus] = useState(catcher.mode.status === 200 ? 503 : catcher.mode.status);
+  const [percent, setPercent] = useState(catcher.mode.fail_percent || 30);
+  const [delayMs, setDelayMs] = useState(catcher.mode.delay_ms || 2000);
+  const [headerName, setHeaderName] = useState(catcher.mode.require_header?.name ?? 'X-Webhook-Secret');
+  const [headerValue, setHeaderValue] = useState(catcher.mode.require_header?.value ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const apply = async (next: ModeChoice) => {
+    setError(null);
+    try {
+      onChanged((await control.updateCatcher(catcher.id, { mode: modeOf(next, { status, percent, delayMs, headerName, headerValue }) as never })).data);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+  return (
+    <form
+      className="catcher-mode"
+      aria-label="How it answers"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void apply(choice);
+      }}
+    >
+      <label>
+        Answer{' '}
+        <select
+          value={choice}
+          data-testid="catcher-mode"
+          onChange={(e) => {
+            const next = e.target.value as ModeChoice;
+            setChoice(next);
+            // Choices without fields apply at once; the others on Apply.
+            if (next === 'ok' || next === 'fail' || next === 'hang') void apply(next);
+          }}
+        >
+          {(Object.keys(MODE_LABELS) as ModeChoice[]).map((c) => (
+            <option key={c} value={c}>
+              {MODE_LABELS[c]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {choice === 'status' && (
+        <label>
+          Status <input type="number" min={200} max={599} value={status} onChange={(e) => setStatus(Number(e.target.value))} />
+        </label>
+      )}
+      {choice === 'share' && (
+        <label>
+          Failing (500) <input type="number" min={0} max={100} value={percent} onChange={(e) => setPercent(Number(e.target.value))} /> %
+        </label>
+      )}
+      {choice === 'delay' && (
+        <label>
+          Delay <input type="number" min={0} max={120000} step={100} value={delayMs} onChange={(e) => setDelayMs(Number(e.target.value))} /> ms
+        </label>
+      )}
+      {choice === 'header' && (
+        <>
+          <label>
+            Header <input value={headerName} onChange={(e) => setHeaderName(e.target.value)} />
+          </label>
+          <label>
+            Value <input value={headerValue} onChange={(e) => setHeaderValue(e.target.value)} />
+          </label>
+        </>
+      )}
+      {!(choice === 'ok' || choice === 'fail' || choice === 'hang') && (
+        <button className="button" type="submit">
+          Apply
+        </button>
+      )}
+      <span className="muted" data-testid="catcher-mode-now">
+        now: {describeMode(catcher.mode)}
+      </span>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** The `event` a webhook body names (the spec's shape or the newer guide's), when it is JSON that names one. */
+function eventOf(body: string): string | null {
+  try {
+    const json = JSON.parse(body) as { event?: unknown; mailer_events?: Array<{ event?: unknown }> };
+    const event = json.event ?? json.mailer_events?.[0]?.event;
+    return typeof event === 'string' ? event : null;
+  } catch {
+    return null;
+  }
+}
+
+function RequestRow({ r }: { r: CatcherRequest }) {
+  const [open, setOpen] = useState(false);
+  const event = eventOf(r.body);
+  const ok = r.answered_status >= 200 && r.answered_status < 300;
+  return (
+    <li className="caught" data-testid="caught-request">
+      <button type="button" className="caught-head" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        <span className="muted">#{r.number}</span> <strong>{r.method}</strong> {event && <span data-testid="caught-event">{event}</span>}{' '}
+        <span className={`answered ${ok ? 'ok' : 'bad'}`} data-testid="caught-status">
+          {r.answered_status === 0 ? 'no answer (hung)' : r.answered_status}
+        </span>{' '}
+        <span className={`sig sig-${r.signature}`} data-testid="caught-signature">
+          {SIGNATURE_WORDS[r.signature]}
+        </span>{' '}
+        {r.attempt !== null && <span data-testid="caught-attempt">{r.attempt === 1 ? 'first attempt' : `attempt ${r.attempt} (retry)`}</span>}{' '}
+        <span className="muted">
+          <Time iso={r.received_at} />
+        </span>
+      </button>
+      {r.delivery_id && (
+        <span className="caught-delivery">
+          delivery <Link to={`/deliveries/${r.delivery_id}`}>{r.delivery_id}</Link>
+        </span>
+      )}
+      {open && (
+        <div className="caught-detail">
+          <p className="muted">
+            <code>{r.path}</code> · {r.body_bytes} bytes{r.body_truncated ? ' (first 64 KiB kept)' : ''} · emulator clock <Time iso={r.emulator_at} exact />
+          </p>
+          <HeadersTable headers={r.headers} />
+          <BodyView text={r.body} />
+        </div>
+      )}
+    </li>
+  );
+}
+
+function CatcherDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
+  const [catcher, setCatcher] = useState<Catcher | null>(null);
+  const [requests, setRequests] = useState<CatcherRequest[]>([]);
+  const [note, setNote] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const account = useOverview((s) => s.accounts.find((a) => a.id === catcher?.account_id));
+  useEffect(() => {
+    let gone = false;
+    setCatcher(null);
+    setRequests([]);
+    Promise.all([control.getCatcher(id), control.listCatcherRequests(id, { limit: 100 })]).then(
+      ([c, page]) => {
+        if (gone) return;
+        setCatcher(c.data);
+        // Live ones that came while loading stay.
+        setRequests((live) => [...live, ...page.data.requests.filter((r) => !live.some((l) => l.id === r.id))]);
+      },
+      (err) => !gone && setError(describeError(err)),
+    );
+    const off = live.on('catcher.request', (r) => {
+      if (r.catcher_id === id) setRequests((list) => [r, ...list].slice(0, 200));
+    });
+    return () => {
+      gone = true;
+      off();
+    };
+  }, [id]);
+  if (error) return <p className="error">{error}</p>;
+  if (!catcher) return <p className="muted">Loading…</p>;
+  const makeWebhook = async () => {
+    try {
+      const used = (await control.pointWebhookAtCatcher(id)).data;
+      setNote(used.created ? "Registered as the account's webhook for every event kind." : "The account's webhook now points here, every event kind on.");
+    } catch (err) {
+      setNote(describeError(err));
+    }
+  };
+  const sendEmail = async () => {
+    if (!account) return;
+    try {
+      setNote(`Test email sent to ${DEMO_RECIPIENT}: ref_id ${await sendTestEmail(account.api_key)}.`);
+    } catch (err) {
+      setNote(describeError(err));
+    }
+  };
+  const remove = async () => {
+    await control.deleteCatcher(id);
+    onChanged();
+    navigate('/catchers');
+  };
+  return (
+    <section className="card catcher-detail" aria-labelledby="catcher-name">
+      <div className="card-head">
+        <h2 id="catcher-name">{catcher.name}</h2>
+        <button type="button" className="button" onClick={() => void remove()}>
+          Delete
+        </button>
+      </div>
+      <p>
+        <code data-testid="catcher-url">{catcher.url}</code> <CopyButton text={catcher.url} label="Copy URL" />
+      </p>
+      <p>
+        <button type="button" className="button primary" data-testid="use-as-webhook" onClick={() => void makeWebhook()}>
+          Use as this account's webhook (every event kind)
+        </button>{' '}
+        {account && (
+          <button type="button" className="button" data-testid="catcher-send" onClick={() => void sendEmail()}>
+            Send a test email
+          </button>
+        )}{' '}
+        {note && (
+          <span role="status" className="muted">
+            {note}
+          </span>
+        )}
+      </p>
+      <ModeControl
+        key={catcher.id}
+        catcher={catcher}
+        onChanged={(c) => {
+          setCatcher(c);
+          onChanged();
+        }}
+      />
+      <h3>Requests, newest first</h3>
+      {requests.length === 0 ? (
+        <p className="muted" data-testid="no-requests">
+          Nothing yet. Send anything to the URL above, or send an email once this is the account's webhook.
+        </p>
+      ) : (
+        <ul className="caught-list" aria-live="polite">
+          {requests.map((r) => (
+            <RequestRow key={r.id} r={r} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/**
+ * Catchers: webhook receivers inside Mailyard. Create one, make it the account's webhook, watch what it
+ * receives live, and switch how it answers (a failing receiver with no code).
+ */
+export function Catchers() {
+  const path = usePath();
+  const selected = idAfter(path, '/catchers');
+  const [catchers, setCatchers] = useState<Catcher[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    try {
+      setCatchers((await control.listCatchers({})).data.catchers);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const create = async () => {
+    try {
+      const c = (await control.createCatcher({})).data;
+      await load();
+      navigate(`/catchers/${c.id}`);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+  return (
+    <main className="wide catchers">
+      <section className="card catcher-list" aria-labelledby="catchers-title">
+        <div className="card-head">
+          <h2 id="catchers-title">Catchers</h2>
+          <button type="button" className="button primary" data-testid="new-catcher" onClick={() => void create()}>
+            New catcher
+          </button>
+        </div>
+        <p className="muted">Webhook receivers inside Mailyard: each records what it receives and answers as you tell it.</p>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <ul>
+          {catchers.map((c) => (
+            <li key={c.id} aria-current={c.id === selected ? 'true' : undefined}>
+              <Link to={`/catchers/${c.id}`}>{c.name}</Link> <span className="muted">{describeMode(c.mode)}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+      {selected ? (
+        <CatcherDetail id={selected} onChanged={() => void load()} />
+      ) : (
+        <section className="card empty">
+          <p className="muted">{catchers.length ? 'Choose a catcher.' : 'No catcher yet: “New catcher” gives you a URL in one click.'}</p>
+        </section>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,71 @@
+import { expect, test, watchErrors } from './fixtures';
+
+// Retries three seconds apart: a failing catcher shows its retries while the test watches.
+test.use({ serveArgs: ['--retry-schedule', '3s,3s,3s,3s,3s,3s'] });
+
+test('from a fresh start: catch webhooks here, send a test email, events arrive live, a switch to 500 shows retries, back to 200', async ({ served, page }) => {
+  test.setTimeout(90_000);
+  const errors = watchErrors(page);
+  await page.goto(served.url);
+  await expect(page.getByTestId('demo-catch')).toBeVisible();
+  await page.screenshot({ path: 'test-results/catchers-overview.png' });
+
+  // Two clicks on Overview: a catcher as the account's webhook, then a test email; the catcher's page opens.
+  await page.getByTestId('demo-catch').click();
+  await expect(page.getByTestId('demo-catching')).toContainText('/catch/');
+  await page.getByTestId('demo-send').click();
+  await expect(page).toHaveURL(/\/catchers\/[0-9A-Z]{26}$/);
+  const url = await page.getByTestId('catcher-url').textContent();
+  expect(url).toMatch(new RegExp(`^${served.url}/catch/`));
+
+  // The delivery, open and click arrive live, each a first attempt answered 200.
+  const rows = page.getByTestId('caught-request');
+  await expect(rows).toHaveCount(3, { timeout: 20_000 });
+  await expect(page.getByTestId('caught-status')).toHaveText(['200', '200', '200']);
+  await expect(page.getByTestId('caught-attempt')).toHaveText(['first attempt', 'first attempt', 'first attempt']);
+  await expect(page.getByTestId('caught-signature').first()).toHaveText('unsigned');
+  // Each beside the delivery that sent it.
+  await expect(rows.first().getByRole('link')).toHaveAttribute('href', /^\/deliveries\/[0-9A-Z]{26}$/);
+  await page.screenshot({ path: 'test-results/catchers-events.png', fullPage: true });
+
+  // The catcher fails now: the next email's events are answered 500 and retried.
+  await page.getByTestId('catcher-mode').selectOption('fail');
+  await expect(page.getByTestId('catcher-mode-now')).toHaveText('now: 500');
+  await page.getByTestId('catcher-send').click();
+  await expect(page.getByTestId('caught-status').first()).toHaveText('500', { timeout: 20_000 });
+  await expect(page.getByTestId('caught-attempt').filter({ hasText: 'attempt 2 (retry)' }).first()).toBeVisible({ timeout: 20_000 });
+  await page.screenshot({ path: 'test-results/catchers-retries.png', fullPage: true });
+
+  // Back to 200: the next retry of each failing delivery succeeds.
+  await page.getByTestId('catcher-mode').selectOption('ok');
+  await expect(page.getByTestId('catcher-mode-now')).toHaveText('now: 200');
+  const retried200 = rows.filter({ has: page.getByTestId('caught-status').filter({ hasText: /^200$/ }) }).filter({ hasText: '(retry)' });
+  await expect(retried200.first()).toBeVisible({ timeout: 20_000 });
+
+  // The Deliveries screen says the same: a delivery that failed first, then succeeded.
+  const deliveryHref = await retried200.first().getByRole('link').getAttribute('href');
+  await page.goto(`${served.url}${deliveryHref}`);
+  await expect(page.getByText('500').first()).toBeVisible();
+  await page.goBack();
+
+  // A request's headers and body open in place.
+  await rows.first().getByRole('button').first().click();
+  await expect(rows.first()).toContainText('webhook-id');
+  await page.screenshot({ path: 'test-results/catchers-detail.png', fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test('a catcher made in one click, made the webhook in a second, shows each signature verified with the account secret', async ({ served, page }) => {
+  const accounts = (await (await page.request.get(`${served.url}/emulator/accounts`)).json()).data as Array<{ id: string }>;
+  const signed = await page.request.put(`${served.url}/emulator/accounts/${accounts[0]!.id}/signing-secret`, { data: {} });
+  expect(signed.ok()).toBe(true);
+  await page.goto(`${served.url}/catchers`);
+  await page.getByTestId('new-catcher').click();
+  await expect(page).toHaveURL(/\/catchers\/[0-9A-Z]{26}$/);
+  await expect(page.getByTestId('no-requests')).toBeVisible();
+  await page.getByTestId('use-as-webhook').click();
+  await expect(page.getByText("Registered as the account's webhook for every event kind.")).toBeVisible();
+  const fired = await page.request.post(`${served.url}/emulator/events`, { data: { event: 'bounce', recipient: 'a@example.com' } });
+  expect(fired.ok()).toBe(true);
+  await expect(page.getByTestId('caught-signature')).toHaveText(['signature valid']);
+});
