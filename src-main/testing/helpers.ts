@@ -197,10 +197,10 @@ export function buildHelpers(deps: HelperDeps): MailyardHelpers {
             return { items: page.requests, next: page.next_cursor };
           }),
         setMode: async (mode) => (await control.updateCatcher(catcher.id, { mode: mode as never })).data,
-        useAsWebhook: async () => void (await control.pointWebhookAtCatcher(catcher.id)),
+        pointWebhookHere: async () => void (await control.pointWebhookAtCatcher(catcher.id)),
         delete: async () => void (await control.deleteCatcher(catcher.id)),
       };
-      if (options.useAsWebhook) await handle.useAsWebhook();
+      if (options.useAsWebhook) await handle.pointWebhookHere();
       return handle;
     },
     setRules: async (rules) => (await control.setRules({ rules })).data.rules,

@@ -71,7 +71,7 @@ export interface CatcherHandle extends Catcher {
   /** Changes how it answers (the mode is replaced whole: fields left out take their defaults). */
   setMode(mode: CatcherMode): Promise<Catcher>;
   /** Makes it the account's EMAIL_EVENT webhook, every event kind on. */
-  useAsWebhook(): Promise<void>;
+  pointWebhookHere(): Promise<void>;
   delete(): Promise<void>;
 }
 
