@@ -242,5 +242,24 @@ export const FireEventResult = z
 
 export const SigningSecret = z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ followed by at least 24 bytes of base64');
 
-export const SetSigningSecretBody = z.strictObject({ secret: SigningSecret.optional() }).meta({ id: 'SetSigningSecretBody' });
+/** How long a replaced signing secret still signs by default: a day on the emulator clock. */
+export const DEFAULT_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+/** The longest grace period a rotation may ask for: 30 days. */
+export const MAX_SECRET_GRACE_MS = 30 * DEFAULT_SECRET_GRACE_MS;
+
+export const SetSigningSecretBody = z
+  .strictObject({
+    secret: SigningSecret.optional(),
+    /**
+     * When the account already signs: how long the secret replaced still signs too (a second
+     * signature in the same header), in emulator-clock milliseconds; 0 ends it at once. Default a day.
+     */
+    grace_period_ms: z
+      .number({ error: 'must be a number of milliseconds' })
+      .int('must be a whole number of milliseconds')
+      .min(0, 'must be at least 0 (0: the old secret stops signing at once)')
+      .max(MAX_SECRET_GRACE_MS, `must be at most 30 days (${MAX_SECRET_GRACE_MS.toLocaleString('en-US')} ms)`)
+      .optional(),
+  })
+  .meta({ id: 'SetSigningSecretBody' });
 export const AccountIdParams = z.strictObject({ id: z.string().min(1).max(64) });

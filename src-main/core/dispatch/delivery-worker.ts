@@ -38,8 +38,8 @@ export interface WorkerDeps {
   logger: Logger;
   /** Where each delivery goes, asked at each attempt (cached until `forgetTarget`). */
   targets: Pick<DeliveryTargets, 'resolve'>;
-  /** The account's Standard Webhooks secret, if it signs. */
-  signingSecret: (accountId: string) => string | null;
+  /** The account's Standard Webhooks secrets that sign now: none, one, or two during a rotation's grace period. */
+  signingSecrets: (accountId: string) => readonly string[];
   /** Told when a commit fails for a full disk, and when one succeeds again. */
   space: Pick<StoreSpace, 'failed' | 'wrote'>;
 }
@@ -97,7 +97,7 @@ export class DeliveryWorker {
       // Scheduled retries are due now: the store has due deliveries that are not new.
       this.wake();
     });
-    this.slots = new TargetSlots(options, deps.clock, deps.signingSecret);
+    this.slots = new TargetSlots(options, deps.clock, deps.signingSecrets);
     this.retry = { schedule: options.retrySchedule, clock: deps.clock, targetGone: (row) => !this.resolve(row) };
   }
 
