@@ -188,6 +188,31 @@ export class DeliveryWorker {
     return this.launch({ ...row, status: 'sending' }, target, 'manual', row.status);
   }
 
+  /**
+   * The request an attempt of `row` would send now, signed at this moment (a fresh timestamp), with
+   * nothing sent or recorded: what "Copy as curl" gives.
+   */
+  requestNow(row: DeliveryRow): HttpAttemptRequest {
+    const target = this.resolve(row);
+    if (!target) throw appError('deliveryTargetGone');
+    return this.slots.requestFor(row, target);
+  }
+
+  /** Whether the delivery's target still exists (a resend needs one). */
+  hasTarget(row: DeliveryRow): boolean {
+    return this.resolve(row) !== undefined;
+  }
+
+  /** False once `stop` began: no manual attempt starts any more. */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Slots per target: what a bulk of manual attempts to one target uses at most at once. */
+  get perTargetConcurrency(): number {
+    return this.options.perTargetConcurrency;
+  }
+
   /** Deliveries claimed per target: on the wire, and waiting for a slot. */
   private readonly claimedPerTarget = (): Map<string, number> => {
     const counts = this.slots.usedPerTarget();

@@ -15,7 +15,6 @@ import { useDeliveries } from '../../stores/deliveries-store';
 import { useAccountName } from '../../stores/account-name';
 import { SendLink } from '../../components/SendLink';
 import { ConfirmDialog } from '../messages/ConfirmDialog';
-import { deliveryCurl } from './curl';
 import { DeliveryPayload, RequestBodyView, ResponseTruncatedNote } from './PayloadView';
 
 /** The recipient an email event's payload is about (`recipient.email`, in either body shape), when it names one. */
@@ -149,7 +148,6 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
   const accountName = useAccountName(d.account_id);
   // Its attempt's claim and outcome show as they happen, announced or not.
   useRefreshWhileInFlight([d], refreshDetail);
-  const curl = deliveryCurl(d);
   const attempts = [...d.attempt_log].reverse();
   return (
     <article className="detail" aria-label={`Delivery ${d.id}`} data-testid="delivery-detail">
@@ -229,7 +227,8 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
               {jumpNote.text}
             </span>
           )}
-          <CopyButton text={curl} label="Copy as curl" />
+          {/* Signed by the emulator at the moment it is copied: a fresh webhook-timestamp a receiver's 5-minute tolerance accepts. */}
+          <CopyButton text={async () => (await control.signDeliveryRequest(d.id)).data.curl} label="Copy as curl" />
           {notice && (
             <span className="notice small" data-testid="retry-notice">
               {notice}
