@@ -16,6 +16,7 @@ import { useAccountName } from '../../stores/account-name';
 import { SendLink } from '../../components/SendLink';
 import { ConfirmDialog } from '../messages/ConfirmDialog';
 import { DeliveryPayload, RequestBodyView, ResponseTruncatedNote } from './PayloadView';
+import { EditResend } from './EditResend';
 
 /** The recipient an email event's payload is about (`recipient.email`, in either body shape), when it names one. */
 function payloadRecipient(payload: unknown): string | null {
@@ -144,6 +145,7 @@ function JumpToNextAttempt({ at, onDone }: { at: string; onDone: (inFlight: stri
 export function DeliveryDetailPane({ d }: { d: Detail }) {
   const { retry, retrying, notice, refreshDetail, refreshInFlight } = useDeliveries();
   const [jumpNote, setJumpNote] = useState<{ id: string; text: string } | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const state = deliveryState(d, useEmulatedNow());
   const accountName = useAccountName(d.account_id);
   // Its attempt's claim and outcome show as they happen, announced or not.
@@ -229,12 +231,19 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
           )}
           {/* Signed by the emulator at the moment it is copied: a fresh webhook-timestamp a receiver's 5-minute tolerance accepts. */}
           <CopyButton text={async () => (await control.signDeliveryRequest(d.id)).data.curl} label="Copy as curl" />
+          {/* A payload shown in part cannot be edited here (the download has it whole). */}
+          {!d.payload_truncated && (
+            <button type="button" className="button" onClick={() => setEditing(editing === d.id ? null : d.id)}>
+              Edit and resend…
+            </button>
+          )}
           {notice && (
             <span className="notice small" data-testid="retry-notice">
               {notice}
             </span>
           )}
         </div>
+        {editing === d.id && <EditResend d={d} onClose={() => setEditing(null)} />}
       </header>
       <div className="scroll-body">
         <h3>Attempts</h3>

@@ -8,6 +8,8 @@ import { CopyButton } from '../../components/CopyButton';
 import { useOverview } from '../../stores/overview-store';
 import { AccountPicker, useChosenAccount } from '../../components/AccountSelect';
 import { FieldError, problemsElsewhere } from '../../components/FieldError';
+import { Time } from '../../components/Time';
+import { TestEvent } from './TestEvent';
 import './webhooks.css';
 
 interface Problem {
@@ -205,9 +207,16 @@ function SigningSecret({ account, onChanged }: { account: AccountRecord; onChang
       ) : (
         <p className="muted">Requests are not signed.</p>
       )}
+      {account.previous_signing_secret && account.previous_secret_until && (
+        <p className="small" data-testid="previous-secret">
+          The old secret <code>{account.previous_signing_secret.slice(0, 10)}…</code> still signs until{' '}
+          <Time iso={account.previous_secret_until} exact future />: each request carries both signatures, so a receiver still holding it keeps verifying until
+          it updates.
+        </p>
+      )}
       <div className="toolbar">
         <button type="button" className="button" disabled={busy} onClick={() => void act(() => control.setSigningSecret(account.id))}>
-          {account.signing_secret ? 'Rotate' : 'Generate a secret'}
+          {account.signing_secret ? 'Rotate (old secret signs for a day too)' : 'Generate a secret'}
         </button>
         {account.signing_secret && (
           <button type="button" className="button danger" disabled={busy} onClick={() => void act(() => control.deleteSigningSecret(account.id))}>
@@ -246,6 +255,7 @@ export function Webhooks() {
     void load();
   }, [load]);
   const hooks = account && loaded?.accountId === account.id ? loaded.hooks : null;
+  const emailHook = hooks?.find((h) => h.event === 'EMAIL_EVENT');
   return (
     <main className="wide">
       <AccountPicker accounts={accounts} account={account} onChange={setAccountId} className="form-row" />
@@ -262,6 +272,8 @@ export function Webhooks() {
           // One form per account and type: a switch of account mounts a new one with that account's stored values.
           return <WebhookForm key={`${account.id}:${t.event}`} type={t} existing={existing} account={account} onChanged={load} />;
         })}
+      {/* Remounted when the webhook changes: its kinds are the choices. */}
+      {account && emailHook && <TestEvent key={`${account.id}:${emailHook.updated_at}`} account={account} hook={emailHook} />}
       {account && <SigningSecret account={account} onChanged={loadAccounts} />}
     </main>
   );
