@@ -16,6 +16,7 @@ const VOLATILE_FIELDS: Record<string, string> = {
   api_key: '<api-key>',
   apiKey: '<api-key>',
   signing_secret: '<secret>',
+  previous_signing_secret: '<secret>',
   secret: '<secret>',
   control_key: '<control-key>',
   controlKey: '<control-key>',

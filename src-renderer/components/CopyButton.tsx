@@ -14,15 +14,16 @@ async function copyText(text: string): Promise<void> {
   area.remove();
 }
 
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+/** Copies `text`, or what `text()` answers when it is made on request (a request signed at the moment it is copied). */
+export function CopyButton({ text, label = 'Copy' }: { text: string | (() => Promise<string>); label?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   return (
     <button
       type="button"
       className="button"
-      aria-label={`${label}: ${text}`}
+      aria-label={typeof text === 'string' ? `${label}: ${text}` : label}
       onClick={() => {
-        copyText(text).then(
+        (typeof text === 'string' ? copyText(text) : text().then(copyText)).then(
           () => setState('copied'),
           () => setState('failed'),
         );

@@ -172,6 +172,45 @@ export const EndpointList = z.object({ endpoints: z.array(EndpointStats) });
 
 export const DeliveryIdParams = z.strictObject({ id: z.string().min(1).max(64) });
 
+/** An edited resend: the body to send instead of the delivery's, sent and signed as given. */
+export const ResendDeliveryBody = z
+  .strictObject({
+    payload: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
+  })
+  .meta({ id: 'ResendDeliveryBody' });
+
+/** A delivery's request as an attempt would send it now, signed at this moment. */
+export const SignedDeliveryRequest = z
+  .object({
+    method: z.string(),
+    url: z.string(),
+    /** The Standard Webhooks headers with a fresh `webhook-timestamp` and its signature(s), then the target's own. */
+    headers: z.record(z.string(), z.string()),
+    /** The payload as sent; null when it is over `payloadShownBytes` (the curl command then reads the file `payload_url` downloads). */
+    body: z.string().nullable(),
+    payload_url: z.string(),
+    /** When it was signed (wall time, as `webhook-timestamp`): a receiver with the usual 5-minute tolerance accepts it until 5 minutes later. */
+    signed_at: Timestamp,
+    /** The request as a curl command (POSIX shell quoting). */
+    curl: z.string(),
+  })
+  .meta({ id: 'SignedDeliveryRequest' });
+
+/** One delivery target: its kind (`webhook`, an inbound route, an IMAP webhook) and id, as `EndpointStats.target` names it. */
+export const EndpointParams = z.strictObject({ kind: z.string().min(1).max(64), id: z.string().min(1).max(320) });
+
+/** Deliveries one "retry all failing" sends at most; a larger backlog takes several. */
+export const MAX_RETRY_FAILING = 1000;
+
+export const RetryFailingResult = z
+  .object({
+    /** The deliveries being retried, oldest first (manual attempts, at most the target's slot count at a time). */
+    delivery_ids: z.array(z.string()),
+    /** Failed or waiting for a retry beyond the MAX_RETRY_FAILING sent now. */
+    left: z.number().int(),
+  })
+  .meta({ id: 'RetryFailingResult' });
+
 export const ClockState = z
   .object({
     now: Timestamp,
@@ -242,5 +281,24 @@ export const FireEventResult = z
 
 export const SigningSecret = z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ followed by at least 24 bytes of base64');
 
-export const SetSigningSecretBody = z.strictObject({ secret: SigningSecret.optional() }).meta({ id: 'SetSigningSecretBody' });
+/** How long a replaced signing secret still signs by default: a day on the emulator clock. */
+export const DEFAULT_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+/** The longest grace period a rotation may ask for: 30 days. */
+export const MAX_SECRET_GRACE_MS = 30 * DEFAULT_SECRET_GRACE_MS;
+
+export const SetSigningSecretBody = z
+  .strictObject({
+    secret: SigningSecret.optional(),
+    /**
+     * When the account already signs: how long the secret replaced still signs too (a second
+     * signature in the same header), in emulator-clock milliseconds; 0 ends it at once. Default a day.
+     */
+    grace_period_ms: z
+      .number({ error: 'must be a number of milliseconds' })
+      .int('must be a whole number of milliseconds')
+      .min(0, 'must be at least 0 (0: the old secret stops signing at once)')
+      .max(MAX_SECRET_GRACE_MS, `must be at most 30 days (${MAX_SECRET_GRACE_MS.toLocaleString('en-US')} ms)`)
+      .optional(),
+  })
+  .meta({ id: 'SetSigningSecretBody' });
 export const AccountIdParams = z.strictObject({ id: z.string().min(1).max(64) });

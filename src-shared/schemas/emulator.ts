@@ -11,6 +11,10 @@ export const AccountRecord = z
     created_at: Timestamp,
     /** Standard Webhooks secret; null when webhook requests are not signed. */
     signing_secret: z.string().nullable(),
+    /** The secret a rotation replaced, which still signs every request beside the new one until `previous_secret_until`; null when none does. */
+    previous_signing_secret: z.string().nullable(),
+    /** When the previous secret stops signing, on the emulator clock; null when none signs. */
+    previous_secret_until: Timestamp.nullable(),
     /** The shape of its email event webhook bodies: `spec` (the default) or `mailer-events` (the newer guide's). */
     payload_format: z.enum(PAYLOAD_FORMATS),
   })

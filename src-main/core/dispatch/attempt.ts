@@ -33,14 +33,16 @@ export interface AttemptOptions {
 
 /**
  * The request of one attempt of a delivery to its target as it is now: the payload, the Standard
- * Webhooks headers (signed when the account has a `secret`), then the target's own headers.
- * `timestamp` (unix seconds) is now unless given (a receiver check sends a stale one on purpose).
+ * Webhooks headers (signed with each of the account's `secrets`: none, or two during a rotation),
+ * then the target's own headers. Signed at the moment it is built: every attempt, resend and copied
+ * request carries a fresh timestamp. `timestamp` (unix seconds) is now unless given (a receiver check
+ * sends a stale one on purpose).
  */
 export function attemptRequest(
   row: Pick<DeliveryRow, 'id' | 'payload'>,
   target: DeliveryTarget,
   userAgent: string,
-  secret: string | null,
+  secrets: readonly string[],
   // The receiver checks this against its own clock, so it is wall time, not emulated time.
   timestamp = Math.floor(Date.now() / 1000),
 ): HttpAttemptRequest {
@@ -50,7 +52,7 @@ export function attemptRequest(
     'webhook-id': row.id,
     'webhook-timestamp': String(timestamp),
   };
-  if (secret) headers['webhook-signature'] = signWebhook(secret, row.id, timestamp, row.payload);
+  if (secrets.length > 0) headers['webhook-signature'] = signWebhook(secrets, row.id, timestamp, row.payload);
   for (const [name, value] of Object.entries(target.headers)) headers[name.toLowerCase()] = value;
   return { method: target.method, url: target.url, headers, body: row.payload };
 }

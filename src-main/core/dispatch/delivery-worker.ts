@@ -38,8 +38,8 @@ export interface WorkerDeps {
   logger: Logger;
   /** Where each delivery goes, asked at each attempt (cached until `forgetTarget`). */
   targets: Pick<DeliveryTargets, 'resolve'>;
-  /** The account's Standard Webhooks secret, if it signs. */
-  signingSecret: (accountId: string) => string | null;
+  /** The account's Standard Webhooks secrets that sign now: none, one, or two during a rotation's grace period. */
+  signingSecrets: (accountId: string) => readonly string[];
   /** Told when a commit fails for a full disk, and when one succeeds again. */
   space: Pick<StoreSpace, 'failed' | 'wrote'>;
 }
@@ -97,7 +97,7 @@ export class DeliveryWorker {
       // Scheduled retries are due now: the store has due deliveries that are not new.
       this.wake();
     });
-    this.slots = new TargetSlots(options, deps.clock, deps.signingSecret);
+    this.slots = new TargetSlots(options, deps.clock, deps.signingSecrets);
     this.retry = { schedule: options.retrySchedule, clock: deps.clock, targetGone: (row) => !this.resolve(row) };
   }
 
@@ -186,6 +186,31 @@ export class DeliveryWorker {
     if (!target) throw appError('deliveryTargetGone');
     if (!this.deps.repo.claimForManual(row.id, isoTimestamp(this.deps.clock.now()))) throw appError('deliveryInFlight');
     return this.launch({ ...row, status: 'sending' }, target, 'manual', row.status);
+  }
+
+  /**
+   * The request an attempt of `row` would send now, signed at this moment (a fresh timestamp), with
+   * nothing sent or recorded: what "Copy as curl" gives.
+   */
+  requestNow(row: DeliveryRow): HttpAttemptRequest {
+    const target = this.resolve(row);
+    if (!target) throw appError('deliveryTargetGone');
+    return this.slots.requestFor(row, target);
+  }
+
+  /** Whether the delivery's target still exists (a resend needs one). */
+  hasTarget(row: DeliveryRow): boolean {
+    return this.resolve(row) !== undefined;
+  }
+
+  /** False once `stop` began: no manual attempt starts any more. */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Slots per target: what a bulk of manual attempts to one target uses at most at once. */
+  get perTargetConcurrency(): number {
+    return this.options.perTargetConcurrency;
   }
 
   /** Deliveries claimed per target: on the wire, and waiting for a slot. */

@@ -1,4 +1,5 @@
 import type { AttemptRecord, DeliveryDetail, DeliverySummary, EndpointStats } from '../../../src-shared/schemas/dispatch';
+import type { HttpAttemptRequest } from './attempt';
 import { appError } from '../error-catalogue';
 import type { DeliveryCountFilter, DeliveryFilter } from '../store/deliveries.repo';
 import { DeliveryFaultsRegistry, type DeliveryFaults, type FaultStats } from './delivery-faults';
@@ -177,6 +178,70 @@ export class Dispatcher {
   /** Every target deliveries went to, with its counts and failure rate. */
   endpoints(accountId?: string): EndpointStats[] {
     return this.queries.endpoints(accountId);
+  }
+
+  /**
+   * The request an attempt of the delivery would send now, signed at this moment with the account's
+   * secrets (a fresh `webhook-timestamp`): nothing is sent or recorded.
+   */
+  requestNow(id: string): HttpAttemptRequest {
+    const row = this.deps.repo.get(id);
+    if (!row) throw appError('deliveryNotFound');
+    return this.worker.requestNow(row);
+  }
+
+  /**
+   * A new delivery of `payload` (stored and sent as its JSON) to the same target, with the same account, category, event
+   * and ref_id as delivery `id`: an edited resend. A delivery of its own, so its own `webhook-id`
+   * (receivers deduplicate by it, and this is a different body) and its own attempts and retries; no
+   * scenario faults apply. Inserted before this returns; the worker sends it at once.
+   */
+  resend(id: string, payload: Record<string, unknown>): string {
+    const row = this.deps.repo.get(id);
+    if (!row) throw appError('deliveryNotFound');
+    if (!this.worker.hasTarget(row)) throw appError('deliveryTargetGone');
+    const newId = this.enqueueOne(
+      {
+        accountId: row.account_id,
+        target: { kind: row.target_kind, id: row.target_id, url: row.target_url },
+        category: row.category,
+        event: row.event,
+        refId: row.ref_id,
+        payload,
+      },
+      0,
+    );
+    this.worker.insertEnqueued();
+    return newId;
+  }
+
+  /** How many of a target's deliveries `retryFailing` would retry: failed ones and those waiting for a retry. */
+  countFailing(kind: string, id: string): number {
+    return this.deps.repo.countRetryable(kind, id);
+  }
+
+  /**
+   * Sends a manual attempt of each of a target's failed deliveries and those waiting for a retry
+   * (oldest first, at most `limit`), at most the target's slot count at a time. Answers the ids at
+   * once; the attempts go on in the background (each recorded and announced as it ends). A delivery
+   * that is on the wire by its turn is left alone; each one's outcome is a manual attempt's (a
+   * success ends it; a failure leaves its schedule as it was).
+   */
+  retryFailing(kind: string, id: string, limit: number): string[] {
+    const ids = this.deps.repo.retryable(kind, id, limit);
+    const queue = [...ids];
+    const next = async (): Promise<void> => {
+      for (let one = queue.shift(); one !== undefined && this.worker.isRunning; one = queue.shift()) {
+        try {
+          const row = this.deps.repo.get(one);
+          if (row && (row.status === 'failed' || row.status === 'pending')) await this.worker.attemptNow(row);
+        } catch {
+          // On the wire by now (deliveryInFlight) or its target gone: skipped, the others go on.
+        }
+      }
+    };
+    for (let i = 0; i < Math.min(ids.length, this.worker.perTargetConcurrency); i++) void next();
+    return ids;
   }
 
   /** Sends a delivery now, whatever its status, and waits for the outcome (a manual attempt). */

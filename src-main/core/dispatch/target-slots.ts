@@ -49,8 +49,8 @@ export class TargetSlots {
   constructor(
     private readonly options: SlotOptions,
     private readonly clock: Clock,
-    /** The account's Standard Webhooks secret, if it signs. */
-    private readonly signingSecret: (accountId: string) => string | null,
+    /** The account's Standard Webhooks secrets that sign now (none when it does not sign). */
+    private readonly signingSecrets: (accountId: string) => readonly string[],
   ) {
     // The per-target slots are the only limit on attempts in flight.
     this.agent = attemptAgent(options);
@@ -79,7 +79,7 @@ export class TargetSlots {
   send(row: DeliveryRow, target: DeliveryTarget, sent: SentAttempt): Promise<void> {
     const key = targetKey(row);
     this.used.set(key, (this.used.get(key) ?? 0) + 1);
-    const request = attemptRequest(row, target, this.options.userAgent, this.signingSecret(row.account_id));
+    const request = this.requestFor(row, target);
     const startedAt = this.isoAt(this.clock.now());
     const done = sendAttempt(request, {
       agent: this.agent,
@@ -96,6 +96,11 @@ export class TargetSlots {
     });
     this.inFlight.set(row.id, done);
     return done;
+  }
+
+  /** The request an attempt of `row` sends to `target` now: signed with the account's secrets at this moment. */
+  requestFor(row: Pick<DeliveryRow, 'id' | 'account_id' | 'payload'>, target: DeliveryTarget): HttpAttemptRequest {
+    return attemptRequest(row, target, this.options.userAgent, this.signingSecrets(row.account_id));
   }
 
   /**

@@ -60,7 +60,7 @@ export function buildDispatcher(deps: {
       clock: deps.clock,
       live: deps.live,
       logger: deps.logger.child({ component: 'dispatcher' }),
-      signingSecret: (accountId) => deps.accounts.signingSecret(accountId),
+      signingSecrets: (accountId) => deps.accounts.signingSecrets(accountId),
       targets,
       space: deps.space,
     },

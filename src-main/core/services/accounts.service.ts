@@ -5,7 +5,8 @@ import type { AccountRecord } from '../../../src-shared/schemas/emulator';
 import { isoTimestamp, type Clock } from '../clock';
 import { generateSigningSecret } from '../dispatch/sign';
 import { appError } from '../error-catalogue';
-import type { AccountRow, AccountsRepo, NewAccountRow } from '../store/accounts.repo';
+import { DEFAULT_SECRET_GRACE_MS } from '../../../src-shared/schemas/dispatch';
+import type { AccountRow, AccountsRepo, NewAccountRow, SigningSecretsRow } from '../store/accounts.repo';
 
 export interface Account {
   id: string;
@@ -14,6 +15,9 @@ export interface Account {
   isDefault: boolean;
   createdAt: string;
   signingSecret: string | null;
+  /** The secret a rotation replaced while it still signs beside the new one, and until when (ISO); null otherwise. */
+  previousSigningSecret: string | null;
+  previousSecretUntil: string | null;
   /** The shape of its email event webhook bodies: its own choice, else the start option's. */
   payloadFormat: PayloadFormat;
 }
@@ -26,6 +30,8 @@ export function toAccountRecord(a: Account): AccountRecord {
     is_default: a.isDefault,
     created_at: a.createdAt,
     signing_secret: a.signingSecret,
+    previous_signing_secret: a.previousSigningSecret,
+    previous_secret_until: a.previousSecretUntil,
     payload_format: a.payloadFormat,
   };
 }
@@ -44,7 +50,7 @@ export interface AccountsDeps {
 
 export class AccountsService {
   /** Signing secrets by account id, read on every delivery attempt. */
-  private readonly secrets = new Map<string, string | null>();
+  private readonly secrets = new Map<string, SigningSecretsRow>();
   /** Webhook body shapes by account id, read on every email event. */
   private readonly formats = new Map<string, PayloadFormat>();
   private defaultId: string | undefined;
@@ -79,6 +85,7 @@ export class AccountsService {
   }
 
   private toAccount(row: AccountRow): Account {
+    const previous = this.previousSigning(row);
     return {
       id: row.id,
       name: row.name,
@@ -86,6 +93,8 @@ export class AccountsService {
       isDefault: row.is_default === 1,
       createdAt: row.created_at,
       signingSecret: row.signing_secret,
+      previousSigningSecret: previous?.secret ?? null,
+      previousSecretUntil: previous ? isoTimestamp(previous.until) : null,
       payloadFormat: row.payload_format ?? this.deps.defaultPayloadFormat,
     };
   }
@@ -112,17 +121,50 @@ export class AccountsService {
     return accountId;
   }
 
-  /** The account's Standard Webhooks secret, or null when its webhook requests are not signed. */
-  signingSecret(accountId: string): string | null {
-    if (!this.secrets.has(accountId)) this.secrets.set(accountId, this.deps.repo.findById(accountId)?.signing_secret ?? null);
-    return this.secrets.get(accountId)!;
+  /**
+   * The secrets that sign the account's webhook requests now, the current one first: none when it
+   * does not sign; two during a rotation's grace period (each gives one `v1,` signature).
+   */
+  signingSecrets(accountId: string): string[] {
+    let row = this.secrets.get(accountId);
+    if (row === undefined) {
+      const found = this.deps.repo.findById(accountId);
+      row = found ?? { signing_secret: null, previous_signing_secret: null, previous_secret_until: null };
+      this.secrets.set(accountId, row);
+    }
+    if (row.signing_secret === null) return [];
+    const previous = this.previousSigning(row);
+    return previous ? [row.signing_secret, previous.secret] : [row.signing_secret];
   }
 
-  /** Sets (or, with no secret, generates) the account's signing secret; null turns signing off. */
-  setSigningSecret(accountId: string, secret: string | null | undefined): Account {
+  /** The replaced secret while its grace period lasts on the emulator clock. */
+  private previousSigning(row: SigningSecretsRow): { secret: string; until: number } | undefined {
+    const { previous_signing_secret: secret, previous_secret_until: until } = row;
+    return secret !== null && until !== null && this.deps.clock.now() < until ? { secret, until } : undefined;
+  }
+
+  /**
+   * Sets (or, with no secret, generates) the account's signing secret; null turns signing off (and
+   * ends any grace period). Replacing a secret is a rotation: the old one keeps signing beside the new
+   * one for `graceMs` of emulator time (default a day; 0 ends it at once), so a receiver still holding
+   * it keeps verifying until it updates. Only the secret just replaced is kept: a second rotation ends
+   * the first one's grace.
+   */
+  setSigningSecret(accountId: string, secret: string | null | undefined, graceMs: number = DEFAULT_SECRET_GRACE_MS): Account {
+    const row = this.deps.repo.findById(accountId);
+    if (!row) throw appError('accountNotFound');
     const value = secret === undefined ? generateSigningSecret() : secret;
-    if (!this.deps.repo.setSigningSecret(accountId, value)) throw appError('accountNotFound');
-    this.secrets.set(accountId, value);
+    let secrets: SigningSecretsRow = { signing_secret: value, previous_signing_secret: null, previous_secret_until: null };
+    if (value !== null && value === row.signing_secret) secrets = row;
+    else if (value !== null && row.signing_secret !== null && graceMs > 0) {
+      secrets = { ...secrets, previous_signing_secret: row.signing_secret, previous_secret_until: this.deps.clock.now() + graceMs };
+    }
+    if (!this.deps.repo.setSigningSecrets(accountId, secrets)) throw appError('accountNotFound');
+    this.secrets.set(accountId, {
+      signing_secret: secrets.signing_secret,
+      previous_signing_secret: secrets.previous_signing_secret,
+      previous_secret_until: secrets.previous_secret_until,
+    });
     this.byKey.clear();
     return this.get(accountId)!;
   }
@@ -177,6 +219,6 @@ export class AccountsService {
       created_at: isoTimestamp(this.deps.clock.now()),
     };
     this.deps.repo.insert(row);
-    return this.toAccount({ ...row, signing_secret: null, payload_format: null });
+    return this.toAccount({ ...row, signing_secret: null, previous_signing_secret: null, previous_secret_until: null, payload_format: null });
   }
 }

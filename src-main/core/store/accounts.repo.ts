@@ -8,12 +8,22 @@ export interface AccountRow {
   is_default: number;
   created_at: string;
   signing_secret: string | null;
+  /** The secret a rotation replaced, still signing until `previous_secret_until` (emulator-clock ms). */
+  previous_signing_secret: string | null;
+  previous_secret_until: number | null;
   /** The account's chosen webhook body shape; null: the start option's. */
   payload_format: PayloadFormat | null;
 }
 
 /** A new account: no signing secret, no chosen payload format yet. */
-export type NewAccountRow = Omit<AccountRow, 'signing_secret' | 'payload_format'>;
+export type NewAccountRow = Omit<AccountRow, 'signing_secret' | 'previous_signing_secret' | 'previous_secret_until' | 'payload_format'>;
+
+/** An account's signing secrets: the current one, and the one a rotation replaced while it still signs. */
+export interface SigningSecretsRow {
+  signing_secret: string | null;
+  previous_signing_secret: string | null;
+  previous_secret_until: number | null;
+}
 
 export class AccountsRepo {
   private readonly stmts;
@@ -24,7 +34,9 @@ export class AccountsRepo {
       byId: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?'),
       number: db.prepare<[string], { n: number }>('SELECT rowid AS n FROM accounts WHERE id = ?'),
       default: db.prepare<[], AccountRow>('SELECT * FROM accounts WHERE is_default = 1 ORDER BY created_at, id LIMIT 1'),
-      setSecret: db.prepare<[string | null, string]>('UPDATE accounts SET signing_secret = ? WHERE id = ?'),
+      setSecrets: db.prepare<SigningSecretsRow & { id: string }>(
+        'UPDATE accounts SET signing_secret = @signing_secret, previous_signing_secret = @previous_signing_secret, previous_secret_until = @previous_secret_until WHERE id = @id',
+      ),
       setPayloadFormat: db.prepare<[PayloadFormat, string]>('UPDATE accounts SET payload_format = ? WHERE id = ?'),
       byKey: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE api_key = ?'),
       count: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM accounts'),
@@ -51,8 +63,8 @@ export class AccountsRepo {
     return this.stmts.byId.get(id);
   }
 
-  setSigningSecret(id: string, secret: string | null): boolean {
-    return this.stmts.setSecret.run(secret, id).changes === 1;
+  setSigningSecrets(id: string, secrets: SigningSecretsRow): boolean {
+    return this.stmts.setSecrets.run({ id, ...secrets }).changes === 1;
   }
 
   setPayloadFormat(id: string, format: PayloadFormat): boolean {

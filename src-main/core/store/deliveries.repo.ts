@@ -278,6 +278,15 @@ export class DeliveriesRepo {
     return this.reads.detail(id, shownBytes);
   }
 
+  /** A target's failed deliveries and those waiting for a retry, oldest first: see `DeliveryList.retryable`. */
+  retryable(kind: string, id: string, limit: number): string[] {
+    return this.reads.retryable(kind, id, limit);
+  }
+
+  countRetryable(kind: string, id: string): number {
+    return this.reads.countRetryable(kind, id);
+  }
+
   /** Every target deliveries went to, with its counts, the most recently used first. */
   endpoints(accountId?: string): EndpointRow[] {
     return this.reads.endpoints(accountId);

@@ -32,6 +32,12 @@ const LISTED = `d.id, d.account_id, d.target_kind, d.target_id, d.category, d.ev
 /** Still to be delivered after at least one failed attempt (as `StatsRepo.failingDeliveries` counts them). */
 const FAILING = "d.status IN ('pending', 'sending') AND d.attempts > 0";
 
+/**
+ * What "retry all failing" retries: given up (`failed`, its retries spent) or waiting for a retry
+ * (`pending` after a failed attempt). One on the wire (`sending`) is left to finish.
+ */
+const RETRYABLE = "(d.status = 'failed' OR (d.status = 'pending' AND d.attempts > 0))";
+
 /** ASCII lower case, as SQLite's `lower()` does without ICU. */
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
@@ -116,6 +122,24 @@ export class DeliveryList {
     const { where, params } = this.where(filter);
     const sql = `SELECT COUNT(*) AS n FROM deliveries d ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
     return this.db.prepare<[Record<string, unknown>], { n: number }>(sql).get(params)!.n;
+  }
+
+  /** The ids of a target's deliveries that "retry all failing" retries (see RETRYABLE), oldest first, at most `limit`. */
+  retryable(kind: string, id: string, limit: number): string[] {
+    return this.db
+      .prepare<[string, string, number], string>(
+        `SELECT d.id FROM deliveries d WHERE d.target_kind = ? AND d.target_id = ? AND ${RETRYABLE} ORDER BY d.id LIMIT ?`,
+      )
+      .pluck()
+      .all(kind, id, limit);
+  }
+
+  /** How many of a target's deliveries "retry all failing" would retry. */
+  countRetryable(kind: string, id: string): number {
+    return this.db
+      .prepare<[string, string], number>(`SELECT COUNT(*) FROM deliveries d WHERE d.target_kind = ? AND d.target_id = ? AND ${RETRYABLE}`)
+      .pluck()
+      .get(kind, id)!;
   }
 
   /**

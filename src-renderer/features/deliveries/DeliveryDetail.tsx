@@ -15,8 +15,8 @@ import { useDeliveries } from '../../stores/deliveries-store';
 import { useAccountName } from '../../stores/account-name';
 import { SendLink } from '../../components/SendLink';
 import { ConfirmDialog } from '../messages/ConfirmDialog';
-import { deliveryCurl } from './curl';
 import { DeliveryPayload, RequestBodyView, ResponseTruncatedNote } from './PayloadView';
+import { EditResend } from './EditResend';
 
 /** The recipient an email event's payload is about (`recipient.email`, in either body shape), when it names one. */
 function payloadRecipient(payload: unknown): string | null {
@@ -145,11 +145,11 @@ function JumpToNextAttempt({ at, onDone }: { at: string; onDone: (inFlight: stri
 export function DeliveryDetailPane({ d }: { d: Detail }) {
   const { retry, retrying, notice, refreshDetail, refreshInFlight } = useDeliveries();
   const [jumpNote, setJumpNote] = useState<{ id: string; text: string } | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const state = deliveryState(d, useEmulatedNow());
   const accountName = useAccountName(d.account_id);
   // Its attempt's claim and outcome show as they happen, announced or not.
   useRefreshWhileInFlight([d], refreshDetail);
-  const curl = deliveryCurl(d);
   const attempts = [...d.attempt_log].reverse();
   return (
     <article className="detail" aria-label={`Delivery ${d.id}`} data-testid="delivery-detail">
@@ -229,13 +229,21 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
               {jumpNote.text}
             </span>
           )}
-          <CopyButton text={curl} label="Copy as curl" />
+          {/* Signed by the emulator at the moment it is copied: a fresh webhook-timestamp a receiver's 5-minute tolerance accepts. */}
+          <CopyButton text={async () => (await control.signDeliveryRequest(d.id)).data.curl} label="Copy as curl" />
+          {/* A payload shown in part cannot be edited here (the download has it whole). */}
+          {!d.payload_truncated && (
+            <button type="button" className="button" onClick={() => setEditing(editing === d.id ? null : d.id)}>
+              Edit and resend…
+            </button>
+          )}
           {notice && (
             <span className="notice small" data-testid="retry-notice">
               {notice}
             </span>
           )}
         </div>
+        {editing === d.id && <EditResend d={d} onClose={() => setEditing(null)} />}
       </header>
       <div className="scroll-body">
         <h3>Attempts</h3>

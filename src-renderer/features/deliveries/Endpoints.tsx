@@ -3,6 +3,7 @@ import { live } from '../../api/live';
 import { DELIVERY_STATE_MEANING } from '../../components/delivery-state';
 import { onLinkClick } from '../../router';
 import { useDeliveries } from '../../stores/deliveries-store';
+import { RetryFailing } from './RetryFailing';
 
 /** An in-app link that can also run `onClick` (a plain left click) and be marked current. */
 function ScreenLink(p: { to: string; className?: string; title?: string; current?: boolean; onClick?: () => void; children: ReactNode }) {
@@ -105,6 +106,11 @@ export function Endpoints() {
                           {e.target.url}
                         </ScreenLink>
                         <span className="muted small"> {e.target.kind.replace(/_/g, ' ')}</span>
+                        {e.failed + e.failing > 0 && (
+                          <div className="endpoint-actions">
+                            <RetryFailing endpoint={e} />
+                          </div>
+                        )}
                       </td>
                       <td className="num">{e.deliveries}</td>
                       <td className="num">{e.succeeded}</td>

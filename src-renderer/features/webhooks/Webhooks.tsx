@@ -8,7 +8,9 @@ import { CopyButton } from '../../components/CopyButton';
 import { useOverview } from '../../stores/overview-store';
 import { useChosenAccount } from '../../components/AccountSelect';
 import { FieldError, problemsElsewhere } from '../../components/FieldError';
+import { Time } from '../../components/Time';
 import { CertifyReceiver } from './CertifyReceiver';
+import { TestEvent } from './TestEvent';
 import './webhooks.css';
 
 interface Problem {
@@ -207,9 +209,16 @@ function SigningSecret({ account, onChanged }: { account: AccountRecord; onChang
       ) : (
         <p className="muted">Requests are not signed.</p>
       )}
+      {account.previous_signing_secret && account.previous_secret_until && (
+        <p className="small" data-testid="previous-secret">
+          The old secret <code>{account.previous_signing_secret.slice(0, 10)}…</code> still signs until{' '}
+          <Time iso={account.previous_secret_until} exact future />: each request carries both signatures, so a receiver still holding it keeps verifying until
+          it updates.
+        </p>
+      )}
       <div className="toolbar">
         <button type="button" className="button" disabled={busy} onClick={() => void act(() => control.setSigningSecret(account.id))}>
-          {account.signing_secret ? 'Rotate' : 'Generate a secret'}
+          {account.signing_secret ? 'Rotate (old secret signs for a day too)' : 'Generate a secret'}
         </button>
         {account.signing_secret && (
           <button type="button" className="button danger" disabled={busy} onClick={() => void act(() => control.deleteSigningSecret(account.id))}>
@@ -248,6 +257,7 @@ export function Webhooks() {
     void load();
   }, [load]);
   const hooks = account && loaded?.accountId === account.id ? loaded.hooks : null;
+  const emailHook = hooks?.find((h) => h.event === 'EMAIL_EVENT');
   return (
     <main className="wide">
       {error && <p className="error">{error}</p>}
@@ -263,6 +273,8 @@ export function Webhooks() {
           // One form per account and type: a switch of account mounts a new one with that account's stored values.
           return <WebhookForm key={`${account.id}:${t.event}`} type={t} existing={existing} account={account} onChanged={load} />;
         })}
+      {/* Remounted when the webhook changes: its kinds are the choices. */}
+      {account && emailHook && <TestEvent key={`${account.id}:${emailHook.updated_at}`} account={account} hook={emailHook} />}
       {account && <SigningSecret account={account} onChanged={loadAccounts} />}
       {account && hooks && <CertifyReceiver key={account.id} account={account} webhook={hooks.find((h) => h.event === 'EMAIL_EVENT')} />}
     </main>

@@ -14,7 +14,10 @@ export function emulatorHandlers(deps: { accounts: AccountsService; health: () =
     listAccounts: () => ok('Accounts retrieved successfully', accounts.list().map(toAccountRecord)),
     createAccount: ({ body }) => ok('Account created successfully', toAccountRecord(accounts.create({ name: body.name, apiKey: body.api_key }))),
     setSigningSecret: ({ params, body }) =>
-      ok('Signing secret set: webhook requests of this account are signed', toAccountRecord(accounts.setSigningSecret(params.id, body?.secret))),
+      ok(
+        'Signing secret set: webhook requests of this account are signed',
+        toAccountRecord(accounts.setSigningSecret(params.id, body?.secret, body?.grace_period_ms)),
+      ),
     deleteSigningSecret: ({ params }) =>
       ok('Signing secret removed: webhook requests of this account are not signed', toAccountRecord(accounts.setSigningSecret(params.id, null))),
     setPayloadFormat: ({ params, body }) =>

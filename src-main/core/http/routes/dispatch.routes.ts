@@ -1,3 +1,5 @@
+import { toCurl } from '../../../../src-shared/curl';
+import { DELIVERY_BODY_LIMITS, deliveryPayloadPath, MAX_RETRY_FAILING } from '../../../../src-shared/schemas/dispatch';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { decodeCursor, paginate } from '../../cursor';
 import { appError } from '../../error-catalogue';
@@ -52,6 +54,33 @@ export function dispatchHandlers(deps: { clockControl: ClockService; dispatcher:
       return download(reply, `delivery-${params.id}.json`, 'application/json', payload);
     },
     retryDelivery: async ({ params }) => ok('Delivery attempted', await dispatcher.retryNow(params.id)),
+    resendDelivery: ({ params, body }) => {
+      const id = dispatcher.resend(params.id, body.payload);
+      return ok('Edited payload queued as a new delivery', dispatcher.find(id)!);
+    },
+    signDeliveryRequest: ({ params }) => {
+      const request = dispatcher.requestNow(params.id);
+      // A payload too large to show is sent from the file its download saves, as the detail shows it in part.
+      const inline = Buffer.byteLength(request.body) <= DELIVERY_BODY_LIMITS.payloadShownBytes;
+      const curl = toCurl(inline ? request : { ...request, bodyFile: `delivery-${params.id}.json` });
+      const signedAt = new Date(Number(request.headers['webhook-timestamp']) * 1000).toISOString();
+      return ok('Request signed now', {
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: inline ? request.body : null,
+        payload_url: deliveryPayloadPath(params.id),
+        signed_at: signedAt,
+        curl,
+      });
+    },
+    countFailingDeliveries: ({ params }) => ok('Failing deliveries counted', { count: dispatcher.countFailing(params.kind, params.id) }),
+    retryFailingDeliveries: ({ params }) => {
+      // Counted first: the attempts start at once, and one on the wire is no longer counted.
+      const total = dispatcher.countFailing(params.kind, params.id);
+      const ids = dispatcher.retryFailing(params.kind, params.id, MAX_RETRY_FAILING);
+      return ok(`Retrying ${ids.length} failing deliveries`, { delivery_ids: ids, left: Math.max(0, total - ids.length) });
+    },
     fireEvent: ({ body }) => {
       const result = deps.emailEvents.fireSynthetic(body);
       return ok(result.sent ? 'Event fired and queued for delivery' : `Event fired but not sent: ${result.reason}`, result);

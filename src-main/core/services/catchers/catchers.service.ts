@@ -44,7 +44,7 @@ export interface CatchersDeps {
   clock: Clock;
   /** Wall time: when a request arrived, and what its signature's timestamp is checked against. */
   wallClock: () => number;
-  accounts: Pick<AccountsService, 'accountIdOr404' | 'signingSecret'>;
+  accounts: Pick<AccountsService, 'accountIdOr404' | 'signingSecrets'>;
   webhooks: Pick<WebhooksService, 'get' | 'register' | 'update'>;
   /** The HTTP listener's URL, once it listens. */
   baseUrl: () => string;
@@ -141,7 +141,8 @@ export class CatchersService {
         size: kept.length + Buffer.byteLength(headers) + Buffer.byteLength(request.path),
         received_at: isoTimestamp(wallNow),
         emulator_at: isoTimestamp(this.deps.clock.now()),
-        signature: signatureVerdict(this.deps.accounts.signingSecret(catcher.account_id), request.headers, request.body, wallNow),
+        // A receiver holds the account's current secret: a request verifies when one of its signatures is that secret's.
+        signature: signatureVerdict(this.deps.accounts.signingSecrets(catcher.account_id)[0] ?? null, request.headers, request.body, wallNow),
         delivery_id: webhookId !== undefined && ULID.test(webhookId) ? webhookId : null,
       },
       (n) => {

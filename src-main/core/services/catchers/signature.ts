@@ -17,7 +17,7 @@ export function signatureVerdict(secret: string | null, headers: Record<string, 
   const id = headers['webhook-id'] ?? '';
   const timestamp = Number(headers['webhook-timestamp']);
   if (!Number.isInteger(timestamp)) return 'invalid';
-  const expected = Buffer.from(signWebhook(secret, id, timestamp, body.toString('utf8')));
+  const expected = Buffer.from(signWebhook([secret], id, timestamp, body.toString('utf8')));
   const matches = header.split(' ').some((candidate) => {
     const given = Buffer.from(candidate);
     return given.length === expected.length && timingSafeEqual(given, expected);

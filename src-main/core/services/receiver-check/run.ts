@@ -63,7 +63,13 @@ export async function runReceiverCheck(options: ReceiverCheckOptions, runner: Re
   const kinds = options.events ?? [...EMAIL_EVENT_KINDS];
   const target = { url: options.url, method: options.method };
   const send = async (p: PlannedRequest) => {
-    const request = attemptRequest({ id: p.id, payload: p.body }, { ...target, headers: p.headers }, runner.userAgent, p.secret, p.timestamp);
+    const request = attemptRequest(
+      { id: p.id, payload: p.body },
+      { ...target, headers: p.headers },
+      runner.userAgent,
+      p.secret === null ? [] : [p.secret],
+      p.timestamp,
+    );
     return exchangeOf(p.label, request, await runner.send(request));
   };
   const checks: ReceiverCheckResult[] = [];

@@ -17,19 +17,3 @@ export function toCurl(req: { method: string; url: string; headers: Record<strin
   else if (req.body !== '') lines.push(`  --data-raw ${shellQuote(req.body)}`);
   return lines.join(' \\\n');
 }
-
-/**
- * A delivery's latest request as curl (before any attempt: the request it will send). A payload the
- * emulator answered in part is sent from the file its download saves (`delivery-<id>.json`).
- */
-export function deliveryCurl(d: {
-  id: string;
-  target: { url: string };
-  payload: unknown;
-  payload_truncated: boolean;
-  attempt_log: Array<{ request: { method: string; url: string; headers: Record<string, string>; body: string } }>;
-}): string {
-  const last = d.attempt_log[d.attempt_log.length - 1]?.request;
-  const req = last ?? { method: 'POST', url: d.target.url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(d.payload) };
-  return toCurl(d.payload_truncated ? { ...req, bodyFile: `delivery-${d.id}.json` } : req);
-}
