@@ -1,32 +1,9 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Checkpointer } from '../../src-main/core/store/checkpointer';
-import { DATABASE_FILE, openDatabase, WAL_AUTOCHECKPOINT_PAGES, type Db } from '../../src-main/core/store/database';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function store(): { db: Db; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'mailyard-checkpoint-'));
-  dirs.push(dir);
-  const db = openDatabase(dir);
-  db.exec('CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB NOT NULL)');
-  return { db, file: join(dir, DATABASE_FILE) };
-}
-
-/** Commits `n` rows of 3,000 bytes, one per turn of the event loop (as a busy emulator's commits come). */
-async function writeRows(db: Db, n: number): Promise<void> {
-  const insert = db.prepare('INSERT INTO blobs (data) VALUES (?)');
-  for (let i = 0; i < n; i++) {
-    insert.run(Buffer.alloc(3_000, i % 251));
-    await new Promise((r) => setImmediate(r));
-  }
-}
+import { WAL_AUTOCHECKPOINT_PAGES, type Db } from '../../src-main/core/store/database';
+import { blobStore, writeRows } from '../helpers/blob-store';
 
 const walPages = (file: string) => (statSync(`${file}-wal`).size - 32) / (4096 + 24);
 const silent = pino({ level: 'silent' });
@@ -39,7 +16,7 @@ const silent = pino({ level: 'silent' });
 describe('Checkpointer under steady commits', () => {
   /** The WAL's pages after 3,000 steady commits with the thread running, and the store after them. */
   async function walAfterSteadyCommits(roundPages: number): Promise<{ pages: number; db: Db; checkpointer: Checkpointer }> {
-    const { db, file } = store();
+    const { db, file } = blobStore();
     const checkpointer = (await Checkpointer.start(db, file, { logger: silent, intervalMs: 5, roundPages }))!;
     expect(checkpointer).toBeDefined();
     await writeRows(db, 3_000);
