@@ -170,6 +170,12 @@ export const ERRORS = {
   messageNotFound: entry({ code: 'not_found', message: 'Message Not Found' }),
   attachmentNotFound: entry({ code: 'not_found', message: 'Attachment Not Found' }),
 
+  // Mailpit's API (/api/v1): Mailpit's own words where its clients may read them
+  mailpitNoQuery: entry({ code: 'validation', message: 'Error: no search query' }),
+  mailpitIdsAndSearch: entry({ code: 'validation', message: 'You may specify either IDs or a search query, not both' }),
+  mailpitChaosOff: entry({ code: 'validation', message: 'Chaos is not enabled' }),
+  mailpitNoHtml: entry({ code: 'not_found', message: 'This message has no HTML part' }),
+
   // Templates
   templateNotFound: entry({ code: 'not_found', message: 'Template Not Found' }),
   tooManyTemplates: entry({ code: 'validation', message: `an account may keep at most ${MAX_TEMPLATES} templates; delete one first` }),

@@ -43,7 +43,8 @@ export function liveMatches(parsed: ParsedQuery, m: LiveMessage): boolean {
     const holds = clauseHolds(c, m);
     if (holds === null || holds === c.negated) return false;
   }
-  if (parsed.attachment !== null) return false;
+  // Read state and tags are not in a live row (a new copy is unread and untagged: it shows at the next load).
+  if (parsed.attachment !== null || parsed.read !== null || parsed.tags.length > 0 || parsed.tagged !== null) return false;
   if (parsed.statuses.length && !parsed.statuses.includes(m.status as never)) return false;
   if (parsed.notStatuses.includes(m.status as never)) return false;
   const campaign = m.campaign_id.toLowerCase();

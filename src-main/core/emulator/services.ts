@@ -15,6 +15,9 @@ import { EmailEventsService } from '../services/events/email-events.service';
 import { EmailService } from '../services/email/email.service';
 import { factsOf, MessageLog } from '../services/events/message-log';
 import { MessagesService, toSummary } from '../services/email/messages.service';
+import { MailpitService } from '../services/mailpit/mailpit.service';
+import { MessageFlagsRepo } from '../store/message-flags.repo';
+import { version as VERSION } from '../../../package.json';
 import { senderPolicy } from '../services/email/sender-policy';
 import { TemplatesService } from '../services/email/templates.service';
 import { TrackingService } from '../services/email/tracking.service';
@@ -253,6 +256,16 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     fireOutcomes: (row) => emailEvents.outcomesOf(factsOf(row)),
     suppression: (accountId, email) => suppressions.entry(accountId, email),
   });
+  const checks = new ChecksService({ messages, token: (token) => messagesRepo.token(token), spamd });
+  const mailpit = new MailpitService({
+    repo: messagesRepo,
+    flags: new MessageFlagsRepo(db),
+    messages,
+    checks,
+    waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
+    version: VERSION,
+    startedAt: Date.now(),
+  });
   const clockControl = new ClockService({ clock, dispatcher, simulator, settleWaitMs: CLOCK_SETTLE_WAIT_MS });
   const services: EmulatorServices = {
     accounts,
@@ -261,7 +274,8 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     email,
     templates,
     messages,
-    checks: new ChecksService({ messages, token: (token) => messagesRepo.token(token), spamd }),
+    checks,
+    mailpit,
     spamd,
     spamFilter,
     searchIndexer,
