@@ -13,7 +13,8 @@ import { Suppressions } from './features/suppressions/Suppressions';
 import { StoreFullBanner } from './features/store-space/StoreFullBanner';
 import { Webhooks } from './features/webhooks/Webhooks';
 import { Link } from './components/Link';
-import { onLinkClick, usePath } from './router';
+import { onLinkClick, usePath, useSearchParam, withAccount } from './router';
+import { AccountSwitcher } from './components/AccountSelect';
 import { useClockOffset } from './stores/clock-store';
 import './components/shell.css';
 import { useOverview } from './stores/overview-store';
@@ -96,16 +97,19 @@ function useCollapsed(nav: RefObject<HTMLElement | null>, links: RefObject<HTMLE
  * closes it and gives focus back to the button, arrow keys move between the links, a click outside
  * closes it.
  */
+const linksIn = (list: HTMLUListElement | null) => Array.from(list?.querySelectorAll<HTMLAnchorElement>('a') ?? []);
+
 function Navigation({ current }: { current: Screen | null }) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLUListElement>(null);
   const wrap = useRef<HTMLElement>(null);
   const collapsed = useCollapsed(wrap, list);
+  // Read so the links' hrefs follow a change of account.
+  useSearchParam('account');
   useEffect(() => {
     if (!collapsed) setOpen(false);
   }, [collapsed]);
-  const links = () => Array.from(list.current?.querySelectorAll<HTMLAnchorElement>('a') ?? []);
   const close = (focusButton: boolean) => {
     setOpen(false);
     if (focusButton) button.current?.focus();
@@ -113,7 +117,7 @@ function Navigation({ current }: { current: Screen | null }) {
   useEffect(() => {
     if (!open) return;
     // Focus goes to the current screen's link (or the first) when the menu opens.
-    const all = links();
+    const all = linksIn(list.current);
     (all.find((a) => a.getAttribute('aria-current') === 'page') ?? all[0])?.focus();
     const onDown = (e: PointerEvent) => {
       if (!wrap.current?.contains(e.target as Node)) setOpen(false);
@@ -129,7 +133,7 @@ function Navigation({ current }: { current: Screen | null }) {
       close(true);
       return;
     }
-    const all = links();
+    const all = linksIn(list.current);
     const i = all.indexOf(document.activeElement as HTMLAnchorElement);
     const to = e.key === 'ArrowDown' ? i + 1 : e.key === 'ArrowUp' ? i - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? all.length - 1 : null;
     if (to === null) return;
@@ -148,7 +152,7 @@ function Navigation({ current }: { current: Screen | null }) {
         {SCREENS.map((s) => (
           <li key={s.path}>
             <a
-              href={s.path}
+              href={withAccount(s.path)}
               aria-current={s === current ? 'page' : undefined}
               onClick={(e) => {
                 onLinkClick(e, s.path);
@@ -182,6 +186,7 @@ export function App() {
   }, [screen]);
   return (
     <div className="page">
+      {/* biome-ignore lint/a11y/useValidAnchor: a real link to #main that works without script; the click also moves the focus there */}
       <a className="skip-link" href="#main" onClick={skipToContent}>
         Skip to content
       </a>
@@ -195,6 +200,7 @@ export function App() {
         </a>
         {health && <span className="muted small">v{health.version}</span>}
         <Navigation current={screen} />
+        <AccountSwitcher />
         <span className={`status ${health ? 'ok' : error ? 'bad' : ''}`} role="status">
           {health ? 'Running' : error ? 'Unreachable' : 'Connecting…'}
         </span>

@@ -20,8 +20,25 @@ export function useSearchParam(name: string): string | null {
 
 const currentSearch = () => window.location.search;
 
-/** Navigates within the UI; `path` may carry a query string (`/messages?q=01J...`). */
-export function navigate(path: string, replace = false): void {
+/**
+ * `path` with the current `?account=` added when it names no account of its own: the account chosen in
+ * the header stays chosen from link to link.
+ */
+export function withAccount(path: string): string {
+  const account = new URLSearchParams(window.location.search).get('account');
+  const url = new URL(path, window.location.origin);
+  if (!account || url.searchParams.has('account')) return path;
+  url.searchParams.set('account', account);
+  return url.pathname + url.search + url.hash;
+}
+
+/**
+ * Navigates within the UI; `path` may carry a query string (`/messages?q=01J...`). A link (a new history
+ * entry) keeps the chosen account; a replacement is the screen rewriting its own URL (its filters, the
+ * account chosen or cleared) and is taken as given.
+ */
+export function navigate(to: string, replace = false): void {
+  const path = replace ? to : withAccount(to);
   if (window.location.pathname + window.location.search === path) return;
   if (replace) window.history.replaceState(null, '', path);
   else window.history.pushState(null, '', path);

@@ -14,7 +14,8 @@ type Part<O extends Operation, K extends 'body' | 'query'> =
   O extends Record<K, infer S extends z.ZodType>
     ? undefined extends z.input<S>
       ? [value?: z.input<S>]
-      : {} extends z.input<S>
+      : // biome-ignore lint/complexity/noBannedTypes: `{} extends T` asks whether an empty object satisfies T (every field optional)
+        {} extends z.input<S>
         ? [value?: z.input<S>]
         : [value: z.input<S>]
     : [];

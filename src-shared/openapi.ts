@@ -100,7 +100,10 @@ export interface OpenApiInfo {
 function openToUnknownFields(schemas: unknown[], components: Record<string, JsonSchema>): void {
   const seen = new Set<string>();
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
     if (!node || typeof node !== 'object') return;
     const obj = node as JsonSchema;
     if (obj.additionalProperties === false) delete obj.additionalProperties;
@@ -135,7 +138,8 @@ export function buildOpenApiDocument(
     const parameters = parametersOf(op, components);
     const requestBody = op.body && { required: true, content: { 'application/json': { schema: toSchema(op.body, 'input', components) } } };
     if (op.auth === 'bearer') lenient.push(requestBody, parameters);
-    (paths[op.path] ??= {})[op.method.toLowerCase()] = {
+    paths[op.path] ??= {};
+    paths[op.path]![op.method.toLowerCase()] = {
       operationId,
       summary: op.summary,
       tags: [op.tag],
@@ -152,7 +156,8 @@ export function buildOpenApiDocument(
     tags.add(route.tag);
     const parameters = parametersOf(route, components);
     const asOperation: Operation = { ...route, response: z.unknown() };
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = {
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = {
       operationId,
       summary: route.summary,
       tags: [route.tag],

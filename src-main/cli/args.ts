@@ -120,7 +120,7 @@ function parseBoolean(value: string, source: string): boolean {
 
 /** Command line and environment to a validated emulator config; throws UsageError naming the flag. */
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): { config: EmulatorConfigInput; help: boolean } {
-  let parsed;
+  let parsed: { values: Record<string, string | string[] | boolean | undefined> };
   try {
     parsed = parseArgs({
       args: argv,
@@ -134,7 +134,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): { config
   } catch (err) {
     throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
   }
-  const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  const values = parsed.values;
 
   const raw: Record<string, unknown> = {};
   const sources: Record<string, string> = {};
@@ -177,6 +177,6 @@ export function serveUsage(): string {
     '',
     'Options:',
     ...lines,
-    '  -h, --help'.padEnd(width) + 'show this help',
+    `${'  -h, --help'.padEnd(width)}show this help`,
   ].join('\n');
 }

@@ -100,7 +100,7 @@ function describeStartError(err: unknown, args: { host?: unknown; httpPort?: unk
 }
 
 async function serve(argv: string[], io: Io): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseServeArgs>;
   try {
     parsed = parseServeArgs(argv, io.env);
   } catch (err) {

@@ -98,9 +98,8 @@ async function overHttp(url: string, key: string | undefined, request: ReturnTyp
 
 /** `mailyard scenario run <file>`: resolves with the exit status. */
 export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parse = () =>
+    parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
@@ -111,6 +110,9 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
         help: { type: 'boolean', short: 'h' },
       },
     });
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse();
   } catch (err) {
     io.err(`mailyard: ${(err as Error).message}`);
     io.err(SCENARIO_USAGE);

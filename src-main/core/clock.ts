@@ -165,7 +165,10 @@ export class ClockAlarm {
   ) {}
 
   set(at: number | null): void {
-    if (at === null) return this.clear();
+    if (at === null) {
+      this.clear();
+      return;
+    }
     if (at === this.at) return;
     this.clear();
     this.at = at;

@@ -33,11 +33,19 @@ export async function connectMailyard(url: string, options: ConnectMailyardOptio
   }
   const controlKey = options.controlKey ?? null;
   const control = new ControlClient({ baseUrl: base, headers: controlKey === null ? undefined : { authorization: `Bearer ${controlKey}` } });
-  let health;
-  let accounts;
+  const { health, accounts } = await reach(control, base);
+  const account = options.apiKey === undefined ? (accounts.find((a) => a.is_default) ?? accounts[0]) : accounts.find((a) => a.api_key === options.apiKey);
+  if (!account) {
+    throw new MailyardStartError(`connectMailyard: no account of the emulator at ${base} has the given apiKey (start it with --api-key)`, 'apiKey');
+  }
+  const helpers = buildHelpers({ url: base, apiKey: account.api_key, controlKey });
+  return { ...helpers, version: health.version, accountId: account.id, urls: { http: base, smtp: health.urls.smtp ?? null } };
+}
+
+/** The emulator's health and accounts; throws MailyardStartError saying why none answered. */
+async function reach(control: ControlClient, base: string) {
   try {
-    health = (await control.getHealth()).data;
-    accounts = (await control.listAccounts()).data;
+    return { health: (await control.getHealth()).data, accounts: (await control.listAccounts()).data };
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
       throw new MailyardStartError(
@@ -49,10 +57,4 @@ export async function connectMailyard(url: string, options: ConnectMailyardOptio
     const why = err instanceof ApiError ? `it answered ${err.status}` : (err as Error).message;
     throw new MailyardStartError(`connectMailyard: no Mailyard emulator answered at ${base} (${why})`, 'url', { cause: err });
   }
-  const account = options.apiKey === undefined ? (accounts.find((a) => a.is_default) ?? accounts[0]) : accounts.find((a) => a.api_key === options.apiKey);
-  if (!account) {
-    throw new MailyardStartError(`connectMailyard: no account of the emulator at ${base} has the given apiKey (start it with --api-key)`, 'apiKey');
-  }
-  const helpers = buildHelpers({ url: base, apiKey: account.api_key, controlKey });
-  return { ...helpers, version: health.version, accountId: account.id, urls: { http: base, smtp: health.urls.smtp ?? null } };
 }

@@ -116,7 +116,9 @@ export async function startMailyard(options: StartMailyardOptions = {}): Promise
           live.on('message.created', changed),
           live.on('message.updated', changed),
         ];
-        return () => offs.forEach((off) => off());
+        return () => {
+          for (const off of offs) off();
+        };
       },
       runScenario: (scenario, opts) => runScenarioInProcess(handle.services.scenarios, scenario, opts),
     });

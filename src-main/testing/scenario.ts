@@ -33,7 +33,7 @@ export async function runScenarioInProcess(
 ): Promise<ScenarioReport> {
   const file = typeof scenario === 'string' ? resolve(scenario) : null;
   const source = file ? await readFile(file, 'utf8') : scenario;
-  let started;
+  let started: ReturnType<ScenarioService['start']>;
   try {
     started = scenarios.start({ source, file });
   } catch (err) {

@@ -102,7 +102,7 @@ function hasVolatile(value: unknown, depth = 0): boolean {
   return false;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- pretty-format's plugin shape, as vitest and jest each type it */
+// biome-ignore-start lint/suspicious/noExplicitAny: pretty-format's plugin shape, as vitest and jest each type it
 type Printer = (value: any, config: any, indentation: string, depth: number, refs: any) => string;
 
 /** A snapshot serializer for vitest and jest (`expect.addSnapshotSerializer(mailyardSerializer)`). */
@@ -118,3 +118,4 @@ export const mailyardSerializer = {
     return printer(normalized, config, indentation, depth, refs);
   },
 };
+// biome-ignore-end lint/suspicious/noExplicitAny: the plugin's shape ends here

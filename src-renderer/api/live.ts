@@ -17,7 +17,10 @@ class LiveStream {
 
   on<K extends LiveEventName>(name: K, listener: Listener<K>): () => void {
     let set = this.listeners.get(name);
-    if (!set) this.listeners.set(name, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.listeners.set(name, set);
+    }
     set.add(listener as Listener<never>);
     this.retain();
     return () => {

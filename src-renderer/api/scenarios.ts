@@ -1,5 +1,5 @@
 import { ApiError } from '../../src-shared/clients';
-import type { ScenarioLogLine, ScenarioReport, ScenarioRun } from '../../src-shared/scenario/report';
+import type { ScenarioRun } from '../../src-shared/scenario/report';
 import { control, describeError } from './clients';
 import { live } from './live';
 

@@ -1,5 +1,6 @@
-import { navigate, useSearchParam } from '../router';
+import { navigate, usePath, useSearchParam } from '../router';
 import type { AccountRecord } from '../../src-shared/schemas/emulator';
+import { useOverview } from '../stores/overview-store';
 
 /** A choice of account by name; `anyLabel` adds a first option with an empty value (no account chosen). */
 export function AccountSelect(props: {
@@ -9,11 +10,19 @@ export function AccountSelect(props: {
   anyLabel?: string;
   ariaLabel?: string;
 }) {
+  // A long name is cut in the closed select: the whole of it shows on hover.
+  const chosen = props.accounts.find((a) => a.id === props.value);
   return (
-    <select className="input" aria-label={props.ariaLabel} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+    <select
+      className="input account-select"
+      aria-label={props.ariaLabel}
+      title={chosen?.name ?? props.anyLabel}
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+    >
       {props.anyLabel !== undefined && <option value="">{props.anyLabel}</option>}
       {props.accounts.map((a) => (
-        <option key={a.id} value={a.id}>
+        <option key={a.id} value={a.id} title={a.name}>
           {a.name}
         </option>
       ))}
@@ -40,17 +49,28 @@ export function useChosenAccount(accounts: AccountRecord[]): [AccountRecord | un
   return [accounts.find((a) => a.id === accountId) ?? accounts.find((a) => a.is_default) ?? accounts[0], choose];
 }
 
-/** "Account [select]", shown only when there is more than one account to choose from. */
-export function AccountPicker(props: {
-  accounts: AccountRecord[];
-  account: AccountRecord | undefined;
-  onChange: (accountId: string) => void;
-  className?: string;
-}) {
-  if (props.accounts.length <= 1) return null;
+/** The screens that list every account's items when no account is chosen (the others work as the default one). */
+const LISTS_ALL = ['/messages', '/deliveries'];
+
+/**
+ * The one account switcher, in the header: every screen works as (or lists) the account it names. The
+ * choice is the URL's `?account=<id>`, which every in-app link and a reload keep. Shown only when
+ * there is more than one account.
+ */
+export function AccountSwitcher() {
+  const accounts = useOverview((s) => s.accounts);
+  const path = usePath();
+  const listsAll = LISTS_ALL.some((p) => path === p || path.startsWith(`${p}/`));
+  const [account, choose] = useChosenAccount(accounts);
+  const chosenId = useSearchParam('account') ?? '';
+  if (accounts.length <= 1) return null;
   return (
-    <label className={props.className}>
-      Account <AccountSelect accounts={props.accounts} value={props.account?.id ?? ''} onChange={props.onChange} />
-    </label>
+    <AccountSelect
+      accounts={accounts}
+      value={listsAll ? chosenId : (account?.id ?? '')}
+      onChange={choose}
+      ariaLabel="Account"
+      {...(listsAll ? { anyLabel: 'All accounts' } : {})}
+    />
   );
 }

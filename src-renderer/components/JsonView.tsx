@@ -13,6 +13,7 @@ function render(value: unknown, indent: string, key: string): ReactNode {
       <>
         {'[\n'}
         {value.map((v, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: an array's items are known by their place in it
           <span key={`${key}.${i}`}>
             {inner}
             {render(v, inner, `${key}.${i}`)}
@@ -69,6 +70,7 @@ export function HeadersTable({ headers }: { headers: Record<string, string> | Ar
     <table className="table kv">
       <tbody>
         {rows.map(([name, value], i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows in the order given, a name may come twice; the table is drawn anew from them
           <tr key={`${name}-${i}`}>
             <th>{name}</th>
             <td>

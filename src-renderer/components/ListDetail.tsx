@@ -46,19 +46,20 @@ const SEARCH_BOX = 'input[type=search], input:not([type])';
  * opened, Enter on a row opens it, Escape closes it (unless typing in a field) and gives the focus to the
  * list, on the row that was open. Down in the search box goes to the list, Up from its first row back.
  */
+const listboxIn = (pane: HTMLElement | null) => pane?.querySelector<HTMLElement>('[role=listbox]') ?? null;
+
 export function ListDetail<T>(p: ListDetailProps<T>) {
   const { basePath, source, getKey } = p;
   const selectedId = idAfter(usePath(), basePath);
   const { select } = source;
   const pane = useRef<HTMLElement>(null);
-  const listbox = () => pane.current?.querySelector<HTMLElement>('[role=listbox]') ?? null;
   /** Set by Escape: once the item has closed (and the list shows again in a narrow window), the list gets the focus. */
   const focusList = useRef(false);
   useEffect(() => {
     void select(selectedId);
     if (selectedId === null && focusList.current) {
       focusList.current = false;
-      (listbox() ?? pane.current?.querySelector<HTMLElement>(SEARCH_BOX))?.focus();
+      (listboxIn(pane.current) ?? pane.current?.querySelector<HTMLElement>(SEARCH_BOX))?.focus();
     }
   }, [selectedId, select]);
   useEffect(() => {
@@ -75,7 +76,7 @@ export function ListDetail<T>(p: ListDetailProps<T>) {
   }, [basePath]);
   const toList = (e: ReactKeyboardEvent<HTMLElement>) => {
     if (e.key !== 'ArrowDown' || !(e.target instanceof HTMLInputElement) || !e.target.matches(SEARCH_BOX)) return;
-    const list = listbox();
+    const list = listboxIn(pane.current);
     if (!list) return;
     e.preventDefault();
     list.focus();

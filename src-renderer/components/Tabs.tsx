@@ -57,6 +57,7 @@ export function Tabs<K extends string>({ tabs, selected, onSelect, label, childr
           );
         })}
       </div>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the tab panel takes the focus after its tab, as the WAI-ARIA tabs pattern has it */}
       <div className="tab-body" role="tabpanel" id={panelId} aria-labelledby={tabId(selected)} tabIndex={0}>
         {children}
       </div>

@@ -134,6 +134,8 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     const item = items[i]!;
     const key = getKey(item);
     rows.push(
+      // biome-ignore lint/a11y/useFocusableInteractive: an option of a listbox: the focus stays on the listbox, which points at the active row
+      // biome-ignore lint/a11y/useKeyWithClickEvents: an option of a listbox: the listbox takes the keys (arrows, Enter), the row a pointer's click
       <div
         key={key}
         id={`row-${key}`}

@@ -127,16 +127,22 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
     // Live changes concern recent deliveries: look for them near the top first.
     for (let i = 0; i < next.length && index.size < batch.size && i < 20_000; i++) if (batch.has(next[i]!.id)) index.set(next[i]!.id, i);
     const added: DeliverySummary[] = [];
-    // A known row is updated in place (it stays until the next reload even if it no longer matches the filters).
+    const left = new Set<string>();
+    // A known row is updated in place; one that no longer matches the filters leaves the list (the open
+    // one stays, its page showing what it is now).
     for (const [id, d] of batch) {
       const i = index.get(id);
-      if (i !== undefined) next[i] = merged(next[i]!, d);
-      else if (matches(d, filters)) added.push(d);
+      if (i !== undefined) {
+        next[i] = merged(next[i]!, d);
+        if (id !== selected && !matches(next[i]!, filters)) left.add(id);
+      } else if (matches(d, filters)) added.push(d);
     }
     added.sort((a, b) => (a.id < b.id ? 1 : -1));
-    set({ rows: added.length ? [...added, ...next] : next });
-    // Counted again rather than added to: a row may arrive live after the count already had it.
-    if (added.length || total === null) recount();
+    const kept = left.size ? next.filter((r) => !left.has(r.id)) : next;
+    set({ rows: added.length ? [...added, ...kept] : kept });
+    // Counted again rather than added to: a row may arrive live after the count already had it, and
+    // a filtered list's rows may leave it.
+    if (added.length || left.size || total === null || (index.size > 0 && filters.status)) recount();
     if (selected && batch.has(selected)) open.refreshSoon();
     list.trimIfLong();
   });
@@ -221,7 +227,9 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
         }),
         live.onReconnect(() => void get().reload()),
       ];
-      return () => offs.forEach((off) => off());
+      return () => {
+        for (const off of offs) off();
+      };
     },
   };
 });

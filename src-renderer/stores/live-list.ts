@@ -133,7 +133,8 @@ export function openItem<S extends DetailState>(set: Setter<S>, get: () => S, lo
 export function batched(flush: () => void, ms = 100): () => void {
   let timer: number | undefined;
   return () => {
-    timer ??= window.setTimeout(() => {
+    if (timer !== undefined) return;
+    timer = window.setTimeout(() => {
       timer = undefined;
       flush();
     }, ms);

@@ -146,6 +146,9 @@ export const useMessages = create<MessagesState>((set, get) => {
     const known = new Set(rows.slice(0, 500).map((r) => r.id));
     const added = fresh.filter((m) => !known.has(m.id));
     let next = added.length ? [...added, ...rows] : rows;
+    // A changed row that no longer matches the filters (a queued one delivered, under "queued") leaves
+    // the list and the count; the open one stays, its page showing what it is now.
+    const gone = new Set<string>();
     if (changes.size) {
       next = next === rows ? [...rows] : next;
       let left = changes.size;
@@ -153,11 +156,13 @@ export const useMessages = create<MessagesState>((set, get) => {
         const change = changes.get(next[i]!.id);
         if (change) {
           next[i] = { ...next[i]!, status: change.status, ...(change.failed_reason !== undefined ? { failed_reason: change.failed_reason } : {}) };
+          if (next[i]!.id !== selected && !matches(next[i]!, filters)) gone.add(next[i]!.id);
           left--;
         }
       }
     }
-    set({ rows: next, total: total === null ? null : total + added.length });
+    if (gone.size) next = next.filter((r) => !gone.has(r.id));
+    set({ rows: next, total: total === null ? null : Math.max(0, total + added.length - gone.size) });
     if (selected && changes.has(selected)) open.refreshSoon();
     list.trimIfLong();
   });
@@ -258,7 +263,9 @@ export const useMessages = create<MessagesState>((set, get) => {
           if (get().selected) open.refreshSoon();
         }),
       ];
-      return () => offs.forEach((off) => off());
+      return () => {
+        for (const off of offs) off();
+      };
     },
   };
 });

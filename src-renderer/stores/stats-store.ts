@@ -37,7 +37,7 @@ export const useStats = create<StatsState>((set, get) => ({
     // The chart's minutes move on even when nothing happens.
     const minute = window.setInterval(() => void get().load(), 30_000);
     return () => {
-      offs.forEach((o) => o());
+      for (const off of offs) off();
       window.clearInterval(minute);
       window.clearTimeout(timer);
     };

@@ -30,6 +30,7 @@ export const test = base.extend<{ served: Served; serveArgs: string[]; dataDir: 
     if (dir) await rm(dir, { recursive: true, force: true });
   },
   // A real local webhook receiver (answers 200 unless told otherwise).
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; the receiver has none
   receiver: async ({}, use) => {
     const receiver = await startReceiver();
     await use(receiver);

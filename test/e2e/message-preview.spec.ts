@@ -162,3 +162,17 @@ h1 { font-family: Remote, sans-serif; }</style>
   await expect.poll(() => receiver.requests.map((r) => r.url).sort()).toEqual(paths);
   expect(errors).toEqual([]);
 });
+
+test('at 1,280 x 720 an open message shows at least 400 px of its preview without scrolling', async ({ served, page }) => {
+  const { id } = await sendTracked(page, served);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`${served.url}/messages/${id}`);
+  const preview = page.locator('iframe[title="HTML preview"]');
+  await expect(preview).toBeVisible();
+  await page.waitForTimeout(200);
+  const shown = await preview.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0);
+  });
+  expect(shown).toBeGreaterThanOrEqual(400);
+});

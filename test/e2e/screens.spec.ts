@@ -140,7 +140,9 @@ test.describe('with a data directory', () => {
     // A stand-in for the desktop preload's window.mailyardDesktop (a browser has none).
     await page.addInitScript(() => {
       (window as unknown as { mailyardDesktop: object }).mailyardDesktop = {
-        openDataFolder: async () => void ((window as unknown as { __opened: number }).__opened = 1),
+        openDataFolder: async () => {
+          (window as unknown as { __opened: number }).__opened = 1;
+        },
         revealFile: async () => {},
         openLink: async () => {},
       };

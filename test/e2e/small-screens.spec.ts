@@ -15,7 +15,9 @@ const WIDTHS = [1400, 1024, 768, 375];
 /** What is wrong with the layout as it is: each line names the fault. */
 async function layoutFaults(page: Page): Promise<string[]> {
   // Collapsed parts (an attempt's request and response) are opened: their boxes count too.
-  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+  await page.evaluate(() => {
+    for (const d of document.querySelectorAll('details')) d.open = true;
+  });
   return page.evaluate(() => {
     const faults: string[] = [];
     const doc = document.documentElement;
@@ -65,3 +67,28 @@ for (const width of WIDTHS) {
     expect(found, found.join('\n')).toEqual([]);
   });
 }
+
+/** As long as a scenario run's account name gets: 60 characters. */
+const LONG_ACCOUNT = 'scenario: hard-bounce suppression with soft retries, run 2-3';
+
+test('at 375 px with a 60-character account name no screen is wider than the window', async ({ served, receiver, page }) => {
+  test.setTimeout(90_000);
+  expect(LONG_ACCOUNT).toHaveLength(60);
+  const other = await page.request.post(`${served.url}/emulator/accounts`, { data: { name: LONG_ACCOUNT } });
+  expect(other.ok()).toBe(true);
+  // Messages and deliveries of the long-named account in the lists as well.
+  const { api_key: key } = (await other.json()).data as { api_key: string };
+  const send = await page.request.post(`${served.url}/v1/email/send`, {
+    headers: { authorization: `Bearer ${key}` },
+    data: {
+      from: { email: 'app@example.com' },
+      to: [{ email: 'long@example.com' }],
+      subject: 'From the long one',
+      content: [{ type: 'text/plain', value: 'Hi' }],
+    },
+  });
+  expect(send.ok()).toBe(true);
+  await page.setViewportSize({ width: 375, height: 800 });
+  const found = await faultsOnEveryScreen(page, served, receiver.url, layoutFaults);
+  expect(found, found.join('\n')).toEqual([]);
+});

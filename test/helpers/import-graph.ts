@@ -139,11 +139,17 @@ export function readImportGraph(root: string, dirs: string[]): { files: string[]
 export function globMatcher(glob: string): (path: string) => boolean {
   let pattern = '';
   for (let i = 0; i < glob.length; ) {
-    if (glob.startsWith('**/', i)) (pattern += '(?:.*/)?'), (i += 3);
-    else if (glob.startsWith('**', i)) (pattern += '.*'), (i += 2);
-    else if (glob[i] === '*') (pattern += '[^/]*'), (i += 1);
-    else if (glob[i] === '?') (pattern += '[^/]'), (i += 1);
-    else (pattern += glob[i]!.replace(/[.+^${}()|[\]\\]/g, '\\$&')), (i += 1);
+    if (glob.startsWith('**/', i)) {
+      pattern += '(?:.*/)?';
+      i += 3;
+    } else if (glob.startsWith('**', i)) {
+      pattern += '.*';
+      i += 2;
+    } else {
+      const c = glob[i]!;
+      pattern += c === '*' ? '[^/]*' : c === '?' ? '[^/]' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+      i += 1;
+    }
   }
   const regex = new RegExp(`^${pattern}$`);
   return (path) => regex.test(path);

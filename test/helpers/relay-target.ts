@@ -66,7 +66,7 @@ export async function startRelayTarget(
     onAuth(auth, session, callback) {
       const ok =
         auth.method === 'XOAUTH2'
-          ? options.accessToken !== undefined && options.accessToken(auth.accessToken ?? '') && auth.username === options.user
+          ? options.accessToken?.(auth.accessToken ?? '') === true && auth.username === options.user
           : auth.username === options.user && auth.password === options.pass;
       state.logins.push({ method: auth.method, user: auth.username ?? '', ok, secure: session.secure });
       if (!ok) return callback(Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 }));

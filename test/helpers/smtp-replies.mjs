@@ -18,8 +18,7 @@ export function openSmtp(port) {
     socket.setEncoding('latin1');
     socket.on('data', (chunk) => {
       buffer += chunk;
-      let end;
-      while ((end = buffer.indexOf('\r\n')) >= 0) {
+      for (let end = buffer.indexOf('\r\n'); end >= 0; end = buffer.indexOf('\r\n')) {
         const line = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         if (line[3] === '-') continue;

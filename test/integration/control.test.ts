@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, ServiceClient } from '../../src-shared/clients';
+import { type ApiError, ServiceClient } from '../../src-shared/clients';
 import { controlOperations, documentedRoutes, serviceOperations } from '../../src-shared/operations';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src-shared/clients';
+import type { ApiError } from '../../src-shared/clients';
 import { ImapMessagePayload, type ImapMessageSummary } from '../../src-shared/schemas/mailers';
 import { startDovecot, hasDovecot, type Dovecot } from '../helpers/dovecot';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';

@@ -312,7 +312,14 @@ describe('mailyard serve --host 0.0.0.0', () => {
     });
     for (let i = 0; i < 400 && !out.some((l) => l.startsWith('Data:')); i++) await new Promise((r) => setTimeout(r, 25));
     const port = /^HTTP:\s+http:\/\/[^\s]*:(\d+)/m.exec(out.join('\n'))?.[1];
-    return { out, port, close: async () => (stop('SIGTERM'), exit) };
+    return {
+      out,
+      port,
+      close: async () => {
+        stop('SIGTERM');
+        return exit;
+      },
+    };
   }
 
   it('warns that it is reachable from the network and prints the key it made, which the control API then needs', async () => {

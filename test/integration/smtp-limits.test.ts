@@ -132,7 +132,7 @@ describe('SMTP sink: bytes of messages in flight', () => {
     const clients = await Promise.all(['a', 'b', 'c', 'd'].map((n) => inTransaction(emu!, `${n}@example.org`)));
     for (const c of clients) expect((await c.command('DATA')).code).toBe(354);
     // Four messages of 0.9 MiB arrive at once (3.6 MiB), none finished yet.
-    clients.forEach((c, i) => c.write(body(`small ${i}`, 900)));
+    for (const [i, c] of clients.entries()) c.write(body(`small ${i}`, 900));
     await sleep(1000);
     for (const c of clients) c.write('.\r\n');
     const replies = await Promise.all(clients.map((c) => c.read()));

@@ -129,7 +129,7 @@ describe('SMTP sink: inbound routing of a message over mailparser limits', () =>
 describe('SMTP sink: headers are read however long the ones before them are', () => {
   it('a To: of 388 KB does not hide the Subject: after it', async () => {
     emu = await startEmulator();
-    const to = Array.from({ length: 21_000 }, (_, i) => `r${i}@example.org`).join(', ') + ', Ann <ann@example.org>';
+    const to = `${Array.from({ length: 21_000 }, (_, i) => `r${i}@example.org`).join(', ')}, Ann <ann@example.org>`;
     expect(to.length).toBeGreaterThan(388 * 1024);
     const message = `From: App <app@example.com>\r\nTo: ${to}\r\nX-Mailyard-Campaign-Id: after-the-to\r\nSubject: Found after a long To\r\n\r\nHello\r\n`;
     expect((await sendRaw(emu, 'ann@example.org', message)).code).toBe(250);

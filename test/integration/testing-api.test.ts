@@ -63,7 +63,7 @@ describe('startMailyard', () => {
   });
 
   it('serves the built web UI at its URL', async () => {
-    const res = await fetch(yard.url + '/');
+    const res = await fetch(`${yard.url}/`);
     // npm test builds first; the UI is there whenever out/renderer is.
     if (existsSync(resolve(import.meta.dirname, '../../out/renderer/index.html'))) {
       expect(res.status).toBe(200);

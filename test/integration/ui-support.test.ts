@@ -58,7 +58,7 @@ describe('UI support endpoints', () => {
         ref_id: refId,
         status: 'delivered',
       });
-    offs.forEach((off) => off());
+    for (const off of offs) off();
   });
 
   it('streams message.created as server-sent events', async () => {

@@ -64,7 +64,7 @@ function brokenLinks(root: string, file: string): string[] {
     const [path = '', anchor] = target.split('#') as [string, string | undefined];
     const where = `${relative(root, file)}:${line} -> ${target}`;
     const dest = path === '' ? file : resolve(dirname(file), decodeURI(path));
-    if (!dest.startsWith(root + '/') && dest !== root) {
+    if (!dest.startsWith(`${root}/`) && dest !== root) {
       problems.push(`${where}: points outside the repository`);
       continue;
     }

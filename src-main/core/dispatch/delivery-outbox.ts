@@ -151,7 +151,10 @@ export class DeliveryOutbox {
       if (row.status === 'sending' || row.next_attempt_at! > row.created_ms) continue;
       const key = targetKey(row);
       let queue = this.newUnclaimed.get(key);
-      if (!queue) this.newUnclaimed.set(key, (queue = new FreshQueue()));
+      if (!queue) {
+        queue = new FreshQueue();
+        this.newUnclaimed.set(key, queue);
+      }
       queue.push(row);
       this.newUnclaimedCount++;
     }

@@ -31,7 +31,7 @@ export function payloadRecipientAndSubject(payload: unknown): { recipient: strin
           ? first.email
           : null;
   // Cut as the list cuts them (delivery-list.ts's LISTED): an address, a subject line.
-  return { recipient: recipient && recipient.slice(0, 320), subject: typeof p.subject === 'string' ? p.subject.slice(0, 998) : null };
+  return { recipient: recipient === null ? null : recipient.slice(0, 320), subject: typeof p.subject === 'string' ? p.subject.slice(0, 998) : null };
 }
 
 /** Rows as the control API shows them. */

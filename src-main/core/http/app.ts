@@ -222,7 +222,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   app.setErrorHandler(handleError);
   app.decorate('requestLeniency', createRequestLeniency(deps.strictRequests ?? false));
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
   });
 

@@ -8,6 +8,7 @@ const DOWNLOAD_CSP = "default-src 'none'; sandbox";
 /** A name from a message is data: no path separators, no control or format characters, no leading dots. */
 export function safeFilename(name: string): string {
   const cleaned = (shownFileName(name) ?? '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips from a download's file name
     .replace(/[/\\\u0000-\u001f\u007f]/g, '_')
     .replace(/^\.+/, '_')
     .trim();

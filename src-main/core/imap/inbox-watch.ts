@@ -1,5 +1,4 @@
 import { ImapFlow } from 'imapflow';
-import type { Logger } from 'pino';
 import type { MailerRow } from '../store/mailers.repo';
 import type { InboxWatchDeps } from './imap-deps';
 import { describeImapError, imapOptions, SETUP_TIMEOUT_MS, setupTimeoutError } from './imap-options';

@@ -23,7 +23,9 @@ type Fetched = Omit<TakenMessage, 'uidValidity'>;
 
 async function whole(client: ImapFlow, uid: number): Promise<Fetched | undefined> {
   const fetched = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });
-  return fetched && fetched.source ? { uid, raw: fetched.source } : undefined;
+  // fetchOne answers false when the message is gone.
+  if (!fetched) return undefined;
+  return fetched.source ? { uid, raw: fetched.source } : undefined;
 }
 
 /** `BODY.PEEK[HEADER]<0.HEADER_FETCH_BYTES>`: the header block (at most that much of it), never the body. */

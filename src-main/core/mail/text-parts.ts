@@ -129,7 +129,8 @@ export function readTextParts(raw: Buffer): TextParts | null {
     if (type.startsWith('multipart/')) {
       const boundary = contentType.params.boundary;
       const children = boundary ? splitMultipart(body, boundary) : null;
-      return children !== null && children.every((child) => walk(child, depth + 1));
+      if (children === null) return false;
+      return children.every((child) => walk(child, depth + 1));
     }
     if (type === 'message/rfc822' || type === 'message/global') return false;
     const filename = disposition?.params.filename ?? contentType.params.name;

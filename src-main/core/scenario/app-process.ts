@@ -47,7 +47,10 @@ export class AppProcess {
     this.exited = new Promise((resolve) => {
       const settle = (exit: AppExit) => {
         // Its last lines come in before its end is known, unless a process it left behind holds the pipes.
-        void Promise.race([drained, new Promise((r) => setTimeout(r, OUTPUT_DRAIN_MS))]).then(() => resolve((this.exit ??= exit)));
+        void Promise.race([drained, new Promise((r) => setTimeout(r, OUTPUT_DRAIN_MS))]).then(() => {
+          this.exit ??= exit;
+          resolve(this.exit);
+        });
       };
       this.child.once('exit', (code, signal) => settle({ code, signal }));
       this.child.once('error', (err) => settle({ code: null, signal: null, spawnError: err.message }));

@@ -7,7 +7,7 @@ import type { ScenarioReport, ScenarioRun, ScenarioRunStatus } from '../../../sr
 import { isoTimestamp, type EmulatorClock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import type { LiveBus } from '../live-bus';
-import type { AccountsService } from '../services/accounts.service';
+import type { Account, AccountsService } from '../services/accounts.service';
 import type { EmailEventsService } from '../services/events/email-events.service';
 import type { SimulationRules } from '../services/simulation/rules.service';
 import type { WebhooksService } from '../services/webhooks.service';
@@ -141,7 +141,7 @@ export class ScenarioExecution {
     this.say(
       `scenario "${s.name}"${this.origin.label ? ` (${this.origin.label})` : ''}: ${s.duration / 1000} s emulated at ${s.clock === 'realtime' ? 'real time' : `${s.clock.speed}x`}`,
     );
-    let account;
+    let account: Account;
     try {
       account = s.account === 'default' ? deps.accounts.defaultAccount() : deps.accounts.create({ name: `scenario: ${s.name}`.slice(0, 100) });
     } catch (err) {
@@ -156,7 +156,7 @@ export class ScenarioExecution {
     const savedRules = deps.rules.list();
     const savedSpeed = deps.clock.state().speed;
     const seed = s.webhookDelivery?.seed ?? 1;
-    const unsubscribe = this.listen(account.id, seed);
+    const unsubscribe = this.listen(seed);
     let app: AppProcess | undefined;
     let status: ScenarioRunStatus = 'running';
     try {
@@ -360,7 +360,7 @@ export class ScenarioExecution {
   }
 
   /** Follows the run's account on the live bus; fires each copy's events on the emulator clock. */
-  private listen(accountId: string, seed: number): () => void {
+  private listen(seed: number): () => void {
     const { live, clock, emailEvents } = this.deps;
     const o = this.observer;
     const offs = [
@@ -386,6 +386,8 @@ export class ScenarioExecution {
       live.on('delivery.updated', (d) => o.onDeliveryUpdated(d)),
       live.on('attempt.completed', ({ delivery_id, attempt }) => o.onAttempt(delivery_id, attempt, clock.now())),
     ];
-    return () => offs.forEach((off) => off());
+    return () => {
+      for (const off of offs) off();
+    };
   }
 }

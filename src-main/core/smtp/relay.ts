@@ -8,6 +8,7 @@ import type { MessagesRepo } from '../store/messages.repo';
 import type { UnitOfWork } from '../store/unit-of-work';
 import type { MessageLog } from '../services/events/message-log';
 import type { EmailEventsService } from '../services/events/email-events.service';
+import type { MailerCredentials } from '../services/mailers/mailer-credentials';
 import type { MailersService } from '../services/mailers/mailers.service';
 import { checkSmtpLogin, smtpReply, smtpTransportOptions, type SmtpFailure } from './connection';
 
@@ -158,7 +159,7 @@ export class SmtpRelay {
     const raw = message && messages.rawOf(message);
     if (!message || !raw) throw appError('messageNotFound');
     const mailer = mailers.row(mailerId);
-    if (!mailer || mailer.config_type !== 'smtp') throw appError(mailer ? 'relayMailerIsImap' : 'relayMailerUnknown');
+    if (mailer?.config_type !== 'smtp') throw appError(mailer ? 'relayMailerIsImap' : 'relayMailerUnknown');
     const started = performance.now();
     const { outcome, accepted, rejected } = await this.transmit(mailer, message.from_email, to ?? [message.recipient_email], raw);
     if (mailers.row(mailer.id)) this.mailerStatusAfter(mailer, outcome);
@@ -213,8 +214,8 @@ export class SmtpRelay {
 
   /** `POST /emulator/mailers/{id}/test` for SMTP: connect, say hello, log in, and quit. */
   async test(mailer: MailerRow): Promise<{ ok: boolean; message: string }> {
-    let credentials;
-    let serverAddress;
+    let credentials: MailerCredentials;
+    let serverAddress: string | undefined;
     try {
       credentials = this.deps.mailers.credentials(mailer);
       serverAddress = await this.deps.serverAddress(mailer.host);

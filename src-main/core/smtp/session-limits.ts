@@ -62,7 +62,10 @@ export class SessionLimits {
     this.timers.delete(id);
     for (const connection of connectionsOf(this.server())) {
       if (connection.session?.id !== id) continue;
-      if (connection._dataStream || connection._handlerPending) return this.arm(id, RECHECK_MS);
+      if (connection._dataStream || connection._handlerPending) {
+        this.arm(id, RECHECK_MS);
+        return;
+      }
       connection.send?.(421, `Session too long: at most ${Math.round(this.limitMs / 1000)} s per connection, closing (connect again to go on)`);
       connection.close?.();
       return;

@@ -161,8 +161,8 @@ export class SmtpSink {
 
   private onAuth(auth: SMTPServerAuthentication, callback: (err: Error | null | undefined, response?: { user: string }) => void): void {
     const account = auth.password ? this.deps.authenticate(auth.password) : undefined;
-    if (!account) return callback(smtpError(535, 'Authentication failed: use an account API key as the password'));
-    callback(null, { user: account.id });
+    if (account) callback(null, { user: account.id });
+    else callback(smtpError(535, 'Authentication failed: use an account API key as the password'));
   }
 
   private async onData(stream: Readable & { sizeExceeded?: boolean }, session: SMTPServerSession): Promise<string> {

@@ -65,11 +65,11 @@ function queryFilters(
   }
   if (parsed.statuses.length > 0) {
     where.push(`status IN (${parsed.statuses.map((_, i) => `@isStatus${i}`).join(', ')})`);
-    parsed.statuses.forEach((st, i) => (params[`isStatus${i}`] = st));
+    for (const [i, st] of parsed.statuses.entries()) params[`isStatus${i}`] = st;
   }
   if (parsed.notStatuses.length > 0) {
     where.push(`status NOT IN (${parsed.notStatuses.map((_, i) => `@notStatus${i}`).join(', ')})`);
-    parsed.notStatuses.forEach((st, i) => (params[`notStatus${i}`] = st));
+    for (const [i, st] of parsed.notStatuses.entries()) params[`notStatus${i}`] = st;
   }
   if (parsed.read !== null) where.push(`read = ${parsed.read ? 1 : 0}`);
   const taggedWith = (param: string) => `id IN (SELECT message_id FROM message_tags WHERE tag = @${param} COLLATE NOCASE)`;
@@ -83,7 +83,7 @@ function queryFilters(
   });
   if (parsed.tagged !== null) where.push(`${parsed.tagged ? '' : 'NOT '}id IN (SELECT message_id FROM message_tags)`);
   if (parsed.campaign) campaignPrefix('qCampaign', parsed.campaign);
-  parsed.notCampaigns.forEach((p, i) => campaignPrefix(`notCampaign${i}`, p, true));
+  for (const [i, p] of parsed.notCampaigns.entries()) campaignPrefix(`notCampaign${i}`, p, true);
   if (parsed.before !== null) {
     where.push('created_ms < @createdBefore');
     params.createdBefore = parsed.before;

@@ -33,7 +33,7 @@ export class ResetRepo {
   private readonly stmts;
   private readonly wipeAll: (keepAccountIds: readonly string[]) => WipeCounts;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.stmts = {
       activeTargets: db.prepare<[], TargetRef>("SELECT DISTINCT target_kind, target_id FROM deliveries WHERE status IN ('pending', 'sending')"),
       allTargets: db.prepare<[], TargetRef>('SELECT DISTINCT target_kind, target_id FROM deliveries'),

@@ -100,7 +100,7 @@ export class SimulationRepo {
   replaceRules(rules: Array<Omit<RuleRow, 'position'>>): void {
     this.db.transaction(() => {
       this.stmts.clearRules.run();
-      rules.forEach((r, position) => this.stmts.insertRule.run({ position, ...r }));
+      for (const [position, r] of rules.entries()) this.stmts.insertRule.run({ position, ...r });
     })();
   }
 }

@@ -57,7 +57,7 @@ export class TrackingTokens {
    * it is) when `list` is given; the copies that share a list give it once, with the first of them.
    */
   insertLinks(messageId: string, key: string, linksOf: string, list?: readonly TrackedLink[]): void {
-    if (list) list.forEach((link, n) => this.stmts.insertLink.run({ links_of: linksOf, n, url: link.url, link_name: link.link_name }));
+    for (const [n, link] of (list ?? []).entries()) this.stmts.insertLink.run({ links_of: linksOf, n, url: link.url, link_name: link.link_name });
     this.stmts.insert.run({ token: key, message_id: messageId, kind: 'click', url: null, link_name: null, links_of: linksOf });
   }
 

@@ -84,13 +84,14 @@ export class WriteBatcher {
       // Rolled back. Alone, the write has failed for good; in a group, the others are run again without it.
       if (batch.length === 1) {
         this.space?.failed(error);
-        return batch[0]!.reject(error);
+        batch[0]!.reject(error);
+        return;
       }
     }
     if (values) {
       this.space?.wrote();
       const done = values;
-      batch.forEach((p, i) => p.resolve(done[i]));
+      for (const [i, p] of batch.entries()) p.resolve(done[i]);
       return;
     }
     this.commitIsolated(batch);

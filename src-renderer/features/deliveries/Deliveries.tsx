@@ -9,9 +9,7 @@ import { Time } from '../../components/Time';
 import { ListDetail } from '../../components/ListDetail';
 import { navigate, useSearchParam } from '../../router';
 import { NO_FILTERS, useDeliveries, type DeliveryFilters } from '../../stores/deliveries-store';
-import { useOverview } from '../../stores/overview-store';
 import { useAccountName } from '../../stores/account-name';
-import { AccountSelect } from '../../components/AccountSelect';
 import './deliveries.css';
 import { DeliveryDetailPane } from './DeliveryDetail';
 import { Endpoints, ViewTabs } from './Endpoints';
@@ -115,7 +113,6 @@ function SearchBox() {
 function Filters() {
   const { filters, total, rows } = useDeliveries();
   const setFilters = useSetFilters();
-  const accounts = useOverview((s) => s.accounts);
   const endpointUrl = filters.target_id ? rows.find((d) => d.target.id === filters.target_id)?.target.url : undefined;
   return (
     <>
@@ -144,15 +141,6 @@ function Filters() {
             </option>
           ))}
         </select>
-        {accounts.length > 1 && (
-          <AccountSelect
-            accounts={accounts}
-            value={filters.account_id}
-            onChange={(accountId) => setFilters({ account_id: accountId })}
-            anyLabel="all accounts"
-            ariaLabel="Account"
-          />
-        )}
       </div>
       {filters.target_id && (
         <div className="delivery-endpoint-filter small" data-testid="endpoint-filter">

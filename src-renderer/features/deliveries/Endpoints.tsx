@@ -52,7 +52,7 @@ export function Endpoints() {
       }, 1000);
     }
     return () => {
-      offs.forEach((off) => off());
+      for (const off of offs) off();
       window.clearTimeout(timer);
     };
   }, [loadEndpoints]);

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { DnsRecord, EmulatorDomain } from '../../../src-shared/schemas/domains';
 import { CopyButton } from '../../components/CopyButton';
 import { useDomains } from '../../stores/domains-store';
-import { AccountPicker, useChosenAccount } from '../../components/AccountSelect';
+import { useChosenAccount } from '../../components/AccountSelect';
 
 function StatusBadge({ status }: { status: string }) {
   return <span className={`badge status-${status}`}>{status}</span>;
@@ -17,7 +17,7 @@ function AddDomainForm() {
   const { accounts, add, busy } = useDomains();
   const [domain, setDomain] = useState('');
   const [selector, setSelector] = useState('');
-  const [account, setAccountId] = useChosenAccount(accounts);
+  const [account] = useChosenAccount(accounts);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (account && (await add(account.id, domain, selector))) {
@@ -34,7 +34,6 @@ function AddDomainForm() {
       <label>
         DKIM selector <input className="input" value={selector} onChange={(e) => setSelector(e.target.value)} placeholder="mailyard" />
       </label>
-      <AccountPicker accounts={accounts} account={account} onChange={setAccountId} />
       <button className="button primary" type="submit" disabled={busy === 'add' || !account}>
         Add domain
       </button>
@@ -91,10 +90,16 @@ function DomainCard({ d, showAccount }: { d: EmulatorDomain; showAccount: boolea
         <StatusBadge status={d.status} />
         {showAccount && <span className="muted">{accounts.find((a) => a.id === d.account_id)?.name ?? d.account_id}</span>}
         <span className="spacer" />
-        <button className="button primary" disabled={busy === `verify:${d.account_id}:${d.domain}`} onClick={() => void verify(d.account_id, d.domain)}>
+        <button
+          type="button"
+          className="button primary"
+          disabled={busy === `verify:${d.account_id}:${d.domain}`}
+          onClick={() => void verify(d.account_id, d.domain)}
+        >
           Verify now
         </button>
         <button
+          type="button"
           className="button danger"
           disabled={busy === `delete:${d.account_id}:${d.domain}`}
           onClick={() => {
@@ -157,6 +162,7 @@ function DomainCard({ d, showAccount }: { d: EmulatorDomain; showAccount: boolea
         ) : (
           <ol className="history">
             {d.checks.map((c, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the check history as read, replaced whole; two checks may share a time
               <li key={`${c.checked_at}-${i}`}>
                 <code>{c.checked_at}</code> <StatusBadge status={c.status} /> <span className="muted">{c.mode}</span>
                 {c.reason ? <span className="muted"> · {c.reason}</span> : null}

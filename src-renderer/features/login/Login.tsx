@@ -30,6 +30,7 @@ export function Login() {
         <form onSubmit={(e) => void submit(e)}>
           <label className="field">
             <span>Control key</span>
+            {/* biome-ignore lint/a11y/noAutofocus: the control key is the one field of this page, which has nothing else to do */}
             <input className="input" type="password" autoComplete="current-password" autoFocus required value={key} onChange={(e) => setKey(e.target.value)} />
           </label>
           <button className="button primary" type="submit" disabled={busy || key.trim() === ''}>

@@ -69,6 +69,7 @@ export function AddMailer({ account, onAdded }: { account: AccountRecord; onAdde
     <form className="card" onSubmit={(e) => void submit(e)} aria-label="Add a mailer">
       <div className="card-head">
         <h2>Add a mailer</h2>
+        {/* biome-ignore lint/a11y/useSemanticElements: a row of buttons named for screen readers; a <fieldset> would bring its border, legend and min-width rules into the row's layout */}
         <div className="segmented" role="group" aria-label="Type">
           {(['smtp', 'imap'] as const).map((t) => (
             <button

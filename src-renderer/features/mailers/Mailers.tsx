@@ -7,7 +7,7 @@ import { live } from '../../api/live';
 import { useOverview } from '../../stores/overview-store';
 import { AddMailer } from './AddMailer';
 import { ImapMessages } from './ImapMessages';
-import { AccountPicker, useChosenAccount } from '../../components/AccountSelect';
+import { useChosenAccount } from '../../components/AccountSelect';
 
 type Mailer = MailerRecord & { account_id: string };
 
@@ -16,7 +16,7 @@ const STATUS_TONE: Record<string, string> = { connected: 'ok', ok: 'ok', connect
 function MailerRow({ mailer, account, onChanged }: { mailer: Mailer; account: AccountRecord; onChanged: () => Promise<void> }) {
   const [done, setDone] = useState<{ ok: boolean; text: string; link?: string } | null>(null);
   const { busy, error, run } = useRun();
-  const act = (f: () => Promise<{ ok: boolean; text: string; link?: string } | void>) =>
+  const act = (f: () => Promise<{ ok: boolean; text: string; link?: string } | undefined>) =>
     run(async () => {
       setDone(null);
       const result = await f();
@@ -139,7 +139,7 @@ function MailerRow({ mailer, account, onChanged }: { mailer: Mailer; account: Ac
 /** The account's SMTP and IMAP mailers with their live status: add, test, OAuth login, delete, and what each IMAP inbox gave. */
 export function Mailers() {
   const { accounts } = useOverview();
-  const [account, setAccountId] = useChosenAccount(accounts);
+  const [account] = useChosenAccount(accounts);
   const [mailers, setMailers] = useState<Mailer[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
@@ -163,7 +163,6 @@ export function Mailers() {
   const mine = (mailers ?? []).filter((m) => m.account_id === account?.id);
   return (
     <main className="wide">
-      <AccountPicker accounts={accounts} account={account} onChange={setAccountId} className="form-row" />
       {error && <p className="error">{error}</p>}
       <section className="card" aria-labelledby="mailers-title">
         <div className="card-head">

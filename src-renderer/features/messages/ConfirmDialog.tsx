@@ -31,6 +31,7 @@ export function ConfirmDialog(p: { title: string; children: ReactNode; confirmLa
       <h2 id="confirm-dialog-title">{p.title}</h2>
       <div className="confirm-dialog-body">{p.children}</div>
       <div className="confirm-dialog-actions">
+        {/* biome-ignore lint/a11y/noAutofocus: a confirmation starts on its safe choice, Cancel */}
         <button type="button" className="button" autoFocus onClick={p.onCancel}>
           Cancel
         </button>

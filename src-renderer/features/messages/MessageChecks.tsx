@@ -110,6 +110,7 @@ function Links({ links }: { links: LinkCheck[] }) {
           </thead>
           <tbody>
             {links.map((l, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the message's links in document order, the same URL may come twice; replaced whole
               <tr key={i} data-testid="link-row">
                 <td className="link-url">
                   <code>{l.url || '(empty)'}</code>
@@ -122,6 +123,7 @@ function Links({ links }: { links: LinkCheck[] }) {
                   ) : (
                     <ul className="problems">
                       {l.problems.map((p, j) => (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: a link's problems as the check found them, replaced whole
                         <li key={j} className={`level-${p.level}`}>
                           {LEVEL_WORD[p.level]}: {p.message}
                         </li>
@@ -178,6 +180,7 @@ function Compatibility({ checks }: { checks: MessageChecks }) {
                         <summary className="muted">caniemail's notes ({f.notes.length})</summary>
                         <ul className="problems">
                           {f.notes.map((n, i) => (
+                            // biome-ignore lint/suspicious/noArrayIndexKey: a finding's notes as the check found them, replaced whole
                             <li key={i}>{n}</li>
                           ))}
                         </ul>

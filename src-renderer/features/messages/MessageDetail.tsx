@@ -44,6 +44,16 @@ export function MessageDetailPane({ d }: { d: Detail }) {
         <div className="detail-title">
           <h2>{d.subject || <span className="muted">(no subject)</span>}</h2>
           <StatusBadge status={d.status} failedReason={d.failed_reason} testId="message-status" />
+          <span className="spacer" />
+          <button
+            type="button"
+            className="button danger"
+            onClick={() => {
+              if (window.confirm('Delete this message?')) void remove(d.id).then(() => navigate('/messages', true));
+            }}
+          >
+            Delete
+          </button>
         </div>
         <dl className="facts compact">
           <dt>From</dt>
@@ -88,10 +98,12 @@ export function MessageDetailPane({ d }: { d: Detail }) {
               </dd>
             </>
           )}
-          <dt>ref_id</dt>
+          <dt title="the send's, shared by each recipient's copy">ref_id</dt>
           <dd>
-            <code data-testid="message-ref-id">{d.ref_id}</code> <CopyButton text={d.ref_id} label="Copy ref_id" />{' '}
-            <span className="muted small">the send's, shared by each recipient's copy</span>
+            <code data-testid="message-ref-id" title="the send's, shared by each recipient's copy">
+              {d.ref_id}
+            </code>{' '}
+            <CopyButton text={d.ref_id} label="Copy ref_id" />
           </dd>
           <dt>Copy id</dt>
           <dd>
@@ -99,21 +111,12 @@ export function MessageDetailPane({ d }: { d: Detail }) {
           </dd>
         </dl>
         <Siblings d={d} />
-        <div className="toolbar">
+        {/* The actions flow as one wrapping row: the head stays short and the preview keeps the room. */}
+        <div className="toolbar detail-actions">
           <FireFromMessage d={d} />
           <ReleaseMessage d={d} />
-          <span className="spacer" />
-          <button
-            type="button"
-            className="button danger"
-            onClick={() => {
-              if (window.confirm('Delete this message?')) void remove(d.id).then(() => navigate('/messages', true));
-            }}
-          >
-            Delete
-          </button>
+          <SimulateTracking d={d} />
         </div>
-        <SimulateTracking d={d} />
       </header>
       <Tabs tabs={tabs.map(([id, label]) => ({ id, label }))} selected={tab} onSelect={setTab} label="Message parts">
         {tab === 'preview' && <Preview d={d} />}

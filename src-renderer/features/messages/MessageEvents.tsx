@@ -30,6 +30,7 @@ export function Events({ d }: { d: Detail }) {
       {d.events.map((e, i) => {
         const del = e.delivery_id ? byId.get(e.delivery_id) : undefined;
         return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a copy's events in order; two may share a time and a kind
           <li key={`${e.timestamp}-${i}`}>
             <span className="dot" />
             <EventTag event={e.event} /> <Time iso={e.timestamp} exact />
@@ -66,6 +67,7 @@ export function FireFromMessage({ d }: { d: Detail }) {
   const [result, setResult] = useState<z.output<typeof FireEventResult> | null>(null);
   const { busy, error, run, clearError } = useRun();
   const refresh = useMessages((s) => s.refreshDetail);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another copy opened (d.id) starts the form afresh
   useEffect(() => {
     setResult(null);
     setKind('');

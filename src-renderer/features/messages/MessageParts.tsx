@@ -21,6 +21,7 @@ export function Preview({ d }: { d: Detail }) {
   const onlyImages = remote.css === 0;
   return (
     <div className="preview">
+      {/* biome-ignore lint/a11y/useSemanticElements: a row of buttons named for screen readers; a <fieldset> would bring its border, legend and min-width rules into the row's layout */}
       <div className="segmented" role="group" aria-label="Preview width">
         {(['desktop', 'mobile'] as const).map((w) => (
           <button key={w} type="button" className={`seg${width === w ? ' on' : ''}`} aria-pressed={width === w} onClick={() => setWidth(w)}>

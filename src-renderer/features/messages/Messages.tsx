@@ -12,7 +12,6 @@ import { useMessages, type MessageFilters } from '../../stores/messages-store';
 import { useOverview } from '../../stores/overview-store';
 import { MessageDetailPane } from './MessageDetail';
 import { ConfirmDialog } from './ConfirmDialog';
-import { AccountSelect } from '../../components/AccountSelect';
 import { useAccountName } from '../../stores/account-name';
 import './Messages.css';
 
@@ -85,6 +84,9 @@ export function filtersSearch(f: Pick<MessageFilters, 'q' | 'status' | 'campaign
   return text ? `?${text}` : '';
 }
 
+const differs = (u: ReturnType<typeof urlFilters>, f: MessageFilters) =>
+  u.q !== f.q || u.status !== f.status || u.campaign_id !== f.campaign_id || u.account_id !== f.account_id;
+
 function urlFilters(): Pick<MessageFilters, 'q' | 'status' | 'campaign_id' | 'account_id'> {
   const params = new URLSearchParams(window.location.search);
   const status = params.get('status') ?? '';
@@ -101,7 +103,6 @@ const SEARCH_AGAIN_MS = 2000;
 
 function Filters() {
   const { filters, setFilters, total, rows, deleteMatching, indexPending, reload } = useMessages();
-  const accounts = useOverview((s) => s.accounts);
   const [q, setQ] = useState(filters.q);
   const [campaign, setCampaign] = useState(filters.campaign_id);
   const [confirming, setConfirming] = useState(false);
@@ -176,15 +177,6 @@ function Filters() {
           value={campaign}
           onChange={(e) => setCampaign(e.target.value)}
         />
-        {accounts.length > 1 && (
-          <AccountSelect
-            accounts={accounts}
-            value={filters.account_id}
-            onChange={(accountId) => setFilters({ account_id: accountId })}
-            anyLabel="all accounts"
-            ariaLabel="Account"
-          />
-        )}
         <span className="spacer" />
         <button type="button" className="button danger small" disabled={rows.length === 0} onClick={() => setConfirming(true)}>
           {deleteLabel}
@@ -228,8 +220,6 @@ export function Messages() {
   // The filters live in the URL: `/messages?q=<text>&status=<status>&campaign=<prefix>` opens the list
   // filtered so (a send's ref_id as q lists every copy of the send); a reload keeps them.
   const urlSearch = [useSearchParam('q'), useSearchParam('status'), useSearchParam('campaign'), useSearchParam('account')].join('\u0000');
-  const differs = (u: ReturnType<typeof urlFilters>, f: MessageFilters) =>
-    u.q !== f.q || u.status !== f.status || u.campaign_id !== f.campaign_id || u.account_id !== f.account_id;
 
   useEffect(() => {
     const off = follow();
@@ -239,11 +229,13 @@ export function Messages() {
     return off;
   }, [follow, reload, setFilters]);
   // A link to another search while the screen is open (or Back).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: urlFilters() reads the URL, which urlSearch stands for
   useEffect(() => {
     const fromUrl = urlFilters();
     if (differs(fromUrl, useMessages.getState().filters)) setFilters(fromUrl);
   }, [urlSearch, setFilters]);
   // Filters changed here: into the URL (replacing the entry: typing is not history).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the filters change; it reads the store's newest through getState()
   useEffect(() => {
     // The store's filters now (this render's may be older than what the URL just set).
     const search = filtersSearch(useMessages.getState().filters);

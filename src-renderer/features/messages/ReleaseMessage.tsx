@@ -29,6 +29,7 @@ export function ReleaseMessage({ d }: { d: MessageDetail }) {
   // The server's answer, or why the release (or the list of mailers) failed.
   const result = error ? { ok: false, text: error } : answer;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another copy opened (d.id) starts the form afresh
   useEffect(() => {
     setOpen(false);
     setAnswer(null);

@@ -82,6 +82,7 @@ export function SimulateTracking({ d }: { d: Detail }) {
     });
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a row of buttons named for screen readers; a <fieldset> would bring its border, legend and min-width rules into the row's layout
     <div className="simulate-tracking" role="group" aria-label="Simulate tracking">
       <button
         type="button"

@@ -20,6 +20,7 @@ export function EventsChart({ counts, from, bucketMs }: { counts: number[]; from
         {counts.map((c, i) => {
           const h = c === 0 ? 0 : Math.max(2, (c / max) * (H - 4));
           return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a bar is its time bucket: the index is the bucket
             <rect key={i} x={i * bw + 0.5} y={H - h} width={Math.max(1, bw - 1.5)} height={h} rx="1" className="bar">
               <title>{`${formatHourMinute(start + i * bucketMs)}: ${c} event${c === 1 ? '' : 's'}`}</title>
             </rect>

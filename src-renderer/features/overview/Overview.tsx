@@ -58,7 +58,7 @@ export function Overview() {
       {error && (
         <p className="error" role="alert">
           {error}{' '}
-          <button className="button" onClick={() => void load()}>
+          <button type="button" className="button" onClick={() => void load()}>
             Retry
           </button>
         </p>

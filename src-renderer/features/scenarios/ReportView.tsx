@@ -120,6 +120,7 @@ export function ReportView({ report }: { report: ScenarioReport }) {
             </thead>
             <tbody>
               {violations.map((v, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a finished report's violations, fixed; two may read alike
                 <tr key={i}>
                   <td>
                     <code>{v.expectation}</code>

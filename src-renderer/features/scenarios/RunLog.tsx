@@ -51,6 +51,7 @@ export function RunLog({ run }: { run: ScenarioRun }) {
     };
   }, [run.id, finished]);
   // Follow the newest line, as a terminal does, unless the person scrolled up.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new lines are what it scrolls for
   useEffect(() => {
     const el = box.current;
     if (el && el.scrollHeight - el.scrollTop - el.clientHeight < 60) el.scrollTop = el.scrollHeight;
@@ -68,6 +69,7 @@ export function RunLog({ run }: { run: ScenarioRun }) {
         </a>
       </div>
       {error && <p className="error">{error}</p>}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling log must take the focus to be scrolled with the keyboard */}
       <div ref={box} className="scenario-log" role="log" aria-label="Run log" tabIndex={0} data-testid="scenario-log">
         {lines.length === 0 ? (
           <span className="muted">Nothing yet.</span>

@@ -102,6 +102,7 @@ export function ScenarioEditor({
         {problems.length > 0 && (
           <ul className="scenario-problems" id="scenario-problems" aria-label="Problems in the scenario" data-testid="scenario-problems">
             {problems.map((p, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the file's problems, replaced whole at each check
               <li key={i} className="field-error">
                 {p.line !== null ? (
                   <button type="button" className="linkish" onClick={() => area.current && selectLine(area.current, p.line ?? 1)}>

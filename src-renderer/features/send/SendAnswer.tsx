@@ -39,7 +39,7 @@ export function SendAnswer({ refId, body, ignored }: { refId: string; body: unkn
     // Each copy's status follows the live stream, as the Messages list does (queued -> delivered, bounced...).
     const offUpdated = live.on('message.updated', (u) => {
       if (u.ref_id !== refId) return;
-      setCopies((cs) => cs && cs.map((m) => (m.id === u.message_id ? { ...m, status: u.status } : m)));
+      setCopies((cs) => (cs === null ? null : cs.map((m) => (m.id === u.message_id ? { ...m, status: u.status } : m))));
       // Read again too: an update may come before the first answer, and a failure's words come with the summary.
       void load();
     });
@@ -51,6 +51,7 @@ export function SendAnswer({ refId, body, ignored }: { refId: string; body: unkn
     };
   }, [refId]);
   // A new answer is brought into view and focused: below a long form it would start below the fold.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new answer (refId) is what it scrolls to
   useEffect(() => {
     section.current?.scrollIntoView({ block: 'start' });
     section.current?.focus({ preventScroll: true });

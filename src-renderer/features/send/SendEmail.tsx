@@ -3,7 +3,7 @@ import type { SendEmailBody } from '../../../src-shared/schemas/email';
 import { SIMULATOR_ADDRESSES, simulatorAddress, type SimulatorLocalPart } from '../../../src-shared/simulator';
 import { describeError, fieldErrors, serviceAs } from '../../api/clients';
 import { useOverview } from '../../stores/overview-store';
-import { AccountSelect, useChosenAccount } from '../../components/AccountSelect';
+import { useChosenAccount } from '../../components/AccountSelect';
 import { describedBy, FieldError, ordinal, problemsElsewhere, type FieldProblem } from '../../components/FieldError';
 import { SendAnswer } from './SendAnswer';
 import { parseSubstitutions, SaveAsTemplate, substitutionsHint, useTemplates } from './templates';
@@ -94,7 +94,7 @@ type Switch = (typeof SWITCHES)[number][0];
 
 export function SendEmail() {
   const { accounts } = useOverview();
-  const [account, setAccountId] = useChosenAccount(accounts);
+  const [account] = useChosenAccount(accounts);
   const [from, setFrom] = useState('App <app@example.com>');
   const [to, setTo] = useState('');
   const [cc, setCc] = useState('');
@@ -108,6 +108,7 @@ export function SendEmail() {
   const [templateId, setTemplateId] = useState('');
   const template = templates.find((t) => t.template_id === templateId);
   // Templates are the account's own.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another account chosen clears the template
   useEffect(() => setTemplateId(''), [account?.id]);
   const [substitutionsText, setSubstitutionsText] = useState('');
   const substitutions = parseSubstitutions(substitutionsText);
@@ -203,7 +204,6 @@ export function SendEmail() {
         <div className="card-head">
           <h2 id="send-title">Send a test email</h2>
           <span className="muted small">POST /v1/email/send as {account?.name ?? '…'}</span>
-          {accounts.length > 1 && <AccountSelect accounts={accounts} value={account?.id ?? ''} onChange={setAccountId} ariaLabel="Account" />}
         </div>
         <div className="grid2">
           <label className="field">
@@ -242,7 +242,8 @@ export function SendEmail() {
             />
             <FieldError errors={errs} path="to" id="send-error-to" words={addressWords(list(to))} />
           </label>
-          <div className="span2 sims" aria-label="Simulator recipients">
+          {/* biome-ignore lint/a11y/useSemanticElements: a row of buttons named for screen readers; a <fieldset> would bring its border, legend and min-width rules into the row's layout */}
+          <div className="span2 sims" role="group" aria-label="Simulator recipients">
             <span className="muted small">Simulator:</span>
             {SIMULATOR.map(([local, what]) => (
               <button key={local} type="button" className="chip" title={`${simulatorAddress(local)}: ${what}`} onClick={() => addSim(local)}>

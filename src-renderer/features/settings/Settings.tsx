@@ -49,47 +49,53 @@ export function Settings() {
           the SMTP password. Webhook payload: the shape its email events are sent in, the spec's (<code>"event": "delivery"</code>) or the newer guide's (
           <code>{'"mailer_events": {"event": "MAIL_DELIVERED", ...}'}</code>).
         </p>
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Account</th>
-              <th>API key</th>
-              <th>Created</th>
-              <th>Signed webhooks</th>
-              <th>Webhook payload</th>
-            </tr>
-          </thead>
-          <tbody>
-            {accounts.map((a) => (
-              <tr key={a.id}>
-                <td>
-                  {a.name} {a.is_default && <span className="badge">default</span>}
-                </td>
-                <td>
-                  <code>{a.api_key}</code> <CopyButton text={a.api_key} label="Copy key" />
-                </td>
-                <td>
-                  <Time iso={a.created_at} exact />
-                </td>
-                <td>{a.signing_secret ? 'yes' : <span className="muted">no</span>}</td>
-                <td>
-                  <select
-                    className="input"
-                    aria-label={`Webhook payload of ${a.name}`}
-                    value={a.payload_format}
-                    onChange={(e) => void setFormat(a.id, e.target.value as PayloadFormat)}
-                  >
-                    {PAYLOAD_FORMATS.map((f) => (
-                      <option key={f} value={f}>
-                        {PAYLOAD_FORMAT_LABELS[f]}
-                      </option>
-                    ))}
-                  </select>
-                </td>
+        {/* A narrow window scrolls the table within its card, never the page. */}
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Account</th>
+                <th>API key</th>
+                <th>Created</th>
+                <th>Signed webhooks</th>
+                <th>Webhook payload</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {accounts.map((a) => (
+                <tr key={a.id}>
+                  <td>
+                    <span className="account-name" title={a.name}>
+                      {a.name}
+                    </span>{' '}
+                    {a.is_default && <span className="badge">default</span>}
+                  </td>
+                  <td>
+                    <code>{a.api_key}</code> <CopyButton text={a.api_key} label="Copy key" />
+                  </td>
+                  <td>
+                    <Time iso={a.created_at} exact />
+                  </td>
+                  <td>{a.signing_secret ? 'yes' : <span className="muted">no</span>}</td>
+                  <td>
+                    <select
+                      className="input"
+                      aria-label={`Webhook payload of ${a.name}`}
+                      value={a.payload_format}
+                      onChange={(e) => void setFormat(a.id, e.target.value as PayloadFormat)}
+                    >
+                      {PAYLOAD_FORMATS.map((f) => (
+                        <option key={f} value={f}>
+                          {PAYLOAD_FORMAT_LABELS[f]}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         <form className="form-row" onSubmit={(e) => void create(e)}>
           <input className="input" aria-label="New account name" placeholder="Account name" value={name} onChange={(e) => setName(e.target.value)} />
           <button className="button" type="submit">

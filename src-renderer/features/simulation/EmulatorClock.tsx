@@ -67,7 +67,7 @@ export function EmulatorClock() {
     const offs = [live.on('clock.changed', () => void load()), live.on('delivery.updated', () => void load())];
     return () => {
       window.clearInterval(t);
-      offs.forEach((o) => o());
+      for (const off of offs) off();
     };
   }, [load]);
   const set = async (body: { speed?: number; advance_ms?: number }) => {
@@ -112,6 +112,7 @@ export function EmulatorClock() {
       )}
       <div className="toolbar">
         <span className="muted small">Speed</span>
+        {/* biome-ignore lint/a11y/useSemanticElements: a row of buttons named for screen readers; a <fieldset> would bring its border, legend and min-width rules into the row's layout */}
         <div className="segmented" role="group" aria-label="Clock speed">
           {SPEEDS.map((s) => (
             <button

@@ -109,6 +109,7 @@ function Rules() {
         </p>
       )}
       {rules.map((r, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rules being edited have no identity but their place; their inputs are controlled by the list
         <div className="rule" key={i} data-testid="rule">
           <div className="form-row">
             <label className="rule-field">
@@ -145,6 +146,7 @@ function Rules() {
           </div>
           <ol className="rule-events">
             {r.events.map((e, j) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: events being edited have no identity but their place; their inputs are controlled by the list
               <li key={j} className="rule-event">
                 <div className="form-row">
                   <EventKindSelect

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Suppression } from '../../../src-shared/schemas/suppressions';
 import { control, describeError } from '../../api/clients';
 import { useRun } from '../../api/use-run';
-import { AccountPicker, useChosenAccount } from '../../components/AccountSelect';
+import { useChosenAccount } from '../../components/AccountSelect';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
 import { live } from '../../api/live';
@@ -22,7 +22,7 @@ function causeOf(s: Suppression): string {
  */
 export function Suppressions() {
   const { accounts } = useOverview();
-  const [account, setAccountId] = useChosenAccount(accounts);
+  const [account] = useChosenAccount(accounts);
   const accountId = account?.id;
   const [list, setList] = useState<{ accountId: string; rows: Suppression[]; truncated: boolean } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -62,7 +62,6 @@ export function Suppressions() {
     });
   return (
     <main className="wide">
-      <AccountPicker accounts={accounts} account={account} onChange={setAccountId} className="form-row" />
       {error && <p className="error">{error}</p>}
       <section className="card" aria-labelledby="suppressions-title">
         <div className="card-head">
@@ -102,7 +101,15 @@ export function Suppressions() {
                   </td>
                   <td>{s.message_id ? <Link to={`/messages/${s.message_id}`}>the message</Link> : <span className="muted">—</span>}</td>
                   <td>
-                    <button type="button" className="button" aria-label={`Remove ${s.email}`} onClick={() => (clearError(), setRemoving(s))}>
+                    <button
+                      type="button"
+                      className="button"
+                      aria-label={`Remove ${s.email}`}
+                      onClick={() => {
+                        clearError();
+                        setRemoving(s);
+                      }}
+                    >
                       Remove
                     </button>
                   </td>

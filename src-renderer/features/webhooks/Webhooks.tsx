@@ -6,7 +6,7 @@ import { control, describeError, fieldErrors, serviceAs } from '../../api/client
 import { useRun } from '../../api/use-run';
 import { CopyButton } from '../../components/CopyButton';
 import { useOverview } from '../../stores/overview-store';
-import { AccountPicker, useChosenAccount } from '../../components/AccountSelect';
+import { useChosenAccount } from '../../components/AccountSelect';
 import { FieldError, problemsElsewhere } from '../../components/FieldError';
 import './webhooks.css';
 
@@ -98,6 +98,7 @@ function WebhookForm({
         <div className="field">
           <span>Headers</span>
           {headers.map(([n, v], i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: header rows being edited have no identity but their place; their inputs are controlled by the list
             <div className="header-row" key={i}>
               <input
                 className="input"
@@ -223,7 +224,7 @@ function SigningSecret({ account, onChanged }: { account: AccountRecord; onChang
 /** The account's two webhooks (register, edit, delete) and its signing secret. */
 export function Webhooks() {
   const { accounts, load: loadAccounts } = useOverview();
-  const [account, setAccountId] = useChosenAccount(accounts);
+  const [account] = useChosenAccount(accounts);
   // The hooks with the account they were read for: after a switch, the forms wait for the new account's
   // hooks (a form initialised from the previous account's would save its URL on the new one).
   const [loaded, setLoaded] = useState<{ accountId: string; hooks: WebhookRecord[] } | null>(null);
@@ -248,7 +249,6 @@ export function Webhooks() {
   const hooks = account && loaded?.accountId === account.id ? loaded.hooks : null;
   return (
     <main className="wide">
-      <AccountPicker accounts={accounts} account={account} onChange={setAccountId} className="form-row" />
       {error && <p className="error">{error}</p>}
       {account && !hooks && !error && (
         <p className="muted" data-testid="webhooks-loading">

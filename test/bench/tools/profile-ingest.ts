@@ -25,7 +25,7 @@ export interface SelfTime {
 /** Self time per function (name, file and line), most first. */
 export function selfTimes(profile: Profile, root: string): SelfTime[] {
   const perNode = new Map<number, number>();
-  profile.samples.forEach((id, i) => perNode.set(id, (perNode.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  for (const [i, id] of profile.samples.entries()) perNode.set(id, (perNode.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   const parent = new Map<number, Node>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node);
   const where = (node: Node): string => {

@@ -28,7 +28,11 @@ class DesktopProcess {
       if (!line.startsWith('{"fake"')) return;
       const report = JSON.parse(line) as Report;
       this.reports.push(report);
-      this.waiters = this.waiters.filter((w) => (w.test(report) ? (w.resolve(report), false) : true));
+      this.waiters = this.waiters.filter((w) => {
+        if (!w.test(report)) return true;
+        w.resolve(report);
+        return false;
+      });
     });
     child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString()));
     this.exited = new Promise((done) => child.on('exit', (code) => done(code)));
@@ -39,7 +43,13 @@ class DesktopProcess {
     if (seen) return Promise.resolve(seen);
     return new Promise((resolvePromise, reject) => {
       const timer = setTimeout(() => reject(new Error(`no "${fake}" within ${timeoutMs} ms; stderr: ${this.stderr.join('')}`)), timeoutMs);
-      this.waiters.push({ test: (r) => r.fake === fake, resolve: (r) => (clearTimeout(timer), resolvePromise(r)) });
+      this.waiters.push({
+        test: (r) => r.fake === fake,
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolvePromise(r);
+        },
+      });
     });
   }
 

@@ -82,7 +82,10 @@ vi.mock('electron', async () => {
     clipboard: { writeText: v.fn() },
     dialog: {
       showErrorBox: v.fn((title: string, message: string) => s.errorBoxes.push({ title, message })),
-      showMessageBox: v.fn(async (...args: any[]) => (s.messageBoxes.push(args.at(-1)), { response: 0 })),
+      showMessageBox: v.fn(async (...args: any[]) => {
+        s.messageBoxes.push(args.at(-1));
+        return { response: 0 };
+      }),
       showOpenDialog: v.fn(async () => s.openDialog),
     },
     ipcMain: { handle: v.fn((channel: string, handler: unknown) => s.ipc.set(channel, handler)) },

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { OAuthService } from '../../services/oauth/oauth.service';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(reply: FastifyReply, status: number, title: string, body: string, formTarget?: string): FastifyReply {
   // The consent form posts here and is redirected to the client: form-action allows that origin too.
@@ -15,8 +15,8 @@ function page(reply: FastifyReply, status: number, title: string, body: string, 
     .header('cache-control', 'no-store')
     .send(
       `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
-        `<title>${escape(title)}</title><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">` +
-        `<h1 style="font-size:1.3rem">${escape(title)}</h1>${body}</body></html>`,
+        `<title>${escapeHtml(title)}</title><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem">` +
+        `<h1 style="font-size:1.3rem">${escapeHtml(title)}</h1>${body}</body></html>`,
     );
 }
 
@@ -41,7 +41,7 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
     const consent = oauth.consent(stateOf((request.query as Record<string, unknown>).state));
     if (!consent) return unknown(reply);
     const mailer = consent.mailer
-      ? `<p>It will be able to use the ${escape(consent.mailer.type.toUpperCase())} mailer <b>${escape(consent.mailer.name)}</b> (${escape(consent.mailer.email)}).</p>`
+      ? `<p>It will be able to use the ${escapeHtml(consent.mailer.type.toUpperCase())} mailer <b>${escapeHtml(consent.mailer.name)}</b> (${escapeHtml(consent.mailer.email)}).</p>`
       : '';
     const choices =
       consent.choices.length === 0
@@ -50,17 +50,17 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
           consent.choices
             .map(
               (c, i) =>
-                `<label style="display:block"><input type="radio" name="mailer_id" value="${escape(c.id)}"${i === 0 ? ' checked' : ''}> ${escape(c.type.toUpperCase())} <b>${escape(c.name)}</b> (${escape(c.email)})</label>`,
+                `<label style="display:block"><input type="radio" name="mailer_id" value="${escapeHtml(c.id)}"${i === 0 ? ' checked' : ''}> ${escapeHtml(c.type.toUpperCase())} <b>${escapeHtml(c.name)}</b> (${escapeHtml(c.email)})</label>`,
             )
             .join('') +
           `</fieldset>`;
-    const back = consent.redirectUri ? `<p>You will then return to <code>${escape(consent.redirectUri)}</code>.</p>` : '';
+    const back = consent.redirectUri ? `<p>You will then return to <code>${escapeHtml(consent.redirectUri)}</code>.</p>` : '';
     return page(
       reply,
       200,
       'Sign in with Mailyard',
-      `<p><b>${escape(consent.appId)}</b> asks for access to the mail of the account <b>${escape(consent.accountName)}</b>.</p>${mailer}${back}` +
-        `<form method="post" action="/oauth/authorize"><input type="hidden" name="state" value="${escape(consent.state)}">${choices}` +
+      `<p><b>${escapeHtml(consent.appId)}</b> asks for access to the mail of the account <b>${escapeHtml(consent.accountName)}</b>.</p>${mailer}${back}` +
+        `<form method="post" action="/oauth/authorize"><input type="hidden" name="state" value="${escapeHtml(consent.state)}">${choices}` +
         `<button type="submit" name="decision" value="approve">Approve</button> <button type="submit" name="decision" value="deny">Deny</button></form>` +
         `<p style="color:#666;font-size:.9rem">This is Mailyard's offline authorization server: no account leaves this machine.</p>`,
       consent.redirectUri ?? undefined,
@@ -87,15 +87,15 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
     const code = typeof query.code === 'string' ? query.code : '';
     if (!state) return unknown(reply);
     const result = oauth.callback(state);
-    if (!result.ok) return page(reply, 400, 'Login not completed', `<p>${escape(result.reason)}</p>`);
+    if (!result.ok) return page(reply, 400, 'Login not completed', `<p>${escapeHtml(result.reason)}</p>`);
     if (result.mailerName === null) {
       return page(
         reply,
         200,
         'Login approved',
-        `${code ? `<p><code>${escape(code)}</code></p>` : ''}<p>The login was approved. It named no mailer, so no token was stored: start it again with a <code>mailer_id</code> to store one.</p>`,
+        `${code ? `<p><code>${escapeHtml(code)}</code></p>` : ''}<p>The login was approved. It named no mailer, so no token was stored: start it again with a <code>mailer_id</code> to store one.</p>`,
       );
     }
-    return page(reply, 200, 'Login successful', `<p>The token is stored on the mailer <b>${escape(result.mailerName)}</b>. You can close this window.</p>`);
+    return page(reply, 200, 'Login successful', `<p>The token is stored on the mailer <b>${escapeHtml(result.mailerName)}</b>. You can close this window.</p>`);
   });
 }

@@ -21,7 +21,10 @@ export function checkCompatibility(html: string): { findings: CompatFinding[]; f
     if (!m) return;
     const key = `${level}\u0000${m[1]}`;
     let f = findings.get(key);
-    if (!f) findings.set(key, (f = { feature: m[1]!, level, clients: [], notes: [] }));
+    if (!f) {
+      f = { feature: m[1]!, level, clients: [], notes: [] };
+      findings.set(key, f);
+    }
     if (!f.clients.includes(m[3]!)) f.clients.push(m[3]!);
   };
   for (const e of errors) add(e, 'error');

@@ -176,17 +176,15 @@ export class DomainsService {
       ...this.toRecord(row),
       account_id: row.account_id,
       verification: { outcome: row.next_outcome, reason: row.next_outcome === 'failed' ? (row.next_reason ?? DEFAULT_FAILURE) : null },
-      checks: this.deps.repo
-        .checks(row.id, CHECKS_KEPT)
-        .map(
-          (c): DomainCheck => ({
-            checked_at: c.checked_at,
-            mode: c.mode,
-            status: c.status,
-            reason: c.reason,
-            records: toRecordMap(JSON.parse(c.records) as DnsRecord[]),
-          }),
-        ),
+      checks: this.deps.repo.checks(row.id, CHECKS_KEPT).map(
+        (c): DomainCheck => ({
+          checked_at: c.checked_at,
+          mode: c.mode,
+          status: c.status,
+          reason: c.reason,
+          records: toRecordMap(JSON.parse(c.records) as DnsRecord[]),
+        }),
+      ),
     }));
   }
 

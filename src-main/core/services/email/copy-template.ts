@@ -71,7 +71,10 @@ export class CopyTemplate {
     return this.places.map((p) => {
       const key = `${p.token}:${p.from}:${p.length}`;
       let inserted = pieces.get(key);
-      if (inserted === undefined) pieces.set(key, (inserted = Buffer.from(values[p.token]!.slice(p.from, p.from + p.length), 'latin1')));
+      if (inserted === undefined) {
+        inserted = Buffer.from(values[p.token]!.slice(p.from, p.from + p.length), 'latin1');
+        pieces.set(key, inserted);
+      }
       return { offset: p.offset, deleted: p.length, inserted };
     });
   }

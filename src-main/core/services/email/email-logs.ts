@@ -31,7 +31,10 @@ const toMs = (value: string | undefined) =>
 /** The log entry of one copy, with the events that happened to it. */
 function toLogEntry(row: MessageRow, events: MessageEventRow[], accountNumber: number): EmailLogEntry {
   const track: Record<string, string[]> = {};
-  for (const e of events) (track[e.event] ??= []).push(e.timestamp);
+  for (const e of events) {
+    track[e.event] ??= [];
+    track[e.event]!.push(e.timestamp);
+  }
   return {
     refId: row.ref_id,
     recipientAddress: row.recipient_email,

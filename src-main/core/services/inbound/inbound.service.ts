@@ -202,7 +202,7 @@ export class InboundService {
     if (at <= 0) return undefined;
     this.routed ??= new Set(this.deps.repo.routedDomains());
     let domain = email.slice(at + 1).toLowerCase();
-    if (!/^[\x00-\x7f]*$/.test(domain)) {
+    if (!/^\p{ASCII}*$/u.test(domain)) {
       // A domain that is not plain ASCII is routed in its IDN (punycode) form.
       const parsed = parseDomainName(domain);
       if ('error' in parsed) return undefined;

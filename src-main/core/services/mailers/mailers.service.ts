@@ -240,7 +240,7 @@ export class MailersService {
   /** The messages an IMAP configuration took from its inbox, newest first; 404 for an unknown or SMTP configuration. */
   imapMessages(id: string, query: { limit: number; cursor?: string }): ImapMessagePage {
     const row = this.deps.repo.get(id);
-    if (!row || row.config_type !== 'imap') throw mailerNotFound('imap');
+    if (row?.config_type !== 'imap') throw mailerNotFound('imap');
     const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'cursor');
     const { page, next } = paginate(this.deps.repo.imapMessages(id, before, query.limit + 1), query.limit, (r) => r.ref_id);
     return { messages: page.map(toImapMessageSummary), total: this.deps.repo.imapMessageCount(id), next_cursor: next };

@@ -30,7 +30,7 @@ export function fileKeyStore(dataDir: string): SecretKeyStore {
       makeDataDir(dataDir);
       const key = randomBytes(32);
       // `wx`: never overwrite a key another process just wrote.
-      writeFileSync(file, key.toString('base64') + '\n', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+      writeFileSync(file, `${key.toString('base64')}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
       chmodSync(file, PRIVATE_FILE_MODE);
       return key;
     },

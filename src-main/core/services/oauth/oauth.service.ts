@@ -157,7 +157,7 @@ export class OAuthService {
 
   private pending(state: string): OAuthRequestRow | undefined {
     const request = this.deps.repo.oauthRequest(state);
-    if (!request || request.status !== 'pending' || request.expires_ms <= this.deps.clock.now()) return undefined;
+    if (request?.status !== 'pending' || request.expires_ms <= this.deps.clock.now()) return undefined;
     return request;
   }
 

@@ -28,8 +28,8 @@ export class SimulationRules {
   /** Replaces the rules; each rule's event fields must make valid payloads (checked with a sample). */
   replace(rules: SimulationRule[]): SimulationRule[] {
     const now = this.deps.clock.now();
-    rules.forEach((rule, i) =>
-      rule.events.forEach((e, j) => {
+    for (const [i, rule] of rules.entries()) {
+      for (const [j, e] of rule.events.entries()) {
         try {
           this.deps.emailEvents.buildPayload(e.event, undefined, e.fields ?? {}, now);
         } catch (err) {
@@ -37,8 +37,8 @@ export class SimulationRules {
           const errors = (err.errors ?? []).map((f) => ({ ...f, path: `rules.${i}.events.${j}.${f.path}` }));
           throw appError('invalidFields', { problem: `rules.${i}.events.${j}.${err.message}`, errors });
         }
-      }),
-    );
+      }
+    }
     this.deps.simulation.replaceRules(rules.map((r) => ({ pattern: r.pattern, events: JSON.stringify(r.events) })));
     this.cached = undefined;
     return this.list();

@@ -96,7 +96,10 @@ export class Simulator {
       this.queued = () => clearTimeout(timer);
       return;
     }
-    if (full) return this.wake();
+    if (full) {
+      this.wake();
+      return;
+    }
     this.armAlarm();
   }
 

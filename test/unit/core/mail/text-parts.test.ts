@@ -7,7 +7,7 @@ const squash = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').
 const compose = (mail: ConstructorParameters<typeof MailComposer>[0]) =>
   new MailComposer({ from: 'a@example.com', to: 'b@example.org', subject: 'S', ...mail }).compile().build();
 
-const text = 'Grüße aus Köln: your order ships today. A long line '.repeat(8) + '= equals and tabs\tend';
+const text = `${'Grüße aus Köln: your order ships today. A long line '.repeat(8)}= equals and tabs\tend`;
 const html = `<p>Hello <b>Zoë</b>, ${'your receipt is below. '.repeat(30)}</p><p>€ 12,00</p>`;
 
 describe('readTextParts: the search index reads text and HTML parts without mailparser', () => {

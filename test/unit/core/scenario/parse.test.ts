@@ -79,7 +79,7 @@ describe('scenario format', () => {
   });
 
   it('refuses a malformed duration and a wrong version', () => {
-    const errors = errorsOf(base.replace('version: 1', 'version: 2') + 'duration: soon\n');
+    const errors = errorsOf(`${base.replace('version: 1', 'version: 2')}duration: soon\n`);
     expect(errors.map((e) => e.path).sort()).toEqual(['duration', 'version']);
     expect(errors.find((e) => e.path === 'version')!.line).toBe(1);
   });

@@ -96,12 +96,10 @@ describe('the search indexes upkeep', () => {
         // Indexed one copy a transaction, as the indexer does when mail arrives one message at a time.
         const headers = `To: user${i % 30}@domain${i % 7}.test`;
         index.write(
-          index
-            .pending(0, 1)
-            .map((pending) => ({
-              copy: pending,
-              text: { body: `order ref-${i} shipped`, headers, addresses: `user${i % 30}@domain${i % 7}.test @domain${i % 7}.test` },
-            })),
+          index.pending(0, 1).map((pending) => ({
+            copy: pending,
+            text: { body: `order ref-${i} shipped`, headers, addresses: `user${i % 30}@domain${i % 7}.test @domain${i % 7}.test` },
+          })),
         );
       }
       expect(index.waiting()).toBe(0);

@@ -81,7 +81,14 @@ describe('WriteBatcher, when a write fails', () => {
     const d = db();
     const batcher = new WriteBatcher(d);
     let runs = 0;
-    await Promise.all([1, 2, 3].map((i) => batcher.run(() => (runs++, d.prepare("INSERT INTO t (id, v) VALUES (?, 'x')").run(i)))));
+    await Promise.all(
+      [1, 2, 3].map((i) =>
+        batcher.run(() => {
+          runs++;
+          return d.prepare("INSERT INTO t (id, v) VALUES (?, 'x')").run(i);
+        }),
+      ),
+    );
     expect(runs).toBe(3);
   });
 });

@@ -75,7 +75,7 @@ function payload(kind: EmailEventKind, id: string, fields: Record<string, unknow
 }
 
 /** Records events of these kinds, in order, about the copy; answers its status and failed reason after them. */
-function after(id: string, ...events: Array<EmailEventKind | [EmailEventKind, Record<string, unknown>]>) {
+function afterEvents(id: string, ...events: Array<EmailEventKind | [EmailEventKind, Record<string, unknown>]>) {
   for (const e of events) {
     const [kind, fields] = typeof e === 'string' ? [e, {}] : e;
     if (kind === 'delivery' && Object.keys(fields).length === 0) log.applyDelivery(log.find(id)!, '2026-01-01T00:00:01.000Z');
@@ -90,44 +90,47 @@ const softBounce: [EmailEventKind, Record<string, unknown>] = ['bounce', { bounc
 describe('what an event does to its copy’s status', () => {
   it('moves a copy along its road: delivered, opened, clicked; a later open leaves it clicked', () => {
     const id = stored();
-    expect(after(id, 'delivery').status).toBe('delivered');
+    expect(afterEvents(id, 'delivery').status).toBe('delivered');
     expect(messages.get(id)!.delivered_at).toBe('2026-01-01T00:00:01.000Z');
-    expect(after(id, 'open').status).toBe('opened');
-    expect(after(id, 'click').status).toBe('clicked');
-    expect(after(id, 'open').status).toBe('clicked');
+    expect(afterEvents(id, 'open').status).toBe('opened');
+    expect(afterEvents(id, 'click').status).toBe('clicked');
+    expect(afterEvents(id, 'open').status).toBe('clicked');
   });
 
   it('keeps what was fired at a copy still queued when its delivery lands after: a hard bounce and an open stay, a soft bounce gives way', () => {
-    expect(after(stored(), 'bounce', 'delivery').status).toBe('bounced');
-    expect(after(stored(), 'open', 'delivery').status).toBe('opened');
-    expect(after(stored(), softBounce, 'delivery').status).toBe('delivered');
+    expect(afterEvents(stored(), 'bounce', 'delivery').status).toBe('bounced');
+    expect(afterEvents(stored(), 'open', 'delivery').status).toBe('opened');
+    expect(afterEvents(stored(), softBounce, 'delivery').status).toBe('delivered');
     // A delivery carrying a payload (one a webhook takes) follows the same rule.
-    expect(after(stored(), 'bounce', ['delivery', { mailer_id: '' }]).status).toBe('bounced');
+    expect(afterEvents(stored(), 'bounce', ['delivery', { mailer_id: '' }]).status).toBe('bounced');
   });
 
   it('never lets an open or a click replace a final verdict', () => {
     for (const final of ['spam', 'unsubscribe', 'bounce', 'smtp_error'] as const) {
       const id = stored();
-      const verdict = after(id, final);
-      expect(after(id, 'open', 'click'), final).toEqual(verdict);
+      const verdict = afterEvents(id, final);
+      expect(afterEvents(id, 'open', 'click'), final).toEqual(verdict);
     }
   });
 
   it('fails a copy with the reason in the logs’ words, and bounces it with the receiving server’s reply', () => {
-    expect(after(stored(), 'policy_rejection')).toEqual({
+    expect(afterEvents(stored(), 'policy_rejection')).toEqual({
       status: 'failed',
       failedReason: 'policy rejection: Message rejected: content violates the sending policy',
     });
-    expect(after(stored(), 'phishing').failedReason).toBe('phishing: Links point to a known phishing domain');
-    expect(after(stored(), 'generation_failure').failedReason).toMatch(/^generation failure: /);
-    expect(after(stored(), 'generation_rejection').failedReason).toMatch(/^generation rejection: /);
-    expect(after(stored(), 'smtp_error').failedReason).toBe('smtp error: 421 4.4.2 Connection timed out while talking to the remote server');
-    expect(after(stored('bob@example.com'), 'bounce')).toEqual({ status: 'bounced', failedReason: expect.stringMatching(/^550 5\.1\.1 <bob@example\.com>/) });
+    expect(afterEvents(stored(), 'phishing').failedReason).toBe('phishing: Links point to a known phishing domain');
+    expect(afterEvents(stored(), 'generation_failure').failedReason).toMatch(/^generation failure: /);
+    expect(afterEvents(stored(), 'generation_rejection').failedReason).toMatch(/^generation rejection: /);
+    expect(afterEvents(stored(), 'smtp_error').failedReason).toBe('smtp error: 421 4.4.2 Connection timed out while talking to the remote server');
+    expect(afterEvents(stored('bob@example.com'), 'bounce')).toEqual({
+      status: 'bounced',
+      failedReason: expect.stringMatching(/^550 5\.1\.1 <bob@example\.com>/),
+    });
   });
 
   it('logs every event, in order, whether or not it changes the status', () => {
     const id = stored();
-    after(id, 'delivery', 'open', 'click', 'open');
+    afterEvents(id, 'delivery', 'open', 'click', 'open');
     expect(
       messages
         .eventsOf([id])
@@ -141,10 +144,10 @@ describe('suppression', () => {
   const source = (email: string) => simulation.suppression('acc', email)?.source;
 
   it('suppresses the recipient of an unsubscribe, a spam complaint and a hard bounce, never of a soft bounce', () => {
-    after(stored('u@example.com'), 'unsubscribe');
-    after(stored('s@example.com'), 'spam');
-    after(stored('h@example.com'), 'bounce');
-    after(stored('soft@example.com'), softBounce);
+    afterEvents(stored('u@example.com'), 'unsubscribe');
+    afterEvents(stored('s@example.com'), 'spam');
+    afterEvents(stored('h@example.com'), 'bounce');
+    afterEvents(stored('soft@example.com'), softBounce);
     expect([source('u@example.com'), source('s@example.com'), source('h@example.com'), source('soft@example.com')]).toEqual([
       'unsubscribe event',
       'spam complaint',
@@ -155,9 +158,9 @@ describe('suppression', () => {
   });
 
   it('leaves the simulator’s addresses free after a bounce or complaint (tests send to them again and again), but not after an unsubscribe', () => {
-    after(stored('bounce@sim.mailyard.test'), 'bounce');
-    after(stored('complaint@sim.mailyard.test'), 'spam');
-    after(stored('unsubscribe@sim.mailyard.test'), 'unsubscribe');
+    afterEvents(stored('bounce@sim.mailyard.test'), 'bounce');
+    afterEvents(stored('complaint@sim.mailyard.test'), 'spam');
+    afterEvents(stored('unsubscribe@sim.mailyard.test'), 'unsubscribe');
     expect([source('bounce@sim.mailyard.test'), source('complaint@sim.mailyard.test'), source('unsubscribe@sim.mailyard.test')]).toEqual([
       undefined,
       undefined,
@@ -169,7 +172,7 @@ describe('suppression', () => {
 describe('what the UI’s live list hears', () => {
   it('each applied event with the status after it, or null when the status stays', () => {
     const id = stored();
-    after(id, 'bounce', 'delivery');
+    afterEvents(id, 'bounce', 'delivery');
     expect(announced.map((a) => [a.event, a.status])).toEqual([
       ['bounce', 'bounced'],
       ['delivery', null],
