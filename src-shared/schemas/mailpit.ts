@@ -168,3 +168,57 @@ export const MailpitRenameTagBody = z.object({ Name: Tag });
 export const MailpitIdParams = z.object({ ID: z.string().min(1) });
 export const MailpitPartParams = MailpitIdParams.extend({ PartID: z.string().min(1) });
 export const MailpitTagParams = z.object({ Tag: z.string().min(1) });
+
+/** Mailpit's send (`POST /api/v1/send`): addresses as `{Email, Name}`, Bcc as bare addresses, attachments in base64. */
+const SendAddress = z.object({ Email: z.string().min(1, { error: 'Email must not be empty' }), Name: z.string().optional() });
+export const MailpitSendBody = z.object({
+  From: SendAddress,
+  To: z.array(SendAddress).optional(),
+  Cc: z.array(SendAddress).optional(),
+  Bcc: z.array(z.string()).optional(),
+  ReplyTo: z.array(SendAddress).optional(),
+  Subject: z.string().optional(),
+  Text: z.string().optional(),
+  HTML: z.string().optional(),
+  Headers: z.record(z.string(), z.string()).optional(),
+  Tags: z
+    .array(Tag)
+    .max(MAILPIT_MAX_TAGS, { error: `a message carries at most ${MAILPIT_MAX_TAGS} tags` })
+    .optional(),
+  Attachments: z
+    .array(z.object({ Content: z.string(), Filename: z.string(), ContentType: z.string().optional(), ContentID: z.string().optional() }))
+    .optional(),
+});
+export type MailpitSendBody = z.infer<typeof MailpitSendBody>;
+
+/** Mailpit's release body: the addresses to relay the message to. */
+export const MailpitReleaseBody = z.object({ To: z.array(z.string()).max(MAILPIT_MAX_IDS).optional() });
+
+const HtmlCheckResult = z.object({
+  Name: z.string(),
+  Platform: z.string(),
+  Family: z.string(),
+  Version: z.string(),
+  Support: z.enum(['yes', 'no', 'partial']),
+  NoteNumber: z.string(),
+});
+const HtmlCheckScore = z.object({ Found: z.number().int(), Supported: z.number(), Partial: z.number(), Unsupported: z.number() });
+export const MailpitHtmlCheck = z.object({
+  Warnings: z.array(
+    z.object({
+      Slug: z.string(),
+      Title: z.string(),
+      Description: z.string(),
+      URL: z.string(),
+      Category: z.enum(['css', 'html']),
+      Tags: z.array(z.string()),
+      Keywords: z.string(),
+      Results: z.array(HtmlCheckResult),
+      NotesByNumber: z.record(z.string(), z.string()),
+      Score: HtmlCheckScore,
+    }),
+  ),
+  Platforms: z.record(z.string(), z.array(z.string())),
+  Total: z.object({ Tests: z.number().int(), Nodes: z.number().int(), Supported: z.number(), Partial: z.number(), Unsupported: z.number() }),
+});
+export type MailpitHtmlCheck = z.infer<typeof MailpitHtmlCheck>;

@@ -39,6 +39,7 @@ import { serverAddressPolicy } from '../net/strict-addresses';
 import { checkServerHost, checkUrl } from '../services/url-check';
 import { WEBHOOK_TARGET, WebhooksService } from '../services/webhooks.service';
 import { checkSmtpLogin } from '../smtp/connection';
+import { MailIntake } from '../smtp/mail-intake';
 import { SmtpRelay } from '../smtp/relay';
 import type { Db } from '../store/database';
 import { DomainsRepo } from '../store/domains.repo';
@@ -265,6 +266,10 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
     version: VERSION,
     startedAt: Date.now(),
+    capture: (mail) => new MailIntake({ email, inbound }).accept(mail),
+    defaultAccountId: () => accounts.defaultAccountId(),
+    smtpMailers: (accountId) => mailersRepo.ofAccount(accountId, 'smtp'),
+    release: (messageId, mailerId, to) => relay.release(messageId, mailerId, to),
   });
   const clockControl = new ClockService({ clock, dispatcher, simulator, settleWaitMs: CLOCK_SETTLE_WAIT_MS });
   const services: EmulatorServices = {

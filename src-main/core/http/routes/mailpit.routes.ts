@@ -20,8 +20,8 @@ export function mailpitHandlers(mailpit: MailpitService) {
     mailpitWebUi: () => ({
       Label: 'Mailyard',
       MessageRelay: {
-        Enabled: false,
-        SMTPServer: '',
+        Enabled: mailpit.relayServer() !== undefined,
+        SMTPServer: mailpit.relayServer() ?? '',
         ReturnPath: '',
         AllowedRecipients: '',
         BlockedRecipients: '',
@@ -50,6 +50,12 @@ export function mailpitHandlers(mailpit: MailpitService) {
     mailpitGetMessage: async ({ params, query }) => mailpit.message(await mailpit.resolve(params.ID, query.query)),
     mailpitGetHeaders: async ({ params, query }) => mailpit.headers(await mailpit.resolve(params.ID, query.query)),
     mailpitLinkCheck: async ({ params, query }) => mailpit.linkCheck(await mailpit.resolve(params.ID, query.query)),
+    mailpitHtmlCheck: async ({ params, query }) => mailpit.htmlCheck(await mailpit.resolve(params.ID, query.query)),
+    mailpitSend: ({ body }) => mailpit.send(body),
+    mailpitRelease: async ({ params, query, body }) => {
+      await mailpit.release(await mailpit.resolve(params.ID, query.query), body.To);
+      return OK;
+    },
     mailpitSpamCheck: async ({ params, query }) => mailpit.spamCheck(await mailpit.resolve(params.ID, query.query)),
     mailpitGetTags: () => mailpit.tags(),
     mailpitSetTags: ({ body }) => {
@@ -92,6 +98,10 @@ export function mailpitRouteHandlers(mailpit: MailpitService) {
       const part = await mailpit.part(await mailpit.resolve(params.ID), params.PartID);
       return download(reply, part.filename, part.contentType, part.content);
     },
+    mailpitThumbnail: async ({ params, reply }) => {
+      const thumb = await mailpit.thumbnail(await mailpit.resolve(params.ID), params.PartID);
+      return download(reply, thumb.filename, 'image/jpeg', thumb.content);
+    },
     mailpitViewHtml: async ({ params, query, reply }) =>
       reply
         .type('text/html; charset=utf-8')
@@ -103,17 +113,21 @@ export function mailpitRouteHandlers(mailpit: MailpitService) {
   } satisfies MailpitRouteHandlers;
 }
 
+/** Mailpit's send answers its errors as JSON `{"Error": "..."}`; every other operation as plain text. */
+const JSON_ERROR_PATHS = new Set(['/api/v1/send']);
+
 /**
  * Mailpit answers its errors as plain text (`404 page not found`, `Chaos is not enabled`), not in
  * Mailyard's JSON error body: an `onSend` hook of the Mailpit scope turns the one into the other,
  * for the guards' refusals too.
  */
 export function plainTextErrors(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
     try {
       const body = JSON.parse(payload) as { success?: boolean; error?: unknown; details?: { fields?: Record<string, string> } };
       if (body.success !== false || typeof body.error !== 'string') return payload;
+      if (JSON_ERROR_PATHS.has(request.routeOptions.url ?? '')) return JSON.stringify({ Error: body.error });
       reply.type('text/plain; charset=utf-8');
       return body.error;
     } catch {

@@ -2,13 +2,16 @@ import { createHash } from 'node:crypto';
 import type {
   MailpitAddress,
   MailpitAttachment,
+  MailpitHtmlCheck,
   MailpitInfo,
   MailpitLinkCheck,
   MailpitMessage,
   MailpitMessageSummary,
   MailpitMessagesSummary,
+  MailpitSendBody,
   MailpitSpamCheck,
 } from '../../../../src-shared/schemas/mailpit';
+import type { ReleaseResult } from '../../../../src-shared/schemas/messages';
 import { appError } from '../../error-catalogue';
 import { parseLeniently, type MailView, type ParsedAttachment } from '../../mail/lenient-parse';
 import type { MessageFlagsRepo } from '../../store/message-flags.repo';
@@ -16,6 +19,8 @@ import type { MessageListRow, MessagesRepo } from '../../store/messages.repo';
 import type { ChecksService } from '../checks/checks.service';
 import type { MessagesService } from '../email/messages.service';
 import { DELETE_SEARCH_WAIT_MS, SEARCH_WAIT_MS } from '../search/search-indexer';
+import { toMailpitHtmlCheck } from './html-check';
+import { composeMailpitSend, releaseRecipients } from './mailpit-send';
 
 export interface MailpitDeps {
   repo: MessagesRepo;
@@ -27,7 +32,24 @@ export interface MailpitDeps {
   version: string;
   /** Wall time (ms) the emulator started at: Mailpit's uptime. */
   startedAt: number;
+  /** Takes a message in as the SMTP sink does (inbound routing, then capture); answers its ref_ids. */
+  capture: (mail: { accountId: string; mailFrom: string; recipients: string[]; raw: Buffer }) => Promise<string[]>;
+  /** The account of mail that names none (the SMTP sink's without a login): where Mailpit's sends go. */
+  defaultAccountId: () => string;
+  /** The SMTP mailers of an account: Mailpit's release goes through the one there is. */
+  smtpMailers: (accountId: string) => Array<{ id: string; host: string; port: number }>;
+  /** Sends a stored copy for real through an SMTP mailer (the SMTP relay's release). */
+  release: (messageId: string, mailerId: string, to: string[]) => Promise<ReleaseResult>;
 }
+
+/**
+ * Mailpit's thumbnail of a part it cannot draw: a white 180x120 JPEG. Mailyard draws no thumbnails
+ * (that needs an image library), so every part gets this one.
+ */
+const BLANK_THUMBNAIL = Buffer.from(
+  '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAoHBwgHBgoICAgLCgoLDhgQDg0NDh0VFhEYIx8lJCIfIiEmKzcvJik0KSEiMEExNDk7Pj4+JS5ESUM8SDc9Pjv/2wBDAQoLCw4NDhwQEBw7KCIoOzs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozv/wAARCAB4ALQDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAf/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAAP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/ALMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAD/2Q==',
+  'base64',
+);
 
 /** How long Mailpit's list snippet is, in characters. */
 const SNIPPET_LENGTH = 250;
@@ -315,5 +337,63 @@ export class MailpitService {
       };
     });
     return { Errors: links.filter((l) => l.error).length, Links: links.map(({ error: _, ...l }) => l) };
+  }
+
+  /**
+   * Mailpit's send: the message built as Mailpit builds it, taken in as the SMTP sink takes mail
+   * without a login (the default account; inbound-routed recipients to their route), one copy per
+   * captured recipient. Answers the copy of the first recipient (Mailpit's one message), '' when every
+   * recipient was inbound-routed. Tags go on every copy.
+   */
+  async send(body: MailpitSendBody): Promise<{ ID: string }> {
+    const mail = await composeMailpitSend(body);
+    const refIds = await this.deps.capture({ accountId: this.deps.defaultAccountId(), ...mail });
+    const copies = refIds.flatMap((refId) => this.deps.repo.ofSend(refId));
+    const first = mail.recipients[0]!.toLowerCase();
+    const main = copies.find((c) => c.recipient_email.toLowerCase() === first) ?? copies[0];
+    if (body.Tags?.length)
+      this.setTags(
+        copies.map((c) => c.id),
+        body.Tags,
+      );
+    return { ID: main?.id ?? '' };
+  }
+
+  /**
+   * Mailpit's release: the copy, byte for byte, to `to` through its account's SMTP mailer (Mailpit has
+   * one relay; an account may have several mailers, so it takes the account's only one).
+   */
+  async release(id: string, to: readonly string[] | undefined): Promise<void> {
+    const row = this.deps.repo.get(id);
+    if (!row) throw appError('messageNotFound');
+    const recipients = releaseRecipients(to);
+    const mailers = this.deps.smtpMailers(row.account_id);
+    if (mailers.length === 0) throw appError('mailpitRelayOff');
+    if (mailers.length > 1) throw appError('mailpitRelayAmbiguous', { count: mailers.length });
+    const result = await this.deps.release(id, mailers[0]!.id, recipients);
+    if (!result.ok) throw appError('mailpitRelayFailed', { reply: result.smtp_response });
+    if (result.rejected.length > 0) throw appError('mailpitRelayFailed', { reply: `refused for ${result.rejected.join(', ')}` });
+  }
+
+  /** The relay Mailpit's web UI configuration names: the default account's only SMTP mailer, if it has one. */
+  relayServer(): string | undefined {
+    const mailers = this.deps.smtpMailers(this.deps.defaultAccountId());
+    return mailers.length === 1 ? `${mailers[0]!.host}:${mailers[0]!.port}` : undefined;
+  }
+
+  /** The Checks tab's client compatibility in Mailpit's HTML check shape (html-check.ts). */
+  async htmlCheck(id: string): Promise<MailpitHtmlCheck> {
+    const checks = await this.deps.checks.checks(id);
+    if (checks.html === null) throw appError('mailpitNoHtmlToCheck');
+    // Loaded on first use: most tests never ask.
+    const { DoIUseEmail } = await import('@jsx-email/doiuse-email');
+    const clients = new DoIUseEmail({ emailClients: ['*'] }).emailClients;
+    return toMailpitHtmlCheck(checks.html, checks.compatibility.findings, clients);
+  }
+
+  /** Mailpit's thumbnail of a part: the part must exist; the image is always the blank one (BLANK_THUMBNAIL). */
+  async thumbnail(id: string, partId: string): Promise<{ filename: string; content: Buffer }> {
+    const part = await this.part(id, partId);
+    return { filename: part.filename, content: BLANK_THUMBNAIL };
   }
 }
