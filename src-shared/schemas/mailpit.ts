@@ -149,7 +149,8 @@ export const MailpitSearchQuery = MailpitPageQuery.extend({ query: z.string().op
 export const MailpitQueryOnly = z.object({ query: z.string().optional(), tz: z.string().optional() });
 
 const Ids = z.array(z.string()).max(MAILPIT_MAX_IDS, { error: `IDs may name at most ${MAILPIT_MAX_IDS} messages` });
-const Tag = z
+/** A tag's name: Mailpit's rules, for its API and the control API alike. */
+export const MessageTag = z
   .string()
   .trim()
   .min(1, { error: 'a tag must not be empty' })
@@ -160,11 +161,11 @@ export const MailpitIdsBody = z.object({ IDs: Ids.optional() });
 export const MailpitSetTagsBody = z.object({
   IDs: Ids,
   Tags: z
-    .array(Tag)
+    .array(MessageTag)
     .max(MAILPIT_MAX_TAGS, { error: `a message carries at most ${MAILPIT_MAX_TAGS} tags` })
     .optional(),
 });
-export const MailpitRenameTagBody = z.object({ Name: Tag });
+export const MailpitRenameTagBody = z.object({ Name: MessageTag });
 export const MailpitIdParams = z.object({ ID: z.string().min(1) });
 export const MailpitPartParams = MailpitIdParams.extend({ PartID: z.string().min(1) });
 export const MailpitTagParams = z.object({ Tag: z.string().min(1) });
@@ -182,7 +183,7 @@ export const MailpitSendBody = z.object({
   HTML: z.string().optional(),
   Headers: z.record(z.string(), z.string()).optional(),
   Tags: z
-    .array(Tag)
+    .array(MessageTag)
     .max(MAILPIT_MAX_TAGS, { error: `a message carries at most ${MAILPIT_MAX_TAGS} tags` })
     .optional(),
   Attachments: z

@@ -10,6 +10,8 @@ export interface LiveMessage {
   status: string;
   campaign_id: string;
   created_at: string;
+  read: boolean;
+  tags: readonly string[];
 }
 
 function clauseHolds(c: SearchClause, m: LiveMessage): boolean | null {
@@ -43,8 +45,11 @@ export function liveMatches(parsed: ParsedQuery, m: LiveMessage): boolean {
     const holds = clauseHolds(c, m);
     if (holds === null || holds === c.negated) return false;
   }
-  // Read state and tags are not in a live row (a new copy is unread and untagged: it shows at the next load).
-  if (parsed.attachment !== null || parsed.read !== null || parsed.tags.length > 0 || parsed.tagged !== null) return false;
+  if (parsed.attachment !== null) return false;
+  if (parsed.read !== null && m.read !== parsed.read) return false;
+  const tags = new Set(m.tags.map((t) => t.toLowerCase()));
+  if (parsed.tagged !== null && tags.size > 0 !== parsed.tagged) return false;
+  if (parsed.tags.some((t) => !tags.has(t.toLowerCase())) || parsed.notTags.some((t) => tags.has(t.toLowerCase()))) return false;
   if (parsed.statuses.length && !parsed.statuses.includes(m.status as never)) return false;
   if (parsed.notStatuses.includes(m.status as never)) return false;
   const campaign = m.campaign_id.toLowerCase();

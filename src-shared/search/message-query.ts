@@ -186,6 +186,9 @@ function readFilter(name: string, value: string, negated: boolean, parsed: Parse
 /** One token of the query: a clause, or null when it was a filter (recorded in `parsed`). */
 function readToken(t: Token, parsed: ParsedQuery): SearchClause | null {
   if (t.quoted) {
+    // A filter's quoted value: a tag or campaign with spaces (`tag:"vip customer"`).
+    const filter = t.prefix.toLowerCase();
+    if (FILTERS.has(filter)) return t.raw && readFilter(filter, t.raw, t.negated, parsed) ? null : clause('any', t.raw, true, t.negated);
     const field = FIELDS[t.prefix.toLowerCase()];
     if (t.prefix && !field) parsed.warnings.push(`${t.prefix}: is not an operator: searched as text (operators: ${SEARCH_OPERATORS.join(' ')})`);
     return t.prefix && !field ? clause('any', `${t.prefix} ${t.raw}`, true, t.negated) : clause(field ?? 'any', t.raw, true, t.negated);

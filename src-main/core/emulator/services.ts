@@ -250,8 +250,10 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
   });
 
   const suppressions = new SuppressionsService({ simulation: simulationRepo });
+  const flags = new MessageFlagsRepo(db);
   const messages = new MessagesService({
     repo: messagesRepo,
+    flags,
     relayOf: (messageId) => mailersRepo.relayOf(messageId),
     waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
     fireOutcomes: (row) => emailEvents.outcomesOf(factsOf(row)),
@@ -260,7 +262,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
   const checks = new ChecksService({ messages, token: (token) => messagesRepo.token(token), spamd });
   const mailpit = new MailpitService({
     repo: messagesRepo,
-    flags: new MessageFlagsRepo(db),
+    flags,
     messages,
     checks,
     waitForIndex: (waitMs) => searchIndexer.ready(waitMs),

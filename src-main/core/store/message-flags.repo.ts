@@ -59,12 +59,16 @@ export class MessageFlagsRepo {
     return out;
   }
 
-  /** Gives a copy exactly these tags (none: it has none left). False when there is no such copy. */
+  /**
+   * Gives a copy exactly these tags (none: it has none left); the same name twice, in any case, is
+   * kept once (the last spelling), as tag: finds tags without regard to case. False when there is no such copy.
+   */
   setTags(id: string, tags: readonly string[]): boolean {
+    const unique = new Map(tags.map((t) => [t.toLowerCase(), t])).values();
     return this.db.transaction(() => {
       if (!this.stmts.exists.get(id)) return false;
       this.stmts.clearTags.run(id);
-      for (const tag of tags) this.stmts.addTag.run(id, tag);
+      for (const tag of unique) this.stmts.addTag.run(id, tag);
       return true;
     })();
   }

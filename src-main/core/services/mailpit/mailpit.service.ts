@@ -299,10 +299,9 @@ export class MailpitService {
     this.deps.repo.deleteMatching({ q });
   }
 
-  /** Gives each copy exactly these tags (deduplicated without regard to case); ids of no copy are skipped, as Mailpit does. */
+  /** Gives each copy exactly these tags; ids of no copy are skipped, as Mailpit does. */
   setTags(ids: readonly string[], tags: readonly string[]): void {
-    const unique = [...new Map(tags.map((t) => [t.toLowerCase(), t])).values()];
-    for (const id of ids) this.deps.flags.setTags(id, unique);
+    for (const id of ids) this.deps.flags.setTags(id, tags);
   }
 
   renameTag(from: string, to: string): void {

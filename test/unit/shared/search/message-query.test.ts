@@ -155,6 +155,8 @@ describe('the messages search query', () => {
     expect(parseMessageQuery('IS:Unread').read).toBe(false);
     expect(parseMessageQuery('-is:read').read).toBe(false);
     expect(parseMessageQuery('tag:urgent -tag:done tag:urgent')).toMatchObject({ tags: ['urgent'], notTags: ['done'], clauses: [] });
+    // Tags may have spaces (as in Mailpit): quoted.
+    expect(parseMessageQuery('tag:"vip customer" -tag:"on hold"')).toMatchObject({ tags: ['vip customer'], notTags: ['on hold'], clauses: [], warnings: [] });
     expect(parseMessageQuery('-is:tagged').tagged).toBe(false);
   });
 
