@@ -175,6 +175,25 @@ export const ERRORS = {
   catcherNotFound: entry({ code: 'not_found', message: 'Catcher Not Found' }),
   tooManyCatchers: entry({ code: 'validation', message: `an account may keep at most ${CATCHER_LIMITS.perAccount} catchers; delete one first` }),
 
+  // Mailpit's API (/api/v1): Mailpit's own words where its clients may read them
+  mailpitNoQuery: entry({ code: 'validation', message: 'Error: no search query' }),
+  mailpitIdsAndSearch: entry({ code: 'validation', message: 'You may specify either IDs or a search query, not both' }),
+  mailpitChaosOff: entry({ code: 'validation', message: 'Chaos is not enabled' }),
+  mailpitNoHtml: entry({ code: 'not_found', message: 'This message has no HTML part' }),
+  /** A send, release or check Mailpit refuses with a 400 and these words (`invalid To address: x`, `No valid addresses found`). */
+  mailpitBadRequest: entry<{ problem: string }>({ code: 'validation', message: (p) => p.problem }),
+  mailpitNoHtmlToCheck: entry({ code: 'validation', message: 'message does not contain HTML' }),
+  mailpitRelayOff: entry({
+    code: 'validation',
+    message: "SMTP relay is not configured: give the message's account an SMTP mailer (Mailers page, or configureSMTP) to release through",
+  }),
+  mailpitRelayAmbiguous: entry<{ count: number }>({
+    code: 'validation',
+    message: (p) =>
+      `The message's account has ${p.count} SMTP mailers and Mailpit's release cannot name one: keep one, or release with POST /emulator/messages/{id}/release and a mailer_id`,
+  }),
+  mailpitRelayFailed: entry<{ reply: string }>({ code: 'validation', message: (p) => `SMTP error: ${p.reply}` }),
+
   // Templates
   templateNotFound: entry({ code: 'not_found', message: 'Template Not Found' }),
   tooManyTemplates: entry({ code: 'validation', message: `an account may keep at most ${MAX_TEMPLATES} templates; delete one first` }),

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { DeliverySummary } from '../../src-shared/schemas/dispatch';
-import type { MessageDetail, MessageSummary } from '../../src-shared/schemas/messages';
+import type { MessageDetail, MessageFlags, MessageSummary } from '../../src-shared/schemas/messages';
 import { control, describeError } from '../api/clients';
 import { live, type LiveEvents } from '../api/live';
 import { liveMatches } from '../../src-shared/search/live-match';
@@ -41,6 +41,10 @@ interface MessagesState extends ListState<MessageSummary>, DetailState {
   /** Reads the open copy's deliveries again (while one is in flight or due). */
   refreshDeliveries: () => Promise<void>;
   remove: (id: string) => Promise<void>;
+  /** Marks a copy read or unread (opening one in the screen reads it, as in Mailpit). */
+  markRead: (id: string, read: boolean) => Promise<void>;
+  /** Gives a copy exactly these tags. */
+  setTags: (id: string, tags: string[]) => Promise<void>;
   clearAll: () => Promise<void>;
   /** Deletes what the filters find (everything without a filter); answers how many went, null on an error. */
   deleteMatching: () => Promise<number | null>;
@@ -137,6 +141,15 @@ export const useMessages = create<MessagesState>((set, get) => {
     150,
   );
 
+  /** A copy's read state and tags as the server now has them, in its row and the open detail. */
+  const applyFlags = ({ id, read, tags }: MessageFlags) => {
+    const { rows, detail } = get();
+    set({
+      rows: rows.map((r) => (r.id === id ? { ...r, read, tags } : r)),
+      ...(detail?.id === id ? { detail: { ...detail, read, tags } } : {}),
+    });
+  };
+
   const applyLive = batched(() => {
     const { rows, filters, total, selected } = get();
     const fresh = created.filter((m) => matches(m, filters)).reverse();
@@ -194,7 +207,11 @@ export const useMessages = create<MessagesState>((set, get) => {
     select: async (id) => {
       if (id === get().selected && get().detail?.id === id) return;
       set({ selected: id, detail: null, deliveries: [], siblings: [], moreSiblings: false, detailError: null });
-      if (id) await get().refreshDetail();
+      if (!id) return;
+      await get().refreshDetail();
+      // Opening a message reads it, as in Mailpit.
+      const opened = get().detail;
+      if (opened?.id === id && !opened.read) await get().markRead(id, true);
     },
     refreshDetail: open.refresh,
     refreshDeliveries: async () => {
@@ -212,6 +229,20 @@ export const useMessages = create<MessagesState>((set, get) => {
         await control.deleteMessage(id);
         set({ rows: get().rows.filter((r) => r.id !== id), total: Math.max(0, (get().total ?? 1) - 1) });
         if (get().selected === id) set({ selected: null, detail: null });
+      } catch (err) {
+        set({ error: describeError(err) });
+      }
+    },
+    markRead: async (id, read) => {
+      try {
+        applyFlags((await control.setMessageRead(id, { read })).data);
+      } catch (err) {
+        set({ error: describeError(err) });
+      }
+    },
+    setTags: async (id, tags) => {
+      try {
+        applyFlags((await control.setMessageTags(id, { tags })).data);
       } catch (err) {
         set({ error: describeError(err) });
       }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../events';
 import { pageSizeParam, Timestamp } from './common';
 import { EMAIL_STATUSES, EmailAddress, RECIPIENT_TYPES } from './email';
+import { MAILPIT_MAX_TAGS, MessageTag } from './mailpit';
 import { Suppression } from './suppressions';
 
 /** One recipient's copy of a send: `id` is the copy's own key, `ref_id` the send's (shared by its copies). */
@@ -20,8 +21,22 @@ export const MessageSummary = z
     created_at: Timestamp,
     /** Why it failed, in words ("" unless it did). */
     failed_reason: z.string(),
+    /** Read state, as Mailpit keeps it: a new copy is unread; opening it in the web UI or Mailpit's API reads it. */
+    read: z.boolean(),
+    /** Its tags (Mailpit's), in name order. */
+    tags: z.array(z.string()),
   })
   .meta({ id: 'MessageSummary' });
+
+export const SetMessageReadBody = z.strictObject({ read: z.boolean({ error: 'must be true or false' }) }).meta({ id: 'SetMessageReadBody' });
+export const SetMessageTagsBody = z
+  .strictObject({
+    /** Exactly the tags the message keeps (none: it has none left); the same name twice, in any case, is kept once. */
+    tags: z.array(MessageTag).max(MAILPIT_MAX_TAGS, `must list at most ${MAILPIT_MAX_TAGS} tags`),
+  })
+  .meta({ id: 'SetMessageTagsBody' });
+export const MessageFlags = z.object({ id: z.string(), read: z.boolean(), tags: z.array(z.string()) }).meta({ id: 'MessageFlags' });
+export type MessageFlags = z.infer<typeof MessageFlags>;
 export type MessageSummary = z.infer<typeof MessageSummary>;
 
 export const MessageAttachmentInfo = z.object({

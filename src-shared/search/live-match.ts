@@ -10,6 +10,8 @@ export interface LiveMessage {
   status: string;
   campaign_id: string;
   created_at: string;
+  read: boolean;
+  tags: readonly string[];
 }
 
 function clauseHolds(c: SearchClause, m: LiveMessage): boolean | null {
@@ -44,6 +46,10 @@ export function liveMatches(parsed: ParsedQuery, m: LiveMessage): boolean {
     if (holds === null || holds === c.negated) return false;
   }
   if (parsed.attachment !== null) return false;
+  if (parsed.read !== null && m.read !== parsed.read) return false;
+  const tags = new Set(m.tags.map((t) => t.toLowerCase()));
+  if (parsed.tagged !== null && tags.size > 0 !== parsed.tagged) return false;
+  if (parsed.tags.some((t) => !tags.has(t.toLowerCase())) || parsed.notTags.some((t) => tags.has(t.toLowerCase()))) return false;
   if (parsed.statuses.length && !parsed.statuses.includes(m.status as never)) return false;
   if (parsed.notStatuses.includes(m.status as never)) return false;
   const campaign = m.campaign_id.toLowerCase();

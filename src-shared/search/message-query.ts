@@ -19,6 +19,8 @@ export { clauseMatchesText, idQuery, searchWords } from './query-text';
  *   message-id:abc   the Message-ID header's words     filename:invoice  an attachment's file name (attachment: too)
  *   has:attachment   a message with an attachment (a part that is not inline)
  *   is:bounced       that status (any of EMAIL_STATUSES; several is: give any of them)
+ *   is:read is:unread  read or not (Mailpit's read state: set through its API or the Messages screen)
+ *   tag:urgent       a copy tagged so (case-insensitive; is:tagged any tag, -is:tagged none)
  *   campaign:spring  a campaign id starting with "spring" (a trailing * is allowed)
  *   before:2026-11-24  after:2026-11-24T10:00:00Z   created (on the emulator's clock) before / at or after
  *                    that time; a date is its 00:00, and a time without an offset is UTC
@@ -59,6 +61,14 @@ export interface ParsedQuery {
   notCampaigns: string[];
   /** `has:attachment` (true), `-has:attachment` (false), or neither (null). */
   attachment: boolean | null;
+  /** `is:read` (true), `is:unread` (false), or neither (null); negated, the other. */
+  read: boolean | null;
+  /** `tag:` names: a message matches when it has every one of them. */
+  tags: string[];
+  /** `-tag:` names: a message matches when it has none of them. */
+  notTags: string[];
+  /** `is:tagged` (true), `-is:tagged` (false), or neither (null). */
+  tagged: boolean | null;
   /** Created before this instant (ms, the emulator's clock), or null. */
   before: number | null;
   /** Created at or after this instant (ms), or null. */
@@ -78,7 +88,9 @@ const FIELDS: Record<string, SearchField> = {
   'message-id': 'message-id',
 };
 /** Every operator, for the warning about an unknown one. */
-export const SEARCH_OPERATORS = [...Object.keys(FIELDS), 'has', 'is', 'campaign', 'before', 'after'].map((o) => `${o}:`);
+export const SEARCH_OPERATORS = [...Object.keys(FIELDS), 'has', 'is', 'tag', 'campaign', 'before', 'after'].map((o) => `${o}:`);
+/** The filter operators (not fields of a word search). */
+const FILTERS: ReadonlySet<string> = new Set(['is', 'tag', 'campaign', 'has', 'before', 'after']);
 const STATUS_SET: ReadonlySet<string> = new Set(EMAIL_STATUSES);
 /** Fields whose text is never an address. */
 const WORDS_ONLY: ReadonlySet<SearchField> = new Set(['subject', 'filename', 'message-id']);
@@ -133,9 +145,15 @@ const addOnce = <T>(list: T[], item: T) => (list.includes(item) ? undefined : li
 /** An operator that is not a field: recorded in `parsed`; false when its value is not understood. */
 function readFilter(name: string, value: string, negated: boolean, parsed: ParsedQuery): boolean {
   const lower = value.toLowerCase();
-  if (name === 'is') {
+  if (name === 'is' && (lower === 'read' || lower === 'unread')) {
+    parsed.read = (lower === 'read') !== negated;
+  } else if (name === 'is' && lower === 'tagged') {
+    parsed.tagged = !negated;
+  } else if (name === 'tag') {
+    addOnce(negated ? parsed.notTags : parsed.tags, value);
+  } else if (name === 'is') {
     if (!STATUS_SET.has(lower)) {
-      parsed.warnings.push(`is:${value} is not a status: searched as text (statuses: ${EMAIL_STATUSES.join(', ')})`);
+      parsed.warnings.push(`is:${value} is not a status: searched as text (statuses: ${EMAIL_STATUSES.join(', ')}; or read, unread, tagged)`);
       return false;
     }
     addOnce(negated ? parsed.notStatuses : parsed.statuses, lower as EmailStatus);
@@ -168,6 +186,9 @@ function readFilter(name: string, value: string, negated: boolean, parsed: Parse
 /** One token of the query: a clause, or null when it was a filter (recorded in `parsed`). */
 function readToken(t: Token, parsed: ParsedQuery): SearchClause | null {
   if (t.quoted) {
+    // A filter's quoted value: a tag or campaign with spaces (`tag:"vip customer"`).
+    const filter = t.prefix.toLowerCase();
+    if (FILTERS.has(filter)) return t.raw && readFilter(filter, t.raw, t.negated, parsed) ? null : clause('any', t.raw, true, t.negated);
     const field = FIELDS[t.prefix.toLowerCase()];
     if (t.prefix && !field) parsed.warnings.push(`${t.prefix}: is not an operator: searched as text (operators: ${SEARCH_OPERATORS.join(' ')})`);
     return t.prefix && !field ? clause('any', `${t.prefix} ${t.raw}`, true, t.negated) : clause(field ?? 'any', t.raw, true, t.negated);
@@ -177,7 +198,7 @@ function readToken(t: Token, parsed: ParsedQuery): SearchClause | null {
   const value = op ? t.raw.slice(op[0].length) : '';
   if (name && value) {
     if (FIELDS[name]) return clause(FIELDS[name], value, false, t.negated);
-    if (['is', 'campaign', 'has', 'before', 'after'].includes(name)) {
+    if (FILTERS.has(name)) {
       if (readFilter(name, value, t.negated, parsed)) return null;
     } else if (!value.startsWith('//')) {
       // (`https://...` is a link pasted, not an operator.)
@@ -195,6 +216,10 @@ export function parseMessageQuery(input: string): ParsedQuery {
     campaign: null,
     notCampaigns: [],
     attachment: null,
+    read: null,
+    tags: [],
+    notTags: [],
+    tagged: null,
     before: null,
     after: null,
     warnings: [],

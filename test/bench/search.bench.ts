@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { monotonicFactory } from 'ulid';
 import { openDatabase } from '../../src-main/core/store/database';
+import { MessageFlagsRepo } from '../../src-main/core/store/message-flags.repo';
 import { MessagesRepo, type MessageRow } from '../../src-main/core/store/messages.repo';
 import { MessagesService } from '../../src-main/core/services/email/messages.service';
 import { SearchIndexer } from '../../src-main/core/services/search/search-indexer';
@@ -117,6 +118,7 @@ async function openStore(size: number): Promise<Store> {
   const indexer = new SearchIndexer(index, deriveTexts, { logger });
   const service = new MessagesService({
     repo,
+    flags: new MessageFlagsRepo(db),
     relayOf: () => undefined,
     waitForIndex: (waitMs) => indexer.ready(waitMs),
     // Lists and counts only: no message detail is asked for.

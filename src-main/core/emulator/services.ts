@@ -15,6 +15,9 @@ import { EmailEventsService } from '../services/events/email-events.service';
 import { EmailService } from '../services/email/email.service';
 import { factsOf, MessageLog } from '../services/events/message-log';
 import { MessagesService, toSummary } from '../services/email/messages.service';
+import { MailpitService } from '../services/mailpit/mailpit.service';
+import { MessageFlagsRepo } from '../store/message-flags.repo';
+import { version as VERSION } from '../../../package.json';
 import { senderPolicy } from '../services/email/sender-policy';
 import { TemplatesService } from '../services/email/templates.service';
 import { TrackingService } from '../services/email/tracking.service';
@@ -39,6 +42,7 @@ import { checkServerHost, checkUrl } from '../services/url-check';
 import { ReceiverCheckService } from '../services/receiver-check/receiver-check.service';
 import { WEBHOOK_TARGET, WebhooksService } from '../services/webhooks.service';
 import { checkSmtpLogin } from '../smtp/connection';
+import { MailIntake } from '../smtp/mail-intake';
 import { SmtpRelay } from '../smtp/relay';
 import type { Db } from '../store/database';
 import { DomainsRepo } from '../store/domains.repo';
@@ -256,12 +260,28 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
   });
 
   const suppressions = new SuppressionsService({ simulation: simulationRepo });
+  const flags = new MessageFlagsRepo(db);
   const messages = new MessagesService({
     repo: messagesRepo,
+    flags,
     relayOf: (messageId) => mailersRepo.relayOf(messageId),
     waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
     fireOutcomes: (row) => emailEvents.outcomesOf(factsOf(row)),
     suppression: (accountId, email) => suppressions.entry(accountId, email),
+  });
+  const checks = new ChecksService({ messages, token: (token) => messagesRepo.token(token), spamd });
+  const mailpit = new MailpitService({
+    repo: messagesRepo,
+    flags,
+    messages,
+    checks,
+    waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
+    version: VERSION,
+    startedAt: Date.now(),
+    capture: (mail) => new MailIntake({ email, inbound }).accept(mail),
+    defaultAccountId: () => accounts.defaultAccountId(),
+    smtpMailers: (accountId) => mailersRepo.ofAccount(accountId, 'smtp'),
+    release: (messageId, mailerId, to) => relay.release(messageId, mailerId, to),
   });
   const clockControl = new ClockService({ clock, dispatcher, simulator, settleWaitMs: CLOCK_SETTLE_WAIT_MS });
   const services: EmulatorServices = {
@@ -271,7 +291,8 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     email,
     templates,
     messages,
-    checks: new ChecksService({ messages, token: (token) => messagesRepo.token(token), spamd }),
+    checks,
+    mailpit,
     spamd,
     spamFilter,
     searchIndexer,

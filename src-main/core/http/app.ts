@@ -13,6 +13,7 @@ import type { EmailEventsService } from '../services/events/email-events.service
 import type { EmailService } from '../services/email/email.service';
 import type { ChecksService } from '../services/checks/checks.service';
 import type { MessagesService } from '../services/email/messages.service';
+import type { MailpitService } from '../services/mailpit/mailpit.service';
 import type { TemplatesService } from '../services/email/templates.service';
 import type { TrackingService } from '../services/email/tracking.service';
 import type { InboundService } from '../services/inbound/inbound.service';
@@ -46,6 +47,8 @@ import { mailerControlHandlers, mailerFileHandlers, mailerHandlers } from './rou
 import { oauthRoutes } from './routes/oauth.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { messageFileHandlers, messageHandlers } from './routes/messages.routes';
+import { mailpitHandlers, mailpitRouteHandlers, plainTextErrors } from './routes/mailpit.routes';
+import { mailpitOperations, mailpitRoutes } from '../../../src-shared/operations/mailpit/mailpit';
 import { trackingRoutes } from './routes/tracking.routes';
 import { receiverCheckHandlers } from './routes/receiver-checks.routes';
 import { simulationHandlers } from './routes/simulation.routes';
@@ -66,6 +69,8 @@ export interface HttpServices {
   email: EmailService;
   templates: TemplatesService;
   messages: MessagesService;
+  /** Mailpit's API over the captured copies (`/api/v1`, `/view`). */
+  mailpit: MailpitService;
   checks: ChecksService;
   tracking: TrackingService;
   emailEvents: EmailEventsService;
@@ -145,7 +150,7 @@ function seconds(ms: number): string {
 export const MAX_PARAM_LENGTH = 1024;
 
 /** Paths that belong to an API: an unknown one is a JSON 404, never the UI page. */
-const API_PREFIXES = ['/v1', '/emulator', '/t', '/oauth', '/openapi.json', '/catch'];
+const API_PREFIXES = ['/v1', '/emulator', '/t', '/oauth', '/openapi.json', '/catch', '/api', '/view'];
 
 function isApiPath(url: string): boolean {
   const path = url.split('?')[0]!;
@@ -285,6 +290,17 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       ...scenarioFileHandlers(services.scenarios),
       ...streamHandlers(control, deps.live, (request) => access.allows(request)),
     });
+  });
+
+  // Mailpit's API (docs/mailpit.md): the control API's rules (the key beyond loopback, the Host and
+  // JSON checks), Mailpit's paths, shapes and plain-text errors.
+  await app.register(async (mailpit) => {
+    mailpit.addHook('onRequest', refuseCrossSite);
+    mailpit.addHook('onRequest', controlKeyGuard(access));
+    mailpit.addHook('onRequest', controlGuard(deps.host));
+    plainTextErrors(mailpit);
+    registerOperations(mailpit, mailpitOperations, mailpitHandlers(services.mailpit));
+    registerRoutes(mailpit, mailpitRoutes, mailpitRouteHandlers(services.mailpit));
   });
 
   return app;

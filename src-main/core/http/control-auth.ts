@@ -55,12 +55,22 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+const BASIC = /^Basic[ \t]+([A-Za-z0-9+/=]+)[ \t]*$/i;
+
+/** The password of a basic-auth header (Mailpit's clients send the key so: any user name, the key as password). */
+function basicPassword(header: string): string | undefined {
+  const encoded = BASIC.exec(header)?.[1];
+  if (encoded === undefined) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : decoded.slice(colon + 1);
+}
 
 /** Who may use the control API and the web UI's data: everyone on loopback, else the holder of the key. */
 export interface ControlAccess {
   /** Whether requests must carry the key (a listener beyond loopback, or a key given explicitly). */
   readonly required: boolean;
-  /** Whether a request carries the key (a bearer header) or a login that holds; true when none is required. */
+  /** Whether a request carries the key (a bearer header, or basic auth with the key as password) or a login that holds; true when none is required. */
   allows(request: FastifyRequest): boolean;
 }
 
@@ -81,8 +91,9 @@ export function controlAccess(
     required: controlKey !== undefined,
     allows(request) {
       if (controlKey === undefined) return true;
-      const bearer = BEARER.exec(request.headers.authorization ?? '')?.[1];
-      if (bearer !== undefined && sameSecret(bearer, controlKey)) return true;
+      const header = request.headers.authorization ?? '';
+      const given = BEARER.exec(header)?.[1] ?? basicPassword(header);
+      if (given !== undefined && sameSecret(given, controlKey)) return true;
       const id = sessionOf(request);
       return id !== undefined && sessions.holds(id);
     },

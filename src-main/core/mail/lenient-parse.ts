@@ -26,6 +26,10 @@ export interface ParsedAttachment {
   size: number;
   contentId: string | undefined;
   contentDisposition: string | undefined;
+  /** Its place in the MIME tree, as IMAP numbers parts (`2`, `1.2`): Mailpit's PartID. */
+  partId: string | undefined;
+  /** Part of a multipart/related body (an image the HTML shows): Mailpit lists it as Inline. */
+  related: boolean;
   content: Buffer | null;
 }
 
@@ -130,6 +134,8 @@ function parseOnce(raw: Buffer, options: ParseOptions, limits: SplitterLimits): 
         size: 0,
         contentId: data.contentId,
         contentDisposition: data.contentDisposition,
+        partId: data.partId,
+        related: data.related ?? false,
         content: null,
       };
       view.attachments.push(attachment);

@@ -71,6 +71,17 @@ function queryFilters(
     where.push(`status NOT IN (${parsed.notStatuses.map((_, i) => `@notStatus${i}`).join(', ')})`);
     for (const [i, st] of parsed.notStatuses.entries()) params[`notStatus${i}`] = st;
   }
+  if (parsed.read !== null) where.push(`read = ${parsed.read ? 1 : 0}`);
+  const taggedWith = (param: string) => `id IN (SELECT message_id FROM message_tags WHERE tag = @${param} COLLATE NOCASE)`;
+  parsed.tags.forEach((tag, i) => {
+    where.push(taggedWith(`tag${i}`));
+    params[`tag${i}`] = tag;
+  });
+  parsed.notTags.forEach((tag, i) => {
+    where.push(`NOT ${taggedWith(`notTag${i}`)}`);
+    params[`notTag${i}`] = tag;
+  });
+  if (parsed.tagged !== null) where.push(`${parsed.tagged ? '' : 'NOT '}id IN (SELECT message_id FROM message_tags)`);
   if (parsed.campaign) campaignPrefix('qCampaign', parsed.campaign);
   for (const [i, p] of parsed.notCampaigns.entries()) campaignPrefix(`notCampaign${i}`, p, true);
   if (parsed.before !== null) {

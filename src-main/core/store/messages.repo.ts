@@ -44,6 +44,8 @@ export interface MessageRow {
   updated_at: string;
   /** The edits that make this copy from its send's content (see byte-patch.ts); null when it is that content. */
   patch: Buffer | null;
+  /** 1 once read (Mailpit's read state), else 0; a new copy is unread (the column's default). */
+  read?: number;
 }
 
 /** The columns of a copy the list shows (MessagesService's summary). */
@@ -63,9 +65,12 @@ export type MessageListRow = Pick<
   | 'campaign_id'
   | 'created_at'
   | 'failed_reason'
->;
+  | 'content_id'
+  | 'created_ms'
+> &
+  Pick<MessageRow, 'read'>;
 const LIST_COLUMNS =
-  'id, ref_id, account_id, source, from_email, from_name, recipient_email, recipient_name, recipient_type, subject, status, campaign_id, created_at, failed_reason';
+  'id, ref_id, account_id, source, from_email, from_name, recipient_email, recipient_name, recipient_type, subject, status, campaign_id, created_at, failed_reason, content_id, created_ms, read';
 
 export interface MessageEventRow {
   message_id: string;
@@ -251,14 +256,15 @@ export class MessagesRepo {
   }
 
   /** Captured messages for the UI: newest first, searched and filtered (the columns of a summary). */
-  search(filter: MessageSearch & { before?: string; limit: number }): MessageListRow[] {
+  search(filter: MessageSearch & { before?: string; limit: number; offset?: number }): MessageListRow[] {
     const { where, params } = searchTerms(filter);
     if (filter.before !== undefined) {
       where.push('id < @before');
       params.before = filter.before;
     }
     params.limit = filter.limit;
-    const sql = `SELECT ${LIST_COLUMNS} FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+    params.offset = filter.offset ?? 0;
+    const sql = `SELECT ${LIST_COLUMNS} FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit OFFSET @offset`;
     return this.cached<MessageListRow>(sql).all(params);
   }
 

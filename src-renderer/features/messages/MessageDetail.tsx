@@ -12,6 +12,7 @@ import { useMessages } from '../../stores/messages-store';
 import { BounceFacts } from './BounceFacts';
 import { Checks, HtmlSource } from './MessageChecks';
 import { Events, FireFromMessage } from './MessageEvents';
+import { ReadToggle, TagEditor } from './MessageFlags';
 import { Attachments, Preview, Raw } from './MessageParts';
 import { Siblings } from './MessageSiblings';
 import { SimulateTracking } from './SimulateTracking';
@@ -44,7 +45,10 @@ export function MessageDetailPane({ d }: { d: Detail }) {
         <div className="detail-title">
           <h2>{d.subject || <span className="muted">(no subject)</span>}</h2>
           <StatusBadge status={d.status} failedReason={d.failed_reason} testId="message-status" />
+          {/* Tags sit on the title's line: the head stays as short as before, and the preview keeps its room. */}
+          <TagEditor d={d} />
           <span className="spacer" />
+          <ReadToggle d={d} />
           <button
             type="button"
             className="button danger"

@@ -12,6 +12,7 @@ import { useMessages, type MessageFilters } from '../../stores/messages-store';
 import { useOverview } from '../../stores/overview-store';
 import { MessageDetailPane } from './MessageDetail';
 import { ConfirmDialog } from './ConfirmDialog';
+import { TagChips } from './MessageFlags';
 import { useAccountName } from '../../stores/account-name';
 import './Messages.css';
 
@@ -51,8 +52,9 @@ function EmptyInbox() {
 function Row({ m }: { m: MessageSummary }) {
   const accountName = useAccountName(m.account_id);
   return (
-    <div className="mrow" title={m.failed_reason ? `failed: ${m.failed_reason}` : undefined}>
+    <div className={m.read ? 'mrow read' : 'mrow unread'} data-read={m.read} title={m.failed_reason ? `failed: ${m.failed_reason}` : undefined}>
       <div className="line">
+        {!m.read && <span className="unread-dot" role="img" aria-label="unread" />}
         <span className="who">{m.recipient.email}</span>
         <span className="spacer" />
         <span className="muted small">
@@ -63,6 +65,7 @@ function Row({ m }: { m: MessageSummary }) {
         <span className="subject">{m.subject || '(no subject)'}</span>
         <span className="muted small ellipsis">· {m.from.email}</span>
         <span className="spacer" />
+        <TagChips tags={m.tags} />
         {m.campaign_id && <span className="badge">{m.campaign_id}</span>}
         <span className="badge" title="Account" data-testid="message-account">
           {accountName}

@@ -59,6 +59,8 @@ export function messageHandlers({ messages, relay, checks, longPoll }: MessagesD
     },
     countMessages: async ({ query }) => ok('Messages counted', await messages.count(query)),
     getMessage: async ({ params }) => ok('Message retrieved successfully', await messages.detail(params.id)),
+    setMessageRead: ({ params, body }) => ok(body.read ? 'Message marked read' : 'Message marked unread', messages.setRead(params.id, body.read)),
+    setMessageTags: ({ params, body }) => ok('Message tags set', messages.setTags(params.id, body.tags)),
     deleteMessage: ({ params }) => {
       messages.delete(params.id);
       return ok('Message deleted', { deleted: 1 });

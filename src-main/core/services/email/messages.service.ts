@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { FireOutcomes, MessageDetail, MessageSummary, MessageWaitFilter } from '../../../../src-shared/schemas/messages';
+import type { FireOutcomes, MessageDetail, MessageFlags, MessageSummary, MessageWaitFilter } from '../../../../src-shared/schemas/messages';
 import type { Suppression } from '../../../../src-shared/schemas/suppressions';
 import { decodeCursor, paginate } from '../../cursor';
 import { appError } from '../../error-catalogue';
 import { isoTimestamp } from '../../clock';
 import type { RelayRow } from '../../store/mailers.repo';
+import type { MessageFlagsRepo } from '../../store/message-flags.repo';
 import type { MessageListRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 import { parseLeniently } from '../../mail/lenient-parse';
 import { idQuery, parseMessageQuery } from '../../../../src-shared/search/message-query';
@@ -13,7 +14,8 @@ import { linksOpenOutside, neutraliseTracking } from './preview';
 
 const pendingOf = (pending: number): IndexState => (pending > 0 ? { index_pending: pending } : {});
 
-export function toSummary(row: MessageListRow): MessageSummary {
+/** A copy as the lists show it; `tags` are its tags (a new copy has none). */
+export function toSummary(row: MessageListRow, tags: string[] = []): MessageSummary {
   return {
     id: row.id,
     ref_id: row.ref_id,
@@ -27,6 +29,8 @@ export function toSummary(row: MessageListRow): MessageSummary {
     campaign_id: row.campaign_id,
     created_at: row.created_at,
     failed_reason: row.failed_reason,
+    read: row.read === 1,
+    tags,
   };
 }
 
@@ -52,6 +56,8 @@ export interface AttachmentDownload {
 
 export interface MessagesDeps {
   repo: MessagesRepo;
+  /** Read state and tags (Mailpit's), set from the Messages screen too. */
+  flags: MessageFlagsRepo;
   /** The relay a copy sent through an SMTP mailer still waits for. */
   relayOf: (messageId: string) => RelayRow | undefined;
   /**
@@ -95,7 +101,7 @@ export class MessagesService {
     const { page, next } = paginate(rows, query.limit, (r) => r.id);
     const warnings = query.q ? parseMessageQuery(query.q).warnings : [];
     if (pending > 0) warnings.push(indexPendingWarning(pending));
-    return { messages: page.map(toSummary), next_cursor: next, warnings, ...pendingOf(pending) };
+    return { messages: this.summaries(page), next_cursor: next, warnings, ...pendingOf(pending) };
   }
 
   /** How many messages the list's filters find (with words, as far as the index holds them: see list). */
@@ -135,7 +141,29 @@ export class MessagesService {
       const events = this.deps.repo.eventsOf(found.map((r) => r.id));
       found = found.filter((r) => (events.get(r.id) ?? []).some((e) => e.event === filter.event));
     }
-    return found.reverse().slice(0, limit).map(toSummary);
+    return this.summaries(found.reverse().slice(0, limit));
+  }
+
+  private summaries(rows: MessageListRow[]): MessageSummary[] {
+    const tags = this.deps.flags.tagsOf(rows.map((r) => r.id));
+    return rows.map((r) => toSummary(r, tags.get(r.id)));
+  }
+
+  /** Marks one copy read or unread (the Messages screen opening it, or its button). */
+  setRead(id: string, read: boolean): MessageFlags {
+    if (!this.deps.repo.get(id)) throw appError('messageNotFound');
+    this.deps.flags.setRead([id], read);
+    return this.flagsOf(id);
+  }
+
+  /** Gives one copy exactly these tags (the same name in another case counts once). */
+  setTags(id: string, tags: readonly string[]): MessageFlags {
+    if (!this.deps.flags.setTags(id, tags)) throw appError('messageNotFound');
+    return this.flagsOf(id);
+  }
+
+  private flagsOf(id: string): MessageFlags {
+    return { id, read: this.deps.repo.get(id)?.read === 1, tags: this.deps.flags.tagsOf([id]).get(id) ?? [] };
   }
 
   /** The raw message (RFC 5322 bytes) as it was composed or received. */
@@ -155,7 +183,7 @@ export class MessagesService {
     const events = this.deps.repo.eventsOf([id]).get(id) ?? [];
     const relay = this.deps.relayOf(id);
     return {
-      ...toSummary(row),
+      ...toSummary(row, this.deps.flags.tagsOf([id]).get(id)),
       headers: parsed.headers,
       text: parsed.text,
       html: parsed.html,

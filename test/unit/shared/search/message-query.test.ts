@@ -18,6 +18,10 @@ describe('the messages search query', () => {
       campaign: 'Spring',
       notCampaigns: [],
       attachment: null,
+      read: null,
+      tags: [],
+      notTags: [],
+      tagged: null,
       before: null,
       after: null,
       warnings: [],
@@ -146,11 +150,21 @@ describe('the messages search query', () => {
     expect(parseMessageQuery('before:2026-11-24 before:2026-11-20').before).toBe(at('2026-11-20T00:00:00Z')); // the narrower
   });
 
+  it("reads Mailpit's read state and tags: is:read, is:unread, is:tagged, tag: (negated, the other)", () => {
+    expect(parseMessageQuery('is:read')).toMatchObject({ read: true, statuses: [], clauses: [], warnings: [] });
+    expect(parseMessageQuery('IS:Unread').read).toBe(false);
+    expect(parseMessageQuery('-is:read').read).toBe(false);
+    expect(parseMessageQuery('tag:urgent -tag:done tag:urgent')).toMatchObject({ tags: ['urgent'], notTags: ['done'], clauses: [] });
+    // Tags may have spaces (as in Mailpit): quoted.
+    expect(parseMessageQuery('tag:"vip customer" -tag:"on hold"')).toMatchObject({ tags: ['vip customer'], notTags: ['on hold'], clauses: [], warnings: [] });
+    expect(parseMessageQuery('-is:tagged').tagged).toBe(false);
+  });
+
   it('names what it does not understand in warnings, and searches it as text', () => {
     const q = parseMessageQuery('label:work is:nonsense has:inline before:yesterday x-mailer:"a b" https://x.test/a 10:30');
     expect(q.warnings).toHaveLength(5);
     expect(q.warnings[0]).toMatch(
-      /^label: is not an operator: searched as text \(operators: from: to: cc: bcc: subject: filename: attachment: message-id: has: is: campaign: before: after:\)$/,
+      /^label: is not an operator: searched as text \(operators: from: to: cc: bcc: subject: filename: attachment: message-id: has: is: tag: campaign: before: after:\)$/,
     );
     expect(q.warnings[1]).toMatch(/^is:nonsense is not a status/);
     expect(q.warnings[2]).toMatch(/^has:inline is not known/);
