@@ -15,6 +15,7 @@ import { Events, FireFromMessage } from './MessageEvents';
 import { Attachments, Preview, Raw } from './MessageParts';
 import { Siblings } from './MessageSiblings';
 import { SimulateTracking } from './SimulateTracking';
+import { SuppressionFact } from './SuppressionFact';
 import { ReleaseMessage } from './ReleaseMessage';
 import { useAccountName } from '../../stores/account-name';
 
@@ -90,6 +91,7 @@ export function MessageDetailPane({ d }: { d: Detail }) {
             </>
           )}
           <BounceFacts d={d} />
+          <SuppressionFact d={d} />
           {d.failed_reason && d.status !== 'bounced' && (
             <>
               <dt>Failed</dt>
