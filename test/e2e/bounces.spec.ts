@@ -62,7 +62,7 @@ test('Fire event starts with no event chosen, and firing spam at a bounced copy 
   // A delivery after a hard bounce changes nothing final (the emulator keeps the bounce): no question.
   await select.selectOption('delivery');
   await detail.getByRole('button', { name: 'Fire event' }).click();
-  await expect(detail.getByTestId('fire-result')).toContainText('delivery recorded, not sent');
+  await expect(detail.getByTestId('fire-result')).toContainText('delivery recorded · no webhook delivery queued');
   await expect(dialog).toHaveCount(0);
   await expect(detail.getByTestId('message-status')).toHaveText('hard bounce');
 

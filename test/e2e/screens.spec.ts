@@ -31,7 +31,7 @@ test('Fire event: the payload preview, the filter verdict in words, and firing a
   await page.getByLabel('Field overrides').fill('{"campaign_id": "spring"}');
   await expect(page.getByTestId('filter-verdict')).toHaveText('The webhook filter will send this event.');
   await page.getByRole('button', { name: 'Fire bounce' }).click();
-  await expect(page.getByTestId('fire-result')).toContainText('Sent: delivery');
+  await expect(page.getByTestId('fire-result')).toContainText('recorded · webhook delivery');
   await expect(page.getByRole('alert')).toHaveCount(0);
   const [req] = await receiver.waitFor(1);
   expect(JSON.parse(req!.body)).toMatchObject({ event: 'bounce', campaign_id: 'spring', recipient: { email: 'qa@example.com' } });
@@ -112,12 +112,14 @@ test('Settings: API keys with copy, a new account, ports, data directory and ver
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByTestId('send-answer')).toBeVisible();
   await sendEmail(page, served, 'default@example.com', 'From the default account');
+  // The account chosen on Send is kept by the header's link: Messages shows Staging's alone.
   await page.getByRole('link', { name: 'Messages' }).click();
   const list = page.getByTestId('message-list');
-  await expect(list.getByRole('option')).toHaveCount(2);
-  await page.getByLabel('Account').selectOption({ label: 'Staging' });
   await expect(list.getByRole('option')).toHaveCount(1);
   await expect(list).toContainText('staging@example.com');
+  await page.getByLabel('Account').selectOption({ label: 'Default' });
+  await expect(list.getByRole('option')).toHaveCount(1);
+  await expect(list).toContainText('default@example.com');
   expect(errors).toEqual([]);
 });
 
