@@ -261,7 +261,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     email,
     templates,
     messages,
-    checks: new ChecksService({ messages, token: (token) => messagesRepo.token(token), spamd }),
+    checks: new ChecksService({ messages, token: (token) => messagesRepo.token(token), spamd, spamFilterOn: spamFilter.enabled }),
     spamd,
     spamFilter,
     searchIndexer,
