@@ -105,7 +105,10 @@ test('Settings: API keys with copy, a new account, ports, data directory and ver
   await expect(page.getByTestId('version')).toHaveText(health.version);
   await expect(page.getByText(`port ${health.ports.http}`)).toBeVisible();
   await expect(page.getByText('in memory: nothing is kept after exit')).toBeVisible();
-  // With two accounts, the Send form asks which one sends, and Messages filters by account.
+  // With two accounts, the Send form asks which one sends, and Messages filters by account. The
+  // header's switcher takes the links' room at this width: they are behind Menu.
+  const menu = page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: /Menu/ });
+  await menu.click();
   await page.getByRole('link', { name: 'Send' }).click();
   await page.getByLabel('Account').selectOption({ label: 'Staging' });
   await page.getByLabel('To', { exact: true }).fill('staging@example.com');
@@ -113,6 +116,7 @@ test('Settings: API keys with copy, a new account, ports, data directory and ver
   await expect(page.getByTestId('send-answer')).toBeVisible();
   await sendEmail(page, served, 'default@example.com', 'From the default account');
   // The account chosen on Send is kept by the header's link: Messages shows Staging's alone.
+  await menu.click();
   await page.getByRole('link', { name: 'Messages' }).click();
   const list = page.getByTestId('message-list');
   await expect(list.getByRole('option')).toHaveCount(1);

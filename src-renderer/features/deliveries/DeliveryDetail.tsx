@@ -32,10 +32,10 @@ function payloadRecipient(payload: unknown): string | null {
 function requestClockNotes(headers: Record<string, string>): Record<string, ReactNode> {
   const seconds = Number(headers['webhook-timestamp']);
   if (!Number.isFinite(seconds)) return {};
-  return { 'webhook-timestamp': `wall clock: ${formatAbsolute(seconds * 1000)} (not the emulator clock: the receiver checks it against its own)` };
+  return { 'webhook-timestamp': `${formatAbsolute(seconds * 1000)}, wall clock (the receiver checks it against its own)` };
 }
 
-const RESPONSE_CLOCK_NOTES: Record<string, ReactNode> = { date: "wall clock (the receiver's), not the emulator clock" };
+const RESPONSE_CLOCK_NOTES: Record<string, ReactNode> = { date: "wall clock (the receiver's)" };
 
 function Attempt({ a, open }: { a: AttemptRecord; open: boolean }) {
   return (
