@@ -20,22 +20,65 @@ import { useClockOffset } from './stores/clock-store';
 import './components/shell.css';
 import { useOverview } from './stores/overview-store';
 
-/** The screens, by path. The emulator serves the UI for any non-API path, so each is a deep link. */
+/**
+ * The screens, by path, in the header's order and groups; `hint` says in plain words what each is for
+ * (the links' description, shown on hover and read by screen readers). The emulator serves the UI for
+ * any non-API path, so each is a deep link.
+ */
 const SCREENS = [
-  { path: '/', label: 'Overview', render: () => <Overview /> },
-  { path: '/messages', label: 'Messages', render: () => <Messages /> },
-  { path: '/deliveries', label: 'Deliveries', render: () => <Deliveries /> },
-  { path: '/send', label: 'Send', render: () => <SendEmail /> },
-  { path: '/events', label: 'Fire event', render: () => <FireEvent /> },
-  { path: '/webhooks', label: 'Webhooks', render: () => <Webhooks /> },
-  { path: '/catchers', label: 'Catchers', render: () => <Catchers /> },
-  { path: '/simulation', label: 'Simulation', render: () => <Simulation /> },
-  { path: '/suppressions', label: 'Suppressions', render: () => <Suppressions /> },
-  { path: '/scenarios', label: 'Scenarios', render: () => <Scenarios /> },
-  { path: '/domains', label: 'Domains', render: () => <Domains /> },
-  { path: '/mailers', label: 'Mailers', render: () => <Mailers /> },
-  { path: '/settings', label: 'Settings', render: () => <Settings /> },
+  { path: '/', group: 'Email', label: 'Overview', hint: 'Start here: what is running and how to send a first email', render: () => <Overview /> },
+  { path: '/send', group: 'Email', label: 'Send', hint: 'Send a test email from a form', render: () => <SendEmail /> },
+  { path: '/messages', group: 'Email', label: 'Messages', hint: 'Every email sent to Mailyard, with its preview and events', render: () => <Messages /> },
+  { path: '/webhooks', group: 'Webhooks', label: 'Webhooks', hint: 'Where Mailyard posts email events (your app’s URLs)', render: () => <Webhooks /> },
+  {
+    path: '/deliveries',
+    group: 'Webhooks',
+    label: 'Deliveries',
+    hint: 'Every webhook request made, with its response and retries',
+    render: () => <Deliveries />,
+  },
+  {
+    path: '/events',
+    group: 'Webhooks',
+    label: 'Fire event',
+    hint: 'Send one email event (a bounce, an open…) to your webhook by hand',
+    render: () => <FireEvent />,
+  },
+  {
+    path: '/catchers',
+    group: 'Webhooks',
+    label: 'Catchers',
+    hint: 'Webhook receivers inside Mailyard: catch, inspect and fail requests without writing a server',
+    render: () => <Catchers />,
+  },
+  {
+    path: '/simulation',
+    group: 'Testing',
+    label: 'Simulation',
+    hint: 'What happens to each recipient, and the emulator’s clock',
+    render: () => <Simulation />,
+  },
+  {
+    path: '/suppressions',
+    group: 'Testing',
+    label: 'Suppressions',
+    hint: 'Addresses that get no more mail (bounced, complained, unsubscribed)',
+    render: () => <Suppressions />,
+  },
+  {
+    path: '/scenarios',
+    group: 'Testing',
+    label: 'Scenarios',
+    hint: 'Run a traffic scenario file against your app and get a report',
+    render: () => <Scenarios />,
+  },
+  { path: '/domains', group: 'Setup', label: 'Domains', hint: 'Sending domains and their DNS records', render: () => <Domains /> },
+  { path: '/mailers', group: 'Setup', label: 'Mailers', hint: 'Real SMTP and IMAP servers to relay through or read from', render: () => <Mailers /> },
+  { path: '/settings', group: 'Setup', label: 'Settings', hint: 'Accounts, API keys, ports and version', render: () => <Settings /> },
 ] as const;
+
+/** The header's groups of screens, in order. */
+const GROUPS = [...new Set(SCREENS.map((s) => s.group))];
 
 /** What an unknown path shows: says so, with the way home. */
 function NotFound({ path }: { path: string }) {
@@ -99,12 +142,12 @@ function useCollapsed(nav: RefObject<HTMLElement | null>, links: RefObject<HTMLE
  * closes it and gives focus back to the button, arrow keys move between the links, a click outside
  * closes it.
  */
-const linksIn = (list: HTMLUListElement | null) => Array.from(list?.querySelectorAll<HTMLAnchorElement>('a') ?? []);
+const linksIn = (list: HTMLElement | null) => Array.from(list?.querySelectorAll<HTMLAnchorElement>('a') ?? []);
 
 function Navigation({ current }: { current: Screen | null }) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
-  const list = useRef<HTMLUListElement>(null);
+  const list = useRef<HTMLDivElement>(null);
   const wrap = useRef<HTMLElement>(null);
   const collapsed = useCollapsed(wrap, list);
   // Read so the links' hrefs follow a change of account.
@@ -150,22 +193,30 @@ function Navigation({ current }: { current: Screen | null }) {
         </svg>
         Menu{current ? <span className="nav-current">: {current.label}</span> : null}
       </button>
-      <ul ref={list} id="nav-links" className="nav-links">
-        {SCREENS.map((s) => (
-          <li key={s.path}>
-            <a
-              href={withAccount(s.path)}
-              aria-current={s === current ? 'page' : undefined}
-              onClick={(e) => {
-                onLinkClick(e, s.path);
-                if (open) close(true);
-              }}
-            >
-              {s.label}
-            </a>
-          </li>
+      <div ref={list} id="nav-links" className="nav-links">
+        {GROUPS.map((group) => (
+          <ul key={group} className="nav-group" aria-label={group}>
+            <li className="nav-group-name" aria-hidden="true">
+              {group}
+            </li>
+            {SCREENS.filter((s) => s.group === group).map((s) => (
+              <li key={s.path}>
+                <a
+                  href={withAccount(s.path)}
+                  title={s.hint}
+                  aria-current={s === current ? 'page' : undefined}
+                  onClick={(e) => {
+                    onLinkClick(e, s.path);
+                    if (open) close(true);
+                  }}
+                >
+                  {s.label}
+                </a>
+              </li>
+            ))}
+          </ul>
         ))}
-      </ul>
+      </div>
     </nav>
   );
 }

@@ -63,7 +63,17 @@ export function BodyView({ text, testId }: { text: string; testId?: string }) {
   }
 }
 
-export function HeadersTable({ headers }: { headers: Record<string, string> | Array<{ name: string; value: string }> }) {
+/**
+ * Header lines as a table, names never broken inside a word (a hyphen may end a line). `notes` adds
+ * a muted line under a header's value, by lower-case name (which clock a time header is on).
+ */
+export function HeadersTable({
+  headers,
+  notes = {},
+}: {
+  headers: Record<string, string> | Array<{ name: string; value: string }>;
+  notes?: Record<string, ReactNode>;
+}) {
   const rows = Array.isArray(headers) ? headers.map((h) => [h.name, h.value] as const) : Object.entries(headers);
   if (rows.length === 0) return <p className="muted small">(no headers)</p>;
   return (
@@ -75,6 +85,11 @@ export function HeadersTable({ headers }: { headers: Record<string, string> | Ar
             <th>{name}</th>
             <td>
               <code>{value}</code>
+              {notes[name.toLowerCase()] && (
+                <div className="muted small" data-testid="header-note">
+                  {notes[name.toLowerCase()]}
+                </div>
+              )}
             </td>
           </tr>
         ))}

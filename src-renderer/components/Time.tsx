@@ -10,6 +10,11 @@ export function formatAbsolute(time: string | number | Date): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
+/** The time of day in the same format (`14:05:09`), for a moment that is surely today's or soon. */
+export function formatTimeOfDay(time: string | number | Date): string {
+  return formatAbsolute(time).slice(11);
+}
+
 /** Hours and minutes in the same format (`14:05`), for axis labels and the like. */
 export function formatHourMinute(time: string | number | Date): string {
   const d = time instanceof Date ? time : new Date(time);

@@ -62,8 +62,28 @@ export interface SpamRule {
   description: string;
 }
 
-/** A SpamAssassin verdict, or why there is none. */
+/** SpamAssassin's score of a message. */
+export interface SpamScore {
+  status: 'ok';
+  score: number;
+  threshold: number;
+  is_spam: boolean;
+  rules: SpamRule[];
+  version: string | null;
+}
+
+type NoScore = { status: 'unavailable'; reason: string } | { status: 'error'; reason: string };
+
+/** What spamd answers: a score, or why there is none. */
+export type SpamVerdict = SpamScore | NoScore;
+
+/** The Checks tab's verdict: a score, or why there is none. */
 export type SpamCheck =
-  | { status: 'ok'; score: number; threshold: number; is_spam: boolean; rules: SpamRule[]; version: string | null }
-  | { status: 'unavailable'; reason: string }
-  | { status: 'error'; reason: string };
+  | (SpamScore & {
+      /**
+       * `--spam-filter spamassassin` is on: the simulation gives a send scored at or over the threshold
+       * a spam event. Off (the default), the score is advice only: it changed nothing about the message.
+       */
+      spam_filter: boolean;
+    })
+  | NoScore;

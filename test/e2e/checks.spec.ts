@@ -86,6 +86,7 @@ test('Checks tab: SpamAssassin’s score with the rules that fired; a spam-filte
   const spam = page.getByTestId('checks-spam');
   await expect(spam.getByTestId('spam-score')).toHaveText(/^10\d\d\.\d$/, { timeout: 90_000 });
   await expect(spam).toContainText('of 5.0 needed for spam: spam');
+  await expect(spam.getByTestId('spam-filter-state')).toContainText('The spam filter is on');
   await expect(spam.getByTestId('spam-rule').filter({ hasText: 'GTUBE' })).toContainText('Generic Test for Unsolicited Bulk Email');
 
   // The filter scored the send at or over the threshold: a spam event, in the webhooks and on the message.

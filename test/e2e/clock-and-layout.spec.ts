@@ -129,7 +129,7 @@ test('at 800 px the navigation is a menu: every screen is reachable, none is cut
   }
   // Arrow keys move through it; Escape closes it and gives focus back to the button.
   await page.keyboard.press('ArrowDown');
-  await expect(nav.getByRole('link', { name: 'Deliveries' })).toBeFocused();
+  await expect(nav.getByRole('link', { name: 'Webhooks' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(menu).toHaveAttribute('aria-expanded', 'false');
   await expect(menu).toBeFocused();

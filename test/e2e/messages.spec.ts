@@ -108,7 +108,7 @@ test('fire a bounce from a message: sent to the webhook, and the message turns b
   await expect(detail).toContainText('Please bounce');
   await detail.getByLabel('Event to fire').selectOption('bounce');
   await detail.getByRole('button', { name: 'Fire event' }).click();
-  await expect(detail.getByTestId('fire-result')).toContainText('bounce sent: delivery');
+  await expect(detail.getByTestId('fire-result')).toContainText('bounce recorded · webhook delivery');
   await expect(detail.getByTestId('message-status')).toHaveText('hard bounce');
   const [req] = await receiver.waitFor(1);
   expect(JSON.parse(req!.body)).toMatchObject({ event: 'bounce', ref_id: refId, recipient: { email: 'ann@example.com' }, bounce_type: 'hard' });
@@ -125,7 +125,7 @@ test('fire a bounce from a message: sent to the webhook, and the message turns b
   await detail.getByLabel('Event to fire').selectOption('open');
   await detail.getByRole('button', { name: 'Fire event' }).click();
   await expect(detail.getByTestId('fire-result')).toHaveText(
-    'open recorded, not sent: the EMAIL_EVENT webhook does not have open enabled in webhook_options.events',
+    'open recorded · no webhook delivery queued: the EMAIL_EVENT webhook does not have open enabled in webhook_options.events',
   );
   expect(errors).toEqual([]);
 });

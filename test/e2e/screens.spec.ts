@@ -31,7 +31,7 @@ test('Fire event: the payload preview, the filter verdict in words, and firing a
   await page.getByLabel('Field overrides').fill('{"campaign_id": "spring"}');
   await expect(page.getByTestId('filter-verdict')).toHaveText('The webhook filter will send this event.');
   await page.getByRole('button', { name: 'Fire bounce' }).click();
-  await expect(page.getByTestId('fire-result')).toContainText('Sent: delivery');
+  await expect(page.getByTestId('fire-result')).toContainText('recorded · webhook delivery');
   await expect(page.getByRole('alert')).toHaveCount(0);
   const [req] = await receiver.waitFor(1);
   expect(JSON.parse(req!.body)).toMatchObject({ event: 'bounce', campaign_id: 'spring', recipient: { email: 'qa@example.com' } });
@@ -105,19 +105,25 @@ test('Settings: API keys with copy, a new account, ports, data directory and ver
   await expect(page.getByTestId('version')).toHaveText(health.version);
   await expect(page.getByText(`port ${health.ports.http}`)).toBeVisible();
   await expect(page.getByText('in memory: nothing is kept after exit')).toBeVisible();
-  // With two accounts, the Send form asks which one sends, and Messages filters by account.
+  // With two accounts, the Send form asks which one sends, and Messages filters by account. The
+  // header's switcher takes the links' room at this width: they are behind Menu.
+  const menu = page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: /Menu/ });
+  await menu.click();
   await page.getByRole('link', { name: 'Send' }).click();
   await page.getByLabel('Account').selectOption({ label: 'Staging' });
   await page.getByLabel('To', { exact: true }).fill('staging@example.com');
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByTestId('send-answer')).toBeVisible();
   await sendEmail(page, served, 'default@example.com', 'From the default account');
+  // The account chosen on Send is kept by the header's link: Messages shows Staging's alone.
+  await menu.click();
   await page.getByRole('link', { name: 'Messages' }).click();
   const list = page.getByTestId('message-list');
-  await expect(list.getByRole('option')).toHaveCount(2);
-  await page.getByLabel('Account').selectOption({ label: 'Staging' });
   await expect(list.getByRole('option')).toHaveCount(1);
   await expect(list).toContainText('staging@example.com');
+  await page.getByLabel('Account').selectOption({ label: 'Default' });
+  await expect(list.getByRole('option')).toHaveCount(1);
+  await expect(list).toContainText('default@example.com');
   expect(errors).toEqual([]);
 });
 

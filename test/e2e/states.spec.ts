@@ -159,7 +159,7 @@ test('Fire event refuses a ref_id that names no message, says what the preview c
   await expect(preview).toContainText('452 4.2.2 <ann@example.com>: Mailbox full');
   await expect(preview).not.toContainText('550 5.1.1');
   await page.getByRole('button', { name: 'Fire bounce' }).click();
-  await expect(page.getByTestId('fire-result')).toContainText('Sent: delivery');
+  await expect(page.getByTestId('fire-result')).toContainText('recorded · webhook delivery');
   await expect.poll(() => receiver.requests.map((r) => JSON.parse(r.body)).find((b) => b.event === 'bounce')).toBeTruthy();
   const bounce = receiver.requests.map((r) => JSON.parse(r.body)).find((b) => b.event === 'bounce');
   expect(bounce).toMatchObject({ ref_id: refId, bounce_type: 'soft', bounce_category: 'mailbox_full', bounce_reason: expect.stringMatching(/^452 4\.2\.2 /) });

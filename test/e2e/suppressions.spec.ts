@@ -67,6 +67,6 @@ test('a hard bounce and a complaint suppress; the Suppressions screen lists them
 
   // The bounced copy's page says whether its address is suppressed now, as the list does.
   await page.goto(`${served.url}/messages/${bounced.id}`);
-  await expect(detail.getByTestId('bounce-suppressed')).toHaveText(' · the address is not suppressed');
+  await expect(detail.getByTestId('bounce-suppressed')).toHaveText(' · the address is not suppressed now');
   expect(errors).toEqual([]);
 });

@@ -145,6 +145,8 @@ describe.skipIf(skipWithoutSpamd)('SpamAssassin (spamd started by the emulator, 
     expect(data.score).toBeGreaterThanOrEqual(1000);
     expect(data.threshold).toBe(5);
     expect(data.is_spam).toBe(true);
+    // This emulator runs with --spam-filter spamassassin: the answer says the score acts.
+    expect(data.spam_filter).toBe(true);
     expect(data.rules.find((r) => r.name === 'GTUBE')).toMatchObject({
       score: 1000,
       description: expect.stringContaining('Generic Test for Unsolicited Bulk Email'),

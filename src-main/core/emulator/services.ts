@@ -269,7 +269,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     fireOutcomes: (row) => emailEvents.outcomesOf(factsOf(row)),
     suppression: (accountId, email) => suppressions.entry(accountId, email),
   });
-  const checks = new ChecksService({ messages, token: (token) => messagesRepo.token(token), spamd });
+  const checks = new ChecksService({ messages, token: (token) => messagesRepo.token(token), spamd, spamFilterOn: spamFilter.enabled });
   const mailpit = new MailpitService({
     repo: messagesRepo,
     flags,

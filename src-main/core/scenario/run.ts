@@ -56,6 +56,18 @@ const UPDATE_EVERY_MS = 250;
 const FINISH_STALL_MS = 60_000;
 
 /** One scenario run, from set-up to report: see docs/scenarios.md for what it changes and restores. */
+/** The most characters an account's name may have (the accounts API's limit). */
+const ACCOUNT_NAME_MAX = 100;
+
+/**
+ * A run's own account's name: the scenario's and the run's start (wall clock, UTC, to the second), so
+ * the runs of one scenario can be told apart in the account switcher. A long scenario name is cut, never the time.
+ */
+export function runAccountName(scenarioName: string, startWallMs: number): string {
+  const when = ` · ${new Date(startWallMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  return `scenario: ${scenarioName}`.slice(0, ACCOUNT_NAME_MAX - when.length) + when;
+}
+
 export class ScenarioExecution {
   readonly run: ScenarioRun;
   report: ScenarioReport | null = null;
@@ -143,7 +155,7 @@ export class ScenarioExecution {
     );
     let account: Account;
     try {
-      account = s.account === 'default' ? deps.accounts.defaultAccount() : deps.accounts.create({ name: `scenario: ${s.name}`.slice(0, 100) });
+      account = s.account === 'default' ? deps.accounts.defaultAccount() : deps.accounts.create({ name: runAccountName(s.name, this.startWall) });
     } catch (err) {
       this.observer = new ScenarioObserver('', s.expect, this.startMs, isoTimestamp);
       this.run.error = `could not make the run's account: ${err instanceof Error ? err.message : String(err)}`;

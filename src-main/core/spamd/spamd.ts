@@ -4,7 +4,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Logger } from 'pino';
-import type { SpamCheck, SpamRule } from '../../../src-shared/schemas/checks';
+import type { SpamRule, SpamVerdict } from '../../../src-shared/schemas/checks';
 
 /** Where Debian (and most systems) put SpamAssassin's daemon; then the PATH. */
 export function findSpamd(env: NodeJS.ProcessEnv = process.env): string | null {
@@ -221,7 +221,7 @@ export class Spamd {
   }
 
   /** SpamAssassin's verdict on a raw message: score, threshold and the rules that fired. */
-  async check(raw: Buffer): Promise<SpamCheck> {
+  async check(raw: Buffer): Promise<SpamVerdict> {
     if (!this.options.binary) return { status: 'unavailable', reason: 'SpamAssassin is not installed here (Debian: apt-get install spamassassin spamd)' };
     if (raw.length > MAX_SCAN_BYTES)
       return { status: 'unavailable', reason: `The message is over ${MAX_SCAN_BYTES / 1024 / 1024} MB; SpamAssassin does not score mail this big` };

@@ -42,13 +42,19 @@ function Row({ d }: { d: DeliverySummary }) {
         <DeliveryBadge d={d} testId="delivery-row-state" />
         <span className="muted nowrap">
           {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
-          {d.last_status_code !== null ? ` · HTTP ${d.last_status_code}` : d.last_error ? ` · ${d.last_error}` : ''}
+          {d.last_status_code !== null && ` · HTTP ${d.last_status_code}`}
         </span>
+        {d.last_status_code === null && d.last_error && (
+          // The error gives way (cut, whole on hover) before the next attempt's time does.
+          <span className="ellipsis muted last-error" data-testid="delivery-row-error" title={d.last_error}>
+            · {d.last_error}
+          </span>
+        )}
         <span className="ellipsis muted target" data-testid="delivery-url" title={d.target.url}>
           → {d.target.url}
         </span>
         <span className="spacer" />
-        <span className="muted">
+        <span className="muted row-next">
           <DeliveryNext d={d} testId="delivery-row-next" />
         </span>
       </div>

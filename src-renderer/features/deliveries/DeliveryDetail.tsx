@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { eventFieldsOf } from '../../../src-shared/payload-format';
 import { MAX_CLOCK_ADVANCE_MS, type AttemptRecord, type DeliveryDetail as Detail } from '../../../src-shared/schemas/dispatch';
 import { isCopyEvent } from '../../../src-shared/schemas/events';
@@ -8,7 +8,7 @@ import { DeliveryBadge, DeliveryNext, useRefreshWhileInFlight } from '../../comp
 import { CopyButton } from '../../components/CopyButton';
 import { BodyView, HeadersTable } from '../../components/JsonView';
 import { Link } from '../../components/Link';
-import { Time, useEmulatedNow } from '../../components/Time';
+import { formatAbsolute, Time, useEmulatedNow } from '../../components/Time';
 import { control, describeError } from '../../api/clients';
 import { useClockOffset } from '../../stores/clock-store';
 import { useDeliveries } from '../../stores/deliveries-store';
@@ -24,6 +24,19 @@ function payloadRecipient(payload: unknown): string | null {
   return typeof r?.email === 'string' ? r.email : null;
 }
 
+/**
+ * The two clocks of an attempt, labelled where both show: its time is the emulator clock's (which may
+ * run ahead or faster); the request's webhook-timestamp is the wall clock's (the receiver checks it
+ * against its own), and so is the receiver's Date.
+ */
+function requestClockNotes(headers: Record<string, string>): Record<string, ReactNode> {
+  const seconds = Number(headers['webhook-timestamp']);
+  if (!Number.isFinite(seconds)) return {};
+  return { 'webhook-timestamp': `${formatAbsolute(seconds * 1000)}, wall clock (the receiver checks it against its own)` };
+}
+
+const RESPONSE_CLOCK_NOTES: Record<string, ReactNode> = { date: "wall clock (the receiver's)" };
+
 function Attempt({ a, open }: { a: AttemptRecord; open: boolean }) {
   return (
     <li className={`attempt ${a.outcome}`} data-testid="attempt">
@@ -33,7 +46,7 @@ function Attempt({ a, open }: { a: AttemptRecord; open: boolean }) {
           <strong>#{a.number}</strong> <Badge value={a.outcome} />{' '}
           {a.response ? <code>HTTP {a.response.status}</code> : a.error ? <code>{a.error.code}</code> : null}{' '}
           <span className="muted small">
-            {a.trigger} · <Time iso={a.started_at} exact /> · {a.duration_ms} ms
+            {a.trigger} · <Time iso={a.started_at} exact /> <span data-testid="attempt-clock">(emulator clock)</span> · {a.duration_ms} ms
           </span>
         </summary>
         {a.error && <p className="error small">{a.error.message}</p>}
@@ -42,14 +55,14 @@ function Attempt({ a, open }: { a: AttemptRecord; open: boolean }) {
             <h4>
               Request <code>{a.request.method}</code> <code className="small">{a.request.url}</code>
             </h4>
-            <HeadersTable headers={a.request.headers} />
+            <HeadersTable headers={a.request.headers} notes={requestClockNotes(a.request.headers)} />
             <RequestBodyView request={a.request} />
           </section>
           <section>
             <h4>Response {a.response && <code>HTTP {a.response.status}</code>}</h4>
             {a.response ? (
               <>
-                <HeadersTable headers={a.response.headers} />
+                <HeadersTable headers={a.response.headers} notes={RESPONSE_CLOCK_NOTES} />
                 <BodyView text={a.response.body} />
                 {a.response.truncated && <ResponseTruncatedNote />}
               </>

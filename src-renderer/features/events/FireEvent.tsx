@@ -12,6 +12,7 @@ import { useSearchParam } from '../../router';
 import { useOverview } from '../../stores/overview-store';
 import { useChosenAccount } from '../../components/AccountSelect';
 import { EventKindSelect } from '../../components/EventKindSelect';
+import { FiredEvent } from '../../components/FiredEvent';
 import { describedBy, FieldMessage, problemsAt } from '../../components/FieldError';
 import { SendLink } from '../../components/SendLink';
 
@@ -215,22 +216,17 @@ export function FireEvent() {
           </p>
         )}
         {result && (
-          <p className={result.sent ? 'notice' : 'warn'} data-testid="fire-result">
-            {result.sent ? (
-              <>
-                Sent: delivery <Link to={`/deliveries/${result.delivery_id}`}>{result.delivery_id}</Link>
-              </>
-            ) : (
-              <>Not sent: {result.reason}</>
-            )}
-            {target === 'message' && refId.trim() && (
-              <>
-                {' · '}
-                <SendLink refId={refId.trim()} recipient={payloadRecipient(result.payload) ?? (copyRecipient.trim() || null)}>
-                  the message
-                </SendLink>
-              </>
-            )}
+          <p>
+            <FiredEvent result={result}>
+              {target === 'message' && refId.trim() && (
+                <>
+                  {' · '}
+                  <SendLink refId={refId.trim()} recipient={payloadRecipient(result.payload) ?? (copyRecipient.trim() || null)}>
+                    the message
+                  </SendLink>
+                </>
+              )}
+            </FiredEvent>
           </p>
         )}
       </section>

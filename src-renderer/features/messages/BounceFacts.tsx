@@ -1,5 +1,6 @@
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
 import { bounceOfReply } from '../../../src-shared/simulator';
+import { suppressionWords } from './SuppressionFact';
 
 const CATEGORY_WORDS: Record<string, string> = {
   invalid_recipient: 'invalid recipient',
@@ -29,8 +30,7 @@ export function BounceFacts({ d }: { d: Detail }) {
           </>
         )}
         <span className="muted small" data-testid="bounce-suppressed">
-          {bounce.type === 'soft' && ' · a temporary refusal'}
-          {d.suppression ? ' · the address is suppressed for this account' : ' · the address is not suppressed'}
+          {bounce.type === 'soft' ? ' · a temporary refusal · the address is not suppressed' : ` · ${suppressionWords(d)}`}
         </span>
       </dd>
       <dt>SMTP reply</dt>

@@ -60,6 +60,11 @@ function Spam({ id }: { id: string }) {
               {data.version ? ` · SpamAssassin ${data.version}, local tests only` : ' · local tests only'}
             </span>
           </p>
+          <p className="muted small" data-testid="spam-filter-state">
+            {data.spam_filter
+              ? 'The spam filter is on (--spam-filter spamassassin): a send scored at or over the threshold gets a spam event.'
+              : `The spam filter is off: the score changed nothing${data.is_spam ? ' (this message was not marked spam for it)' : ''}. Start with --spam-filter spamassassin to give such sends a spam event.`}
+          </p>
           {data.rules.length > 0 && (
             <table className="table" aria-label="Rules that fired">
               <thead>

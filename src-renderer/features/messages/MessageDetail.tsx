@@ -16,6 +16,7 @@ import { ReadToggle, TagEditor } from './MessageFlags';
 import { Attachments, Preview, Raw } from './MessageParts';
 import { Siblings } from './MessageSiblings';
 import { SimulateTracking } from './SimulateTracking';
+import { SuppressionFact } from './SuppressionFact';
 import { ReleaseMessage } from './ReleaseMessage';
 import { useAccountName } from '../../stores/account-name';
 
@@ -94,6 +95,7 @@ export function MessageDetailPane({ d }: { d: Detail }) {
             </>
           )}
           <BounceFacts d={d} />
+          <SuppressionFact d={d} />
           {d.failed_reason && d.status !== 'bounced' && (
             <>
               <dt>Failed</dt>

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../../src-shared/events';
-import { eventFieldsOf } from '../../../src-shared/payload-format';
 import type { FireEventResult } from '../../../src-shared/schemas/dispatch';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
 import { control } from '../../api/clients';
 import { useRun } from '../../api/use-run';
 import { EventTag } from '../../components/Badge';
 import { DeliveryBadge, DeliveryNext, useRefreshWhileInFlight } from '../../components/DeliveryState';
+import { FiredEvent } from '../../components/FiredEvent';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
 import { useMessages } from '../../stores/messages-store';
@@ -125,17 +125,7 @@ export function FireFromMessage({ d }: { d: Detail }) {
           <FireWarning d={d} kind={kind} />
         </ConfirmDialog>
       )}
-      {result && (
-        <span className={result.sent ? 'notice small' : 'warn small'} data-testid="fire-result">
-          {result.sent ? (
-            <>
-              {String(eventFieldsOf(result.payload).event)} sent: delivery <Link to={`/deliveries/${result.delivery_id}`}>{result.delivery_id}</Link>
-            </>
-          ) : (
-            `${String(eventFieldsOf(result.payload).event)} recorded, not sent: ${result.reason}`
-          )}
-        </span>
-      )}
+      {result && <FiredEvent result={result} small />}
       {error && <span className="error small">{error}</span>}
     </div>
   );

@@ -136,6 +136,8 @@ function Rules() {
               type="button"
               className="button small"
               disabled={i === 0}
+              aria-label={`Move rule ${i + 1} up`}
+              title="Move this rule up: rules are tried in order"
               onClick={() => setRules([...rules.slice(0, i - 1), r, rules[i - 1]!, ...rules.slice(i + 1)])}
             >
               ↑

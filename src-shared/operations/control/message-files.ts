@@ -35,6 +35,9 @@ const SpamCheckSchema = z
       is_spam: z.boolean(),
       rules: z.array(z.object({ name: z.string(), score: z.number(), description: z.string() })),
       version: z.string().nullable(),
+      spam_filter: z.boolean().meta({
+        description: '`--spam-filter spamassassin` is on: a send scored at or over the threshold gets a spam event. Off, the score changed nothing.',
+      }),
     }),
     z.object({ status: z.literal('unavailable'), reason: z.string() }),
     z.object({ status: z.literal('error'), reason: z.string() }),

@@ -10,6 +10,8 @@ export interface ChecksDeps {
   /** What a tracking token stands for (a tracked link's own URL). */
   token: TokenLookup;
   spamd: Spamd;
+  /** Whether `--spam-filter spamassassin` acts on scores (a spam event), said with each score. */
+  spamFilterOn: boolean;
 }
 
 /** A captured message's Checks tab: its links, its HTML against email clients, and SpamAssassin's score. */
@@ -34,7 +36,8 @@ export class ChecksService {
   }
 
   /** SpamAssassin's verdict on the raw message (spamd starts on first use). */
-  spam(id: string): Promise<SpamCheck> {
-    return this.deps.spamd.check(this.deps.messages.raw(id));
+  async spam(id: string): Promise<SpamCheck> {
+    const verdict = await this.deps.spamd.check(this.deps.messages.raw(id));
+    return verdict.status === 'ok' ? { ...verdict, spam_filter: this.deps.spamFilterOn } : verdict;
   }
 }
