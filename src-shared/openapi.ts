@@ -15,6 +15,7 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<
     $defs?: Record<string, JsonSchema>;
   };
   delete json.$schema;
+  if (io === 'input') describeDefaults(json);
   for (const [id, def] of Object.entries(json.$defs ?? {})) components[id] = def;
   delete json.$defs;
   // A schema that is itself a component comes back as its definition: keep it there, refer to it here.
@@ -25,6 +26,26 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<
     return { $ref: `#/components/schemas/${id}` };
   }
   return json;
+}
+
+/**
+ * A field with a default may be left out of a request, but generators (openapi-typescript among them)
+ * read a `default` as "always present" and make the field required in the request type: in what a
+ * client sends, the default is said in the description instead.
+ */
+function describeDefaults(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) describeDefaults(item);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const obj = node as JsonSchema;
+  if ('default' in obj) {
+    const note = `Default: ${JSON.stringify(obj.default)}.`;
+    obj.description = typeof obj.description === 'string' ? `${obj.description} ${note}` : note;
+    delete obj.default;
+  }
+  for (const value of Object.values(obj)) describeDefaults(value);
 }
 
 /** The error bodies: `details` always present on the webhook calls, `records` on the domain calls (API.md part 0). */
@@ -89,8 +110,6 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 
 export interface OpenApiInfo {
   version: string;
-  /** The emulator's base URL (the `servers` entry generated clients take as their base URL). */
-  serverUrl?: string;
 }
 
 /**
@@ -181,7 +200,8 @@ export function buildOpenApiDocument(
         'answer header) unless the emulator runs with --strict-requests; the control API refuses them.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    ...(info.serverUrl ? { servers: [{ url: info.serverUrl, description: 'This emulator' }] } : {}),
+    // Relative, so a client generated from one emulator's document works against any other's.
+    servers: [{ url: '/', description: 'The emulator that serves this document' }],
     tags: [...tags].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `${name} operations` })),
     paths,
     components: {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InboundPayload } from '../../src-shared/schemas/inbound';
@@ -115,5 +117,26 @@ describe('inbound routing as the inbound guide describes it', () => {
 
     const simulated = (await emu.control.simulateInbound({ from: { email: 'x@example.org' }, to: ['support@in.example.com'], subject: 's', text: 't' })).data;
     expect(simulated.recipients[0]).toMatchObject({ routed: false, reason: expect.stringMatching(/strict_replies/) });
+  });
+});
+
+/** The JSON block of docs/inbound.md that follows `marker`, as a reader would copy it. */
+function docExample(marker: string): unknown {
+  const doc = readFileSync(resolve(__dirname, '../../docs/inbound.md'), 'utf8');
+  const block = doc.slice(doc.indexOf(marker)).match(/```json\n([\s\S]*?)```/);
+  if (!doc.includes(marker) || !block) throw new Error(`docs/inbound.md has no JSON example after "${marker}"`);
+  return JSON.parse(block[1]!);
+}
+
+describe("the inbound guide's example", () => {
+  it('the simulated inbound email posted exactly as the guide shows it is routed, its attachment with the type given', async () => {
+    await emu.service.configureInboundRouting({ domain: 'in.example.com', url: exact.url, method: 'POST' });
+    const answer = await emu.request('POST', '/emulator/inbound', { body: docExample('A simulated inbound email:') });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.json.data.recipients).toMatchObject([{ email: 'support@in.example.com', routed: true }]);
+    const [post] = await exact.waitFor(1);
+    const payload = payloadOf(post!.body);
+    expect(payload.from).toMatchObject({ email: 'customer@example.org', name: 'A Customer' });
+    expect(payload.attachments).toMatchObject([{ filename: 'invoice.pdf', content_type: 'application/pdf' }]);
   });
 });

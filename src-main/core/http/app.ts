@@ -240,7 +240,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     return sendError(reply, appError('routeNotFound', { method: request.method, path: request.url.split('?')[0]! }));
   });
 
-  openApiRoutes(app, { version: deps.version, serverUrl: () => deps.health().urls?.http });
+  openApiRoutes(app, { version: deps.version });
 
   const services = deps.services;
   await app.register(async (v1) => {

@@ -75,7 +75,7 @@ export const messageCheckOperations = defineOperations({
   },
 });
 
-const binary = { type: 'string', contentMediaType: 'application/octet-stream' };
+const binary = { type: 'string', format: 'binary' };
 
 /** The routes that answer files, a preview or a stream rather than JSON: in the document, handled by hand. */
 export const messageFileRoutes = defineRoutes({
@@ -111,7 +111,7 @@ export const messageFileRoutes = defineRoutes({
       n: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number({ error: 'must be an attachment index' }).int().min(0)),
     }),
     errors: [404],
-    answer: { mediaType: 'application/octet-stream', description: 'The attachment (its own Content-Type, Content-Disposition: attachment)', schema: binary },
+    answer: { mediaType: '*/*', description: "The attachment's bytes, under its own Content-Type (Content-Disposition: attachment)", schema: binary },
   },
   streamLiveEvents: {
     method: 'GET',
