@@ -2,12 +2,12 @@ import { expect, test, watchErrors } from './fixtures';
 
 const GROUPS: Array<[string, string[]]> = [
   ['Email', ['Overview', 'Send', 'Messages']],
-  ['Webhooks', ['Webhooks', 'Deliveries', 'Fire event']],
+  ['Webhooks', ['Webhooks', 'Deliveries', 'Fire event', 'Catchers']],
   ['Testing', ['Simulation', 'Suppressions', 'Scenarios']],
   ['Setup', ['Domains', 'Mailers', 'Settings']],
 ];
 
-// Twelve links of jargon in a row told a first-time user nothing: grouped by what they are for, each says what it is.
+// A row of a dozen screens' names told a first-time user nothing: grouped by what they are for, each says what it is.
 test('the header’s screens come in named groups, each link saying in plain words what it is for, at 1,280 px and in the 375 px menu', async ({
   served,
   page,
