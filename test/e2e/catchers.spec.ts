@@ -1,9 +1,13 @@
+import { Webhook } from 'standardwebhooks';
 import { expect, test, watchErrors } from './fixtures';
 
 // Retries three seconds apart: a failing catcher shows its retries while the test watches.
 test.use({ serveArgs: ['--retry-schedule', '3s,3s,3s,3s,3s,3s'] });
 
-test('from a fresh start: catch webhooks here, send a test email, events arrive live, a switch to 500 shows retries, back to 200', async ({ served, page }) => {
+test('from a fresh start: catch webhooks here, send a test email, events arrive live, a switch to 500 shows retries, back to 200, a replay re-signed', async ({
+  served,
+  page,
+}) => {
   test.setTimeout(90_000);
   const errors = watchErrors(page);
   await page.goto(served.url);
@@ -46,6 +50,21 @@ test('from a fresh start: catch webhooks here, send a test email, events arrive 
   const deliveryHref = await retried200.first().getByRole('link').getAttribute('href');
   await page.goto(`${served.url}${deliveryHref}`);
   await expect(page.getByText('500').first()).toBeVisible();
+
+  // A replay is signed afresh: with signing on, Retry now sends the delivery again, and what the
+  // catcher received verifies with the standardwebhooks package (the secret, the body and headers as caught).
+  const accounts = (await (await page.request.get(`${served.url}/emulator/accounts`)).json()).data as Array<{ id: string }>;
+  const secret = (await (await page.request.put(`${served.url}/emulator/accounts/${accounts[0]!.id}/signing-secret`, { data: {} })).json()).data
+    .signing_secret as string;
+  await page.getByRole('button', { name: 'Retry now' }).click();
+  await expect(page.getByTestId('retry-notice')).toContainText('succeeded (HTTP 200)');
+  const catcherId = /\/catch\/([0-9A-Z]{26})/.exec(url!)![1]!;
+  const caught = (await (await page.request.get(`${served.url}/emulator/catchers/${catcherId}/requests?limit=1`)).json()).data.requests[0] as {
+    headers: Record<string, string>;
+    body: string;
+  };
+  expect(caught.headers['webhook-id']).toBe(deliveryHref!.split('/').pop());
+  expect(() => new Webhook(secret).verify(caught.body, caught.headers)).not.toThrow();
   await page.goBack();
 
   // A request's headers and body open in place.

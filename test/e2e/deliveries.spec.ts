@@ -39,8 +39,9 @@ test('retry a failed delivery from its detail and see the new attempt', async ({
 
   // Copy as curl: the request as it was sent.
   await detail.getByRole('button', { name: /^Copy as curl/ }).click();
+  // The command is signed by the emulator when the button is pressed: it reaches the clipboard a moment later.
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain(`curl -X POST '${receiver.url}'`);
   const curl = await page.evaluate(() => navigator.clipboard.readText());
-  expect(curl).toContain(`curl -X POST '${receiver.url}'`);
   expect(curl).toContain(`-H 'webhook-id: ${deliveryId}'`);
   expect(curl).toContain('--data-raw \'{"event":"bounce"');
 

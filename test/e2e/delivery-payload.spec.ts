@@ -28,8 +28,9 @@ test('a delivery with a large payload shows its first part, says it is truncated
 
   // Copy as curl sends that file, not the part shown.
   await detail.getByRole('button', { name: /^Copy as curl/ }).click();
+  // Signed by the emulator when pressed: the command reaches the clipboard a moment later.
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain(`--data-binary '@delivery-${deliveryId}.json'`);
   const curl = await page.evaluate(() => navigator.clipboard.readText());
-  expect(curl).toContain(`--data-binary '@delivery-${deliveryId}.json'`);
   expect(curl).not.toContain('--data-raw');
   expect(errors).toEqual([]);
 });
