@@ -35,7 +35,7 @@ test("certify a receiver from the Webhooks screen: the webhook's settings filled
   await expect(wrong.locator('pre')).toContainText('x-webhook-secret: ');
   expect(receiver.requests.every((r) => r.method === 'PUT')).toBe(true);
   await page.setViewportSize({ width: 1100, height: 800 });
-  await card.screenshot({ path: 'docs/workbench-certify.png' });
+  await card.screenshot({ path: 'test-results/workbench-certify.png' });
 
   compares = true;
   await card.getByRole('button', { name: 'Run the checks' }).click();
