@@ -26,7 +26,7 @@ export { connectMailyard, type ConnectMailyardOptions, type ConnectedMailyard } 
 export { mailyardSerializer, normalizeForSnapshot } from './serializer';
 export { isEmailEvent, linksOf } from './content';
 export type * from './types';
-export type { RunScenarioOptions } from './scenario';
+export type { RunScenarioOptions } from './types';
 export type { ScenarioInput } from '../../src-shared/scenario/format';
 export type { ScenarioReport, ScenarioRun, ScenarioViolation, ScenarioExpectationResult } from '../../src-shared/scenario/report';
 /** The package's version. */

@@ -9,11 +9,7 @@ import { AppError } from '../core/errors';
 import { errorBody } from '../core/http/error-handler';
 import { parseScenario, runRequestOf } from '../core/scenario/parse';
 import type { ScenarioService } from '../core/scenario/scenario.service';
-
-export interface RunScenarioOptions {
-  /** Give up waiting for the report after this many ms of wall time (default 10 minutes); the run is stopped. */
-  timeoutMs?: number;
-}
+import type { RunScenarioOptions } from './types';
 
 const DEFAULT_TIMEOUT_MS = 600_000;
 

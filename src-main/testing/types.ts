@@ -1,6 +1,5 @@
 import type { ScenarioInput } from '../../src-shared/scenario/format';
 import type { ScenarioReport } from '../../src-shared/scenario/report';
-import type { RunScenarioOptions } from './scenario';
 /**
  * The types of `mailyard/testing`: records as the helpers hand them over, the filters the emulator
  * applies itself, and the helpers every handle has (started in-process or connected to a running one).
@@ -13,6 +12,12 @@ import type { EMAIL_EVENT_PAYLOADS } from '../../src-shared/schemas/events';
 import type { MessageDetail, MessageWaitFilter } from '../../src-shared/schemas/messages';
 import type { z } from 'zod';
 import type { WaitOptions } from './waiters';
+
+/** How `runScenario` waits. */
+export interface RunScenarioOptions {
+  /** Give up waiting for the report after this many ms of wall time (default 10 minutes); the run is stopped. */
+  timeoutMs?: number;
+}
 
 type Data<T extends (...args: never[]) => Promise<{ data: unknown }>> = Awaited<ReturnType<T>>['data'];
 

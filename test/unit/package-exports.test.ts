@@ -85,7 +85,21 @@ describe('package.json', () => {
       const imported = /imports from packages: ([^)]*)\)/.exec(log)?.[1]?.split(', ') ?? [];
       expect(imported).toContain('zod');
       const runtime = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
-      for (const name of imported) expect(runtime, name).toContain(name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0]);
+      for (const name of imported) {
+        const pkgName = name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0]!;
+        expect(runtime, name).toContain(pkgName);
+        // A user's type check reads these declarations: the package must bring its own types (better-sqlite3's
+        // live in @types/better-sqlite3, which a user of Mailyard does not have).
+        const manifest = JSON.parse(readFileSync(join(ROOT, 'node_modules', pkgName, 'package.json'), 'utf8')) as {
+          types?: string;
+          typings?: string;
+          exports?: unknown;
+        };
+        expect(
+          manifest.types ?? manifest.typings ?? JSON.stringify(manifest.exports ?? {}).match(/"types"/)?.[0],
+          `${pkgName} ships its own types`,
+        ).toBeTruthy();
+      }
       for (const conditions of Object.values(entries)) {
         for (const types of [conditions.import.types, conditions.require.types]) {
           expect(readFileSync(join(out, types.replace(/^\.\/out\/types\//, '')), 'utf8'), types).toMatch(/export/);
