@@ -56,12 +56,16 @@ test('retry a failed delivery from its detail and see the new attempt', async ({
   expect(receiver.requests).toHaveLength(2);
   expect(receiver.requests[1]!.headers['webhook-id']).toBe(deliveryId);
 
-  // Keyboard: Escape closes the delivery, Enter on the list opens it again.
+  // Keyboard: Escape closes the delivery, Enter on the list opens it again. It succeeded, so it has
+  // left the failed deliveries: it is found under the filter it matches now.
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(`${served.url}/deliveries?status=failed`);
+  await page.getByLabel('Delivery status').selectOption('succeeded');
+  await expect(row).toHaveCount(1);
   await page.getByTestId('delivery-list').focus();
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(`${served.url}/deliveries/${deliveryId}?status=failed`);
+  await expect(page).toHaveURL(`${served.url}/deliveries/${deliveryId}?status=succeeded`);
+  await page.keyboard.press('Escape');
 
   // Filters: by status.
   await page.getByLabel('Delivery status').selectOption('pending');
