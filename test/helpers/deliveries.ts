@@ -1,6 +1,8 @@
 import type { ServiceClient } from '../../src-shared/clients';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
-import type { TestEmulator } from './emulator';
+import { afterEach, beforeEach } from 'vitest';
+import { startEmulator, type TestEmulator } from './emulator';
+import { startReceiver, type Receiver } from './receiver';
 
 /** Every email event kind enabled, as a webhook's `webhook_options.events`. */
 const allKinds = () => Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true]));
@@ -46,4 +48,25 @@ export function deliveryHelpers(current: () => TestEmulator) {
       }
     },
   };
+}
+
+/**
+ * A fresh emulator and receiver for each test of the file, handed to `use` before it runs and closed
+ * after it. What a test pushes onto the returned list is closed too, last first.
+ */
+export function emulatorAndReceiverPerTest(use: (emu: TestEmulator, receiver: Receiver) => void): Array<() => Promise<unknown>> {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  beforeEach(async () => {
+    const receiver = await startReceiver();
+    const emu = await startEmulator();
+    use(emu, receiver);
+    cleanups.push(
+      () => emu.cleanup(),
+      () => receiver.close(),
+    );
+  });
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return cleanups;
 }

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src-shared/clients';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../../src-main/core/dispatch/retry-policy';
-import { deliveryHelpers, registerHook, settle } from '../helpers/deliveries';
+import { deliveryHelpers, registerHook, settle, emulatorAndReceiverPerTest } from '../helpers/deliveries';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 
@@ -13,18 +13,9 @@ import { startReceiver, type Receiver } from '../helpers/receiver';
 
 let emu: TestEmulator;
 let receiver: Receiver;
-const cleanups: Array<() => Promise<unknown>> = [];
-
-beforeEach(async () => {
-  receiver = await startReceiver();
-  emu = await startEmulator();
-  cleanups.push(
-    () => emu.cleanup(),
-    () => receiver.close(),
-  );
-});
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
+const cleanups = emulatorAndReceiverPerTest((e, r) => {
+  emu = e;
+  receiver = r;
 });
 
 const { pauseClock, advance, attemptsOf } = deliveryHelpers(() => emu);

@@ -1,26 +1,17 @@
 import { Webhook } from 'standardwebhooks';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../src-shared/events';
 import { EMAIL_EVENT_PAYLOADS } from '../../src-shared/schemas/events';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../../src-main/core/dispatch/retry-policy';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { deliveryHelpers, registerHook, settle } from '../helpers/deliveries';
+import type { Receiver } from '../helpers/receiver';
+import { deliveryHelpers, registerHook, settle, emulatorAndReceiverPerTest } from '../helpers/deliveries';
 
 let emu: TestEmulator;
 let receiver: Receiver;
-const cleanups: Array<() => Promise<unknown>> = [];
-
-beforeEach(async () => {
-  receiver = await startReceiver();
-  emu = await startEmulator();
-  cleanups.push(
-    () => emu.cleanup(),
-    () => receiver.close(),
-  );
-});
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
+const cleanups = emulatorAndReceiverPerTest((e, r) => {
+  emu = e;
+  receiver = r;
 });
 
 const { pauseClock, advance, attemptsOf } = deliveryHelpers(() => emu);

@@ -1,27 +1,18 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ServiceClient } from '../../src-shared/clients';
 import { DEFAULT_SECRET_GRACE_MS } from '../../src-shared/schemas/dispatch';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import type { TestEmulator } from '../helpers/emulator';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../helpers/receiver';
-import { deliveryHelpers, registerHook } from '../helpers/deliveries';
+import { deliveryHelpers, registerHook, emulatorAndReceiverPerTest } from '../helpers/deliveries';
 
 let emu: TestEmulator;
 let receiver: Receiver;
-const cleanups: Array<() => Promise<unknown>> = [];
-
-beforeEach(async () => {
-  receiver = await startReceiver();
-  emu = await startEmulator();
-  cleanups.push(
-    () => emu.cleanup(),
-    () => receiver.close(),
-  );
-});
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
+const cleanups = emulatorAndReceiverPerTest((e, r) => {
+  emu = e;
+  receiver = r;
 });
 
 const { pauseClock, advance, attemptsOf } = deliveryHelpers(() => emu);
