@@ -4,36 +4,10 @@ import { loadMigrations, migrate } from '../../../../src-main/core/store/databas
 import { MessagesRepo, type MessageRow } from '../../../../src-main/core/store/messages.repo';
 import { searchTerms, type MessageSearch } from '../../../../src-main/core/store/message-search';
 import { SearchIndexRepo } from '../../../../src-main/core/store/search-index.repo';
+import { queuedCopy } from '../../../helpers/message-row';
 
 function copy(i: number): MessageRow {
-  const id = `01K${String(i).padStart(23, '0')}`;
-  return {
-    id,
-    ref_id: id,
-    account_id: 'acc',
-    content_id: id,
-    source: 'api',
-    from_email: 'shop@store.test',
-    from_name: 'Store',
-    recipient_email: `r${i}@example.com`,
-    recipient_lc: `r${i}@example.com`,
-    recipient_domain: 'example.com',
-    recipient_name: '',
-    recipient_type: i % 2 ? 'cc' : 'to',
-    subject: `Newsletter ${i}`,
-    campaign_id: '',
-    mailer_id: '',
-    custom_args: '{}',
-    status: 'queued',
-    created_ms: i,
-    created_at: 'now',
-    delivered_ms: null,
-    delivered_at: null,
-    failed_reason: '',
-    priority: '0',
-    updated_at: 'now',
-    patch: null,
-  };
+  return queuedCopy(i, { recipient_type: i % 2 ? 'cc' : 'to', subject: `Newsletter ${i}` });
 }
 
 /** The list's query plan, as MessagesRepo.search runs it (newest first, a page). */

@@ -8,6 +8,7 @@ import { loadMigrations, migrate, openDatabase, type Db } from '../../../../src-
 import { MessagesRepo, type MessageRow } from '../../../../src-main/core/store/messages.repo';
 import { SearchIndexRepo } from '../../../../src-main/core/store/search-index.repo';
 import { SearchUpkeep } from '../../../../src-main/core/store/search-upkeep';
+import { queuedCopy } from '../../../helpers/message-row';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -15,34 +16,7 @@ afterEach(() => {
 });
 
 function copy(i: number, recipient: string): MessageRow {
-  const id = `01K${String(i).padStart(23, '0')}`;
-  return {
-    id,
-    ref_id: id,
-    account_id: 'acc',
-    content_id: id,
-    source: 'api',
-    from_email: 'shop@store.test',
-    from_name: 'Store',
-    recipient_email: recipient,
-    recipient_lc: recipient.toLowerCase(),
-    recipient_domain: recipient.split('@')[1]!,
-    recipient_name: '',
-    recipient_type: 'to',
-    subject: `Order ${i}`,
-    campaign_id: '',
-    mailer_id: '',
-    custom_args: '{}',
-    status: 'queued',
-    created_ms: i,
-    created_at: 'now',
-    delivered_ms: null,
-    delivered_at: null,
-    failed_reason: '',
-    priority: '0',
-    updated_at: 'now',
-    patch: null,
-  };
+  return queuedCopy(i, { recipient, subject: `Order ${i}` });
 }
 
 const segments = (db: Db, table: string) => (db.prepare(`SELECT count(DISTINCT segid) AS n FROM ${table}_idx`).get() as { n: number }).n;

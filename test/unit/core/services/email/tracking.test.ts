@@ -4,6 +4,7 @@ import { addTracking, MAX_TRACKED_LINKS, newTrackingKeys, prepareLinks } from '.
 import { loadMigrations, migrate } from '../../../../../src-main/core/store/database';
 import { MessagesRepo, type MessageRow } from '../../../../../src-main/core/store/messages.repo';
 import { linkToken } from '../../../../../src-main/core/store/tracking-tokens';
+import { queuedCopy } from '../../../../helpers/message-row';
 
 const options = { open: false, click: true, unsubscribe: false, baseUrl: 'http://127.0.0.1:4400' };
 
@@ -47,34 +48,7 @@ describe('click tracking of a message with very many links', () => {
 });
 
 function copy(i: number): MessageRow {
-  const id = `01K${String(i).padStart(23, '0')}`;
-  return {
-    id,
-    ref_id: 'ref',
-    account_id: 'acc',
-    content_id: `01K${'0'.repeat(23)}`,
-    source: 'api',
-    from_email: 'shop@store.test',
-    from_name: '',
-    recipient_email: `r${i}@example.org`,
-    recipient_lc: `r${i}@example.org`,
-    recipient_domain: 'example.org',
-    recipient_name: '',
-    recipient_type: 'to',
-    subject: 'Hi',
-    campaign_id: '',
-    mailer_id: '',
-    custom_args: '{}',
-    status: 'queued',
-    created_ms: i,
-    created_at: 'now',
-    delivered_ms: null,
-    delivered_at: null,
-    failed_reason: '',
-    priority: '0',
-    updated_at: 'now',
-    patch: null,
-  };
+  return queuedCopy(i, { recipient: `r${i}@example.org`, ref_id: 'ref', content_id: `01K${'0'.repeat(23)}`, from_name: '', subject: 'Hi' });
 }
 
 describe('the stored links of a send (migration 0020)', () => {

@@ -6,8 +6,9 @@ import { EmulatorClock } from '../../../../../src-main/core/clock';
 import { MessageLog, type StatusChange } from '../../../../../src-main/core/services/events/message-log';
 import { bounceDefaults, defaultPayload } from '../../../../../src-main/core/services/events/synthetic-events';
 import { loadMigrations, migrate } from '../../../../../src-main/core/store/database';
-import { MessagesRepo, type MessageRow } from '../../../../../src-main/core/store/messages.repo';
+import { MessagesRepo } from '../../../../../src-main/core/store/messages.repo';
 import { SimulationRepo } from '../../../../../src-main/core/store/simulation.repo';
+import { queuedCopy } from '../../../../helpers/message-row';
 
 /**
  * The log of a copy's statuses, over a real store in memory: what each event does to the status the
@@ -34,37 +35,10 @@ beforeEach(() => {
 
 /** Stores a queued copy to `email` and answers its id. */
 function stored(email = 'ann@example.com'): string {
-  const id = `01K${String(++copies).padStart(23, '0')}`;
-  messages.insertContent({ content_id: id, raw: Buffer.from('Subject: x\r\n\r\nx') });
-  const row: MessageRow = {
-    id,
-    ref_id: id,
-    account_id: 'acc',
-    content_id: id,
-    source: 'api',
-    from_email: 'shop@store.test',
-    from_name: 'Store',
-    recipient_email: email,
-    recipient_lc: email.toLowerCase(),
-    recipient_domain: email.split('@')[1]!,
-    recipient_name: '',
-    recipient_type: 'to',
-    subject: 'Receipt',
-    campaign_id: '',
-    mailer_id: '',
-    custom_args: '{}',
-    status: 'queued',
-    created_ms: copies,
-    created_at: 'now',
-    delivered_ms: null,
-    delivered_at: null,
-    failed_reason: '',
-    priority: '0',
-    updated_at: 'now',
-    patch: null,
-  };
+  const row = queuedCopy(++copies, { recipient: email, subject: 'Receipt' });
+  messages.insertContent({ content_id: row.content_id, raw: Buffer.from('Subject: x\r\n\r\nx') });
   messages.insertMessage(row);
-  return id;
+  return row.id;
 }
 
 /** A payload of the kind as a fired event carries it (its schema checked): `fields` over the defaults, a bounce's reason following its type. */
