@@ -110,11 +110,31 @@ export const useMessages = create<MessagesState>((set, get) => {
   let updated = new Map<string, LiveEvents['message.updated']>();
   // Messages announced while a reload is under way: applied on top of the page it answers.
   let duringReload: MessageSummary[] = [];
+  // Read-state and tag writes begun and answered so far. A reading of the server begun before every
+  // write begun by its end was answered may hold older flags than the screen's.
+  let flagWritesBegun = 0;
+  let flagWritesAnswered = 0;
+  const flagsChangedSince = (answeredBefore: number) => flagWritesBegun !== answeredBefore;
+
+  /** Rows read from the server, with the read state and tags the screen shows where a change was made meanwhile. */
+  const keepNewerFlags = (read: MessageSummary[], answeredBefore: number): MessageSummary[] => {
+    if (!flagsChangedSince(answeredBefore)) return read;
+    const shown = new Map(get().rows.map((r) => [r.id, r]));
+    return read.map((r) => {
+      const s = shown.get(r.id);
+      return s ? { ...r, read: s.read, tags: s.tags } : r;
+    });
+  };
 
   const list = pagedList<MessageSummary, MessagesState>(set, get, {
     fetch: async (page) => {
+      const answeredBefore = flagWritesAnswered;
       const res = await control.listMessages({ ...query(get().filters), ...page });
-      return { rows: res.data.messages, nextCursor: res.data.next_cursor, state: { indexPending: res.data.index_pending ?? 0 } };
+      return {
+        rows: keepNewerFlags(res.data.messages, answeredBefore),
+        nextCursor: res.data.next_cursor,
+        state: { indexPending: res.data.index_pending ?? 0 },
+      };
     },
     firstRows: (rows) => {
       const newest = rows[0]?.id ?? '';
@@ -132,10 +152,14 @@ export const useMessages = create<MessagesState>((set, get) => {
     set,
     get,
     async (id) => {
-      const detail = (await control.getMessage(id)).data;
-      const [deliveries, copies] = await Promise.all([deliveriesOf(detail), control.listMessages({ q: detail.ref_id, limit: SIBLINGS })]);
+      const answeredBefore = flagWritesAnswered;
+      const read = (await control.getMessage(id)).data;
+      const [deliveries, copies] = await Promise.all([deliveriesOf(read), control.listMessages({ q: read.ref_id, limit: SIBLINGS })]);
       // In the order of the request's recipients (the list answers newest first).
-      const siblings = copies.data.messages.filter((m) => m.ref_id === detail.ref_id && m.id !== detail.id).reverse();
+      const siblings = copies.data.messages.filter((m) => m.ref_id === read.ref_id && m.id !== read.id).reverse();
+      // A read-state or tag change made meanwhile is newer than what this read: the screen keeps it.
+      const shown = get().detail;
+      const detail = flagsChangedSince(answeredBefore) && shown?.id === id ? { ...read, read: shown.read, tags: shown.tags } : read;
       return { detail, deliveries, siblings, moreSiblings: copies.data.next_cursor !== null };
     },
     150,
@@ -148,6 +172,18 @@ export const useMessages = create<MessagesState>((set, get) => {
       rows: rows.map((r) => (r.id === id ? { ...r, read, tags } : r)),
       ...(detail?.id === id ? { detail: { ...detail, read, tags } } : {}),
     });
+  };
+
+  /** Sends a read-state or tag change and shows what the server answers. */
+  const writeFlags = async (write: () => Promise<{ data: MessageFlags }>) => {
+    flagWritesBegun++;
+    try {
+      applyFlags((await write()).data);
+    } catch (err) {
+      set({ error: describeError(err) });
+    } finally {
+      flagWritesAnswered++;
+    }
   };
 
   const applyLive = batched(() => {
@@ -233,20 +269,8 @@ export const useMessages = create<MessagesState>((set, get) => {
         set({ error: describeError(err) });
       }
     },
-    markRead: async (id, read) => {
-      try {
-        applyFlags((await control.setMessageRead(id, { read })).data);
-      } catch (err) {
-        set({ error: describeError(err) });
-      }
-    },
-    setTags: async (id, tags) => {
-      try {
-        applyFlags((await control.setMessageTags(id, { tags })).data);
-      } catch (err) {
-        set({ error: describeError(err) });
-      }
-    },
+    markRead: (id, read) => writeFlags(() => control.setMessageRead(id, { read })),
+    setTags: (id, tags) => writeFlags(() => control.setMessageTags(id, { tags })),
     clearAll: async () => {
       try {
         await control.deleteMessages();
