@@ -40,6 +40,8 @@ export interface LiveEventMap {
   'scenario.updated': ScenarioRun;
   /** A catcher received a request (recorded before it is answered). */
   'catcher.request': CatcherRequest;
+  /** An account was deleted with everything it owned. */
+  'account.deleted': { account_id: string; name: string };
 }
 export type LiveEventName = keyof LiveEventMap;
 
@@ -56,4 +58,5 @@ export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
   'store.changed',
   'scenario.updated',
   'catcher.request',
+  'account.deleted',
 ];

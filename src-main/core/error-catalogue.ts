@@ -121,6 +121,23 @@ export const ERRORS = {
     message: 'Account Already Exists',
     fields: [{ path: 'api_key', message: 'is already the key of another account' }],
   }),
+  /** The default account and the `--api-key` account are where keyless mail and a CI job's key go: never deleted. */
+  accountKept: entry({
+    code: 'conflict',
+    message: ({ which }: { which: 'default' | 'api-key' }) =>
+      which === 'default'
+        ? 'The default account cannot be deleted: mail without a key and the UI use it'
+        : 'The account of --api-key cannot be deleted: the emulator was started with its key',
+  }),
+  accountInUse: entry({
+    code: 'conflict',
+    message: ({ run }: { run: string }) => `The account is in use by the scenario run under way (${run}); stop it or wait for it to finish`,
+  }),
+  accountDeleteNotDone: entry({
+    code: 'conflict',
+    message:
+      'Account not deleted: its webhook attempts are still in flight after their time-out; its pending deliveries were cancelled, nothing else was removed; try again',
+  }),
 
   // Sending
   /** `--strict-senders`. */

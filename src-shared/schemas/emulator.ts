@@ -74,6 +74,7 @@ export const ResetResult = z
     simulation_rules: z.number().int(),
     suppressions: z.number().int(),
     scheduled_events: z.number().int(),
+    catchers: z.number().int(),
     /** Accounts removed: every one but the default and the `--api-key` account. */
     accounts_removed: z.number().int(),
     /** The ids of the accounts kept, with their API keys and signing secrets. */
@@ -81,3 +82,28 @@ export const ResetResult = z
   })
   .meta({ id: 'ResetResult' });
 export type ResetResult = z.infer<typeof ResetResult>;
+
+/** What an account's deletion removed, by kind (each kind's rows of that account only). */
+export const AccountRemovedCounts = ResetResult.pick({
+  messages: true,
+  deliveries: true,
+  webhooks: true,
+  domains: true,
+  mailers: true,
+  inbound_domains: true,
+  inbound_usernames: true,
+  templates: true,
+  suppressions: true,
+  scheduled_events: true,
+  catchers: true,
+});
+
+export const AccountDeleted = z
+  .object({
+    account_id: z.string(),
+    name: z.string(),
+    /** How many of each kind went with it; their events, attempts, tags and search entries went too. */
+    removed: AccountRemovedCounts,
+  })
+  .meta({ id: 'AccountDeleted' });
+export type AccountDeleted = z.infer<typeof AccountDeleted>;

@@ -397,7 +397,7 @@ export class DeliveryWorker {
     const key = targetKey(row);
     let target = this.targetCache.get(key);
     if (target === undefined) {
-      target = this.deps.targets.resolve(row.target_kind, row.target_id) ?? null;
+      target = this.deps.targets.resolve(row.target_kind, row.target_id, row.account_id) ?? null;
       this.targetCache.set(key, target);
     }
     return target ?? undefined;

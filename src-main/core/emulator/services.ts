@@ -248,6 +248,13 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
       { stop: () => relay.stop(config.shutdownGraceMs), start: () => relay.start() },
       { stop: () => imap.stop(), start: () => imap.start() },
     ],
+    removeCopies: (accountId) => messagesRepo.deleteMatching({ accountId }),
+    // The scenario runner is built after (it uses nearly every service); asked only when an account is deleted.
+    runUsing: (accountId) => {
+      const run = services.scenarios.active()?.run;
+      return run?.accountId === accountId ? run.id : undefined;
+    },
+    announceDeleted: (deleted) => live.emit('account.deleted', { account_id: deleted.account_id, name: deleted.name }),
     flushWrites: () => writes.flush(),
     forgetCached: () => {
       webhooks.forgetCached();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dataResponse } from '../../schemas/common';
 import { AccountIdParams, SetSigningSecretBody } from '../../schemas/dispatch';
-import { AccountRecord, CreateAccountBody, Health, SetPayloadFormatBody } from '../../schemas/emulator';
+import { AccountDeleted, AccountRecord, CreateAccountBody, Health, SetPayloadFormatBody } from '../../schemas/emulator';
 import { defineOperations } from '../operation';
 
 /** The control API's health and accounts (`/emulator/health`, `/emulator/accounts`). */
@@ -31,6 +31,17 @@ export const emulatorOperations = defineOperations({
     body: CreateAccountBody,
     response: dataResponse(AccountRecord),
     errors: [409, 415],
+  },
+  deleteAccount: {
+    method: 'DELETE',
+    path: '/emulator/accounts/{id}',
+    summary:
+      'Delete an account and everything it owns: its messages (and their search entries, events, tags, tracking), deliveries (pending ones cancelled, nothing more is sent), webhooks, domains, mailers (IMAP watches closed), inbound routes, templates, suppressions, catchers and OAuth requests. The default and --api-key accounts cannot be deleted',
+    tag: 'Emulator',
+    auth: 'none',
+    params: AccountIdParams,
+    response: dataResponse(AccountDeleted),
+    errors: [404, 409, 415],
   },
   setSigningSecret: {
     method: 'PUT',

@@ -13,6 +13,7 @@ export function emulatorHandlers(deps: { accounts: AccountsService; health: () =
     getStats: () => ok('Stats retrieved successfully', deps.stats.stats()),
     listAccounts: () => ok('Accounts retrieved successfully', accounts.list().map(toAccountRecord)),
     createAccount: ({ body }) => ok('Account created successfully', toAccountRecord(accounts.create({ name: body.name, apiKey: body.api_key }))),
+    deleteAccount: async ({ params }) => ok('Account deleted with everything it owned', await deps.reset.deleteAccount(params.id)),
     setSigningSecret: ({ params, body }) =>
       ok(
         'Signing secret set: webhook requests of this account are signed',
