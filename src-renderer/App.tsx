@@ -223,10 +223,11 @@ function Navigation({ current }: { current: Screen | null }) {
 
 export function App() {
   const path = usePath();
-  const { health, error, load } = useOverview();
+  const { health, error, load, follow: followAccounts } = useOverview();
   useEffect(() => {
     void load();
   }, [load]);
+  useEffect(() => followAccounts(), [followAccounts]);
   const { sync, follow } = useClockOffset();
   useEffect(() => {
     void sync();

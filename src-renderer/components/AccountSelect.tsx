@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { navigate, usePath, useSearchParam } from '../router';
 import type { AccountRecord } from '../../src-shared/schemas/emulator';
 import { useOverview } from '../stores/overview-store';
@@ -63,6 +64,11 @@ export function AccountSwitcher() {
   const listsAll = LISTS_ALL.some((p) => path === p || path.startsWith(`${p}/`));
   const [account, choose] = useChosenAccount(accounts);
   const chosenId = useSearchParam('account') ?? '';
+  // The chosen account was deleted (or the link names one that never was): back to all accounts or the default one.
+  const chosenGone = chosenId !== '' && accounts.length > 0 && !accounts.some((a) => a.id === chosenId);
+  useEffect(() => {
+    if (chosenGone) navigate(withParam('account', ''), true);
+  }, [chosenGone]);
   if (accounts.length <= 1) return null;
   return (
     <AccountSelect

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
-import type { AccountRecord, Health } from '../../src-shared/schemas/emulator';
+import type { AccountDeleted, AccountRecord, Health } from '../../src-shared/schemas/emulator';
 import { control } from '../api/clients';
+import { live } from '../api/live';
 
 interface OverviewState {
   health: Health | null;
@@ -8,9 +9,15 @@ interface OverviewState {
   error: string | null;
   loading: boolean;
   load: () => Promise<void>;
+  /** Drops a deleted account from the list (every screen and the header's switcher read it). */
+  forget: (accountId: string) => void;
+  /** Deletes the accounts one by one with all their data; answers what each removed, and stops at the first failure (thrown). */
+  deleteAccounts: (accountIds: readonly string[], done?: (deleted: AccountDeleted) => void) => Promise<AccountDeleted[]>;
+  /** Follows deletions announced on the live stream (another window, the API, a script); answers the unsubscribe. */
+  follow: () => () => void;
 }
 
-export const useOverview = create<OverviewState>((set) => ({
+export const useOverview = create<OverviewState>((set, get) => ({
   health: null,
   accounts: [],
   error: null,
@@ -23,4 +30,17 @@ export const useOverview = create<OverviewState>((set) => ({
       set({ error: `Cannot reach the emulator: ${(err as Error).message}`, loading: false });
     }
   },
+  forget: (accountId) => set((s) => ({ accounts: s.accounts.filter((a) => a.id !== accountId) })),
+  deleteAccounts: async (accountIds, done) => {
+    const deleted: AccountDeleted[] = [];
+    // One at a time: the emulator deletes one account at a time anyway.
+    for (const id of accountIds) {
+      const res = await control.deleteAccount(id);
+      get().forget(id);
+      deleted.push(res.data);
+      done?.(res.data);
+    }
+    return deleted;
+  },
+  follow: () => live.on('account.deleted', ({ account_id }) => get().forget(account_id)),
 }));

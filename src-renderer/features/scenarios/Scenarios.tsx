@@ -7,6 +7,8 @@ import { RunProgress, RunStatus } from './RunProgress';
 import { ScenarioApiError, scenarios, type ScenarioProblem, type ScenarioRequest } from '../../api/scenarios';
 import { ScenarioEditor, STARTER } from './ScenarioEditor';
 import { ScenarioFiles } from './ScenarioFiles';
+import { RemoveRunAccounts, useAccountRemoved } from './RunAccounts';
+import type { ScenarioRun } from '../../../src-shared/scenario/report';
 import './scenarios.css';
 
 interface Outcome {
@@ -139,6 +141,10 @@ export function Scenarios() {
             <h2 id="scenario-run-title">Run</h2>
           </div>
           <RunProgress run={selected} onStop={() => void stop()} stopping={busy === 'stop'} />
+          <div className="form-row">
+            <RemoveRunAccounts runs={[selected]} label="Remove its account" testId="remove-run-account" />
+            <AccountRemovedNote run={selected} />
+          </div>
           <RunLog run={selected} />
         </section>
       )}
@@ -151,6 +157,8 @@ export function Scenarios() {
       <section className="card" aria-labelledby="scenario-runs-title">
         <div className="card-head">
           <h2 id="scenario-runs-title">Past runs</h2>
+          <span className="spacer" />
+          <RemoveRunAccounts runs={runs.runs} label="Remove run accounts" testId="remove-run-accounts" />
         </div>
         {runs.runs.length === 0 ? (
           <p className="muted">No run yet.</p>
@@ -167,6 +175,7 @@ export function Scenarios() {
                   <span className="muted small">
                     {r.progress.sends} sends · {r.progress.violations} violations
                   </span>
+                  <AccountRemovedNote run={r} />
                 </button>
               </li>
             ))}
@@ -175,4 +184,14 @@ export function Scenarios() {
       </section>
     </main>
   );
+}
+
+/** "account removed": the run's account was deleted; its record and report stay. */
+function AccountRemovedNote({ run }: { run: ScenarioRun }) {
+  const removed = useAccountRemoved(run);
+  return removed ? (
+    <span className="muted small" data-testid="run-account-removed">
+      account removed
+    </span>
+  ) : null;
 }

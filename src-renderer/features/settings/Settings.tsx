@@ -2,7 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { DESKTOP_API_KEY, type MailyardDesktopApi } from '../../../src-shared/desktop-api';
 import { PAYLOAD_FORMATS, type PayloadFormat } from '../../../src-shared/payload-format';
 import { control, describeError } from '../../api/clients';
+import type { AccountRecord } from '../../../src-shared/schemas/emulator';
 import { CopyButton } from '../../components/CopyButton';
+import { DeleteAccountsDialog, describeRemoved } from '../../components/DeleteAccounts';
 import { Time } from '../../components/Time';
 import { useOverview } from '../../stores/overview-store';
 
@@ -20,6 +22,8 @@ export function Settings() {
   const { health, accounts, load } = useOverview();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<AccountRecord | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const create = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
@@ -59,6 +63,7 @@ export function Settings() {
                 <th>Created</th>
                 <th>Signed webhooks</th>
                 <th>Webhook payload</th>
+                <th aria-label="Actions" />
               </tr>
             </thead>
             <tbody>
@@ -91,6 +96,21 @@ export function Settings() {
                       ))}
                     </select>
                   </td>
+                  <td>
+                    {!a.is_default && (
+                      <button
+                        type="button"
+                        className="button small danger"
+                        aria-label={`Delete ${a.name}`}
+                        onClick={() => {
+                          setNotice(null);
+                          setDeleting(a);
+                        }}
+                      >
+                        Delete…
+                      </button>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -102,7 +122,24 @@ export function Settings() {
             Create account
           </button>
           {error && <span className="error">{error}</span>}
+          {notice && (
+            <span className="notice" role="status" data-testid="accounts-notice">
+              {notice}
+            </span>
+          )}
         </form>
+        {deleting && (
+          <DeleteAccountsDialog
+            accounts={[deleting]}
+            title={`Delete the account “${deleting.name}” and all its data?`}
+            onCancel={() => setDeleting(null)}
+            onDone={({ deleted, error: failed }) => {
+              setDeleting(null);
+              setError(failed);
+              if (deleted.length > 0) setNotice(describeRemoved(deleted));
+            }}
+          />
+        )}
       </section>
       {health && (
         <section className="card" aria-labelledby="run-title">

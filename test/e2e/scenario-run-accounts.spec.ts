@@ -1,0 +1,97 @@
+import { expect, test, watchErrors } from './fixtures';
+
+/** A short run with an account of its own: 10 sends at a 60x clock, over in about a second. */
+const shortRun = (name: string, webhookUrl: string) => `version: 1
+name: ${name}
+clock: { speed: 60 }
+duration: 1m
+webhook:
+  url: ${webhookUrl}
+  events: [delivery]
+traffic:
+  count: 10
+  rate: 50/s
+  subject: Hello
+  html: <p>Hello</p>
+  to: "user{n}@example.test"
+outcomes:
+  - match: { pattern: "*@example.test" }
+    fate: delivered
+`;
+
+// Each run keeps its account; the Scenarios screen removes them with their data, and the switcher follows.
+test('Scenarios: “Remove run accounts” deletes the runs’ accounts with their data; the switcher drops them', async ({ served, receiver, page }) => {
+  test.setTimeout(90_000);
+  const errors = watchErrors(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const runIds: string[] = [];
+  for (const name of ['Cleanup A', 'Cleanup B']) {
+    const started = await page.request.post(`${served.url}/emulator/scenarios/runs`, { data: { source: shortRun(name, receiver.url) } });
+    expect(started.status()).toBe(202);
+    const id = (await started.json()).data.id as string;
+    runIds.push(id);
+    await expect.poll(async () => (await page.request.get(`${served.url}/emulator/scenarios/runs/${id}/report`)).status(), { timeout: 30_000 }).toBe(200);
+  }
+  const accountsNow = async () => (await (await page.request.get(`${served.url}/emulator/accounts`)).json()).data as Array<{ id: string; name: string }>;
+  const runAccounts = (await accountsNow()).filter((a) => a.name.startsWith('scenario: Cleanup'));
+  expect(runAccounts).toHaveLength(2);
+  const messagesOf = async (id: string) =>
+    (await (await page.request.get(`${served.url}/emulator/messages/count?account_id=${id}`)).json()).data.count as number;
+  let messages = 0;
+  for (const a of runAccounts) messages += await messagesOf(a.id);
+  expect(messages).toBeGreaterThan(0);
+
+  // Working as one of the run accounts: the switcher shows it chosen.
+  await page.goto(`${served.url}/scenarios?account=${runAccounts[0]!.id}`);
+  const switcher = page.getByRole('banner').getByLabel('Account');
+  for (const a of runAccounts) await expect(switcher.locator('option', { hasText: a.name })).toHaveCount(1);
+  await expect(switcher).toHaveValue(runAccounts[0]!.id);
+
+  await page.getByTestId('remove-run-accounts').click();
+  const dialog = page.getByTestId('confirm-dialog');
+  await expect(dialog).toContainText('Delete the accounts of 2 runs');
+  for (const a of runAccounts) await expect(page.getByTestId('delete-accounts-names')).toContainText(a.name);
+  // What they hold, counted before anything is deleted.
+  await expect(dialog).toContainText(`They hold ${messages} messages and `);
+  await page.screenshot({ path: 'test-results/scenario-run-accounts-confirm.png' });
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+
+  await expect(page.getByTestId('remove-run-accounts-outcome')).toHaveText(new RegExp(`^2 accounts removed: ${messages} messages, .*2 webhooks`));
+  await expect(page.getByTestId('remove-run-accounts')).toHaveCount(0);
+  // The switcher lost them (only the default and --api-key accounts are left: one, so it hides) and the URL no longer names one.
+  await expect(switcher).toHaveCount(0);
+  await expect.poll(() => new URL(page.url()).searchParams.get('account')).toBeNull();
+  // The runs stay, each saying its account is gone.
+  await expect(page.getByTestId('scenario-runs').getByTestId('run-account-removed')).toHaveCount(2);
+  await page.getByTestId('scenario-runs').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/scenario-run-accounts-removed.png' });
+  expect((await accountsNow()).map((a) => a.name)).toEqual(['Default']);
+  for (const a of runAccounts) expect(await messagesOf(a.id)).toBe(0);
+  expect(errors).toEqual([]);
+});
+
+// A deletion elsewhere (the API, another window) reaches the open page over the live stream.
+test('Settings: deleting an account asks first, names what goes, and every open page’s switcher drops it', async ({ served, page, context }) => {
+  const errors = watchErrors(page);
+  const created = await page.request.post(`${served.url}/emulator/accounts`, { data: { name: 'Throwaway' } });
+  const throwaway = (await created.json()).data as { id: string };
+  await page.goto(`${served.url}/messages?account=${throwaway.id}`);
+  const switcher = page.getByRole('banner').getByLabel('Account');
+  await expect(switcher).toHaveValue(throwaway.id);
+
+  const settings = await context.newPage();
+  await settings.goto(`${served.url}/settings`);
+  await expect(settings.getByRole('button', { name: 'Delete Default' })).toHaveCount(0);
+  await settings.getByRole('button', { name: 'Delete Throwaway' }).click();
+  await expect(settings.getByTestId('confirm-dialog')).toContainText('Delete the account “Throwaway” and all its data?');
+  await expect(settings.getByTestId('confirm-dialog')).toContainText('0 messages and 0 webhook deliveries');
+  await settings.screenshot({ path: 'test-results/settings-delete-account.png' });
+  await settings.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(settings.getByTestId('accounts-notice')).toHaveText('Account “Throwaway” removed (it held no data)');
+  await expect(settings.getByRole('cell', { name: 'Throwaway' })).toHaveCount(0);
+
+  // The first page heard it live: its switcher no longer offers it, and it lists all accounts again.
+  await expect(switcher.locator('option', { hasText: 'Throwaway' })).toHaveCount(0);
+  await expect.poll(() => new URL(page.url()).searchParams.get('account')).toBeNull();
+  expect(errors).toEqual([]);
+});
