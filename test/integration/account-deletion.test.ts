@@ -256,4 +256,29 @@ describe('DELETE /emulator/accounts/{id}', () => {
     expect(unknown.json).toMatchObject({ success: false, error: 'Account Not Found' });
     expect((await emu.control.listAccounts()).data).toHaveLength(1);
   });
+
+  it('refuses the --api-key account (a CI job keeps its key) and the account of a scenario run under way (409)', async () => {
+    const first = await startEmulator();
+    const ci = (await first.control.createAccount({ name: 'CI', api_key: 'mly_ci_key_for_deletion_tests_1' })).data;
+    await first.stop();
+    emu = await startEmulator({ apiKey: ci.api_key }, {}, first.dataDir);
+    closers.push(() => import('node:fs/promises').then((fs) => fs.rm(first.dataDir, { recursive: true, force: true })));
+    const keyed = await emu.request('DELETE', `/emulator/accounts/${ci.id}`);
+    expect(keyed.status).toBe(409);
+    expect(keyed.json.error).toMatch(/--api-key cannot be deleted/);
+
+    const hooks = await receiver();
+    const scenario = `version: 1\nname: Long\nduration: 1h\nwebhook: { url: ${hooks.url} }\ntraffic: { count: 100000, rate: 1/s, subject: Hi, html: <p>Hi</p>, to: "u{n}@example.test" }\n`;
+    const run = (await emu.control.startScenarioRun({ source: scenario })).data;
+    await expect.poll(async () => (await emu!.control.getScenarioRun(run.id)).data.accountId).not.toBe('');
+    const accountId = (await emu.control.getScenarioRun(run.id)).data.accountId;
+    const busy = await emu.request('DELETE', `/emulator/accounts/${accountId}`);
+    expect(busy.status).toBe(409);
+    expect(busy.json.error).toContain(run.id);
+    await emu.control.stopScenarioRun(run.id);
+    await expect.poll(async () => (await emu!.control.getScenarioRun(run.id)).data.status, { timeout: 20_000 }).toBe('stopped');
+    // Once it has ended, its account goes; the run's record stays, still naming it.
+    expect((await emu.control.deleteAccount(accountId)).data.account_id).toBe(accountId);
+    expect((await emu.control.getScenarioRun(run.id)).data.accountId).toBe(accountId);
+  });
 });
