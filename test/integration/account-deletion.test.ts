@@ -79,6 +79,24 @@ function countsOf(db: Database.Database, owned: Map<string, string>, accountId: 
   );
 }
 
+/** The live stream's `account.deleted` announcements while `act` runs (read until `count` came, at most 5 s). */
+async function deletionsAnnounced(e: TestEmulator, count: number, act: () => Promise<unknown>): Promise<unknown[]> {
+  const controller = new AbortController();
+  const res = await fetch(`${e.url}/emulator/stream`, { signal: controller.signal });
+  const reader = res.body!.getReader();
+  await act();
+  let text = '';
+  const found = () => text.split('\n\n').filter((block) => block.startsWith('event: account.deleted\n'));
+  const deadline = Date.now() + 5_000;
+  while (found().length < count && Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  controller.abort();
+  return found().map((block) => JSON.parse(block.split('\n')[1]!.slice(6)));
+}
+
 describe('DELETE /emulator/accounts/{id}', () => {
   it('removes every row of the account in every table that holds account data, and nothing of another account', async () => {
     emu = await startEmulator({ retrySchedule: [3_600_000] });
@@ -244,6 +262,14 @@ describe('DELETE /emulator/accounts/{id}', () => {
     await emu.control.deleteAccount(gone.record.id);
     const after = await whenIndexed(() => emu!.control.listMessages({ q: 'zebra' } as never));
     expect(after.data.messages.map((m) => m.subject)).toEqual(['zebra kept']);
+  });
+
+  it('announces each deleted account on the live stream, and each account a reset removes', async () => {
+    emu = await startEmulator();
+    const one = await account(emu, 'One');
+    const two = await account(emu, 'Two');
+    expect(await deletionsAnnounced(emu, 1, () => emu!.control.deleteAccount(one.record.id))).toEqual([{ account_id: one.record.id, name: 'One' }]);
+    expect(await deletionsAnnounced(emu, 1, () => emu!.control.resetEmulator())).toEqual([{ account_id: two.record.id, name: 'Two' }]);
   });
 
   it('refuses the default account (409) and an unknown id (404), in the error shape', async () => {

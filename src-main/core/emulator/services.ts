@@ -254,7 +254,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
       const run = services.scenarios.active()?.run;
       return run?.accountId === accountId ? run.id : undefined;
     },
-    announceDeleted: (deleted) => live.emit('account.deleted', { account_id: deleted.account_id, name: deleted.name }),
+    announceDeleted: (account) => live.emit('account.deleted', account),
     flushWrites: () => writes.flush(),
     forgetCached: () => {
       webhooks.forgetCached();

@@ -27,8 +27,8 @@ export interface ResetDeps {
   removeCopies: (accountId: string) => void;
   /** The scenario run under way that uses the account, if any (its account is not deleted under it). */
   runUsing: (accountId: string) => string | undefined;
-  /** Tells the UI an account is gone. */
-  announceDeleted: (deleted: AccountDeleted) => void;
+  /** Tells the UI an account is gone (deleted, or removed by a reset). */
+  announceDeleted: (account: { account_id: string; name: string }) => void;
   /** Commits writes still queued (the write batcher), so none lands after the wipe. */
   flushWrites: () => void;
   /** Forgets what the services keep in memory of the wiped rows (filters, DKIM keys, routes, rules). */
@@ -66,11 +66,14 @@ export class ResetService {
       this.deps.targets.suspend();
       try {
         const kept = this.deps.keptAccountIds();
-        return await this.quiesced(undefined, 'resetNotDone', () => {
+        const removed = this.deps.accounts.list().filter((a) => !kept.includes(a.id));
+        const result = await this.quiesced(undefined, 'resetNotDone', () => {
           const counts = this.deps.repo.wipe(kept);
           this.deps.clock.reset();
           return { ...counts, accounts_kept: kept };
         });
+        for (const a of removed) this.deps.announceDeleted({ account_id: a.id, name: a.name });
+        return result;
       } finally {
         this.deps.targets.resume();
       }
@@ -98,7 +101,7 @@ export class ResetService {
           this.deps.repo.deleteAccount(accountId, () => this.deps.removeCopies(accountId)),
         );
         const deleted = { account_id: accountId, name: account.name, removed };
-        this.deps.announceDeleted(deleted);
+        this.deps.announceDeleted({ account_id: accountId, name: account.name });
         return deleted;
       } finally {
         this.deps.targets.reopenAccount(accountId);
