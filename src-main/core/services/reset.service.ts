@@ -76,6 +76,7 @@ export class ResetService {
         return result;
       } finally {
         this.deps.targets.resume();
+        this.lookUpAfresh();
       }
     }).finally(() => {
       this.running = undefined;
@@ -105,8 +106,17 @@ export class ResetService {
         return deleted;
       } finally {
         this.deps.targets.reopenAccount(accountId);
+        this.lookUpAfresh(accountId);
       }
     });
+  }
+
+  /**
+   * The dispatcher looks the targets (of the account) up again rather than remembering them as gone
+   * while suspended: when the wipe did not happen (409), they are live.
+   */
+  private lookUpAfresh(accountId?: string): void {
+    for (const t of this.deps.repo.allTargets(accountId)) this.deps.dispatcher.targetChanged(t.target_kind, t.target_id);
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
