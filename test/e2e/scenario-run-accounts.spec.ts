@@ -47,6 +47,9 @@ test('Scenarios: “Remove run accounts” deletes the runs’ accounts with the
   for (const a of runAccounts) await expect(switcher.locator('option', { hasText: a.name })).toHaveCount(1);
   await expect(switcher).toHaveValue(runAccounts[0]!.id);
 
+  // The run shown offers to remove just its own account.
+  await expect(page.getByTestId('remove-run-account')).toHaveText('Remove its account…');
+  await page.screenshot({ path: 'test-results/scenario-run-accounts-before.png' });
   await page.getByTestId('remove-run-accounts').click();
   const dialog = page.getByTestId('confirm-dialog');
   await expect(dialog).toContainText('Delete the accounts of 2 runs');
@@ -58,6 +61,7 @@ test('Scenarios: “Remove run accounts” deletes the runs’ accounts with the
 
   await expect(page.getByTestId('remove-run-accounts-outcome')).toHaveText(new RegExp(`^2 accounts removed: ${messages} messages, .*2 webhooks`));
   await expect(page.getByTestId('remove-run-accounts')).toHaveCount(0);
+  await expect(page.getByTestId('remove-run-account')).toHaveCount(0);
   // The switcher lost them (only the default and --api-key accounts are left: one, so it hides) and the URL no longer names one.
   await expect(switcher).toHaveCount(0);
   await expect.poll(() => new URL(page.url()).searchParams.get('account')).toBeNull();
