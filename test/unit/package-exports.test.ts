@@ -77,8 +77,8 @@ describe('package.json', () => {
     });
 
     // Every test file a runner isolates imports mailyard/testing again: what most tests never use (IMAP,
-    // the checks, scenarios' YAML, STARTTLS's certificate maker, the relay, reading and composing MIME,
-    // the UI's file serving) loads on first use. The packages a process holds are in require.cache,
+    // the checks, scenarios' YAML, STARTTLS's certificate maker, the relay, reading and composing MIME)
+    // loads on first use, the UI's file serving with the start. The packages a process holds are in require.cache,
     // whichever way they were loaded.
     it('importing mailyard/testing (import or require) loads none of the parts loaded on first use', () => {
       // nodemailer's small MIME helpers (addresses, encodings, DKIM) are used at import; its transports and composer are not.
