@@ -86,6 +86,9 @@ async function buildFormat(format) {
         output: {
           format,
           exports: 'named',
+          // A part loaded on first use is `import()`ed; in CommonJS it is `require()`d (jest's CommonJS
+          // mode cannot run `import()` without --experimental-vm-modules).
+          dynamicImportInCjs: false,
           entryFileNames: `[name].${ext}`,
           chunkFileNames: `chunks/[name]-[hash].${ext}`,
           // No JSDoc in the bundle: types come from out/types; bundled packages' JSDoc holds `import("./types")` that is not code.

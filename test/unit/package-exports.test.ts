@@ -2,13 +2,13 @@
  * The npm package's entry points as its users' tools read them: `exports` (import/require/types),
  * `main`, `types` and `typesVersions` (TypeScript's node10), `files`. The library build
  * (build/library.mjs, into a temporary folder) is loaded with `require` and `import` in a child Node:
- * both export the same names, and only the entries' own.
+ * both export the same names, and only the entries' own, and neither loads the parts loaded on first use.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 type Conditions = { import: { types: string; default: string }; require: { types: string; default: string } };
@@ -44,22 +44,28 @@ describe('package.json', () => {
     expect(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')).toMatch(/extraMetadata:\s*\n\s*main: out\/main\/desktop\.js/);
   });
 
-  it('the built entries load with require and import and export only their own names', () => {
-    const out = mkdtempSync(join(tmpdir(), 'mailyard-library-'));
-    try {
+  describe('the library build (build/library.mjs, into a temporary folder)', () => {
+    let out: string;
+    beforeAll(() => {
+      out = mkdtempSync(join(tmpdir(), 'mailyard-library-'));
       execFileSync(process.execPath, [join(ROOT, 'build/library.mjs'), '--out', out], { cwd: ROOT, encoding: 'utf8' });
-      const script = `
-        const main = require('./index.cjs'), testing = require('./testing.cjs');
-        Promise.all([import('./index.js'), import('./testing.js')]).then(([m, t]) =>
-          console.log(JSON.stringify({ cjs: [Object.keys(main), Object.keys(testing)], esm: [Object.keys(m), Object.keys(t)] })));`;
       // The build as in the package: a "type": "module" folder whose packages resolve (here: the repository's).
       writeFileSync(join(out, 'package.json'), '{"type": "module"}');
       symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'));
+    }, 60_000);
+    afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+    /** Runs `script` (CommonJS) in a child Node in the build's folder; its output is JSON. */
+    const probe = <T>(script: string): T => {
       writeFileSync(join(out, 'probe.cjs'), script);
-      const names = JSON.parse(execFileSync(process.execPath, [join(out, 'probe.cjs')], { cwd: out, encoding: 'utf8' })) as {
-        cjs: string[][];
-        esm: string[][];
-      };
+      return JSON.parse(execFileSync(process.execPath, [join(out, 'probe.cjs')], { cwd: out, encoding: 'utf8' })) as T;
+    };
+
+    it('the built entries load with require and import and export only their own names', () => {
+      const names = probe<{ cjs: string[][]; esm: string[][] }>(`
+        const main = require('./index.cjs'), testing = require('./testing.cjs');
+        Promise.all([import('./index.js'), import('./testing.js')]).then(([m, t]) =>
+          console.log(JSON.stringify({ cjs: [Object.keys(main), Object.keys(testing)], esm: [Object.keys(m), Object.keys(t)] })));`);
       const testingNames = ['ApiError', 'ControlClient', 'ServiceClient', 'VERSION', 'WaitTimeoutError', 'startMailyard'];
       for (const [main, testing] of [names.cjs, names.esm]) {
         expect(testing).toEqual(expect.arrayContaining(testingNames));
@@ -68,10 +74,42 @@ describe('package.json', () => {
         expect([...main!, ...testing!].filter((n) => n.length <= 2)).toEqual([]);
       }
       expect(names.cjs.map((n) => [...n].sort())).toEqual(names.esm.map((n) => [...n].sort()));
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
-  }, 60_000);
+    });
+
+    // Every test file a runner isolates imports mailyard/testing again: what most tests never use (IMAP,
+    // the checks, scenarios' YAML, STARTTLS's certificate maker, the relay, reading and composing MIME)
+    // loads on first use, the UI's file serving with the start. The packages a process holds are in require.cache,
+    // whichever way they were loaded.
+    it('importing mailyard/testing (import or require) loads none of the parts loaded on first use', () => {
+      // nodemailer's small MIME helpers (addresses, encodings, DKIM) are used at import; its transports and composer are not.
+      const lazy = ['imapflow', 'mailparser', 'libmime', 'he', 'yaml', 'selfsigned', 'htmlparser2', '@jsx-email/doiuse-email'];
+      const lazyNodemailer = ['nodemailer.js', 'mail-composer', 'smtp-transport'];
+      const loaded = (entry: string) =>
+        probe<{ packages: string[]; nodemailer: string[]; chunks: string[] }>(`
+          Promise.resolve(${entry}).then(() => {
+            const files = Object.keys(require.cache);
+            const packages = [...new Set(files.map((f) => /node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(f)?.[1]).filter(Boolean))];
+            const nodemailer = files.map((f) => /nodemailer\\/dist\\/cjs\\/([^/]+)/.exec(f)?.[1]).filter(Boolean);
+            console.log(JSON.stringify({ packages, nodemailer, chunks: files.filter((f) => f.includes('/chunks/')).map((f) => f.replace(/.*\\//, '')) }));
+          });`);
+      for (const entry of ["require('./testing.cjs')", "import('./testing.js')"]) {
+        const { packages, nodemailer, chunks } = loaded(entry);
+        expect(packages, entry).toContain('fastify');
+        expect(
+          packages.filter((p) => lazy.includes(p)),
+          entry,
+        ).toEqual([]);
+        expect(
+          nodemailer.filter((m) => lazyNodemailer.includes(m)),
+          entry,
+        ).toEqual([]);
+        expect(
+          chunks.filter((c) => /^(static|links|compat)-/.test(c)),
+          entry,
+        ).toEqual([]);
+      }
+    });
+  });
 
   it('the type declarations build, exist where `exports` points, and import only runtime dependencies', () => {
     const out = mkdtempSync(join(tmpdir(), 'mailyard-types-'));

@@ -157,6 +157,15 @@ function isApiPath(url: string): boolean {
   return API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
 }
 
+/**
+ * fastify's JSON-schema compilers (ajv, fast-json-stringify) are loaded when an app is made unless it
+ * brings its own: no route here has a JSON schema (requests are checked with the operation table's
+ * zod schemas), so these stand in and the start does not load them. A route given one fails at start.
+ */
+const noJsonSchemas = () => () => {
+  throw new Error("routes take no JSON schema here: requests are checked with the operation table's zod schemas");
+};
+
 /** The one HTTP listener's routes, hooks and error handling; the caller decides where it listens. */
 export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
   const logger: FastifyBaseLogger = deps.logger.child({ component: 'http' });
@@ -168,6 +177,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.maxBodyBytes,
+    schemaController: { compilersFactory: { buildValidator: noJsonSchemas, buildSerializer: noJsonSchemas } },
     // Slow clients cannot hold a connection: headers, whole request, idle keep-alive and a silent
     // socket are each bounded. Node checks the first two every `connectionsCheckingInterval`.
     requestTimeout: deps.timeouts.requestMs,

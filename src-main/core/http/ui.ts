@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** The web UI's policy: only its own scripts; captured HTML is shown in sandboxed frames of its own. */
@@ -38,6 +37,8 @@ export async function registerUi(app: FastifyInstance, uiDir: string | undefined
     app.get('/', (_req, reply) => page(reply));
     return page;
   }
+  // Its file serving (a bundled tree of packages) loads at start, when the UI is served, not on import.
+  const { default: fastifyStatic } = await import('@fastify/static');
   await app.register(fastifyStatic, {
     root: uiDir,
     index: false,

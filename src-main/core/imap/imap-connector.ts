@@ -1,4 +1,4 @@
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import type { MailerRow } from '../store/mailers.repo';
 import type { ImapConnectorDeps } from './imap-deps';
 import { InboxWatch } from './inbox-watch';
@@ -52,6 +52,7 @@ export class ImapConnector {
     let client: ImapFlow | undefined;
     try {
       const address = await this.deps.serverAddress(row.host);
+      const { ImapFlow } = await import('imapflow');
       client = new ImapFlow({ ...imapOptions(row, this.deps.mailers.credentials(row), this.deps.verifyTls, address), verifyOnly: true });
       client.on('error', () => {});
       await withinWallTime(this.deps.wall ?? systemWallScheduler(), SETUP_TIMEOUT_MS, client.connect(), setupTimeoutError);

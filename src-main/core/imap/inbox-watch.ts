@@ -1,4 +1,4 @@
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import type { MailerRow } from '../store/mailers.repo';
 import type { InboxWatchDeps } from './imap-deps';
 import { describeImapError, imapOptions, SETUP_TIMEOUT_MS, setupTimeoutError } from './imap-options';
@@ -71,6 +71,9 @@ export class InboxWatch {
     try {
       // Checked at every connection: a refused address is a failed connection (imap_error), never made.
       const address = await this.deps.serverAddress(row.host);
+      if (this.closed) return;
+      // imapflow loads with the first IMAP configuration, not with the emulator: most runs have none.
+      const { ImapFlow } = await import('imapflow');
       if (this.closed) return;
       client = new ImapFlow(imapOptions(row, mailers.credentials(row), verifyTls, address));
     } catch (err) {

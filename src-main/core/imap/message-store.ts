@@ -1,4 +1,4 @@
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import { monotonicFactory } from 'ulid';
 import type { ImapMessagePayload } from '../../../src-shared/schemas/mailers';
 import { isoTimestamp } from '../clock';
@@ -44,6 +44,7 @@ export class ImapMessageStore {
       problem = `over the size limit: ${bytes(oversize.size)} on the server, ${bytes(oversize.limit)} allowed; only its header block was taken`;
     } else {
       try {
+        const { simpleParser } = await import('mailparser');
         parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
       } catch (err) {
         const reason = `${(err as Error).message ?? String(err)}${(err as { code?: string }).code ? ` (${(err as { code?: string }).code})` : ''}`;

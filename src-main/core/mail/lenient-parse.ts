@@ -1,9 +1,13 @@
-import libmime from 'libmime';
-import { MailParser, type AddressObject, type Attachment, type MailParserOptions } from 'mailparser';
+import { lazyImport } from '../lazy-load';
+import { libmime } from './libmime';
+import type { AddressObject, Attachment, MailParserOptions } from 'mailparser';
 import addressparser from 'nodemailer/lib/addressparser';
 import { shownFileName } from './file-name';
 import { bodyStart, splitEntity } from './header-end';
 import type { MailAddress, MailContent } from './parsed-mail';
+
+/** mailparser, loaded with the first message read. */
+const loadMailparser = lazyImport(() => import('mailparser'));
 
 /**
  * mailparser (through mailsplit) refuses a message whose MIME tree has more than 1,000 nodes or one of
@@ -69,7 +73,7 @@ function addressesOf(value: unknown): MailAddress[] {
 /** Encoded words decoded; text that is not valid encoding kept as it is. */
 function decodeWords(value: string): string {
   try {
-    return libmime.decodeWords(value);
+    return libmime().decodeWords(value);
   } catch {
     return value;
   }
@@ -93,7 +97,8 @@ function headerLineOf(line: string): HeaderLine {
 }
 
 /** One parse with mailparser's streaming parser: attachments read through (kept only when asked), never collected otherwise. */
-function parseOnce(raw: Buffer, options: ParseOptions, limits: SplitterLimits): Promise<MailView> {
+async function parseOnce(raw: Buffer, options: ParseOptions, limits: SplitterLimits): Promise<MailView> {
+  const { MailParser } = await loadMailparser();
   return new Promise((resolve, reject) => {
     const parserOptions: MailParserOptions & SplitterLimits = {
       skipImageLinks: true,

@@ -1,4 +1,4 @@
-import libmime from 'libmime';
+import { libmime } from './libmime';
 import { splitEntity } from './header-end';
 
 /** The readable parts of a message: its text and HTML parts (decoded, in order) and its attachments' file names. */
@@ -122,10 +122,10 @@ export function readTextParts(raw: Buffer): TextParts | null {
   const walk = (node: Buffer, depth: number): boolean => {
     if (depth > MAX_DEPTH || ++parts > MAX_PARTS) return false;
     const { head, body } = splitNode(node);
-    const headers = libmime.decodeHeaders(head) as Record<string, string[]>;
-    const contentType = libmime.parseHeaderValue(headers['content-type']?.[0] ?? 'text/plain');
+    const headers = libmime().decodeHeaders(head) as Record<string, string[]>;
+    const contentType = libmime().parseHeaderValue(headers['content-type']?.[0] ?? 'text/plain');
     const type = contentType.value.trim().toLowerCase();
-    const disposition = headers['content-disposition']?.[0] ? libmime.parseHeaderValue(headers['content-disposition'][0]) : null;
+    const disposition = headers['content-disposition']?.[0] ? libmime().parseHeaderValue(headers['content-disposition'][0]) : null;
     if (type.startsWith('multipart/')) {
       const boundary = contentType.params.boundary;
       const children = boundary ? splitMultipart(body, boundary) : null;
@@ -134,7 +134,7 @@ export function readTextParts(raw: Buffer): TextParts | null {
     }
     if (type === 'message/rfc822' || type === 'message/global') return false;
     const filename = disposition?.params.filename ?? contentType.params.name;
-    if (filename) out.filenames.push(libmime.decodeWords(filename));
+    if (filename) out.filenames.push(libmime().decodeWords(filename));
     if (disposition?.value.trim().toLowerCase() === 'attachment' || filename) return true;
     if (type !== 'text/plain' && type !== 'text/html') return true;
     const text = decodeBody(body, headers['content-transfer-encoding']?.[0]?.trim() ?? '', contentType.params.charset ?? 'us-ascii');

@@ -1,5 +1,9 @@
-import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { lazyRequire } from '../lazy-load';
 import { Scenario } from '../../../src-shared/scenario/format';
+
+/** The YAML parser, loaded with the first scenario file read: most runs read none. */
+const yaml = lazyRequire<typeof import('yaml')>('yaml');
 
 /** One problem of a scenario file: the field's dotted path, where the text has it (1-based), and what is wrong. */
 export interface ScenarioFileError {
@@ -15,6 +19,7 @@ export type ParseResult = { ok: true; scenario: Scenario } | { ok: false; errors
 function offsetOf(doc: Document, path: readonly PropertyKey[]): number | null {
   let node: unknown = doc.contents;
   let offset: number | null = (node as { range?: number[] } | null)?.range?.[0] ?? null;
+  const { isMap, isSeq } = yaml();
   for (const key of path) {
     if (isMap(node)) {
       const pair = node.items.find((p) => (p.key as { value?: unknown } | null)?.value === key);
@@ -43,6 +48,7 @@ function aliasProblem(err: unknown): string {
  * with its line and column: a YAML syntax error, then each field zod refuses. Never throws.
  */
 export function parseScenario(source: string): ParseResult {
+  const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const doc = parseDocument(source, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {

@@ -1,8 +1,12 @@
-import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { MailerRow } from '../store/mailers.repo';
 import { StrictAddressError } from '../net/strict-addresses';
 import type { MailerCredentials } from '../services/mailers/mailer-credentials';
+
+/** nodemailer's SMTP transport, loaded with the first relay or mailer test: most runs make neither. */
+export async function loadNodemailer(): Promise<typeof import('nodemailer').default> {
+  return (await import('nodemailer')).default;
+}
 
 /**
  * The nodemailer options of an SMTP configuration, with bounded time-outs. `secure` as the contract
@@ -82,7 +86,7 @@ export type SmtpCheck = { ok: true; message: string } | { ok: false; message: st
  */
 export async function checkSmtpLogin(row: MailerRow, credentials: MailerCredentials, verifyTls: boolean, address?: string): Promise<SmtpCheck> {
   try {
-    const transport = nodemailer.createTransport(smtpTransportOptions(row, credentials, verifyTls, address));
+    const transport = (await loadNodemailer()).createTransport(smtpTransportOptions(row, credentials, verifyTls, address));
     try {
       await transport.verify();
     } finally {

@@ -1,4 +1,4 @@
-import libmime from 'libmime';
+import { libmime } from '../mail/libmime';
 import addressparser from 'nodemailer/lib/addressparser';
 import { headerEnd } from '../mail/header-end';
 import type { MailAddress } from '../mail/parsed-mail';
@@ -50,7 +50,7 @@ export function readHeaders(raw: Buffer): Map<string, string> {
 /** Encoded words (RFC 2047) decoded; text that is not valid encoding is kept as it is. */
 function decodeText(value: string): string {
   try {
-    return libmime.decodeWords(value);
+    return libmime().decodeWords(value);
   } catch {
     return value;
   }

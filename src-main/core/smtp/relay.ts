@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import { ClockAlarm, isoTimestamp, type Clock } from '../clock';
 import { appError } from '../error-catalogue';
@@ -10,7 +9,7 @@ import type { MessageLog } from '../services/events/message-log';
 import type { EmailEventsService } from '../services/events/email-events.service';
 import type { MailerCredentials } from '../services/mailers/mailer-credentials';
 import type { MailersService } from '../services/mailers/mailers.service';
-import { checkSmtpLogin, smtpReply, smtpTransportOptions, type SmtpFailure } from './connection';
+import { checkSmtpLogin, loadNodemailer, smtpReply, smtpTransportOptions, type SmtpFailure } from './connection';
 
 /** Messages relayed at the same time at most. */
 const CONCURRENCY = 4;
@@ -134,7 +133,9 @@ export class SmtpRelay {
     try {
       // Checked at every relay: a refused address is this relay's failure, with no connection made.
       const serverAddress = await this.deps.serverAddress(mailer.host);
-      const transport = nodemailer.createTransport(smtpTransportOptions(mailer, this.deps.mailers.credentials(mailer), this.deps.verifyTls, serverAddress));
+      const transport = (await loadNodemailer()).createTransport(
+        smtpTransportOptions(mailer, this.deps.mailers.credentials(mailer), this.deps.verifyTls, serverAddress),
+      );
       try {
         const info = await transport.sendMail({ envelope: { from, to }, raw });
         return { outcome: { ok: true, response: info.response }, accepted: info.accepted.map(address), rejected: info.rejected.map(address) };

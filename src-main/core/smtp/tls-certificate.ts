@@ -1,7 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import { makeDataDir, PRIVATE_FILE_MODE } from '../store/data-dir';
 
 export interface TlsIdentity {
@@ -21,6 +20,8 @@ const CERT_FILE = 'smtp-tls-cert.pem';
 const RENEW_BEFORE_MS = 7 * 24 * 3600 * 1000;
 
 async function makeCertificate(now: Date): Promise<TlsIdentity> {
+  // Loaded only when a certificate is made (STARTTLS on a store without one): it costs a start that needs none.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',

@@ -1,8 +1,6 @@
 import type { MessageChecks, SpamCheck } from '../../../../src-shared/schemas/checks';
 import type { MessagesService } from '../email/messages.service';
 import type { TokenLookup } from '../email/preview';
-import { checkCompatibility, COMPAT_SOURCE } from './compat';
-import { checkLinks, isRemoteImage, scanHtml } from './links';
 import type { Spamd } from '../../spamd/spamd';
 
 export interface ChecksDeps {
@@ -14,6 +12,9 @@ export interface ChecksDeps {
   spamFilterOn: boolean;
 }
 
+/** The checks' code (an HTML parser, caniemail's data) loads with the first check: most runs ask for none. */
+const loadChecks = () => Promise.all([import('./compat'), import('./links')]);
+
 /** A captured message's Checks tab: its links, its HTML against email clients, and SpamAssassin's score. */
 export class ChecksService {
   constructor(private readonly deps: ChecksDeps) {}
@@ -21,6 +22,7 @@ export class ChecksService {
   /** Links and compatibility: computed from the HTML part as the sender wrote it. */
   async checks(id: string): Promise<MessageChecks> {
     const html = await this.deps.messages.html(id);
+    const [{ checkCompatibility, COMPAT_SOURCE }, { checkLinks, isRemoteImage, scanHtml }] = await loadChecks();
     if (html === null) {
       return { id, has_html: false, html: null, links: [], remote_images: 0, compatibility: { source: COMPAT_SOURCE, findings: [], families: [] } };
     }

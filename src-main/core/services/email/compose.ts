@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as base64 from 'nodemailer/lib/base64';
 import DKIM from 'nodemailer/lib/dkim';
-import MailComposer from 'nodemailer/lib/mail-composer';
+import { loadMailComposer } from '../../mail/mail-composer';
 import type MimeNode from 'nodemailer/lib/mime-node';
 import * as qp from 'nodemailer/lib/qp';
 import type { SendEmailBody } from '../../../../src-shared/schemas/email';
@@ -46,6 +46,7 @@ export async function composeMessage(
   const html = options.html ?? body.content?.find((c) => c.type === 'text/html')?.value;
   const text = options.text ?? body.content?.find((c) => c.type === 'text/plain')?.value;
   const attachments = composerAttachments(body.attachments);
+  const MailComposer = await loadMailComposer();
   const tree = new MailComposer({
     from: address(body.from),
     to: body.to.map(address),

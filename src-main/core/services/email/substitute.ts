@@ -1,4 +1,4 @@
-import he from 'he';
+import { he } from './he';
 import { PLACEHOLDER, SEND_LIMITS } from '../../../../src-shared/schemas/email';
 import { appError } from '../../error-catalogue';
 
@@ -46,7 +46,7 @@ function substitute(text: string, values: Map<string, string>, html: boolean, mi
     let filled = value;
     if (html) {
       // Escaped once per name, not once per placeholder.
-      filled = escaped.get(name) ?? he.encode(value, { useNamedReferences: false });
+      filled = escaped.get(name) ?? he().encode(value, { useNamedReferences: false });
       if (!escaped.has(name)) escaped.set(name, filled);
     }
     length += filled.length - all.length;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import he from 'he';
+import { he } from './he';
 import { linkToken, type TrackedLink } from '../../store/tracking-tokens';
 
 export interface TrackingToken {
@@ -47,7 +47,7 @@ const LINK = /<a\b([^>]*?)\bhref\s*=\s*(["'])(https?:\/\/[^"']*)\2([^>]*)>([\s\S
 
 /** The visible text of an anchor's content, for `link_name`. */
 function linkName(inner: string): string {
-  return he
+  return he()
     .decode(inner.replace(/<[^>]*>/g, ' '))
     .replace(/\s+/g, ' ')
     .trim()
@@ -67,7 +67,7 @@ export function prepareLinks(html: string): PreparedLinks {
   for (let m = LINK.exec(html); m !== null && list.length < MAX_TRACKED_LINKS; m = LINK.exec(html)) {
     const [all, before, quote, href, after, inner] = m as unknown as [string, string, string, string, string, string];
     parts.push(`${part}${html.slice(from, m.index)}<a${before}href=${quote}`);
-    list.push({ url: he.decode(href), link_name: linkName(inner) });
+    list.push({ url: he().decode(href), link_name: linkName(inner) });
     part = `${quote}${after}>${inner}</a>`;
     from = m.index + all.length;
   }

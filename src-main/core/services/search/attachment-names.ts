@@ -1,4 +1,4 @@
-import libmime from 'libmime';
+import { libmime } from '../../mail/libmime';
 import { shownFileName } from '../../mail/file-name';
 import { headerEnd } from '../../mail/header-end';
 
@@ -19,9 +19,9 @@ interface PartHeaders {
 
 /** A part's Content-Type and Content-Disposition (read with libmime: folded lines, RFC 2231 and encoded words). */
 function partHeaders(block: string): PartHeaders {
-  const headers = libmime.decodeHeaders(block) as Record<string, string[]>;
-  const type = libmime.parseHeaderValue(headers['content-type']?.[0] ?? 'text/plain');
-  const disp = libmime.parseHeaderValue(headers['content-disposition']?.[0] ?? '');
+  const headers = libmime().decodeHeaders(block) as Record<string, string[]>;
+  const type = libmime().parseHeaderValue(headers['content-type']?.[0] ?? 'text/plain');
+  const disp = libmime().parseHeaderValue(headers['content-disposition']?.[0] ?? '');
   const name = disp.params.filename || type.params.name;
   return {
     type: type.value.toLowerCase(),
@@ -33,7 +33,7 @@ function partHeaders(block: string): PartHeaders {
 
 function safeDecode(value: string): string {
   try {
-    return libmime.decodeWords(value);
+    return libmime().decodeWords(value);
   } catch {
     return value;
   }

@@ -1,4 +1,4 @@
-import libmime from 'libmime';
+import { libmime } from '../../mail/libmime';
 import { attachmentIndexLine } from '../../../../src-shared/search/attachment-words';
 import { bodyStart, headerEnd } from '../../mail/header-end';
 import { parseLeniently } from '../../mail/lenient-parse';
@@ -53,7 +53,7 @@ export function headerSearchText(raw: Buffer, attachments = attachmentSearchLine
   const block = raw.subarray(0, headerEnd(raw, 0, Math.min(raw.length, HEADER_LIMIT))).toString('utf8');
   let headers: string;
   try {
-    headers = libmime.decodeWords(block);
+    headers = libmime().decodeWords(block);
   } catch {
     headers = block;
   }
