@@ -178,18 +178,19 @@ export class EmailService {
     // A message sent through a mailer gets its real outcome from the relay, not the simulation.
     const relay = send.relayed ? this.deps.relay : undefined;
     // A shared composition is stored once, under the key of its first copy.
-    const storedAs = new Map<Buffer, string>();
+    const storedAs = new Map<Buffer | string, string>();
     const rows: MessageRow[] = [];
     await this.deps.writes.run(() => {
       // The batcher may run this twice (after another write of its group failed): start afresh.
       storedAs.clear();
       rows.length = 0;
       for (const c of send.copies) {
-        let contentId = storedAs.get(c.raw);
+        const content = c.recipe ?? c.raw;
+        let contentId = storedAs.get(content);
         if (contentId === undefined) {
           contentId = c.id;
-          storedAs.set(c.raw, contentId);
-          messages.insertContent({ content_id: contentId, raw: c.raw });
+          storedAs.set(content, contentId);
+          messages.insertContent({ content_id: contentId, raw: c.raw, recipe: c.recipe });
         }
         const lc = c.email.toLowerCase();
         const plan = c.generationFailure ? generationFailed(c.generationFailure) : planFor(c.email, simulation.isSuppressed(accountId, lc), rules);
