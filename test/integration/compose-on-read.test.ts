@@ -31,12 +31,12 @@ const request: SendEmailBody = {
 };
 
 /** The stored content of the send's copy: its raw bytes and its recipe, read beside the emulator. */
-function storedContent(id: string): { raw: Buffer; recipe: string | null } {
+function storedContent(id: string): { raw: Buffer; recipe: Buffer | null } {
   const db = new Database(join(emu.dataDir, DATABASE_FILE), { readonly: true });
   try {
     return db.prepare('SELECT c.raw, c.recipe FROM message_contents c JOIN messages m ON m.content_id = c.content_id WHERE m.id = ?').get(id) as {
       raw: Buffer;
-      recipe: string | null;
+      recipe: Buffer | null;
     };
   } finally {
     db.close();

@@ -13,11 +13,11 @@ export interface MessageContentRow {
   /** The RFC 5322 message as composed or received; empty while `recipe` waits to be composed. */
   raw: Buffer;
   /** A send stored as what was asked (services/email/compose-later.ts), composed on the first read; null once composed, or when `raw` came whole. */
-  recipe?: string | null;
+  recipe?: Buffer | null;
 }
 
 /** Makes the raw message of a stored recipe, the same bytes every time (composeRecipe). */
-export type ComposeLater = (recipe: string) => Buffer;
+export type ComposeLater = (recipe: Buffer) => Buffer;
 
 /** One recipient's copy of a send (API or SMTP): what the email logs list, one entry each. */
 export interface MessageRow {
@@ -235,7 +235,7 @@ export class MessagesRepo {
     return row.patch ? applyPatch(raw, row.patch) : raw;
   }
 
-  private composeStored(contentId: string, recipe: string): Buffer {
+  private composeStored(contentId: string, recipe: Buffer): Buffer {
     if (this.composeLater === undefined) throw new Error('this store cannot compose a send stored as its recipe');
     const raw = this.composeLater(recipe);
     try {

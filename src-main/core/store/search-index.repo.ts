@@ -16,7 +16,7 @@ export interface PendingCopy {
 /** The start of a stored content: its raw bytes, or (raw empty) the recipe they are composed from (services/email/compose-later.ts). */
 export interface StoredContentStart {
   raw: Buffer;
-  recipe: string | null;
+  recipe: Buffer | null;
 }
 
 /** What the indexer derived from a copy's message: its body's words, its header lines, the addresses of both. */
@@ -47,7 +47,7 @@ export class SearchIndexRepo {
       newest: db.prepare<[], { n: number | null }>('SELECT MAX(message_rowid) AS n FROM search_pending'),
       stillPending: db.prepare<[number], { n: number }>('SELECT 1 AS n FROM search_pending WHERE message_rowid = ?'),
       done: db.prepare<[number]>('DELETE FROM search_pending WHERE message_rowid = ?'),
-      content: db.prepare<[number, string], { raw: Buffer | null; recipe: string | null }>(
+      content: db.prepare<[number, string], { raw: Buffer | null; recipe: Buffer | null }>(
         'SELECT substr(raw, 1, ?) AS raw, recipe FROM message_contents WHERE content_id = ?',
       ),
       insertSearch: db.prepare<[{ rowid: number; subject: string; sender: string; recipient: string; body: string; headers: string }]>(

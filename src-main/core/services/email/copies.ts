@@ -22,7 +22,7 @@ export interface RecordedCopy {
   type: RecipientType;
   raw: Buffer;
   /** The send as asked, composed on its first read (see compose-later.ts); `raw` is then empty. */
-  recipe?: string;
+  recipe?: Buffer;
   patch?: Buffer;
   tokens: TrackingToken[];
   /**
@@ -87,7 +87,7 @@ export async function composeCopies(
   const substituted = send.substitute && countPlaceholders([subject, html, text], 0) > 0;
   // Composing is asynchronous: done before the transaction that stores everything.
   const copies: RecordedCopy[] = [];
-  let shared: { raw: Buffer; recipe?: string } | undefined;
+  let shared: { raw: Buffer; recipe?: Buffer } | undefined;
   let base: Buffer | undefined;
   const boundary = randomHex64();
   let found: { html: string; links: PreparedLinks } | undefined;

@@ -178,7 +178,7 @@ export class EmailService {
     // A message sent through a mailer gets its real outcome from the relay, not the simulation.
     const relay = send.relayed ? this.deps.relay : undefined;
     // A shared composition is stored once, under the key of its first copy.
-    const storedAs = new Map<Buffer | string, string>();
+    const storedAs = new Map<Buffer, string>();
     const rows: MessageRow[] = [];
     await this.deps.writes.run(() => {
       // The batcher may run this twice (after another write of its group failed): start afresh.

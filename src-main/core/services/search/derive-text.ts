@@ -10,12 +10,12 @@ import { attachmentSearchLine, headerSearchText, receivedBodySearchText, recipeS
  * To line).
  */
 export interface TextJob {
-  contents: Array<{ id: string; raw: Uint8Array; recipe?: string }>;
+  contents: Array<{ id: string; raw: Uint8Array; recipe?: Uint8Array }>;
   copies: Array<{ contentId: string; patch: Uint8Array | null }>;
 }
 
 /** recipeSearchText, never failing: a recipe that cannot be read is indexed by its copies' columns alone. */
-function safeRecipeSearchText(recipe: string): { body: string; headers: string } {
+function safeRecipeSearchText(recipe: Uint8Array): { body: string; headers: string } {
   try {
     return recipeSearchText(recipe);
   } catch {

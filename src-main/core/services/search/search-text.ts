@@ -60,15 +60,16 @@ export function headerSearchText(raw: Buffer, attachments = attachmentSearchLine
  * receivedBodySearchText and headerSearchText read from the message it composes (its header block is
  * the composer's, made without encoding any body).
  */
-export function recipeSearchText(recipe: string): { body: string; headers: string } {
-  const { body, options } = composeArguments(recipe);
+export function recipeSearchText(recipe: Uint8Array): { body: string; headers: string } {
+  const args = composeArguments(recipe);
+  const { body, options } = args;
   const names = (body.attachments ?? [])
     .filter((a) => (a.disposition ?? (a.content_id ? 'inline' : 'attachment')) === 'attachment')
     .slice(0, MAX_ATTACHMENT_NAMES)
     .map((a) => shownFileName(a.filename) ?? 'attachment');
   return {
     body: bodySearchText(options.text, options.html),
-    headers: headerBlockSearchText(recipeHeaderBlock(recipe), attachmentIndexLine(names)),
+    headers: headerBlockSearchText(recipeHeaderBlock(args), attachmentIndexLine(names)),
   };
 }
 
