@@ -12,6 +12,7 @@ import { SpamFilter } from '../services/checks/spam-filter';
 import { findSpamd, Spamd } from '../spamd/spamd';
 import { DomainsService } from '../services/domains/domains.service';
 import { EmailEventsService } from '../services/events/email-events.service';
+import { composeRecipe } from '../services/email/compose-later';
 import { EmailService } from '../services/email/email.service';
 import { factsOf, MessageLog } from '../services/events/message-log';
 import { MessagesService, toSummary } from '../services/email/messages.service';
@@ -115,7 +116,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
   const inbound = new InboundService({ repo: inboundRepo, clock, dispatcher, checkUrl: (url, path) => checkUrl(urlPolicy, url, path) });
 
   // The email log and the email events every later service records and sends.
-  const messagesRepo = new MessagesRepo(db);
+  const messagesRepo = new MessagesRepo(db, composeRecipe);
   const simulationRepo = new SimulationRepo(db);
   const log = new MessageLog({
     messages: messagesRepo,

@@ -3,14 +3,21 @@ import { applyPatch } from './byte-patch';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import { searchTerms, type MessageSearch } from './message-search';
+import { isStoreFull } from './store-space';
 import { TrackingTokens, type TrackedLink, type TrackingTokenRow } from './tracking-tokens';
 
 export type { MessageSearch } from './message-search';
 
 export interface MessageContentRow {
   content_id: string;
+  /** The RFC 5322 message as composed or received; empty while `recipe` waits to be composed. */
   raw: Buffer;
+  /** A send stored as what was asked (services/email/compose-later.ts), composed on the first read; null once composed, or when `raw` came whole. */
+  recipe?: Buffer | null;
 }
+
+/** Makes the raw message of a stored recipe, the same bytes every time (composeRecipe). */
+export type ComposeLater = (recipe: Buffer) => Buffer;
 
 /** One recipient's copy of a send (API or SMTP): what the email logs list, one entry each. */
 export interface MessageRow {
@@ -104,10 +111,20 @@ export class MessagesRepo {
   /** The search's prepared statements, by their SQL. */
   private readonly searchStatements = new Map<string, Statement<[Record<string, unknown>], unknown>>();
 
-  constructor(private readonly db: Db) {
+  /**
+   * @param composeLater makes the raw message of a send stored as its recipe (the emulator gives
+   * composeRecipe; the store itself composes nothing). Without it such a content cannot be read.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly composeLater?: ComposeLater,
+  ) {
     this.tokens = new TrackingTokens(db);
     this.stmts = {
-      insertContent: db.prepare<[MessageContentRow]>('INSERT INTO message_contents (content_id, raw) VALUES (@content_id, @raw)'),
+      insertContent: db.prepare<[Required<MessageContentRow>]>('INSERT INTO message_contents (content_id, raw, recipe) VALUES (@content_id, @raw, @recipe)'),
+      composed: db.prepare<[{ content_id: string; raw: Buffer }]>(
+        'UPDATE message_contents SET raw = @raw, recipe = NULL WHERE content_id = @content_id AND recipe IS NOT NULL',
+      ),
       insertMessage: db.prepare<[MessageRow]>(
         `INSERT INTO messages (id, ref_id, account_id, content_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
            recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at,
@@ -142,7 +159,7 @@ export class MessagesRepo {
   }
 
   insertContent(row: MessageContentRow): void {
-    this.stmts.insertContent.run(row);
+    this.stmts.insertContent.run({ content_id: row.content_id, raw: row.raw, recipe: row.recipe ?? null });
   }
 
   /** Stores a copy. Its search index rows follow (the trigger of migration 0025 queues it for SearchIndexer). */
@@ -205,15 +222,29 @@ export class MessagesRepo {
     return this.tokens.get(token);
   }
 
-  content(sendId: string): MessageContentRow | undefined {
-    return this.stmts.content.get(sendId);
-  }
-
-  /** A copy's raw message, byte for byte as it was composed or received. */
+  /**
+   * A copy's raw message, byte for byte as it was composed or received: every reader of a message's
+   * bytes comes here. A send stored as its recipe is composed on its first read, and the bytes are
+   * stored in its place, so that happens once; readers run on the one thread that holds the store, so
+   * two never compose the same content at once (and a recipe makes the same bytes whenever it is made).
+   */
   rawOf(row: MessageRow): Buffer | undefined {
     const content = this.stmts.content.get(row.content_id);
     if (!content) return undefined;
-    return row.patch ? applyPatch(content.raw, row.patch) : content.raw;
+    const raw = content.recipe == null ? content.raw : this.composeStored(content.content_id, content.recipe);
+    return row.patch ? applyPatch(raw, row.patch) : raw;
+  }
+
+  private composeStored(contentId: string, recipe: Buffer): Buffer {
+    if (this.composeLater === undefined) throw new Error('this store cannot compose a send stored as its recipe');
+    const raw = this.composeLater(recipe);
+    try {
+      this.stmts.composed.run({ content_id: contentId, raw });
+    } catch (err) {
+      // A full disk: the bytes are made again on the next read, the same ones.
+      if (!isStoreFull(err)) throw err;
+    }
+    return raw;
   }
 
   /** Deletes one copy (and its composed content once no recipient of that send is left). */

@@ -13,6 +13,12 @@ export interface PendingCopy {
   recipient_name: string;
 }
 
+/** The start of a stored content: its raw bytes, or (raw empty) the recipe they are composed from (services/email/compose-later.ts). */
+export interface StoredContentStart {
+  raw: Buffer;
+  recipe: Buffer | null;
+}
+
 /** What the indexer derived from a copy's message: its body's words, its header lines, the addresses of both. */
 export interface DerivedText {
   body: string;
@@ -41,7 +47,9 @@ export class SearchIndexRepo {
       newest: db.prepare<[], { n: number | null }>('SELECT MAX(message_rowid) AS n FROM search_pending'),
       stillPending: db.prepare<[number], { n: number }>('SELECT 1 AS n FROM search_pending WHERE message_rowid = ?'),
       done: db.prepare<[number]>('DELETE FROM search_pending WHERE message_rowid = ?'),
-      content: db.prepare<[number, string], { raw: Buffer }>('SELECT substr(raw, 1, ?) AS raw FROM message_contents WHERE content_id = ?'),
+      content: db.prepare<[number, string], { raw: Buffer | null; recipe: Buffer | null }>(
+        'SELECT substr(raw, 1, ?) AS raw, recipe FROM message_contents WHERE content_id = ?',
+      ),
       insertSearch: db.prepare<[{ rowid: number; subject: string; sender: string; recipient: string; body: string; headers: string }]>(
         'INSERT INTO message_search (rowid, subject, sender, recipient, body, headers) VALUES (@rowid, @subject, @sender, @recipient, @body, @headers)',
       ),
@@ -95,9 +103,11 @@ export class SearchIndexRepo {
     this.stmts.orphans.run();
   }
 
-  /** The first `bytes` of a send's stored content (the raw message its copies are made of). */
-  contentStart(contentId: string, bytes: number): Buffer | undefined {
-    return this.stmts.content.get(bytes, contentId)?.raw;
+  /** The first `bytes` of a send's stored content (the raw message its copies are made of), or its recipe while it is not composed. */
+  contentStart(contentId: string, bytes: number): StoredContentStart | undefined {
+    const row = this.stmts.content.get(bytes, contentId);
+    // substr() of an empty blob (a content not composed yet) is NULL.
+    return row && { raw: row.raw ?? Buffer.alloc(0), recipe: row.recipe };
   }
 
   /** Writes these copies' index rows and takes them off the queue, in one transaction. Answers how many were still there. */

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as base64 from 'nodemailer/lib/base64';
 import DKIM from 'nodemailer/lib/dkim';
-import { loadMailComposer } from '../../mail/mail-composer';
+import { mailComposer } from '../../mail/mail-composer';
 import type MimeNode from 'nodemailer/lib/mime-node';
 import * as qp from 'nodemailer/lib/qp';
 import type { SendEmailBody } from '../../../../src-shared/schemas/email';
@@ -23,31 +23,47 @@ export function composerAttachments(list: SendEmailBody['attachments'] = []) {
 /** What composes a send (composeMessage, or the same on the mail thread). */
 export type Composer = typeof composeMessage;
 
+/** What composeMessage takes besides the request. */
+export interface ComposeOptions {
+  messageId: string;
+  date: Date;
+  /** The subject, HTML and text as sent (after a template and substitutions); the request's own when absent. */
+  subject?: string;
+  html?: string;
+  text?: string;
+  extraHeaders?: Record<string, string>;
+  /** The base of the MIME boundaries (random when absent): the copies of one send share it, so they differ in fewer bytes. */
+  boundary?: string;
+  /** Signs the message (a DKIM-Signature header) with the key of the sender's verified domain. */
+  dkim?: { domainName: string; keySelector: string; privateKey: string };
+}
+
 /**
  * The send payload as a real MIME message, its raw bytes (nodemailer's composer). Attachments are given as bytes
  * only: the composer is told never to read a file or fetch a URL, whatever a request says.
  */
-export async function composeMessage(
-  body: SendEmailBody,
-  options: {
-    messageId: string;
-    date: Date;
-    /** The subject, HTML and text as sent (after a template and substitutions); the request's own when absent. */
-    subject?: string;
-    html?: string;
-    text?: string;
-    extraHeaders?: Record<string, string>;
-    /** The base of the MIME boundaries (random when absent): the copies of one send share it, so they differ in fewer bytes. */
-    boundary?: string;
-    /** Signs the message (a DKIM-Signature header) with the key of the sender's verified domain. */
-    dkim?: { domainName: string; keySelector: string; privateKey: string };
-  },
-): Promise<Buffer> {
+export async function composeMessage(body: SendEmailBody, options: ComposeOptions): Promise<Buffer> {
+  const tree = composerTree(body, options);
+  const raw = (await renderInMemoryYielding(tree)) ?? (await tree.build());
+  return options.dkim ? dkimSign(raw, options.dkim) : raw;
+}
+
+/**
+ * composeMessage's bytes made at once, on the calling thread, for a message without a signature (a
+ * request's parts are always in memory). For a message small enough to compose between two requests.
+ */
+export function composeMessageNow(body: SendEmailBody, options: Omit<ComposeOptions, 'dkim'>): Buffer {
+  const raw = renderInMemory(composerTree(body, options));
+  if (raw === undefined) throw new Error('a message whose parts are not all in memory cannot be composed at once');
+  return raw;
+}
+
+/** nodemailer's MIME tree of the message: its header block is what buildHeaders() of its root answers. */
+export function composerTree(body: SendEmailBody, options: Omit<ComposeOptions, 'dkim'>): MimeNode {
   const html = options.html ?? body.content?.find((c) => c.type === 'text/html')?.value;
   const text = options.text ?? body.content?.find((c) => c.type === 'text/plain')?.value;
-  const attachments = composerAttachments(body.attachments);
-  const MailComposer = await loadMailComposer();
-  const tree = new MailComposer({
+  const MailComposer = mailComposer();
+  return new MailComposer({
     from: address(body.from),
     to: body.to.map(address),
     cc: body.cc?.map(address),
@@ -56,7 +72,7 @@ export async function composeMessage(
     html,
     text,
     headers: { ...body.headers, ...options.extraHeaders },
-    attachments,
+    attachments: composerAttachments(body.attachments),
     messageId: options.messageId,
     date: options.date,
     // The composer would make a system call for the random part of each message's boundaries.
@@ -64,8 +80,6 @@ export async function composeMessage(
     disableFileAccess: true,
     disableUrlAccess: true,
   }).compile();
-  const raw = (await renderInMemoryYielding(tree)) ?? (await tree.build());
-  return options.dkim ? dkimSign(raw, options.dkim) : raw;
 }
 
 /**

@@ -3,6 +3,7 @@ import { countPlaceholders, enabled, type SendEmailBody } from '../../../../src-
 import { randomHex64 } from '../../ids';
 import { diffBytes } from '../../store/byte-patch';
 import { composeMessage as composeOne, type Composer } from './compose';
+import { recipeOf } from './compose-later';
 import { fillPlaceholders, valuesFor } from './substitute';
 import type { TrackedLink } from '../../store/tracking-tokens';
 import { CopyTemplate } from './copy-template';
@@ -20,6 +21,8 @@ export interface RecordedCopy {
   name: string;
   type: RecipientType;
   raw: Buffer;
+  /** The send as asked, composed on its first read (see compose-later.ts); `raw` is then empty. */
+  recipe?: Buffer;
   patch?: Buffer;
   tokens: TrackingToken[];
   /**
@@ -33,6 +36,9 @@ export interface RecordedCopy {
   generationFailure?: string;
 }
 
+/** The raw bytes of a content stored as its recipe, until its first read composes them. */
+const NOT_COMPOSED = Buffer.alloc(0);
+
 /** Work on a body or copy of this size or more is followed by a turn of the event loop. */
 const large = (content: string | Buffer) => content.length >= 256 * 1024;
 
@@ -41,7 +47,8 @@ const PATCH_AT_MOST = 0.5;
 
 /**
  * The composed copy of a send for each recipient. Without tracking or placeholders to fill, the
- * recipients share one composed message (one buffer, stored once, Message-ID of the first copy); with
+ * recipients share one composed message (one buffer, stored once, Message-ID of the first copy), which
+ * is stored as its recipe and composed on its first read when it can be (see recipeOf); with
  * them, each gets its own: its links and pixel, its values of `{{name}}`. A recipient with a placeholder
  * left without a value gets its copy as far as it could be made, and `generationFailure` saying which.
  *
@@ -80,7 +87,7 @@ export async function composeCopies(
   const substituted = send.substitute && countPlaceholders([subject, html, text], 0) > 0;
   // Composing is asynchronous: done before the transaction that stores everything.
   const copies: RecordedCopy[] = [];
-  let shared: Buffer | undefined;
+  let shared: { raw: Buffer; recipe?: Buffer } | undefined;
   let base: Buffer | undefined;
   const boundary = randomHex64();
   let found: { html: string; links: PreparedLinks } | undefined;
@@ -97,8 +104,12 @@ export async function composeCopies(
   for (const r of recipients) {
     const copy = { id: r.id, email: r.email, name: r.name ?? '', type: r.type, tokens: [] as TrackingToken[] };
     if (!tracked && !substituted) {
-      shared ??= await composeMessage(body, { messageId: `<${recipients[0]!.id}@mailyard.local>`, date, subject, html, text, dkim, boundary });
-      copies.push({ ...copy, raw: shared });
+      if (shared === undefined) {
+        const options = { messageId: `<${recipients[0]!.id}@mailyard.local>`, date, subject, html, text, dkim, boundary };
+        const recipe = recipeOf(body, options);
+        shared = recipe === undefined ? { raw: await composeMessage(body, options) } : { raw: NOT_COMPOSED, recipe };
+      }
+      copies.push({ ...copy, ...shared });
       continue;
     }
     const missing = new Set<string>();

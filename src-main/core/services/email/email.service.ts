@@ -185,11 +185,12 @@ export class EmailService {
       storedAs.clear();
       rows.length = 0;
       for (const c of send.copies) {
-        let contentId = storedAs.get(c.raw);
+        const content = c.recipe ?? c.raw;
+        let contentId = storedAs.get(content);
         if (contentId === undefined) {
           contentId = c.id;
-          storedAs.set(c.raw, contentId);
-          messages.insertContent({ content_id: contentId, raw: c.raw });
+          storedAs.set(content, contentId);
+          messages.insertContent({ content_id: contentId, raw: c.raw, recipe: c.recipe });
         }
         const lc = c.email.toLowerCase();
         const plan = c.generationFailure ? generationFailed(c.generationFailure) : planFor(c.email, simulation.isSuppressed(accountId, lc), rules);

@@ -1,4 +1,4 @@
-import { loadMailComposer } from '../../mail/mail-composer';
+import { mailComposer } from '../../mail/mail-composer';
 import type { InboundPayload, SimulateInboundBody } from '../../../../src-shared/schemas/inbound';
 import { isoTimestamp, type Clock } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
@@ -84,7 +84,7 @@ export class InboundPosts {
 /** A simulated inbound email as MIME (nodemailer's composer, never reading files or URLs). */
 export async function composeInbound(body: SimulateInboundBody, date: Date): Promise<Buffer> {
   const from = body.from!;
-  const MailComposer = await loadMailComposer();
+  const MailComposer = mailComposer();
   const tree = new MailComposer({
     from: from.name ? { name: from.name, address: from.email } : from.email,
     to: body.to,

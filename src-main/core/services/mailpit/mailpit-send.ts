@@ -1,4 +1,4 @@
-import { loadMailComposer } from '../../mail/mail-composer';
+import { mailComposer } from '../../mail/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { MailpitSendBody } from '../../../../src-shared/schemas/mailpit';
 import { EmailAddress } from '../../../../src-shared/schemas/email';
@@ -47,7 +47,7 @@ export async function composeMailpitSend(body: MailpitSendBody): Promise<{ mailF
     headers[name] = value;
   }
   if (body.Tags?.length) headers['X-Tags'] = body.Tags.join(', ');
-  const MailComposer = await loadMailComposer();
+  const MailComposer = mailComposer();
   const tree = new MailComposer({
     from,
     to,

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { addressWords } from '../../../../src-shared/search/message-query';
 import { applyPatchToPrefix } from '../../store/byte-patch';
 import type { DerivedText } from '../../store/search-index.repo';
-import { attachmentSearchLine, headerSearchText, receivedBodySearchText } from './search-text';
+import { attachmentSearchLine, headerSearchText, receivedBodySearchText, recipeSearchText } from './search-text';
 
 /**
  * What the search indexer asks for a batch of copies: each send's stored content once (its start: see
@@ -10,8 +10,17 @@ import { attachmentSearchLine, headerSearchText, receivedBodySearchText } from '
  * To line).
  */
 export interface TextJob {
-  contents: Array<{ id: string; raw: Uint8Array }>;
+  contents: Array<{ id: string; raw: Uint8Array; recipe?: Uint8Array }>;
   copies: Array<{ contentId: string; patch: Uint8Array | null }>;
+}
+
+/** recipeSearchText, never failing: a recipe that cannot be read is indexed by its copies' columns alone. */
+function safeRecipeSearchText(recipe: Uint8Array): { body: string; headers: string } {
+  try {
+    return recipeSearchText(recipe);
+  } catch {
+    return { body: '', headers: '' };
+  }
 }
 
 const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
@@ -26,19 +35,29 @@ export const DERIVE_TURN_MS = 20;
  * or whose patch does not apply is indexed by its columns alone.
  */
 export async function deriveTexts(job: TextJob): Promise<DerivedText[]> {
-  const contents = new Map(job.contents.map((c) => [c.id, asBuffer(c.raw)]));
+  const contents = new Map<string, Buffer>();
   const bodies = new Map<string, string>();
   const attachmentLines = new Map<string, string>();
-  for (const [id, raw] of contents) {
-    bodies.set(id, await receivedBodySearchText(raw));
-    attachmentLines.set(id, attachmentSearchLine(raw));
+  /** The header lines of the contents stored as their recipe (a send's copies share them: no patch). */
+  const recipeHeaders = new Map<string, string>();
+  for (const c of job.contents) {
+    if (c.recipe !== undefined) {
+      const text = safeRecipeSearchText(c.recipe);
+      bodies.set(c.id, text.body);
+      recipeHeaders.set(c.id, text.headers);
+      continue;
+    }
+    const raw = asBuffer(c.raw);
+    contents.set(c.id, raw);
+    bodies.set(c.id, await receivedBodySearchText(raw));
+    attachmentLines.set(c.id, attachmentSearchLine(raw));
   }
   const out: DerivedText[] = [];
   let turnStarted = performance.now();
   for (const copy of job.copies) {
     const content = contents.get(copy.contentId);
     const body = bodies.get(copy.contentId) ?? '';
-    let headers = '';
+    let headers = recipeHeaders.get(copy.contentId) ?? '';
     if (content !== undefined) {
       const attachments = attachmentLines.get(copy.contentId);
       try {

@@ -172,22 +172,27 @@ export class SearchIndexer {
   private take(after: number): { copies: PendingCopy[]; job: TextJob } {
     const candidates = this.repo.pending(after, this.options.batchCopies ?? 256);
     const limit = this.options.batchBytes ?? 8 * 1024 * 1024;
-    const contents = new Map<string, Buffer>();
+    const contents = new Map<string, TextJob['contents'][number]>();
     const copies: PendingCopy[] = [];
     let bytes = 0;
     for (const copy of candidates) {
       if (!contents.has(copy.content_id)) {
-        const raw = this.repo.contentStart(copy.content_id, INDEXED_PREFIX) ?? Buffer.alloc(0);
-        if (copies.length > 0 && bytes + raw.length > limit) break;
-        contents.set(copy.content_id, raw);
-        bytes += raw.length;
+        const stored = this.repo.contentStart(copy.content_id, INDEXED_PREFIX);
+        const content =
+          stored?.recipe != null
+            ? { id: copy.content_id, raw: Buffer.alloc(0), recipe: stored.recipe }
+            : { id: copy.content_id, raw: stored?.raw ?? Buffer.alloc(0) };
+        const size = content.raw.length + (content.recipe?.length ?? 0);
+        if (copies.length > 0 && bytes + size > limit) break;
+        contents.set(copy.content_id, content);
+        bytes += size;
       }
       copies.push(copy);
     }
     return {
       copies,
       job: {
-        contents: [...contents].map(([id, raw]) => ({ id, raw })),
+        contents: [...contents.values()],
         copies: copies.map((c) => ({ contentId: c.content_id, patch: c.patch })),
       },
     };

@@ -3,7 +3,9 @@ import { attachmentIndexLine } from '../../../../src-shared/search/attachment-wo
 import { bodyStart, headerEnd } from '../../mail/header-end';
 import { parseLeniently } from '../../mail/lenient-parse';
 import { readTextParts } from '../../mail/text-parts';
-import { attachmentNames } from './attachment-names';
+import { composeArguments, recipeHeaderBlock } from '../email/compose-later';
+import { shownFileName } from '../../mail/file-name';
+import { attachmentNames, MAX_ATTACHMENT_NAMES } from './attachment-names';
 
 /**
  * At most this much of a message's body text is indexed for search. Every recipient's copy has its
@@ -50,7 +52,28 @@ export function attachmentSearchLine(raw: Buffer): string {
  * find them). Copies of one send share their attachments: the caller may pass the line it found once.
  */
 export function headerSearchText(raw: Buffer, attachments = attachmentSearchLine(raw)): string {
-  const block = raw.subarray(0, headerEnd(raw, 0, Math.min(raw.length, HEADER_LIMIT))).toString('utf8');
+  return headerBlockSearchText(raw.subarray(0, headerEnd(raw, 0, Math.min(raw.length, HEADER_LIMIT))).toString('utf8'), attachments);
+}
+
+/**
+ * The text the index takes of a send stored as its recipe, from the request itself: what
+ * receivedBodySearchText and headerSearchText read from the message it composes (its header block is
+ * the composer's, made without encoding any body).
+ */
+export function recipeSearchText(recipe: Uint8Array): { body: string; headers: string } {
+  const args = composeArguments(recipe);
+  const { body, options } = args;
+  const names = (body.attachments ?? [])
+    .filter((a) => (a.disposition ?? (a.content_id ? 'inline' : 'attachment')) === 'attachment')
+    .slice(0, MAX_ATTACHMENT_NAMES)
+    .map((a) => shownFileName(a.filename) ?? 'attachment');
+  return {
+    body: bodySearchText(options.text, options.html),
+    headers: headerBlockSearchText(recipeHeaderBlock(args), attachmentIndexLine(names)),
+  };
+}
+
+function headerBlockSearchText(block: string, attachments: string): string {
   let headers: string;
   try {
     headers = libmime().decodeWords(block);

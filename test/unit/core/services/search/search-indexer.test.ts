@@ -24,7 +24,7 @@ function fakeRepo(count: number) {
     waiting: () => queue.size,
     newestWaiting: () => Math.max(0, ...queue.keys()),
     pending: (after: number, limit: number) => [...queue.values()].filter((c) => c.rowid > after).slice(0, limit),
-    contentStart: () => Buffer.from('Subject: s\r\n\r\nbody'),
+    contentStart: () => ({ raw: Buffer.from('Subject: s\r\n\r\nbody'), recipe: null }),
     write: (rows: Array<{ copy: PendingCopy; text: DerivedText }>) => {
       for (const { copy } of rows) queue.delete(copy.rowid);
       log.push(`write ${rows.map((r) => r.copy.rowid).join(',')}`);
