@@ -1,5 +1,5 @@
 import type { Db } from './database';
-import { searchTerms, type MessageSearch } from './message-search';
+import { defineSearchFunctions, searchTerms, type MessageSearch } from './message-search';
 
 /**
  * Read state and tags of captured copies (migration 0030): what Mailpit keeps beside a message, set
@@ -9,6 +9,7 @@ export class MessageFlagsRepo {
   private readonly stmts;
 
   constructor(private readonly db: Db) {
+    defineSearchFunctions(db);
     this.stmts = {
       setRead: db.prepare<[{ ids: string; read: number }]>(
         'UPDATE messages SET read = @read WHERE id IN (SELECT value FROM json_each(@ids)) AND read <> @read',

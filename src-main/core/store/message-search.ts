@@ -1,4 +1,6 @@
 import { idQuery, parseMessageQuery, type ParsedQuery } from '../../../src-shared/search/message-query';
+import { patchedLength } from './byte-patch';
+import type { Db } from './database';
 import { ATTACHMENT_MATCH, clauseMatch, toAddressMatch, toFtsMatch } from './fts-match';
 
 /**
@@ -14,6 +16,20 @@ import { ATTACHMENT_MATCH, clauseMatch, toAddressMatch, toFtsMatch } from './fts
 /** `%` and `_` of a user's substring are literal in LIKE. */
 function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * A copy's size in bytes (its raw message's, as the detail and the Mailpit API's Size answer): its
+ * send's stored content's length (SQLite reads a blob's length without reading the blob) changed by
+ * the copy's own edits. Computed, not stored: larger: and smaller: are the only readers.
+ */
+const COPY_SIZE = 'mailyard_copy_size((SELECT length(raw) FROM message_contents c WHERE c.content_id = messages.content_id), messages.patch)';
+
+/** Defines the SQL function the search's size terms call (COPY_SIZE), on a connection that runs them. */
+export function defineSearchFunctions(db: Db): void {
+  db.function('mailyard_copy_size', { deterministic: true }, (baseLength: unknown, patch: unknown) =>
+    typeof baseLength !== 'number' ? null : Buffer.isBuffer(patch) ? patchedLength(baseLength, patch) : baseLength,
+  );
 }
 
 /** The UI's search of captured messages: the search box's query (see message-query.ts) and filters. */
@@ -91,6 +107,14 @@ function queryFilters(
   if (parsed.after !== null) {
     where.push('created_ms >= @createdAfter');
     params.createdAfter = parsed.after;
+  }
+  if (parsed.larger !== null) {
+    where.push(`${COPY_SIZE} > @largerThan`);
+    params.largerThan = parsed.larger;
+  }
+  if (parsed.smaller !== null) {
+    where.push(`${COPY_SIZE} < @smallerThan`);
+    params.smallerThan = parsed.smaller;
   }
 }
 

@@ -2,7 +2,8 @@ import type { EmailStatus } from '../../../src-shared/schemas/email';
 import { applyPatch } from './byte-patch';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
-import { searchTerms, type MessageSearch } from './message-search';
+import { ATTACHMENT_MATCH } from './fts-match';
+import { defineSearchFunctions, searchTerms, type MessageSearch } from './message-search';
 import { TrackingTokens, type TrackedLink, type TrackingTokenRow } from './tracking-tokens';
 
 export type { MessageSearch } from './message-search';
@@ -68,9 +69,12 @@ export type MessageListRow = Pick<
   | 'content_id'
   | 'created_ms'
 > &
-  Pick<MessageRow, 'read'>;
+  Pick<MessageRow, 'read'> & {
+    /** The copy's rowid (its row in the search indexes). */
+    rowid?: number;
+  };
 const LIST_COLUMNS =
-  'id, ref_id, account_id, source, from_email, from_name, recipient_email, recipient_name, recipient_type, subject, status, campaign_id, created_at, failed_reason, content_id, created_ms, read';
+  'rowid, id, ref_id, account_id, source, from_email, from_name, recipient_email, recipient_name, recipient_type, subject, status, campaign_id, created_at, failed_reason, content_id, created_ms, read';
 
 export interface MessageEventRow {
   message_id: string;
@@ -106,6 +110,7 @@ export class MessagesRepo {
 
   constructor(private readonly db: Db) {
     this.tokens = new TrackingTokens(db);
+    defineSearchFunctions(db);
     this.stmts = {
       insertContent: db.prepare<[MessageContentRow]>('INSERT INTO message_contents (content_id, raw) VALUES (@content_id, @raw)'),
       insertMessage: db.prepare<[MessageRow]>(
@@ -134,6 +139,13 @@ export class MessagesRepo {
       deleteAll: db.prepare('DELETE FROM message_contents'),
       dropOrphanContent: db.prepare<[{ content_id: string }]>(
         'DELETE FROM message_contents WHERE content_id = @content_id AND NOT EXISTS (SELECT 1 FROM messages WHERE content_id = @content_id)',
+      ),
+      // (A range of rowids: FTS5 seeks to its start in the word's entries.)
+      withAttachment: db.prepare<[{ lo: number; hi: number }], { rowid: number }>(
+        `SELECT rowid FROM message_search WHERE message_search MATCH '${ATTACHMENT_MATCH}' AND rowid BETWEEN @lo AND @hi`,
+      ),
+      pendingIn: db.prepare<[{ lo: number; hi: number }], { rowid: number }>(
+        'SELECT message_rowid AS rowid FROM search_pending WHERE message_rowid BETWEEN @lo AND @hi',
       ),
       eventsOf: db.prepare<[string], MessageEventRow>(
         'SELECT * FROM message_events WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, seq',
@@ -214,6 +226,18 @@ export class MessagesRepo {
     const content = this.stmts.content.get(row.content_id);
     if (!content) return undefined;
     return row.patch ? applyPatch(content.raw, row.patch) : content.raw;
+  }
+
+  /**
+   * Which of these copies (by rowid) the word index holds with an attachment (has:attachment finds
+   * them), and which it does not hold yet (they wait to be indexed: the index cannot tell).
+   */
+  attachmentsOf(rowids: readonly number[]): { attached: Set<number>; pending: Set<number> } {
+    if (rowids.length === 0) return { attached: new Set(), pending: new Set() };
+    const range = { lo: Math.min(...rowids), hi: Math.max(...rowids) };
+    const wanted = new Set(rowids);
+    const of = (rows: Array<{ rowid: number }>) => new Set(rows.map((r) => r.rowid).filter((r) => wanted.has(r)));
+    return { attached: of(this.stmts.withAttachment.all(range)), pending: of(this.stmts.pendingIn.all(range)) };
   }
 
   /** Deletes one copy (and its composed content once no recipient of that send is left). */

@@ -1,5 +1,6 @@
 import libmime from 'libmime';
 import { attachmentIndexLine } from '../../../../src-shared/search/attachment-words';
+import { replyToIndexLine } from '../../../../src-shared/search/reply-to-words';
 import { bodyStart, headerEnd } from '../../mail/header-end';
 import { parseLeniently } from '../../mail/lenient-parse';
 import { readTextParts } from '../../mail/text-parts';
@@ -44,10 +45,16 @@ export function attachmentSearchLine(raw: Buffer): string {
   return attachmentIndexLine(attachmentNames(raw));
 }
 
+/** The values of the Reply-To fields of header lines (as headerSearchText gives them), unfolded. */
+export function replyToValues(headers: string): string[] {
+  return [...headers.matchAll(/^reply-to:(.*(?:\r?\n[ \t].*)*)/gim)].map((m) => m[1]!.replace(/\s+/g, ' ').trim()).filter((v) => v !== '');
+}
+
 /**
- * The header lines of a raw message (its header block, encoded words decoded), for the search, and a
- * line of its attachments' names (see attachmentIndexLine: plain words, has:attachment and filename:
- * find them). Copies of one send share their attachments: the caller may pass the line it found once.
+ * The header lines of a raw message (its header block, encoded words decoded), for the search, a line
+ * of its attachments' names (see attachmentIndexLine: plain words, has:attachment and filename: find
+ * them) and a line of its Reply-To's words (replyToIndexLine: reply-to: and addressed: find them).
+ * Copies of one send share their attachments: the caller may pass the line it found once.
  */
 export function headerSearchText(raw: Buffer, attachments = attachmentSearchLine(raw)): string {
   const block = raw.subarray(0, headerEnd(raw, 0, Math.min(raw.length, HEADER_LIMIT))).toString('utf8');
@@ -57,7 +64,7 @@ export function headerSearchText(raw: Buffer, attachments = attachmentSearchLine
   } catch {
     headers = block;
   }
-  return attachments ? `${headers}\n${attachments}` : headers;
+  return [headers, attachments, replyToIndexLine(replyToValues(headers))].filter((l) => l !== '').join('\n');
 }
 
 /**
