@@ -20,10 +20,11 @@ function likeLiteral(text: string): string {
 
 /**
  * A copy's size in bytes (its raw message's, as the detail and the Mailpit API's Size answer): its
- * send's stored content's length (SQLite reads a blob's length without reading the blob) changed by
- * the copy's own edits. Computed, not stored: larger: and smaller: are the only readers.
+ * `size` column, or for a copy stored before the column (migration 0032), its send's stored content's
+ * length (SQLite reads a blob's length without reading the blob) changed by the copy's own edits.
  */
-const COPY_SIZE = 'mailyard_copy_size((SELECT length(raw) FROM message_contents c WHERE c.content_id = messages.content_id), messages.patch)';
+const COPY_SIZE =
+  'COALESCE(messages.size, mailyard_copy_size((SELECT length(raw) FROM message_contents c WHERE c.content_id = messages.content_id), messages.patch))';
 
 /** Defines the SQL function the search's size terms call (COPY_SIZE), on a connection that runs them. */
 export function defineSearchFunctions(db: Db): void {
