@@ -25,6 +25,8 @@ export const MessageSummary = z
     read: z.boolean(),
     /** Its tags (Mailpit's), in name order. */
     tags: z.array(z.string()),
+    /** It has an attachment (a part that is not inline): what `has:attachment` finds; the list shows a paperclip. */
+    has_attachments: z.boolean(),
   })
   .meta({ id: 'MessageSummary' });
 

@@ -12,6 +12,7 @@ export interface LiveMessage {
   created_at: string;
   read: boolean;
   tags: readonly string[];
+  has_attachments: boolean;
 }
 
 function clauseHolds(c: SearchClause, m: LiveMessage): boolean | null {
@@ -27,25 +28,29 @@ function clauseHolds(c: SearchClause, m: LiveMessage): boolean | null {
       return m.recipient_type === c.field && clauseMatchesText(c, to);
     case 'subject':
       return clauseMatchesText(c, m.subject);
+    case 'addressed':
+      // Found as the sender or recipient: it holds. Not found: it may be the Reply-To, which a row has not.
+      return clauseMatchesText(c, from) || clauseMatchesText(c, to) || null;
     case 'any':
       // Found in the row: it holds. Not found: it may be in the body or the headers, which a row has not.
       return [m.subject, from, to].some((t) => clauseMatchesText(c, t)) || null;
     default:
-      return null; // filename:, message-id: are not in a row
+      return null; // filename:, message-id:, reply-to: are not in a row
   }
 }
 
 /**
  * Whether a new message (a list row, live) matches a parsed query, as far as its row tells. What the
- * row cannot tell (its body, headers, attachments) counts as no: such a message shows at the next load,
- * never wrongly.
+ * row cannot tell (its body, headers, Reply-To, size) counts as no: such a message shows at the next
+ * load, never wrongly.
  */
 export function liveMatches(parsed: ParsedQuery, m: LiveMessage): boolean {
   for (const c of parsed.clauses) {
     const holds = clauseHolds(c, m);
     if (holds === null || holds === c.negated) return false;
   }
-  if (parsed.attachment !== null) return false;
+  if (parsed.attachment !== null && m.has_attachments !== parsed.attachment) return false;
+  if (parsed.larger !== null || parsed.smaller !== null) return false;
   if (parsed.read !== null && m.read !== parsed.read) return false;
   const tags = new Set(m.tags.map((t) => t.toLowerCase()));
   if (parsed.tagged !== null && tags.size > 0 !== parsed.tagged) return false;

@@ -1,6 +1,7 @@
 import { EMAIL_STATUSES, type EmailStatus } from '../schemas/email';
 import { addressQuery } from './address-words';
 import { queryInstant } from './query-dates';
+import { querySize } from './query-size';
 
 export { ADDRESS_CHARS, addressQuery, addressWords } from './address-words';
 export { clauseMatchesText, idQuery, searchWords } from './query-text';
@@ -15,6 +16,8 @@ export { clauseMatchesText, idQuery, searchWords } from './query-text';
  *   ann@example.com  that address (one word: see addressWords); `@example.com` any address at that domain
  *   from:ann         the sender's address or name      to:bob   this copy's recipient's address or name
  *   cc:ann  bcc:ann  this copy's recipient, when it was a Cc (Bcc) recipient of its send
+ *   reply-to:ann     an address or name of the Reply-To header
+ *   addressed:ann    the sender, this copy's recipient or the Reply-To (Mailpit's To, Cc, Bcc, From or Reply-To)
  *   subject:welcome  the subject                       from:"Ann Lee" an operator takes a quoted phrase too
  *   message-id:abc   the Message-ID header's words     filename:invoice  an attachment's file name (attachment: too)
  *   has:attachment   a message with an attachment (a part that is not inline)
@@ -22,6 +25,8 @@ export { clauseMatchesText, idQuery, searchWords } from './query-text';
  *   is:read is:unread  read or not (Mailpit's read state: set through its API or the Messages screen)
  *   tag:urgent       a copy tagged so (case-insensitive; is:tagged any tag, -is:tagged none)
  *   campaign:spring  a campaign id starting with "spring" (a trailing * is allowed)
+ *   larger:10k  smaller:1.5M  the message's size in bytes (as the Mailpit API's Size), more / less than
+ *                    that; units k, m, g (KB, MB, GB too: 1024-based), case-insensitive
  *   before:2026-11-24  after:2026-11-24T10:00:00Z   created (on the emulator's clock) before / at or after
  *                    that time; a date is its 00:00, and a time without an offset is UTC
  *   -term  !term     NOT that term (a word, a phrase or any operator: `-is:bounced`, `!has:attachment`)
@@ -30,10 +35,10 @@ export { clauseMatchesText, idQuery, searchWords } from './query-text';
  * being typed. The other words are whole words, which keeps a search fast however common they are.
  *
  * Operators and statuses are case-insensitive. What is not understood (an unknown operator, `is:` with an
- * unknown status, a date that is not one) is searched as text and named in `warnings`, which the list
+ * unknown status, a date or a size that is not one) is searched as text and named in `warnings`, which the list
  * answers and the UI shows under the box: no input is an error.
  */
-export type SearchField = 'any' | 'from' | 'to' | 'cc' | 'bcc' | 'subject' | 'filename' | 'message-id';
+export type SearchField = 'any' | 'from' | 'to' | 'cc' | 'bcc' | 'reply-to' | 'addressed' | 'subject' | 'filename' | 'message-id';
 
 export interface SearchClause {
   field: SearchField;
@@ -73,6 +78,10 @@ export interface ParsedQuery {
   before: number | null;
   /** Created at or after this instant (ms), or null. */
   after: number | null;
+  /** `larger:`: bigger than this many bytes, or null (negated, `smaller:`, as in Mailpit). */
+  larger: number | null;
+  /** `smaller:`: smaller than this many bytes, or null. */
+  smaller: number | null;
   /** What was not understood, in words (each was searched as text). */
   warnings: string[];
 }
@@ -82,15 +91,17 @@ const FIELDS: Record<string, SearchField> = {
   to: 'to',
   cc: 'cc',
   bcc: 'bcc',
+  'reply-to': 'reply-to',
+  addressed: 'addressed',
   subject: 'subject',
   filename: 'filename',
   attachment: 'filename',
   'message-id': 'message-id',
 };
 /** Every operator, for the warning about an unknown one. */
-export const SEARCH_OPERATORS = [...Object.keys(FIELDS), 'has', 'is', 'tag', 'campaign', 'before', 'after'].map((o) => `${o}:`);
+export const SEARCH_OPERATORS = [...Object.keys(FIELDS), 'has', 'is', 'tag', 'campaign', 'before', 'after', 'larger', 'smaller'].map((o) => `${o}:`);
 /** The filter operators (not fields of a word search). */
-const FILTERS: ReadonlySet<string> = new Set(['is', 'tag', 'campaign', 'has', 'before', 'after']);
+const FILTERS: ReadonlySet<string> = new Set(['is', 'tag', 'campaign', 'has', 'before', 'after', 'larger', 'smaller']);
 const STATUS_SET: ReadonlySet<string> = new Set(EMAIL_STATUSES);
 /** Fields whose text is never an address. */
 const WORDS_ONLY: ReadonlySet<SearchField> = new Set(['subject', 'filename', 'message-id']);
@@ -167,6 +178,16 @@ function readFilter(name: string, value: string, negated: boolean, parsed: Parse
       return false;
     }
     parsed.attachment = !negated;
+  } else if (name === 'larger' || name === 'smaller') {
+    const bytes = querySize(value);
+    if (bytes === null) {
+      parsed.warnings.push(`${name}:${value} is not a size: searched as text (a number of bytes, or with a unit: 500k, 1.5M, 2g)`);
+      return false;
+    }
+    // NOT larger than a size is smaller than it, as in Mailpit (a message of exactly that size is neither).
+    const key = (name === 'larger') !== negated ? 'larger' : 'smaller';
+    const cur = parsed[key];
+    parsed[key] = cur === null ? bytes : key === 'larger' ? Math.max(cur, bytes) : Math.min(cur, bytes);
   } else {
     const at = queryInstant(value);
     if (at === null) {
@@ -222,6 +243,8 @@ export function parseMessageQuery(input: string): ParsedQuery {
     tagged: null,
     before: null,
     after: null,
+    larger: null,
+    smaller: null,
     warnings: [],
   };
   let last: SearchClause | null = null;

@@ -75,6 +75,7 @@ function fill(repo: MessagesRepo, index: SearchIndexRepo, db: ReturnType<typeof 
         priority: '0',
         updated_at: iso,
         patch: null,
+        size: 1,
       };
       repo.insertMessage(row);
       const body = `Hello, your order ref-${nr(i % people)} is on its way. ${WORDS[(i * 7) % WORDS.length]} text about parcels and tracking.`;

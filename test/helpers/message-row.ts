@@ -33,6 +33,7 @@ export function queuedCopy(i: number, options: { recipient?: string } & Partial<
     priority: '0',
     updated_at: 'now',
     patch: null,
+    size: null,
     ...fields,
   };
 }

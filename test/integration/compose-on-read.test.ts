@@ -84,3 +84,40 @@ describe('a send composed on its first read', () => {
     expect(text).toBe(atOnce.toString('latin1'));
   });
 });
+
+describe('a send not composed yet, in the lists and searches that need its bytes', () => {
+  it('is found by larger: and smaller: at the size its bytes will have, and its list row has the paperclip', async () => {
+    await emu.service.sendEmail({ ...request, cc: undefined });
+    const listed = await emu.control.listMessages({ q: 'ann@example.com' });
+    expect(listed.data.messages.map((m) => m.has_attachments)).toEqual([true]);
+    const id = listed.data.messages[0]!.id;
+    const finds = async (q: string) => {
+      const [list, count] = await Promise.all([emu.control.listMessages({ q }), emu.control.countMessages({ q })]);
+      expect(count.data.count).toBe(list.data.messages.length);
+      return list.data.messages.some((m) => m.id === id);
+    };
+    // The largest N that larger:N finds is one byte under the size, found by searching alone.
+    const sizeBySearch = async () => {
+      let low = 0;
+      let high = 1024 * 1024;
+      while (high - low > 1) {
+        const mid = Math.floor((low + high) / 2);
+        if (await finds(`larger:${mid}`)) low = mid;
+        else high = mid;
+      }
+      return high;
+    };
+
+    const before = await sizeBySearch();
+    expect(await finds(`smaller:${before + 1}`)).toBe(true);
+    expect(await finds(`smaller:${before}`)).toBe(false);
+    // Searching measured it without storing it: the copy is still its recipe.
+    expect(storedContent(id).recipe).not.toBeNull();
+
+    const raw = await bytes(`/emulator/messages/${id}/raw`);
+    expect(before).toBe(raw.length);
+    // Read once, its size is stored with it, the same.
+    expect(storedContent(id).recipe).toBeNull();
+    expect(await sizeBySearch()).toBe(raw.length);
+  });
+});

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MailpitClient } from 'mailpit-api';
+import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startRelayTarget, type RelayTarget } from '../helpers/relay-target';
@@ -79,6 +80,32 @@ describe("Mailpit's API through the mailpit-api client", () => {
     expect((await mailpit.searchMessages({ query: 'subject:second', start: 0, limit: 10, tz: 'Europe/Paris' })).messages_count).toBe(1);
     await expect(mailpit.searchMessages({ query: '' })).rejects.toThrow(/400 .*: Error: no search query$/);
     await expect(mailpit.listMessages(0, 5000)).rejects.toThrow(/400 .*limit must be at most 1000/);
+  });
+
+  it("searchMessages finds by Mailpit's larger:, smaller:, reply-to: and addressed:, sizes compared with the Size it answers", async () => {
+    const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: emu.handle.ports.smtp!, secure: false, ignoreTLS: true });
+    await smtp.sendMail({
+      from: 'The App <app@example.com>',
+      to: 'ann@example.com',
+      replyTo: 'Help Desk <help@app.test>',
+      subject: 'with a file',
+      text: 'attached',
+      attachments: [{ filename: 'data.bin', content: randomBytes(20 * 1024) }],
+    });
+    await smtp.sendMail({ from: 'The App <app@example.com>', to: 'bob@example.com', subject: 'plain', text: 'hi' });
+
+    const [withFile] = (await mailpit.searchMessages({ query: 'reply-to:help@app.test' })).messages;
+    expect(withFile).toMatchObject({ Subject: 'with a file', ReplyTo: [{ Name: 'Help Desk', Address: 'help@app.test' }], Attachments: 1 });
+    const size = withFile!.Size;
+    expect(subjects(await mailpit.searchMessages({ query: 'larger:20k' }))).toEqual(['with a file']);
+    expect(subjects(await mailpit.searchMessages({ query: 'smaller:20K' }))).toEqual(['plain']);
+    expect(subjects(await mailpit.searchMessages({ query: `larger:${size - 1}` }))).toEqual(['with a file']);
+    expect(subjects(await mailpit.searchMessages({ query: `larger:${size}` }))).toEqual([]);
+    expect(subjects(await mailpit.searchMessages({ query: `!smaller:${size + 1}` }))).toEqual([]);
+    expect(subjects(await mailpit.searchMessages({ query: 'addressed:help@app.test' }))).toEqual(['with a file']);
+    expect(subjects(await mailpit.searchMessages({ query: 'addressed:bob@example.com' }))).toEqual(['plain']);
+    expect(subjects(await mailpit.searchMessages({ query: '-reply-to:"help desk"' }))).toEqual(['plain']);
+    expect((await mailpit.searchMessages({ query: 'addressed:app@example.com' })).messages_count).toBe(2);
   });
 
   it('getMessageSummary by id and latest (marking it read), headers, source, attachments by PartID, thumbnails, and the renderings', async () => {

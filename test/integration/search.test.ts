@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
@@ -100,6 +101,59 @@ describe('searching captured messages', () => {
     expect(await subjects('quokka')).toEqual(['Over SMTP']);
     expect(await subjects('wombat')).toEqual(['Over SMTP']);
     expect(await subjects('from:robot to:dan')).toEqual(['Over SMTP']);
+  });
+
+  it("finds messages received over SMTP by size, Reply-To and any of their addresses (Mailpit's larger:, smaller:, reply-to:, addressed:)", async () => {
+    const t = nodemailer.createTransport({ host: '127.0.0.1', port: emu.handle.ports.smtp!, secure: false, ignoreTLS: true });
+    const robot = 'Robot <robot@example.com>';
+    await t.sendMail({
+      from: robot,
+      to: 'dan@example.org',
+      replyTo: 'Support Desk <help@shop.test>',
+      subject: 'Big report',
+      text: 'see the file',
+      attachments: [{ filename: 'report.bin', content: randomBytes(60 * 1024) }],
+    });
+    await t.sendMail({ from: robot, to: 'eve@example.org', subject: 'Small note', text: 'short' });
+    await t.sendMail({ from: 'Ann <ann@other.test>', to: 'frank@example.org', replyTo: 'billing@shop.test', subject: 'Billing note', text: 'pay' });
+
+    const listed = (await whenIndexed(() => emu.control.listMessages({ q: 'subject:report' }))).data.messages;
+    const size = (await emu.control.getMessage(listed[0]!.id)).data.size;
+    expect(size).toBeGreaterThan(80 * 1024); // the attachment, base64-encoded
+    expect(await subjects('larger:50k')).toEqual(['Big report']);
+    expect(await subjects('smaller:50K')).toEqual(['Billing note', 'Small note']);
+    expect(await subjects('-larger:50kb')).toEqual(['Billing note', 'Small note']);
+    expect(await subjects('smaller:1m -smaller:1k')).toEqual(['Big report']);
+    // The size the detail (and Mailpit's API) answers, compared strictly as Mailpit does.
+    expect(await subjects(`larger:${size - 1}`)).toEqual(['Big report']);
+    expect(await subjects(`larger:${size}`)).toEqual([]);
+    expect(await subjects(`smaller:${size + 1} larger:50k`)).toEqual(['Big report']);
+    expect(await subjects(`smaller:${size} larger:50k`)).toEqual([]);
+
+    expect(await subjects('reply-to:help@shop.test')).toEqual(['Big report']);
+    expect(await subjects('reply-to:@shop.test')).toEqual(['Big report', 'Billing note']);
+    expect(await subjects('reply-to:"support desk"')).toEqual(['Big report']); // its name
+    expect(await subjects('reply-to:dan@example.org')).toEqual([]); // the recipient, not the Reply-To
+    expect(await subjects('-reply-to:@shop.test')).toEqual(['Small note']);
+    expect(await subjects('reply-to:bil')).toEqual(['Billing note']); // being typed
+    expect(await subjects('addressed:dan@example.org')).toEqual(['Big report']); // the recipient
+    expect(await subjects('addressed:robot')).toEqual(['Big report', 'Small note']); // the sender
+    expect(await subjects('addressed:billing@shop.test')).toEqual(['Billing note']); // the Reply-To
+    expect(await subjects('addressed:desk')).toEqual(['Big report']); // the Reply-To's name
+    expect(await subjects('-addressed:@shop.test')).toEqual(['Small note']);
+    expect(await count('addressed:@example.org')).toBe(3);
+
+    // A size it cannot read is searched as text, and the answer says so.
+    const odd = await emu.control.listMessages({ q: 'larger:lots' });
+    expect(odd.data.warnings).toEqual([expect.stringMatching(/^larger:lots is not a size: searched as text/)]);
+
+    // The list says which messages have an attachment (the Messages screen's paperclip).
+    const rows = (await emu.control.listMessages({})).data.messages;
+    expect(rows.map((m) => [m.subject, m.has_attachments])).toEqual([
+      ['Billing note', false],
+      ['Small note', false],
+      ['Big report', true],
+    ]);
   });
 
   it('answers odd input without an error', async () => {
@@ -229,7 +283,9 @@ describe('searching captured messages', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json.data.messages).toEqual([]);
     expect(res.json.data.warnings).toEqual([
-      expect.stringMatching(/^label: is not an operator: searched as text \(operators: from: to: cc: bcc: subject: .*before: after:\)$/),
+      expect.stringMatching(
+        /^label: is not an operator: searched as text \(operators: from: to: cc: bcc: reply-to: addressed: subject: .*before: after: larger: smaller:\)$/,
+      ),
       expect.stringMatching(/^is:opened-ish is not a status: searched as text \(statuses: .*bounced/),
       expect.stringMatching(/^before:yesterday is not a date: searched as text \(a date like 2026-11-24/),
     ]);

@@ -15,7 +15,7 @@ import { EmailEventsService } from '../services/events/email-events.service';
 import { composeRecipe } from '../services/email/compose-later';
 import { EmailService } from '../services/email/email.service';
 import { factsOf, MessageLog } from '../services/events/message-log';
-import { MessagesService, toSummary } from '../services/email/messages.service';
+import { MessagesService } from '../services/email/messages.service';
 import { MailpitService } from '../services/mailpit/mailpit.service';
 import { MessageFlagsRepo } from '../store/message-flags.repo';
 import { version as VERSION } from '../../../package.json';
@@ -224,7 +224,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     dkim: (accountId, fromEmail) => domains.signingKey(accountId, fromEmail),
     relay,
     created: (rows) => {
-      if (live.hasListeners('message.created')) for (const row of rows) live.emit('message.created', toSummary(row));
+      if (live.hasListeners('message.created')) for (const summary of messages.summaries(rows)) live.emit('message.created', summary);
       spamFilter.inspect(rows);
     },
   });

@@ -123,6 +123,13 @@ export function applyPatchToPrefix(prefix: Buffer, patch: Buffer): Buffer {
   return patched(prefix, patch, true);
 }
 
+/** The length of what `patch` makes of a base of `baseLength` bytes, without making it. */
+export function patchedLength(baseLength: number, patch: Buffer): number {
+  if (patch.length === 0) return baseLength;
+  const edits = patch[0] === VERSION_1 ? decodeV1(patch) : decodeV0(patch);
+  return edits.reduce((length, e) => length + e.inserted.length - e.deleted, baseLength);
+}
+
 /** Applies `patch` to `base`, the whole base or (`isPrefix`) only its start: see applyPatch and applyPatchToPrefix. */
 function patched(base: Buffer, patch: Buffer, isPrefix: boolean): Buffer {
   if (patch.length === 0) return base;

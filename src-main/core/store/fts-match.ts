@@ -1,5 +1,6 @@
 import { ATTACHMENT_WORD, filenameWords } from '../../../src-shared/search/attachment-words';
 import { searchWords, type SearchClause } from '../../../src-shared/search/message-query';
+import { REPLY_TO_ADDRESS_MARK, replyToWords } from '../../../src-shared/search/reply-to-words';
 
 /**
  * The FTS5 MATCH expressions of a parsed Messages search, for the store's two indexes: the words of the
@@ -25,6 +26,9 @@ export function clauseMatch(c: SearchClause): { index: 'words' | 'addresses'; ma
   const star = c.prefix ? '*' : '';
   if (c.address !== null) {
     const word = `"${c.address}"${star}`;
+    const replyTo = `{other} : "${REPLY_TO_ADDRESS_MARK}${c.address}"${star}`;
+    if (c.field === 'reply-to') return { index: 'addresses', match: replyTo };
+    if (c.field === 'addressed') return { index: 'addresses', match: `({sender recipient} : ${word} OR ${replyTo})` };
     // (subject: has no address column: its address is looked for among all of them.)
     return { index: 'addresses', match: c.field in SEARCH_COLUMNS && c.field !== 'subject' ? `{${SEARCH_COLUMNS[c.field as 'from']}} : ${word}` : word };
   }
@@ -34,6 +38,9 @@ export function clauseMatch(c: SearchClause): { index: 'words' | 'addresses'; ma
   }
   const words = searchWords(c.text);
   if (words.length === 0) return null;
+  const replyTo = () => `{headers} : "${replyToWords(c.text).join(' ')}"${star}`;
+  if (c.field === 'reply-to') return { index: 'words', match: replyTo() };
+  if (c.field === 'addressed') return { index: 'words', match: `({sender recipient} : "${words.join(' ')}"${star} OR ${replyTo()})` };
   if (c.field === 'message-id') return { index: 'words', match: `{headers} : "message id ${words.join(' ')}"${star}` };
   const phrase = `"${words.join(' ')}"${star}`;
   return { index: 'words', match: c.field === 'any' ? phrase : `{${SEARCH_COLUMNS[c.field]}} : ${phrase}` };

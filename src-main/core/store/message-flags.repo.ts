@@ -8,6 +8,7 @@ import { searchTerms, type MessageSearch } from './message-search';
 export class MessageFlagsRepo {
   private readonly stmts;
 
+  /** Its searches by size call the SQL function MessagesRepo defines on the same connection. */
   constructor(private readonly db: Db) {
     this.stmts = {
       setRead: db.prepare<[{ ids: string; read: number }]>(

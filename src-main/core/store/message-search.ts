@@ -1,4 +1,6 @@
 import { idQuery, parseMessageQuery, type ParsedQuery } from '../../../src-shared/search/message-query';
+import { patchedLength } from './byte-patch';
+import type { Db } from './database';
 import { ATTACHMENT_MATCH, clauseMatch, toAddressMatch, toFtsMatch } from './fts-match';
 
 /**
@@ -14,6 +16,43 @@ import { ATTACHMENT_MATCH, clauseMatch, toAddressMatch, toFtsMatch } from './fts
 /** `%` and `_` of a user's substring are literal in LIKE. */
 function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * A copy's size in bytes (its raw message's, as the detail and the Mailpit API's Size answer): its
+ * `size` column, filled when it is stored or, for a send stored as its recipe, when that is composed;
+ * otherwise (a recipe not read yet, or a copy stored before the column, migration 0033) its send's
+ * stored content's length (SQLite reads a blob's length without reading the blob) or its recipe's
+ * composed length, changed by the copy's own edits.
+ */
+const COPY_SIZE =
+  'COALESCE(messages.size, mailyard_copy_size(messages.content_id, (SELECT length(raw) FROM message_contents c WHERE c.content_id = messages.content_id), (SELECT recipe FROM message_contents c WHERE c.content_id = messages.content_id), messages.patch))';
+
+/** Composed lengths of recipes a size search measured, by content id (a search runs again as the user types). */
+const RECIPE_SIZES_KEPT = 50_000;
+
+/**
+ * Defines the SQL function the search's size terms call (COPY_SIZE), on a connection that runs them.
+ * `composedLength` measures a recipe by composing it (the function cannot write the bytes back: a
+ * connection runs no other statement while one runs).
+ */
+export function defineSearchFunctions(db: Db, composedLength: (recipe: Buffer) => number | null): void {
+  const recipeSizes = new Map<string, number | null>();
+  const baseSize = (contentId: unknown, rawLength: unknown, recipe: unknown): number | null => {
+    if (!Buffer.isBuffer(recipe)) return typeof rawLength === 'number' ? rawLength : null;
+    const id = String(contentId);
+    let size = recipeSizes.get(id);
+    if (size === undefined) {
+      if (recipeSizes.size >= RECIPE_SIZES_KEPT) recipeSizes.clear();
+      size = composedLength(recipe);
+      recipeSizes.set(id, size);
+    }
+    return size;
+  };
+  db.function('mailyard_copy_size', { deterministic: true }, (contentId: unknown, rawLength: unknown, recipe: unknown, patch: unknown) => {
+    const base = baseSize(contentId, rawLength, recipe);
+    return base === null ? null : Buffer.isBuffer(patch) ? patchedLength(base, patch) : base;
+  });
 }
 
 /** The UI's search of captured messages: the search box's query (see message-query.ts) and filters. */
@@ -91,6 +130,14 @@ function queryFilters(
   if (parsed.after !== null) {
     where.push('created_ms >= @createdAfter');
     params.createdAfter = parsed.after;
+  }
+  if (parsed.larger !== null) {
+    where.push(`${COPY_SIZE} > @largerThan`);
+    params.largerThan = parsed.larger;
+  }
+  if (parsed.smaller !== null) {
+    where.push(`${COPY_SIZE} < @smallerThan`);
+    params.smallerThan = parsed.smaller;
   }
 }
 

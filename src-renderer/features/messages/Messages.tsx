@@ -49,6 +49,24 @@ function EmptyInbox() {
   );
 }
 
+/** The mark of a message with attachments, as Mailpit's list shows it. */
+function Paperclip() {
+  return (
+    <span className="paperclip" role="img" aria-label="has attachments" title="Has attachments">
+      <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true">
+        <path
+          d="M16 7v9.5a4 4 0 0 1-8 0V5.5a2.5 2.5 0 0 1 5 0V15a1 1 0 0 1-2 0V7.5"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+          strokeLinecap="round"
+          transform="rotate(35 12 12)"
+        />
+      </svg>
+    </span>
+  );
+}
+
 function Row({ m }: { m: MessageSummary }) {
   const accountName = useAccountName(m.account_id);
   return (
@@ -57,6 +75,7 @@ function Row({ m }: { m: MessageSummary }) {
         {!m.read && <span className="unread-dot" role="img" aria-label="unread" />}
         <span className="who">{m.recipient.email}</span>
         <span className="spacer" />
+        {m.has_attachments && <Paperclip />}
         <span className="muted small">
           <Time iso={m.created_at} />
         </span>

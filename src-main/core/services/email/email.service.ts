@@ -2,6 +2,7 @@ import { countPlaceholders, SEND_LIMITS, type EmailLogsQuery, type EmailLogsResp
 import { isoTimestamp, type Clock } from '../../clock';
 import { monotonicUlids } from '../../ids';
 import { appError } from '../../error-catalogue';
+import { patchedLength } from '../../store/byte-patch';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { WriteBatcher } from '../../store/write-batcher';
@@ -220,6 +221,8 @@ export class EmailService {
           priority: send.priority,
           updated_at: createdAt,
           patch: c.patch ?? null,
+          // A copy stored as its recipe has its size once composed (MessagesRepo.rawOf).
+          size: c.recipe ? null : c.patch ? patchedLength(c.raw.length, c.patch) : c.raw.length,
         };
         messages.insertMessage(row);
         if (this.deps.created) rows.push(row);

@@ -9,13 +9,14 @@ import type { MessageFlagsRepo } from '../../store/message-flags.repo';
 import type { MessageListRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 import { parseLeniently } from '../../mail/lenient-parse';
 import { idQuery, parseMessageQuery } from '../../../../src-shared/search/message-query';
+import { contentHasAttachments } from '../search/search-text';
 import { DELETE_SEARCH_WAIT_MS, SEARCH_WAIT_MS } from '../search/search-indexer';
 import { linksOpenOutside, neutraliseTracking } from './preview';
 
 const pendingOf = (pending: number): IndexState => (pending > 0 ? { index_pending: pending } : {});
 
 /** A copy as the lists show it; `tags` are its tags (a new copy has none). */
-export function toSummary(row: MessageListRow, tags: string[] = []): MessageSummary {
+function toSummary(row: MessageListRow, tags: string[], hasAttachments: boolean): MessageSummary {
   return {
     id: row.id,
     ref_id: row.ref_id,
@@ -31,6 +32,7 @@ export function toSummary(row: MessageListRow, tags: string[] = []): MessageSumm
     failed_reason: row.failed_reason,
     read: row.read === 1,
     tags,
+    has_attachments: hasAttachments,
   };
 }
 
@@ -144,9 +146,37 @@ export class MessagesService {
     return this.summaries(found.reverse().slice(0, limit));
   }
 
-  private summaries(rows: MessageListRow[]): MessageSummary[] {
+  /** Copies as the lists (and the live stream) show them. */
+  summaries(rows: readonly MessageListRow[]): MessageSummary[] {
     const tags = this.deps.flags.tagsOf(rows.map((r) => r.id));
-    return rows.map((r) => toSummary(r, tags.get(r.id)));
+    const attached = this.withAttachments(rows);
+    return rows.map((r) => toSummary(r, tags.get(r.id) ?? [], attached.has(r.id)));
+  }
+
+  /**
+   * The ids of these copies that have an attachment, as has:attachment finds them: the word index says
+   * for the copies it holds; a copy it does not hold yet (just stored: a live one) has its send's
+   * content read for attachment parts (once per send: its copies share them).
+   */
+  private withAttachments(rows: readonly MessageListRow[]): Set<string> {
+    const indexed = rows.flatMap((r) => (r.rowid === undefined ? [] : [r.rowid]));
+    const { attached, pending } = this.deps.repo.attachmentsOf(indexed);
+    const ofContent = new Map<string, boolean>();
+    const out = new Set<string>();
+    for (const r of rows) {
+      if (r.rowid !== undefined && !pending.has(r.rowid)) {
+        if (attached.has(r.rowid)) out.add(r.id);
+        continue;
+      }
+      let has = ofContent.get(r.content_id);
+      if (has === undefined) {
+        const content = this.deps.repo.content(r.content_id);
+        has = content !== undefined && contentHasAttachments(content);
+        ofContent.set(r.content_id, has);
+      }
+      if (has) out.add(r.id);
+    }
+    return out;
   }
 
   /** Marks one copy read or unread (the Messages screen opening it, or its button). */
@@ -183,7 +213,7 @@ export class MessagesService {
     const events = this.deps.repo.eventsOf([id]).get(id) ?? [];
     const relay = this.deps.relayOf(id);
     return {
-      ...toSummary(row, this.deps.flags.tagsOf([id]).get(id)),
+      ...this.summaries([row])[0]!,
       headers: parsed.headers,
       text: parsed.text,
       html: parsed.html,

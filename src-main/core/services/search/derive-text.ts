@@ -1,8 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { addressWords } from '../../../../src-shared/search/message-query';
+import { replyToAddressWords } from '../../../../src-shared/search/reply-to-words';
 import { applyPatchToPrefix } from '../../store/byte-patch';
 import type { DerivedText } from '../../store/search-index.repo';
-import { attachmentSearchLine, headerSearchText, receivedBodySearchText, recipeSearchText } from './search-text';
+import { attachmentSearchLine, headerSearchText, receivedBodySearchText, recipeSearchText, replyToValues } from './search-text';
 
 /**
  * What the search indexer asks for a batch of copies: each send's stored content once (its start: see
@@ -66,7 +67,8 @@ export async function deriveTexts(job: TextJob): Promise<DerivedText[]> {
         headers = headerSearchText(content, attachments);
       }
     }
-    out.push({ body, headers, addresses: [...new Set(addressWords(`${headers}\n${body}`))].join(' ') });
+    const addresses = [...addressWords(`${headers}\n${body}`), ...replyToAddressWords(replyToValues(headers))];
+    out.push({ body, headers, addresses: [...new Set(addresses)].join(' ') });
     // Done inline (before the mail thread is up), a batch of copies with long header blocks would
     // hold the event loop for long: it turns every DERIVE_TURN_MS.
     if (performance.now() - turnStarted > DERIVE_TURN_MS) {

@@ -1,8 +1,10 @@
 import { libmime } from '../../mail/libmime';
 import { attachmentIndexLine } from '../../../../src-shared/search/attachment-words';
+import { replyToIndexLine } from '../../../../src-shared/search/reply-to-words';
 import { bodyStart, headerEnd } from '../../mail/header-end';
 import { parseLeniently } from '../../mail/lenient-parse';
 import { readTextParts } from '../../mail/text-parts';
+import type { SendEmailBody } from '../../../../src-shared/schemas/email';
 import { composeArguments, recipeHeaderBlock } from '../email/compose-later';
 import { shownFileName } from '../../mail/file-name';
 import { attachmentNames, MAX_ATTACHMENT_NAMES } from './attachment-names';
@@ -46,10 +48,16 @@ export function attachmentSearchLine(raw: Buffer): string {
   return attachmentIndexLine(attachmentNames(raw));
 }
 
+/** The values of the Reply-To fields of header lines (as headerSearchText gives them), unfolded. */
+export function replyToValues(headers: string): string[] {
+  return [...headers.matchAll(/^reply-to:(.*(?:\r?\n[ \t].*)*)/gim)].map((m) => m[1]!.replace(/\s+/g, ' ').trim()).filter((v) => v !== '');
+}
+
 /**
- * The header lines of a raw message (its header block, encoded words decoded), for the search, and a
- * line of its attachments' names (see attachmentIndexLine: plain words, has:attachment and filename:
- * find them). Copies of one send share their attachments: the caller may pass the line it found once.
+ * The header lines of a raw message (its header block, encoded words decoded), for the search, a line
+ * of its attachments' names (see attachmentIndexLine: plain words, has:attachment and filename: find
+ * them) and a line of its Reply-To's words (replyToIndexLine: reply-to: and addressed: find them).
+ * Copies of one send share their attachments: the caller may pass the line it found once.
  */
 export function headerSearchText(raw: Buffer, attachments = attachmentSearchLine(raw)): string {
   return headerBlockSearchText(raw.subarray(0, headerEnd(raw, 0, Math.min(raw.length, HEADER_LIMIT))).toString('utf8'), attachments);
@@ -62,15 +70,26 @@ export function headerSearchText(raw: Buffer, attachments = attachmentSearchLine
  */
 export function recipeSearchText(recipe: Uint8Array): { body: string; headers: string } {
   const args = composeArguments(recipe);
-  const { body, options } = args;
-  const names = (body.attachments ?? [])
-    .filter((a) => (a.disposition ?? (a.content_id ? 'inline' : 'attachment')) === 'attachment')
-    .slice(0, MAX_ATTACHMENT_NAMES)
-    .map((a) => shownFileName(a.filename) ?? 'attachment');
+  const { options } = args;
+  const names = requestAttachmentNames(args.body);
   return {
     body: bodySearchText(options.text, options.html),
     headers: headerBlockSearchText(recipeHeaderBlock(args), attachmentIndexLine(names)),
   };
+}
+
+/** The names of a request's attachments as the index lists them (an inline part is not an attachment). */
+function requestAttachmentNames(body: Pick<SendEmailBody, 'attachments'>): string[] {
+  return (body.attachments ?? [])
+    .filter((a) => (a.disposition ?? (a.content_id ? 'inline' : 'attachment')) === 'attachment')
+    .slice(0, MAX_ATTACHMENT_NAMES)
+    .map((a) => shownFileName(a.filename) ?? 'attachment');
+}
+
+/** Whether a stored content has an attachment as has:attachment finds it, composed or still its recipe. */
+export function contentHasAttachments(content: { raw: Buffer; recipe?: Buffer | null }): boolean {
+  if (content.recipe != null) return requestAttachmentNames(composeArguments(content.recipe).body).length > 0;
+  return attachmentNames(content.raw).length > 0;
 }
 
 function headerBlockSearchText(block: string, attachments: string): string {
@@ -80,7 +99,7 @@ function headerBlockSearchText(block: string, attachments: string): string {
   } catch {
     headers = block;
   }
-  return attachments ? `${headers}\n${attachments}` : headers;
+  return [headers, attachments, replyToIndexLine(replyToValues(headers))].filter((l) => l !== '').join('\n');
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { applyPatch, applyPatchToPrefix, diffBytes } from '../../../../src-main/core/store/byte-patch';
+import { applyPatch, applyPatchToPrefix, diffBytes, patchedLength } from '../../../../src-main/core/store/byte-patch';
 
 describe('byte patches of a copy against its base', () => {
   it('rebuilds a same-length copy byte for byte, costing only its differing bytes', () => {
@@ -24,6 +24,17 @@ describe('byte patches of a copy against its base', () => {
     }
     expect(diffBytes(base, Buffer.from(base)).length).toBe(0);
     expect(applyPatch(Buffer.alloc(0), diffBytes(Buffer.alloc(0), Buffer.from('abc'))).toString()).toBe('abc');
+  });
+
+  it("tells a copy's length from its base's length and its patch, without making the copy (the search's larger: and smaller:)", () => {
+    const base = Buffer.from('Subject: Hello {{name}}\r\n\r\nHi {{name}}, bye.\r\n');
+    for (const copy of [Buffer.from('Subject: Hello Bartholomew\r\n\r\nHi Bartholomew, bye.\r\n'), Buffer.from('x'), Buffer.alloc(0), Buffer.from(base)]) {
+      expect(patchedLength(base.length, diffBytes(base, copy))).toBe(copy.length);
+    }
+    // A patch that names an earlier insertion again (a link key recurring) counts it each time.
+    const page = (key: string) => Buffer.from(Array.from({ length: 50 }, (_, n) => `<a href="/t/${key}${n}">x</a> words between them. `).join(''));
+    const copy = page('a-much-longer-key');
+    expect(patchedLength(page('k').length, diffBytes(page('k'), copy))).toBe(copy.length);
   });
 
   it('refuses a patch that does not fit its base', () => {

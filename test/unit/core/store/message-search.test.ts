@@ -4,6 +4,7 @@ import { loadMigrations, migrate } from '../../../../src-main/core/store/databas
 import { MessagesRepo, type MessageRow } from '../../../../src-main/core/store/messages.repo';
 import { searchTerms, type MessageSearch } from '../../../../src-main/core/store/message-search';
 import { SearchIndexRepo } from '../../../../src-main/core/store/search-index.repo';
+import { diffBytes } from '../../../../src-main/core/store/byte-patch';
 import { queuedCopy } from '../../../helpers/message-row';
 
 function copy(i: number): MessageRow {
@@ -74,5 +75,25 @@ describe('the search plans of negations and operators', () => {
       expect(p, JSON.stringify(search)).toMatch(/^SEARCH messages USING (COVERING )?INDEX messages_(recipient|ref) /);
       expect(p, JSON.stringify(search)).not.toMatch(/VIRTUAL TABLE|SCAN/);
     }
+  });
+
+  it("compares a copy's stored size with larger: and smaller:, and computes a copy's stored before the size column from its content and patch", () => {
+    const db = new Database(':memory:');
+    migrate(db, loadMigrations());
+    db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
+    const repo = new MessagesRepo(db);
+    const base = Buffer.from(`Subject: x\r\n\r\n${'x'.repeat(100)}`);
+    const longer = Buffer.from(`Subject: a longer one\r\n\r\n${'x'.repeat(100)}`);
+    repo.insertContent({ content_id: 'c1', raw: base });
+    // Two copies of one send stored before the column (size null), the second as edits of the first; one stored since.
+    repo.insertMessage(queuedCopy(1, { content_id: 'c1', size: null }));
+    repo.insertMessage(queuedCopy(2, { content_id: 'c1', size: null, patch: diffBytes(base, longer) }));
+    repo.insertMessage(queuedCopy(3, { content_id: 'c1', size: 5000 }));
+    const subjects = (q: string) => repo.search({ q, limit: 10 }).map((r) => r.subject);
+    expect(subjects(`larger:${base.length}`)).toEqual(['Message 3', 'Message 2']);
+    expect(subjects(`larger:${longer.length - 1} smaller:${longer.length + 1}`)).toEqual(['Message 2']);
+    expect(subjects(`smaller:${longer.length}`)).toEqual(['Message 1']);
+    expect(subjects('larger:4k')).toEqual(['Message 3']);
+    expect(repo.count({ q: `-larger:${base.length + 1}` })).toBe(1);
   });
 });

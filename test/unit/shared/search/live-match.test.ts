@@ -12,6 +12,7 @@ const row = (over: Partial<LiveMessage> = {}): LiveMessage => ({
   created_at: '2026-11-27T08:00:00.000Z',
   read: false,
   tags: [],
+  has_attachments: false,
   ...over,
 });
 const matches = (q: string, m: LiveMessage) => liveMatches(parseMessageQuery(q), m);
@@ -30,5 +31,25 @@ describe('liveMatches: read state and tags', () => {
     expect(matches('is:tagged', tagged)).toBe(true);
     expect(matches('-tag:VIP', tagged)).toBe(false);
     expect(matches('tag:billing tag:other', tagged)).toBe(false);
+  });
+});
+
+describe('liveMatches: attachments, sizes and addresses', () => {
+  it('reads has:attachment from the row', () => {
+    expect(matches('has:attachment', row({ has_attachments: true }))).toBe(true);
+    expect(matches('has:attachment', row())).toBe(false);
+    expect(matches('-has:attachment', row())).toBe(true);
+  });
+
+  it('shows a row found as sender or recipient by addressed:, and leaves what only a reload can tell (size, Reply-To) to the reload', () => {
+    expect(matches('addressed:ann@example.com', row())).toBe(true);
+    expect(matches('addressed:app', row())).toBe(true);
+    expect(matches('-addressed:ann', row())).toBe(false);
+    // It may be the Reply-To: the row cannot tell.
+    expect(matches('addressed:help@shop.test', row())).toBe(false);
+    expect(matches('-addressed:help@shop.test', row())).toBe(false);
+    expect(matches('reply-to:help', row())).toBe(false);
+    expect(matches('larger:1', row())).toBe(false);
+    expect(matches('smaller:1g', row())).toBe(false);
   });
 });

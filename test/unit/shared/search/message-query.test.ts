@@ -24,6 +24,8 @@ describe('the messages search query', () => {
       tagged: null,
       before: null,
       after: null,
+      larger: null,
+      smaller: null,
       warnings: [],
     });
     expect(parseMessageQuery('to:"Bob Lee"').clauses).toEqual([{ field: 'to', ...words('Bob Lee', true) }]);
@@ -160,11 +162,53 @@ describe('the messages search query', () => {
     expect(parseMessageQuery('-is:tagged').tagged).toBe(false);
   });
 
+  it("reads Mailpit's larger: and smaller: as bytes (k, m, g 1024-based, any case); negated, each is the other", () => {
+    expect(parseMessageQuery('larger:2048 smaller:1.5M')).toMatchObject({ larger: 2048, smaller: 1_572_864, clauses: [], warnings: [] });
+    expect(['500', '10k', '10KB', '10kB', '2m', '2Mb', '1g', '0.5K', '3.9'].map((v) => parseMessageQuery(`larger:${v}`).larger)).toEqual([
+      500, 10_240, 10_240, 10_240, 2_097_152, 2_097_152, 1_073_741_824, 512, 3,
+    ]);
+    // As in Mailpit: NOT larger than a size is smaller than it, and the other way round.
+    expect(parseMessageQuery('-larger:10k !smaller:1k')).toMatchObject({ larger: 1024, smaller: 10_240 });
+    // Two of one kind: the narrower.
+    expect(parseMessageQuery('larger:1k larger:5k smaller:9k smaller:7k')).toMatchObject({ larger: 5120, smaller: 7168 });
+    expect(parseMessageQuery('larger:"10 MB"').larger).toBe(10_485_760);
+  });
+
+  it('names a size it cannot read in warnings, and searches it as text', () => {
+    for (const value of ['abc', '10x', '-5', '1,5m', '1e3', 'k', '"10 k m"']) {
+      const q = parseMessageQuery(`larger:${value}`);
+      expect(q.larger, value).toBeNull();
+      expect(q.warnings, value).toEqual([
+        expect.stringMatching(/^larger:.* is not a size: searched as text \(a number of bytes, or with a unit: 500k, 1\.5M, 2g\)$/),
+      ]);
+    }
+    expect(parseMessageQuery('smaller:huge')).toMatchObject({ smaller: null, clauses: [{ field: 'any', text: 'smaller:huge' }] });
+  });
+
+  it("reads reply-to: and addressed: (Mailpit's To, Cc, Bcc, From or Reply-To), addresses and words", () => {
+    const q = parseMessageQuery('reply-to:Help@Shop.test addressed:ann@x.test REPLY-TO:"Support Team" -addressed:bob');
+    expect(q.clauses.map((c) => [c.field, c.address, c.negated])).toEqual([
+      ['reply-to', 'help@shop.test', false],
+      ['addressed', 'ann@x.test', false],
+      ['reply-to', null, false],
+      ['addressed', null, true],
+    ]);
+    // The Reply-To's addresses and words are marked in the indexes (reply-to-words.ts): no other header's or body's word is one of them.
+    expect(toAddressMatch(q.clauses)).toBe('{other} : "mlyrt+help@shop.test" AND ({sender recipient} : "ann@x.test" OR {other} : "mlyrt+ann@x.test")');
+    expect(toFtsMatch(q.clauses)).toBe('{headers} : "mlyrtsupport mlyrtteam"');
+    expect(clauseMatch(q.clauses[3]!)).toEqual({ index: 'words', match: '({sender recipient} : "bob" OR {headers} : "mlyrtbob")' });
+    // Being typed: a prefix in both places.
+    expect(clauseMatch(parseMessageQuery('addressed:@sho').clauses[0]!)).toEqual({
+      index: 'addresses',
+      match: '({sender recipient} : "@sho"* OR {other} : "mlyrt+@sho"*)',
+    });
+  });
+
   it('names what it does not understand in warnings, and searches it as text', () => {
     const q = parseMessageQuery('label:work is:nonsense has:inline before:yesterday x-mailer:"a b" https://x.test/a 10:30');
     expect(q.warnings).toHaveLength(5);
     expect(q.warnings[0]).toMatch(
-      /^label: is not an operator: searched as text \(operators: from: to: cc: bcc: subject: filename: attachment: message-id: has: is: tag: campaign: before: after:\)$/,
+      /^label: is not an operator: searched as text \(operators: from: to: cc: bcc: reply-to: addressed: subject: filename: attachment: message-id: has: is: tag: campaign: before: after: larger: smaller:\)$/,
     );
     expect(q.warnings[1]).toMatch(/^is:nonsense is not a status/);
     expect(q.warnings[2]).toMatch(/^has:inline is not known/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { attachmentNames } from '../../../../../src-main/core/services/search/attachment-names';
-import { headerSearchText } from '../../../../../src-main/core/services/search/search-text';
+import { headerSearchText, replyToValues } from '../../../../../src-main/core/services/search/search-text';
 
 const mime = (lines: string[]) => Buffer.from(lines.join('\r\n'));
 
@@ -60,6 +60,13 @@ describe("a message's attachment names, for the search index", () => {
       '--b--',
     ]);
     expect(attachmentNames(raw)).toEqual(['invoicefdp.exe', 'abcd.txt']);
+  });
+
+  it("indexes the Reply-To's names and addresses as marked words (reply-to:, addressed:), folded lines and encoded words read", () => {
+    const raw = mime(['In-Reply-To: <a@x.test>', 'Reply-To: "=?UTF-8?Q?S=C3=B8ren?=" <help@shop.test>,', '\tbilling@shop.test', 'Subject: hi', '', 'text']);
+    expect(replyToValues(headerSearchText(raw))).toEqual(['"Søren" <help@shop.test>, billing@shop.test']);
+    expect(headerSearchText(raw)).toMatch(/\nX-Mailyard-Reply-To: mlyrtsøren mlyrthelp mlyrtshop mlyrttest mlyrtbilling mlyrtshop mlyrttest$/);
+    expect(headerSearchText(mime(['In-Reply-To: <a@x.test>', '', 'x']))).toBe('In-Reply-To: <a@x.test>');
   });
 
   it('answers what it found, without throwing, for messages without parts, without an end, or broken', () => {
