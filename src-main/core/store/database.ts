@@ -1,6 +1,8 @@
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { makeDataDir, makePrivateFile } from './data-dir';
+import { schemaImage, schemaImageBytes, type SchemaImage } from './schema-image';
 
 export type Db = Database.Database;
 
@@ -65,6 +67,15 @@ export function migrate(db: Db, migrations: Migration[] = loadMigrations()): num
   return applied;
 }
 
+/** Records the migrations a store made from the schema image holds, as applied now. */
+function recordImageMigrations(db: Db, version: number, migrations: Migration[] = loadMigrations()): void {
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  const now = new Date().toISOString();
+  db.transaction(() => {
+    for (const m of migrations) if (m.version <= version) record.run(m.version, m.name, now);
+  })();
+}
+
 export const DATABASE_FILE = 'mailyard.db';
 
 /** WAL pages (about 40 MiB) after which what the WAL holds is copied into the database file. */
@@ -76,16 +87,24 @@ export interface OpenDatabaseOptions {
    * Electron's ABI); by default better-sqlite3 loads its own build, the one for Node.
    */
   nativeBinding?: string;
+  /** What a new store starts from (schema-image.ts); null runs every migration. */
+  schemaImage?: SchemaImage | null;
 }
 
 /** Opens (creating if needed) the store in `dataDir`, or in memory when `dataDir` is null, and migrates it. */
 export function openDatabase(dataDir: string | null, options: OpenDatabaseOptions = {}): Db {
-  let file = ':memory:';
+  const image = options.schemaImage === undefined ? schemaImage : options.schemaImage;
+  const startImage = image !== null && image.version > 0 ? schemaImageBytes(image) : undefined;
+  let file: string | Buffer = startImage ?? ':memory:';
+  let fromImage = startImage !== undefined;
   if (dataDir !== null) {
     makeDataDir(dataDir);
     file = join(dataDir, DATABASE_FILE);
     // Owner-only before SQLite opens it: its -wal and -shm then are too (see makePrivateFile).
     makePrivateFile(file);
+    // An empty file is a new database to SQLite: it starts as the image.
+    fromImage &&= statSync(file).size === 0;
+    if (fromImage) writeFileSync(file, startImage!);
   }
   const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
@@ -104,6 +123,7 @@ export function openDatabase(dataDir: string | null, options: OpenDatabaseOption
     // indexes' last leaves) are copied into the database once per checkpoint, not ten times. (A store
     // in a data directory checkpoints on a thread of its own, see checkpointer.ts.)
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+    if (fromImage) recordImageMigrations(db, image!.version);
     migrate(db);
   } catch (err) {
     db.close();
