@@ -122,7 +122,8 @@ export async function startMailyard(options: StartMailyardOptions = {}): Promise
       },
       runScenario: (scenario, opts) => runScenarioInProcess(handle.services.scenarios, scenario, opts),
     });
-    const account = (await helpers.control.listAccounts()).data.find((a) => a.api_key === apiKey);
+    // Looked up in the process (an HTTP request here would load fetch's machinery into every test file's start).
+    const account = handle.services.accounts.authenticate(apiKey);
     const smtpPort = handle.ports.smtp!;
     let stopping: Promise<void> | undefined;
     const stop = () => (stopping ??= handle.close());
