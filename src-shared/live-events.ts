@@ -1,7 +1,7 @@
 import type { CatcherRequest } from './schemas/catchers';
 import type { AttemptRecord, DeliverySummary } from './schemas/dispatch';
 import type { ImapMessageSummary } from './schemas/mailers';
-import type { StoreSpace } from './schemas/emulator';
+import type { AccountRecord, StoreSpace } from './schemas/emulator';
 import type { MessageSummary } from './schemas/messages';
 import type { ScenarioRun } from './scenario/report';
 
@@ -40,6 +40,8 @@ export interface LiveEventMap {
   'scenario.updated': ScenarioRun;
   /** A catcher received a request (recorded before it is answered). */
   'catcher.request': CatcherRequest;
+  /** An account was created (through the API, the Settings screen or a scenario run). */
+  'account.created': AccountRecord;
   /** An account was deleted with everything it owned. */
   'account.deleted': { account_id: string; name: string };
 }
@@ -58,5 +60,6 @@ export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
   'store.changed',
   'scenario.updated',
   'catcher.request',
+  'account.created',
   'account.deleted',
 ];

@@ -42,5 +42,15 @@ export const useOverview = create<OverviewState>((set, get) => ({
     }
     return deleted;
   },
-  follow: () => live.on('account.deleted', ({ account_id }) => get().forget(account_id)),
+  follow: () => {
+    const offs = [
+      live.on('account.created', (account) => {
+        if (!get().accounts.some((a) => a.id === account.id)) set({ accounts: [...get().accounts, account] });
+      }),
+      live.on('account.deleted', ({ account_id }) => get().forget(account_id)),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  },
 }));

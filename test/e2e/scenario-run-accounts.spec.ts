@@ -99,3 +99,26 @@ test('Settings: deleting an account asks first, names what goes, and every open 
   await expect.poll(() => new URL(page.url()).searchParams.get('account')).toBeNull();
   expect(errors).toEqual([]);
 });
+
+// A run started while the page is open made its account after the page read the accounts: the page
+// learns of it live, and never calls a living run's account removed.
+test('Scenarios: a run started with the page open is not shown as "account removed"; the switcher lists its new account', async ({
+  served,
+  receiver,
+  page,
+}) => {
+  const errors = watchErrors(page);
+  await page.goto(`${served.url}/scenarios`);
+  await expect(page.getByRole('heading', { name: 'Scenario', exact: true })).toBeVisible();
+  const started = await page.request.post(`${served.url}/emulator/scenarios/runs`, { data: { source: shortRun('Live account', receiver.url) } });
+  expect(started.status()).toBe(202);
+  const runs = page.getByTestId('scenario-runs');
+  await expect(runs).toContainText('Live account');
+  const switcher = page.getByRole('banner').getByLabel('Account');
+  await expect(switcher.locator('option', { hasText: 'scenario: Live account' })).toHaveCount(1);
+  await expect(page.getByTestId('run-account-removed')).toHaveCount(0);
+  const id = (await started.json()).data.id as string;
+  await expect.poll(async () => (await page.request.get(`${served.url}/emulator/scenarios/runs/${id}/report`)).status(), { timeout: 30_000 }).toBe(200);
+  await expect(page.getByTestId('run-account-removed')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -79,14 +79,14 @@ function countsOf(db: Database.Database, owned: Map<string, string>, accountId: 
   );
 }
 
-/** The live stream's `account.deleted` announcements while `act` runs (read until `count` came, at most 5 s). */
-async function deletionsAnnounced(e: TestEmulator, count: number, act: () => Promise<unknown>): Promise<unknown[]> {
+/** The live stream's announcements of one kind while `act` runs (read until `count` came, at most 5 s). */
+async function announced(e: TestEmulator, event: 'account.created' | 'account.deleted', count: number, act: () => Promise<unknown>): Promise<unknown[]> {
   const controller = new AbortController();
   const res = await fetch(`${e.url}/emulator/stream`, { signal: controller.signal });
   const reader = res.body!.getReader();
   await act();
   let text = '';
-  const found = () => text.split('\n\n').filter((block) => block.startsWith('event: account.deleted\n'));
+  const found = () => text.split('\n\n').filter((block) => block.startsWith(`event: ${event}\n`));
   const deadline = Date.now() + 5_000;
   while (found().length < count && Date.now() < deadline) {
     const { value, done } = await reader.read();
@@ -264,12 +264,16 @@ describe('DELETE /emulator/accounts/{id}', () => {
     expect(after.data.messages.map((m) => m.subject)).toEqual(['zebra kept']);
   });
 
-  it('announces each deleted account on the live stream, and each account a reset removes', async () => {
+  it('announces each created and each deleted account on the live stream, and each account a reset removes', async () => {
     emu = await startEmulator();
-    const one = await account(emu, 'One');
+    let one: Awaited<ReturnType<typeof account>> | undefined;
+    const created = await announced(emu, 'account.created', 1, async () => {
+      one = await account(emu!, 'One');
+    });
+    expect(created).toEqual([one!.record]);
     const two = await account(emu, 'Two');
-    expect(await deletionsAnnounced(emu, 1, () => emu!.control.deleteAccount(one.record.id))).toEqual([{ account_id: one.record.id, name: 'One' }]);
-    expect(await deletionsAnnounced(emu, 1, () => emu!.control.resetEmulator())).toEqual([{ account_id: two.record.id, name: 'Two' }]);
+    expect(await announced(emu, 'account.deleted', 1, () => emu!.control.deleteAccount(one!.record.id))).toEqual([{ account_id: one!.record.id, name: 'One' }]);
+    expect(await announced(emu, 'account.deleted', 1, () => emu!.control.resetEmulator())).toEqual([{ account_id: two.record.id, name: 'Two' }]);
   });
 
   it('refuses the default account (409) and an unknown id (404), in the error shape', async () => {

@@ -5,7 +5,7 @@ import { defaultDataDir, EmulatorConfigSchema, type EmulatorConfigInput } from '
 import { withControlKey } from '../http/control-auth';
 import { LiveBus } from '../live-bus';
 import { createLogger } from '../logger';
-import { AccountsService } from '../services/accounts.service';
+import { AccountsService, toAccountRecord } from '../services/accounts.service';
 import { lookupHost } from '../net/reachability';
 import { AccountsRepo } from '../store/accounts.repo';
 import { StateRepo } from '../store/state.repo';
@@ -45,7 +45,12 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     clock = seams.clock ?? new EmulatorClock(offset);
     const startedAt = isoTimestamp(clock.now());
     const live = new LiveBus();
-    const accounts = new AccountsService({ repo: new AccountsRepo(db), clock, defaultPayloadFormat: config.payloadFormat });
+    const accounts = new AccountsService({
+      repo: new AccountsRepo(db),
+      clock,
+      defaultPayloadFormat: config.payloadFormat,
+      created: (account) => live.emit('account.created', toAccountRecord(account)),
+    });
     // Filled in once the HTTP listener has its port (tracking links, OAuth pages, catchers).
     const publicUrl: PublicUrl = { http: '' };
     const { dispatcher, targets } = buildDispatcher({

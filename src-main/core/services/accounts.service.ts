@@ -46,6 +46,8 @@ export interface AccountsDeps {
   clock: Clock;
   /** The webhook body shape of accounts that chose none (`--payload-format`). */
   defaultPayloadFormat: PayloadFormat;
+  /** Told of each account created (the live stream: every open page's account switcher lists it). */
+  created?: (account: Account) => void;
 }
 
 export class AccountsService {
@@ -207,7 +209,9 @@ export class AccountsService {
     if (this.deps.repo.findByKey(apiKey)) {
       throw appError('accountExists');
     }
-    return this.insert({ name: input.name ?? `Account ${this.deps.repo.count() + 1}`, apiKey, isDefault: this.deps.repo.count() === 0 });
+    const account = this.insert({ name: input.name ?? `Account ${this.deps.repo.count() + 1}`, apiKey, isDefault: this.deps.repo.count() === 0 });
+    this.deps.created?.(account);
+    return account;
   }
 
   private insert(input: { name: string; apiKey: string; isDefault: boolean }): Account {
