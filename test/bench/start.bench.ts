@@ -11,10 +11,11 @@ import { GUARD, percentile, sized } from './scale';
  * cost once a process. The baseline, in a fresh process too: importing the emulator's own core
  * dependencies (fastify, better-sqlite3, smtp-server, undici, zod). Baseline and target alternate,
  * medians compared; the first pair warms the disk cache and is dropped.
- * Judged on CPU time (the process's, threads included): on a shared machine the wall time adds the
- * wait for a core, which falls on the samples unevenly (both are printed). Targets: the import at
- * most 1.5x the baseline, the first start at most 150 ms. The guard (`npm run bench:guard`) allows 2x
- * and 300 ms: loading the UI's, IMAP's or the checks' code at import again fails it, noise does not.
+ * The targets are on wall time, what a test file waits: the import at most 1.5x the baseline, the
+ * first start at most 150 ms. The guard (`npm run bench:guard`) judges CPU time instead (the
+ * process's, threads included): on a shared machine the wall time adds the wait for a core, which
+ * falls on the samples unevenly. It allows 2x and 300 ms: loading the UI's, IMAP's or the checks'
+ * code at import again fails it, noise does not. Both measures are printed.
  * `MAILYARD_BENCH_PACKAGE_DIR=<folder>` measures another build (a folder with its package.json and out/).
  */
 const SAMPLES = sized(11, 1, 7);
@@ -112,7 +113,6 @@ export default async function start(): Promise<boolean> {
   );
   const startMs = median(runs.map((r) => r.start_ms));
   const startCpuMs = median(runs.map((r) => r.start_cpu_ms));
-  const bound = GUARD ? FLOOR : TARGET;
   const figures = {
     bench: 'start',
     samples: SAMPLES,
@@ -126,10 +126,12 @@ export default async function start(): Promise<boolean> {
     ratio_cpu: ratioCpu,
     target: TARGET,
     ...(GUARD ? { floor: FLOOR } : {}),
-    pass: ratioCpu <= bound.ratio && startCpuMs <= bound.start_ms,
+    pass: GUARD ? ratioCpu <= FLOOR.ratio && startCpuMs <= FLOOR.start_ms : ratio <= TARGET.ratio && startMs <= TARGET.start_ms,
   };
   console.log(
-    `import ratio ${ratioCpu} in CPU time (${ratio} in wall time; target <= ${bound.ratio}), first start ${startCpuMs} ms of CPU (${startMs} ms wall; target <= ${bound.start_ms} ms)`,
+    GUARD
+      ? `import ratio ${ratioCpu} in CPU time (floor <= ${FLOOR.ratio}; ${ratio} in wall time), first start ${startCpuMs} ms of CPU (floor <= ${FLOOR.start_ms} ms; ${startMs} ms wall)`
+      : `import ratio ${ratio} in wall time (target <= ${TARGET.ratio}; ${ratioCpu} in CPU time), first start ${startMs} ms wall (target <= ${TARGET.start_ms} ms; ${startCpuMs} ms of CPU)`,
   );
   console.log(JSON.stringify(figures));
   return figures.pass;
