@@ -100,7 +100,7 @@ test('Settings: API keys with copy, a new account, ports, data directory and ver
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(served.apiKey);
   await page.getByLabel('New account name').fill('Staging');
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('cell', { name: 'Staging' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Staging', exact: true })).toBeVisible();
   const health = (await (await page.request.get(`${served.url}/emulator/health`)).json()).data;
   await expect(page.getByTestId('version')).toHaveText(health.version);
   await expect(page.getByText(`port ${health.ports.http}`)).toBeVisible();
