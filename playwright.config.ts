@@ -13,7 +13,9 @@ if (!existsSync(chromium)) {
 export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
-  workers: 1,
+  // Each test starts its own `mailyard serve` (free ports, its own data): two files run side by side,
+  // one per core, which took the suite from about 9.5 to about 5 minutes in CI.
+  workers: 2,
   timeout: 30_000,
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   outputDir: 'test-results/playwright',
