@@ -129,6 +129,16 @@ export class MessagesRepo {
       insertEvent: db.prepare<[MessageEventRow]>(
         'INSERT INTO message_events (message_id, seq, event, timestamp, delivery_id) VALUES (@message_id, @seq, @event, @timestamp, @delivery_id)',
       ),
+      // A batch's deliveries, each an [id, timestamp] pair of a distinct copy: each entry follows the copy's last.
+      insertDeliveries: db.prepare<[string]>(
+        `INSERT INTO message_events (message_id, seq, event, timestamp, delivery_id)
+         SELECT d.value ->> 0, COALESCE((SELECT MAX(seq) FROM message_events WHERE message_id = d.value ->> 0), 0) + 1, 'delivery', d.value ->> 1, NULL
+         FROM json_each(?) AS d`,
+      ),
+      setDeliveredMany: db.prepare<[string]>(
+        `UPDATE messages SET status = 'delivered', failed_reason = '', delivered_ms = d.value ->> 2, delivered_at = d.value ->> 1, updated_at = d.value ->> 1
+         FROM json_each(?) AS d WHERE messages.id = d.value ->> 0`,
+      ),
       content: db.prepare<[string], MessageContentRow>('SELECT * FROM message_contents WHERE content_id = ?'),
       deleteOne: db.prepare<[string]>('DELETE FROM messages WHERE id = ?'),
       deleteAll: db.prepare('DELETE FROM message_contents'),
@@ -176,6 +186,19 @@ export class MessagesRepo {
   addEvent(messageId: string, event: string, timestamp: string, deliveryId: string | null): void {
     const seq = this.stmts.nextSeq.get(messageId)!.seq;
     this.stmts.insertEvent.run({ message_id: messageId, seq, event, timestamp, delivery_id: deliveryId });
+  }
+
+  /**
+   * A delivery event, with no delivery of its own, at the end of each copy's events: one statement for
+   * a batch. Each copy at most once (entries of one copy would all take the same place).
+   */
+  addDeliveries(entries: ReadonlyArray<{ messageId: string; timestamp: string }>): void {
+    if (entries.length > 0) this.stmts.insertDeliveries.run(JSON.stringify(entries.map((e) => [e.messageId, e.timestamp])));
+  }
+
+  /** setDelivered for many copies in one statement, each delivered at its own time. */
+  setDeliveredMany(entries: ReadonlyArray<{ messageId: string; deliveredMs: number; deliveredAt: string }>): void {
+    if (entries.length > 0) this.stmts.setDeliveredMany.run(JSON.stringify(entries.map((e) => [e.messageId, e.deliveredAt, e.deliveredMs])));
   }
 
   /** The events of these copies, grouped by message id, in order. */

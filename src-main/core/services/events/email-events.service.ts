@@ -116,17 +116,27 @@ export class EmailEventsService {
   }
 
   /**
-   * A scheduled event's turn has come (the simulator, inside its batch's unit of work). Most are the
-   * default delivery, with no fields of its own: when the account's webhook does not take deliveries,
-   * nobody reads its payload, so only its log entry and status are written (a third of its cost was
-   * building and checking the payload). Any other goes through `record`.
+   * Whether a scheduled event is a delivery nobody is told of: the default delivery, with no fields of
+   * its own, at a copy whose account's webhook does not take deliveries. Nobody would read its payload,
+   * so only its log entry and status are written (a third of its cost was building and checking the
+   * payload); most scheduled events are one.
    */
+  isUntoldDelivery(message: MessageFacts, kind: EmailEventKind, fields: Record<string, unknown>): boolean {
+    return kind === 'delivery' && Object.keys(fields).length === 0 && !this.filterFor(message.accountId, kind).filter;
+  }
+
+  /**
+   * Records a batch's untold deliveries (see isUntoldDelivery) together, a statement for their log
+   * entries and one for their statuses; each copy at most once. Inside the simulator's unit of work.
+   */
+  recordUntoldDeliveries(events: ReadonlyArray<{ message: MessageFacts; at: number }>): void {
+    this.deps.log.applyDeliveries(events.map(({ message, at }) => ({ message, timestamp: isoTimestamp(at) })));
+  }
+
+  /** A scheduled event's turn has come (the simulator, inside its batch's unit of work). */
   recordScheduled(message: MessageFacts, kind: EmailEventKind, fields: Record<string, unknown>, at: number): void {
-    if (kind === 'delivery' && Object.keys(fields).length === 0 && !this.filterFor(message.accountId, kind).filter) {
-      this.deps.log.applyDelivery(message, isoTimestamp(at));
-      return;
-    }
-    this.record(message, kind, fields, at);
+    if (this.isUntoldDelivery(message, kind, fields)) this.deps.log.applyDelivery(message, isoTimestamp(at));
+    else this.record(message, kind, fields, at);
   }
 
   /** The account's EMAIL_EVENT webhook when it takes events of `kind`, else why not, in words. */

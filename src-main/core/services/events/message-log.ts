@@ -214,6 +214,23 @@ export class MessageLog {
     this.enter(message, 'delivery', timestamp, null, statusAfterDelivery(message), undefined);
   }
 
+  /**
+   * applyDelivery for a batch of copies, a statement each for their log entries and their statuses
+   * instead of two or three a copy; the same rows, statuses and announcements. Each copy at most once
+   * (a copy with more events in the batch takes them one at a time, in order). Call inside a transaction.
+   */
+  applyDeliveries(entries: ReadonlyArray<{ message: MessageFacts; timestamp: string }>): void {
+    const { messages } = this.deps;
+    messages.addDeliveries(entries.map(({ message, timestamp }) => ({ messageId: message.messageId, timestamp })));
+    const applied = entries.map((entry) => ({ ...entry, change: statusAfterDelivery(entry.message) }));
+    messages.setDeliveredMany(
+      applied
+        .filter(({ change }) => change !== undefined)
+        .map(({ message, timestamp }) => ({ messageId: message.messageId, deliveredMs: Date.parse(timestamp), deliveredAt: timestamp })),
+    );
+    for (const { message, timestamp, change } of applied) this.entered(message, 'delivery', timestamp, null, change, undefined);
+  }
+
   private enter(
     message: MessageFacts,
     event: EmailEventKind,
@@ -237,6 +254,19 @@ export class MessageLog {
     }
     if (change?.status === 'delivered') messages.setDelivered(messageId, 'delivered', Date.parse(timestamp), timestamp);
     else if (change) messages.setStatus(messageId, change.status, timestamp, change.failedReason ?? null);
+    this.entered(message, event, timestamp, deliveryId, change, suppression);
+  }
+
+  /** After an event's rows are written: the copy's facts follow its new status, and the UI hears of it. */
+  private entered(
+    message: MessageFacts,
+    event: EmailEventKind,
+    timestamp: string,
+    deliveryId: string | null,
+    change: StatusAfter,
+    suppression: Suppressing,
+  ): void {
+    const { messageId } = message;
     if (change) {
       message.status = change.status;
       if (change.failedReason !== undefined) message.failedReason = change.failedReason;

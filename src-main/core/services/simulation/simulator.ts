@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
 import type { EmailEventKind } from '../../../../src-shared/events';
 import { ClockAlarm, type Clock } from '../../clock';
-import type { SimulationRepo } from '../../store/simulation.repo';
+import type { ScheduledEventRow, SimulationRepo } from '../../store/simulation.repo';
 import { isStoreFull, STORE_FULL_RETRY_MS, type StoreSpace } from '../../store/store-space';
 import type { UnitOfWork } from '../../store/unit-of-work';
 import type { EmailEventsService } from '../events/email-events.service';
+import type { MessageFacts } from '../events/message-log';
 
 const BATCH = 500;
 
@@ -20,7 +21,7 @@ export interface SimulatorDeps {
   /** Each batch's scheduled rows, log entries and deliveries commit together. */
   unitOfWork: UnitOfWork;
   clock: Clock;
-  emailEvents: Pick<EmailEventsService, 'factsOf' | 'recordScheduled'>;
+  emailEvents: Pick<EmailEventsService, 'factsOf' | 'isUntoldDelivery' | 'recordUntoldDeliveries' | 'recordScheduled'>;
   logger: Logger;
   /** Told when a batch fails for a full disk, and when one commits again. */
   space: Pick<StoreSpace, 'failed' | 'wrote'>;
@@ -115,25 +116,78 @@ export class Simulator {
   private emitDue(): boolean {
     this.lastTickAt = performance.now();
     const { repo, unitOfWork, clock, emailEvents } = this.deps;
-    const now = clock.now();
-    const due = repo.due(now, BATCH);
+    const due = repo.due(clock.now(), BATCH);
     // The batch's copies, read at once; an event about a copy deleted since it was scheduled just goes.
-    const copies = emailEvents.factsOf(due.map((row) => row.message_id));
+    const { together, alone } = this.sort(due, emailEvents.factsOf(due.map((row) => row.message_id)));
     unitOfWork.run(() => {
-      for (const row of due) {
-        repo.remove(row.id);
-        const message = copies.get(row.message_id);
-        if (!message) continue;
-        try {
-          emailEvents.recordScheduled(message, row.event as EmailEventKind, JSON.parse(row.fields) as Record<string, unknown>, row.due_at);
-        } catch (err) {
-          // A full disk fails the batch (it is tried again whole). Otherwise, a rule whose fields no
-          // longer fit the payload, say: drop the event, keep the rest.
-          if (isStoreFull(err)) throw err;
-          this.deps.logger.warn({ err, messageId: row.message_id, event: row.event }, 'simulated event could not be built; skipped');
-        }
-      }
+      repo.removeMany(due.map((row) => row.id));
+      for (const event of this.recordTogether(together) ? alone : [...together, ...alone]) this.recordAlone(event);
     });
     return due.length === BATCH;
   }
+
+  /**
+   * The batch's events about copies that still exist, their fields read: the untold deliveries (see
+   * EmailEventsService.isUntoldDelivery) of copies with no other event in the batch, to be recorded
+   * together, and the rest, one at a time in the batch's order (so a copy's events keep theirs).
+   */
+  private sort(due: readonly ScheduledEventRow[], copies: ReadonlyMap<string, MessageFacts>): { together: DueEvent[]; alone: DueEvent[] } {
+    const eventsOf = new Map<string, number>();
+    for (const row of due) eventsOf.set(row.message_id, (eventsOf.get(row.message_id) ?? 0) + 1);
+    const together: DueEvent[] = [];
+    const alone: DueEvent[] = [];
+    for (const row of due) {
+      const message = copies.get(row.message_id);
+      if (!message) continue;
+      let fields: Record<string, unknown>;
+      try {
+        fields = JSON.parse(row.fields) as Record<string, unknown>;
+      } catch (err) {
+        this.skipped(err, row);
+        continue;
+      }
+      const event: DueEvent = { message, kind: row.event as EmailEventKind, fields, at: row.due_at, row };
+      const untold = eventsOf.get(row.message_id) === 1 && this.deps.emailEvents.isUntoldDelivery(message, event.kind, fields);
+      (untold ? together : alone).push(event);
+    }
+    return { together, alone };
+  }
+
+  /**
+   * The untold deliveries in one go. False when the store refused their log entries (written first, so
+   * nothing of them was): each is then recorded alone, and a refused entry costs only its own event.
+   */
+  private recordTogether(events: readonly DueEvent[]): boolean {
+    try {
+      this.deps.emailEvents.recordUntoldDeliveries(events);
+      return true;
+    } catch (err) {
+      if (isStoreFull(err)) throw err;
+      return false;
+    }
+  }
+
+  private recordAlone({ message, kind, fields, at, row }: DueEvent): void {
+    try {
+      this.deps.emailEvents.recordScheduled(message, kind, fields, at);
+    } catch (err) {
+      // A full disk fails the batch (it is tried again whole). Otherwise, a rule whose fields no
+      // longer fit the payload, say: drop the event, keep the rest.
+      if (isStoreFull(err)) throw err;
+      this.skipped(err, row);
+    }
+  }
+
+  private skipped(err: unknown, row: ScheduledEventRow): void {
+    this.deps.logger.warn({ err, messageId: row.message_id, event: row.event }, 'simulated event could not be built; skipped');
+  }
+}
+
+/** A scheduled event of the batch being emitted, about a copy that still exists. */
+interface DueEvent {
+  message: MessageFacts;
+  kind: EmailEventKind;
+  fields: Record<string, unknown>;
+  at: number;
+  row: ScheduledEventRow;
 }

@@ -164,3 +164,35 @@ describe('what the UI’s live list hears', () => {
     ]);
   });
 });
+
+describe('a batch of deliveries no webhook is told of', () => {
+  it('writes and announces for each copy what one delivery at a time does, whatever the copy’s state', () => {
+    const before: Array<Array<EmailEventKind | [EmailEventKind, Record<string, unknown>]>> = [[], ['bounce'], [softBounce], ['open'], ['delivery'], ['spam']];
+    const pairs = before.map((events) => {
+      const [together, alone] = [stored(), stored()];
+      afterEvents(together, ...events);
+      afterEvents(alone, ...events);
+      return { together, alone };
+    });
+    announced = [];
+    const at = (i: number) => `2026-01-01T00:00:0${i + 2}.000Z`;
+    log.applyDeliveries(pairs.map(({ together }, i) => ({ message: log.find(together)!, timestamp: at(i) })));
+    const heardTogether = announced.splice(0);
+    for (const [i, { alone }] of pairs.entries()) log.applyDelivery(log.find(alone)!, at(i));
+
+    const stateOf = (id: string) => {
+      const { status, failed_reason, delivered_ms, delivered_at, updated_at } = messages.get(id)!;
+      const events = messages
+        .eventsOf([id])
+        .get(id)!
+        .map(({ seq, event, timestamp, delivery_id }) => ({ seq, event, timestamp, delivery_id }));
+      return { status, failed_reason, delivered_ms, delivered_at, updated_at, events };
+    };
+    for (const { together, alone } of pairs) expect(stateOf(together)).toEqual(stateOf(alone));
+    const withoutIds = (list: StatusChange[]) => list.map(({ message_id, ref_id, ...rest }) => rest);
+    expect(withoutIds(heardTogether)).toEqual(withoutIds(announced));
+    expect(heardTogether.map((a) => a.message_id)).toEqual(pairs.map((p) => p.together));
+    // Not every copy changed: the rule was applied, not a blanket update.
+    expect(pairs.map(({ together }) => messages.get(together)!.status)).toEqual(['delivered', 'bounced', 'delivered', 'opened', 'delivered', 'spam']);
+  });
+});
