@@ -48,6 +48,9 @@ export interface MessageRow {
   read?: number;
 }
 
+/** What recording a delivery needs of a copy (MessagesRepo.statesOf). */
+export type CopyStateRow = Pick<MessageRow, 'id' | 'ref_id' | 'account_id' | 'status' | 'failed_reason'>;
+
 /** The columns of a copy the list shows (MessagesService's summary). */
 export type MessageListRow = Pick<
   MessageRow,
@@ -118,6 +121,9 @@ export class MessagesRepo {
       ),
       get: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?'),
       getMany: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(?))'),
+      statesOf: db.prepare<[string], CopyStateRow>(
+        'SELECT id, ref_id, account_id, status, failed_reason FROM messages WHERE id IN (SELECT value FROM json_each(?))',
+      ),
       ofSend: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE ref_id = ? ORDER BY id'),
       setStatus: db.prepare<[{ id: string; status: string; failed_reason: string | null; updated_at: string }]>(
         'UPDATE messages SET status = @status, failed_reason = COALESCE(@failed_reason, failed_reason), updated_at = @updated_at WHERE id = @id',
@@ -167,6 +173,11 @@ export class MessagesRepo {
   /** The copies of these keys that exist, in no particular order (one read for a batch of events). */
   getMany(ids: readonly string[]): MessageRow[] {
     return ids.length === 0 ? [] : this.stmts.getMany.all(JSON.stringify(ids));
+  }
+
+  /** The key, send, account and status of the copies of these keys that exist: what a delivery needs of them, without the rest of their row. */
+  statesOf(ids: readonly string[]): CopyStateRow[] {
+    return ids.length === 0 ? [] : this.stmts.statesOf.all(JSON.stringify(ids));
   }
 
   /** Every copy of one send (its recipients), in the order they were made. */

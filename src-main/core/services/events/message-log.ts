@@ -26,6 +26,9 @@ export interface MessageFacts {
   failedReason: string;
 }
 
+/** What a delivery reads and changes of its copy: no payload is built from it. */
+export type CopyState = Pick<MessageFacts, 'messageId' | 'refId' | 'accountId' | 'status' | 'failedReason'>;
+
 export function factsOf(row: MessageRow): MessageFacts {
   return {
     messageId: row.id,
@@ -190,6 +193,15 @@ export class MessageLog {
     return new Map(this.deps.messages.getMany(messageIds).map((row) => [row.id, factsOf(row)]));
   }
 
+  /** The states of the copies of these keys that still exist, by key: one narrow read for a batch of deliveries. */
+  findStates(messageIds: readonly string[]): Map<string, CopyState> {
+    return new Map(
+      this.deps.messages
+        .statesOf(messageIds)
+        .map((row) => [row.id, { messageId: row.id, refId: row.ref_id, accountId: row.account_id, status: row.status, failedReason: row.failed_reason }]),
+    );
+  }
+
   /**
    * The copy of send `refId` that went to `recipient` (case-insensitive), or its first copy when no
    * recipient is named; undefined when there is no such send or the send has no such recipient.
@@ -219,7 +231,7 @@ export class MessageLog {
    * instead of two or three a copy; the same rows, statuses and announcements. Each copy at most once
    * (a copy with more events in the batch takes them one at a time, in order). Call inside a transaction.
    */
-  applyDeliveries(entries: ReadonlyArray<{ message: MessageFacts; timestamp: string }>): void {
+  applyDeliveries(entries: ReadonlyArray<{ message: CopyState; timestamp: string }>): void {
     const { messages } = this.deps;
     messages.addDeliveries(entries.map(({ message, timestamp }) => ({ messageId: message.messageId, timestamp })));
     const applied = entries.map((entry) => ({ ...entry, change: statusAfterDelivery(entry.message) }));
@@ -259,7 +271,7 @@ export class MessageLog {
 
   /** After an event's rows are written: the copy's facts follow its new status, and the UI hears of it. */
   private entered(
-    message: MessageFacts,
+    message: CopyState,
     event: EmailEventKind,
     timestamp: string,
     deliveryId: string | null,

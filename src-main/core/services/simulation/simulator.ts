@@ -5,7 +5,7 @@ import type { ScheduledEventRow, SimulationRepo } from '../../store/simulation.r
 import { isStoreFull, STORE_FULL_RETRY_MS, type StoreSpace } from '../../store/store-space';
 import type { UnitOfWork } from '../../store/unit-of-work';
 import type { EmailEventsService } from '../events/email-events.service';
-import type { MessageFacts } from '../events/message-log';
+import type { CopyState, MessageFacts } from '../events/message-log';
 
 const BATCH = 500;
 
@@ -25,7 +25,7 @@ export interface SimulatorDeps {
   /** Each batch's scheduled rows, log entries and deliveries commit together. */
   unitOfWork: UnitOfWork;
   clock: Clock;
-  emailEvents: Pick<EmailEventsService, 'factsOf' | 'isUntoldDelivery' | 'recordUntoldDeliveries' | 'recordScheduled'>;
+  emailEvents: Pick<EmailEventsService, 'statesOf' | 'factsOf' | 'isUntoldDelivery' | 'recordUntoldDeliveries' | 'recordScheduled'>;
   logger: Logger;
   /** Told when a batch fails for a full disk, and when one commits again. */
   space: Pick<StoreSpace, 'failed' | 'wrote'>;
@@ -121,11 +121,15 @@ export class Simulator {
     this.lastTickAt = performance.now();
     const { repo, unitOfWork, clock, emailEvents } = this.deps;
     const due = repo.due(clock.now(), BATCH);
-    // The batch's copies, read at once; an event about a copy deleted since it was scheduled just goes.
-    const { together, alone } = this.sort(due, emailEvents.factsOf(due.map((row) => row.message_id)));
+    // What a delivery needs of the batch's copies, read at once; an event about a copy deleted since it was scheduled just goes.
+    const { together, alone } = this.sort(due, emailEvents.statesOf(due.map((row) => row.message_id)));
     unitOfWork.run(() => {
       repo.removeMany(due.map((row) => row.id));
-      for (const event of this.recordTogether(together) ? alone : [...together, ...alone]) this.recordAlone(event);
+      const rest = this.recordTogether(together) ? alone : [...together, ...alone];
+      // Their payloads carry the rest of their copies' facts: read at once, one object a copy, which
+      // follows its status from one of its events to the next.
+      const facts = emailEvents.factsOf(rest.map((event) => event.copy.messageId));
+      for (const event of rest) this.recordAlone(event, facts.get(event.copy.messageId));
     });
     return due.length === BATCH;
   }
@@ -135,14 +139,14 @@ export class Simulator {
    * EmailEventsService.isUntoldDelivery) of copies with no other event in the batch, to be recorded
    * together, and the rest, one at a time in the batch's order (so a copy's events keep theirs).
    */
-  private sort(due: readonly ScheduledEventRow[], copies: ReadonlyMap<string, MessageFacts>): { together: DueEvent[]; alone: DueEvent[] } {
+  private sort(due: readonly ScheduledEventRow[], copies: ReadonlyMap<string, CopyState>): { together: DueEvent[]; alone: DueEvent[] } {
     const eventsOf = new Map<string, number>();
     for (const row of due) eventsOf.set(row.message_id, (eventsOf.get(row.message_id) ?? 0) + 1);
     const together: DueEvent[] = [];
     const alone: DueEvent[] = [];
     for (const row of due) {
-      const message = copies.get(row.message_id);
-      if (!message) continue;
+      const copy = copies.get(row.message_id);
+      if (!copy) continue;
       let fields: Record<string, unknown>;
       try {
         fields = JSON.parse(row.fields) as Record<string, unknown>;
@@ -150,8 +154,8 @@ export class Simulator {
         this.skipped(err, row);
         continue;
       }
-      const event: DueEvent = { message, kind: row.event as EmailEventKind, fields, at: row.due_at, row };
-      const untold = eventsOf.get(row.message_id) === 1 && this.deps.emailEvents.isUntoldDelivery(message, event.kind, fields);
+      const event: DueEvent = { copy, kind: row.event as EmailEventKind, fields, at: row.due_at, row };
+      const untold = eventsOf.get(row.message_id) === 1 && this.deps.emailEvents.isUntoldDelivery(copy, event.kind, fields);
       (untold ? together : alone).push(event);
     }
     return { together, alone };
@@ -163,7 +167,7 @@ export class Simulator {
    */
   private recordTogether(events: readonly DueEvent[]): boolean {
     try {
-      this.deps.emailEvents.recordUntoldDeliveries(events);
+      this.deps.emailEvents.recordUntoldDeliveries(events.map(({ copy, at }) => ({ message: copy, at })));
       return true;
     } catch (err) {
       if (isStoreFull(err)) throw err;
@@ -171,14 +175,15 @@ export class Simulator {
     }
   }
 
-  private recordAlone({ message, kind, fields, at, row }: DueEvent): void {
+  private recordAlone(event: DueEvent, message: MessageFacts | undefined): void {
+    if (!message) return;
     try {
-      this.deps.emailEvents.recordScheduled(message, kind, fields, at);
+      this.deps.emailEvents.recordScheduled(message, event.kind, event.fields, event.at);
     } catch (err) {
       // A full disk fails the batch (it is tried again whole). Otherwise, a rule whose fields no
       // longer fit the payload, say: drop the event, keep the rest.
       if (isStoreFull(err)) throw err;
-      this.skipped(err, row);
+      this.skipped(err, event.row);
     }
   }
 
@@ -189,7 +194,7 @@ export class Simulator {
 
 /** A scheduled event of the batch being emitted, about a copy that still exists. */
 interface DueEvent {
-  message: MessageFacts;
+  copy: CopyState;
   kind: EmailEventKind;
   fields: Record<string, unknown>;
   at: number;
