@@ -121,6 +121,8 @@ export class Simulator {
     this.lastTickAt = performance.now();
     const { repo, unitOfWork, clock, emailEvents } = this.deps;
     const due = repo.due(clock.now(), BATCH);
+    // Each stored send wakes the simulator, a second before its events fall due: nothing to write yet.
+    if (due.length === 0) return false;
     // What a delivery needs of the batch's copies, read at once; an event about a copy deleted since it was scheduled just goes.
     const { together, alone } = this.sort(due, emailEvents.statesOf(due.map((row) => row.message_id)));
     unitOfWork.run(() => {
