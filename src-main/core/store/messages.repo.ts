@@ -58,6 +58,9 @@ export interface MessageRow {
   read?: number;
 }
 
+/** What recording a delivery needs of a copy (MessagesRepo.statesOf). */
+export type CopyStateRow = Pick<MessageRow, 'id' | 'ref_id' | 'account_id' | 'status' | 'failed_reason'>;
+
 /** The columns of a copy the list shows (MessagesService's summary). */
 export type MessageListRow = Pick<
   MessageRow,
@@ -145,6 +148,9 @@ export class MessagesRepo {
       ),
       get: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?'),
       getMany: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(?))'),
+      statesOf: db.prepare<[string], CopyStateRow>(
+        'SELECT id, ref_id, account_id, status, failed_reason FROM messages WHERE id IN (SELECT value FROM json_each(?))',
+      ),
       ofSend: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE ref_id = ? ORDER BY id'),
       setStatus: db.prepare<[{ id: string; status: string; failed_reason: string | null; updated_at: string }]>(
         'UPDATE messages SET status = @status, failed_reason = COALESCE(@failed_reason, failed_reason), updated_at = @updated_at WHERE id = @id',
@@ -155,6 +161,16 @@ export class MessagesRepo {
       nextSeq: db.prepare<[string], { seq: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM message_events WHERE message_id = ?'),
       insertEvent: db.prepare<[MessageEventRow]>(
         'INSERT INTO message_events (message_id, seq, event, timestamp, delivery_id) VALUES (@message_id, @seq, @event, @timestamp, @delivery_id)',
+      ),
+      // A batch's deliveries, each an [id, timestamp] pair of a distinct copy: each entry follows the copy's last.
+      insertDeliveries: db.prepare<[string]>(
+        `INSERT INTO message_events (message_id, seq, event, timestamp, delivery_id)
+         SELECT d.value ->> 0, COALESCE((SELECT MAX(seq) FROM message_events WHERE message_id = d.value ->> 0), 0) + 1, 'delivery', d.value ->> 1, NULL
+         FROM json_each(?) AS d`,
+      ),
+      setDeliveredMany: db.prepare<[string]>(
+        `UPDATE messages SET status = 'delivered', failed_reason = '', delivered_ms = d.value ->> 2, delivered_at = d.value ->> 1, updated_at = d.value ->> 1
+         FROM json_each(?) AS d WHERE messages.id = d.value ->> 0`,
       ),
       content: db.prepare<[string], MessageContentRow>('SELECT * FROM message_contents WHERE content_id = ?'),
       deleteOne: db.prepare<[string]>('DELETE FROM messages WHERE id = ?'),
@@ -194,6 +210,11 @@ export class MessagesRepo {
     return ids.length === 0 ? [] : this.stmts.getMany.all(JSON.stringify(ids));
   }
 
+  /** The key, send, account and status of the copies of these keys that exist: what a delivery needs of them, without the rest of their row. */
+  statesOf(ids: readonly string[]): CopyStateRow[] {
+    return ids.length === 0 ? [] : this.stmts.statesOf.all(JSON.stringify(ids));
+  }
+
   /** Every copy of one send (its recipients), in the order they were made. */
   ofSend(refId: string): MessageRow[] {
     return this.stmts.ofSend.all(refId);
@@ -211,6 +232,28 @@ export class MessagesRepo {
   addEvent(messageId: string, event: string, timestamp: string, deliveryId: string | null): void {
     const seq = this.stmts.nextSeq.get(messageId)!.seq;
     this.stmts.insertEvent.run({ message_id: messageId, seq, event, timestamp, delivery_id: deliveryId });
+  }
+
+  /**
+   * A delivery event, with no delivery of its own, at the end of each copy's events: one statement for
+   * a batch. Each copy at most once (entries of one copy would all take the same place).
+   */
+  addDeliveries(entries: ReadonlyArray<{ messageId: string; timestamp: string }>): void {
+    if (entries.length > 0) this.stmts.insertDeliveries.run(JSON.stringify(entries.map((e) => [e.messageId, e.timestamp])));
+  }
+
+  /** setDelivered for many copies in one statement, each delivered at its own time. */
+  setDeliveredMany(entries: ReadonlyArray<{ messageId: string; deliveredMs: number; deliveredAt: string }>): void {
+    if (entries.length > 0) this.stmts.setDeliveredMany.run(JSON.stringify(entries.map((e) => [e.messageId, e.deliveredAt, e.deliveredMs])));
+  }
+
+  /**
+   * Runs `fn`'s writes to the log as one: all of them or none, inside the open transaction too (a
+   * savepoint), so a caller that records a batch again one copy at a time after a failure never
+   * records a copy twice.
+   */
+  allOrNone(fn: () => void): void {
+    this.db.transaction(fn)();
   }
 
   /** The events of these copies, grouped by message id, in order. */

@@ -34,7 +34,7 @@ export class SimulationRepo {
         'INSERT INTO scheduled_events (message_id, event, fields, due_at) VALUES (@message_id, @event, @fields, @due_at)',
       ),
       due: db.prepare<[number, number], ScheduledEventRow>('SELECT * FROM scheduled_events WHERE due_at <= ? ORDER BY due_at, id LIMIT ?'),
-      remove: db.prepare<[number]>('DELETE FROM scheduled_events WHERE id = ?'),
+      removeMany: db.prepare<[string]>('DELETE FROM scheduled_events WHERE id IN (SELECT value FROM json_each(?))'),
       next: db.prepare<[], { at: number | null }>('SELECT MIN(due_at) AS at FROM scheduled_events'),
       suppressed: db.prepare<[string, string], { n: number }>('SELECT 1 AS n FROM suppressions WHERE account_id = ? AND email_lc = ?'),
       suppress: db.prepare<[string, string, string, string, string, string | null]>(
@@ -61,8 +61,9 @@ export class SimulationRepo {
     return this.stmts.due.all(now, limit);
   }
 
-  remove(id: number): void {
-    this.stmts.remove.run(id);
+  /** Takes these scheduled events away (a batch emitted), in one statement. */
+  removeMany(ids: readonly number[]): void {
+    if (ids.length > 0) this.stmts.removeMany.run(JSON.stringify(ids));
   }
 
   nextDue(): number | null {

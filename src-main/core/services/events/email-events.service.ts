@@ -12,7 +12,7 @@ import { appError } from '../../error-catalogue';
 import type { AppError } from '../../errors';
 import { describeFieldError, errorMap, fieldErrors } from '../../zod-errors';
 import type { AccountsService } from '../accounts.service';
-import { outcomeOf, type MessageFacts, type MessageLog } from './message-log';
+import { outcomeOf, type CopyState, type MessageFacts, type MessageLog } from './message-log';
 import { bounceDefaults, defaultPayload } from './synthetic-events';
 import { WEBHOOK_TARGET, type WebhooksService } from '../webhooks.service';
 
@@ -115,18 +115,33 @@ export class EmailEventsService {
     return this.deps.log.findMany(messageIds);
   }
 
+  /** What a delivery needs of the copies these keys name (gone ones are left out): a narrower read than factsOf. */
+  statesOf(messageIds: readonly string[]): Map<string, CopyState> {
+    return this.deps.log.findStates(messageIds);
+  }
+
   /**
-   * A scheduled event's turn has come (the simulator, inside its batch's unit of work). Most are the
-   * default delivery, with no fields of its own: when the account's webhook does not take deliveries,
-   * nobody reads its payload, so only its log entry and status are written (a third of its cost was
-   * building and checking the payload). Any other goes through `record`.
+   * Whether a scheduled event is a delivery nobody is told of: the default delivery, with no fields of
+   * its own, at a copy whose account's webhook does not take deliveries. Nobody would read its payload,
+   * so only its log entry and status are written (a third of its cost was building and checking the
+   * payload); most scheduled events are one.
    */
+  isUntoldDelivery(message: Pick<MessageFacts, 'accountId'>, kind: EmailEventKind, fields: Record<string, unknown>): boolean {
+    return kind === 'delivery' && Object.keys(fields).length === 0 && !this.filterFor(message.accountId, kind).filter;
+  }
+
+  /**
+   * Records a batch's untold deliveries (see isUntoldDelivery) together, a statement for their log
+   * entries and one for their statuses; each copy at most once. Inside the simulator's unit of work.
+   */
+  recordUntoldDeliveries(events: ReadonlyArray<{ message: CopyState; at: number }>): void {
+    this.deps.log.applyDeliveries(events.map(({ message, at }) => ({ message, timestamp: isoTimestamp(at) })));
+  }
+
+  /** A scheduled event's turn has come (the simulator, inside its batch's unit of work). */
   recordScheduled(message: MessageFacts, kind: EmailEventKind, fields: Record<string, unknown>, at: number): void {
-    if (kind === 'delivery' && Object.keys(fields).length === 0 && !this.filterFor(message.accountId, kind).filter) {
-      this.deps.log.applyDelivery(message, isoTimestamp(at));
-      return;
-    }
-    this.record(message, kind, fields, at);
+    if (this.isUntoldDelivery(message, kind, fields)) this.deps.log.applyDelivery(message, isoTimestamp(at));
+    else this.record(message, kind, fields, at);
   }
 
   /** The account's EMAIL_EVENT webhook when it takes events of `kind`, else why not, in words. */

@@ -26,6 +26,9 @@ export interface MessageFacts {
   failedReason: string;
 }
 
+/** What a delivery reads and changes of its copy: no payload is built from it. */
+export type CopyState = Pick<MessageFacts, 'messageId' | 'refId' | 'accountId' | 'status' | 'failedReason'>;
+
 export function factsOf(row: MessageRow): MessageFacts {
   return {
     messageId: row.id,
@@ -190,6 +193,15 @@ export class MessageLog {
     return new Map(this.deps.messages.getMany(messageIds).map((row) => [row.id, factsOf(row)]));
   }
 
+  /** The states of the copies of these keys that still exist, by key: one narrow read for a batch of deliveries. */
+  findStates(messageIds: readonly string[]): Map<string, CopyState> {
+    return new Map(
+      this.deps.messages
+        .statesOf(messageIds)
+        .map((row) => [row.id, { messageId: row.id, refId: row.ref_id, accountId: row.account_id, status: row.status, failedReason: row.failed_reason }]),
+    );
+  }
+
   /**
    * The copy of send `refId` that went to `recipient` (case-insensitive), or its first copy when no
    * recipient is named; undefined when there is no such send or the send has no such recipient.
@@ -212,6 +224,25 @@ export class MessageLog {
    */
   applyDelivery(message: MessageFacts, timestamp: string): void {
     this.enter(message, 'delivery', timestamp, null, statusAfterDelivery(message), undefined);
+  }
+
+  /**
+   * applyDelivery for a batch of copies, a statement each for their log entries and their statuses
+   * instead of two or three a copy; the same rows, statuses and announcements. Each copy at most once
+   * (a copy with more events in the batch takes them one at a time, in order). Call inside a transaction.
+   */
+  applyDeliveries(entries: ReadonlyArray<{ message: CopyState; timestamp: string }>): void {
+    const { messages } = this.deps;
+    const applied = entries.map((entry) => ({ ...entry, change: statusAfterDelivery(entry.message) }));
+    messages.allOrNone(() => {
+      messages.addDeliveries(entries.map(({ message, timestamp }) => ({ messageId: message.messageId, timestamp })));
+      messages.setDeliveredMany(
+        applied
+          .filter(({ change }) => change !== undefined)
+          .map(({ message, timestamp }) => ({ messageId: message.messageId, deliveredMs: Date.parse(timestamp), deliveredAt: timestamp })),
+      );
+    });
+    for (const { message, timestamp, change } of applied) this.entered(message, 'delivery', timestamp, null, change, undefined);
   }
 
   private enter(
@@ -237,6 +268,19 @@ export class MessageLog {
     }
     if (change?.status === 'delivered') messages.setDelivered(messageId, 'delivered', Date.parse(timestamp), timestamp);
     else if (change) messages.setStatus(messageId, change.status, timestamp, change.failedReason ?? null);
+    this.entered(message, event, timestamp, deliveryId, change, suppression);
+  }
+
+  /** After an event's rows are written: the copy's facts follow its new status, and the UI hears of it. */
+  private entered(
+    message: CopyState,
+    event: EmailEventKind,
+    timestamp: string,
+    deliveryId: string | null,
+    change: StatusAfter,
+    suppression: Suppressing,
+  ): void {
+    const { messageId } = message;
     if (change) {
       message.status = change.status;
       if (change.failedReason !== undefined) message.failedReason = change.failedReason;

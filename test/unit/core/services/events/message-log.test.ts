@@ -17,6 +17,7 @@ import { queuedCopy } from '../../../../helpers/message-row';
  * bounce, an open), engagement never replaces a final verdict, a soft bounce gives way.
  */
 
+let db: Database.Database;
 let messages: MessagesRepo;
 let simulation: SimulationRepo;
 let log: MessageLog;
@@ -24,7 +25,7 @@ let announced: StatusChange[];
 let copies = 0;
 
 beforeEach(() => {
-  const db = new Database(':memory:');
+  db = new Database(':memory:');
   migrate(db, loadMigrations());
   db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
   messages = new MessagesRepo(db);
@@ -162,5 +163,47 @@ describe('what the UI’s live list hears', () => {
     expect(announced).toEqual([
       { message_id: id, ref_id: id, event: 'relay_deferred', timestamp: '2026-01-01T00:00:02.000Z', delivery_id: null, status: 'sent' },
     ]);
+  });
+});
+
+describe('a batch of deliveries no webhook is told of', () => {
+  it('writes and announces for each copy what one delivery at a time does, whatever the copy’s state', () => {
+    const before: Array<Array<EmailEventKind | [EmailEventKind, Record<string, unknown>]>> = [[], ['bounce'], [softBounce], ['open'], ['delivery'], ['spam']];
+    const pairs = before.map((events) => {
+      const [together, alone] = [stored(), stored()];
+      afterEvents(together, ...events);
+      afterEvents(alone, ...events);
+      return { together, alone };
+    });
+    announced = [];
+    const at = (i: number) => `2026-01-01T00:00:0${i + 2}.000Z`;
+    log.applyDeliveries(pairs.map(({ together }, i) => ({ message: log.find(together)!, timestamp: at(i) })));
+    const heardTogether = announced.splice(0);
+    for (const [i, { alone }] of pairs.entries()) log.applyDelivery(log.find(alone)!, at(i));
+
+    const stateOf = (id: string) => {
+      const { status, failed_reason, delivered_ms, delivered_at, updated_at } = messages.get(id)!;
+      const events = messages
+        .eventsOf([id])
+        .get(id)!
+        .map(({ seq, event, timestamp, delivery_id }) => ({ seq, event, timestamp, delivery_id }));
+      return { status, failed_reason, delivered_ms, delivered_at, updated_at, events };
+    };
+    for (const { together, alone } of pairs) expect(stateOf(together)).toEqual(stateOf(alone));
+    const withoutIds = (list: StatusChange[]) => list.map(({ message_id, ref_id, ...rest }) => rest);
+    expect(withoutIds(heardTogether)).toEqual(withoutIds(announced));
+    expect(heardTogether.map((a) => a.message_id)).toEqual(pairs.map((p) => p.together));
+    // Not every copy changed: the rule was applied, not a blanket update.
+    expect(pairs.map(({ together }) => messages.get(together)!.status)).toEqual(['delivered', 'bounced', 'delivered', 'opened', 'delivered', 'spam']);
+  });
+
+  it('writes all of a batch or none: a status the store refuses leaves no log entry behind (the batch is then recorded one copy at a time)', () => {
+    const [first, second] = [stored(), stored()];
+    db.exec(`CREATE TRIGGER refuse BEFORE UPDATE OF status ON messages WHEN new.id = '${second}' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    db.transaction(() => {
+      expect(() => log.applyDeliveries([first, second].map((id) => ({ message: log.find(id)!, timestamp: '2026-01-01T00:00:02.000Z' })))).toThrow('refused');
+      for (const id of [first, second]) expect(messages.eventsOf([id]).get(id) ?? []).toEqual([]);
+      expect(messages.get(first)!.status).toBe('queued');
+    })();
   });
 });
