@@ -94,19 +94,21 @@ export interface OpenDatabaseOptions {
 /** Opens (creating if needed) the store in `dataDir`, or in memory when `dataDir` is null, and migrates it. */
 export function openDatabase(dataDir: string | null, options: OpenDatabaseOptions = {}): Db {
   const image = options.schemaImage === undefined ? schemaImage : options.schemaImage;
-  const startImage = image !== null && image.version > 0 ? schemaImageBytes(image) : undefined;
-  let file: string | Buffer = startImage ?? ':memory:';
-  let fromImage = startImage !== undefined;
+  let file = ':memory:';
   if (dataDir !== null) {
     makeDataDir(dataDir);
     file = join(dataDir, DATABASE_FILE);
     // Owner-only before SQLite opens it: its -wal and -shm then are too (see makePrivateFile).
     makePrivateFile(file);
-    // An empty file is a new database to SQLite: it starts as the image.
-    fromImage &&= statSync(file).size === 0;
-    if (fromImage) writeFileSync(file, startImage!);
   }
-  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  // A new store (in memory, or an empty file: a new database to SQLite) starts as the image.
+  const fromImage = image !== null && image.version > 0 && (dataDir === null || statSync(file).size === 0);
+  const startImage = fromImage ? schemaImageBytes(image) : undefined;
+  if (startImage !== undefined && dataDir !== null) writeFileSync(file, startImage);
+  const db = new Database(
+    dataDir === null && startImage !== undefined ? startImage : file,
+    options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
+  );
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -123,7 +125,7 @@ export function openDatabase(dataDir: string | null, options: OpenDatabaseOption
     // indexes' last leaves) are copied into the database once per checkpoint, not ten times. (A store
     // in a data directory checkpoints on a thread of its own, see checkpointer.ts.)
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
-    if (fromImage) recordImageMigrations(db, image!.version);
+    if (fromImage) recordImageMigrations(db, image.version);
     migrate(db);
   } catch (err) {
     db.close();
