@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 
 /**
@@ -74,11 +75,19 @@ export class ResetRepo {
   private readonly deleteOne: (accountId: string, removeCopies: () => void) => AccountCounts;
 
   constructor(db: Db) {
-    const scopes = accountScopes(db);
-    // Counted by the same conditions that say which rows are the account's.
-    const countOf = Object.entries(ACCOUNT_COUNTED).map(
-      ([key, table]) => [key, db.prepare<{ account: string }, { n: number }>(`SELECT COUNT(*) AS n FROM ${quote(table)} WHERE ${scopes.get(table)}`)] as const,
-    );
+    // Counted by the same conditions that say which rows are the account's; read from the schema at
+    // the first deletion, not at every start.
+    let countOf: Array<readonly [string, Statement<{ account: string }, { n: number }>]> | undefined;
+    const counters = () => {
+      if (countOf === undefined) {
+        const scopes = accountScopes(db);
+        countOf = Object.entries(ACCOUNT_COUNTED).map(
+          ([key, table]) =>
+            [key, db.prepare<{ account: string }, { n: number }>(`SELECT COUNT(*) AS n FROM ${quote(table)} WHERE ${scopes.get(table)}`)] as const,
+        );
+      }
+      return countOf;
+    };
     this.stmts = {
       activeTargets: db.prepare<[], TargetRef>("SELECT DISTINCT target_kind, target_id FROM deliveries WHERE status IN ('pending', 'sending')"),
       allTargets: db.prepare<[], TargetRef>('SELECT DISTINCT target_kind, target_id FROM deliveries'),
@@ -107,7 +116,7 @@ export class ResetRepo {
     });
     this.deleteOne = db.transaction((accountId: string, removeCopies: () => void) => {
       const counts = {} as AccountCounts;
-      for (const [key, stmt] of countOf) counts[key as keyof AccountCounts] = stmt.get({ account: accountId })!.n;
+      for (const [key, stmt] of counters()) counts[key as keyof AccountCounts] = stmt.get({ account: accountId })!.n;
       // The copies first, by the path every delete of copies takes: it releases what they share.
       removeCopies();
       // Every other row of the account goes by its foreign keys' ON DELETE CASCADE (the schema test checks each table).
