@@ -51,6 +51,25 @@ export function deliveryHelpers(current: () => TestEmulator) {
 }
 
 /**
+ * For tests that start their own emulator (each with its options) and what it talks to: after each
+ * test, `stopFirst` (the emulator, so nothing is sent to what closes next), then every closer
+ * registered, in order. `receiver()` starts a receiver closed after the test.
+ */
+export function closedAfterEachTest(stopFirst: () => Promise<void>): { closers: Array<() => Promise<void>>; receiver: () => Promise<Receiver> } {
+  const closers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    await stopFirst();
+    for (const close of closers.splice(0)) await close();
+  });
+  const receiver = async () => {
+    const r = await startReceiver();
+    closers.push(() => r.close());
+    return r;
+  };
+  return { closers, receiver };
+}
+
+/**
  * A fresh emulator and receiver for each test of the file, handed to `use` before it runs and closed
  * after it. What a test pushes onto the returned list is closed too, last first.
  */

@@ -1,28 +1,19 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src-shared/clients';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { closedAfterEachTest } from '../helpers/deliveries';
 import { startRelayTarget } from '../helpers/relay-target';
 import { whenIndexed } from '../helpers/search';
 
 let emu: TestEmulator | undefined;
-const closers: Array<() => Promise<void>> = [];
-
-afterEach(async () => {
+const { closers, receiver } = closedAfterEachTest(async () => {
   await emu?.cleanup();
   emu = undefined;
-  for (const close of closers.splice(0)) await close();
 });
-
-async function receiver(): Promise<Receiver> {
-  const r = await startReceiver();
-  closers.push(() => r.close());
-  return r;
-}
 
 /** A second account and its service client. */
 async function account(e: TestEmulator, name: string) {

@@ -1,25 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src-shared/clients';
 import { rawRequest, startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { closedAfterEachTest } from '../helpers/deliveries';
 import { startRelayTarget, type RelayTarget } from '../helpers/relay-target';
 
 const CI_KEY = 'mly_ci_key_for_reset_tests_0001';
 
 let emu: TestEmulator | undefined;
-const closers: Array<() => Promise<void>> = [];
-
-afterEach(async () => {
+const { closers, receiver } = closedAfterEachTest(async () => {
   await emu?.cleanup();
   emu = undefined;
-  for (const close of closers.splice(0)) await close();
 });
-
-async function receiver(): Promise<Receiver> {
-  const r = await startReceiver();
-  closers.push(() => r.close());
-  return r;
-}
 
 async function relayTarget(): Promise<RelayTarget> {
   const t = await startRelayTarget();
