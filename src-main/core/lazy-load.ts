@@ -18,7 +18,7 @@ export function lazyRequire<T>(name: string): () => T {
   return () => (loaded ??= requireHere(name) as T);
 }
 
-/** An `import()` made on the first call and shared after it, for a path taken often (each message read or composed). */
+/** An `import()` made on the first call and shared after it, for a path taken often (each message parsed). */
 export function lazyImport<T>(load: () => Promise<T>): () => Promise<T> {
   let loaded: Promise<T> | undefined;
   return () => (loaded ??= load());
