@@ -77,13 +77,13 @@ describe('package.json', () => {
     });
 
     // Every test file a runner isolates imports mailyard/testing again: what most tests never use (IMAP,
-    // the checks, scenarios' YAML, STARTTLS's certificate maker, the relay, reading and composing MIME)
-    // loads on first use, the UI's file serving with the start. The packages a process holds are in require.cache,
+    // the checks, scenarios' YAML, STARTTLS's certificate maker, the relay, reading, composing and signing
+    // MIME) loads on first use, the UI's file serving and the logger with the start. The packages a process holds are in require.cache,
     // whichever way they were loaded.
     it('importing mailyard/testing (import or require) loads none of the parts loaded on first use', () => {
-      // nodemailer's small MIME helpers (addresses, encodings, DKIM) are used at import; its transports and composer are not.
-      const lazy = ['imapflow', 'mailparser', 'libmime', 'he', 'yaml', 'selfsigned', 'htmlparser2', '@jsx-email/doiuse-email'];
-      const lazyNodemailer = ['nodemailer.js', 'mail-composer', 'smtp-transport'];
+      // nodemailer's small MIME helpers (addresses, encodings) are used at import; its transports, composer and signer are not.
+      const lazy = ['imapflow', 'mailparser', 'libmime', 'he', 'yaml', 'selfsigned', 'htmlparser2', '@jsx-email/doiuse-email', 'pino'];
+      const lazyNodemailer = ['nodemailer.js', 'mail-composer', 'smtp-transport', 'dkim'];
       const loaded = (entry: string) =>
         probe<{ packages: string[]; nodemailer: string[]; chunks: string[] }>(`
           Promise.resolve(${entry}).then(() => {
