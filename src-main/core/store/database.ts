@@ -36,6 +36,13 @@ export function loadMigrations(sources: Record<string, string> = files): Migrati
  */
 const REWRITES_SCHEMA = '-- mailyard: rewrites-schema';
 
+/**
+ * A migration whose first line is this makes a table anew and drops the old one (SQLite's procedure
+ * for changes ALTER TABLE cannot make): it runs with foreign keys off, since dropping a parent table
+ * with them on deletes its children's rows, and every foreign key is checked before it commits.
+ */
+const REBUILDS_TABLES = '-- mailyard: rebuilds-tables';
+
 /** Applies the pending migrations, each in its own transaction, and records them. Returns how many ran. */
 export function migrate(db: Db, migrations: Migration[] = loadMigrations()): number {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -50,17 +57,28 @@ export function migrate(db: Db, migrations: Migration[] = loadMigrations()): num
   for (const m of migrations) {
     if (m.version <= current) continue;
     const rewritesSchema = m.sql.startsWith(REWRITES_SCHEMA);
+    const rebuildsTables = m.sql.startsWith(REBUILDS_TABLES);
     // better-sqlite3 keeps SQLite's defensive mode on, which forbids writing sqlite_schema.
     if (rewritesSchema) db.unsafeMode(true);
+    // Only outside a transaction does this pragma take effect.
+    const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+    if (rebuildsTables) db.pragma('foreign_keys = OFF');
     try {
       db.transaction(() => {
         const schemaVersion = db.pragma('schema_version', { simple: true }) as number;
         db.exec(m.sql);
         if (rewritesSchema) db.pragma(`schema_version = ${schemaVersion + 1}`);
+        if (rebuildsTables) {
+          const broken = db.pragma('foreign_key_check') as Array<{ table: string; parent: string }>;
+          if (broken.length > 0) {
+            throw new Error(`migration ${m.version} left rows of ${broken[0]!.table} without their ${broken[0]!.parent} (${broken.length} in all)`);
+          }
+        }
         record.run(m.version, m.name, new Date().toISOString());
       })();
     } finally {
       if (rewritesSchema) db.unsafeMode(false);
+      if (rebuildsTables) db.pragma(`foreign_keys = ${foreignKeys}`);
     }
     applied++;
   }
