@@ -40,10 +40,10 @@ function fill(file: string, accountId: string, count: number): void {
   const ulid = monotonicFactory();
   db.prepare("INSERT INTO message_contents (content_id, raw) VALUES ('bench', ?)").run(RAW);
   const insert = db.prepare(
-    `INSERT INTO messages (id, ref_id, account_id, content_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
+    `INSERT INTO messages (id, ref_id, account_number, content_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
        recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at,
        failed_reason, priority, updated_at)
-     VALUES (?, ?, ?, 'bench', 'api', 'app@example.com', 'App', ?, ?, ?, '', 'to', ?, ?, '', '{}', ?, ?, ?, NULL, NULL, '', '0', ?)`,
+     VALUES (?, ?, (SELECT number FROM accounts WHERE id = ?), 'bench', 'api', 'app@example.com', 'App', ?, ?, ?, '', 'to', ?, ?, '', '{}', ?, ?, ?, NULL, NULL, '', '0', ?)`,
   );
   const start = Date.now() - count * 1000;
   const statuses = ['delivered', 'delivered', 'bounced', 'queued'];

@@ -35,7 +35,7 @@ const allEvents = Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true]));
 
 /**
  * The tables whose rows belong to an account, read from the schema as a person would: a table with
- * an `account_id` column, or one with a foreign key to such a table, at any depth.
+ * an `account_id` column, or one with a foreign key to the accounts or such a table, at any depth.
  */
 function ownedTables(db: Database.Database): Map<string, string> {
   const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'").all() as { name: string }[])
@@ -137,7 +137,9 @@ describe('DELETE /emulator/accounts/{id}', () => {
       });
     }
     // Each account's copies got their first events (recorded, and posted to its webhook).
-    const eventsOf = db.prepare('SELECT COUNT(*) AS n FROM message_events WHERE message_id IN (SELECT id FROM messages WHERE account_id = ?)');
+    const eventsOf = db.prepare(
+      'SELECT COUNT(*) AS n FROM message_events WHERE message_id IN (SELECT id FROM messages WHERE account_number = (SELECT number FROM accounts WHERE id = ?))',
+    );
     await expect.poll(() => [gone, kept].every(({ record }) => (eventsOf.get(record.id) as { n: number }).n > 0)).toBe(true);
     const keptMessages = (await emu.control.listMessages({ account_id: kept.record.id } as never)).data.messages;
     const goneMessages = (await emu.control.listMessages({ account_id: gone.record.id } as never)).data.messages;
@@ -146,7 +148,7 @@ describe('DELETE /emulator/accounts/{id}', () => {
     // Rows no public call makes without a real IMAP server or OAuth provider: written as the emulator would.
     for (const { record } of [gone, kept]) {
       const mailer = db.prepare('SELECT id FROM mailers WHERE account_id = ?').get(record.id) as { id: string };
-      const copy = db.prepare('SELECT id FROM messages WHERE account_id = ?').get(record.id) as { id: string };
+      const copy = db.prepare('SELECT id FROM messages WHERE account_number = (SELECT number FROM accounts WHERE id = ?)').get(record.id) as { id: string };
       db.prepare(
         `INSERT INTO imap_messages (ref_id, mailer_id, account_id, uidvalidity, uid, message_id, from_email, subject, raw, created_ms, created_at)
          VALUES (?, ?, ?, 1, 1, '<m@x>', 'a@x', 's', x'00', 0, '')`,

@@ -132,6 +132,35 @@ describe('captured messages', () => {
     expect(second.next_cursor).toBeNull();
   });
 
+  it('pages one copy at a time through a send whose copies share their creation time, each once, while new mail arrives', async () => {
+    const to = ['a', 'b', 'c', 'd', 'e'].map((n) => ({ email: `${n}@example.com` }));
+    const sent = await emu.service.sendEmail({ from: { email: 'app@example.com' }, to, subject: 'Same time', content: [{ type: 'text/plain', value: '.' }] });
+    const copies = (await emu.control.listMessages({ limit: 10 })).data.messages;
+    expect(new Set(copies.map((m) => m.created_at)).size).toBe(1);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await emu.control.listMessages({ limit: 1, ...(cursor ? { cursor } : {}) })).data;
+      seen.push(...page.messages.map((m) => m.recipient.email));
+      cursor = page.next_cursor ?? undefined;
+      // Mail stored meanwhile is newer than every page: it never shows up on a later one.
+      if (seen.length === 2)
+        await emu.service.sendEmail({
+          from: { email: 'app@example.com' },
+          to: [{ email: 'late@example.com' }],
+          subject: 'Late',
+          content: [{ type: 'text/plain', value: '.' }],
+        });
+    } while (cursor !== undefined && seen.length < 10);
+    expect(seen).toEqual(to.map((t) => t.email).reverse());
+    expect((await emu.control.listMessages({ q: sent.ref_id })).data.messages).toHaveLength(5);
+    for (const cursor of ['zzz', Buffer.from('01K0000000000000000000000A').toString('base64url'), Buffer.from('12.x').toString('base64url')]) {
+      const res = await emu.request('GET', `/emulator/messages?cursor=${cursor}`);
+      expect(res.status, cursor).toBe(400);
+      expect(res.json.error, cursor).toMatch(/cursor is not a cursor this API gave out/);
+    }
+  });
+
   it('deletes one message, then all, with their log entries', async () => {
     const a = await sendOne();
     const b = await sendOne();

@@ -32,7 +32,7 @@ export class AccountsRepo {
     this.stmts = {
       list: db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY is_default DESC, created_at, id'),
       byId: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?'),
-      number: db.prepare<[string], { n: number }>('SELECT rowid AS n FROM accounts WHERE id = ?'),
+      number: db.prepare<[string], { n: number }>('SELECT number AS n FROM accounts WHERE id = ?'),
       default: db.prepare<[], AccountRow>('SELECT * FROM accounts WHERE is_default = 1 ORDER BY created_at, id LIMIT 1'),
       setSecrets: db.prepare<SigningSecretsRow & { id: string }>(
         'UPDATE accounts SET signing_secret = @signing_secret, previous_signing_secret = @previous_signing_secret, previous_secret_until = @previous_secret_until WHERE id = @id',
@@ -54,7 +54,7 @@ export class AccountsRepo {
     return this.stmts.default.get();
   }
 
-  /** The account's number (its rowid: stable for its life, the email logs' `accountId`); 0 when unknown. */
+  /** The account's number (stable for its life: the email logs' `accountId`, its copies' key to it); 0 when unknown. */
   numberOf(id: string): number {
     return this.stmts.number.get(id)?.n ?? 0;
   }

@@ -60,7 +60,9 @@ export class InboundRepo {
         'UPDATE inbound_domains SET url = @url, method = @method, headers = @headers, wildcard = @wildcard, strict_replies = @strict_replies, updated_at = @updated_at WHERE id = @id',
       ),
       /** A copy the account sent, by the key of its Message-ID `<key@mailyard.local>`. */
-      sentCopy: db.prepare<[string, string], { id: string }>('SELECT id FROM messages WHERE id = ? AND account_id = ?'),
+      sentCopy: db.prepare<[string, string], { id: string }>(
+        'SELECT id FROM messages WHERE id = ? AND account_number = (SELECT number FROM accounts WHERE id = ?)',
+      ),
       deleteDomain: db.prepare<[string]>('DELETE FROM inbound_domains WHERE id = ?'),
       username: db.prepare<[string, string], InboundUsernameRow>('SELECT * FROM inbound_usernames WHERE domain_id = ? AND username = ?'),
       usernameById: db.prepare<[string], InboundUsernameRow>('SELECT * FROM inbound_usernames WHERE id = ?'),

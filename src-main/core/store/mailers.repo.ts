@@ -133,7 +133,8 @@ export class MailersRepo {
       removeRelay: db.prepare<[string]>('DELETE FROM mailer_relays WHERE message_id = ?'),
       /** The recipients' copies of one composed message (one Message-ID), to match a DSN's recipient. */
       sameSend: db.prepare<[string], { id: string; ref_id: string; recipient_lc: string; account_id: string }>(
-        'SELECT id, ref_id, recipient_lc, account_id FROM messages WHERE content_id = (SELECT content_id FROM messages WHERE id = ?)',
+        `SELECT m.id, m.ref_id, m.recipient_lc, a.id AS account_id FROM messages m JOIN accounts a ON a.number = m.account_number
+         WHERE m.content_id = (SELECT content_id FROM messages WHERE id = ?)`,
       ),
       insertOAuth: db.prepare<[OAuthRequestRow]>(
         `INSERT INTO oauth_requests (state, account_id, app_id, redirect_uri, mailer_id, type, status, code_hash, created_ms, expires_ms, options)

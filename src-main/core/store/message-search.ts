@@ -186,7 +186,7 @@ export function searchTerms(filter: MessageSearch): SearchTerms {
   }
   campaignPrefix('campaignId', filter.campaignId);
   if (filter.accountId !== undefined) {
-    where.push('account_id = @accountId');
+    where.push('account_number = (SELECT number FROM accounts WHERE id = @accountId)');
     params.accountId = filter.accountId;
   }
   if (filter.refId !== undefined) {
@@ -196,7 +196,7 @@ export function searchTerms(filter: MessageSearch): SearchTerms {
   if (filter.recipientLc !== undefined) {
     // The email logs' index leads with the account: a wait that names none probes it once per account
     // (there are few), rather than keep an index of its own that every stored copy would pay for.
-    if (filter.accountId === undefined) where.push('account_id IN (SELECT id FROM accounts)');
+    if (filter.accountId === undefined) where.push('account_number IN (SELECT number FROM accounts)');
     where.push('recipient_lc = @recipientLc');
     params.recipientLc = filter.recipientLc;
   }

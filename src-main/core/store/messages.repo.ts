@@ -22,7 +22,7 @@ export type ComposeLater = (recipe: Buffer) => Buffer;
 
 /** One recipient's copy of a send (API or SMTP): what the email logs list, one entry each. */
 export interface MessageRow {
-  /** The copy's own key: a ULID, in creation order (the logs and lists page by it). */
+  /** The copy's id as the API shows it: a ULID. */
   id: string;
   /** The send's ref_id, which every copy of the send shares (what the API answers and events carry). */
   ref_id: string;
@@ -56,6 +56,8 @@ export interface MessageRow {
   size: number | null;
   /** 1 once read (Mailpit's read state), else 0; a new copy is unread (the column's default). */
   read?: number;
+  /** The copy's key in the store (given to it when stored): the order copies were stored in. */
+  key?: number;
 }
 
 /** What recording a delivery needs of a copy (MessagesRepo.statesOf). */
@@ -85,8 +87,27 @@ export type MessageListRow = Pick<
     /** The copy's rowid (its row in the search indexes). */
     rowid?: number;
   };
-const LIST_COLUMNS =
-  'rowid, id, ref_id, account_id, source, from_email, from_name, recipient_email, recipient_name, recipient_type, subject, status, campaign_id, created_at, failed_reason, content_id, created_ms, read';
+/**
+ * A copy's account as its row names it (by number): its id, which the rest of the store and the API
+ * name it by. One lookup of the accounts' key per row read.
+ */
+const ACCOUNT_ID = '(SELECT a.id FROM accounts a WHERE a.number = messages.account_number) AS account_id';
+/** A whole copy as MessageRow has it. */
+const ROW_COLUMNS = `messages.*, ${ACCOUNT_ID}`;
+/** The account a row is stored for, by its id (a new copy's `@account_id`). */
+const ACCOUNT_NUMBER_OF = (param: string) => `(SELECT number FROM accounts WHERE id = @${param})`;
+const LIST_COLUMNS = `key AS rowid, id, ref_id, ${ACCOUNT_ID}, source, from_email, from_name, recipient_email, recipient_name, recipient_type, subject, status, campaign_id, created_at, failed_reason, content_id, created_ms, read`;
+
+/**
+ * Where a page of a newest-first list of copies starts: after the copy made at `createdMs` with key
+ * `key` (the order of creation time, then of storing; what the email logs' indexes keep).
+ */
+export interface CopyPosition {
+  createdMs: number;
+  key: number;
+}
+/** Newest first: creation time, then the order copies were stored. */
+const NEWEST_FIRST = 'ORDER BY created_ms DESC, key DESC';
 
 export interface MessageEventRow {
   message_id: string;
@@ -139,19 +160,19 @@ export class MessagesRepo {
         'UPDATE messages SET size = mailyard_copy_size(content_id, @length, NULL, patch) WHERE content_id = @content_id AND size IS NULL',
       ),
       insertMessage: db.prepare<[MessageRow]>(
-        `INSERT INTO messages (id, ref_id, account_id, content_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
+        `INSERT INTO messages (id, ref_id, account_number, content_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
            recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at,
            failed_reason, priority, updated_at, patch, size)
-         VALUES (@id, @ref_id, @account_id, @content_id, @source, @from_email, @from_name, @recipient_email, @recipient_lc, @recipient_domain,
+         VALUES (@id, @ref_id, ${ACCOUNT_NUMBER_OF('account_id')}, @content_id, @source, @from_email, @from_name, @recipient_email, @recipient_lc, @recipient_domain,
            @recipient_name, @recipient_type, @subject, @campaign_id, @mailer_id, @custom_args, @status, @created_ms, @created_at, @delivered_ms, @delivered_at,
            @failed_reason, @priority, @updated_at, @patch, @size)`,
       ),
-      get: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id = ?'),
-      getMany: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(?))'),
+      get: db.prepare<[string], MessageRow>(`SELECT ${ROW_COLUMNS} FROM messages WHERE id = ?`),
+      getMany: db.prepare<[string], MessageRow>(`SELECT ${ROW_COLUMNS} FROM messages WHERE id IN (SELECT value FROM json_each(?))`),
       statesOf: db.prepare<[string], CopyStateRow>(
-        'SELECT id, ref_id, account_id, status, failed_reason FROM messages WHERE id IN (SELECT value FROM json_each(?))',
+        `SELECT id, ref_id, ${ACCOUNT_ID}, status, failed_reason FROM messages WHERE id IN (SELECT value FROM json_each(?))`,
       ),
-      ofSend: db.prepare<[string], MessageRow>('SELECT * FROM messages WHERE ref_id = ? ORDER BY id'),
+      ofSend: db.prepare<[string], MessageRow>(`SELECT ${ROW_COLUMNS} FROM messages WHERE ref_id = ? ORDER BY key`),
       setStatus: db.prepare<[{ id: string; status: string; failed_reason: string | null; updated_at: string }]>(
         'UPDATE messages SET status = @status, failed_reason = COALESCE(@failed_reason, failed_reason), updated_at = @updated_at WHERE id = @id',
       ),
@@ -367,15 +388,12 @@ export class MessagesRepo {
   }
 
   /** Captured messages for the UI: newest first, searched and filtered (the columns of a summary). */
-  search(filter: MessageSearch & { before?: string; limit: number; offset?: number }): MessageListRow[] {
+  search(filter: MessageSearch & { after?: CopyPosition; limit: number; offset?: number }): MessageListRow[] {
     const { where, params } = searchTerms(filter);
-    if (filter.before !== undefined) {
-      where.push('id < @before');
-      params.before = filter.before;
-    }
+    if (filter.after !== undefined) pageAfter(where, params, filter.after);
     params.limit = filter.limit;
     params.offset = filter.offset ?? 0;
-    const sql = `SELECT ${LIST_COLUMNS} FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit OFFSET @offset`;
+    const sql = `SELECT ${LIST_COLUMNS} FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ${NEWEST_FIRST} LIMIT @limit OFFSET @offset`;
     return this.cached<MessageListRow>(sql).all(params);
   }
 
@@ -402,15 +420,16 @@ export class MessagesRepo {
     return stmt as Statement<[Record<string, unknown>], Row>;
   }
 
-  /** The email logs: newest first, filtered, `limit` copies with an id below `before` (all when absent). */
-  logs(filter: LogFilter, page: { before?: string; limit: number }): MessageRow[] {
-    const { where, params } = logTerms(filter);
-    if (page.before !== undefined) {
-      where.push('id < @before');
-      params.before = page.before;
-    }
+  /** The email logs: newest first, filtered, `limit` copies after the position `after` (from the newest when absent). */
+  logs(filter: LogFilter, page: { after?: CopyPosition; limit: number }): MessageRow[] {
+    const after = page.after;
+    // The page's start narrows the window's end: one upper bound on the creation time, which the
+    // planner reads as a range of the filter's index (with two, it may take the account's instead).
+    const { where, params } =
+      after === undefined ? logTerms(filter) : logTerms({ ...filter, createdTo: Math.min(filter.createdTo ?? Infinity, after.createdMs + 1) });
+    if (after !== undefined) pageAfter(where, params, after, false);
     params.limit = page.limit;
-    const sql = `SELECT * FROM messages WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
+    const sql = `SELECT ${ROW_COLUMNS} FROM messages WHERE ${where.join(' AND ')} ${NEWEST_FIRST} LIMIT @limit`;
     return this.db.prepare<[Record<string, unknown>], MessageRow>(sql).all(params);
   }
 
@@ -422,9 +441,23 @@ export class MessagesRepo {
   }
 }
 
+/**
+ * The copies after `after` in the newest-first order (creation time, then key). `bound`: with the
+ * upper bound on the creation time that an index range takes (false when the terms have it already).
+ */
+function pageAfter(where: string[], params: Record<string, unknown>, after: CopyPosition, bound = true): void {
+  if (bound) {
+    where.push('created_ms < @afterBound');
+    params.afterBound = after.createdMs + 1;
+  }
+  where.push('(created_ms < @afterMs OR key < @afterKey)');
+  params.afterMs = after.createdMs;
+  params.afterKey = after.key;
+}
+
 /** The email logs' filters as SQL: every one an exact match (addresses lower-cased, as stored). */
 function logTerms(filter: LogFilter): { where: string[]; params: Record<string, unknown> } {
-  const where = ['account_id = @accountId'];
+  const where = [`account_number = ${ACCOUNT_NUMBER_OF('accountId')}`];
   const params: Record<string, unknown> = { accountId: filter.accountId };
   const add = (sql: string, name: string, value: unknown) => {
     if (value === undefined) return;

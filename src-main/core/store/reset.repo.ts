@@ -37,8 +37,9 @@ const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * The tables holding an account's rows, each with the SQL condition (on `@account`) that picks them,
- * read from the schema: a table with an `account_id` column, or one with a foreign key to such a
- * table (a delivery's attempts, a domain's checks, a copy's events), at any depth. A table a later
+ * read from the schema: a table with an `account_id` column, or one with a foreign key to the
+ * accounts or to such a table (the copies, by the account's number; a delivery's attempts, a domain's
+ * checks, a copy's events), at any depth. A table a later
  * migration adds is found the same way. What copies share (their contents, tracked links) and the
  * search indexes are not here: they go with the copies (see deleteAccount).
  */

@@ -1,8 +1,8 @@
 import { LOGS_MAX_WINDOW_MS, type EmailLogEntry, type EmailLogsQuery, type EmailLogsResponse } from '../../../../src-shared/schemas/email';
 import type { Clock } from '../../clock';
-import { cursorId } from '../../cursor';
+import { copyPosition, copyPositionText } from '../../cursor';
 import { appError } from '../../error-catalogue';
-import type { MessageEventRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
+import type { CopyPosition, MessageEventRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 
 /** What the logs query reads: the stored copies, the emulator clock (the default window), the accounts' numbers. */
 export interface EmailLogsSource {
@@ -12,16 +12,16 @@ export interface EmailLogsSource {
   accountNumber: (accountId: string) => number;
 }
 
-/** The email logs' page token: the last entry of the page and the query's count, opaque to clients. */
-function encodeLogsToken(lastId: string, total: number): string {
-  return Buffer.from(`${lastId}:${total}`).toString('base64url');
+/** The email logs' page token: the place of the page's last entry and the query's count, opaque to clients. */
+function encodeLogsToken(last: MessageRow, total: number): string {
+  return Buffer.from(`${copyPositionText({ createdMs: last.created_ms, key: last.key! })}:${total}`).toString('base64url');
 }
 
-function decodeLogsToken(token: string): { before: string; total: number | undefined } {
-  const [id = '', total] = Buffer.from(token, 'base64url').toString().split(':');
-  // Checked as the other cursors are (a ULID this API gave out); a count that is not a number is ignored.
-  const before = cursorId(id, 'pageToken');
-  return { before, total: total !== undefined && /^\d{1,12}$/.test(total) ? Number(total) : undefined };
+function decodeLogsToken(token: string): { after: CopyPosition; total: number | undefined } {
+  const [place = '', total] = Buffer.from(token, 'base64url').toString().split(':');
+  // Checked as the other cursors are (a place this API gave out); a count that is not a number is ignored.
+  const after = copyPosition(place, 'pageToken');
+  return { after, total: total !== undefined && /^\d{1,12}$/.test(total) ? Number(total) : undefined };
 }
 
 /** A query date: start of that day (UTC) for a plain date, else the instant. */
@@ -95,7 +95,7 @@ export function queryEmailLogs(source: EmailLogsSource, accountId: string, query
     deliveredTo: toMs(query.endDeliveredDate),
   };
   const token = query.pageToken ? decodeLogsToken(query.pageToken) : undefined;
-  const rows = source.messages.logs(filter, { before: token?.before, limit: query.pageSize + 1 });
+  const rows = source.messages.logs(filter, { after: token?.after, limit: query.pageSize + 1 });
   const page = rows.slice(0, query.pageSize);
   // The first page counts the matches; later pages carry that count in their token (a count of a
   // big result on every page would cost a scan of it each time).
@@ -105,7 +105,7 @@ export function queryEmailLogs(source: EmailLogsSource, accountId: string, query
   return {
     success: true,
     emailLogs: page.map((r) => toLogEntry(r, events.get(r.id) ?? [], accountNumber)),
-    nextPageToken: rows.length > query.pageSize ? encodeLogsToken(page.at(-1)!.id, totalCount) : '',
+    nextPageToken: rows.length > query.pageSize ? encodeLogsToken(page.at(-1)!, totalCount) : '',
     totalCount,
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FireOutcomes, MessageDetail, MessageFlags, MessageSummary, MessageWaitFilter } from '../../../../src-shared/schemas/messages';
 import type { Suppression } from '../../../../src-shared/schemas/suppressions';
-import { decodeCursor, paginate } from '../../cursor';
+import { copyPositionText, decodeCopyCursor, paginate } from '../../cursor';
 import { appError } from '../../error-catalogue';
 import { isoTimestamp } from '../../clock';
 import type { RelayRow } from '../../store/mailers.repo';
@@ -97,10 +97,10 @@ export class MessagesService {
       status: query.status,
       campaignId: query.campaign_id,
       accountId: query.account_id,
-      before: query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'cursor'),
+      after: query.cursor === undefined ? undefined : decodeCopyCursor(query.cursor, 'cursor'),
       limit: query.limit + 1,
     });
-    const { page, next } = paginate(rows, query.limit, (r) => r.id);
+    const { page, next } = paginate(rows, query.limit, (r) => copyPositionText({ createdMs: r.created_ms, key: r.rowid! }));
     const warnings = query.q ? parseMessageQuery(query.q).warnings : [];
     if (pending > 0) warnings.push(indexPendingWarning(pending));
     return { messages: this.summaries(page), next_cursor: next, warnings, ...pendingOf(pending) };

@@ -18,10 +18,12 @@ function seed(db: Database.Database, schema: 'before one ref_id per send' | 'cur
   const content = schema === 'current' ? 'content_id' : 'send_id';
   db.prepare(`INSERT INTO message_contents (${content}, raw) VALUES ('s1', x'41')`).run();
   const keys = schema === 'current' ? ['id, ref_id', "'m1', 'send1'"] : ['ref_id', "'m1'"];
+  // Migration 0034 keyed a copy's account by the account's number.
+  const account = schema === 'current' ? ['account_number', "(SELECT number FROM accounts WHERE id = 'acc')"] : ['account_id', "'acc'"];
   db.prepare(
-    `INSERT INTO messages (${keys[0]}, account_id, ${content}, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
+    `INSERT INTO messages (${keys[0]}, ${account[0]}, ${content}, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
        recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at)
-     VALUES (${keys[1]}, 'acc', 's1', 'smtp', 'a@example.com', '', 'b@example.org', 'b@example.org', 'example.org', '', 'to', 'Hi', '', '', '{}', 'queued', 1, 'now')`,
+     VALUES (${keys[1]}, ${account[1]}, 's1', 'smtp', 'a@example.com', '', 'b@example.org', 'b@example.org', 'example.org', '', 'to', 'Hi', '', '', '{}', 'queued', 1, 'now')`,
   ).run();
   db.prepare(
     `INSERT INTO deliveries (id, account_id, target_kind, target_id, category, event, ref_id, payload, target_url, status, created_ms, created_at, updated_at)
@@ -69,6 +71,40 @@ describe('CHECK constraints', () => {
     expect(() => db.pragma('writable_schema = ON') && db.prepare("UPDATE sqlite_schema SET sql = sql WHERE name = 'messages'").run()).toThrow(
       /may not be modified/,
     );
+  });
+});
+
+describe('a migration that rebuilds tables', () => {
+  const parentAndChild = loadMigrations({
+    './migrations/0001-tables.sql': `CREATE TABLE parent (id TEXT PRIMARY KEY);
+      CREATE TABLE child (parent_id TEXT NOT NULL REFERENCES parent (id) ON DELETE CASCADE);
+      INSERT INTO parent VALUES ('p1'); INSERT INTO child VALUES ('p1');`,
+  });
+  const rebuild = (body: string) =>
+    loadMigrations({ './migrations/0001-tables.sql': parentAndChild[0]!.sql, './migrations/0002-rebuild.sql': `-- mailyard: rebuilds-tables\n${body}` });
+
+  it("keeps a rebuilt parent's children (dropping it with foreign keys on would delete them), and turns foreign keys back on", () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(
+      db,
+      rebuild(`CREATE TABLE parent_new (number INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE);
+        INSERT INTO parent_new (id) SELECT id FROM parent; DROP TABLE parent; ALTER TABLE parent_new RENAME TO parent;`),
+    );
+    expect(db.prepare('SELECT parent_id FROM child').all()).toEqual([{ parent_id: 'p1' }]);
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(() => db.prepare("INSERT INTO child VALUES ('nobody')").run()).toThrow(/FOREIGN KEY constraint failed/);
+  });
+
+  it('is undone when it leaves a row without its parent, saying which', () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(db, parentAndChild);
+    const broken = rebuild(`CREATE TABLE parent_new (id TEXT PRIMARY KEY); DROP TABLE parent; ALTER TABLE parent_new RENAME TO parent;`);
+    expect(() => migrate(db, broken)).toThrow(/migration 2 left rows of child without their parent \(1 in all\)/);
+    expect(db.prepare('SELECT id FROM parent').all()).toEqual([{ id: 'p1' }]);
+    expect(db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get()).toEqual({ v: 1 });
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
   });
 });
 
