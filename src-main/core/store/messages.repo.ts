@@ -429,14 +429,14 @@ export class MessagesRepo {
       after === undefined ? logTerms(filter) : logTerms({ ...filter, createdTo: Math.min(filter.createdTo ?? Infinity, after.createdMs + 1) });
     if (after !== undefined) pageAfter(where, params, after, false);
     params.limit = page.limit;
-    const sql = `SELECT ${ROW_COLUMNS} FROM messages WHERE ${where.join(' AND ')} ${NEWEST_FIRST} LIMIT @limit`;
+    const sql = `SELECT ${ROW_COLUMNS} FROM ${logSource(filter)} WHERE ${where.join(' AND ')} ${NEWEST_FIRST} LIMIT @limit`;
     return this.db.prepare<[Record<string, unknown>], MessageRow>(sql).all(params);
   }
 
   /** How many copies the same filters find, on every page. */
   countLogs(filter: LogFilter): number {
     const { where, params } = logTerms(filter);
-    const sql = `SELECT COUNT(*) AS n FROM messages WHERE ${where.join(' AND ')}`;
+    const sql = `SELECT COUNT(*) AS n FROM ${logSource(filter)} WHERE ${where.join(' AND ')}`;
     return this.db.prepare<[Record<string, unknown>], { n: number }>(sql).get(params)!.n;
   }
 }
@@ -453,6 +453,30 @@ function pageAfter(where: string[], params: Record<string, unknown>, after: Copy
   where.push('(created_ms < @afterMs OR key < @afterKey)');
   params.afterMs = after.createdMs;
   params.afterKey = after.key;
+}
+
+/**
+ * The index a logs query reads: the first filter given of these, each the most selective left
+ * (its index holds the account, the filter's value and the creation time, so the window and a page's
+ * start are a range of it, in the logs' order); with none of them, the account's. Named, not left to
+ * SQLite's planner: without statistics it judged the window's two bounds on the account's index more
+ * selective than a recipient and a status together, and read every copy in the window.
+ */
+const LOG_INDEXES: ReadonlyArray<readonly [index: string, applies: (f: LogFilter) => boolean]> = [
+  ['messages_ref', (f) => f.refId !== undefined],
+  ['messages_recipient', (f) => f.recipientLc !== undefined],
+  ['messages_subject', (f) => f.subject !== undefined],
+  ['messages_from', (f) => f.fromAddress !== undefined],
+  ['messages_campaign_status', (f) => f.campaignId !== undefined && f.status !== undefined],
+  ['messages_campaign', (f) => f.campaignId !== undefined],
+  ['messages_domain', (f) => f.domain !== undefined],
+  ['messages_status', (f) => f.status !== undefined],
+];
+
+/** `FROM messages` for a logs query, naming the index it reads (see LOG_INDEXES). */
+function logSource(filter: LogFilter): string {
+  const index = LOG_INDEXES.find(([, applies]) => applies(filter))?.[0] ?? 'messages_account';
+  return `messages INDEXED BY ${index}`;
 }
 
 /** The email logs' filters as SQL: every one an exact match (addresses lower-cased, as stored). */

@@ -76,7 +76,7 @@ CREATE INDEX messages_from ON messages (account_number, from_email COLLATE NOCAS
 CREATE INDEX messages_subject ON messages (account_number, subject, created_ms);
 -- Every account's copies in the same order (the captured messages' list across accounts).
 CREATE INDEX messages_created ON messages (created_ms);
-CREATE INDEX messages_ref ON messages (ref_id, account_number);
+CREATE INDEX messages_ref ON messages (ref_id, account_number, created_ms);
 CREATE INDEX messages_content ON messages (content_id);
 CREATE INDEX messages_read ON messages (created_ms) WHERE read = 1;
 
