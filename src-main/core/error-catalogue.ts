@@ -6,6 +6,7 @@ import { CATCHER_LIMITS } from '../../src-shared/schemas/catchers';
 import { AppError, type ErrorExtras } from './errors';
 import type { ScenarioFileError } from './scenario/parse';
 import { STORE_FULL_MESSAGE } from './store/store-space';
+import { withThousands } from '../../src-shared/format';
 
 /**
  * One error the emulator answers. `code` sets the HTTP status (ERROR_STATUS); `message` is the body's
@@ -174,7 +175,7 @@ export const ERRORS = {
   tooManyPlaceholders: fieldEntry(() => ({ path: 'content', problem: TOO_MANY_PLACEHOLDERS })),
   filledTooLong: fieldEntry(({ recipient }: { recipient: string }) => ({
     path: 'substitutions',
-    problem: `make the copy for ${recipient} longer than ${SEND_LIMITS.filledLength.toLocaleString('en-US')} characters of subject and content`,
+    problem: `make the copy for ${recipient} longer than ${withThousands(SEND_LIMITS.filledLength)} characters of subject and content`,
   })),
   logsWindowTooLong: entry({
     code: 'validation',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageSizeParam, Timestamp } from './common';
 import { EmailEventKindSchema } from './events';
 import { waitMsParam } from './messages';
+import { withThousands } from '../format';
 
 export const DELIVERY_STATUSES = ['pending', 'sending', 'succeeded', 'failed', 'cancelled'] as const;
 export const DeliveryStatus = z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` });
@@ -239,13 +240,13 @@ export const ClockBody = z
     speed: z
       .number({ error: 'must be a number' })
       .min(0, 'must be at least 0 (0 pauses the clock)')
-      .max(MAX_CLOCK_SPEED, `must be at most ${MAX_CLOCK_SPEED.toLocaleString('en-US')} times real time`)
+      .max(MAX_CLOCK_SPEED, `must be at most ${withThousands(MAX_CLOCK_SPEED)} times real time`)
       .optional(),
     // The bounds first, each ending the checks: a jump too large to be a safe integer is over the limit, not "not whole".
     advance_ms: z
       .number({ error: 'must be a number of milliseconds' })
       .min(0, { error: 'must be at least 0: the clock never goes back', abort: true })
-      .max(MAX_CLOCK_ADVANCE_MS, { error: `must be at most 366 days (${MAX_CLOCK_ADVANCE_MS.toLocaleString('en-US')} ms)`, abort: true })
+      .max(MAX_CLOCK_ADVANCE_MS, { error: `must be at most 366 days (${withThousands(MAX_CLOCK_ADVANCE_MS)} ms)`, abort: true })
       .int('must be a whole number of milliseconds')
       .optional(),
   })
@@ -297,7 +298,7 @@ export const SetSigningSecretBody = z
       .number({ error: 'must be a number of milliseconds' })
       .int('must be a whole number of milliseconds')
       .min(0, 'must be at least 0 (0: the old secret stops signing at once)')
-      .max(MAX_SECRET_GRACE_MS, `must be at most 30 days (${MAX_SECRET_GRACE_MS.toLocaleString('en-US')} ms)`)
+      .max(MAX_SECRET_GRACE_MS, `must be at most 30 days (${withThousands(MAX_SECRET_GRACE_MS)} ms)`)
       .optional(),
   })
   .meta({ id: 'SetSigningSecretBody' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EmailEventKindSchema } from './events';
 import { pageSizeParam, Timestamp } from './common';
+import { withThousands } from '../format';
 
 /** Explicit limits of a send (docs/limits.md). */
 export const SEND_LIMITS = {
@@ -119,7 +120,7 @@ export function countPlaceholders(texts: ReadonlyArray<string | undefined>, atMo
 }
 
 /** A refusal of more placeholders than a send fills, said of `content`. */
-export const TOO_MANY_PLACEHOLDERS = `must hold at most ${SEND_LIMITS.placeholders.toLocaleString('en-US')} {{placeholders}}, the subject's counted in`;
+export const TOO_MANY_PLACEHOLDERS = `must hold at most ${withThousands(SEND_LIMITS.placeholders)} {{placeholders}}, the subject's counted in`;
 
 /** A key longer than `max`, quoted (shortened) for a message. */
 function longKey(keys: string[], max: number): string | undefined {

@@ -9,6 +9,7 @@ import type { ImapMessageRow, MailerRow } from '../store/mailers.repo';
 import { readDsn, type DsnReport } from './dsn';
 import { headerContent, type HeaderContent } from './header-content';
 import type { InboxWatchDeps } from './imap-deps';
+import { withThousands } from '../../../src-shared/format';
 
 export const MAILBOX = 'INBOX';
 
@@ -22,7 +23,7 @@ export interface TakenMessage {
   oversize?: { size: number; limit: number };
 }
 
-const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
+const bytes = (n: number) => `${withThousands(n)} bytes`;
 
 /**
  * Stores what an IMAP watch takes, posts it to the configuration's webhook and turns a DSN about a

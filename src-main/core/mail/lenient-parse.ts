@@ -5,6 +5,7 @@ import addressparser from 'nodemailer/lib/addressparser';
 import { shownFileName } from './file-name';
 import { bodyStart, splitEntity } from './header-end';
 import type { MailAddress, MailContent } from './parsed-mail';
+import { withThousands } from '../../../src-shared/format';
 
 /** mailparser, loaded with the first message read. */
 const loadMailparser = lazyImport(() => import('mailparser'));
@@ -210,7 +211,7 @@ export async function parseLeniently(raw: Buffer, options: ParseOptions = {}): P
     const view = await parseOnce(raw, options, { maxHeadSize: Math.max(raw.length + 1, 1024 * 1024), maxChildNodes: RELAXED_MIME_NODES });
     return {
       ...view,
-      problem: `${why}. It is shown as read with raised limits (up to ${RELAXED_MIME_NODES.toLocaleString('en-US')} MIME parts, header blocks of any size).`,
+      problem: `${why}. It is shown as read with raised limits (up to ${withThousands(RELAXED_MIME_NODES)} MIME parts, header blocks of any size).`,
     };
   } catch (err) {
     const more = raw.length - (bodyStart(raw) + SALVAGED_TEXT_LIMIT);
@@ -218,7 +219,7 @@ export async function parseLeniently(raw: Buffer, options: ParseOptions = {}): P
       ...salvage(raw),
       problem:
         `${why}; read again with raised limits: ${describe(err)}. Shown are its header lines and its raw body as text` +
-        `${more > 0 ? ` (the first ${SALVAGED_TEXT_LIMIT.toLocaleString('en-US')} bytes)` : ''}; the raw source has it all.`,
+        `${more > 0 ? ` (the first ${withThousands(SALVAGED_TEXT_LIMIT)} bytes)` : ''}; the raw source has it all.`,
     };
   }
 }

@@ -22,6 +22,7 @@ import {
   WaitDeliveriesResult,
 } from '../../schemas/dispatch';
 import { defineOperations } from '../operation';
+import { withThousands } from '../../format';
 
 /** The control API's webhook deliveries (`/emulator/deliveries`) and synthetic events (`/emulator/events`). */
 export const deliveryOperations = defineOperations({
@@ -129,7 +130,7 @@ export const deliveryOperations = defineOperations({
   retryFailingDeliveries: {
     method: 'POST',
     path: '/emulator/endpoints/{kind}/{id}/retry-failing',
-    summary: `Retry now every failed delivery of a target and every one waiting for a retry (oldest first, at most ${MAX_RETRY_FAILING.toLocaleString('en-US')}), as manual attempts in the target's slots; answers at once with their ids`,
+    summary: `Retry now every failed delivery of a target and every one waiting for a retry (oldest first, at most ${withThousands(MAX_RETRY_FAILING)}), as manual attempts in the target's slots; answers at once with their ids`,
     tag: 'Deliveries',
     auth: 'none',
     params: EndpointParams,
