@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 
-/** A logger for the emulator (`seams.logger`) that keeps its lines, as pino writes them, from `warn` up. */
-export function logCapture() {
+/** A logger for the emulator (`seams.logger`) that keeps its lines, as pino writes them, from `level` (default `warn`) up. */
+export function logCapture(level: 'info' | 'warn' = 'warn') {
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -10,5 +10,5 @@ export function logCapture() {
       done();
     },
   });
-  return { lines, logger: pino({ level: 'warn' }, stream) };
+  return { lines, logger: pino({ level }, stream) };
 }

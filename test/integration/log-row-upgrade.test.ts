@@ -6,6 +6,7 @@ import { monotonicFactory } from 'ulid';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE, loadMigrations, migrate } from '../../src-main/core/store/database';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { logCapture } from '../helpers/log-capture';
 
 /** The last migration before copies were keyed by integers (an account's number, a copy's key). */
 const BEFORE = loadMigrations().findIndex((m) => m.name === 'narrow-log-row');
@@ -100,7 +101,14 @@ describe('a data directory from before copies were keyed by integers', () => {
     expect(BEFORE).toBeGreaterThan(0);
     const old = seedOldStore(dir);
     const [first, second, third] = old.ids as [string, string, string];
-    emu = await startEmulator({}, {}, dir);
+    const log = logCapture('info');
+    emu = await startEmulator({}, { logger: log.logger }, dir);
+    // The start said what it was doing before the long part, and when it was done.
+    const said = log.lines.map((l) => l.msg as string);
+    const upgrading = said.findIndex((m) => /^upgrading the store from schema \d+ to \d+: with many messages this takes a while/.test(m));
+    expect(upgrading, said.join('\n')).toBeGreaterThanOrEqual(0);
+    expect(log.lines[upgrading]).toMatchObject({ from: BEFORE, to: loadMigrations().length });
+    expect(said.slice(upgrading)).toContain(`store upgraded to schema ${loadMigrations().length}`);
     const logs = (query: Record<string, unknown> = {}) =>
       emu!
         .request('GET', `/v1/email/logs?${new URLSearchParams(query as Record<string, string>)}`, { apiKey: old.apiKey })

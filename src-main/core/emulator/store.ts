@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { Checkpointer } from '../store/checkpointer';
 import { prepareDataDir } from '../store/data-dir';
 import { lockDataDir } from '../store/data-dir-lock';
-import { DATABASE_FILE, openDatabase, type Db } from '../store/database';
+import { DATABASE_FILE, openDatabase, type Db, type StoreUpgrade } from '../store/database';
 import { SearchUpkeep } from '../store/search-upkeep';
 import { StoreSpace } from '../store/store-space';
 
@@ -30,7 +30,19 @@ export async function openStore(dataDir: string | null, options: { nativeBinding
   const unlock = dataDir === null ? () => {} : lockDataDir(dataDir);
   let db: Db;
   try {
-    db = openDatabase(dataDir, { nativeBinding: options.nativeBinding });
+    const started = performance.now();
+    let upgraded: StoreUpgrade | undefined;
+    db = openDatabase(dataDir, {
+      nativeBinding: options.nativeBinding,
+      onUpgrade: (upgrade) => {
+        upgraded = upgrade;
+        options.logger.info(
+          { dataDir, from: upgrade.from, to: upgrade.to },
+          `upgrading the store from schema ${upgrade.from} to ${upgrade.to}: with many messages this takes a while (about 10 s a million); do not stop it`,
+        );
+      },
+    });
+    if (upgraded) options.logger.info({ ms: Math.round(performance.now() - started) }, `store upgraded to schema ${upgraded.to}`);
   } catch (err) {
     unlock();
     throw err;

@@ -43,8 +43,18 @@ const REWRITES_SCHEMA = '-- mailyard: rewrites-schema';
  */
 const REBUILDS_TABLES = '-- mailyard: rebuilds-tables';
 
-/** Applies the pending migrations, each in its own transaction, and records them. Returns how many ran. */
-export function migrate(db: Db, migrations: Migration[] = loadMigrations()): number {
+/** An existing store about to be brought to the current schema: from its version to the latest. */
+export interface StoreUpgrade {
+  from: number;
+  to: number;
+}
+
+/**
+ * Applies the pending migrations, each in its own transaction, and records them. Returns how many ran.
+ * `onUpgrade` hears of it first when a store that has a schema has migrations to run (one that
+ * rebuilds the copies takes about ten seconds a million).
+ */
+export function migrate(db: Db, migrations: Migration[] = loadMigrations(), onUpgrade?: (upgrade: StoreUpgrade) => void): number {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const current = (db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
@@ -53,6 +63,7 @@ export function migrate(db: Db, migrations: Migration[] = loadMigrations()): num
     throw new Error(`the database is at schema version ${current}, newer than this Mailyard knows (${latest}); use a newer Mailyard or another --data-dir`);
   }
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  if (current > 0 && current < latest) onUpgrade?.({ from: current, to: latest });
   let applied = 0;
   for (const m of migrations) {
     if (m.version <= current) continue;
@@ -107,6 +118,8 @@ export interface OpenDatabaseOptions {
   nativeBinding?: string;
   /** What a new store starts from (schema-image.ts); null runs every migration. */
   schemaImage?: SchemaImage | null;
+  /** Told before an existing store is brought to the current schema (see migrate). */
+  onUpgrade?: (upgrade: StoreUpgrade) => void;
 }
 
 /** Opens (creating if needed) the store in `dataDir`, or in memory when `dataDir` is null, and migrates it. */
@@ -148,7 +161,7 @@ export function openDatabase(dataDir: string | null, options: OpenDatabaseOption
     // in a data directory checkpoints on a thread of its own, see checkpointer.ts.)
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     if (fromImage) recordImageMigrations(db, image.version);
-    migrate(db);
+    migrate(db, undefined, options.onUpgrade);
   } catch (err) {
     db.close();
     throw err;
