@@ -72,7 +72,7 @@ export function migrate(db: Db, migrations: Migration[] = loadMigrations(), onUp
     // better-sqlite3 keeps SQLite's defensive mode on, which forbids writing sqlite_schema.
     if (rewritesSchema) db.unsafeMode(true);
     // Only outside a transaction does this pragma take effect.
-    const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+    const foreignKeys = rebuildsTables ? (db.pragma('foreign_keys', { simple: true }) as number) : undefined;
     if (rebuildsTables) db.pragma('foreign_keys = OFF');
     try {
       db.transaction(() => {
@@ -89,7 +89,7 @@ export function migrate(db: Db, migrations: Migration[] = loadMigrations(), onUp
       })();
     } finally {
       if (rewritesSchema) db.unsafeMode(false);
-      if (rebuildsTables) db.pragma(`foreign_keys = ${foreignKeys}`);
+      if (foreignKeys !== undefined) db.pragma(`foreign_keys = ${foreignKeys}`);
     }
     applied++;
   }
