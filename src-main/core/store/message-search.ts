@@ -80,6 +80,9 @@ const LOOKUP = {
   addresses: 'SELECT rowid FROM message_addresses WHERE message_addresses MATCH',
 };
 
+/** The number a copy's row names its account by, from the account's id in the named parameter. */
+export const accountNumberOf = (param: string): string => `(SELECT number FROM accounts WHERE id = @${param})`;
+
 /** The terms of the query's negations, filters and dates (the words that must hold are the caller's). */
 function queryFilters(
   parsed: ParsedQuery,
@@ -186,7 +189,7 @@ export function searchTerms(filter: MessageSearch): SearchTerms {
   }
   campaignPrefix('campaignId', filter.campaignId);
   if (filter.accountId !== undefined) {
-    where.push('account_number = (SELECT number FROM accounts WHERE id = @accountId)');
+    where.push(`account_number = ${accountNumberOf('accountId')}`);
     params.accountId = filter.accountId;
   }
   if (filter.refId !== undefined) {

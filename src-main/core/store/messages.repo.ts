@@ -3,7 +3,7 @@ import { applyPatch } from './byte-patch';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import { ATTACHMENT_MATCH } from './fts-match';
-import { defineSearchFunctions, searchTerms, type MessageSearch } from './message-search';
+import { accountNumberOf, defineSearchFunctions, searchTerms, type MessageSearch } from './message-search';
 import { isStoreFull } from './store-space';
 import { TrackingTokens, type TrackedLink, type TrackingTokenRow } from './tracking-tokens';
 
@@ -94,8 +94,6 @@ export type MessageListRow = Pick<
 const ACCOUNT_ID = '(SELECT a.id FROM accounts a WHERE a.number = messages.account_number) AS account_id';
 /** A whole copy as MessageRow has it. */
 const ROW_COLUMNS = `messages.*, ${ACCOUNT_ID}`;
-/** The account a row is stored for, by its id (a new copy's `@account_id`). */
-const ACCOUNT_NUMBER_OF = (param: string) => `(SELECT number FROM accounts WHERE id = @${param})`;
 const LIST_COLUMNS = `key AS rowid, id, ref_id, ${ACCOUNT_ID}, source, from_email, from_name, recipient_email, recipient_name, recipient_type, subject, status, campaign_id, created_at, failed_reason, content_id, created_ms, read`;
 
 /**
@@ -138,7 +136,7 @@ export interface LogFilter {
 export class MessagesRepo {
   private readonly stmts;
   private readonly tokens: TrackingTokens;
-  /** The search's prepared statements, by their SQL. */
+  /** The search's and the logs' prepared statements, by their SQL. */
   private readonly searchStatements = new Map<string, Statement<[Record<string, unknown>], unknown>>();
 
   /**
@@ -163,7 +161,7 @@ export class MessagesRepo {
         `INSERT INTO messages (id, ref_id, account_number, content_id, source, from_email, from_name, recipient_email, recipient_lc, recipient_domain,
            recipient_name, recipient_type, subject, campaign_id, mailer_id, custom_args, status, created_ms, created_at, delivered_ms, delivered_at,
            failed_reason, priority, updated_at, patch, size)
-         VALUES (@id, @ref_id, ${ACCOUNT_NUMBER_OF('account_id')}, @content_id, @source, @from_email, @from_name, @recipient_email, @recipient_lc, @recipient_domain,
+         VALUES (@id, @ref_id, ${accountNumberOf('account_id')}, @content_id, @source, @from_email, @from_name, @recipient_email, @recipient_lc, @recipient_domain,
            @recipient_name, @recipient_type, @subject, @campaign_id, @mailer_id, @custom_args, @status, @created_ms, @created_at, @delivered_ms, @delivered_at,
            @failed_reason, @priority, @updated_at, @patch, @size)`,
       ),
@@ -409,7 +407,7 @@ export class MessagesRepo {
     return this.cached<{ n: number }>(sql).get(params)!.n;
   }
 
-  /** A statement of the search, prepared once per shape of query (a few dozen shapes at most: the terms vary, not their text). */
+  /** A statement of the search or the logs, prepared once per shape of query (a few dozen shapes at most: the terms vary, not their text). */
   private cached<Row>(sql: string): Statement<[Record<string, unknown>], Row> {
     let stmt = this.searchStatements.get(sql);
     if (stmt === undefined) {
@@ -430,14 +428,14 @@ export class MessagesRepo {
     if (after !== undefined) pageAfter(where, params, after, false);
     params.limit = page.limit;
     const sql = `SELECT ${ROW_COLUMNS} FROM ${logSource(filter)} WHERE ${where.join(' AND ')} ${NEWEST_FIRST} LIMIT @limit`;
-    return this.db.prepare<[Record<string, unknown>], MessageRow>(sql).all(params);
+    return this.cached<MessageRow>(sql).all(params);
   }
 
   /** How many copies the same filters find, on every page. */
   countLogs(filter: LogFilter): number {
     const { where, params } = logTerms(filter);
     const sql = `SELECT COUNT(*) AS n FROM ${logSource(filter)} WHERE ${where.join(' AND ')}`;
-    return this.db.prepare<[Record<string, unknown>], { n: number }>(sql).get(params)!.n;
+    return this.cached<{ n: number }>(sql).get(params)!.n;
   }
 }
 
@@ -481,7 +479,7 @@ function logSource(filter: LogFilter): string {
 
 /** The email logs' filters as SQL: every one an exact match (addresses lower-cased, as stored). */
 function logTerms(filter: LogFilter): { where: string[]; params: Record<string, unknown> } {
-  const where = [`account_number = ${ACCOUNT_NUMBER_OF('accountId')}`];
+  const where = [`account_number = ${accountNumberOf('accountId')}`];
   const params: Record<string, unknown> = { accountId: filter.accountId };
   const add = (sql: string, name: string, value: unknown) => {
     if (value === undefined) return;
