@@ -40,13 +40,13 @@ export function DeliveryNext({ d, testId, exact = false }: { d: StateInput; test
         s.note
       ) : (
         <>
-          {what} <Time iso={s.next.at} future />
+          {what} <Time emulator={s.next.at} future />
         </>
       )}
       {exact && d.next_attempt_at && (
         <span className="muted small">
           {' '}
-          · <Time iso={d.next_attempt_at} exact /> (emulator clock)
+          · <Time emulator={d.next_attempt_at} exact /> (emulator clock)
         </span>
       )}
     </span>

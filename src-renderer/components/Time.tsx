@@ -22,7 +22,7 @@ export function formatHourMinute(time: string | number | Date): string {
 }
 
 /**
- * "12 s ago", "in 5 min", relative to `now` (the emulator's). A time that has happened (`future`
+ * "12 s ago", "in 5 min", relative to `now` (on the timestamp's own clock). A time that has happened (`future`
  * false: a row's arrival, an attempt) never reads "in ...": a little ahead of the UI's estimate of
  * the emulator's now only means the estimate lags, so it reads "just now".
  */
@@ -77,17 +77,36 @@ export function useEmulatedNow(): number {
 }
 
 /**
- * A timestamp of the emulator, the one way the UI shows a time. Relative to the emulator's now (its
- * clock may run ahead of real time, or faster), or with `exact` in the one absolute format; on hover,
- * the absolute local time and the ISO timestamp either way. `future` marks a scheduled time (a next
- * attempt), which may read "in 5 min"; anything else that happened never does.
+ * The two clocks a timestamp can be on. The emulator's: every email event, delivery attempt, copy,
+ * suppression and account is stamped on it, and it may run ahead of real time or faster once moved.
+ * The wall clock (this computer's real time): a catcher's `received_at`, a request's signature time,
+ * a scenario log line. A relative time is measured from the now of its own clock: a catcher's request
+ * stamped in wall time read against the emulator's now would be "1 d ago" seconds after it came.
  */
-export function Time({ iso, exact = false, future = false }: { iso: string; exact?: boolean; future?: boolean }) {
-  const rel = relative(iso, useEmulatedNow(), future);
+export type ClockName = 'emulator' | 'wall';
+
+/** What each clock is called where a screen shows both. */
+export const CLOCK_WORDS: Record<ClockName, string> = { emulator: 'emulator clock', wall: 'real time' };
+
+/** A timestamp and its clock, named at the call site: `<Time emulator={m.created_at} />` or `<Time wall={r.received_at} />`. */
+export type Stamp = { emulator: string; wall?: never } | { wall: string; emulator?: never };
+
+/**
+ * A timestamp, the one way the UI shows a time. Relative to the now of the clock it is on (see
+ * ClockName: the prop's name says which), or with `exact` in the one absolute format; on hover, the
+ * absolute local time, its clock and the ISO timestamp either way. `future` marks a scheduled time (a
+ * next attempt), which may read "in 5 min"; anything else that happened never does.
+ */
+export function Time(props: Stamp & { exact?: boolean; future?: boolean }) {
+  const clock: ClockName = props.wall === undefined ? 'emulator' : 'wall';
+  const iso = (props.wall ?? props.emulator)!;
+  // Re-renders both ways every few seconds (useEmulatedNow ticks).
+  const emulatorNow = useEmulatedNow();
+  const rel = relative(iso, clock === 'wall' ? Date.now() : emulatorNow, props.future ?? false);
   const abs = formatAbsolute(iso);
   return (
-    <time dateTime={iso} title={`${abs} (local time; ${rel} on the emulator clock) · ${iso}`}>
-      {exact ? abs : rel}
+    <time dateTime={iso} data-clock={clock} title={`${abs} (local time, ${CLOCK_WORDS[clock]}; ${rel}) · ${iso}`}>
+      {props.exact ? abs : rel}
     </time>
   );
 }

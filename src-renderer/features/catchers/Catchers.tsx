@@ -153,7 +153,7 @@ function RequestRow({ r }: { r: CatcherRequest }) {
         </span>{' '}
         {r.attempt !== null && <span data-testid="caught-attempt">{r.attempt === 1 ? 'first attempt' : `attempt ${r.attempt} (retry)`}</span>}{' '}
         <span className="muted">
-          <Time iso={r.received_at} />
+          <Time wall={r.received_at} />
         </span>
       </button>
       {r.delivery_id && (
@@ -164,7 +164,8 @@ function RequestRow({ r }: { r: CatcherRequest }) {
       {open && (
         <div className="caught-detail">
           <p className="muted">
-            <code>{r.path}</code> · {r.body_bytes} bytes{r.body_truncated ? ' (first 64 KiB kept)' : ''} · emulator clock <Time iso={r.emulator_at} exact />
+            <code>{r.path}</code> · {r.body_bytes} bytes{r.body_truncated ? ' (first 64 KiB kept)' : ''} · emulator clock{' '}
+            <Time emulator={r.emulator_at} exact />
           </p>
           <HeadersTable headers={r.headers} />
           <BodyView text={r.body} />
@@ -258,7 +259,12 @@ function CatcherDetail({ id, onChanged }: { id: string; onChanged: () => void })
           onChanged();
         }}
       />
-      <h3>Requests, newest first</h3>
+      <h3>
+        Requests, newest first{' '}
+        <span className="muted small" data-testid="requests-clock">
+          (when each arrived in real time; its detail gives the emulator clock too)
+        </span>
+      </h3>
       {requests.length === 0 ? (
         <p className="muted" data-testid="no-requests">
           Nothing yet. Send anything to the URL above, or send an email once this is the account's webhook.

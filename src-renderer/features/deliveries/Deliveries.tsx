@@ -35,7 +35,7 @@ function Row({ d }: { d: DeliverySummary }) {
           {accountName}
         </span>
         <span className="muted small">
-          <Time iso={d.created_at} />
+          <Time emulator={d.created_at} />
         </span>
       </div>
       <div className="line small">

@@ -46,7 +46,7 @@ function Attempt({ a, open }: { a: AttemptRecord; open: boolean }) {
           <strong>#{a.number}</strong> <Badge value={a.outcome} />{' '}
           {a.response ? <code>HTTP {a.response.status}</code> : a.error ? <code>{a.error.code}</code> : null}{' '}
           <span className="muted small">
-            {a.trigger} · <Time iso={a.started_at} exact /> <span data-testid="attempt-clock">(emulator clock)</span> · {a.duration_ms} ms
+            {a.trigger} · <Time emulator={a.started_at} exact /> <span data-testid="attempt-clock">(emulator clock)</span> · {a.duration_ms} ms
           </span>
         </summary>
         {a.error && <p className="error small">{a.error.message}</p>}
@@ -141,7 +141,7 @@ function JumpToNextAttempt({ at, onDone }: { at: string; onDone: (inFlight: stri
           }}
         >
           <p data-testid="jump-warning">
-            The emulator has one clock for every account. Jumping to this attempt (<Time iso={at} exact />) also runs everything else due by then: every
+            The emulator has one clock for every account. Jumping to this attempt (<Time emulator={at} exact />) also runs everything else due by then: every
             account's webhook retries and simulated events (deliveries, bounces, opens…).
           </p>
         </ConfirmDialog>
@@ -198,7 +198,7 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
           <dd data-testid="delivery-attempts">{d.attempts}</dd>
           <dt>Created</dt>
           <dd>
-            <Time iso={d.created_at} exact />
+            <Time emulator={d.created_at} exact />
           </dd>
           {state.inFlight && (
             <>

@@ -85,7 +85,7 @@ export function ImapMessages({ mailerId }: { mailerId: string }) {
           {loaded.messages.map((m) => (
             <tr key={m.ref_id} data-testid={`imap-message-${m.ref_id}`}>
               <td className="small">
-                <Time iso={m.created_at} />
+                <Time emulator={m.created_at} />
               </td>
               <td className="small">{m.from_email || <span className="muted">(no sender)</span>}</td>
               <td>

@@ -71,7 +71,8 @@ export function MessageDetailPane({ d }: { d: Detail }) {
           <dd data-testid="message-account">{accountName}</dd>
           <dt>Sent</dt>
           <dd>
-            <Time iso={d.created_at} exact /> <span className="badge">via {d.source.toUpperCase()}</span> <span className="muted">{formatSize(d.size)}</span>
+            <Time emulator={d.created_at} exact /> <span className="badge">via {d.source.toUpperCase()}</span>{' '}
+            <span className="muted">{formatSize(d.size)}</span>
           </dd>
           {d.campaign_id && (
             <>
@@ -87,7 +88,8 @@ export function MessageDetailPane({ d }: { d: Detail }) {
                   'waiting for its relay through the SMTP mailer'
                 ) : (
                   <>
-                    refused for now {d.relay.attempts === 1 ? 'once' : `${d.relay.attempts} times`}; next attempt <Time iso={d.relay.next_attempt_at} future />
+                    refused for now {d.relay.attempts === 1 ? 'once' : `${d.relay.attempts} times`}; next attempt{' '}
+                    <Time emulator={d.relay.next_attempt_at} future />
                     {d.relay.last_reply && <div className="muted small">{d.relay.last_reply}</div>}
                   </>
                 )}

@@ -33,7 +33,7 @@ export function Events({ d }: { d: Detail }) {
           // biome-ignore lint/suspicious/noArrayIndexKey: a copy's events in order; two may share a time and a kind
           <li key={`${e.timestamp}-${i}`}>
             <span className="dot" />
-            <EventTag event={e.event} /> <Time iso={e.timestamp} exact />
+            <EventTag event={e.event} /> <Time emulator={e.timestamp} exact />
             {e.delivery_id ? (
               <span className="small">
                 {' · webhook '}

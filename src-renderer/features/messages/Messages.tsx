@@ -77,7 +77,7 @@ function Row({ m }: { m: MessageSummary }) {
         <span className="spacer" />
         {m.has_attachments && <Paperclip />}
         <span className="muted small">
-          <Time iso={m.created_at} />
+          <Time emulator={m.created_at} />
         </span>
       </div>
       <div className="line">

@@ -22,7 +22,7 @@ export function SuppressedCopy({ d }: { d: Detail }) {
       {entry && (
         <p className="muted" data-testid="suppressed-why">
           Why: {entry.source}
-          {entry.reason && entry.source !== 'unsubscribe event' ? ` (${entry.reason})` : ''}, since <Time iso={entry.since} exact />
+          {entry.reason && entry.source !== 'unsubscribe event' ? ` (${entry.reason})` : ''}, since <Time emulator={entry.since} exact />
           {entry.message_id && entry.message_id !== d.id && (
             <>
               {' · '}

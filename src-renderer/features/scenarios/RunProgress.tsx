@@ -46,7 +46,7 @@ export function RunProgress({ run, onStop, stopping }: { run: ScenarioRun; onSto
         <strong>{run.name}</strong>
         <RunStatus run={run} testId="scenario-status" />
         <span className="muted small">
-          started <Time iso={run.startedAt} />
+          started <Time emulator={run.startedAt} /> on the emulator clock
         </span>
         <span className="spacer" />
         {active && (

@@ -157,6 +157,7 @@ export function Scenarios() {
       <section className="card" aria-labelledby="scenario-runs-title">
         <div className="card-head">
           <h2 id="scenario-runs-title">Past runs</h2>
+          <span className="muted small">started, on the emulator clock (a run moves it)</span>
           <span className="spacer" />
           <RemoveRunAccounts runs={runs.runs} label="Remove run accounts" testId="remove-run-accounts" />
         </div>
@@ -170,7 +171,7 @@ export function Scenarios() {
                   <RunStatus run={r} />
                   <span className="grow">{r.name}</span>
                   <span className="muted small">
-                    <Time iso={r.startedAt} />
+                    <Time emulator={r.startedAt} />
                   </span>
                   <span className="muted small">
                     {r.progress.sends} sends · {r.progress.violations} violations

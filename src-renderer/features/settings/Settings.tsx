@@ -60,7 +60,9 @@ export function Settings() {
               <tr>
                 <th>Account</th>
                 <th>API key</th>
-                <th>Created</th>
+                <th>
+                  Created <span className="muted small">(emulator clock)</span>
+                </th>
                 <th>Signed webhooks</th>
                 <th>Webhook payload</th>
                 <th aria-label="Actions" />
@@ -79,7 +81,7 @@ export function Settings() {
                     <code>{a.api_key}</code> <CopyButton text={a.api_key} label="Copy key" />
                   </td>
                   <td>
-                    <Time iso={a.created_at} exact />
+                    <Time emulator={a.created_at} exact />
                   </td>
                   <td>{a.signing_secret ? 'yes' : <span className="muted">no</span>}</td>
                   <td>
@@ -173,7 +175,7 @@ export function Settings() {
             </dd>
             <dt>Started</dt>
             <dd>
-              <Time iso={health.started_at} exact />
+              <Time emulator={health.started_at} exact /> <span className="muted">(emulator clock)</span>
             </dd>
             <dt>API</dt>
             <dd>

@@ -33,14 +33,14 @@ function NextRetry({ clock }: { clock: ClockState }) {
       <span data-testid="clock-next-retry">
         due now{' '}
         <span className="muted small">
-          (<Time iso={clock.next_due_at} exact />)
+          (<Time emulator={clock.next_due_at} exact />)
         </span>
       </span>
     );
   }
   return (
     <span data-testid="clock-next-retry">
-      <Time iso={clock.next_due_at} exact />
+      <Time emulator={clock.next_due_at} exact />
     </span>
   );
 }
@@ -92,14 +92,14 @@ export function EmulatorClock() {
           <dt>Now</dt>
           <dd>
             <span data-testid="clock-now">
-              <Time iso={clock.now} exact />
+              <Time emulator={clock.now} exact />
             </span>{' '}
             {clock.offset_ms > 0 && <span className="muted">({Math.round(clock.offset_ms / 1000).toLocaleString()} s ahead of real time)</span>}
           </dd>
           <dt>Speed</dt>
           <dd data-testid="clock-speed">{clock.speed === 0 ? 'paused' : `${clock.speed}×`}</dd>
           <dt>Next event</dt>
-          <dd>{clock.next_event_at ? <Time iso={clock.next_event_at} exact /> : <span className="muted">none scheduled</span>}</dd>
+          <dd>{clock.next_event_at ? <Time emulator={clock.next_event_at} exact /> : <span className="muted">none scheduled</span>}</dd>
           <dt>Next retry</dt>
           <dd>
             <NextRetry clock={clock} />{' '}

@@ -83,7 +83,9 @@ export function Suppressions() {
               <tr>
                 <th>Address</th>
                 <th>Reason</th>
-                <th>Since</th>
+                <th>
+                  Since <span className="muted small">(emulator clock)</span>
+                </th>
                 <th>Message</th>
                 <th />
               </tr>
@@ -97,7 +99,7 @@ export function Suppressions() {
                     {s.reason && s.source !== 'unsubscribe event' && <div className="muted small wrap">{s.reason}</div>}
                   </td>
                   <td>
-                    <Time iso={s.since} />
+                    <Time emulator={s.since} />
                   </td>
                   <td>{s.message_id ? <Link to={`/messages/${s.message_id}`}>the message</Link> : <span className="muted">—</span>}</td>
                   <td>

@@ -212,8 +212,8 @@ function SigningSecret({ account, onChanged }: { account: AccountRecord; onChang
       {account.previous_signing_secret && account.previous_secret_until && (
         <p className="small" data-testid="previous-secret">
           The old secret <code>{account.previous_signing_secret.slice(0, 10)}…</code> still signs until{' '}
-          <Time iso={account.previous_secret_until} exact future />: each request carries both signatures, so a receiver still holding it keeps verifying until
-          it updates.
+          <Time emulator={account.previous_secret_until} exact future />: each request carries both signatures, so a receiver still holding it keeps verifying
+          until it updates.
         </p>
       )}
       <div className="toolbar">
