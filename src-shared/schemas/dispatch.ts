@@ -222,6 +222,11 @@ export const ClockState = z
     next_due_at: Timestamp.nullable(),
     /** When the next simulated email event happens, if any is scheduled. */
     next_event_at: Timestamp.nullable(),
+    /**
+     * That event, so a person knows what a jump to it shows: its kind (`delivery`, `bounce`, ...), the
+     * copy it happens to and that copy's recipient; null when none is scheduled.
+     */
+    next_event: z.object({ at: Timestamp, event: z.string(), message_id: z.string(), recipient: z.string() }).nullable().meta({ id: 'NextSimulatedEvent' }),
     pending_deliveries: z.number().int(),
     /**
      * Webhook attempts on the wire. After `POST /emulator/clock`, the attempts that fell due but whose

@@ -210,3 +210,22 @@ describe('the simulated events of one batch', () => {
     expect((await emu.control.getClock()).data.next_event_at).toBeNull();
   });
 });
+
+describe("the clock's next simulated event", () => {
+  it('names its kind, copy and recipient, the earliest first, and then the one after it', async () => {
+    expect((await emu.control.getClock()).data.next_event).toBeNull();
+    const sent = await send(emu.service, ['click@sim.mailyard.test', 'bounce@sim.mailyard.test']);
+    const first = (await emu.control.getClock()).data;
+    // Both copies' first events (a delivery, a bounce) fall due together; the first scheduled is named.
+    expect(first.next_event).toEqual({
+      at: first.next_event_at,
+      event: 'delivery',
+      message_id: sent.copies['click@sim.mailyard.test'],
+      recipient: 'click@sim.mailyard.test',
+    });
+    // After a jump to it, the next is the click copy's open, later on the clock.
+    const moved = (await emu.control.setClock({ advance_ms: Date.parse(first.next_event_at!) - first.now_ms })).data;
+    expect(moved.next_event).toMatchObject({ event: 'open', message_id: sent.copies['click@sim.mailyard.test'], recipient: 'click@sim.mailyard.test' });
+    expect(Date.parse(moved.next_event!.at)).toBeGreaterThan(Date.parse(first.next_event_at!));
+  });
+});

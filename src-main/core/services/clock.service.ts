@@ -10,7 +10,7 @@ export const CLOCK_SETTLE_WAIT_MS = 2_000;
 export interface ClockServiceDeps {
   clock: EmulatorClock;
   dispatcher: Pick<Dispatcher, 'idleBy' | 'inFlightCount' | 'nextDueAt' | 'pendingCount' | 'wake'>;
-  simulator: Pick<Simulator, 'runDue' | 'nextDueAt'>;
+  simulator: Pick<Simulator, 'runDue' | 'nextEvent'>;
   /**
    * How long a clock move waits, in wall time, for the webhook attempts it made due to be answered
    * and recorded. A receiver slower than this is left in flight, and the answer counts it.
@@ -34,14 +34,15 @@ export class ClockService {
     const { clock, dispatcher, simulator } = this.deps;
     const s = clock.state();
     const due = dispatcher.nextDueAt();
-    const event = simulator.nextDueAt();
+    const event = simulator.nextEvent();
     return {
       now: isoTimestamp(s.now),
       now_ms: s.now,
       speed: s.speed,
       offset_ms: s.offsetMs,
       next_due_at: due === null ? null : isoTimestamp(due),
-      next_event_at: event === null ? null : isoTimestamp(event),
+      next_event_at: event ? isoTimestamp(event.due_at) : null,
+      next_event: event ? { at: isoTimestamp(event.due_at), event: event.event, message_id: event.message_id, recipient: event.recipient_email } : null,
       pending_deliveries: dispatcher.pendingCount(),
       in_flight: dispatcher.inFlightCount(),
     };

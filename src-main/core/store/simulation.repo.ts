@@ -9,6 +9,14 @@ export interface ScheduledEventRow {
   due_at: number;
 }
 
+/** The next scheduled event and the recipient of the copy it happens to. */
+export interface NextScheduledEvent {
+  due_at: number;
+  event: string;
+  message_id: string;
+  recipient_email: string;
+}
+
 /** An address on an account's suppression list: what put it there (source, reason, copy) and since when. */
 export interface SuppressionRow {
   email_lc: string;
@@ -36,6 +44,10 @@ export class SimulationRepo {
       due: db.prepare<[number, number], ScheduledEventRow>('SELECT * FROM scheduled_events WHERE due_at <= ? ORDER BY due_at, id LIMIT ?'),
       removeMany: db.prepare<[string]>('DELETE FROM scheduled_events WHERE id IN (SELECT value FROM json_each(?))'),
       next: db.prepare<[], { at: number | null }>('SELECT MIN(due_at) AS at FROM scheduled_events'),
+      nextEvent: db.prepare<[], NextScheduledEvent>(
+        `SELECT s.due_at, s.event, s.message_id, m.recipient_email FROM scheduled_events s JOIN messages m ON m.id = s.message_id
+          ORDER BY s.due_at, s.id LIMIT 1`,
+      ),
       suppressed: db.prepare<[string, string], { n: number }>('SELECT 1 AS n FROM suppressions WHERE account_id = ? AND email_lc = ?'),
       suppress: db.prepare<[string, string, string, string, string, string | null]>(
         'INSERT INTO suppressions (account_id, email_lc, source, created_at, reason, message_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -68,6 +80,11 @@ export class SimulationRepo {
 
   nextDue(): number | null {
     return this.stmts.next.get()!.at;
+  }
+
+  /** The earliest scheduled event (the first scheduled of those due at once), with its copy's recipient. */
+  nextEvent(): NextScheduledEvent | undefined {
+    return this.stmts.nextEvent.get();
   }
 
   isSuppressed(accountId: string, emailLc: string): boolean {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { EmailEventKind } from '../../../../src-shared/events';
 import { ClockAlarm, type Clock } from '../../clock';
-import type { ScheduledEventRow, SimulationRepo } from '../../store/simulation.repo';
+import type { NextScheduledEvent, ScheduledEventRow, SimulationRepo } from '../../store/simulation.repo';
 import { isStoreFull, STORE_FULL_RETRY_MS, type StoreSpace } from '../../store/store-space';
 import type { UnitOfWork } from '../../store/unit-of-work';
 import type { EmailEventsService } from '../events/email-events.service';
@@ -73,9 +73,9 @@ export class Simulator {
     }
   }
 
-  /** When the next simulated event is due, if any is scheduled. */
-  nextDueAt(): number | null {
-    return this.deps.repo.nextDue();
+  /** The next simulated event (kind, copy, recipient), if any is scheduled. */
+  nextEvent(): NextScheduledEvent | undefined {
+    return this.deps.repo.nextEvent();
   }
 
   /** Emits every event due now, before returning (a clock move waits for them). */
