@@ -17,6 +17,8 @@ import { Link } from './components/Link';
 import { onLinkClick, usePath, useSearchParam, withAccount } from './router';
 import { AccountSwitcher } from './components/AccountSelect';
 import { useClockOffset } from './stores/clock-store';
+import { usePresentation } from './stores/presentation-store';
+import { ClockBar } from './components/ClockBar';
 import './components/shell.css';
 import { useOverview } from './stores/overview-store';
 
@@ -33,8 +35,8 @@ const SCREENS = [
   {
     path: '/deliveries',
     group: 'Webhooks',
-    label: 'Deliveries',
-    hint: 'Every webhook request made, with its response and retries',
+    label: 'Webhook deliveries',
+    hint: 'Every webhook request Mailyard made to your app, with its response and retries (not the “delivery” email event)',
     render: () => <Deliveries />,
   },
   {
@@ -221,6 +223,48 @@ function Navigation({ current }: { current: Screen | null }) {
   );
 }
 
+/**
+ * The header's badge: whether the emulator answers and, when it does, whether its clock runs (at which
+ * speed, when not real time) or is paused, so a presenter sees at a glance why nothing happens.
+ */
+function ClockStatus({ reachable, unreachable, speed }: { reachable: boolean; unreachable: boolean; speed: number | undefined }) {
+  const paused = reachable && speed === 0;
+  const text = !reachable
+    ? unreachable
+      ? 'Unreachable'
+      : 'Connecting…'
+    : paused
+      ? 'Paused'
+      : speed !== undefined && speed !== 1
+        ? `Running ${speed}×`
+        : 'Running';
+  return (
+    <span className={`status ${paused ? 'paused' : reachable ? 'ok' : unreachable ? 'bad' : ''}`} role="status" data-testid="header-status">
+      {text}
+    </span>
+  );
+}
+
+/** The presentation zoom's switch: larger type and rows on every screen, remembered by this browser. */
+function PresentationToggle() {
+  const { on, toggle } = usePresentation();
+  return (
+    <button
+      type="button"
+      className={`button small presentation-toggle${on ? ' on' : ''}`}
+      aria-pressed={on}
+      data-testid="presentation-toggle"
+      title="Larger type and rows on every screen, readable from the back of a room (this browser remembers it)"
+      onClick={toggle}
+    >
+      <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true">
+        <path d="M3 4h18v12H3zM12 16v4M8 20h8" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
+      </svg>
+      Presentation zoom
+    </button>
+  );
+}
+
 export function App() {
   const path = usePath();
   const { health, error, load, follow: followAccounts } = useOverview();
@@ -233,6 +277,11 @@ export function App() {
     void sync();
     return follow();
   }, [sync, follow]);
+  const speed = useClockOffset((s) => s.clock?.speed);
+  const presenting = usePresentation((s) => s.on);
+  useEffect(() => {
+    document.documentElement.classList.toggle('presenting', presenting);
+  }, [presenting]);
   // An unknown path is no screen: it shows "Page not found" rather than quietly showing Overview.
   const screen = path === '/' || path === '' ? SCREENS[0] : (SCREENS.find((s) => s.path !== '/' && (path === s.path || path.startsWith(`${s.path}/`))) ?? null);
   useEffect(() => {
@@ -254,10 +303,13 @@ export function App() {
         </a>
         {health && <span className="muted small">v{health.version}</span>}
         <Navigation current={screen} />
-        <AccountSwitcher />
-        <span className={`status ${health ? 'ok' : error ? 'bad' : ''}`} role="status">
-          {health ? 'Running' : error ? 'Unreachable' : 'Connecting…'}
-        </span>
+        <div className="topbar-tools">
+          <AccountSwitcher />
+          <ClockStatus reachable={health !== null} unreachable={error !== null} speed={speed} />
+          <ClockBar />
+          <span className="spacer" />
+          <PresentationToggle />
+        </div>
       </header>
       <StoreFullBanner />
       {screen ? screen.render() : <NotFound path={path} />}

@@ -3,7 +3,7 @@ import { expect, test, watchErrors } from './fixtures';
 /** Every screen's header link, by the name it shows. */
 const HEADER_LINKS = [
   'Messages',
-  'Deliveries',
+  'Webhook deliveries',
   'Send',
   'Fire event',
   'Webhooks',

@@ -116,7 +116,7 @@ test('at 800 px the navigation is a menu: every screen is reachable, none is cut
   await expect(menu).toHaveAttribute('aria-expanded', 'true');
   // Focus goes into the menu, on the current screen.
   await expect(nav.getByRole('link', { name: 'Messages' })).toBeFocused();
-  const labels = ['Overview', 'Messages', 'Deliveries', 'Send', 'Fire event', 'Webhooks', 'Simulation', 'Domains', 'Mailers', 'Settings'];
+  const labels = ['Overview', 'Messages', 'Webhook deliveries', 'Send', 'Fire event', 'Webhooks', 'Simulation', 'Domains', 'Mailers', 'Settings'];
   for (const label of labels) {
     const link = nav.getByRole('link', { name: label, exact: true });
     await expect(link).toBeVisible();

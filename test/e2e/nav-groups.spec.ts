@@ -2,7 +2,7 @@ import { expect, test, watchErrors } from './fixtures';
 
 const GROUPS: Array<[string, string[]]> = [
   ['Email', ['Overview', 'Send', 'Messages']],
-  ['Webhooks', ['Webhooks', 'Deliveries', 'Fire event', 'Catchers']],
+  ['Webhooks', ['Webhooks', 'Webhook deliveries', 'Fire event', 'Catchers']],
   ['Testing', ['Simulation', 'Suppressions', 'Scenarios']],
   ['Setup', ['Domains', 'Mailers', 'Settings']],
 ];

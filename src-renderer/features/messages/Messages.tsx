@@ -82,11 +82,11 @@ function Row({ m }: { m: MessageSummary }) {
       </div>
       <div className="line">
         <span className="subject">{m.subject || '(no subject)'}</span>
-        <span className="muted small ellipsis">· {m.from.email}</span>
+        <span className="muted small ellipsis sender">· {m.from.email}</span>
         <span className="spacer" />
         <TagChips tags={m.tags} />
         {m.campaign_id && <span className="badge">{m.campaign_id}</span>}
-        <span className="badge" title="Account" data-testid="message-account">
+        <span className="badge account-badge" title={`Account: ${accountName}`} data-testid="message-account">
           {accountName}
         </span>
         <StatusBadge status={m.status} failedReason={m.failed_reason} />
