@@ -27,9 +27,9 @@ export const DELIVERY_FILTER_LABEL: Record<DeliveryStatus | 'failing', string> =
   failing: 'failing',
 };
 
-/** A count of deliveries still to be sent in the badges' words: "1 delivery pending or failing". */
+/** A count of webhook deliveries still to be sent in the badges' words: "1 webhook delivery pending or failing". */
 export function waitingDeliveries(n: number): string {
-  return `${n.toLocaleString()} ${n === 1 ? 'delivery' : 'deliveries'} pending or failing`;
+  return `${n.toLocaleString()} webhook ${n === 1 ? 'delivery' : 'deliveries'} pending or failing`;
 }
 
 /**

@@ -2,9 +2,16 @@ import { z } from 'zod';
 import { Timestamp } from './common';
 import { IndexPending, ListMessagesQuery } from './messages';
 
+/** Whose figures: one account's (by id), or every account's when none is named. */
+export const StatsQuery = z.strictObject({
+  account_id: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
+});
+
 /** What the UI's dashboard strip shows: totals and events per minute over the last hour (emulated time). */
 export const EmulatorStats = z
   .object({
+    /** The account counted; null when the figures are every account's. */
+    account_id: z.string().nullable(),
     messages: z.number().int(),
     events: z.number().int(),
     deliveries: z.object({

@@ -3,7 +3,7 @@ import { expect, registerWebhook, test, watchErrors } from './fixtures';
 // The first retry ten minutes after a failure.
 test.use({ serveArgs: ['--retry-schedule', '10m,1h'] });
 
-// The Simulation page's "Next retry": a jump to it, and "1 delivery pending or failing" in the badges' words (one state, one name on every screen).
+// The Simulation page's "Next retry": a jump to it, and "1 webhook delivery pending or failing" in the badges' words (one state, one name on every screen).
 test('the Simulation page jumps to the next retry and counts pending deliveries in the right number', async ({ served, receiver, page }) => {
   const errors = watchErrors(page);
   receiver.answer = (_req, i) => (i === 0 ? 500 : 200);
@@ -20,13 +20,13 @@ test('the Simulation page jumps to the next retry and counts pending deliveries 
   await expect(filter.locator('option[value="pending"]')).toHaveText('pending or failing');
 
   await page.goto(`${served.url}/simulation`);
-  await expect(page.getByTestId('clock-pending')).toHaveText('· 1 delivery pending or failing');
+  await expect(page.getByTestId('clock-pending')).toHaveText('· 1 webhook delivery pending or failing');
   await expect(page.getByTestId('clock-next-retry')).not.toContainText('due now');
   const jump = page.getByRole('button', { name: 'To the next retry' });
   await expect(jump).toHaveAttribute('title', /whole emulator clock/);
   await jump.click();
   await receiver.waitFor(2);
-  await expect(page.getByTestId('clock-pending')).toHaveText('· 0 deliveries pending or failing');
+  await expect(page.getByTestId('clock-pending')).toHaveText('· 0 webhook deliveries pending or failing');
   await expect(jump).toHaveCount(0);
   expect(errors).toEqual([]);
 });

@@ -44,7 +44,7 @@ test('deliveries list: event, recipient, subject and URL on each row, a count, a
 
   // A pasted address (with a name, as mail clients copy it) filters by that address, without Enter,
   // and never matches joann@example.com.
-  const search = page.getByRole('searchbox', { name: 'Search deliveries' });
+  const search = page.getByRole('searchbox', { name: 'Search webhook deliveries' });
   await search.focus();
   // Inserted at once, as a paste does (no key presses, no Enter).
   await page.keyboard.insertText('Ann <ann@example.com>');

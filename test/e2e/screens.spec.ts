@@ -64,7 +64,7 @@ test('Simulation: a rule drives the events of matching mail; the clock jumps ahe
   const errors = watchErrors(page);
   await page.goto(`${served.url}/simulation`);
   await expect(page.getByTestId('clock-speed')).toHaveText('1×');
-  await page.getByRole('button', { name: 'Pause' }).click();
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
   await expect(page.getByTestId('clock-speed')).toHaveText('paused');
 
   await page.getByRole('button', { name: 'Add rule' }).click();
@@ -106,18 +106,17 @@ test('Settings: API keys with copy, a new account, ports, data directory and ver
   await expect(page.getByText(`port ${health.ports.http}`)).toBeVisible();
   await expect(page.getByText('in memory: nothing is kept after exit')).toBeVisible();
   // With two accounts, the Send form asks which one sends, and Messages filters by account. The
-  // header's switcher takes the links' room at this width: they are behind Menu.
-  const menu = page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: /Menu/ });
-  await menu.click();
-  await page.getByRole('link', { name: 'Send' }).click();
+  // header's switcher has a line of its own: the links stay in the header at this width.
+  const nav = page.getByRole('navigation', { name: 'Screens' });
+  await expect(nav.getByRole('button', { name: /Menu/ })).toBeHidden();
+  await nav.getByRole('link', { name: 'Send', exact: true }).click();
   await page.getByLabel('Account').selectOption({ label: 'Staging' });
   await page.getByLabel('To', { exact: true }).fill('staging@example.com');
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByTestId('send-answer')).toBeVisible();
   await sendEmail(page, served, 'default@example.com', 'From the default account');
   // The account chosen on Send is kept by the header's link: Messages shows Staging's alone.
-  await menu.click();
-  await page.getByRole('link', { name: 'Messages' }).click();
+  await nav.getByRole('link', { name: 'Messages', exact: true }).click();
   const list = page.getByTestId('message-list');
   await expect(list.getByRole('option')).toHaveCount(1);
   await expect(list).toContainText('staging@example.com');
@@ -135,7 +134,7 @@ test('Overview: the dashboard counts messages, events and failed deliveries', as
   await page.request.post(`${served.url}/emulator/clock`, { data: { advance_ms: 60_000 } });
   await expect(page.getByTestId('stat-messages')).toHaveText('1');
   await expect(page.getByTestId('stat-events')).toHaveText('3');
-  await expect(page.getByRole('figure', { name: /Events per minute over the last hour: 3 in all/ })).toBeVisible();
+  await expect(page.getByRole('figure', { name: /Email events per minute over the last hour: 3 in all/ })).toBeVisible();
   await api(page, served, 'GET', '/v1/webhook');
   expect(errors).toEqual([]);
 });

@@ -68,8 +68,9 @@ test('Overview counts the deliveries failing against a receiver answering 500 (r
   await page.goto(served.url);
   await expect(page.getByTestId('stat-failing')).toHaveText('3');
   await expect(page.getByTestId('stat-failed')).toHaveText('0');
-  const tile = page.getByRole('link', { name: /Failing deliveries/ });
-  await expect(tile).toContainText('Failing deliveries (retrying)');
+  const tile = page.getByRole('link', { name: /Failing webhook deliveries/ });
+  await expect(tile).toContainText('Failing webhook deliveries');
+  await expect(tile).toContainText('retrying');
   await tile.click();
   await expect(page).toHaveURL(`${served.url}/deliveries?status=failing`);
   await expect(page.getByTestId('delivery-list').getByRole('option')).toHaveCount(3);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceClient } from '../../src-shared/clients';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { whenIndexed } from '../helpers/search';
@@ -111,5 +112,36 @@ describe('UI support endpoints', () => {
     );
     expect((await emu.control.listDeliveries()).data.deliveries).toHaveLength(0);
     expect(receiver.requests).toHaveLength(0);
+  });
+
+  it("counts one account's messages, events and webhook deliveries when asked (Overview follows the header's account), every account's when not", async () => {
+    const before = (await emu.control.getStats()).data;
+    expect(before.account_id).toBeNull();
+    const other = (await emu.control.createAccount({ name: 'Counted apart' })).data;
+    const otherService = new ServiceClient({ baseUrl: emu.url, apiKey: other.api_key });
+    await otherService.registerWebhook({ webhook_url: receiver.url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { delivery: true } } });
+    for (const to of ['a@example.com', 'b@example.com']) {
+      await otherService.sendEmail({
+        from: { email: 'app@example.com' },
+        to: [{ email: to }],
+        subject: 'Apart',
+        content: [{ type: 'text/plain', value: 'hi' }],
+      });
+    }
+    await emu.control.setClock({ advance_ms: 60_000 });
+    const mine = (await emu.control.getStats({ account_id: other.id })).data;
+    expect(mine).toMatchObject({ account_id: other.id, messages: 2, events: 2, deliveries: { total: 2, succeeded: 2, failed: 0, failing: 0 } });
+    expect(mine.timeline.counts.reduce((a, b) => a + b, 0)).toBe(2);
+    // The default account's figures leave them out; every account's include them.
+    const defaultId = (await emu.control.listAccounts()).data.find((a) => a.is_default)!.id;
+    const defaults = (await emu.control.getStats({ account_id: defaultId })).data;
+    const all = (await emu.control.getStats()).data;
+    expect(defaults.messages).toBe(before.messages);
+    expect(all.messages).toBe(before.messages + 2);
+    expect(all.deliveries.total).toBe(defaults.deliveries.total + 2);
+    // An account that does not exist is a 404 naming it, not zeros.
+    const unknown = await emu.request('GET', '/emulator/stats?account_id=no-such-account');
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toMatch(/account/i);
   });
 });

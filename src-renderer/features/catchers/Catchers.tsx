@@ -33,9 +33,9 @@ export async function sendTestEmail(apiKey: string): Promise<string> {
   return res.ref_id;
 }
 
-/** Creates a catcher and makes it the default account's webhook for every event kind: the demo's one step. */
-export async function catchWebhooksHere(): Promise<Catcher> {
-  const catcher = (await control.createCatcher({})).data;
+/** Creates a catcher of the account and makes it that account's webhook for every event kind: the demo's one step. */
+export async function catchWebhooksHere(accountId: string): Promise<Catcher> {
+  const catcher = (await control.createCatcher({ account_id: accountId })).data;
   await control.pointWebhookAtCatcher(catcher.id);
   return catcher;
 }

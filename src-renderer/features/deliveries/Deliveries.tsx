@@ -100,7 +100,7 @@ function SearchBox() {
       className="input grow search"
       type="search"
       placeholder="Search recipient, URL or payload"
-      aria-label="Search deliveries"
+      aria-label="Search webhook deliveries"
       title="An address (pasted as it comes, with or without a name) shows the deliveries to it; other text is looked for in the recipient, the target URL and the payload"
       value={text}
       onChange={(e) => {

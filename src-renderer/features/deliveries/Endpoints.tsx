@@ -26,9 +26,9 @@ function ScreenLink(p: { to: string; className?: string; title?: string; current
 /** The screen's two views: every delivery, or one row per endpoint. */
 export function ViewTabs({ view }: { view: 'list' | 'endpoints' }) {
   return (
-    <nav className="tabs delivery-views" aria-label="Deliveries views">
+    <nav className="tabs delivery-views" aria-label="Webhook deliveries views">
       <ScreenLink to="/deliveries" className={`tab${view === 'list' ? ' on' : ''}`} current={view === 'list'}>
-        All deliveries
+        All webhook deliveries
       </ScreenLink>
       <ScreenLink to="/deliveries?view=endpoints" className={`tab${view === 'endpoints' ? ' on' : ''}`} current={view === 'endpoints'}>
         By endpoint

@@ -10,6 +10,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { firstSendCommand } from '../messages/Messages';
 import { DashboardStrip } from './DashboardStrip';
 import { useOverview } from '../../stores/overview-store';
+import { useChosenAccount } from '../../components/AccountSelect';
 
 /**
  * Whether the account has sent an email and has a webhook (null until known): the "first email" and
@@ -69,7 +70,7 @@ function TryIt({ account }: { account: AccountRecord }) {
   const catchHere = async () => {
     setError(null);
     try {
-      setCatcher(await catchWebhooksHere());
+      setCatcher(await catchWebhooksHere(account.id));
     } catch (err) {
       setError(describeError(err));
     }
@@ -111,9 +112,9 @@ function TryIt({ account }: { account: AccountRecord }) {
 export function Overview() {
   // The store is loaded by the App (its header shows the emulator's status on every screen).
   const { health, accounts, error, loading, load } = useOverview();
-
-  const defaultAccount = accounts.find((a) => a.is_default) ?? accounts[0];
-  const steps = useFirstSteps(defaultAccount);
+  // The header's account, like every screen (the default one until another is chosen).
+  const [account] = useChosenAccount(accounts);
+  const steps = useFirstSteps(account);
   // Once shown, the demo stays while Overview is open (its own steps make the first-steps check pass).
   const [tried, setTried] = useState(false);
   useEffect(() => {
@@ -121,7 +122,7 @@ export function Overview() {
   }, [steps]);
   return (
     <main>
-      <DashboardStrip />
+      {account && <DashboardStrip account={account} />}
       {loading && <p className="muted">Loading…</p>}
       {error && (
         <p className="error" role="alert">
@@ -131,7 +132,7 @@ export function Overview() {
           </button>
         </p>
       )}
-      {defaultAccount && steps && (!steps.sent || !steps.webhook || tried) && <TryIt account={defaultAccount} />}
+      {account && steps && (!steps.sent || !steps.webhook || tried) && <TryIt account={account} />}
       {health && (
         <section className="card" aria-labelledby="listeners">
           <h2 id="listeners">Listeners</h2>
@@ -180,22 +181,22 @@ export function Overview() {
           </table>
         </section>
       )}
-      {health && defaultAccount && steps && !steps.sent && (
+      {health && account && steps && !steps.sent && (
         <section className="card" aria-labelledby="first-send">
           <h2 id="first-send">Send your first email</h2>
           <p className="muted">
             To a simulator address: <code>click@sim.mailyard.test</code> gets a delivery, an open and a click, on the emulator clock.
           </p>
-          <pre className="snippet send">{firstSendCommand(health.urls.http, defaultAccount.api_key)}</pre>
-          <CopyButton text={firstSendCommand(health.urls.http, defaultAccount.api_key)} label="Copy send command" />
+          <pre className="snippet send">{firstSendCommand(health.urls.http, account.api_key)}</pre>
+          <CopyButton text={firstSendCommand(health.urls.http, account.api_key)} label="Copy send command" />
         </section>
       )}
-      {health && defaultAccount && steps && !steps.webhook && (
+      {health && account && steps && !steps.webhook && (
         <section className="card" aria-labelledby="next">
           <h2 id="next">Register your first webhook</h2>
           <p className="muted">Point it at your local receiver; events are delivered there with real retries.</p>
-          <pre className="snippet webhook-cmd">{firstWebhookCommand(health.urls.http, defaultAccount.api_key)}</pre>
-          <CopyButton text={firstWebhookCommand(health.urls.http, defaultAccount.api_key)} label="Copy command" />
+          <pre className="snippet webhook-cmd">{firstWebhookCommand(health.urls.http, account.api_key)}</pre>
+          <CopyButton text={firstWebhookCommand(health.urls.http, account.api_key)} label="Copy command" />
         </section>
       )}
     </main>

@@ -13,7 +13,7 @@ import {
   WaitMessagesQuery,
   WaitMessagesResult,
 } from '../../schemas/messages';
-import { CountMessagesQuery, EmulatorStats, MessageCount } from '../../schemas/stats';
+import { CountMessagesQuery, EmulatorStats, MessageCount, StatsQuery } from '../../schemas/stats';
 import { defineOperations } from '../operation';
 
 /** The control API's captured messages (`/emulator/messages`) and the totals beside them (`/emulator/stats`). */
@@ -49,10 +49,12 @@ export const messageOperations = defineOperations({
   getStats: {
     method: 'GET',
     path: '/emulator/stats',
-    summary: 'Totals of messages, events and deliveries, and events per minute over the last hour',
+    summary: "Totals of messages, events and webhook deliveries, and events per minute over the last hour: one account's (account_id), or every account's",
     tag: 'Emulator',
     auth: 'none',
+    query: StatsQuery,
     response: dataResponse(EmulatorStats),
+    errors: [404],
   },
   getMessage: {
     method: 'GET',

@@ -10,7 +10,8 @@ export function emulatorHandlers(deps: { accounts: AccountsService; health: () =
   const { accounts } = deps;
   return {
     getHealth: () => ok('Mailyard is running', deps.health()),
-    getStats: () => ok('Stats retrieved successfully', deps.stats.stats()),
+    getStats: ({ query }) =>
+      ok('Stats retrieved successfully', deps.stats.stats(query.account_id === undefined ? undefined : accounts.accountIdOr404(query.account_id))),
     listAccounts: () => ok('Accounts retrieved successfully', accounts.list().map(toAccountRecord)),
     createAccount: ({ body }) => ok('Account created successfully', toAccountRecord(accounts.create({ name: body.name, apiKey: body.api_key }))),
     deleteAccount: async ({ params }) => ok('Account deleted with everything it owned', await deps.reset.deleteAccount(params.id)),
