@@ -22,6 +22,34 @@ export interface VirtualListProps<T> {
   overscan?: number;
 }
 
+/** How long a row that arrived live stays marked (shell.css fades the mark over this time). */
+export const ARRIVED_MS = 3000;
+
+/**
+ * The keys of rows that arrived live, each for ARRIVED_MS: a list marks them so a person watching sees
+ * what just came (shell.css: a fading tint, or with reduced motion a still bar that goes at once).
+ */
+export function useArrivals(): { keys: ReadonlySet<string>; mark: (keys: readonly string[]) => void } {
+  const [keys, setKeys] = useState<ReadonlySet<string>>(() => new Set());
+  const timers = useRef(new Set<number>());
+  useEffect(() => {
+    const all = timers.current;
+    return () => {
+      for (const t of all) window.clearTimeout(t);
+    };
+  }, []);
+  const mark = useCallback((fresh: readonly string[]) => {
+    if (fresh.length === 0) return;
+    setKeys((s) => new Set([...s, ...fresh]));
+    const t = window.setTimeout(() => {
+      timers.current.delete(t);
+      setKeys((s) => new Set([...s].filter((k) => !fresh.includes(k))));
+    }, ARRIVED_MS);
+    timers.current.add(t);
+  }, []);
+  return { keys, mark };
+}
+
 /**
  * A windowed list: a spacer as tall as all rows, and only the visible ones rendered, absolutely
  * positioned. Up/down (and j/k, Home/End, PageUp/PageDown) move the active row, Enter opens it; Up on
@@ -47,22 +75,26 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     return () => observer.disconnect();
   }, []);
 
-  // Anchoring: rows prepended above a scrolled view push the scroll position down by as many rows.
+  const arrived = useArrivals();
+
+  // Rows prepended above the first one arrived live: they are marked for a moment, and when the view is
+  // scrolled down they push the scroll position down by as many rows (anchoring).
   useLayoutEffect(() => {
     const el = ref.current;
     const prev = firstKey.current;
     firstKey.current = items.length ? getKey(items[0]!) : null;
-    if (!el || prev === null || prev === firstKey.current || el.scrollTop < rowHeight) return;
+    if (prev === null || prev === firstKey.current) return;
     const limit = Math.min(items.length, 5000);
     for (let i = 1; i < limit; i++) {
-      if (getKey(items[i]!) === prev) {
-        el.scrollTop += i * rowHeight;
-        setActive((a) => a + i);
-        setNewAbove((n) => n + i);
-        return;
-      }
+      if (getKey(items[i]!) !== prev) continue;
+      arrived.mark(items.slice(0, i).map(getKey));
+      if (!el || el.scrollTop < rowHeight) return;
+      el.scrollTop += i * rowHeight;
+      setActive((a) => a + i);
+      setNewAbove((n) => n + i);
+      return;
     }
-  }, [items, getKey, rowHeight]);
+  }, [items, getKey, rowHeight, arrived.mark]);
 
   // The active row follows the open one when another opens; otherwise it stays on its row as rows change
   // (a live status update must not move it back while the keyboard moves it).
@@ -141,7 +173,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
         id={`row-${key}`}
         role="option"
         aria-selected={key === selectedKey}
-        className={`vrow${key === selectedKey ? ' selected' : ''}${i === active ? ' active' : ''}`}
+        className={`vrow${key === selectedKey ? ' selected' : ''}${i === active ? ' active' : ''}${arrived.keys.has(key) ? ' arrived' : ''}`}
         style={{ top: i * rowHeight, height: rowHeight }}
         onClick={() => {
           moveTo(i);

@@ -135,3 +135,43 @@ test('the presentation zoom: one switch in the header makes list text and rows l
   await expect.poll(async () => (await page.getByTestId('message-list').getByRole('option').first().boundingBox())!.height).toBe(small);
   expect(errors).toEqual([]);
 });
+
+test("a catcher's rows name the recipient of the event each carried, and a row arriving live is marked for a moment (still, with reduced motion)", async ({
+  served,
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const errors = watchErrors(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const catcher = (await (await page.request.post(`${served.url}/emulator/catchers`, { data: {} })).json()).data as { id: string; url: string };
+  expect((await page.request.post(`${served.url}/emulator/catchers/${catcher.id}/use-as-webhook`)).ok()).toBe(true);
+  await page.goto(`${served.url}/catchers/${catcher.id}`);
+  await expect(page.getByTestId('no-requests')).toBeVisible();
+  await sendEmail(page, served, 'ann@example.com', 'Welcome');
+  const row = page.getByTestId('caught-request').first();
+  await expect(row.getByTestId('caught-event')).toHaveText('delivery');
+  await expect(row.getByTestId('caught-recipient')).toHaveText('ann@example.com');
+  // Marked as it arrives (a fading tint), and not for long.
+  const mark = (el: Element) => el.classList.contains('arrived') && { animation: getComputedStyle(el).animationName, bar: getComputedStyle(el).boxShadow };
+  await expect.poll(() => row.evaluate(mark)).toEqual({ animation: 'row-arrived', bar: 'none' });
+  await expect(row).not.toHaveClass(/\barrived\b/, { timeout: 6_000 });
+  // Loaded with the page (not live), a row is not marked.
+  await page.reload();
+  await expect(page.getByTestId('caught-request').first()).toBeVisible();
+  await expect(page.getByTestId('caught-request').first()).not.toHaveClass(/\barrived\b/);
+
+  // With reduced motion the mark does not move: a still bar, no animation.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await sendEmail(page, served, 'bob@example.com', 'Welcome');
+  const second = page.getByTestId('caught-request').filter({ hasText: 'bob@example.com' });
+  await expect.poll(() => second.evaluate(mark)).toMatchObject({ animation: 'none', bar: expect.stringContaining('inset') });
+
+  // A message arriving live in the Messages list is marked the same way.
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await page.goto(`${served.url}/messages`);
+  await expect(page.getByTestId('message-list').getByRole('option')).toHaveCount(2);
+  await expect(page.getByTestId('message-list').locator('.arrived')).toHaveCount(0);
+  await sendEmail(page, served, 'cy@example.com', 'Arrives live');
+  await expect(page.getByTestId('message-list').getByRole('option').filter({ hasText: 'Arrives live' })).toHaveClass(/\barrived\b/);
+  expect(errors).toEqual([]);
+});

@@ -7,6 +7,8 @@ import { CopyButton } from '../../components/CopyButton';
 import { BodyView, HeadersTable } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
+import { useArrivals } from '../../components/VirtualList';
+import { eventFieldsOf } from '../../../src-shared/payload-format';
 import { idAfter, navigate, usePath } from '../../router';
 import { choiceOf, describeMode, MODE_LABELS, type ModeChoice, modeOf } from './modes';
 import './catchers.css';
@@ -126,25 +128,36 @@ function ModeControl({ catcher, onChanged }: { catcher: Catcher; onChanged: (c: 
   );
 }
 
-/** The `event` a webhook body names (the spec's shape or the newer guide's), when it is JSON that names one. */
-function eventOf(body: string): string | null {
+/**
+ * The `event` a webhook body names and the recipient of the email it is about (the spec's shape or the
+ * newer guide's), when it is JSON that names them.
+ */
+function eventOf(body: string): { event: string | null; recipient: string | null } {
   try {
-    const json = JSON.parse(body) as { event?: unknown; mailer_events?: Array<{ event?: unknown }> };
-    const event = json.event ?? json.mailer_events?.[0]?.event;
-    return typeof event === 'string' ? event : null;
+    const json = JSON.parse(body) as { mailer_events?: unknown } | null;
+    // The guide's shape holds one event; a list of them is read by its first.
+    const fields = eventFieldsOf(Array.isArray(json?.mailer_events) ? { mailer_events: json.mailer_events[0] } : json);
+    const { event } = fields;
+    const recipient = (fields.recipient as { email?: unknown } | undefined)?.email;
+    return { event: typeof event === 'string' ? event : null, recipient: typeof recipient === 'string' ? recipient : null };
   } catch {
-    return null;
+    return { event: null, recipient: null };
   }
 }
 
-function RequestRow({ r }: { r: CatcherRequest }) {
+function RequestRow({ r, arrived }: { r: CatcherRequest; arrived: boolean }) {
   const [open, setOpen] = useState(false);
-  const event = eventOf(r.body);
+  const { event, recipient } = eventOf(r.body);
   const ok = r.answered_status >= 200 && r.answered_status < 300;
   return (
-    <li className="caught" data-testid="caught-request">
+    <li className={`caught${arrived ? ' arrived' : ''}`} data-testid="caught-request">
       <button type="button" className="caught-head" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
         <span className="muted">#{r.number}</span> <strong>{r.method}</strong> {event && <span data-testid="caught-event">{event}</span>}{' '}
+        {recipient && (
+          <span className="caught-recipient" data-testid="caught-recipient" title="The recipient of the email this event is about">
+            {recipient}
+          </span>
+        )}{' '}
         <span className={`answered ${ok ? 'ok' : 'bad'}`} data-testid="caught-status">
           {r.answered_status === 0 ? 'no answer (hung)' : r.answered_status}
         </span>{' '}
@@ -181,6 +194,8 @@ function CatcherDetail({ id, onChanged }: { id: string; onChanged: () => void })
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const account = useOverview((s) => s.accounts.find((a) => a.id === catcher?.account_id));
+  const arrived = useArrivals();
+  const markArrived = arrived.mark;
   useEffect(() => {
     let gone = false;
     setCatcher(null);
@@ -195,13 +210,15 @@ function CatcherDetail({ id, onChanged }: { id: string; onChanged: () => void })
       (err) => !gone && setError(describeError(err)),
     );
     const off = live.on('catcher.request', (r) => {
-      if (r.catcher_id === id) setRequests((list) => [r, ...list].slice(0, 200));
+      if (r.catcher_id !== id) return;
+      setRequests((list) => [r, ...list].slice(0, 200));
+      markArrived([r.id]);
     });
     return () => {
       gone = true;
       off();
     };
-  }, [id]);
+  }, [id, markArrived]);
   if (error) return <p className="error">{error}</p>;
   if (!catcher) return <p className="muted">Loading…</p>;
   const makeWebhook = async () => {
@@ -272,7 +289,7 @@ function CatcherDetail({ id, onChanged }: { id: string; onChanged: () => void })
       ) : (
         <ul className="caught-list" aria-live="polite">
           {requests.map((r) => (
-            <RequestRow key={r.id} r={r} />
+            <RequestRow key={r.id} r={r} arrived={arrived.keys.has(r.id)} />
           ))}
         </ul>
       )}
