@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { MAX_CLOCK_ADVANCE_MS } from '../../src-shared/schemas/dispatch';
 import { emulatedNow, useClockOffset } from '../stores/clock-store';
 import { formatTimeOfDay, Time } from './Time';
@@ -21,8 +21,11 @@ export function ClockBar() {
   const error = useClockOffset((s) => s.error);
   // Resume goes back to the speed that was paused (a demo at 10x stays at 10x).
   const lastSpeed = useRef(1);
+  const speed = clock?.speed ?? 0;
+  useEffect(() => {
+    if (speed > 0) lastSpeed.current = speed;
+  }, [speed]);
   if (!clock) return null;
-  if (clock.speed > 0) lastSpeed.current = clock.speed;
   const paused = clock.speed === 0;
   const next = clock.next_event;
   const retryAhead = clock.next_due_at !== null && Date.parse(clock.next_due_at) > clock.now_ms;

@@ -99,7 +99,15 @@ export function EmulatorClock() {
           <dt>Speed</dt>
           <dd data-testid="clock-speed">{clock.speed === 0 ? 'paused' : `${clock.speed}×`}</dd>
           <dt>Next event</dt>
-          <dd>{clock.next_event_at ? <Time emulator={clock.next_event_at} exact /> : <span className="muted">none scheduled</span>}</dd>
+          <dd>
+            {clock.next_event ? (
+              <>
+                <Time emulator={clock.next_event.at} exact /> · {clock.next_event.event} to {clock.next_event.recipient}
+              </>
+            ) : (
+              <span className="muted">none scheduled</span>
+            )}
+          </dd>
           <dt>Next retry</dt>
           <dd>
             <NextRetry clock={clock} />{' '}
