@@ -35,12 +35,12 @@ export function ClockBar() {
       <button
         type="button"
         className="button small"
-        aria-pressed={paused}
+        aria-label={paused ? 'Resume the clock' : 'Pause the clock'}
         data-testid="clock-pause"
         title={paused ? 'Run the emulator clock again' : 'Stop the emulator clock: no simulated event or webhook retry happens until it runs or moves'}
         onClick={() => void move({ speed: paused ? lastSpeed.current : 0 })}
       >
-        {paused ? '▶ Resume' : '❚❚ Pause'}
+        <span aria-hidden="true">{paused ? '▶' : '❚❚'}</span> {paused ? 'Resume' : 'Pause'}
       </button>
       <button
         type="button"
