@@ -122,6 +122,11 @@ export const ListMessagesQuery = z.strictObject({
   account_id: z.string().max(64).optional(),
   limit: pageSizeParam(500, 50),
   cursor: z.string().max(200).optional(),
+  /**
+   * `true`: the answer carries `total`, how many messages the filters find, counted in the same read
+   * as the page (a list and its count from one answer agree; two requests may see different stores).
+   */
+  with_total: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
 });
 
 export const MessagePage = z.object({
@@ -133,6 +138,8 @@ export const MessagePage = z.object({
    */
   warnings: z.array(z.string()).optional(),
   index_pending: IndexPending,
+  /** With `with_total=true`: how many messages the filters find, on every page, counted with this page. */
+  total: z.number().int().optional(),
 });
 /** A copy of a send, by its own key (`id` of the list; a send's copies share its `ref_id`). */
 export const MessageIdParams = z.strictObject({ id: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters') });

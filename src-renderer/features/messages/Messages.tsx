@@ -124,7 +124,7 @@ function urlFilters(): Pick<MessageFilters, 'q' | 'status' | 'campaign_id' | 'ac
 const SEARCH_AGAIN_MS = 2000;
 
 function Filters() {
-  const { filters, setFilters, total, rows, deleteMatching, indexPending, reload } = useMessages();
+  const { filters, setFilters, total, rows, loading, deleteMatching, indexPending, reload } = useMessages();
   const [q, setQ] = useState(filters.q);
   const [campaign, setCampaign] = useState(filters.campaign_id);
   const [confirming, setConfirming] = useState(false);
@@ -200,7 +200,8 @@ function Filters() {
           onChange={(e) => setCampaign(e.target.value)}
         />
         <span className="spacer" />
-        <button type="button" className="button danger small" disabled={rows.length === 0} onClick={() => setConfirming(true)}>
+        {/* While a search is on its way, the rows and count shown answer the filters before it: nothing to delete by these yet. */}
+        <button type="button" className="button danger small" disabled={loading || rows.length === 0} onClick={() => setConfirming(true)}>
           {deleteLabel}
         </button>
       </div>
