@@ -78,7 +78,19 @@ export const MessageDetail = MessageSummary.extend({
   text: z.string().nullable(),
   html: z.string().nullable(),
   attachments: z.array(MessageAttachmentInfo),
-  events: z.array(z.object({ event: z.string(), timestamp: Timestamp, delivery_id: z.string().nullable() })),
+  events: z.array(
+    z.object({
+      event: z.string(),
+      timestamp: Timestamp,
+      delivery_id: z.string().nullable(),
+      /**
+       * What tells the event from others of its kind: its payload's own fields (a bounce's bounce_type,
+       * bounce_category and bounce_reason; an SMTP error's smtp_code and smtp_response; a click's url...).
+       * Absent for an event that has none (a delivery) and for one recorded before the store kept them.
+       */
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
   /** Size of the raw message in bytes. */
   size: z.number().int(),
   /**

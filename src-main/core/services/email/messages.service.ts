@@ -228,7 +228,12 @@ export class MessagesService {
         url: `/emulator/messages/${encodeURIComponent(id)}/attachments/${index}`,
       })),
       parse_problem: parsed.problem,
-      events: events.map((e) => ({ event: e.event, timestamp: e.timestamp, delivery_id: e.delivery_id })),
+      events: events.map((e) => ({
+        event: e.event,
+        timestamp: e.timestamp,
+        delivery_id: e.delivery_id,
+        ...(e.details === null ? {} : { details: JSON.parse(e.details) as Record<string, unknown> }),
+      })),
       size: raw.length,
       relay: relay
         ? { mailer_id: relay.mailer_id, attempts: relay.attempts, next_attempt_at: isoTimestamp(relay.next_ms), last_reply: relay.last_reply }
