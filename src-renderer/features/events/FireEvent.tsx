@@ -195,7 +195,7 @@ export function FireEvent() {
           <textarea
             className="input code"
             rows={6}
-            aria-label="Field overrides"
+            aria-label="Field overrides (JSON)"
             placeholder={'{"campaign_id": "spring", "bounce_type": "soft"}'}
             value={fieldsText}
             onChange={(e) => setFieldsText(e.target.value)}
