@@ -85,8 +85,12 @@ function Row({ m }: { m: MessageSummary }) {
         <span className="muted small ellipsis">· {m.from.email}</span>
         <span className="spacer" />
         <TagChips tags={m.tags} />
-        {m.campaign_id && <span className="badge">{m.campaign_id}</span>}
-        <span className="badge" title="Account" data-testid="message-account">
+        {m.campaign_id && (
+          <span className="badge gives-way" title={`Campaign: ${m.campaign_id}`}>
+            {m.campaign_id}
+          </span>
+        )}
+        <span className="badge gives-way" title={`Account: ${accountName}`} data-testid="message-account">
           {accountName}
         </span>
         <StatusBadge status={m.status} failedReason={m.failed_reason} />

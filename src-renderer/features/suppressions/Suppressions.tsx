@@ -78,7 +78,7 @@ export function Suppressions() {
         )}
         {rows && rows.length === 0 && <p className="muted">No suppressed addresses.</p>}
         {rows && rows.length > 0 && (
-          <table className="table" aria-label="Suppressed addresses">
+          <table className="table suppressions-table" aria-label="Suppressed addresses">
             <thead>
               <tr>
                 <th>Address</th>
