@@ -15,7 +15,7 @@ import { StoreFullBanner } from './features/store-space/StoreFullBanner';
 import { Webhooks } from './features/webhooks/Webhooks';
 import { Link } from './components/Link';
 import { onLinkClick, usePath, useSearchParam, withAccount } from './router';
-import { AccountSwitcher } from './components/AccountSelect';
+import { AccountSwitcher, ChosenAccountGone } from './components/AccountSelect';
 import { useClockOffset } from './stores/clock-store';
 import { usePresentation } from './stores/presentation-store';
 import { ClockBar } from './components/ClockBar';
@@ -312,6 +312,7 @@ export function App() {
         </div>
       </header>
       <StoreFullBanner />
+      <ChosenAccountGone />
       {screen ? screen.render() : <NotFound path={path} />}
     </div>
   );

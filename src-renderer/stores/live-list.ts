@@ -42,8 +42,8 @@ export function pagedList<Row, S extends ListState<Row>>(
   get: () => S,
   options: {
     fetch: (page: { limit: number; cursor?: string }) => Promise<Page<Row, S>>;
-    /** The first page's rows as shown (rows that arrived live during the reload can be added to them). */
-    firstRows?: (rows: Row[]) => Row[];
+    /** The first page as shown (rows that arrived live during the reload can be added to it, and to what it counts). */
+    firstPage?: (page: Page<Row, S>) => Page<Row, S>;
     /** Runs after the first page is shown; `current` says whether no reload has started since. */
     afterFirstPage?: (current: () => boolean) => Promise<void>;
   },
@@ -57,10 +57,11 @@ export function pagedList<Row, S extends ListState<Row>>(
     const current = () => gen === generation;
     set({ loading: true, error: null } as Partial<S>);
     try {
-      const page = await options.fetch({ limit: FIRST_PAGE });
+      const answered = await options.fetch({ limit: FIRST_PAGE });
       if (!current()) return;
-      const rows = options.firstRows ? options.firstRows(page.rows) : page.rows;
-      set({ ...page.state, rows, nextCursor: page.nextCursor, loading: false } as Partial<S>);
+      const page = options.firstPage ? options.firstPage(answered) : answered;
+      // The rows and what the answer says of them (a count) are set together: the screen never shows one answer's rows beside another's count.
+      set({ ...page.state, rows: page.rows, nextCursor: page.nextCursor, loading: false } as Partial<S>);
       await options.afterFirstPage?.(current);
     } catch (err) {
       if (current()) set({ error: describeError(err), loading: false } as Partial<S>);

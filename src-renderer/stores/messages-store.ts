@@ -129,23 +129,28 @@ export const useMessages = create<MessagesState>((set, get) => {
   const list = pagedList<MessageSummary, MessagesState>(set, get, {
     fetch: async (page) => {
       const answeredBefore = flagWritesAnswered;
-      const res = await control.listMessages({ ...query(get().filters), ...page });
+      // The first page carries its count, counted in the same read: the list and the count shown
+      // come from one answer (a count asked apart could see more or fewer messages, or outlive its list).
+      const first = page.cursor === undefined;
+      const res = await control.listMessages({ ...query(get().filters), ...page, ...(first ? { with_total: 'true' as const } : {}) });
       return {
         rows: keepNewerFlags(res.data.messages, answeredBefore),
         nextCursor: res.data.next_cursor,
-        state: { indexPending: res.data.index_pending ?? 0 },
+        state: { indexPending: res.data.index_pending ?? 0, ...(first ? { total: res.data.total ?? null } : {}) },
       };
     },
-    firstRows: (rows) => {
-      const newest = rows[0]?.id ?? '';
+    // Messages announced while the page was on its way and newer than its rows were stored after its
+    // read: shown on top of it and counted with it (the live ones later are added to both alike).
+    firstPage: (page) => {
+      const newest = page.rows[0]?.id ?? '';
       const missed = duringReload.filter((m) => m.id > newest && matches(m, get().filters)).reverse();
       duringReload = [];
-      return [...missed, ...rows];
-    },
-    // The count comes after the first rows: it never delays them.
-    afterFirstPage: async (current) => {
-      const count = await control.countMessages(query(get().filters));
-      if (current()) set({ total: count.data.count });
+      const total = page.state?.total;
+      return {
+        ...page,
+        rows: [...missed, ...page.rows],
+        state: { ...page.state, total: total === undefined || total === null ? null : total + missed.length },
+      };
     },
   });
   const open = openItem<MessagesState>(

@@ -8,6 +8,13 @@ interface OverviewState {
   accounts: AccountRecord[];
   error: string | null;
   loading: boolean;
+  /**
+   * Accounts deleted elsewhere while this page was open (another window, the API, a script), by id:
+   * their names, so a screen working as one can say which it was rather than quietly act as another.
+   */
+  deletedElsewhere: Record<string, string>;
+  /** Accounts this page deleted (the user asked for it here): a screen working as one goes on without asking. */
+  deletedHere: ReadonlySet<string>;
   load: () => Promise<void>;
   /** Drops a deleted account from the list (every screen and the header's switcher read it). */
   forget: (accountId: string) => void;
@@ -22,6 +29,8 @@ export const useOverview = create<OverviewState>((set, get) => ({
   accounts: [],
   error: null,
   loading: true,
+  deletedElsewhere: {},
+  deletedHere: new Set(),
   load: async () => {
     try {
       const [health, accounts] = await Promise.all([control.getHealth(), control.listAccounts()]);
@@ -35,7 +44,12 @@ export const useOverview = create<OverviewState>((set, get) => ({
     const deleted: AccountDeleted[] = [];
     // One at a time: the emulator deletes one account at a time anyway.
     for (const id of accountIds) {
-      const res = await control.deleteAccount(id);
+      // Marked before the request: its announcement on the live stream can come before its answer.
+      set((s) => ({ deletedHere: new Set([...s.deletedHere, id]) }));
+      const res = await control.deleteAccount(id).catch((err: unknown) => {
+        set((s) => ({ deletedHere: new Set([...s.deletedHere].filter((d) => d !== id)) }));
+        throw err;
+      });
       get().forget(id);
       deleted.push(res.data);
       done?.(res.data);
@@ -47,7 +61,12 @@ export const useOverview = create<OverviewState>((set, get) => ({
       live.on('account.created', (account) => {
         if (!get().accounts.some((a) => a.id === account.id)) set({ accounts: [...get().accounts, account] });
       }),
-      live.on('account.deleted', ({ account_id }) => get().forget(account_id)),
+      live.on('account.deleted', ({ account_id }) => {
+        const { accounts, deletedHere, deletedElsewhere } = get();
+        const name = accounts.find((a) => a.id === account_id)?.name;
+        if (name !== undefined && !deletedHere.has(account_id)) set({ deletedElsewhere: { ...deletedElsewhere, [account_id]: name } });
+        get().forget(account_id);
+      }),
     ];
     return () => {
       for (const off of offs) off();

@@ -78,7 +78,19 @@ export const MessageDetail = MessageSummary.extend({
   text: z.string().nullable(),
   html: z.string().nullable(),
   attachments: z.array(MessageAttachmentInfo),
-  events: z.array(z.object({ event: z.string(), timestamp: Timestamp, delivery_id: z.string().nullable() })),
+  events: z.array(
+    z.object({
+      event: z.string(),
+      timestamp: Timestamp,
+      delivery_id: z.string().nullable(),
+      /**
+       * What tells the event from others of its kind: its payload's own fields (a bounce's bounce_type,
+       * bounce_category and bounce_reason; an SMTP error's smtp_code and smtp_response; a click's url...).
+       * Absent for an event that has none (a delivery) and for one recorded before the store kept them.
+       */
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
   /** Size of the raw message in bytes. */
   size: z.number().int(),
   /**
@@ -122,6 +134,11 @@ export const ListMessagesQuery = z.strictObject({
   account_id: z.string().max(64).optional(),
   limit: pageSizeParam(500, 50),
   cursor: z.string().max(200).optional(),
+  /**
+   * `true`: the answer carries `total`, how many messages the filters find, counted in the same read
+   * as the page (a list and its count from one answer agree; two requests may see different stores).
+   */
+  with_total: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
 });
 
 export const MessagePage = z.object({
@@ -133,6 +150,8 @@ export const MessagePage = z.object({
    */
   warnings: z.array(z.string()).optional(),
   index_pending: IndexPending,
+  /** With `with_total=true`: how many messages the filters find, on every page, counted with this page. */
+  total: z.number().int().optional(),
 });
 /** A copy of a send, by its own key (`id` of the list; a send's copies share its `ref_id`). */
 export const MessageIdParams = z.strictObject({ id: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters') });

@@ -29,5 +29,5 @@ export const EmulatorStats = z
 export type EmulatorStats = z.infer<typeof EmulatorStats>;
 
 /** The filters of the messages list, without paging: how many messages match. */
-export const CountMessagesQuery = ListMessagesQuery.omit({ limit: true, cursor: true });
+export const CountMessagesQuery = ListMessagesQuery.omit({ limit: true, cursor: true, with_total: true });
 export const MessageCount = z.object({ count: z.number().int(), index_pending: IndexPending });

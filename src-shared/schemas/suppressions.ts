@@ -9,6 +9,18 @@ export const SuppressionsQuery = z.strictObject({
 });
 export type SuppressionsQuery = z.infer<typeof SuppressionsQuery>;
 
+/** The most addresses one look-up of the list by `email` names (the Send form's recipients). */
+export const SUPPRESSION_LOOKUP_MAX = 100;
+
+/** The list, or only the entries of the addresses named (`email`: comma-separated, case-insensitive). */
+export const ListSuppressionsQuery = SuppressionsQuery.extend({
+  email: z
+    .string()
+    .max(SUPPRESSION_LOOKUP_MAX * 321, 'names too many addresses')
+    .refine((v) => v.split(',').length <= SUPPRESSION_LOOKUP_MAX, `must name at most ${SUPPRESSION_LOOKUP_MAX} addresses`)
+    .optional(),
+});
+
 /** One suppressed address of an account: what put it there, why, the copy that caused it, since when. */
 export const Suppression = z.object({
   email: z.string(),

@@ -53,3 +53,42 @@ test('the login screen (an emulator reachable from the network) has no serious o
     await serve.exited;
   }
 });
+
+/**
+ * Label in name (WCAG 2.5.3): a field inside a <label> is named, for assistive technology and for voice
+ * control ("click Headers"), with the words it shows. A field the label names implicitly meets it; an
+ * aria-label that replaces the label must hold its visible text.
+ */
+async function labelsNotInName(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const words = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+    const found: string[] = [];
+    for (const label of document.querySelectorAll('label')) {
+      const control = label.querySelector<HTMLElement>('input:not([type=hidden]), select, textarea');
+      if (!control || control.offsetParent === null) continue;
+      // The label's words: its leading <span> when it has one (a hint may follow the field), else its whole text.
+      const first = label.firstElementChild;
+      const lead = first && first.tagName === 'SPAN' && first.compareDocumentPosition(control) & Node.DOCUMENT_POSITION_FOLLOWING ? first : null;
+      const copy = (lead ?? label).cloneNode(true) as HTMLElement;
+      for (const inner of copy.querySelectorAll('input, select, textarea, .field-error')) inner.remove();
+      const visible = words(copy.textContent ?? '');
+      const own = control.getAttribute('aria-labelledby');
+      const name = own
+        ? words(
+            own
+              .split(/\s+/)
+              .map((id) => document.getElementById(id)?.textContent ?? '')
+              .join(' '),
+          )
+        : words(control.getAttribute('aria-label') ?? visible);
+      if (visible && !name.includes(visible)) found.push(`a field labelled “${visible}” is named “${name}”`);
+    }
+    return found;
+  });
+}
+
+test('every field inside a label is named with the words its label shows (label in name)', async ({ served, receiver, page }) => {
+  test.setTimeout(120_000);
+  const found = await faultsOnEveryScreen(page, served, receiver.url, labelsNotInName);
+  expect(found, found.join('\n')).toEqual([]);
+});

@@ -34,6 +34,31 @@ test('hard and soft bounces: the rows say which, the page shows type, category a
   expect(errors).toEqual([]);
 });
 
+// Three bounces of one copy (soft, soft, then hard) are three different events: the Events tab says which is which, with each one's reply.
+test("a message's Events tab tells its bounces apart: each line shows the bounce's type, category and reply, with no webhook", async ({ served, page }) => {
+  const errors = watchErrors(page);
+  await page.request.post(`${served.url}/emulator/clock`, { data: { speed: 0 } });
+  const copy = await sendEmail(page, served, 'soft-bounce-gives-up@sim.mailyard.test', 'Gives up');
+  await page.request.post(`${served.url}/emulator/clock`, { data: { advance_ms: 5 * 60_000 } });
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto(`${served.url}/messages/${copy.id}`);
+  const detail = page.getByTestId('message-detail');
+  await detail.getByRole('tab', { name: /Events/ }).click();
+  const lines = detail.getByTestId('message-events').locator(':scope > li');
+  await expect(lines).toHaveCount(3);
+  const facts = detail.getByTestId('message-events').getByTestId('event-details');
+  await expect(facts).toHaveCount(3);
+  for (const [i, type] of ['soft', 'soft', 'hard'].entries()) {
+    await expect(lines.nth(i)).toContainText('bounce');
+    await expect(facts.nth(i)).toContainText(`bounce_type${type}`);
+  }
+  await expect(facts.nth(0)).toContainText('bounce_reason452 4.2.2');
+  await expect(facts.nth(2)).toContainText('bounce_categorymailbox_full');
+  await expect(facts.nth(2)).toContainText(/bounce_reason5\d\d /);
+  await page.screenshot({ path: '/work/screens-ui2/12-events-soft-soft-hard.png' });
+  expect(errors).toEqual([]);
+});
+
 // Fire event on a message: no risky default, and a warning before changing a final state (a misclick must not rewrite a copy's fate).
 test('Fire event starts with no event chosen, and firing spam at a bounced copy asks first', async ({ served, page }) => {
   const errors = watchErrors(page);

@@ -94,8 +94,14 @@ test('Settings: deleting an account asks first, names what goes, and every open 
   await expect(settings.getByTestId('accounts-notice')).toHaveText('Account “Throwaway” removed (it held no data)');
   await expect(settings.getByRole('cell', { name: 'Throwaway' })).toHaveCount(0);
 
-  // The first page heard it live: its switcher no longer offers it, and it lists all accounts again.
-  await expect(switcher.locator('option', { hasText: 'Throwaway' })).toHaveCount(0);
+  // The first page heard it live: it says the account it listed was deleted, keeps it named (no other
+  // account in its place) until the user chooses, and then lists all accounts again.
+  const notice = page.getByTestId('account-gone');
+  await expect(notice).toContainText('The account “Throwaway” was deleted');
+  expect(new URL(page.url()).searchParams.get('account')).toBe(throwaway.id);
+  await notice.getByRole('button', { name: 'Show all accounts' }).click();
+  await expect(notice).toHaveCount(0);
+  await expect(switcher).toHaveCount(0); // one account left
   await expect.poll(() => new URL(page.url()).searchParams.get('account')).toBeNull();
   expect(errors).toEqual([]);
 });

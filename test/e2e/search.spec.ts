@@ -177,3 +177,22 @@ test('search: an answer given before the index caught up says so under the box, 
   expect(asked).toBe(settled);
   expect(errors).toEqual([]);
 });
+
+test("search: deleting a message from its page goes back to the list with the user's search and filters", async ({ served, page }) => {
+  const errors = watchErrors(page);
+  for (const subject of ['Invoice 1', 'Invoice 2', 'Receipt']) await sendEmail(page, served, 'ann@example.com', subject);
+  await page.goto(`${served.url}/messages?q=subject%3Ainvoice`);
+  const list = page.getByTestId('message-list');
+  await expect(list.getByRole('option')).toHaveCount(2);
+  await list.getByRole('option', { name: /Invoice 2/ }).click();
+  await expect(page.getByTestId('message-detail')).toContainText('Invoice 2');
+  await expect(page).toHaveURL(/\/messages\/[^?]+\?q=subject%3Ainvoice$/);
+  page.once('dialog', (d) => void d.accept());
+  await page.getByTestId('message-detail').getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(page).toHaveURL(`${served.url}/messages?q=subject%3Ainvoice`);
+  await expect(page.getByLabel('Search messages')).toHaveValue('subject:invoice');
+  await expect(list.getByRole('option')).toHaveCount(1);
+  await expect(list).toContainText('Invoice 1');
+  await expect(page.getByTestId('message-count')).toHaveText('1 message');
+  expect(errors).toEqual([]);
+});

@@ -124,3 +124,48 @@ test('a send to two recipients answers one ref_id and lists its two copies; each
   await expect(page.getByTestId('message-detail')).toContainText('ann@example.com');
   expect(errors).toEqual([]);
 });
+
+// A recipient the account has suppressed: the form says so before the send, naming why; the send still goes as the service takes it.
+test('Send: a suppressed recipient is named before sending, with the suppression and its reply; the send goes, its copy failing as suppressed', async ({
+  served,
+  page,
+}) => {
+  const errors = watchErrors(page);
+  await page.request.post(`${served.url}/emulator/clock`, { data: { speed: 0 } });
+  const reply = '550 5.1.1 <gone@bounces.example>: Recipient address rejected: user unknown in virtual mailbox table';
+  await page.request.put(`${served.url}/emulator/rules`, {
+    data: { rules: [{ pattern: '*@bounces.example', events: [{ event: 'bounce', delay_ms: 1000, fields: { bounce_reason: reply } }] }] },
+  });
+  await api(page, served, 'POST', '/v1/email/send', {
+    from: { email: 'app@example.com' },
+    to: [{ email: 'gone@bounces.example' }],
+    subject: 'First',
+    content: [{ type: 'text/plain', value: 'hi' }],
+  });
+  await page.request.post(`${served.url}/emulator/clock`, { data: { advance_ms: 60_000 } });
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${served.url}/send`);
+  await page.getByLabel('To', { exact: true }).fill('ann@example.com');
+  await page.getByLabel('Bcc').fill('Gone@bounces.example');
+  const warning = page.getByTestId('send-suppressed');
+  await expect(warning).toContainText('gone@bounces.example is on Default’s suppression list.');
+  await expect(warning).toContainText('its copy fails as suppressed: no delivery, no events');
+  await expect(warning.getByTestId('send-suppressed-address')).toHaveCount(1);
+  await expect(warning.getByTestId('send-suppressed-address')).toContainText(`gone@bounces.example: hard bounce (“${reply}”), since`);
+  await warning.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/work/screens-ui2/14-send-suppressed-warning.png' });
+
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByTestId('send-answer')).toBeVisible();
+  const refId = (await page.getByTestId('send-ref-id').textContent())!;
+  const copies = await copiesOf(page, served, refId);
+  expect(copies.map((c) => [c.recipient.email, c.status])).toEqual([
+    ['ann@example.com', 'queued'],
+    ['Gone@bounces.example', 'failed'],
+  ]);
+  // An address no longer in the fields is no longer named.
+  await page.getByLabel('Bcc').fill('');
+  await expect(warning).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -185,6 +185,22 @@ describe('searching captured messages', () => {
     expect(await subjects('***')).toEqual([]); // no word: nothing, not everything
   });
 
+  it('answers the count with the page when asked (with_total): every match, not the page; a bad value is named', async () => {
+    for (const n of [1, 2, 3]) await send(`reader${n}@example.com`, `Letter ${n}`);
+    await send('ann@example.com', 'Receipt');
+    const page = (await whenIndexed(() => emu.control.listMessages({ q: 'letter', limit: 2, with_total: 'true' }))).data;
+    expect(page.messages).toHaveLength(2);
+    expect(page.total).toBe(3);
+    const next = (await emu.control.listMessages({ q: 'letter', limit: 2, cursor: page.next_cursor!, with_total: 'true' })).data;
+    expect(next.messages.map((m) => m.subject)).toEqual(['Letter 1']);
+    expect(next.total).toBe(3);
+    expect((await emu.control.listMessages({ q: 'letter' })).data.total).toBeUndefined();
+    const bad = await emu.request('GET', '/emulator/messages?with_total=yes');
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('with_total');
+    expect(bad.text).toContain('must be true or false');
+  });
+
   it('deletes the matches, and everything without a filter', async () => {
     await send('ann@example.com', 'Keep me');
     await send('bob@example.com', 'Drop me', { to: [{ email: 'bob@example.com' }, { email: 'cat@example.com' }] });

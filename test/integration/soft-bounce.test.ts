@@ -91,6 +91,25 @@ describe('soft bounces are retried on the emulator clock', () => {
     });
     expect(await logOf(refId, GIVES_UP)).toMatchObject({ status: 'bounced', failedReason: expect.stringMatching(/^552 5\.2\.2 /), deliveredDate: '' });
 
+    // The copy's detail tells its three bounces apart as its webhook bodies do: the Events tab reads it.
+    const copy = (await emu.control.listMessages({ q: refId })).data.messages.find((m) => m.recipient.email === GIVES_UP)!;
+    const events = (await emu.control.getMessage(copy.id)).data.events;
+    expect(events.map((e) => [e.event, e.details?.bounce_type])).toEqual([
+      ['bounce', 'soft'],
+      ['bounce', 'soft'],
+      ['bounce', 'hard'],
+    ]);
+    expect(events.map((e) => e.details)).toEqual(
+      gaveUp.map(({ bounce_type, bounce_category, bounce_reason }) => ({ bounce_type, bounce_category, bounce_reason })),
+    );
+    // A delivery carries nothing of its own.
+    const retried = (await emu.control.listMessages({ q: refId })).data.messages.find((m) => m.recipient.email === RETRIES)!;
+    expect((await emu.control.getMessage(retried.id)).data.events.map((e) => [e.event, 'details' in e])).toEqual([
+      ['bounce', true],
+      ['bounce', true],
+      ['delivery', false],
+    ]);
+
     // Nothing more is scheduled for either.
     expect((await emu.control.getClock()).data.next_event_at).toBeNull();
   });

@@ -157,6 +157,18 @@ describe('the suppressions control routes', () => {
     expect((await logOf(again, otherClient)).status).toBe('bounced');
   });
 
+  it('looks up only the addresses named (the Send form asks for its recipients), case-insensitive; at most 100 a look-up', async () => {
+    for (const email of ['ann@example.com', 'bob@example.com', 'cy@example.com']) await emu.service.unsubscribeEmail({ email });
+    const found = (await emu.control.listSuppressions({ email: 'Bob@Example.com,nobody@example.com,ann@example.com,bob@example.com' })).data;
+    expect(found.suppressions.map((s) => s.email)).toEqual(['bob@example.com', 'ann@example.com']);
+    expect(found.suppressions[0]).toMatchObject({ source: 'api', reason: '', message_id: null });
+    expect(found.truncated).toBe(false);
+    const many = Array.from({ length: 101 }, (_, i) => `r${i}@example.com`).join(',');
+    const res = await fetch(`${emu.url}/emulator/suppressions?email=${encodeURIComponent(many)}`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/email.*at most 100 addresses/);
+  });
+
   it('answers 404 for an address that is not suppressed and for an unknown account, 400 naming a bad query field', async () => {
     const notSuppressed = await emu.control.removeSuppression('nobody@example.com').catch((e: unknown) => e);
     expect(notSuppressed).toBeInstanceOf(ApiError);

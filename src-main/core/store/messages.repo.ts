@@ -113,6 +113,8 @@ export interface MessageEventRow {
   event: string;
   timestamp: string;
   delivery_id: string | null;
+  /** The payload's own fields (JSON), or null: migration 0035. */
+  details: string | null;
 }
 
 /** The filters of the email logs, resolved to SQL terms. Ranges: start inclusive, end exclusive (epoch ms). */
@@ -179,7 +181,7 @@ export class MessagesRepo {
       ),
       nextSeq: db.prepare<[string], { seq: number }>('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM message_events WHERE message_id = ?'),
       insertEvent: db.prepare<[MessageEventRow]>(
-        'INSERT INTO message_events (message_id, seq, event, timestamp, delivery_id) VALUES (@message_id, @seq, @event, @timestamp, @delivery_id)',
+        'INSERT INTO message_events (message_id, seq, event, timestamp, delivery_id, details) VALUES (@message_id, @seq, @event, @timestamp, @delivery_id, @details)',
       ),
       // A batch's deliveries, each an [id, timestamp] pair of a distinct copy: each entry follows the copy's last.
       insertDeliveries: db.prepare<[string]>(
@@ -248,9 +250,10 @@ export class MessagesRepo {
     this.stmts.setDelivered.run({ id, status, delivered_ms: deliveredMs, delivered_at: deliveredAt });
   }
 
-  addEvent(messageId: string, event: string, timestamp: string, deliveryId: string | null): void {
+  /** An event at the end of the copy's events; `details` is what tells it from others of its kind (JSON), or null. */
+  addEvent(messageId: string, event: string, timestamp: string, deliveryId: string | null, details: string | null = null): void {
     const seq = this.stmts.nextSeq.get(messageId)!.seq;
-    this.stmts.insertEvent.run({ message_id: messageId, seq, event, timestamp, delivery_id: deliveryId });
+    this.stmts.insertEvent.run({ message_id: messageId, seq, event, timestamp, delivery_id: deliveryId, details });
   }
 
   /**

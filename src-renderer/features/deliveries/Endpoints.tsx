@@ -58,7 +58,9 @@ export function Endpoints() {
     };
   }, [loadEndpoints]);
   return (
-    <main className="split">
+    // One pane across the window: the counts are what this view is for (beside a help pane, a 1,280 px
+    // window hid Failed, Failing and Failure rate in a pane scrolling sideways).
+    <main className="endpoints-view">
       <section className="list-pane" aria-label="Endpoints">
         <ViewTabs view="endpoints" />
         {endpointsError && (
@@ -139,11 +141,9 @@ export function Endpoints() {
             </table>
           </div>
         )}
-      </section>
-      <section className="detail-pane">
-        <div className="hint">
+        <div className="endpoints-help muted small">
           <p>Each endpoint with its deliveries by status. Failing: {DELIVERY_STATE_MEANING.failing}.</p>
-          <p className="muted small">The failure rate counts attempts: failed attempts over all attempts to that endpoint.</p>
+          <p>The failure rate counts attempts: failed attempts over all attempts to that endpoint.</p>
         </div>
       </section>
     </main>

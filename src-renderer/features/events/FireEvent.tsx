@@ -10,7 +10,7 @@ import { JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { useSearchParam } from '../../router';
 import { useOverview } from '../../stores/overview-store';
-import { useChosenAccount } from '../../components/AccountSelect';
+import { useChosenAccount, useChosenGone } from '../../components/AccountSelect';
 import { EventKindSelect } from '../../components/EventKindSelect';
 import { FiredEvent } from '../../components/FiredEvent';
 import { describedBy, FieldMessage, problemsAt } from '../../components/FieldError';
@@ -68,6 +68,8 @@ export function FireEvent() {
   // The header's account: its webhook filter applies (a stored message's own account when none is chosen).
   const [chosen] = useChosenAccount(accounts);
   const accountId = useSearchParam('account') && chosen ? chosen.id : '';
+  // The chosen account was deleted: nothing is fired until another is chosen (it would go out as none, or another).
+  const accountGone = useChosenGone() !== null;
   const [fieldsText, setFieldsText] = useState('');
   const [preview, setPreview] = useState<Result | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
@@ -193,7 +195,7 @@ export function FireEvent() {
           <textarea
             className="input code"
             rows={6}
-            aria-label="Field overrides"
+            aria-label="Field overrides (JSON)"
             placeholder={'{"campaign_id": "spring", "bounce_type": "soft"}'}
             value={fieldsText}
             onChange={(e) => setFieldsText(e.target.value)}
@@ -206,7 +208,7 @@ export function FireEvent() {
           )}
         </label>
         <div className="toolbar">
-          <button type="button" className="button primary" disabled={busy || Boolean(parsed.error)} onClick={() => void fire()}>
+          <button type="button" className="button primary" disabled={busy || Boolean(parsed.error) || accountGone} onClick={() => void fire()}>
             Fire {kind}
           </button>
         </div>

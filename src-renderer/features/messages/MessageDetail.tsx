@@ -54,7 +54,8 @@ export function MessageDetailPane({ d }: { d: Detail }) {
             type="button"
             className="button danger"
             onClick={() => {
-              if (window.confirm('Delete this message?')) void remove(d.id).then(() => navigate('/messages', true));
+              // Back to the list as it was: its search and filters (the URL's) are kept.
+              if (window.confirm('Delete this message?')) void remove(d.id).then(() => navigate(`/messages${window.location.search}`, true));
             }}
           >
             Delete

@@ -14,6 +14,40 @@ import { useMessages } from '../../stores/messages-store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { isSuppressedCopy, SuppressedCopy } from './SuppressedCopy';
 
+/** The fields a reader looks for first in an event of these kinds; the rest follow in the payload's order. */
+const FIRST_FIELDS: Partial<Record<string, string[]>> = {
+  bounce: ['bounce_type', 'bounce_category', 'bounce_reason'],
+  smtp_error: ['smtp_code', 'smtp_response'],
+  policy_rejection: ['rule', 'reason'],
+  generation_failure: ['error_code', 'reason'],
+};
+
+const valueText = (v: unknown): string =>
+  typeof v === 'string'
+    ? v
+    : Array.isArray(v)
+      ? v.map(valueText).join(', ')
+      : v && typeof v === 'object'
+        ? Object.values(v).map(valueText).join(', ')
+        : String(v);
+
+/** What tells an event from others of its kind (a soft bounce from a hard one, and each one's reply), by the payload's field names. */
+function EventDetails({ event, details }: { event: string; details: Record<string, unknown> | undefined }) {
+  if (!details) return null;
+  const first = (FIRST_FIELDS[event] ?? []).filter((k) => k in details);
+  const keys = [...first, ...Object.keys(details).filter((k) => !first.includes(k))];
+  return (
+    <dl className="event-details" data-testid="event-details">
+      {keys.map((k) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{valueText(details[k])}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 /** The copy's events in order, each with the webhook delivery it went out as. */
 export function Events({ d }: { d: Detail }) {
   const deliveries = useMessages((s) => s.deliveries);
@@ -48,6 +82,7 @@ export function Events({ d }: { d: Detail }) {
             ) : (
               <span className="muted small"> · not sent to a webhook</span>
             )}
+            <EventDetails event={e.event} details={e.details} />
           </li>
         );
       })}

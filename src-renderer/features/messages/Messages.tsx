@@ -85,8 +85,12 @@ function Row({ m }: { m: MessageSummary }) {
         <span className="muted small ellipsis sender">· {m.from.email}</span>
         <span className="spacer" />
         <TagChips tags={m.tags} />
-        {m.campaign_id && <span className="badge">{m.campaign_id}</span>}
-        <span className="badge account-badge" title={`Account: ${accountName}`} data-testid="message-account">
+        {m.campaign_id && (
+          <span className="badge gives-way" title={`Campaign: ${m.campaign_id}`}>
+            {m.campaign_id}
+          </span>
+        )}
+        <span className="badge gives-way" title={`Account: ${accountName}`} data-testid="message-account">
           {accountName}
         </span>
         <StatusBadge status={m.status} failedReason={m.failed_reason} />
@@ -124,7 +128,7 @@ function urlFilters(): Pick<MessageFilters, 'q' | 'status' | 'campaign_id' | 'ac
 const SEARCH_AGAIN_MS = 2000;
 
 function Filters() {
-  const { filters, setFilters, total, rows, deleteMatching, indexPending, reload } = useMessages();
+  const { filters, setFilters, total, rows, loading, deleteMatching, indexPending, reload } = useMessages();
   const [q, setQ] = useState(filters.q);
   const [campaign, setCampaign] = useState(filters.campaign_id);
   const [confirming, setConfirming] = useState(false);
@@ -200,7 +204,8 @@ function Filters() {
           onChange={(e) => setCampaign(e.target.value)}
         />
         <span className="spacer" />
-        <button type="button" className="button danger small" disabled={rows.length === 0} onClick={() => setConfirming(true)}>
+        {/* While a search is on its way, the rows and count shown answer the filters before it: nothing to delete by these yet. */}
+        <button type="button" className="button danger small" disabled={loading || rows.length === 0} onClick={() => setConfirming(true)}>
           {deleteLabel}
         </button>
       </div>

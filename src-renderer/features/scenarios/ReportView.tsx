@@ -53,7 +53,7 @@ export function ReportView({ report }: { report: ScenarioReport }) {
   ];
   const id = report.run.id;
   return (
-    <section className="card" aria-labelledby="scenario-report-title" data-testid="scenario-report">
+    <section className="card scenario-report" aria-labelledby="scenario-report-title" data-testid="scenario-report">
       <div className="card-head">
         <h2 id="scenario-report-title">
           Report{' '}

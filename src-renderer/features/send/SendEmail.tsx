@@ -6,6 +6,7 @@ import { useOverview } from '../../stores/overview-store';
 import { useChosenAccount } from '../../components/AccountSelect';
 import { describedBy, FieldError, ordinal, problemsElsewhere, type FieldProblem } from '../../components/FieldError';
 import { SendAnswer } from './SendAnswer';
+import { SuppressedRecipients, useSuppressedRecipients } from './SuppressedRecipients';
 import { parseSubstitutions, SaveAsTemplate, substitutionsHint, useTemplates } from './templates';
 
 /** The simulator's addresses (one click adds one to To) and what each does. */
@@ -115,6 +116,11 @@ export function SendEmail() {
   const [campaign, setCampaign] = useState('');
   const [args, setArgs] = useState('');
   const [busy, setBusy] = useState(false);
+  // Recipients the account's suppression list holds: said before the send, which still goes as the service takes it.
+  const suppressed = useSuppressedRecipients(
+    account?.id,
+    [...list(to), ...list(cc), ...list(bcc)].map((r) => r.email),
+  );
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [error, setError] = useState<SendProblem | null>(null);
   const errs = error?.errors;
@@ -377,6 +383,7 @@ export function SendEmail() {
             <FieldError errors={errs} path="custom_args" id="send-error-custom_args" words={keyWords} />
           </label>
         </div>
+        {account && <SuppressedRecipients accountName={account.name} suppressed={suppressed} />}
         <div className="toolbar">
           <button className="button primary" type="submit" disabled={busy || !account || Boolean(substitutions.error)}>
             {busy ? 'Sending…' : 'Send'}

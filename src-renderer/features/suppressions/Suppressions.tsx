@@ -10,7 +10,7 @@ import { useOverview } from '../../stores/overview-store';
 import { ConfirmDialog } from '../messages/ConfirmDialog';
 
 /** A suppression's cause in a few words: "hard bounce", "spam complaint", "unsubscribed", "API". */
-function causeOf(s: Suppression): string {
+export function causeOf(s: Suppression): string {
   if (s.source === 'unsubscribe event') return 'unsubscribed';
   if (s.source === 'api') return 'unsubscribed through the API';
   return s.source;
@@ -78,7 +78,7 @@ export function Suppressions() {
         )}
         {rows && rows.length === 0 && <p className="muted">No suppressed addresses.</p>}
         {rows && rows.length > 0 && (
-          <table className="table" aria-label="Suppressed addresses">
+          <table className="table suppressions-table" aria-label="Suppressed addresses">
             <thead>
               <tr>
                 <th>Address</th>

@@ -116,7 +116,7 @@ export function CertifyReceiver({ account, webhook }: { account: AccountRecord; 
           <input
             className="input"
             type="number"
-            aria-label="Acknowledged within"
+            aria-label="Acknowledged within (ms)"
             min={RECEIVER_CHECK_LIMITS.minAckWithinMs}
             max={RECEIVER_CHECK_LIMITS.maxAckWithinMs}
             value={ackWithin}
@@ -124,8 +124,18 @@ export function CertifyReceiver({ account, webhook }: { account: AccountRecord; 
           />
         </label>
         <label className="field span2">
-          <span>Headers, one "Name: value" a line (the first named like a secret is the one checked)</span>
-          <textarea className="input" aria-label="Receiver headers" rows={2} value={headers} onChange={(e) => setHeaders(e.target.value)} />
+          <span>Receiver headers</span>
+          <textarea
+            className="input"
+            aria-label="Receiver headers"
+            aria-describedby="certify-headers-hint"
+            rows={2}
+            value={headers}
+            onChange={(e) => setHeaders(e.target.value)}
+          />
+          <span className="muted small" id="certify-headers-hint">
+            One "Name: value" a line; the first named like a secret is the one checked.
+          </span>
         </label>
         {account.signing_secret && (
           <label className="toggle span2">

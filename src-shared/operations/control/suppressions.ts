@@ -1,5 +1,5 @@
 import { dataResponse } from '../../schemas/common';
-import { RemoveSuppressionParams, RemoveSuppressionResult, SuppressionList, SuppressionsQuery } from '../../schemas/suppressions';
+import { ListSuppressionsQuery, RemoveSuppressionParams, RemoveSuppressionResult, SuppressionList, SuppressionsQuery } from '../../schemas/suppressions';
 import { defineOperations } from '../operation';
 
 /** The control API's view of an account's suppression list (`/emulator/suppressions`). */
@@ -8,10 +8,10 @@ export const suppressionOperations = defineOperations({
     method: 'GET',
     path: '/emulator/suppressions',
     summary:
-      "An account's suppressed addresses (the default account unless account_id names one), newest first: hard bounces, spam complaints and unsubscribes, with the reason, the message that caused it and since when",
+      "An account's suppressed addresses (the default account unless account_id names one), newest first: hard bounces, spam complaints and unsubscribes, with the reason, the message that caused it and since when; with email (comma-separated), only the entries of those addresses",
     tag: 'Simulation',
     auth: 'none',
-    query: SuppressionsQuery,
+    query: ListSuppressionsQuery,
     response: dataResponse(SuppressionList),
     errors: [404],
   },

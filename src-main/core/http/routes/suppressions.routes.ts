@@ -6,7 +6,8 @@ import { ok } from '../respond';
 /** `/emulator/suppressions`: list and lift an account's suppressions (the default account unless one is named). */
 export function suppressionHandlers(suppressions: SuppressionsService, accounts: AccountsService) {
   return {
-    listSuppressions: ({ query }) => ok('Suppressions retrieved successfully', suppressions.list(accounts.accountIdOr404(query.account_id))),
+    listSuppressions: ({ query }) =>
+      ok('Suppressions retrieved successfully', suppressions.list(accounts.accountIdOr404(query.account_id), query.email?.split(','))),
     removeSuppression: ({ params, query }) => ok('Suppression removed', suppressions.remove(accounts.accountIdOr404(query.account_id), params.email)),
   } satisfies Partial<ControlHandlers>;
 }

@@ -90,20 +90,20 @@ export class MessagesService {
     return this.deps.waitForIndex(waitMs);
   }
 
-  async list(query: { q?: string; status?: string; campaign_id?: string; account_id?: string; limit: number; cursor?: string }) {
+  async list(query: { q?: string; status?: string; campaign_id?: string; account_id?: string; limit: number; cursor?: string; with_total?: 'true' | 'false' }) {
     const pending = await this.indexed(query.q);
+    const filter = { q: query.q, status: query.status, campaignId: query.campaign_id, accountId: query.account_id };
     const rows = this.deps.repo.search({
-      q: query.q,
-      status: query.status,
-      campaignId: query.campaign_id,
-      accountId: query.account_id,
+      ...filter,
       after: query.cursor === undefined ? undefined : decodeCopyCursor(query.cursor, 'cursor'),
       limit: query.limit + 1,
     });
+    // Counted right after the page, in the same turn of the event loop: no write comes between them.
+    const total = query.with_total === 'true' ? { total: this.deps.repo.count(filter) } : {};
     const { page, next } = paginate(rows, query.limit, (r) => copyPositionText({ createdMs: r.created_ms, key: r.rowid! }));
     const warnings = query.q ? parseMessageQuery(query.q).warnings : [];
     if (pending > 0) warnings.push(indexPendingWarning(pending));
-    return { messages: this.summaries(page), next_cursor: next, warnings, ...pendingOf(pending) };
+    return { messages: this.summaries(page), next_cursor: next, warnings, ...pendingOf(pending), ...total };
   }
 
   /** How many messages the list's filters find (with words, as far as the index holds them: see list). */
@@ -228,7 +228,12 @@ export class MessagesService {
         url: `/emulator/messages/${encodeURIComponent(id)}/attachments/${index}`,
       })),
       parse_problem: parsed.problem,
-      events: events.map((e) => ({ event: e.event, timestamp: e.timestamp, delivery_id: e.delivery_id })),
+      events: events.map((e) => ({
+        event: e.event,
+        timestamp: e.timestamp,
+        delivery_id: e.delivery_id,
+        ...(e.details === null ? {} : { details: JSON.parse(e.details) as Record<string, unknown> }),
+      })),
       size: raw.length,
       relay: relay
         ? { mailer_id: relay.mailer_id, attempts: relay.attempts, next_attempt_at: isoTimestamp(relay.next_ms), last_reply: relay.last_reply }

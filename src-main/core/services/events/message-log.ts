@@ -59,6 +59,19 @@ export interface StatusChange {
   suppressed?: true;
 }
 
+/** Payload fields every event of a copy repeats (its facts), which tell no two events apart. */
+const COPY_FIELDS: ReadonlySet<string> = new Set(['event', 'timestamp', 'ref_id', 'campaign_id', 'custom_args', 'recipient', 'sender', 'subject', 'mailer_id']);
+
+/**
+ * What tells an event from another of its kind, kept with its log entry (the message's Events tab
+ * shows it: three bounces of one copy are soft, soft, hard, each with its reply): the payload's own
+ * fields as JSON, or null when it has none.
+ */
+export function detailsOf(payload: EmailEventPayload): string | null {
+  const own = Object.entries(payload).filter(([key]) => !COPY_FIELDS.has(key));
+  return own.length > 0 ? JSON.stringify(Object.fromEntries(own)) : null;
+}
+
 /** The end of a copy's road: the recipient's own verdicts and the failures. A later open or click does not replace them. */
 const FINAL_STATUSES: ReadonlySet<EmailStatus> = new Set(['spam', 'unsubscribed', 'bounced', 'failed']);
 
@@ -215,7 +228,7 @@ export class MessageLog {
 
   /** Records an event that happened to a stored copy, found with `find` (call inside a transaction). */
   apply(message: MessageFacts, payload: EmailEventPayload, deliveryId: string | null): void {
-    this.enter(message, payload.event, payload.timestamp, deliveryId, statusAfter(payload, message), suppressionFor(message, payload));
+    this.enter(message, payload.event, payload.timestamp, deliveryId, statusAfter(payload, message), suppressionFor(message, payload), detailsOf(payload));
   }
 
   /**
@@ -252,10 +265,11 @@ export class MessageLog {
     deliveryId: string | null,
     change: StatusAfter,
     suppression: Suppressing,
+    details: string | null = null,
   ): void {
     const { messages, simulation, clock } = this.deps;
     const { messageId } = message;
-    messages.addEvent(messageId, event, timestamp, deliveryId);
+    messages.addEvent(messageId, event, timestamp, deliveryId, details);
     if (suppression) {
       simulation.suppress(
         message.accountId,

@@ -18,8 +18,16 @@ const toSuppression = (r: SuppressionRow): Suppression => ({
 export class SuppressionsService {
   constructor(private readonly deps: SuppressionsDeps) {}
 
-  /** The account's suppressed addresses, newest first (at most SUPPRESSIONS_LIMIT, `truncated` says so). */
-  list(accountId: string): SuppressionList {
+  /**
+   * The account's suppressed addresses, newest first (at most SUPPRESSIONS_LIMIT, `truncated` says so);
+   * with `emails`, only their entries, each looked up alone (the Send form's recipients, however long the list).
+   */
+  list(accountId: string, emails?: readonly string[]): SuppressionList {
+    if (emails !== undefined) {
+      const wanted = [...new Set(emails.map((e) => e.trim().toLowerCase()).filter(Boolean))];
+      const rows = wanted.flatMap((e) => this.deps.simulation.suppression(accountId, e) ?? []);
+      return { account_id: accountId, suppressions: rows.map(toSuppression), truncated: false };
+    }
     const rows = this.deps.simulation.suppressions(accountId);
     return {
       account_id: accountId,
