@@ -7,9 +7,9 @@
 
 export interface WaitOptions {
   /** How long to wait before failing (default 5000 ms of wall time). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** With a function predicate: re-check at least this often even when no change was announced (default 100 ms). */
-  pollMs?: number;
+  pollMs?: number | undefined;
 }
 
 /** A `waitFor...` helper gave up: `arrived` holds every record it saw at the end, oldest first. */

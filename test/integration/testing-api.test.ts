@@ -62,6 +62,24 @@ describe('startMailyard', () => {
     await expect(new ServiceClient({ baseUrl: yard.url, apiKey: 'wrong-key-123456' }).listWebhooks()).rejects.toBeInstanceOf(ApiError);
   });
 
+  it('takes an option given as undefined as not given (process.env.X is string | undefined): free ports, memory, a made key', async () => {
+    // Two at once: on the defaults of `mailyard serve` (4400, 2525) the second could not start.
+    const env: Record<string, string | undefined> = {};
+    const options = { httpPort: undefined, smtpPort: undefined, dataDir: env.DATA_DIR, apiKey: env.MAIL_API_KEY, clockStart: undefined, ui: undefined };
+    const both = await Promise.all([startMailyard(options), startMailyard(options)]);
+    try {
+      for (const one of both) {
+        expect(one.httpPort).not.toBe(4400);
+        expect(one.smtpPort).not.toBe(2525);
+        expect(one.dataDir).toBeNull();
+        expect(one.apiKey).toMatch(/^\S{8,}$/);
+      }
+      expect(both[0]!.httpPort).not.toBe(both[1]!.httpPort);
+    } finally {
+      await Promise.all(both.map((one) => one.stop()));
+    }
+  });
+
   it('serves the built web UI at its URL', async () => {
     const res = await fetch(`${yard.url}/`);
     // npm test builds first; the UI is there whenever out/renderer is.
