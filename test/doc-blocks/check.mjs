@@ -112,7 +112,7 @@ const installedVersion = JSON.parse(readFileSync(join(installed, 'package.json')
 const OUT = join(PROJECT, 'doc-blocks');
 rmSync(OUT, { recursive: true, force: true });
 
-/** What `tsc --init` (TypeScript 6) writes, for a check that prints no file. */
+/** A new reader's project: the options `tsc --init` writes (TypeScript 6), JavaScript checked too. */
 function compilerOptions(types) {
   return {
     module: ts.ModuleKind.NodeNext,
