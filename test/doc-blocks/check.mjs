@@ -320,11 +320,16 @@ const ran = [];
 function runWith(runner, list, command, args) {
   if (list.length === 0) return;
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: PROJECT, encoding: 'utf8', env: { ...process.env, CI: 'true', FORCE_COLOR: '0' }, timeout: 300_000 });
+  const { FORCE_COLOR: _, ...env } = process.env;
+  const result = spawnSync(command, args, { cwd: PROJECT, encoding: 'utf8', env: { ...env, CI: 'true', NO_COLOR: '1' }, timeout: 300_000 });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (result.status !== 0) {
+    const output = `${result.stdout}${result.stderr}`;
+    // The blocks whose files the runner names as failed (all of them when it names none).
+    const named = list.filter((b) => output.split('\n').some((line) => /FAIL|not ok|✖|×/.test(line) && line.includes(relative(PROJECT, b.path))));
+    const failed = named.length > 0 ? named : list;
     failures.push(
-      `${list.map((b) => where(b, b.fenceLine)).join(', ')}: ${runner} failed (exit ${result.status ?? result.signal}) in ${seconds} s:\n${result.stdout}${result.stderr}`,
+      `${failed.map((b) => where(b, b.fenceLine)).join(', ')}: ${runner} failed (exit ${result.status ?? result.signal}) in ${seconds} s:\n${output}`,
     );
   }
   ran.push(`${list.length} with ${runner} (${seconds} s)`);
