@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * The npm package's library entries, `mailyard` (src-main/testing/package-main.ts) and
- * `mailyard/testing` (src-main/testing/index.ts), built twice: ESM (out/main/{index,testing}.js,
- * chunks in out/main/chunks/) and CommonJS (out/main/{index,testing}.cjs, chunks in
+ * The npm package's library entries, `mailyard` (src-main/testing/package-main.ts),
+ * `mailyard/testing` (src-main/testing/index.ts) and `mailyard/testing/matchers`
+ * (src-main/testing/matchers.ts), built twice: ESM (out/main/{index,testing,matchers}.js,
+ * chunks in out/main/chunks/) and CommonJS (out/main/{index,testing,matchers}.cjs, chunks in
  * out/main/chunks/*.cjs), so both `import` and `require` (jest's default mode) load them as they come.
  * Runs after `electron-vite build` (`npm run build`), which empties out/main and builds the CLI and
  * the desktop app's main process.
@@ -13,7 +14,8 @@
  * bundles them into the CLI and the desktop app too, and an install of the package does not fetch them.
  *
  * Each entry exports only what its source exports (`preserveEntrySignatures: 'strict'`): shared code
- * goes into chunks, never out as a mangled extra export of an entry.
+ * goes into chunks, never out as a mangled extra export of an entry. Being one build, the entries share
+ * those chunks: the matchers catch the very `WaitTimeoutError` class the waits of `mailyard/testing` throw.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -78,6 +80,7 @@ async function buildFormat(format) {
         input: {
           index: join(ROOT, 'src-main/testing/package-main.ts'),
           testing: join(ROOT, 'src-main/testing/index.ts'),
+          matchers: join(ROOT, 'src-main/testing/matchers.ts'),
           // The mail thread's program, an ES module either way: the CommonJS entries start it too.
           ...(format === 'es' ? { 'mail-worker': join(ROOT, 'src-main/core/services/mail-thread/worker.ts') } : {}),
         },
@@ -101,4 +104,4 @@ async function buildFormat(format) {
 
 await buildFormat('es');
 await buildFormat('cjs');
-console.log(`build/library: ${OUT}/{index,testing}.{js,cjs}, mail-worker.js (bundled with them: ${bundled.join(', ')})`);
+console.log(`build/library: ${OUT}/{index,testing,matchers}.{js,cjs}, mail-worker.js (bundled with them: ${bundled.join(', ')})`);

@@ -48,6 +48,49 @@ function describeDefaults(node: unknown): void {
   for (const value of Object.values(obj)) describeDefaults(value);
 }
 
+/**
+ * A schema whose `anyOf` branches only add to its own fields (`required`, constraints on properties it
+ * has) says "these fields, and one of these" the way JSON Schema can but generators cannot:
+ * openapi-typescript types a branch of bare `required` as `unknown`, and the whole body with it. Each
+ * such branch becomes a complete object (the fields, the branch's required ones added, its constraints
+ * merged into the properties), a component of its own when it has a `title`, so the schema is an
+ * `anyOf` of whole shapes: the same values are valid, and every generator can type it.
+ */
+function completeAlternatives(components: Record<string, JsonSchema>): void {
+  for (const [id, schema] of Object.entries(components)) {
+    const { anyOf, description, ...fields } = schema as JsonSchema & { anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema> };
+    const properties = fields.properties;
+    if (!Array.isArray(anyOf) || !properties) continue;
+    const addsToFields = (branch: JsonSchema) =>
+      Object.keys(branch).every((key) => ['title', 'description', 'required', 'properties'].includes(key)) &&
+      Object.keys((branch.properties as JsonSchema | undefined) ?? {}).every((name) => name in properties);
+    if (!anyOf.every(addsToFields)) continue;
+    const shapes = anyOf.map((branch) => {
+      const {
+        title,
+        description: about,
+        required = [],
+        properties: constraints = {},
+      } = branch as JsonSchema & { required?: string[]; properties?: Record<string, JsonSchema> };
+      const merged = { ...properties };
+      for (const [name, extra] of Object.entries(constraints)) {
+        const base = merged[name]!;
+        merged[name] = '$ref' in base ? { allOf: [base, extra] } : { ...base, ...extra };
+      }
+      const shape: JsonSchema = {
+        ...(typeof about === 'string' ? { description: about } : {}),
+        ...fields,
+        properties: merged,
+        required: [...new Set([...((fields.required as string[] | undefined) ?? []), ...required])],
+      };
+      if (typeof title !== 'string') return shape;
+      components[title] = shape;
+      return { $ref: `#/components/schemas/${title}` };
+    });
+    components[id] = { ...(typeof description === 'string' ? { description } : {}), anyOf: shapes };
+  }
+}
+
 /** The error bodies: `details` always present on the webhook calls, `records` on the domain calls (API.md part 0). */
 const ERROR_SCHEMAS = {
   plain: ErrorResponse,
@@ -188,6 +231,7 @@ export function buildOpenApiDocument(
       },
     };
   }
+  completeAlternatives(components);
   openToUnknownFields(lenient, components);
   return {
     openapi: '3.1.0',

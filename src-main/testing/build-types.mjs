@@ -5,7 +5,7 @@
  * this keeps only the files the entries' declarations reach, gives their relative imports the `.js`
  * extension Node's ESM resolution (TypeScript's `node16`/`nodenext`) needs, and writes them to
  * out/types, once as .d.ts (ESM, `import` condition) and once as .d.cts (CommonJS, `require` condition).
- * The package's `exports` point `types` at out/types/src-main/testing/{package-main,index}.d.{ts,cts};
+ * The package's `exports` point `types` at out/types/src-main/testing/{package-main,index,matchers}.d.{ts,cts};
  * `types` and `typesVersions` give the same to TypeScript's `node10` resolution, which reads no `exports`.
  */
 import { execFileSync } from 'node:child_process';
@@ -19,7 +19,7 @@ const CACHE = join(ROOT, 'node_modules/.cache/mailyard-types');
 // `node src-main/testing/build-types.mjs [--out DIR]` (default out/types; test/unit/package-exports.test.ts writes into a temporary folder).
 const outArg = process.argv.indexOf('--out');
 const OUT = outArg > 0 ? resolve(process.argv[outArg + 1] ?? '') : join(ROOT, 'out/types');
-const ENTRIES = ['src-main/testing/package-main.d.ts', 'src-main/testing/index.d.ts'];
+const ENTRIES = ['src-main/testing/package-main.d.ts', 'src-main/testing/index.d.ts', 'src-main/testing/matchers.d.ts'];
 
 rmSync(CACHE, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

@@ -7,11 +7,12 @@ import { buildHelpers } from './helpers';
 import { MailyardStartError } from './options';
 import type { MailyardHelpers } from './types';
 
+/** Options; one given as `undefined` is not given (`{ controlKey: process.env.MAILYARD_CONTROL_KEY }`). */
 export interface ConnectMailyardOptions {
   /** The API key the code under test uses; the default account's when absent. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** The control key, when the emulator needs one (`--control-key`, or beyond loopback). */
-  controlKey?: string;
+  controlKey?: string | undefined;
 }
 
 export interface ConnectedMailyard extends MailyardHelpers {

@@ -9,6 +9,7 @@ import { controlOperations } from '../../src-shared/operations';
 import type { DeliverySummary } from '../../src-shared/schemas/dispatch';
 import type { MessageSummary } from '../../src-shared/schemas/messages';
 import { linksOf, textOf } from './content';
+import { diagnoseDeliveryWait, diagnoseMessageWait } from './diagnose';
 import type { CapturedMessage, CatcherHandle, Delivery, DeliveryFilter, MailyardHelpers, MatchOptions, MessageFilter } from './types';
 import { waitForMatch, waitOnServer, type WaitOptions } from './waiters';
 
@@ -115,20 +116,29 @@ export function buildHelpers(deps: HelperDeps): MailyardHelpers {
     newest: (limit: number) => Promise<S[]>;
     detail: (summary: S) => Promise<D>;
     describe: (summary: S) => string;
+    /** Why nothing may ever match the filter (read on a time-out). */
+    diagnose: (filter: F) => Promise<string[]>;
   }) {
     return (match: F | ((record: D) => boolean | Promise<boolean>), options: MatchOptions<F> = {}): Promise<D> => {
-      const { helper, what, serverWait, newest, detail, describe } = kind;
+      const { helper, what, serverWait, newest, detail, describe, diagnose } = kind;
       if (typeof match !== 'function') {
-        return waitOnServer({ helper, what, filter: match, recent: () => newest(20), describe }, (waitMs) => serverWait(match, waitMs, 1), detail, options);
+        const explain = () => diagnose(match);
+        return waitOnServer(
+          { helper, what, filter: match, recent: () => newest(20), describe, explain },
+          (waitMs) => serverWait(match, waitMs, 1),
+          detail,
+          options,
+        );
       }
       const { filter } = options;
+      const explain = () => diagnose(filter ?? ({} as F));
       const collect = async () => {
         const summaries = filter ? await serverWait(filter, 0, FILTER_SCAN) : await newest(PREDICATE_SCAN);
         const out: D[] = [];
         for (const s of summaries) out.push(await detail(s));
         return out;
       };
-      return waitForMatch({ what, helper, collect, describe, subscribe }, match, options as WaitOptions);
+      return waitForMatch({ what, helper, collect, describe, subscribe, explain }, match, options as WaitOptions);
     };
   }
 
@@ -139,6 +149,7 @@ export function buildHelpers(deps: HelperDeps): MailyardHelpers {
     newest: newestDeliveries,
     detail: deliveryDetail,
     describe: describeDelivery,
+    diagnose: (filter) => diagnoseDeliveryWait({ url, apiKey, control }, filter),
   });
   const waitForMessage = waiter({
     helper: 'waitForMessage',
@@ -147,6 +158,7 @@ export function buildHelpers(deps: HelperDeps): MailyardHelpers {
     newest: newestMessages,
     detail: messageDetail,
     describe: describeMessage,
+    diagnose: (filter) => diagnoseMessageWait({ url, apiKey, control }, filter),
   });
 
   return {

@@ -35,21 +35,22 @@ export const VERSION: string = CORE_VERSION;
 /**
  * Options of `startMailyard`: every option of `mailyard serve` (camelCase: `strictSenders`,
  * `retrySchedule`, `smtpAuth`, `clockStart`, ...). Differences from `mailyard serve`: ports default to 0
- * (free ones), the store is in memory unless `dataDir` is given, and logs are silent (`logLevel`).
+ * (free ones), the store is in memory unless `dataDir` is given, and logs are silent (`logLevel`). An
+ * option given as `undefined` is not given (`{ apiKey: process.env.MAIL_API_KEY }`).
  */
 export interface StartMailyardOptions extends Omit<EmulatorConfigInput, 'memory' | 'uiDir' | 'httpPort' | 'smtpPort'> {
   /** HTTP port (default 0: a free one). */
-  httpPort?: number;
+  httpPort?: number | undefined;
   /** SMTP port (default 0: a free one). */
-  smtpPort?: number;
+  smtpPort?: number | undefined;
   /** Keep the store in this folder (created when missing) instead of memory; `stop()` leaves it. */
-  dataDir?: string;
+  dataDir?: string | undefined;
   /** The default account's API key on a fresh store (8 to 256 token characters); generated when absent. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Where the emulator clock starts on a fresh store, e.g. '2026-01-01T00:00:00Z' (for snapshots); it runs on from there. */
-  clockStart?: string;
+  clockStart?: string | undefined;
   /** Serve the web UI at `url`, to look at a test while it runs (default: true). */
-  ui?: boolean;
+  ui?: boolean | undefined;
 }
 
 export interface Mailyard extends MailyardHelpers, AsyncDisposable {
@@ -84,7 +85,9 @@ export interface Mailyard extends MailyardHelpers, AsyncDisposable {
 
 /** Starts an emulator for a test suite; see the module's comment and the docs ("Testing API"). */
 export async function startMailyard(options: StartMailyardOptions = {}): Promise<Mailyard> {
-  const { ui = true, dataDir, ...rest } = options;
+  // An option given as undefined takes its default, as one left out (the spread below would not).
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as StartMailyardOptions;
+  const { ui = true, dataDir, ...rest } = given;
   const config: EmulatorConfigInput = {
     httpPort: 0,
     smtpPort: 0,

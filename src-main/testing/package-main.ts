@@ -11,11 +11,11 @@ export * from './index';
 /** Every option of `mailyard serve`, camelCase (`httpPort`, `dataDir`, `memory`, `apiKey`, `strictSenders`, ...). */
 export interface EmulatorOptions extends Omit<EmulatorConfigInput, 'uiDir' | 'httpPort' | 'smtpPort'> {
   /** HTTP port (default 4400; 0 picks a free one). */
-  httpPort?: number;
+  httpPort?: number | undefined;
   /** SMTP port (default 2525; 0 picks a free one). */
-  smtpPort?: number;
+  smtpPort?: number | undefined;
   /** Serve the web UI at the HTTP URL (default: true). */
-  ui?: boolean;
+  ui?: boolean | undefined;
 }
 
 /** A running emulator. */

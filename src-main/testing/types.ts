@@ -16,7 +16,7 @@ import type { WaitOptions } from './waiters';
 /** How `runScenario` waits. */
 export interface RunScenarioOptions {
   /** Give up waiting for the report after this many ms of wall time (default 10 minutes); the run is stopped. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 type Data<T extends (...args: never[]) => Promise<{ data: unknown }>> = Awaited<ReturnType<T>>['data'];
@@ -62,11 +62,11 @@ export type CaughtRequest = CatcherRequest;
 
 export interface CatcherOptions {
   /** The account it belongs to (default: the default account). */
-  account_id?: string;
-  name?: string;
-  mode?: CatcherMode;
+  account_id?: string | undefined;
+  name?: string | undefined;
+  mode?: CatcherMode | undefined;
   /** Make it the account's EMAIL_EVENT webhook, every event kind on (default false). */
-  useAsWebhook?: boolean;
+  useAsWebhook?: boolean | undefined;
 }
 
 /** A catcher: a receiver inside Mailyard, at `url`, recording what it receives. */
@@ -124,7 +124,7 @@ export type DeliveryMatch<K extends string = string> = DeliveryFilter<K> | ((del
 /** Waiting options of the helpers: `filter` narrows on the emulator before a function predicate is tried. */
 export interface MatchOptions<F> extends WaitOptions {
   /** With a function predicate: only records this filter finds are tried (the emulator filters them). */
-  filter?: F;
+  filter?: F | undefined;
 }
 
 /** The helpers of a handle, whether `startMailyard` started the emulator or `connectMailyard` attached to one. */

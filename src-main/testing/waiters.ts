@@ -1,14 +1,15 @@
 /**
  * Waiting for what the emulator records (webhook deliveries, captured messages) to match a
  * predicate: checked at once, again whenever the emulator announces a change (its live bus), and
- * every `pollMs` besides. A time-out names what did arrive, so a failing test says what happened.
+ * every `pollMs` besides. A time-out names what did arrive, so a failing test says what happened,
+ * and why nothing may ever match when the emulator's set-up says so (diagnose.ts).
  */
 
 export interface WaitOptions {
   /** How long to wait before failing (default 5000 ms of wall time). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** With a function predicate: re-check at least this often even when no change was announced (default 100 ms). */
-  pollMs?: number;
+  pollMs?: number | undefined;
 }
 
 /** A `waitFor...` helper gave up: `arrived` holds every record it saw at the end, oldest first. */
@@ -33,6 +34,8 @@ export interface WaitSpec<T> {
   describe: (record: T) => string;
   /** Resolves the next time the emulator announces a change; the returned function stops listening. */
   subscribe: (changed: () => void) => () => void;
+  /** On a time-out: why nothing may ever match, read from the emulator's set-up (diagnose.ts). */
+  explain?: () => Promise<string[]>;
 }
 
 /** At most this many records are listed in a time-out message (the error's `arrived` has them all). */
@@ -85,7 +88,17 @@ export async function waitForMatch<T>(spec: WaitSpec<T>, predicate: (record: T) 
   } finally {
     unsubscribe();
   }
-  throw new WaitTimeoutError(timeoutMessage(spec, timeoutMs, last, errors, firstError), last);
+  const lines = [timeoutMessage(spec, timeoutMs, last, errors, firstError), ...(await explanation(spec.explain))];
+  throw new WaitTimeoutError(lines.join('\n'), last);
+}
+
+/** The explanation's lines; none when the emulator could not be asked (the time-out is the news). */
+async function explanation(explain: (() => Promise<string[]>) | undefined): Promise<string[]> {
+  try {
+    return (await explain?.()) ?? [];
+  } catch {
+    return [];
+  }
 }
 
 function plural(n: number, word: string): string {
@@ -119,7 +132,14 @@ const LONG_POLL_SLICE_MS = 10_000;
  * costs what the filter's lookup costs there, whatever the store holds.
  */
 export async function waitOnServer<S, T>(
-  spec: { helper: string; what: string; filter: object; recent: () => Promise<S[]>; describe: (record: S) => string },
+  spec: {
+    helper: string;
+    what: string;
+    filter: object;
+    recent: () => Promise<S[]>;
+    describe: (record: S) => string;
+    explain?: () => Promise<string[]>;
+  },
   poll: LongPoll<S>,
   detail: (match: S) => Promise<T>,
   options: WaitOptions = {},
@@ -139,5 +159,6 @@ export async function waitOnServer<S, T>(
     lines.push(`The newest ${plural(recent.length, spec.what)} (oldest first):`);
     for (const record of recent) lines.push(`  - ${spec.describe(record)}`);
   }
+  lines.push(...(await explanation(spec.explain)));
   throw new WaitTimeoutError(lines.join('\n'), recent);
 }

@@ -220,7 +220,17 @@ export const SendEmailBody = z
   .meta({
     id: 'SendEmailBody',
     description: 'subject and content are required unless template_id names a template, whose own subject and content are then used',
-    anyOf: [{ required: ['subject', 'content'] }, { required: ['template_id'], properties: { template_id: { minLength: 1 } } }],
+    // The two shapes, each what it adds to the fields above; the OpenAPI document makes each a complete
+    // object (src-shared/openapi.ts), which is what client generators can type.
+    anyOf: [
+      { title: 'SendEmailWithContent', description: 'A send with its own subject and content', required: ['subject', 'content'] },
+      {
+        title: 'SendEmailWithTemplate',
+        description: "A send of a template: the template's subject and content are used unless given",
+        required: ['template_id'],
+        properties: { template_id: { minLength: 1 } },
+      },
+    ],
   });
 export type SendEmailBody = z.infer<typeof SendEmailBody>;
 

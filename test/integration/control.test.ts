@@ -217,8 +217,18 @@ describe('GET /openapi.json', () => {
     });
     expect(doc.components.schemas.ErrorResponseWithRecords.required).toContain('records');
     // The send's body as the docs have it: subject and content unless a template supplies them; an attachment's type.
-    const send = doc.components.schemas.SendEmailBody;
-    expect(send.anyOf).toEqual([{ required: ['subject', 'content'] }, expect.objectContaining({ required: ['template_id'] })]);
+    // Two whole shapes a generator can type (the same fields; one requires subject and content, the other a template_id).
+    const schemas = doc.components.schemas;
+    expect(schemas.SendEmailBody.anyOf).toEqual([
+      { $ref: '#/components/schemas/SendEmailWithContent' },
+      { $ref: '#/components/schemas/SendEmailWithTemplate' },
+    ]);
+    const [withContent, withTemplate] = [schemas.SendEmailWithContent, schemas.SendEmailWithTemplate];
+    expect(withContent.required).toEqual(['from', 'to', 'subject', 'content']);
+    expect(withTemplate.required).toEqual(['from', 'to', 'template_id']);
+    expect(Object.keys(withTemplate.properties)).toEqual(Object.keys(withContent.properties));
+    expect(withTemplate.properties.template_id).toEqual({ ...withContent.properties.template_id, minLength: 1 });
+    const send = withContent;
     const attachments = send.properties.attachments.items;
     const attachment = attachments.$ref ? doc.components.schemas[attachments.$ref.split('/').pop()] : attachments;
     expect(attachment.required).toEqual(expect.arrayContaining(['filename', 'content', 'type']));

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -70,6 +70,71 @@ const [baseUrl, apiKey, hookUrl] = process.argv.slice(2) as [string, string, str
 main(baseUrl, apiKey, hookUrl).then((r) => console.log(JSON.stringify(r)), (e) => { console.error(e); process.exit(1); });
 `;
 
+/**
+ * The send's body as openapi-typescript types it: a content send and a template send compile, a body
+ * that is neither (or not an object at all) does not. `@ts-expect-error` fails the check when the line
+ * it marks compiles.
+ */
+const SEND_SHAPES = `
+import createClient from 'openapi-fetch';
+import type { components, paths } from './api';
+
+const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:4400' });
+const from = { email: 'app@example.com' };
+const to = [{ email: 'ann@example.org' }];
+export const sends = [
+  () => client.POST('/v1/email/send', { body: { from, to, subject: 'Hi', content: [{ type: 'text/plain', value: 'Hi' }] } }),
+  () => client.POST('/v1/email/send', { body: { from, to, template_id: 'welcome', substitutions: { '*': { name: 'Ann' } } } }),
+  () => client.POST('/v1/email/send', { body: { from, to, template_id: 'welcome', subject: 'Its own subject' } }),
+  // @ts-expect-error: not a body
+  () => client.POST('/v1/email/send', { body: 42 }),
+  // @ts-expect-error: neither subject and content nor a template
+  () => client.POST('/v1/email/send', { body: { from, to } }),
+  // @ts-expect-error: content without a subject
+  () => client.POST('/v1/email/send', { body: { from, to, content: [{ type: 'text/plain', value: 'Hi' }] } }),
+];
+type IsUnknown<T> = unknown extends T ? true : false;
+export const bodyIsTyped: IsUnknown<components['schemas']['SendEmailBody']> = false;
+`;
+
+let typesChecked: Promise<{ types: string; diagnostics: Map<string, string[]> }> | undefined;
+/**
+ * openapi-typescript's types of the served document (api.d.ts), and tsc's diagnostics of the client
+ * and of the send's shapes against them, per file: one program for both (strict, as a bundler project
+ * resolves openapi-fetch).
+ */
+function checkedTypes() {
+  typesChecked ??= (async () => {
+    const types = astToString(await openapiTS(JSON.stringify(doc)));
+    await writeFile(join(dir, 'api.d.ts'), types);
+    await writeFile(join(dir, 'client.ts'), CLIENT);
+    await writeFile(join(dir, 'send-shapes.ts'), SEND_SHAPES);
+    const options: ts.CompilerOptions = {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: ['node'],
+      typeRoots: [resolve('node_modules/@types')],
+      skipLibCheck: true,
+    };
+    const program = ts.createProgram([join(dir, 'client.ts'), join(dir, 'send-shapes.ts')], options);
+    const diagnostics = new Map<string, string[]>([
+      ['client.ts', []],
+      ['send-shapes.ts', []],
+    ]);
+    for (const d of ts.getPreEmitDiagnostics(program)) {
+      const file = d.file ? basename(d.file.fileName) : 'client.ts';
+      const line = d.file && d.start !== undefined ? `line ${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
+      diagnostics.set(file, [...(diagnostics.get(file) ?? []), line + ts.flattenDiagnosticMessageText(d.messageText, '\n')]);
+    }
+    return { types, diagnostics };
+  })();
+  return typesChecked;
+}
+
 let emu: TestEmulator;
 let receiver: Receiver;
 let dir: string;
@@ -108,27 +173,11 @@ describe('the served OpenAPI document, read by third-party tools', () => {
   });
 
   it('gives openapi-typescript types from which an openapi-fetch client type-checks and runs against the emulator', async () => {
-    const types = astToString(await openapiTS(JSON.stringify(doc)));
+    const { types, diagnostics } = await checkedTypes();
     expect(types).toContain('"/v1/email/send"');
     // A field with a default may be left out: the IMAP webhook's method (POST unless given).
     expect(types).toMatch(/ConfigureMailerBody: \{[\s\S]*?webhook\?: \{[^}]*?\bmethod\?: /);
-    await writeFile(join(dir, 'api.d.ts'), types);
-    await writeFile(join(dir, 'client.ts'), CLIENT);
-
-    const options: ts.CompilerOptions = {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-      types: ['node'],
-      typeRoots: [resolve('node_modules/@types')],
-      skipLibCheck: true,
-    };
-    const program = ts.createProgram([join(dir, 'client.ts')], options);
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    expect(diagnostics).toEqual([]);
+    expect(diagnostics.get('client.ts')).toEqual([]);
 
     const js = ts.transpileModule(CLIENT, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
     await writeFile(join(dir, 'client.mjs'), js);
@@ -140,7 +189,12 @@ describe('the served OpenAPI document, read by third-party tools', () => {
     expect(result.hookSuccess).toBe(true);
     expect(result.status).toBe(400);
     expect(result.badFields).toHaveProperty('webhook_url');
-  });
+  }, 60_000);
+
+  it("types the send's body as its two shapes (content, or a template): 42 and a body with neither do not compile", async () => {
+    const { diagnostics } = await checkedTypes();
+    expect(diagnostics.get('send-shapes.ts')).toEqual([]);
+  }, 60_000);
 
   it("declares an attachment download as any media type, since it answers the attachment's own Content-Type", async () => {
     const get = (doc.paths['/emulator/messages/{id}/attachments/{n}']!.get as unknown as { responses: Record<string, { content: Record<string, unknown> }> })

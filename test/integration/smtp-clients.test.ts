@@ -43,6 +43,26 @@ function sendWithSmtplib(port: number, subject: string, cafile = ''): Promise<un
   return run('python3', ['-c', SMTPLIB, '127.0.0.1', String(port), subject, cafile], { timeout: 15_000 });
 }
 
+/**
+ * smtplib to an international address, asked for SMTPUTF8 as its docs allow: `send_message` adds
+ * SMTPUTF8 (and BODY=8BITMIME) itself for such an address, so MAIL FROM carries SMTPUTF8 twice.
+ * Prints the MAIL FROM line it sent (its debug output) and the DATA reply.
+ */
+const SMTPLIB_SMTPUTF8 = `
+import smtplib, sys
+from email.message import EmailMessage
+host, port = sys.argv[1], int(sys.argv[2])
+msg = EmailMessage()
+msg["From"] = "app@example.com"
+msg["To"] = "jos\u00e9@example.org"
+msg["Subject"] = "smtplib SMTPUTF8"
+msg.set_content("Ol\u00e1")
+smtp = smtplib.SMTP(host, port)
+smtp.set_debuglevel(1)
+print(smtp.send_message(msg, mail_options=["SMTPUTF8"]))
+smtp.quit()
+`;
+
 function smtpPortOf(serve: ServeProcess): number {
   return Number(/^SMTP:\s+smtp:\/\/127\.0\.0\.1:(\d+) /m.exec(serve.stdout())![1]);
 }
@@ -95,6 +115,13 @@ describe('mailyard serve by default: every client sends with its default setting
   it("delivers with Python's smtplib.SMTP(host, port).send_message(msg)", async () => {
     await sendWithSmtplib(port, 'smtplib default');
     expect(await capturedSubjects(serve)).toContain('smtp: smtplib default');
+  });
+
+  it("delivers with smtplib's send_message(msg, mail_options=['SMTPUTF8']) to an international address (SMTPUTF8 twice on MAIL FROM)", async () => {
+    const { stderr } = (await run('python3', ['-c', SMTPLIB_SMTPUTF8, '127.0.0.1', String(port)], { timeout: 15_000 })) as { stderr: string };
+    // What makes this case: smtplib's own debug output shows the parameter sent twice.
+    expect(stderr).toMatch(/send: 'mail FROM:<app@example\.com> [^']*SMTPUTF8 SMTPUTF8/);
+    expect(await capturedSubjects(serve)).toContain('smtp: smtplib SMTPUTF8');
   });
 
   it.skipIf(!HAS_CURL)('delivers with curl smtp://', async () => {

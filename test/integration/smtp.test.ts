@@ -136,6 +136,20 @@ describe('SMTP sink: what real clients send', () => {
     expect(utf8.recipient_type).toBe('to');
   });
 
+  it('takes a parameter repeated with the same value (SMTPUTF8 twice, as smtplib sends it), and refuses one given twice with different values', async () => {
+    emu = await startEmulator();
+    const { client } = await RawSmtpClient.open(emu.handle.ports.smtp!);
+    expect((await client.command('EHLO client.test')).code).toBe(250);
+    expect((await client.command('MAIL FROM:<app@example.com> SIZE=10 SIZE=20')).text).toBe('5.5.4 Error: duplicate SIZE parameter');
+    expect((await client.command('MAIL FROM:<josé@example.es> size=176 SMTPUTF8 SMTPUTF8 BODY=8BITMIME body=8BITMIME')).code).toBe(250);
+    expect((await client.command('RCPT TO:<pilar@example.es>')).code).toBe(250);
+    const reply = await client.data('From: <josé@example.es>\r\nTo: <pilar@example.es>\r\nSubject: Dos veces\r\n\r\nHola\r\n');
+    expect(reply.code).toBe(250);
+    client.close();
+    const [m] = await messagesOf(emu);
+    expect(m).toMatchObject({ subject: 'Dos veces', from: { email: 'josé@example.es' } });
+  });
+
   it('takes the campaign and custom args from X-Mailyard headers, and runs the simulation with events to the webhook', async () => {
     receiver = await startReceiver();
     emu = await startEmulator();

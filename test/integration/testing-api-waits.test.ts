@@ -89,14 +89,118 @@ describe('waits the emulator filters', () => {
   });
 
   it('a filter that never matches times out naming the filter and the newest arrivals', async () => {
+    // Nothing sent, nothing scheduled, a webhook for every kind: the set-up explains nothing, so nothing is added.
+    const noDelivery = (await yard.waitForDelivery({ event: 'spam' }, { timeoutMs: 100 }).catch((e: unknown) => e)) as WaitTimeoutError;
+    expect(noDelivery.message).toBe('waitForDelivery: no webhook delivery matched {"event":"spam"} within 100 ms.\nNo webhook delivery arrived at all.');
     const { ref_id } = await send(['ann@example.org'], 'Shipped');
     const error = (await yard.waitForMessage({ subject: 'Refund' }, { timeoutMs: 200 }).catch((e: unknown) => e)) as WaitTimeoutError;
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect(error.message).toContain('waitForMessage: no captured message matched {"subject":"Refund"} within 200 ms.');
     expect(error.message).toContain(`to=ann@example.org from=app@shop.example subject="Shipped" status=`);
     expect(error.message).toContain(`ref_id=${ref_id}`);
-    const noDelivery = (await yard.waitForDelivery({ event: 'spam' }, { timeoutMs: 100 }).catch((e: unknown) => e)) as WaitTimeoutError;
-    expect(noDelivery.message).toBe('waitForDelivery: no webhook delivery matched {"event":"spam"} within 100 ms.\nNo webhook delivery arrived at all.');
+  });
+});
+
+/** The message of the wait's time-out (it must time out). */
+async function timeOut(wait: Promise<unknown>): Promise<string> {
+  const error = await wait.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(WaitTimeoutError);
+  return (error as WaitTimeoutError).message;
+}
+
+describe('a time-out says why nothing can match, and how to change it', () => {
+  it('an event kind no webhook of the account takes: none at all, or one without that kind', async () => {
+    const { id: accountId } = (await yard.control.listAccounts()).data.find((a) => a.is_default)!;
+    await yard.service.deleteWebhook({ event: 'EMAIL_EVENT' });
+    await yard.fireEvent({ event: 'spam', recipient: 'ann@example.org' });
+    const none = await timeOut(yard.waitForDelivery({ event: 'spam' }, { timeoutMs: 100 }));
+    expect(none).toContain(
+      `No webhook takes spam events, so no such delivery can arrive: account ${accountId} (the default account, the handle's) has no EMAIL_EVENT webhook.`,
+    );
+    expect(none).toContain(
+      "Add one: yard.service.registerWebhook({ webhook_url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { spam: true } } }), or yard.createCatcher({ useAsWebhook: true })",
+    );
+
+    await yard.service.registerWebhook({
+      webhook_url: receiver.url,
+      event: 'EMAIL_EVENT',
+      method: 'POST',
+      webhook_options: { events: { delivery: true, bounce: true } },
+    });
+    await yard.fireEvent({ event: 'spam', recipient: 'ann@example.org' });
+    const without = await timeOut(yard.waitForDelivery({ event: 'spam', recipient: 'ann@example.org' }, { timeoutMs: 100 }));
+    expect(without).toContain(
+      `account ${accountId} (the default account, the handle's) has an EMAIL_EVENT webhook (${receiver.url}) that takes delivery, bounce, not spam.`,
+    );
+    expect(without).toContain(
+      "Enable it: yard.service.updateWebhook({ event: 'EMAIL_EVENT', webhook_options: { events: { delivery: true, bounce: true, spam: true } } })",
+    );
+    // A predicate narrowed by a filter, and the matcher, say the same.
+    expect(await timeOut(yard.waitForDelivery((d) => d.status === 'succeeded', { filter: { event: 'spam' }, timeoutMs: 100 }))).toContain(
+      'No webhook takes spam events',
+    );
+    const failure = await expect(yard)
+      .toHaveDeliveredEvent('spam', {}, { timeoutMs: 100 })
+      .then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+    expect(failure?.message).toContain('that takes delivery, bounce, not spam');
+    // A kind the webhook takes: no such line.
+    expect(await timeOut(yard.waitForDelivery({ event: 'bounce', ref_id: 'none' }, { timeoutMs: 100 }))).not.toContain('No webhook takes');
+  });
+
+  it('a recipient on the suppression list: its copies fail at once, with no events and no deliveries', async () => {
+    await yard.service.unsubscribeEmail({ email: 'gone@example.org' });
+    const { ref_id } = await send(['gone@example.org']);
+    await yard.advanceClock(60_000);
+    const { id: accountId } = (await yard.control.listAccounts()).data.find((a) => a.is_default)!;
+    const lines = [
+      `gone@example.org is on the suppression list of account ${accountId} (the default account, the handle's) since `,
+      ' (api): its copies fail at once (status failed), with no events and no webhook deliveries.',
+      `Lift it: yard.control.removeSuppression("gone@example.org", { account_id: "${accountId}" }).`,
+    ];
+    const delivery = await timeOut(yard.waitForDelivery({ event: 'delivery', recipient: 'gone@example.org' }, { timeoutMs: 100 }));
+    for (const line of lines) expect(delivery).toContain(line);
+    const delivered = await timeOut(yard.waitForMessage({ ref_id, recipient: 'GONE@example.org', status: 'delivered' }, { timeoutMs: 100 }));
+    for (const line of lines) expect(delivered).toContain(line);
+    // The failed copy itself is there to be found.
+    expect((await yard.waitForMessage({ ref_id, recipient: 'gone@example.org', status: 'failed' })).ref_id).toBe(ref_id);
+  });
+
+  it('a paused clock: the scheduled events wait for it to move', async () => {
+    await yard.control.setClock({ speed: 0 });
+    try {
+      const { ref_id } = await send(['ann@example.org']);
+      const lines = ['The emulator clock is paused (speed 0): scheduled email events (the next at ', 'Move it: yard.advanceClock(ms)'];
+      const delivery = await timeOut(yard.waitForDelivery({ event: 'delivery', ref_id }, { timeoutMs: 100 }));
+      for (const line of lines) expect(delivery).toContain(line);
+      const delivered = await timeOut(yard.waitForMessage({ ref_id, status: 'delivered' }, { timeoutMs: 100 }));
+      for (const line of lines) expect(delivered).toContain(line);
+      // A wait for the copy itself does not depend on the clock: no word of it.
+      expect(await timeOut(yard.waitForMessage({ ref_id, subject: 'Other' }, { timeoutMs: 100 }))).not.toContain('clock');
+    } finally {
+      await yard.control.setClock({ speed: 1 });
+    }
+  });
+
+  it('an event still ahead on a running clock: advanceClock brings it now', async () => {
+    await yard.setRules([{ pattern: 'later@example.org', events: [{ event: 'delivery', delay_ms: 3_600_000 }] }]);
+    const { ref_id } = await send(['later@example.org']);
+    const message = await timeOut(yard.waitForDelivery({ event: 'delivery', ref_id }, { timeoutMs: 100 }));
+    expect(message).toMatch(
+      /Scheduled events are still ahead on the emulator clock \(the next at \S+, in 3600 s at speed 1\): if the one waited for is among them, yard\.advanceClock\(\d+\) brings it now\./,
+    );
+  });
+
+  it('an account id no account has', async () => {
+    const { id: accountId } = (await yard.control.listAccounts()).data.find((a) => a.is_default)!;
+    const line = `There is no account 01NOSUCHACCOUNT, so nothing can match its account_id. The accounts: account ${accountId} (the default account, the handle's).`;
+    expect(await timeOut(yard.waitForDelivery({ account_id: '01NOSUCHACCOUNT' }, { timeoutMs: 100 }))).toContain(line);
+    expect(await timeOut(yard.waitForMessage({ account_id: '01NOSUCHACCOUNT' }, { timeoutMs: 100 }))).toContain(line);
   });
 });
 

@@ -232,7 +232,7 @@ describe('advanceClock, fireEvent, setRules, reset', () => {
 
 describe('the built bundle', () => {
   const OUT = resolve(import.meta.dirname, '../../out/main');
-  it.runIf(existsSync(join(OUT, 'testing.js')) && existsSync(join(OUT, 'index.js')))(
+  it.runIf(['index.js', 'testing.js', 'matchers.js'].every((entry) => existsSync(join(OUT, entry))))(
     'loads only runtime dependencies and Node built-ins, never electron',
     () => {
       const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { dependencies: Record<string, string> };
@@ -248,10 +248,31 @@ describe('the built bundle', () => {
           else packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
         }
       };
-      visit(join(OUT, 'index.js'));
-      visit(join(OUT, 'testing.js'));
+      for (const entry of ['index.js', 'testing.js', 'matchers.js']) visit(join(OUT, entry));
       const foreign = [...packages].filter((p) => !p.startsWith('node:') && !builtinModules.includes(p) && !(p in pkg.dependencies));
       expect(foreign).toEqual([]);
     },
   );
+});
+
+// Last in the file: it runs two more emulators for seconds on a loaded machine, and a request of a later test
+// could meet an idle keep-alive socket of the main one just as the server closes it (ECONNRESET).
+describe('startMailyard options', () => {
+  it('takes an option given as undefined as not given (process.env.X is string | undefined): free ports, memory, a made key', async () => {
+    // Two at once: on the defaults of `mailyard serve` (4400, 2525) the second could not start.
+    const env: Record<string, string | undefined> = {};
+    const options = { httpPort: undefined, smtpPort: undefined, dataDir: env.DATA_DIR, apiKey: env.MAIL_API_KEY, clockStart: undefined, ui: undefined };
+    const both = await Promise.all([startMailyard(options), startMailyard(options)]);
+    try {
+      for (const one of both) {
+        expect(one.httpPort).not.toBe(4400);
+        expect(one.smtpPort).not.toBe(2525);
+        expect(one.dataDir).toBeNull();
+        expect(one.apiKey).toMatch(/^\S{8,}$/);
+      }
+      expect(both[0]!.httpPort).not.toBe(both[1]!.httpPort);
+    } finally {
+      await Promise.all(both.map((one) => one.stop()));
+    }
+  });
 });

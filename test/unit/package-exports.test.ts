@@ -20,12 +20,17 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   files: string[];
   scripts: Record<string, string>;
 };
-const entries = { '.': pkg.exports['.'] as Conditions, './testing': pkg.exports['./testing'] as Conditions };
+const entries = {
+  '.': pkg.exports['.'] as Conditions,
+  './testing': pkg.exports['./testing'] as Conditions,
+  './testing/matchers': pkg.exports['./testing/matchers'] as Conditions,
+};
 const inFiles = (path: string) => pkg.files.some((f) => path.replace(/^\.\//, '').startsWith(f.replace(/\/$/, '')));
 
 describe('package.json', () => {
-  it('has import and require conditions with their own types for both entries, all in `files`', () => {
+  it('has import and require conditions with their own types for every entry, all in `files`', () => {
     for (const [name, conditions] of Object.entries(entries)) {
+      expect(conditions, name).toBeDefined();
       expect(conditions.import.default, name).toMatch(/\.js$/);
       expect(conditions.import.types, name).toMatch(/\.d\.ts$/);
       expect(conditions.require.default, name).toMatch(/\.cjs$/);
@@ -35,10 +40,11 @@ describe('package.json', () => {
     }
   });
 
-  it("main is the library (CommonJS), not the Electron entry; node10 finds both entries' types", () => {
+  it("main is the library (CommonJS), not the Electron entry; node10 finds every entry's types", () => {
     expect(`./${pkg.main}`).toBe(entries['.'].require.default);
     expect(`./${pkg.types}`).toBe(entries['.'].import.types);
     expect(pkg.typesVersions['*']?.testing?.map((p) => `./${p}`)).toEqual([entries['./testing'].import.types]);
+    expect(pkg.typesVersions['*']?.['testing/matchers']?.map((p) => `./${p}`)).toEqual([entries['./testing/matchers'].import.types]);
     // Electron reads `main`: the desktop app is started by path instead.
     expect(pkg.scripts.start).toMatch(/electron out\/main\/desktop\.js$/);
     expect(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')).toMatch(/extraMetadata:\s*\n\s*main: out\/main\/desktop\.js/);
@@ -63,17 +69,33 @@ describe('package.json', () => {
 
     it('the built entries load with require and import and export only their own names', () => {
       const names = probe<{ cjs: string[][]; esm: string[][] }>(`
-        const main = require('./index.cjs'), testing = require('./testing.cjs');
-        Promise.all([import('./index.js'), import('./testing.js')]).then(([m, t]) =>
-          console.log(JSON.stringify({ cjs: [Object.keys(main), Object.keys(testing)], esm: [Object.keys(m), Object.keys(t)] })));`);
+        const main = require('./index.cjs'), testing = require('./testing.cjs'), matchers = require('./matchers.cjs');
+        Promise.all([import('./index.js'), import('./testing.js'), import('./matchers.js')]).then(([m, t, x]) =>
+          console.log(JSON.stringify({ cjs: [Object.keys(main), Object.keys(testing), Object.keys(matchers)], esm: [Object.keys(m), Object.keys(t), Object.keys(x)] })));`);
       const testingNames = ['ApiError', 'ControlClient', 'ServiceClient', 'VERSION', 'WaitTimeoutError', 'startMailyard'];
-      for (const [main, testing] of [names.cjs, names.esm]) {
+      for (const [main, testing, matchers] of [names.cjs, names.esm]) {
         expect(testing).toEqual(expect.arrayContaining(testingNames));
         expect(main).toEqual(expect.arrayContaining([...testingNames, 'createEmulator']));
+        expect(matchers).toEqual(['mailyardMatchers']);
         // No mangled one-letter exports of shared chunks (`t`).
-        expect([...main!, ...testing!].filter((n) => n.length <= 2)).toEqual([]);
+        expect([...main!, ...testing!, ...matchers!].filter((n) => n.length <= 2)).toEqual([]);
       }
       expect(names.cjs.map((n) => [...n].sort())).toEqual(names.esm.map((n) => [...n].sort()));
+    });
+
+    // A matcher turns the waits' time-out into a failed expectation (any other error is thrown): that holds only
+    // if the matchers entry knows the very WaitTimeoutError class mailyard/testing's waits throw.
+    it("the matchers take mailyard/testing's WaitTimeoutError as a failed match (import and require)", () => {
+      const verdicts = probe<string[]>(`
+        const check = ({ mailyardMatchers }, { WaitTimeoutError }) => {
+          const yard = { waitForMessage: () => Promise.reject(new WaitTimeoutError('waitForMessage: nothing matched', [])) };
+          return mailyardMatchers.toHaveReceivedEmail.call({}, yard, { subject: 'x' }).then((r) => r.pass + ': ' + r.message());
+        };
+        Promise.all([
+          check(require('./matchers.cjs'), require('./testing.cjs')),
+          Promise.all([import('./matchers.js'), import('./testing.js')]).then(([m, t]) => check(m, t)),
+        ]).then((v) => console.log(JSON.stringify(v)));`);
+      expect(verdicts).toEqual([expect.stringMatching(/^false: .*nothing matched/s), expect.stringMatching(/^false: .*nothing matched/s)]);
     });
 
     // Every test file a runner isolates imports mailyard/testing again: what most tests never use (IMAP,

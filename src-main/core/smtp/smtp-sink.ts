@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from 'smtp-server';
 import { InFlightBudget, readData } from './in-flight';
-import { connectionsOf, SessionLimits } from './session-limits';
+import { acceptRepeatedParams, type AddressCommandParser } from './repeated-params';
+import { type ConnectionView, connectionsOf, SessionLimits } from './session-limits';
 import { isStoreFull, STORE_FULL_MESSAGE } from '../store/store-space';
 import type { TlsIdentity } from './tls-certificate';
 
@@ -109,6 +110,9 @@ export class SmtpSink {
       closeTimeout: options.closeGraceMs,
       onConnect: (session, callback) => {
         this.sessions.start(session);
+        for (const connection of connectionsOf(this.server)) {
+          if (connection.session === session) acceptRepeatedParams(connection as ConnectionView & AddressCommandParser);
+        }
         callback();
       },
       onClose: (session) => this.sessions.end(session),
