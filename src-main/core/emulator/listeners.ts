@@ -6,6 +6,7 @@ import type { Health } from '../../../src-shared/schemas/emulator';
 import type { EmulatorClock } from '../clock';
 import type { EmulatorConfig } from '../config';
 import { buildHttpApp } from '../http/app';
+import type { Readiness } from '../http/routes/probe.routes';
 import type { LiveBus } from '../live-bus';
 import { MailIntake } from '../smtp/mail-intake';
 import { SmtpSink } from '../smtp/smtp-sink';
@@ -40,6 +41,7 @@ export async function startListeners(deps: {
   live: LiveBus;
   services: EmulatorServices;
   health: () => Health;
+  readiness: () => Readiness;
   wallClock?: () => number;
 }): Promise<Listeners> {
   const { config, services, version } = deps;
@@ -62,6 +64,7 @@ export async function startListeners(deps: {
     clock: deps.clock,
     live: deps.live,
     health: deps.health,
+    readiness: deps.readiness,
   });
   let smtp: SmtpSink | undefined;
   try {
