@@ -43,6 +43,15 @@ describe('the probes beyond loopback (--host 0.0.0.0, a control key required)', 
     const health = await rawRequest(base, 'GET', '/emulator/health', { authorization: `Bearer ${emu.handle.config.controlKey}` });
     expect(health.status).toBe(200);
   });
+
+  it('the URLs it reports name localhost, which reaches it, not the wildcard address', async () => {
+    expect(emu.handle.urls.http).toBe(`http://localhost:${emu.handle.ports.http}`);
+    expect(emu.handle.urls.smtp).toBe(`smtp://localhost:${emu.handle.ports.smtp}`);
+    const health = await rawRequest(base, 'GET', '/emulator/health', { authorization: `Bearer ${emu.handle.config.controlKey}` });
+    expect(health.json.data.urls).toEqual({ http: emu.handle.urls.http, smtp: emu.handle.urls.smtp });
+    const live = await fetch(`${emu.handle.urls.http}/livez`);
+    expect(live.status).toBe(200);
+  });
 });
 
 describe('/readyz while a stop is under way', () => {
