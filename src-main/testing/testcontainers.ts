@@ -12,7 +12,15 @@
  * when the container runtime is on this machine (Testcontainers' default is every address).
  */
 import { randomBytes } from 'node:crypto';
-import { AbstractStartedContainer, GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
+import {
+  AbstractStartedContainer,
+  GenericContainer,
+  getContainerRuntimeClient,
+  type StartedTestContainer,
+  type StopOptions,
+  type StoppedTestContainer,
+  Wait,
+} from 'testcontainers';
 import { version } from '../../package.json';
 import { connectMailyard } from './connect';
 import { MailyardStartError } from './options';
@@ -157,5 +165,14 @@ export class StartedMailyardContainer extends AbstractStartedContainer implement
     this.setRules = helpers.setRules;
     this.reset = helpers.reset;
     this.runScenario = helpers.runScenario;
+  }
+
+  /**
+   * Stops the container with SIGTERM, so Mailyard stops cleanly (within a second), then removes it.
+   * Testcontainers' own default is a timeout of 0: SIGKILL at once. `timeout` (ms) is how long the
+   * stop may take before the container is killed (default 10,000).
+   */
+  override stop(options: Partial<StopOptions> = {}): Promise<StoppedTestContainer> {
+    return super.stop({ timeout: 10_000, ...options });
   }
 }
