@@ -121,8 +121,12 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       live,
       services,
       close: () => {
-        phase = 'stopping';
-        closing ??= stopEmulator(parts);
+        if (closing === undefined) {
+          phase = 'stopping';
+          // With 'mailyard stopped' at the end: how long a stop took, in the log (a container's stop is timed so).
+          logger.info('mailyard stopping');
+          closing = stopEmulator(parts);
+        }
         return closing;
       },
     };
