@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * The npm package's library entries, `mailyard` (src-main/testing/package-main.ts),
- * `mailyard/testing` (src-main/testing/index.ts) and `mailyard/testing/matchers`
- * (src-main/testing/matchers.ts), built twice: ESM (out/main/{index,testing,matchers}.js,
- * chunks in out/main/chunks/) and CommonJS (out/main/{index,testing,matchers}.cjs, chunks in
+ * The npm package's library entries, `mailyard` (src-main/testing/package-main.ts), `mailyard/testing`
+ * (src-main/testing/index.ts), `mailyard/testing/matchers` (src-main/testing/matchers.ts) and
+ * `mailyard/testcontainers` (src-main/testing/testcontainers.ts), built twice: ESM
+ * (out/main/{index,testing,matchers,testcontainers}.js, chunks in out/main/chunks/) and CommonJS
+ * (out/main/{index,testing,matchers,testcontainers}.cjs, chunks in
  * out/main/chunks/*.cjs), so both `import` and `require` (jest's default mode) load them as they come.
  * Runs after `electron-vite build` (`npm run build`), which empties out/main and builds the CLI and
  * the desktop app's main process.
@@ -55,7 +56,8 @@ function dependencyTree(roots) {
 
 const bundled = dependencyTree(BUNDLED_ROOTS);
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-const runtime = Object.keys(pkg.dependencies ?? {}).filter((name) => !bundled.includes(name));
+// Runtime dependencies, and peer dependencies (testcontainers, which the user installs), stay imports.
+const runtime = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})].filter((name) => !bundled.includes(name));
 const isExternal = (id) => id.startsWith('node:') || builtinModules.includes(id) || runtime.some((name) => id === name || id.startsWith(`${name}/`));
 
 /** @param {'es' | 'cjs'} format */
@@ -81,6 +83,7 @@ async function buildFormat(format) {
           index: join(ROOT, 'src-main/testing/package-main.ts'),
           testing: join(ROOT, 'src-main/testing/index.ts'),
           matchers: join(ROOT, 'src-main/testing/matchers.ts'),
+          testcontainers: join(ROOT, 'src-main/testing/testcontainers.ts'),
           // The mail thread's program, an ES module either way: the CommonJS entries start it too.
           ...(format === 'es' ? { 'mail-worker': join(ROOT, 'src-main/core/services/mail-thread/worker.ts') } : {}),
         },
@@ -104,4 +107,4 @@ async function buildFormat(format) {
 
 await buildFormat('es');
 await buildFormat('cjs');
-console.log(`build/library: ${OUT}/{index,testing,matchers}.{js,cjs}, mail-worker.js (bundled with them: ${bundled.join(', ')})`);
+console.log(`build/library: ${OUT}/{index,testing,matchers,testcontainers}.{js,cjs}, mail-worker.js (bundled with them: ${bundled.join(', ')})`);

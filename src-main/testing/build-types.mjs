@@ -5,7 +5,7 @@
  * this keeps only the files the entries' declarations reach, gives their relative imports the `.js`
  * extension Node's ESM resolution (TypeScript's `node16`/`nodenext`) needs, and writes them to
  * out/types, once as .d.ts (ESM, `import` condition) and once as .d.cts (CommonJS, `require` condition).
- * The package's `exports` point `types` at out/types/src-main/testing/{package-main,index,matchers}.d.{ts,cts};
+ * The package's `exports` point `types` at out/types/src-main/testing/{package-main,index,matchers,testcontainers}.d.{ts,cts};
  * `types` and `typesVersions` give the same to TypeScript's `node10` resolution, which reads no `exports`.
  */
 import { execFileSync } from 'node:child_process';
@@ -19,7 +19,7 @@ const CACHE = join(ROOT, 'node_modules/.cache/mailyard-types');
 // `node src-main/testing/build-types.mjs [--out DIR]` (default out/types; test/unit/package-exports.test.ts writes into a temporary folder).
 const outArg = process.argv.indexOf('--out');
 const OUT = outArg > 0 ? resolve(process.argv[outArg + 1] ?? '') : join(ROOT, 'out/types');
-const ENTRIES = ['src-main/testing/package-main.d.ts', 'src-main/testing/index.d.ts', 'src-main/testing/matchers.d.ts'];
+const ENTRIES = ['src-main/testing/package-main.d.ts', 'src-main/testing/index.d.ts', 'src-main/testing/matchers.d.ts', 'src-main/testing/testcontainers.d.ts'];
 
 rmSync(CACHE, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -86,10 +86,12 @@ if (diagnostics) {
 }
 
 // What the declarations import from packages must be there for the package's users: its runtime
-// dependencies or Node's own modules (from @types/node, which a TypeScript user of Node has).
+// dependencies, its peer dependencies (testcontainers, for mailyard/testcontainers, which its user
+// installs) or Node's own modules (from @types/node, which a TypeScript user of Node has).
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const packageOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
-const missing = [...externals].filter((spec) => !spec.startsWith('node:') && !(packageOf(spec) in (pkg.dependencies ?? {})));
+const provided = { ...pkg.dependencies, ...pkg.peerDependencies };
+const missing = [...externals].filter((spec) => !spec.startsWith('node:') && !(packageOf(spec) in provided));
 if (missing.length > 0) {
   console.error(`build-types: the declarations import packages that are not runtime dependencies: ${missing.join(', ')}`);
   process.exit(1);

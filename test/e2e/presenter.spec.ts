@@ -66,7 +66,10 @@ test("the header's clock controls pace a demo from the Messages screen: pause (t
   expect(errors).toEqual([]);
 });
 
-test('at 1,440 px with two accounts (one named with 60 characters) every screen link shows, and a subject is not cut to a few words', async ({ served, page }) => {
+test('at 1,440 px with two accounts (one named with 60 characters) every screen link shows, and a subject is not cut to a few words', async ({
+  served,
+  page,
+}) => {
   const errors = watchErrors(page);
   await page.setViewportSize({ width: 1440, height: 900 });
   const name = 'Acme Shop (production) — the account of a long-named customer'.slice(0, 60);

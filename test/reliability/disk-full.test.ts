@@ -11,8 +11,8 @@ import { startReceiver, type Receiver } from '../helpers/receiver';
 /**
  * A full disk. The data directory is a small tmpfs (mounting one needs root, as CI runs); a file
  * fills what the store leaves free. The emulator must refuse new mail clearly (HTTP 507, SMTP 451),
- * never crash (a worker's uncaught SQLITE_FULL would fail this test run), say so in its health, and
- * go on by itself, losing nothing it had accepted, once there is room again.
+ * never crash (a worker's uncaught SQLITE_FULL would fail this test run), say so in its health (and
+ * `/readyz`), and go on by itself, losing nothing it had accepted, once there is room again.
  */
 
 const canMount = process.getuid?.() === 0;
@@ -97,6 +97,10 @@ describe.skipIf(!canMount)('a full disk (a tmpfs data directory; needs root to m
     const health = (await emu.control.getHealth()).data;
     expect(health.store.full).toBe(true);
     expect(health.store.since).not.toBeNull();
+    // A readiness probe says it too, without a key: not ready to take mail.
+    const unready = await fetch(`${emu.url}/readyz`);
+    expect(unready.status).toBe(503);
+    expect(await unready.json()).toEqual({ status: 'store_full' });
 
     // Let the early events fall due while the disk is full: the simulator and the dispatcher wait
     // (an uncaught error here would fail the run).
@@ -108,6 +112,7 @@ describe.skipIf(!canMount)('a full disk (a tmpfs data directory; needs root to m
     const deadline = Date.now() + 15_000;
     while ((await emu.control.getHealth()).data.store.full && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect((await emu.control.getHealth()).data.store.full).toBe(false);
+    expect(await (await fetch(`${emu.url}/readyz`)).json()).toEqual({ status: 'ready' });
     await receiver.waitFor(early.length, 15_000);
     const delivered = receiver.requests.map((r) => JSON.parse(r.body) as { event: string; ref_id?: string });
     for (const ref of early)

@@ -5,7 +5,7 @@
  * both export the same names, and only the entries' own, and neither loads the parts loaded on first use.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,7 @@ const entries = {
   '.': pkg.exports['.'] as Conditions,
   './testing': pkg.exports['./testing'] as Conditions,
   './testing/matchers': pkg.exports['./testing/matchers'] as Conditions,
+  './testcontainers': pkg.exports['./testcontainers'] as Conditions,
 };
 const inFiles = (path: string) => pkg.files.some((f) => path.replace(/^\.\//, '').startsWith(f.replace(/\/$/, '')));
 
@@ -45,6 +46,7 @@ describe('package.json', () => {
     expect(`./${pkg.types}`).toBe(entries['.'].import.types);
     expect(pkg.typesVersions['*']?.testing?.map((p) => `./${p}`)).toEqual([entries['./testing'].import.types]);
     expect(pkg.typesVersions['*']?.['testing/matchers']?.map((p) => `./${p}`)).toEqual([entries['./testing/matchers'].import.types]);
+    expect(pkg.typesVersions['*']?.testcontainers?.map((p) => `./${p}`)).toEqual([entries['./testcontainers'].import.types]);
     // Electron reads `main`: the desktop app is started by path instead.
     expect(pkg.scripts.start).toMatch(/electron out\/main\/desktop\.js$/);
     expect(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')).toMatch(/extraMetadata:\s*\n\s*main: out\/main\/desktop\.js/);
@@ -98,13 +100,23 @@ describe('package.json', () => {
       expect(verdicts).toEqual([expect.stringMatching(/^false: .*nothing matched/s), expect.stringMatching(/^false: .*nothing matched/s)]);
     });
 
+    it('mailyard/testcontainers loads with require and import (testcontainers, its peer, installed) and exports its own names', () => {
+      const names = probe<{ cjs: string[]; esm: string[] }>(`
+        const cjs = require('./testcontainers.cjs');
+        import('./testcontainers.js').then((esm) => console.log(JSON.stringify({ cjs: Object.keys(cjs), esm: Object.keys(esm) })));`);
+      const own = ['MAILYARD_HTTP_PORT', 'MAILYARD_IMAGE', 'MAILYARD_SMTP_PORT', 'MailyardContainer', 'StartedMailyardContainer'];
+      expect([...names.cjs].sort()).toEqual(own);
+      expect([...names.esm].sort()).toEqual(own);
+    });
+
     // Every test file a runner isolates imports mailyard/testing again: what most tests never use (IMAP,
     // the checks, scenarios' YAML, STARTTLS's certificate maker, the relay, reading, composing and signing
     // MIME) loads on first use, the UI's file serving and the logger with the start. The packages a process holds are in require.cache,
     // whichever way they were loaded.
     it('importing mailyard/testing (import or require) loads none of the parts loaded on first use', () => {
       // nodemailer's small MIME helpers (addresses, encodings) are used at import; its transports, composer and signer are not.
-      const lazy = ['imapflow', 'mailparser', 'libmime', 'he', 'yaml', 'selfsigned', 'htmlparser2', '@jsx-email/doiuse-email', 'pino'];
+      // testcontainers too: an optional peer, for mailyard/testcontainers only.
+      const lazy = ['imapflow', 'mailparser', 'libmime', 'he', 'yaml', 'selfsigned', 'htmlparser2', '@jsx-email/doiuse-email', 'pino', 'testcontainers'];
       const lazyNodemailer = ['nodemailer.js', 'mail-composer', 'smtp-transport', 'dkim'];
       const loaded = (entry: string) =>
         probe<{ packages: string[]; nodemailer: string[]; chunks: string[] }>(`
@@ -133,7 +145,7 @@ describe('package.json', () => {
     });
   });
 
-  it('the type declarations build, exist where `exports` points, and import only runtime dependencies', () => {
+  it('the type declarations build, exist where `exports` points, and import only runtime and peer dependencies', () => {
     const out = mkdtempSync(join(tmpdir(), 'mailyard-types-'));
     try {
       // The script exits 1 naming any import of a package that is not a runtime dependency.
@@ -144,19 +156,24 @@ describe('package.json', () => {
       });
       const imported = /imports from packages: ([^)]*)\)/.exec(log)?.[1]?.split(', ') ?? [];
       expect(imported).toContain('zod');
-      const runtime = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+      // A peer (testcontainers, for mailyard/testcontainers) is installed by whoever imports that entry.
+      const runtime = Object.keys({ ...(pkg as { dependencies?: object }).dependencies, ...(pkg as { peerDependencies?: object }).peerDependencies });
       for (const name of imported) {
         const pkgName = name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0]!;
         expect(runtime, name).toContain(pkgName);
         // A user's type check reads these declarations: the package must bring its own types (better-sqlite3's
         // live in @types/better-sqlite3, which a user of Mailyard does not have).
         const manifest = JSON.parse(readFileSync(join(ROOT, 'node_modules', pkgName, 'package.json'), 'utf8')) as {
+          main?: string;
           types?: string;
           typings?: string;
           exports?: unknown;
         };
+        // Or a declaration beside `main` (testcontainers: build/index.js and build/index.d.ts).
+        const besideMain =
+          manifest.main && existsSync(join(ROOT, 'node_modules', pkgName, manifest.main.replace(/\.js$/, '.d.ts'))) ? 'beside main' : undefined;
         expect(
-          manifest.types ?? manifest.typings ?? JSON.stringify(manifest.exports ?? {}).match(/"types"/)?.[0],
+          manifest.types ?? manifest.typings ?? JSON.stringify(manifest.exports ?? {}).match(/"types"/)?.[0] ?? besideMain,
           `${pkgName} ships its own types`,
         ).toBeTruthy();
       }

@@ -84,6 +84,8 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     const defaultAccount = accounts.bootstrap(config.apiKey);
 
     let health: Omit<Health, 'store'> | undefined;
+    // What /readyz says: the listener answers before the SMTP sink and the workers run.
+    let phase: 'starting' | 'ready' | 'stopping' = 'starting';
     listeners = await startListeners({
       config,
       dataDir,
@@ -93,6 +95,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       live,
       services,
       health: () => ({ ...health!, store: store.space.state() }),
+      readiness: () => (phase === 'ready' && store.space.state().full ? 'store_full' : phase),
       wallClock: seams.wallClock,
     });
     const { urls, ports } = listeners;
@@ -100,6 +103,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     publicUrl.smtpPort = ports.smtp;
     health = { status: 'ok', version, started_at: startedAt, urls, ports, data_dir: dataDir };
     startWorkers(services, clock, live, state);
+    phase = 'ready';
     logger.info({ urls, dataDir }, 'mailyard started');
 
     const parts = { config, services, listeners, writes, clock, state, store, logger };
@@ -116,7 +120,15 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       clock,
       live,
       services,
-      close: () => (closing ??= stopEmulator(parts)),
+      close: () => {
+        if (closing === undefined) {
+          phase = 'stopping';
+          // With 'mailyard stopped' at the end: how long a stop took, in the log (a container's stop is timed so).
+          logger.info('mailyard stopping');
+          closing = stopEmulator(parts);
+        }
+        return closing;
+      },
     };
   } catch (err) {
     await listeners?.http.close();

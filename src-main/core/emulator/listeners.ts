@@ -6,6 +6,7 @@ import type { Health } from '../../../src-shared/schemas/emulator';
 import type { EmulatorClock } from '../clock';
 import type { EmulatorConfig } from '../config';
 import { buildHttpApp } from '../http/app';
+import type { Readiness } from '../http/routes/probe.routes';
 import type { LiveBus } from '../live-bus';
 import { MailIntake } from '../smtp/mail-intake';
 import { SmtpSink } from '../smtp/smtp-sink';
@@ -22,8 +23,15 @@ export interface Listeners {
   smtpCertificate: TlsCertificate | null;
 }
 
-/** An address as a URL host: IPv6 in brackets. */
+/**
+ * A listen address as a URL's host: IPv6 in brackets, and a wildcard (`0.0.0.0`, `::`) as `localhost`.
+ * A wildcard is no address to connect to (`http://0.0.0.0:4400` fails in a browser on Windows and is
+ * blocked by current Chrome), while `localhost` reaches a wildcard listener from its own machine and,
+ * in a container whose port is published under the same number, from the host: the URLs printed,
+ * reported and put in what the emulator hands out (links in mail, catcher URLs) work on both sides.
+ */
 function urlHostOf(address: string): string {
+  if (address === '0.0.0.0' || address === '::') return 'localhost';
   return address.includes(':') ? `[${address}]` : address;
 }
 
@@ -40,6 +48,7 @@ export async function startListeners(deps: {
   live: LiveBus;
   services: EmulatorServices;
   health: () => Health;
+  readiness: () => Readiness;
   wallClock?: () => number;
 }): Promise<Listeners> {
   const { config, services, version } = deps;
@@ -62,6 +71,7 @@ export async function startListeners(deps: {
     clock: deps.clock,
     live: deps.live,
     health: deps.health,
+    readiness: deps.readiness,
   });
   let smtp: SmtpSink | undefined;
   try {

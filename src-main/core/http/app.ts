@@ -46,6 +46,7 @@ import { inboundControlHandlers, inboundHandlers } from './routes/inbound.routes
 import { mailerControlHandlers, mailerFileHandlers, mailerHandlers } from './routes/mailers.routes';
 import { oauthRoutes } from './routes/oauth.routes';
 import { openApiRoutes } from './routes/openapi.routes';
+import { probeRoutes, type Readiness } from './routes/probe.routes';
 import { messageFileHandlers, messageHandlers } from './routes/messages.routes';
 import { mailpitHandlers, mailpitRouteHandlers, plainTextErrors } from './routes/mailpit.routes';
 import { mailpitOperations, mailpitRoutes } from '../../../src-shared/operations/mailpit/mailpit';
@@ -113,6 +114,8 @@ export interface HttpAppDeps {
   clock: EmulatorClock;
   live: LiveBus;
   health: () => Health;
+  /** What `/readyz` answers (`/livez` answers while the listener does). */
+  readiness: () => Readiness;
 }
 
 export interface HttpTimeouts {
@@ -251,6 +254,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   });
 
   openApiRoutes(app, { version: deps.version });
+  // The probes: no key, any Host, nothing private (a container's health check reaches them from outside loopback).
+  probeRoutes(app, { readiness: deps.readiness });
 
   const services = deps.services;
   await app.register(async (v1) => {
