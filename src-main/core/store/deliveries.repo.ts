@@ -59,13 +59,14 @@ export class DeliveriesRepo {
       // Positional parameters on the hot paths: binding an array is cheaper than naming each field.
       insert: db.prepare<unknown[]>(
         `INSERT INTO deliveries (id, account_id, target_kind, target_id, category, event, ref_id, payload, target_url, status,
-           attempts, scheduled_attempts, next_attempt_at, last_status_code, last_error, created_ms, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           attempts, scheduled_attempts, next_attempt_at, last_status_code, last_error, created_ms, created_at, updated_at, webhook_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       // Claims one delivery known to be due; returns what a caller does not already hold.
       claimOne: db.prepare<[string, string, number], ClaimedFields>(
         `UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status = 'pending' AND next_attempt_at <= ?
-          RETURNING ref_id, payload, target_url, attempts, scheduled_attempts, next_attempt_at, last_status_code, last_error, created_ms, created_at`,
+          RETURNING ref_id, payload, target_url, attempts, scheduled_attempts, next_attempt_at, last_status_code, last_error, created_ms, created_at,
+            webhook_id`,
       ),
       // Claims one delivery known to be due and not yet tried; returns its payload alone.
       claimUntried: db
@@ -209,6 +210,7 @@ export class DeliveriesRepo {
       r.created_ms,
       r.created_at,
       r.updated_at,
+      r.webhook_id,
     );
   }
 

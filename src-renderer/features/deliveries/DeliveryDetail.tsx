@@ -179,7 +179,14 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
         <dl className="facts compact">
           <dt>Delivery</dt>
           <dd>
-            <code>{d.id}</code> <span className="muted small">(sent as webhook-id)</span>
+            <code>{d.id}</code>{' '}
+            {d.webhook_id === d.id ? (
+              <span className="muted small">(sent as webhook-id)</span>
+            ) : (
+              <span className="muted small" data-testid="delivery-webhook-id">
+                (a duplicate: sent as webhook-id <Link to={`/deliveries/${d.webhook_id}`}>{d.webhook_id}</Link>, the same event's)
+              </span>
+            )}
           </dd>
           <dt>Account</dt>
           <dd data-testid="delivery-account">{accountName}</dd>
