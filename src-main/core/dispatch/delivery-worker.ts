@@ -380,7 +380,7 @@ export class DeliveryWorker {
   /**
    * At start: a delivery still `sending` belonged to a process that stopped mid-attempt (a crash or
    * kill -9). Its outcome is unknown, so the attempt counts as failed and the schedule goes on
-   * (at-least-once delivery: the receiver may see it twice and deduplicates by webhook-id).
+   * (at-least-once delivery: the receiver may get its webhook-id twice).
    */
   private recoverInterrupted(): void {
     const rows = this.deps.repo.interrupted();
