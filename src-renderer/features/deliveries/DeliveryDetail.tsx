@@ -258,8 +258,8 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
             </button>
           )}
           {notice && (
-            <span className="notice small" data-testid="retry-notice">
-              {notice}
+            <span className={`${notice.ok ? 'notice' : 'error'} small`} data-testid="retry-notice" data-outcome={notice.ok ? 'succeeded' : 'failed'}>
+              {notice.text}
             </span>
           )}
         </div>
