@@ -142,6 +142,18 @@ export class Dispatcher {
     return this.worker.inFlightCount();
   }
 
+  /**
+   * Which delivery sent a request that carries `webhookId`, asked once per request received: an attempt
+   * on the wire now (with its number in the delivery's log), else the delivery of that id with no
+   * attempt (a copy of its request, sent by someone else: Copy as curl); undefined when no delivery has
+   * that id.
+   */
+  sender(webhookId: string): { deliveryId: string; attempt: number | null } | undefined {
+    const onWire = this.worker.attemptOnWire(webhookId);
+    if (onWire) return onWire;
+    return this.deps.repo.exists(webhookId) ? { deliveryId: webhookId, attempt: null } : undefined;
+  }
+
   /** Whether every delivery due by `horizon` has been attempted and recorded (a clock move waits for it). */
   idleBy(horizon: number): boolean {
     return this.worker.idleBy(horizon);

@@ -95,6 +95,7 @@ export class DeliveriesRepo {
       release: db.prepare<[string, string]>("UPDATE deliveries SET status = 'pending', updated_at = ? WHERE id = ? AND status = 'sending'"),
       markSendingAny: db.prepare<[string, string]>("UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status <> 'sending'"),
       get: db.prepare<[string], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?'),
+      exists: db.prepare<[string], number>('SELECT 1 FROM deliveries WHERE id = ?').pluck(),
       // A full scan, run once at start: cheaper than an index every status change has to maintain.
       sending: db.prepare<[], DeliveryRow>("SELECT * FROM deliveries WHERE status = 'sending' ORDER BY id"),
       update: db.prepare<unknown[]>(
@@ -245,6 +246,11 @@ export class DeliveriesRepo {
 
   get(id: string): DeliveryRow | undefined {
     return this.stmts.get.get(id);
+  }
+
+  /** Whether a delivery of that id exists (without reading its payload). */
+  exists(id: string): boolean {
+    return this.stmts.exists.get(id) !== undefined;
   }
 
   /** Deliveries left `sending` by a process that stopped mid-attempt. */

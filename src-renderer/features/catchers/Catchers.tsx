@@ -151,7 +151,8 @@ function RequestRow({ r }: { r: CatcherRequest }) {
         <span className={`sig sig-${r.signature}`} data-testid="caught-signature">
           {SIGNATURE_WORDS[r.signature]}
         </span>{' '}
-        {r.attempt !== null && <span data-testid="caught-attempt">{r.attempt === 1 ? 'first attempt' : `attempt ${r.attempt} (retry)`}</span>}{' '}
+        {r.attempt !== null && <span data-testid="caught-attempt">{r.attempt === 1 ? 'first attempt' : `attempt ${r.attempt} (retry)`}</span>}
+        {r.attempt === null && r.delivery_id && <span data-testid="caught-attempt">a copy of its request, not an attempt</span>}{' '}
         <span className="muted">
           <Time iso={r.received_at} />
         </span>

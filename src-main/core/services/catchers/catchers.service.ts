@@ -48,6 +48,8 @@ export interface CatchersDeps {
   webhooks: Pick<WebhooksService, 'get' | 'register' | 'update'>;
   /** The HTTP listener's URL, once it listens. */
   baseUrl: () => string;
+  /** Which delivery sent a request carrying a webhook-id, and which of its attempts it is (null: a copy, not an attempt). */
+  sender: (webhookId: string) => { deliveryId: string; attempt: number | null } | undefined;
   live: LiveBus;
 }
 
@@ -128,6 +130,9 @@ export class CatchersService {
     const kept = request.body.subarray(0, CATCHER_LIMITS.bodyKeptBytes);
     const headers = JSON.stringify(request.headers);
     const webhookId = request.headers['webhook-id'];
+    // An attempt of one of this emulator's deliveries, numbered as the delivery's log numbers it; a copy of
+    // one's request (Copy as curl, replayed) names the delivery but is not one of its attempts.
+    const sender = webhookId !== undefined && ULID.test(webhookId) ? this.deps.sender(webhookId) : undefined;
     let answer: CatcherAnswer | undefined;
     const row = this.deps.repo.record(
       {
@@ -143,7 +148,8 @@ export class CatchersService {
         emulator_at: isoTimestamp(this.deps.clock.now()),
         // A receiver holds the account's current secret: a request verifies when one of its signatures is that secret's.
         signature: signatureVerdict(this.deps.accounts.signingSecrets(catcher.account_id)[0] ?? null, request.headers, request.body, wallNow),
-        delivery_id: webhookId !== undefined && ULID.test(webhookId) ? webhookId : null,
+        delivery_id: sender?.deliveryId ?? null,
+        attempt: sender?.attempt ?? null,
       },
       (n) => {
         answer = decideAnswer(mode, n, request.headers);
