@@ -15,6 +15,7 @@ import { appError } from '../../error-catalogue';
 import { monotonicUlids } from '../../ids';
 import type { LiveBus } from '../../live-bus';
 import type { CatcherRequestRow, CatchersRepo, CatcherWithCount } from '../../store/catchers.repo';
+import type { OwnListener } from '../../store/webhooks.repo';
 import type { AccountsService } from '../accounts.service';
 import type { WebhooksService } from '../webhooks.service';
 import { type CatcherAnswer, decideAnswer } from './answer';
@@ -27,6 +28,29 @@ export const catcherPath = (id: string): string => `/catch/${id}`;
 export function isOwnCatcherUrl(base: string, url: URL): boolean {
   if (base === '') return false;
   return url.origin === new URL(base).origin && /^\/catch\/[0-9A-Z]{26}(\/|$)/.test(url.pathname);
+}
+
+/**
+ * The catchers of the listener whose URL `listener` answers (empty until it listens), as the webhooks'
+ * store needs them: a webhook pointing at a catcher is kept as the catcher's path and read as its URL
+ * on the listener now, so it follows the catcher to another port.
+ */
+export function catcherUrls(listener: () => string): OwnListener {
+  return {
+    catcherPath(value) {
+      let url: URL;
+      try {
+        url = new URL(value);
+      } catch {
+        return null;
+      }
+      return isOwnCatcherUrl(listener(), url) ? url.pathname + url.search : null;
+    },
+    urlOf(path) {
+      const base = listener();
+      return base === '' ? null : `${base}${path}`;
+    },
+  };
 }
 
 /** A request as the listener received it. */
