@@ -10,6 +10,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { firstSendCommand } from '../messages/Messages';
 import { DashboardStrip } from './DashboardStrip';
 import { useOverview } from '../../stores/overview-store';
+import { useChosenAccount } from '../../components/AccountSelect';
 
 /**
  * Whether the account has sent an email and has a webhook (null until known): the "first email" and
@@ -69,7 +70,7 @@ function TryIt({ account }: { account: AccountRecord }) {
   const catchHere = async () => {
     setError(null);
     try {
-      setCatcher(await catchWebhooksHere());
+      setCatcher(await catchWebhooksHere(account.id));
     } catch (err) {
       setError(describeError(err));
     }
@@ -78,8 +79,8 @@ function TryIt({ account }: { account: AccountRecord }) {
     <section className="card" aria-labelledby="try-it">
       <h2 id="try-it">Try it, no terminal needed</h2>
       <p className="muted">
-        Catch the webhooks here: a receiver inside Mailyard becomes this account's webhook. Then send a test email to <code>{DEMO_RECIPIENT}</code>: its
-        delivery, open and click arrive at the catcher, live; make the catcher fail and watch the retries.
+        Catch the webhooks here: a receiver inside Mailyard becomes <span data-testid="demo-account">{account.name}</span>'s webhook. Then send a test email to{' '}
+        <code>{DEMO_RECIPIENT}</code>: its delivery, open and click arrive at the catcher, live; make the catcher fail and watch the retries.
       </p>
       <p>
         <button type="button" className="button primary" data-testid="demo-catch" disabled={catcher !== null} onClick={() => void catchHere()}>
@@ -113,6 +114,7 @@ export function Overview() {
   const { health, accounts, error, loading, load } = useOverview();
 
   const defaultAccount = accounts.find((a) => a.is_default) ?? accounts[0];
+  const [chosen] = useChosenAccount(accounts);
   const steps = useFirstSteps(defaultAccount);
   // Once shown, the demo stays while Overview is open (its own steps make the first-steps check pass).
   const [tried, setTried] = useState(false);
@@ -131,7 +133,8 @@ export function Overview() {
           </button>
         </p>
       )}
-      {defaultAccount && steps && (!steps.sent || !steps.webhook || tried) && <TryIt account={defaultAccount} />}
+      {/* The demo works as the account chosen in the header, as Catchers does. */}
+      {defaultAccount && steps && (!steps.sent || !steps.webhook || tried) && <TryIt key={chosen?.id} account={chosen ?? defaultAccount} />}
       {health && (
         <section className="card" aria-labelledby="listeners">
           <h2 id="listeners">Listeners</h2>
