@@ -11,7 +11,7 @@ export const CHECK_RECEIVER_USAGE = `Usage: mailyard check-receiver <url> [optio
 
 Sends your webhook receiver what the service will send it, and grades each check with its request and
 answer: every event kind of the subscription answered 2xx and within a bound, the same event twice, events
-out of order, unknown extra fields, the secret header missing and wrong (401 or 403 expected), and with a
+out of order, two events of one kind for one message, unknown extra fields, the secret header missing and wrong (401 or 403 expected), and with a
 signing secret a bad signature and a stale timestamp (a 4xx expected). Point it at your own receiver.
 With --effects-url, the duplicate and the pairs of different events are also graded on what the
 receiver did with them (acted on a duplicate once, on each different event); without it, only their

@@ -180,7 +180,7 @@ export interface MailyardHelpers {
   fireEvent(event: FireEventInput): Promise<FireEventResult>;
   /**
    * Certifies your webhook receiver at `url`: sends it what the service will (every event kind, a
-   * duplicate, events out of order, unknown fields, its secret header missing and wrong, bad signatures
+   * duplicate, events out of order, two events of one kind for one message, unknown fields, its secret header missing and wrong, bad signatures
    * when signing) and answers every check graded, with its requests and answers; `passed` is the verdict.
    */
   checkReceiver(url: string, options?: CheckReceiverOptions): Promise<ReceiverCheckReport>;

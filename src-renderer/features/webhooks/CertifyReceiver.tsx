@@ -83,9 +83,11 @@ function Report({ report }: { report: ReceiverCheckReport }) {
   return (
     <div data-testid="receiver-report">
       <p className={report.passed ? 'notice' : 'error'} data-testid="receiver-verdict">
-        {report.passed ? 'Passed' : `Failed ${failed.length === 1 ? 'check' : `${failed.length} checks`}: ${failed.map((c) => c.id).join(', ')}`}.{' '}
-        {failed.length > 0 ? `${passed} passed` : `All ${passed} that ran passed`}, {skipped} skipped ({report.method} {report.url}, {report.duration_ms} ms)
-        {report.effects_url === null && '. Processing was not observed: no effects URL'}
+        {report.passed
+          ? `Passed: ${passed} passed, 0 failed, ${skipped} skipped`
+          : `Failed: ${failed.map((c) => c.id).join(', ')} (${failed.length} of ${report.checks.length} checks). ${passed} passed, ${skipped} skipped`}{' '}
+        ({report.method} {report.url}, {report.duration_ms} ms).
+        {report.effects_url === null && ' Processing was not observed (no effects URL): the duplicate checks graded the answers only.'}
       </p>
       <ul className="receiver-checks">
         {ordered.map((c) => (
@@ -138,7 +140,8 @@ export function CertifyReceiver({ account, webhook }: { account: AccountRecord; 
       <div className="card-head">
         <h2 id="certify-title">Certify your receiver</h2>
         <span className="muted small">
-          Sends your endpoint what the service will: every event kind, a duplicate, events out of order, unknown fields, a missing and a wrong secret.
+          Sends your endpoint what the service will: every event kind, a duplicate, events out of order, two events of one kind for one message, unknown fields,
+          a missing and a wrong secret.
         </span>
       </div>
       <form onSubmit={submit} className="grid2">

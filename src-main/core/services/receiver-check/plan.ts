@@ -136,7 +136,7 @@ export function planChecks(options: ReceiverCheckOptions, kinds: readonly EmailE
   checks.push({
     id: 'out-of-order',
     title: later ? `Events out of order (a ${later} before its delivery)` : 'Events out of order',
-    expected: 'both answered 2xx',
+    expected: 'both answered 2xx, and both acted on',
     requests:
       later && kinds.includes('delivery')
         ? [
