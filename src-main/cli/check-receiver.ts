@@ -11,8 +11,11 @@ export const CHECK_RECEIVER_USAGE = `Usage: mailyard check-receiver <url> [optio
 
 Sends your webhook receiver what the service will send it, and grades each check with its request and
 answer: every event kind of the subscription answered 2xx and within a bound, the same event twice, events
-out of order, unknown extra fields, the secret header missing and wrong (401 or 403 expected), and with a
+out of order, two events of one kind for one message, unknown extra fields, the secret header missing and wrong (401 or 403 expected), and with a
 signing secret a bad signature and a stale timestamp (a 4xx expected). Point it at your own receiver.
+With --effects-url, the duplicate and the pairs of different events are also graded on what the
+receiver did with them (acted on a duplicate once, on each different event); without it, only their
+answers are, and the report says processing was not observed.
 Exit status: 0 every check passed, 1 a check failed, 2 a bad command line.
 
 Options:
@@ -23,6 +26,7 @@ Options:
   --payload-format SHAPE   spec (default) or mailer-events
   --signing-secret SECRET  the account's Standard Webhooks secret (whsec_...): requests are signed, signatures checked
   --ack-within MS          "acknowledged quickly" means within this (default ${RECEIVER_CHECK_LIMITS.defaultAckWithinMs})
+  --effects-url URL        a GET your receiver answers with {"processed": N}, the events it has acted on so far
   --json                   print the JSON report on stdout
   -h, --help               show this help`;
 
@@ -43,6 +47,7 @@ const FLAG_OF: Record<string, string> = {
   payload_format: '--payload-format',
   signing_secret: '--signing-secret',
   ack_within_ms: '--ack-within',
+  effects_url: '--effects-url',
 };
 
 /** `Name: value` as a header pair. */
@@ -64,6 +69,7 @@ function parse(argv: string[]) {
       'payload-format': { type: 'string' },
       'signing-secret': { type: 'string' },
       'ack-within': { type: 'string' },
+      'effects-url': { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -81,6 +87,7 @@ function parse(argv: string[]) {
     payload_format: values['payload-format'],
     signing_secret: values['signing-secret'],
     ack_within_ms: ack === undefined ? undefined : Number(ack),
+    effects_url: values['effects-url'],
   };
   const result = ReceiverCheckBody.safeParse(body, { error: errorMap });
   if (!result.success) {
@@ -91,6 +98,14 @@ function parse(argv: string[]) {
   return { help: false as const, options: result.data, json: values.json === true };
 }
 
+/** What a passed check saw: its answers (the quick-ack check: how many, and the slowest), what processing grew by. */
+function evidence(c: ReceiverCheckReport['checks'][number]): string {
+  if (c.id === 'quick-ack') return `: ${c.detail}`;
+  if (c.exchanges.length === 0) return '';
+  const answers = c.exchanges.map((e) => `${e.response?.status} in ${e.duration_ms} ms`).join(', ');
+  return `: ${answers}${c.processed?.observed != null ? `, processed +${c.processed.observed}` : ''}`;
+}
+
 /** The report in lines: what was checked, each check's verdict, the failures' evidence, the total. */
 export function reportLines(report: ReceiverCheckReport): string[] {
   const how = [
@@ -99,19 +114,22 @@ export function reportLines(report: ReceiverCheckReport): string[] {
     `payload ${report.payload_format}`,
     report.secret_header ? `secret header ${report.secret_header}` : 'no secret header',
     report.signed ? 'signed' : 'unsigned',
+    report.effects_url ? `effects ${report.effects_url}` : 'no effects URL',
   ].join(', ');
   const lines = [`Checking ${report.url} (${how})`];
   const width = Math.max(...report.checks.map((c) => c.id.length));
   for (const c of report.checks) {
     const mark = c.status === 'passed' ? 'ok  ' : c.status === 'failed' ? 'FAIL' : 'skip';
-    const answer =
-      c.status === 'passed' && c.exchanges.length > 0 ? `: ${c.exchanges.map((e) => `${e.response?.status} in ${e.duration_ms} ms`).join(', ')}` : '';
-    lines.push(`  ${mark} ${c.id.padEnd(width)}  ${c.title}${answer}`);
+    lines.push(`  ${mark} ${c.id.padEnd(width)}  ${c.title}${c.status === 'passed' ? evidence(c) : ''}`);
     if (c.status === 'failed') lines.push(`       expected ${c.expected}`, `       got ${c.detail}`);
-    if (c.status === 'skipped') lines.push(`       ${c.detail}`);
+    // A passed check's note (processing not observed) and a skipped one's reason.
+    else if (c.detail && c.id !== 'quick-ack') lines.push(`       ${c.detail}`);
   }
   const { passed, failed, skipped } = report.counts;
-  lines.push(`${report.passed ? 'PASS' : 'FAIL'}: ${passed} passed, ${failed} failed, ${skipped} skipped (${report.duration_ms} ms)`);
+  const failedIds = report.checks.filter((c) => c.status === 'failed').map((c) => c.id);
+  // A failure names its checks first.
+  const tally = failed > 0 ? `${failed} failed (${failedIds.join(', ')}), ${passed} passed` : `${passed} passed, 0 failed`;
+  lines.push(`${report.passed ? 'PASS' : 'FAIL'}: ${tally}, ${skipped} skipped (${report.duration_ms} ms)`);
   return lines;
 }
 

@@ -10,6 +10,7 @@ import type { DeliverySummary } from '../../src-shared/schemas/dispatch';
 import type { MessageSummary } from '../../src-shared/schemas/messages';
 import { linksOf, textOf } from './content';
 import { diagnoseDeliveryWait, diagnoseMessageWait } from './diagnose';
+import { serveEffects } from './effects-server';
 import type { CapturedMessage, CatcherHandle, Delivery, DeliveryFilter, MailyardHelpers, MatchOptions, MessageFilter } from './types';
 import { waitForMatch, waitOnServer, type WaitOptions } from './waiters';
 
@@ -198,7 +199,15 @@ export function buildHelpers(deps: HelperDeps): MailyardHelpers {
     },
     advanceClock: async (ms) => (await control.setClock({ advance_ms: ms })).data,
     fireEvent: async (event) => (await control.fireEvent(event)).data,
-    checkReceiver: async (url, options = {}) => (await control.checkReceiver({ ...options, url })).data,
+    checkReceiver: async (url, { effects, ...options } = {}) => {
+      if (typeof effects !== 'function') return (await control.checkReceiver({ ...options, url, ...(effects ? { effects_url: effects } : {}) })).data;
+      const served = await serveEffects(effects);
+      try {
+        return (await control.checkReceiver({ ...options, url, effects_url: served.url })).data;
+      } finally {
+        await served.close();
+      }
+    },
     createCatcher: async (options = {}) => {
       const catcher = (await control.createCatcher({ account_id: options.account_id, name: options.name, mode: options.mode as never })).data;
       const handle: CatcherHandle = {

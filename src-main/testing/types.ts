@@ -101,8 +101,19 @@ export type FireEventInput = Parameters<ControlClient['fireEvent']>[0];
 export type FireEventResult = Data<ControlClient['fireEvent']>;
 export type SimulationRule = Data<ControlClient['setRules']>['rules'][number];
 export type ResetResult = Data<ControlClient['resetEmulator']>;
-/** What `checkReceiver` is told of the receiver's webhook: its method, headers, secret header, event kinds, payload format, signing secret, quick-ack bound. */
-export type CheckReceiverOptions = Omit<Parameters<ControlClient['checkReceiver']>[0], 'url'>;
+/**
+ * What `checkReceiver` is told of the receiver's webhook: its method, headers, secret header, event
+ * kinds, payload format, signing secret, quick-ack bound; and how to see what the receiver did.
+ */
+export type CheckReceiverOptions = Omit<Parameters<ControlClient['checkReceiver']>[0], 'url'> & {
+  /**
+   * How many events the receiver has acted on so far, asked before and after the checks that judge
+   * processing (a duplicate acted on once, two different events both acted on). A function (served to
+   * the emulator on 127.0.0.1 while the check runs), or the URL of the receiver's own GET answering
+   * `{"processed": N}` (`effects_url`). Without it those checks grade the answers only, and say so.
+   */
+  effects?: (() => number | Promise<number>) | string;
+};
 export type ReceiverCheckReport = Data<ControlClient['checkReceiver']>;
 
 /** A message's content for assertions (see `yard.content(message)`). */
@@ -169,7 +180,7 @@ export interface MailyardHelpers {
   fireEvent(event: FireEventInput): Promise<FireEventResult>;
   /**
    * Certifies your webhook receiver at `url`: sends it what the service will (every event kind, a
-   * duplicate, events out of order, unknown fields, its secret header missing and wrong, bad signatures
+   * duplicate, events out of order, two events of one kind for one message, unknown fields, its secret header missing and wrong, bad signatures
    * when signing) and answers every check graded, with its requests and answers; `passed` is the verdict.
    */
   checkReceiver(url: string, options?: CheckReceiverOptions): Promise<ReceiverCheckReport>;

@@ -28,7 +28,8 @@ interface DeliveriesState extends ListState<DeliverySummary>, DetailState {
   loadEndpoints: () => Promise<void>;
   detail: DeliveryDetail | null;
   retrying: boolean;
-  notice: string | null;
+  /** What the last "Retry now" did: its attempt's outcome (`ok`: it succeeded), in words. */
+  notice: { text: string; ok: boolean } | null;
   setFilters: (f: Partial<DeliveryFilters>) => void;
   /** Sets the filters the screen's URL gives (`/deliveries?status=failing&target_id=...`); reloads on a change, or always when `force`. */
   applyLinkFilters: (f: DeliveryFilters, force?: boolean) => void;
@@ -206,9 +207,10 @@ export const useDeliveries = create<DeliveriesState>((set, get) => {
       try {
         const res = await control.retryDelivery(id);
         const a = res.data.attempt;
-        set({
-          notice: `Attempt ${a.number}: ${a.outcome}${a.response ? ` (HTTP ${a.response.status})` : a.error ? ` (${a.error.code}: ${a.error.message})` : ''}`,
-        });
+        const outcome = `Attempt ${a.number}: ${a.outcome}${a.response ? ` (HTTP ${a.response.status})` : a.error ? ` (${a.error.code}: ${a.error.message})` : ''}`;
+        // A replay that failed after the event was acknowledged leaves the delivery as it was.
+        const stays = a.outcome === 'failed' && res.data.delivery.status === 'succeeded' ? '. The delivery stays succeeded: its event was acknowledged.' : '';
+        set({ notice: { text: `${outcome}${stays}`, ok: a.outcome === 'succeeded' } });
         await get().refreshDetail();
       } catch (err) {
         set({ detailError: describeError(err) });

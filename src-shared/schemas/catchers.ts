@@ -95,9 +95,16 @@ export const CatcherRequest = z
      * reject), `unsigned` (no signature header), `no_secret` (the account has no secret to check it with).
      */
     signature: z.enum(SIGNATURE_VERDICTS),
-    /** The delivery that sent it (its `webhook-id` header), when it is one of this emulator's. */
+    /**
+     * The delivery whose request it is (found by its `webhook-id` header), when it is one of this
+     * emulator's: the one that sent it, or the one it is a copy of.
+     */
     delivery_id: z.string().nullable(),
-    /** Which request of that delivery this catcher received: 1 for the first, 2 for the first retry... */
+    /**
+     * Which attempt of that delivery it is, numbered as the delivery's attempt log numbers them (1 the
+     * first, 2 the first retry or replay...); null when the dispatcher did not send it: a copy of the
+     * delivery's request sent by someone else (Copy as curl), not an attempt.
+     */
     attempt: z.number().int().nullable(),
   })
   .meta({ id: 'CatcherRequest' });

@@ -94,6 +94,11 @@ export const DeliveryDetail = DeliverySummary.extend({
   payload_preview: z.string().nullable(),
   /** Where the whole payload is served as stored (application/json): `/emulator/deliveries/{id}/payload`. */
   payload_url: z.string(),
+  /**
+   * The `webhook-id` its requests carry: its `id`, or for a scenario's duplicate (the same event
+   * delivered again) its original's.
+   */
+  webhook_id: z.string(),
   attempt_log: z.array(AttemptRecord),
 }).meta({ id: 'DeliveryDetail' });
 export type DeliveryDetail = z.infer<typeof DeliveryDetail>;

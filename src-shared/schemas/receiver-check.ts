@@ -39,6 +39,12 @@ export const ReceiverCheckBody = z
       .min(RECEIVER_CHECK_LIMITS.minAckWithinMs)
       .max(RECEIVER_CHECK_LIMITS.maxAckWithinMs)
       .default(RECEIVER_CHECK_LIMITS.defaultAckWithinMs),
+    /**
+     * A URL the receiver answers a GET at with JSON `{"processed": N}`: the number of events it has acted
+     * on so far. Read before and after the checks that judge processing (a duplicate acted on once, two
+     * different events both acted on); without it, those checks grade the answers only and say so.
+     */
+    effects_url: WebhookUrl.optional(),
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -74,6 +80,12 @@ export const ReceiverCheckResult = z.object({
   /** Why it failed or was skipped, naming the request and answer; empty when it passed. */
   detail: z.string(),
   exchanges: z.array(ReceiverExchange),
+  /**
+   * For a check that judges processing (`duplicate`, `out-of-order`, `same-kind-twice`): how many of its
+   * events a correct receiver acts on, and how much the effects URL's `processed` grew while it ran
+   * (null: not observed, with no effects URL or when it could not be read). Null for the other checks.
+   */
+  processed: z.object({ expected: z.number().int(), observed: z.number().int().nullable() }).nullable(),
 });
 export type ReceiverCheckResult = z.infer<typeof ReceiverCheckResult>;
 
@@ -84,6 +96,8 @@ export const ReceiverCheckReport = z.object({
   events: z.array(EmailEventKindSchema),
   secret_header: z.string().nullable(),
   signed: z.boolean(),
+  /** Where the receiver's effects count was read (see the body's `effects_url`); null: processing was not observed. */
+  effects_url: z.string().nullable(),
   ack_within_ms: z.number().int(),
   /** Each request's time-out: the dispatcher's attempt time-out. */
   timeout_ms: z.number().int(),

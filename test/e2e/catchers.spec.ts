@@ -89,7 +89,7 @@ test('a catcher made in one click, made the webhook in a second, shows each sign
   await expect(page).toHaveURL(/\/catchers\/[0-9A-Z]{26}$/);
   await expect(page.getByTestId('no-requests')).toBeVisible();
   await page.getByTestId('use-as-webhook').click();
-  await expect(page.getByText("Registered as the account's webhook for every event kind.")).toBeVisible();
+  await expect(page.getByText("Registered as Default's webhook for every event kind.")).toBeVisible();
   const fired = await page.request.post(`${served.url}/emulator/events`, { data: { event: 'bounce', recipient: 'a@example.com' } });
   expect(fired.ok()).toBe(true);
   await expect(page.getByTestId('caught-signature')).toHaveText(['signature valid']);

@@ -21,6 +21,7 @@ export function deliveryRow(id: string, fields: Partial<DeliveryRow> = {}): Deli
     created_ms: 0,
     created_at: '',
     updated_at: '',
+    webhook_id: null,
     ...fields,
   };
 }

@@ -131,6 +131,47 @@ describe('a catcher as the account webhook', () => {
     expect((await caught(c.id, 1))[0]!.signature).toBe('invalid');
   });
 
+  it("numbers each request as the delivery's log numbers its attempt; a copied request replayed is no attempt of it", async () => {
+    emu = await startEmulator({ retrySchedule: [50, 50] });
+    const c = await catcher({ status: 500 });
+    await emu.control.pointWebhookAtCatcher(c.id);
+    const id = (await emu.control.fireEvent({ event: 'open', recipient: 'a@example.com' })).data.delivery_id!;
+    await attemptsOf(id, 3);
+    await emu.control.updateCatcher(c.id, { mode: {} });
+    // Retry now: the delivery's fourth attempt.
+    expect((await emu.control.retryDelivery(id)).data.attempt.number).toBe(4);
+    // Copy as curl, sent as it is, twice: requests of the delivery, but not attempts (its log keeps 4).
+    for (let i = 0; i < 2; i++) {
+      const signed = (await emu.control.signDeliveryRequest(id)).data;
+      await post(signed.url, signed.body!, signed.headers);
+    }
+    const log = (await emu.control.getDelivery(id)).data.attempt_log.map((a) => a.number);
+    expect(log).toEqual([1, 2, 3, 4]);
+    expect((await caught(c.id)).map((r) => [r.delivery_id, r.attempt])).toEqual([
+      [id, null],
+      [id, null],
+      [id, 4],
+      [id, 3],
+      [id, 2],
+      [id, 1],
+    ]);
+  });
+
+  it("tells a scenario's duplicate from its original, though both carry one webhook-id", async () => {
+    emu = await startEmulator();
+    const c = await catcher();
+    await emu.control.pointWebhookAtCatcher(c.id);
+    emu.handle.services.dispatcher.setFaults(emu.handle.defaultAccount.id, { duplicates: 1 });
+    const id = (await emu.control.fireEvent({ event: 'open', recipient: 'a@example.com' })).data.delivery_id!;
+    const both = await emu.control.listDeliveries({ event: 'open' });
+    const ids = both.data.deliveries.map((d) => d.id);
+    expect(ids).toHaveLength(2);
+    for (const d of ids) await attemptsOf(d, 1);
+    const requests = await caught(c.id);
+    expect(requests.map((r) => r.headers['webhook-id'])).toEqual([id, id]);
+    expect(requests.map((r) => [r.delivery_id, r.attempt]).sort()).toEqual(ids.map((d) => [d, 1]).sort());
+  });
+
   it('points an existing webhook at the catcher with every kind on', async () => {
     emu = await startEmulator();
     await emu.registerEmailWebhook(`${emu.url}/nowhere`);

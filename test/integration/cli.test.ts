@@ -308,7 +308,11 @@ describe('mailyard check-receiver', () => {
       expect(good.stderr).toBe('');
       expect(good.code).toBe(0);
       expect(good.stdout).toMatch(/ok +secret-wrong/);
-      expect(good.stdout).toMatch(/^PASS: 8 passed, 0 failed, 2 skipped/m);
+      expect(good.stdout).toMatch(/^PASS: 9 passed, 0 failed, 2 skipped/m);
+      // Without an effects URL the duplicate's answers passed; that it was acted on once was not seen, and it says so.
+      expect(good.stdout).toMatch(
+        /ok +duplicate .*: 200 in \d+ ms, 200 in \d+ ms\n +Only the answers were graded: whether the receiver acts on the event once was not observed/,
+      );
       expect(receiver.requests.every((r) => r.method === 'PATCH')).toBe(true);
 
       strict = false;
@@ -320,6 +324,7 @@ describe('mailyard check-receiver', () => {
       const report = JSON.parse(bad.stdout);
       expect(report.passed).toBe(false);
       expect(report.checks.filter((c: { status: string }) => c.status === 'failed').map((c: { id: string }) => c.id)).toEqual(['secret-wrong']);
+      expect(bad.stderr).toMatch(/^FAIL: 1 failed \(secret-wrong\), 8 passed, 2 skipped/m);
 
       const before = receiver.requests.length;
       const usages = [['check-receiver'], ['check-receiver', receiver.url, '--method', 'TRACE'], ['check-receiver', receiver.url, '--header', 'no colon']];
@@ -331,6 +336,39 @@ describe('mailyard check-receiver', () => {
         'mailyard: --header must be "Name: value", got "no colon"',
       ]);
       expect(receiver.requests.length).toBe(before);
+    } finally {
+      await receiver.close();
+    }
+  }, 90_000);
+
+  it('with --effects-url, exits 1 for a receiver that acts on a duplicate twice and 0 for one that acts on it once', async () => {
+    const receiver = await startReceiver();
+    try {
+      // It counts what it acts on; `byWebhookId` decides whether a repeated webhook-id is acted on again.
+      let byWebhookId = false;
+      const seen = new Set<string>();
+      let processed = 0;
+      receiver.answer = (req) => {
+        if (req.method === 'GET') return { status: 200, body: JSON.stringify({ processed }) };
+        const id = String(req.headers['webhook-id']);
+        if (!byWebhookId || !seen.has(id)) processed++;
+        seen.add(id);
+        return 200;
+      };
+      const args = ['check-receiver', receiver.url, '--events', 'delivery,click,bounce', '--effects-url', `${receiver.url}/effects`, '--json'];
+      const twice = await run(args);
+      expect(twice.code).toBe(1);
+      const failed = JSON.parse(twice.stdout).checks.find((c: { id: string }) => c.id === 'duplicate');
+      expect(failed).toMatchObject({ status: 'failed', processed: { expected: 1, observed: 2 } });
+      expect(twice.stderr).toMatch(/FAIL duplicate .*\n.*expected both answered 2xx, and acted on once\n.*got processed went from \d+ to \d+ \(\+2;/);
+      expect(twice.stderr).toMatch(/^FAIL: 1 failed \(duplicate\),/m);
+
+      byWebhookId = true;
+      const once = await run(args);
+      expect(once.code).toBe(0);
+      const passed = JSON.parse(once.stdout).checks.find((c: { id: string }) => c.id === 'duplicate');
+      expect(passed).toMatchObject({ status: 'passed', processed: { expected: 1, observed: 1 } });
+      expect(once.stderr).toMatch(/ok +duplicate .*: 200 in \d+ ms, 200 in \d+ ms, processed \+1\n/);
     } finally {
       await receiver.close();
     }

@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
+import { DUPLICATES_RULE } from '../../src-shared/duplicates';
 import { eventFieldsOf } from '../../src-shared/payload-format';
 import type { ReceiverCheckReport } from '../../src-shared/schemas/receiver-check';
 import { startMailyard } from '../../src-main/testing/index';
@@ -20,26 +21,47 @@ afterEach(async () => {
   for (const r of receivers.splice(0)) await r.close();
 });
 
+/** What a receiver keys the events it has acted on by: the rule (`webhook-id`), a rule that loses events, or nothing. */
+type Keying = 'webhook-id' | 'ref_id and event' | 'none';
+const keyOf: Record<Keying, (req: ReceivedRequest) => string> = {
+  'webhook-id': (req) => String(req.headers['webhook-id']),
+  'ref_id and event': (req) => {
+    const fields = eventFieldsOf(JSON.parse(req.body));
+    return `${String(fields.ref_id)}:${String(fields.event)}`;
+  },
+  none: (req) => `${req.headers['webhook-id']} ${Math.random()}`,
+};
+
 /**
- * A receiver as a user writes one: it compares its secret header (`matches` decides), then takes each
- * (ref_id, event) once and acknowledges a repeat without doing the work again.
+ * A receiver as a user writes one: it compares its secret header (`matches` decides), then acts on each
+ * event once (by `keying`) and acknowledges a repeat without doing the work again. GET `/effects`
+ * answers how many events it has acted on (`{"processed": N}`): `effectsUrl(r)`.
  */
-async function receiver(matches: (value: string | undefined) => boolean, extra?: (req: ReceivedRequest) => Answer | undefined): Promise<Receiver> {
+async function receiver(
+  matches: (value: string | undefined) => boolean,
+  extra?: (req: ReceivedRequest) => Answer | undefined,
+  keying: Keying = 'webhook-id',
+): Promise<Receiver & { processed: () => number }> {
   const r = await startReceiver();
   receivers.push(r);
   const seen = new Set<string>();
   r.answer = (req) => {
+    if (req.method === 'GET' && req.url === '/effects') return { status: 200, body: JSON.stringify({ processed: seen.size }) };
     if (!matches(req.headers['x-webhook-secret'] as string | undefined)) return { status: 401, body: '{"error":"bad secret"}' };
     const special = extra?.(req);
     if (special !== undefined) return special;
-    const fields = eventFieldsOf(JSON.parse(req.body));
-    const key = `${String(fields.ref_id)}:${String(fields.event)}`;
+    const key = keyOf[keying](req);
     if (seen.has(key)) return { status: 200, body: '{"duplicate":true}' };
     seen.add(key);
     return 200;
   };
-  return r;
+  return Object.assign(r, { processed: () => seen.size });
 }
+
+const effectsUrl = (r: Receiver) => r.url.replace(/\/hooks$/, '/effects');
+
+/** Each check's id and status, and what it observed of processing. */
+const verdicts = (report: ReceiverCheckReport) => Object.fromEntries(report.checks.map((c) => [c.id, [c.status, c.processed?.observed]]));
 
 async function check(body: Parameters<TestEmulator['control']['checkReceiver']>[0]): Promise<ReceiverCheckReport> {
   return (await emu.control.checkReceiver(body)).data;
@@ -48,13 +70,14 @@ async function check(body: Parameters<TestEmulator['control']['checkReceiver']>[
 const byId = (report: ReceiverCheckReport) => Object.fromEntries(report.checks.map((c) => [c.id, c]));
 
 describe('checking a receiver', () => {
-  it('passes a receiver that checks its secret header and deduplicates by ref_id, with every kind and each check', async () => {
+  it('passes a receiver that checks its secret header and acts on each webhook-id once, with every kind and each check', async () => {
     const r = await receiver((v) => v === SECRET);
-    const report = await check({ url: r.url, headers: { 'X-Webhook-Secret': SECRET } });
+    const report = await check({ url: r.url, headers: { 'X-Webhook-Secret': SECRET }, effects_url: effectsUrl(r) });
     expect(report.checks.filter((c) => c.status !== 'passed').map((c) => `${c.id}: ${c.status} ${c.detail}`)).toEqual([
       expect.stringMatching(/^signature-bad: skipped/),
       expect.stringMatching(/^timestamp-stale: skipped/),
     ]);
+    expect(report.effects_url).toBe(effectsUrl(r));
     expect(report.passed).toBe(true);
     expect(report.secret_header).toBe('X-Webhook-Secret');
     const checks = byId(report);
@@ -72,9 +95,63 @@ describe('checking a receiver', () => {
     expect([click.event, delivery.event]).toEqual(['click', 'delivery']);
     expect(click.ref_id).toBe(delivery.ref_id);
     expect(checks['secret-wrong']!.exchanges[0]!.response?.status).toBe(401);
-    // What was graded is what the receiver got.
-    expect(r.requests.length).toBe(report.checks.reduce((n, c) => n + (c.id === 'quick-ack' ? 0 : c.exchanges.length), 0));
-    expect(r.requests.every((q) => q.method === 'POST')).toBe(true);
+    // One kind twice for one message: a soft bounce, then its hard bounce, under one ref_id and recipient.
+    const bounces = checks['same-kind-twice']!.exchanges.map((e) => JSON.parse(e.request.body));
+    expect(bounces.map((b) => b.bounce_type)).toEqual(['soft', 'hard']);
+    expect(new Set(bounces.map((b) => `${b.ref_id} ${b.recipient.email}`)).size).toBe(1);
+    // The checks that judge processing saw it: the duplicate acted on once, each pair of events twice.
+    expect([checks.duplicate!.processed, checks['out-of-order']!.processed, checks['same-kind-twice']!.processed]).toEqual([
+      { expected: 1, observed: 1 },
+      { expected: 2, observed: 2 },
+      { expected: 2, observed: 2 },
+    ]);
+    // What was graded is what the receiver got (and the effects URL read before and after those three).
+    const posts = r.requests.filter((q) => q.method === 'POST');
+    expect(posts.length).toBe(report.checks.reduce((n, c) => n + (c.id === 'quick-ack' ? 0 : c.exchanges.length), 0));
+    expect(r.requests.length - posts.length).toBe(6);
+  });
+
+  it('with an effects URL, fails a receiver that acts on a duplicate twice, and one keyed on ref_id that drops an event', async () => {
+    const twice = await receiver((v) => v === SECRET, undefined, 'none');
+    const report = await check({ url: twice.url, headers: { 'X-Webhook-Secret': SECRET }, effects_url: effectsUrl(twice) });
+    expect(report.passed).toBe(false);
+    const duplicate = byId(report).duplicate!;
+    expect(verdicts(report)).toMatchObject({ duplicate: ['failed', 2], 'out-of-order': ['passed', 2], 'same-kind-twice': ['passed', 2] });
+    expect(duplicate.detail).toMatch(
+      /^processed went from \d+ to \d+ \(\+2; a receiver that acts on the event once makes \+1\): it acted on an event more than once\. /,
+    );
+    expect(duplicate.detail).toContain(DUPLICATES_RULE);
+    // Both were answered 2xx: what the answers alone cannot tell.
+    expect(duplicate.exchanges.map((e) => e.response?.status)).toEqual([200, 200]);
+
+    const byRef = await receiver((v) => v === SECRET, undefined, 'ref_id and event');
+    const keyed = await check({ url: byRef.url, headers: { 'X-Webhook-Secret': SECRET }, effects_url: effectsUrl(byRef) });
+    expect(verdicts(keyed)).toMatchObject({ duplicate: ['passed', 1], 'out-of-order': ['passed', 2], 'same-kind-twice': ['failed', 1] });
+    expect(byId(keyed)['same-kind-twice']!.detail).toMatch(
+      /\(\+1; a receiver that acts on each of the 2 events makes \+2\): it left out an event it had acknowledged/,
+    );
+  });
+
+  it('without an effects URL, grades the answers only and says processing was not observed', async () => {
+    const twice = await receiver(() => true, undefined, 'none');
+    const report = await check({ url: twice.url, events: ['delivery', 'click', 'bounce'] });
+    const duplicate = byId(report).duplicate!;
+    expect(report.effects_url).toBeNull();
+    // The answers were 2xx: that is what passed, and the check says it saw nothing of processing.
+    expect(duplicate.processed).toEqual({ expected: 1, observed: null });
+    expect(duplicate.detail).toBe(
+      'Only the answers were graded: whether the receiver acts on the event once was not observed (give an effects URL, a GET it answers with {"processed": N}).',
+    );
+    expect(twice.processed()).toBeGreaterThan(report.checks.filter((c) => c.id.startsWith('event:')).length + 2);
+  });
+
+  it('fails the checks that judge processing when the effects URL cannot be read, naming what it answered', async () => {
+    const r = await receiver(() => true);
+    const report = await check({ url: r.url, events: ['delivery', 'click'], effects_url: r.url.replace(/\/hooks$/, '/missing') });
+    expect(verdicts(report)).toMatchObject({ duplicate: ['failed', null], 'event:delivery': ['passed', undefined] });
+    expect(byId(report).duplicate!.detail).toMatch(
+      /^could not observe processing: the effects URL \(GET http:\/\/127\.0\.0\.1:\d+\/missing\) answered 200 \{"ok":true\}, not \{"processed": N\}/,
+    );
   });
 
   it('fails a receiver that accepts a wrong secret, naming that check with its request and answer', async () => {
@@ -99,7 +176,9 @@ describe('checking a receiver', () => {
     const report = await check({ url: r.url, headers: { 'X-Webhook-Secret': SECRET }, events: ['delivery', 'open', 'click'], ack_within_ms: 150 });
     const failed = report.checks.filter((c) => c.status === 'failed');
     expect(failed.map((c) => c.id)).toEqual(['quick-ack']);
-    expect(failed[0]!.detail).toMatch(/^open event: POST .* answered 200 .* in \d+ ms \(over 150 ms\)$/);
+    expect(failed[0]!.detail).toMatch(/^open event: POST .* answered 200 .* in \d+ ms \(over 150 ms; 1 of 3 answers\)$/);
+    // Its evidence is every answer it graded.
+    expect(failed[0]!.exchanges.map((e) => JSON.parse(e.request.body).event)).toEqual(['delivery', 'open', 'click']);
     expect(byId(report)['event:open']!.status).toBe('passed');
   });
 
@@ -164,6 +243,26 @@ describe('yard.checkReceiver (the testing API)', () => {
     expect(report.passed).toBe(false);
     expect(report.checks.find((c) => c.status === 'failed')?.id).toBe('secret-wrong');
   });
+
+  it('observes processing through a function of the test: fails a receiver acting twice, passes one acting once', async () => {
+    await using yard = await startMailyard();
+    const options = { events: ['delivery' as const, 'click' as const] };
+    const twice = await receiver(() => true, undefined, 'none');
+    const failing = await yard.checkReceiver(twice.url, { ...options, effects: () => twice.processed() });
+    expect(verdicts(failing)).toMatchObject({ duplicate: ['failed', 2], 'out-of-order': ['passed', 2] });
+    expect(failing.effects_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/effects$/);
+    const once = await receiver(() => true);
+    const passing = await yard.checkReceiver(once.url, { ...options, effects: async () => once.processed() });
+    expect(verdicts(passing)).toMatchObject({ duplicate: ['passed', 1], 'out-of-order': ['passed', 2], 'same-kind-twice': ['passed', 2] });
+    // A function that throws is a check that could not observe, said so.
+    const broken = await yard.checkReceiver(once.url, {
+      ...options,
+      effects: () => {
+        throw new Error('no database');
+      },
+    });
+    expect(byId(broken).duplicate!.detail).toMatch(/could not observe processing: .* answered 500 effects\(\) threw: no database/);
+  });
 });
 
 describe('the URL policy and the stop', () => {
@@ -172,7 +271,12 @@ describe('the URL policy and the stop', () => {
     const strict = await startEmulator(
       { strictWebhookUrls: true },
       {
-        lookup: async (host) => (host === 'internal.example.com' ? ['10.1.2.3'] : Promise.reject(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }))),
+        lookup: async (host) =>
+          host === 'internal.example.com'
+            ? ['10.1.2.3']
+            : host === 'hooks.example.com'
+              ? ['93.184.216.34']
+              : Promise.reject(Object.assign(new Error('not found'), { code: 'ENOTFOUND' })),
         probe: async (url) => {
           probes.push(url.href);
         },
@@ -189,6 +293,20 @@ describe('the URL policy and the stop', () => {
       });
       await expect(strict.control.checkReceiver({ url: 'https://[::127.0.0.1]/hooks' })).rejects.toMatchObject({ status: 422 });
       expect(probes).toEqual([]);
+      // The effects URL is fetched by the emulator too: the same policy, named by its field.
+      await expect(strict.control.checkReceiver({ url: 'https://hooks.example.com/hooks', effects_url: 'http://127.0.0.1:9/effects' })).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringContaining('effects_url must be an https URL (strict webhook URLs are on)'),
+      });
+      await expect(
+        strict.control.checkReceiver({ url: 'https://hooks.example.com/hooks', effects_url: 'https://internal.example.com/effects' }),
+      ).rejects.toMatchObject({
+        status: 422,
+        message: expect.stringMatching(/resolves to 10\.1\.2\.3/),
+        fieldErrors: [{ path: 'effects_url', message: expect.stringMatching(/resolves to 10\.1\.2\.3/) }],
+      });
+      // Only the public receiver was probed, never the refused effects URLs.
+      expect(new Set(probes)).toEqual(new Set(['https://hooks.example.com/hooks']));
     } finally {
       await strict.cleanup();
     }

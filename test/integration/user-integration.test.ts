@@ -1,7 +1,7 @@
 /**
  * A small integration written the way a user writes one against the real service's docs: plain fetch
  * with X-API-Key and a base URL from configuration, a webhook receiver that checks its shared secret and
- * deduplicates by ref_id, event and recipient, and paging through the email logs by nextPageToken.
+ * acts on each webhook-id once, and paging through the email logs by nextPageToken.
  * Nothing in `app` knows it talks to Mailyard; only the base URL points here.
  */
 import { createServer, type Server } from 'node:http';
@@ -63,7 +63,7 @@ function app(config: { baseUrl: string; apiKey: string }) {
   };
 }
 
-/** The user's webhook receiver: refuses a wrong secret with 401, keeps each (ref_id, event, recipient) once. */
+/** The user's webhook receiver: refuses a wrong secret with 401, keeps each event (its webhook-id) once. */
 function webhookReceiver(secret: string) {
   const seen = new Map<string, WebhookEvent>();
   let refused = 0;
@@ -77,7 +77,7 @@ function webhookReceiver(secret: string) {
         return;
       }
       const event = JSON.parse(Buffer.concat(chunks).toString()) as WebhookEvent;
-      seen.set(`${event.ref_id} ${event.event} ${event.recipient?.email ?? ''}`, event);
+      seen.set(String(req.headers['webhook-id']), event);
       res.writeHead(200).end('ok');
     });
   });

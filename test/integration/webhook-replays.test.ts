@@ -100,6 +100,27 @@ describe('rotating the signing secret', () => {
 
 const TEN_MINUTES = 10 * 60 * 1000;
 
+describe('Retry now', () => {
+  it('of an acknowledged delivery, failing now, leaves it succeeded: the failed replay is an attempt of its own', async () => {
+    await registerHook(emu.service, receiver.url);
+    const id = (await emu.control.fireEvent({ event: 'delivery' })).data.delivery_id!;
+    expect((await attemptsOf(id, 1)).status).toBe('succeeded');
+    receiver.status = 500;
+    const replay = (await emu.control.retryDelivery(id)).data;
+    expect(replay.attempt).toMatchObject({ number: 2, trigger: 'manual', outcome: 'failed', response: { status: 500 } });
+    // The event was acknowledged by the first attempt: the delivery says so still.
+    expect(replay.delivery).toMatchObject({ status: 'succeeded', attempts: 2, last_status_code: 200, last_error: null });
+    const stats = (await emu.control.getStats()).data.deliveries;
+    expect([stats.succeeded, stats.failed, stats.failing]).toEqual([1, 0, 0]);
+    const endpoint = (await emu.control.listEndpoints({})).data.endpoints[0]!;
+    expect((await emu.control.countFailingDeliveries(endpoint.target.kind, endpoint.target.id)).data.count).toBe(0);
+    expect((await emu.control.listDeliveries({ status: 'failed' })).data.deliveries).toEqual([]);
+    // A replay that succeeds again changes nothing either; one of a failed delivery that succeeds ends it.
+    receiver.status = 200;
+    expect((await emu.control.retryDelivery(id)).data.delivery).toMatchObject({ status: 'succeeded', attempts: 3, last_status_code: 200 });
+  });
+});
+
 describe('resend and copy as curl re-sign at the moment they are made', () => {
   it('a resend and a copied request ten minutes later verify with a 5-minute tolerance; the first attempt no longer does', async () => {
     await registerHook(emu.service, receiver.url);

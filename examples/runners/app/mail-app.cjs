@@ -4,7 +4,9 @@
  * A small app that mails the way one does against the real delivery service: a welcome email
  * through its HTTP API (`POST /v1/email/send` with `X-API-Key`), an invoice with a PDF attached
  * through its SMTP relay (nodemailer), and a webhook receiver for the email events (delivery,
- * bounce, spam) that remembers bounced and complaining addresses. Nothing here knows about Mailyard:
+ * bounce, spam) that remembers bounced and complaining addresses, acting on each event once (the
+ * service delivers at least once). Deduplicate by webhook-id: an event keeps one webhook-id through
+ * all its retries, and two different events never share one. Nothing here knows about Mailyard:
  * tests point `apiUrl` and `smtp` at it. CommonJS, so every runner loads it as it comes.
  */
 const { createServer } = require('node:http');
@@ -21,6 +23,8 @@ function createMailApp(config) {
   const events = [];
   /** @type {Map<string, string>} address -> why it gets no more mail */
   const suppressed = new Map();
+  /** The webhook-ids of the events acted on. */
+  const seen = new Set();
   let failuresToAnswer = 0;
 
   const server = createServer((req, res) => {
@@ -34,6 +38,13 @@ function createMailApp(config) {
         res.writeHead(500).end();
         return;
       }
+      const id = String(req.headers['webhook-id']);
+      if (seen.has(id)) {
+        // The same event again: acknowledged, not acted on twice.
+        res.writeHead(200).end('duplicate');
+        return;
+      }
+      seen.add(id);
       /** @type {EmailEvent} */
       const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       events.push(event);

@@ -1,9 +1,11 @@
 // @ts-check
 /**
  * The shop's webhook receiver for the service's email events. It refuses a request without the
- * shared secret (401), answers 500 when it could not record an event (the service then retries),
- * and handles each (ref_id, event, recipient) once: the service delivers at least once, so the same
- * event may come again, and events of one send may arrive in any order.
+ * shared secret (401), answers 500 when it could not record an event (the service then retries), and
+ * handles each event once: the service delivers at least once, so the same event may come again, and
+ * events of one send may arrive in any order. Deduplicate by webhook-id: an event keeps one webhook-id
+ * through all its retries, and two different events never share one. (A ref_id is no key: it covers
+ * every recipient of a send, and one recipient can get soft, soft, then hard bounces under it.)
  */
 
 /**
@@ -39,7 +41,7 @@ export function webhookReceiver({ secret, onEvent }) {
           res.writeHead(400).end();
           return;
         }
-        const key = `${event.ref_id} ${event.event} ${event.recipient?.email ?? ''}`;
+        const key = String(req.headers['webhook-id']);
         if (seen.has(key)) {
           stats.duplicates++;
           res.writeHead(200).end('duplicate');

@@ -96,6 +96,28 @@ describe('the webhook receiver', () => {
     assert.equal(shop.receiver.handled.filter((e) => e.event === 'delivery').length, 1);
   });
 
+  it('passes the certifier, acting on a duplicate once and on each different event', async () => {
+    const url = (await yard.service.listWebhooks()).data[0]?.webhook_url;
+    assert.ok(url);
+    const report = await yard.checkReceiver(url, {
+      headers: { 'X-Webhook-Secret': 'whsec-shop-test' },
+      // What the receiver has acted on so far: the certifier reads it around the duplicate and the pairs of events.
+      effects: () => shop.receiver.handled.length,
+    });
+    assert.deepEqual(
+      report.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.detail}`),
+      [],
+    );
+    assert.deepEqual(
+      report.checks.filter((c) => c.processed).map((c) => [c.id, c.processed?.observed]),
+      [
+        ['duplicate', 1],
+        ['out-of-order', 2],
+        ['same-kind-twice', 2],
+      ],
+    );
+  });
+
   it('refuses a request without the shared secret', async () => {
     const url = (await yard.service.listWebhooks()).data[0]?.webhook_url;
     assert.ok(url);
@@ -118,9 +140,12 @@ describe('a spam complaint', () => {
     await delivered('spam', refId);
     assert.equal(shop.store.suppressionOf('spam@sim.mailyard.test'), 'complained');
 
-    // The same event again (the service delivers at least once): the receiver takes it as a duplicate.
-    await yard.fireEvent({ event: 'spam', ref_id: refId ?? undefined, recipient: 'spam@sim.mailyard.test' });
-    await yard.waitForDelivery((d) => d.event === 'spam' && d.ref_id === refId && d.status === 'succeeded' && d.attempt_log[0]?.response?.body === 'duplicate');
+    // The same event again (the service delivers at least once; Retry now sends it again, with its
+    // webhook-id): the receiver takes it as a duplicate.
+    const complaint = await delivered('spam', refId);
+    const again = (await yard.control.retryDelivery(complaint.id)).data.attempt;
+    assert.equal(again.request.headers['webhook-id'], complaint.id);
+    assert.equal(again.response?.body, 'duplicate');
     assert.equal(shop.receiver.duplicates, 1);
     assert.equal(shop.receiver.handled.filter((e) => e.event === 'spam').length, 1);
 

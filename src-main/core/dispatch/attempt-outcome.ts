@@ -41,13 +41,16 @@ export interface RetryRules {
 /**
  * After an attempt: a 2xx ends the delivery. A failed scheduled attempt waits for the next step of
  * the retry schedule, or fails the delivery when the schedule is spent, or cancels it when its
- * target is gone (`targetGone`, asked only then). A manual attempt never changes the schedule.
+ * target is gone (`targetGone`, asked only then). A manual attempt never changes the schedule, and a
+ * failed one never undoes a success: the event was acknowledged, and the replay's outcome is its own
+ * attempt's.
  */
 export function nextState(row: DeliveryRow, trigger: Trigger, previousStatus: DeliveryRow['status'], succeeded: boolean, retry: RetryRules): NextState {
   const counts = trigger !== 'manual';
   const scheduledAttempts = row.scheduled_attempts + (counts ? 1 : 0);
   if (succeeded) return { status: 'succeeded', nextAttemptAt: null, scheduledAttempts };
   if (!counts) {
+    if (previousStatus === 'succeeded') return { status: 'succeeded', nextAttemptAt: null, scheduledAttempts };
     return previousStatus === 'pending'
       ? { status: 'pending', nextAttemptAt: row.next_attempt_at, scheduledAttempts }
       : { status: 'failed', nextAttemptAt: null, scheduledAttempts };
@@ -86,7 +89,11 @@ export function attemptRow(row: DeliveryRow, trigger: Trigger, request: HttpAtte
   };
 }
 
-/** The delivery's row after an attempt that leaves it in `next`. */
+/**
+ * The delivery's row after an attempt that leaves it in `next`. A failed replay of a delivery that had
+ * succeeded keeps the answer that acknowledged it as the delivery's last status (its own is in its
+ * attempt's record).
+ */
 export function updateAfterAttempt(
   row: DeliveryRow,
   request: HttpAttemptRequest,
@@ -94,6 +101,8 @@ export function updateAfterAttempt(
   next: NextState,
   updatedAt: string,
 ): DeliveryUpdate {
+  // A failed replay of an acknowledged delivery: the delivery's last answer stays the one that acknowledged it.
+  const kept = next.status === 'succeeded' && !result.succeeded;
   return {
     id: row.id,
     status: next.status,
@@ -101,8 +110,8 @@ export function updateAfterAttempt(
     scheduled_attempts: next.scheduledAttempts,
     next_attempt_at: next.nextAttemptAt,
     target_url: request.url,
-    last_status_code: result.response?.status ?? null,
-    last_error: result.succeeded ? null : (result.error?.message ?? `HTTP ${result.response?.status ?? '?'}`),
+    last_status_code: kept ? row.last_status_code : (result.response?.status ?? null),
+    last_error: kept ? row.last_error : result.succeeded ? null : (result.error?.message ?? `HTTP ${result.response?.status ?? '?'}`),
     updated_at: updatedAt,
   };
 }

@@ -39,20 +39,22 @@ export interface AttemptOptions {
  * sends a stale one on purpose).
  */
 export function attemptRequest(
-  row: Pick<DeliveryRow, 'id' | 'payload'>,
+  row: Pick<DeliveryRow, 'id' | 'payload'> & { webhook_id?: string | null },
   target: DeliveryTarget,
   userAgent: string,
   secrets: readonly string[],
   // The receiver checks this against its own clock, so it is wall time, not emulated time.
   timestamp = Math.floor(Date.now() / 1000),
 ): HttpAttemptRequest {
+  // One event, one webhook-id: a duplicate of a delivery carries its original's.
+  const webhookId = row.webhook_id ?? row.id;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': userAgent,
-    'webhook-id': row.id,
+    'webhook-id': webhookId,
     'webhook-timestamp': String(timestamp),
   };
-  if (secrets.length > 0) headers['webhook-signature'] = signWebhook(secrets, row.id, timestamp, row.payload);
+  if (secrets.length > 0) headers['webhook-signature'] = signWebhook(secrets, webhookId, timestamp, row.payload);
   for (const [name, value] of Object.entries(target.headers)) headers[name.toLowerCase()] = value;
   return { method: target.method, url: target.url, headers, body: row.payload };
 }

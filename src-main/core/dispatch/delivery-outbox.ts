@@ -72,9 +72,10 @@ export class DeliveryOutbox {
   /**
    * Makes a new delivery, due now; it is inserted at the end of the current synchronous run, in one
    * transaction with the others of that run (`insertEnqueued`): before any reply of the caller's
-   * goes out, and before the first attempt. `delayMs` (delivery faults) makes its first attempt due later.
+   * goes out, and before the first attempt. `delayMs` (delivery faults) makes its first attempt due later;
+   * `webhookId` (a duplicate's: its original's id) is the webhook-id its requests carry instead of its own id.
    */
-  enqueue(input: EnqueueInput, delayMs = 0): DeliveryRow {
+  enqueue(input: EnqueueInput, delayMs = 0, webhookId: string | null = null): DeliveryRow {
     const now = this.clock.now();
     const iso = this.isoAt(now);
     const row: DeliveryRow = {
@@ -96,6 +97,7 @@ export class DeliveryOutbox {
       created_ms: now,
       created_at: iso,
       updated_at: iso,
+      webhook_id: webhookId,
     };
     this.enqueued.push(row);
     return row;
@@ -290,6 +292,7 @@ export class DeliveryOutbox {
           created_ms: c.created_ms,
           created_at: c.created_at,
           updated_at: claimedAt,
+          webhook_id: c.webhook_id,
         });
         room--;
         claimed++;

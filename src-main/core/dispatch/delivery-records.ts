@@ -124,6 +124,7 @@ export function toDeliveryDetail(row: DetailRow, attempts: AttemptRow[]): Delive
     payload_truncated: truncated,
     payload_preview: truncated ? utf8Excerpt(head, payloadShownBytes).text : null,
     payload_url: deliveryPayloadPath(row.id),
+    webhook_id: row.webhook_id ?? row.id,
     attempt_log: attempts.map((a) => toAttemptRecord(a, shown)),
   };
 }

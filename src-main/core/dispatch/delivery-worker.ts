@@ -73,6 +73,12 @@ export class DeliveryWorker {
   private ready: DeliveryRow[] = [];
   /** Deliveries to cancel in the next commit (their target is gone). */
   private cancellations: DeliveryRow[] = [];
+  /**
+   * Attempts on the wire by the webhook-id their requests carry (a duplicate shares its original's):
+   * which delivery sent a request a receiver inside Mailyard gets, and its attempt's number; `told` once
+   * it has been said of a request (each attempt is one request).
+   */
+  private readonly onWire = new Map<string, Array<{ deliveryId: string; attempt: number; told: boolean }>>();
   /** Targets by `kind:id`, read once and dropped when the target changes (`forgetTarget`). */
   private readonly targetCache = new Map<string, DeliveryTarget | null>();
   /** Set when a tick claimed a full batch: another tick follows at once. */
@@ -166,6 +172,17 @@ export class DeliveryWorker {
   /** Attempts on the wire right now. */
   inFlightCount(): number {
     return this.slots.inFlightCount;
+  }
+
+  /**
+   * The delivery and attempt number of an attempt on the wire now whose request carries `webhookId`,
+   * each attempt said once (a duplicate and its original may both be on the wire with one webhook-id).
+   */
+  attemptOnWire(webhookId: string): { deliveryId: string; attempt: number } | undefined {
+    const sending = this.onWire.get(webhookId)?.find((s) => !s.told);
+    if (!sending) return undefined;
+    sending.told = true;
+    return { deliveryId: sending.deliveryId, attempt: sending.attempt };
   }
 
   /**
@@ -350,7 +367,15 @@ export class DeliveryWorker {
       const request = { method: target.method, url: target.url, headers: {}, body: row.payload };
       return this.record(row, trigger, previousStatus, request, isoTimestamp(this.deps.clock.now()), OUTAGE_REFUSAL);
     }
+    const webhookId = row.webhook_id ?? row.id;
+    const sending = { deliveryId: row.id, attempt: row.attempts + 1, told: false };
+    const wire = this.onWire.get(webhookId);
+    if (wire) wire.push(sending);
+    else this.onWire.set(webhookId, [sending]);
     return this.slots.send(row, target, (request, startedAt, result) => {
+      const left = this.onWire.get(webhookId)?.filter((s) => s !== sending) ?? [];
+      if (left.length > 0) this.onWire.set(webhookId, left);
+      else this.onWire.delete(webhookId);
       // The slot is free: refill it at once from the claimed-ahead deliveries.
       this.launchReady();
       return this.record(row, trigger, previousStatus, request, startedAt, result);
@@ -380,7 +405,7 @@ export class DeliveryWorker {
   /**
    * At start: a delivery still `sending` belonged to a process that stopped mid-attempt (a crash or
    * kill -9). Its outcome is unknown, so the attempt counts as failed and the schedule goes on
-   * (at-least-once delivery: the receiver may see it twice and deduplicates by webhook-id).
+   * (at-least-once delivery: the receiver may get its webhook-id twice).
    */
   private recoverInterrupted(): void {
     const rows = this.deps.repo.interrupted();

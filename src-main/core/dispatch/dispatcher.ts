@@ -71,8 +71,9 @@ export class Dispatcher {
     const delays = this.faults.active ? this.faults.plan(input) : undefined;
     if (delays === undefined) return this.enqueueOne(input, 0);
     const id = this.enqueueOne(input, delays[0]!);
-    // A duplicate: the same event and payload, a delivery of its own (its own id, attempts and retries).
-    for (let i = 1; i < delays.length; i++) this.enqueueOne(input, delays[i]!);
+    // A duplicate: the same event delivered again, as a provider's redelivery: its webhook-id and
+    // payload, in a delivery of its own (its own attempts and retries).
+    for (let i = 1; i < delays.length; i++) this.enqueueOne(input, delays[i]!, id);
     return id;
   }
 
@@ -90,8 +91,8 @@ export class Dispatcher {
     return this.faults.stats(accountId);
   }
 
-  private enqueueOne(input: EnqueueInput, delayMs: number): string {
-    const row = this.outbox.enqueue(input, delayMs);
+  private enqueueOne(input: EnqueueInput, delayMs: number, webhookId: string | null = null): string {
+    const row = this.outbox.enqueue(input, delayMs, webhookId);
     if (this.outbox.enqueuedCount === 1) queueMicrotask(this.insertEnqueued);
     const { live } = this.deps;
     if (live.hasListeners('delivery.created')) live.emit('delivery.created', toDeliverySummary({ ...row, ...payloadRecipientAndSubject(input.payload) }));
@@ -139,6 +140,18 @@ export class Dispatcher {
   /** Attempts on the wire right now. */
   inFlightCount(): number {
     return this.worker.inFlightCount();
+  }
+
+  /**
+   * Which delivery sent a request that carries `webhookId`, asked once per request received: an attempt
+   * on the wire now (with its number in the delivery's log), else the delivery of that id with no
+   * attempt (a copy of its request, sent by someone else: Copy as curl); undefined when no delivery has
+   * that id.
+   */
+  sender(webhookId: string): { deliveryId: string; attempt: number | null } | undefined {
+    const onWire = this.worker.attemptOnWire(webhookId);
+    if (onWire) return onWire;
+    return this.deps.repo.exists(webhookId) ? { deliveryId: webhookId, attempt: null } : undefined;
   }
 
   /** Whether every delivery due by `horizon` has been attempted and recorded (a clock move waits for it). */
@@ -192,9 +205,9 @@ export class Dispatcher {
 
   /**
    * A new delivery of `payload` (stored and sent as its JSON) to the same target, with the same account, category, event
-   * and ref_id as delivery `id`: an edited resend. A delivery of its own, so its own `webhook-id`
-   * (receivers deduplicate by it, and this is a different body) and its own attempts and retries; no
-   * scenario faults apply. Inserted before this returns; the worker sends it at once.
+   * and ref_id as delivery `id`: an edited resend. A new event to the receiver, so its own `webhook-id`
+   * (the original's would make a receiver that keeps the ids it has acted on drop it), and its own
+   * attempts and retries; no scenario faults apply. Inserted before this returns; the worker sends it at once.
    */
   resend(id: string, payload: Record<string, unknown>): string {
     const row = this.deps.repo.get(id);

@@ -15,6 +15,7 @@ export class FreshQueue {
   private ids: string[] = [];
   private shared: Shared[] = [];
   private refIds: (string | null)[] = [];
+  private webhookIds: (string | null)[] = [];
   private dueMs: number[] = [];
   private createdMs: number[] = [];
   private createdAt: string[] = [];
@@ -24,6 +25,7 @@ export class FreshQueue {
   private takenId = '';
   private takenShared: Shared | undefined;
   private takenRefId: string | null = null;
+  private takenWebhookId: string | null = null;
   private takenDueMs = 0;
   private takenCreatedMs = 0;
   private takenCreatedAt = '';
@@ -54,6 +56,7 @@ export class FreshQueue {
     this.ids.push(row.id);
     this.shared.push(shared);
     this.refIds.push(row.ref_id);
+    this.webhookIds.push(row.webhook_id);
     this.dueMs.push(row.next_attempt_at ?? row.created_ms);
     this.createdMs.push(row.created_ms);
     this.createdAt.push(row.created_at);
@@ -66,6 +69,7 @@ export class FreshQueue {
     this.takenId = this.ids[i]!;
     this.takenShared = this.shared[i]!;
     this.takenRefId = this.refIds[i]!;
+    this.takenWebhookId = this.webhookIds[i]!;
     this.takenDueMs = this.dueMs[i]!;
     this.takenCreatedMs = this.createdMs[i]!;
     this.takenCreatedAt = this.createdAt[i]!;
@@ -75,6 +79,7 @@ export class FreshQueue {
       this.ids = this.ids.slice(from);
       this.shared = this.shared.slice(from);
       this.refIds = this.refIds.slice(from);
+      this.webhookIds = this.webhookIds.slice(from);
       this.dueMs = this.dueMs.slice(from);
       this.createdMs = this.createdMs.slice(from);
       this.createdAt = this.createdAt.slice(from);
@@ -112,6 +117,7 @@ export class FreshQueue {
       created_ms: this.takenCreatedMs,
       created_at: this.takenCreatedAt,
       updated_at: updatedAt,
+      webhook_id: this.takenWebhookId,
     };
   }
 }

@@ -99,7 +99,7 @@ export class TargetSlots {
   }
 
   /** The request an attempt of `row` sends to `target` now: signed with the account's secrets at this moment. */
-  requestFor(row: Pick<DeliveryRow, 'id' | 'account_id' | 'payload'>, target: DeliveryTarget): HttpAttemptRequest {
+  requestFor(row: Pick<DeliveryRow, 'id' | 'account_id' | 'payload' | 'webhook_id'>, target: DeliveryTarget): HttpAttemptRequest {
     return attemptRequest(row, target, this.options.userAgent, this.signingSecrets(row.account_id));
   }
 

@@ -6,6 +6,7 @@ import { withControlKey } from '../http/control-auth';
 import { LiveBus } from '../live-bus';
 import { createLogger } from '../logger';
 import { AccountsService, toAccountRecord } from '../services/accounts.service';
+import { catcherUrls } from '../services/catchers/catchers.service';
 import { lookupHost } from '../net/reachability';
 import { AccountsRepo } from '../store/accounts.repo';
 import { StateRepo } from '../store/state.repo';
@@ -73,7 +74,11 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
       live,
       logger,
       accounts,
-      webhooksRepo: new WebhooksRepo(db),
+      // A webhook pointing at a catcher follows it to whatever port this start listens on.
+      webhooksRepo: new WebhooksRepo(
+        db,
+        catcherUrls(() => publicUrl.http),
+      ),
       dispatcher,
       targets,
       publicUrl,

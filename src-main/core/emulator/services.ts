@@ -328,6 +328,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
       accounts,
       webhooks,
       baseUrl: () => f.publicUrl.http,
+      sender: (webhookId) => dispatcher.sender(webhookId),
       live,
     }),
     scenarios: buildScenarioService({

@@ -29,7 +29,7 @@ export interface CatcherRequestRow {
 }
 
 /** A request as received, before the catcher numbers it and decides its answer. */
-export type NewCatcherRequest = Omit<CatcherRequestRow, 'number' | 'attempt' | 'answered_status' | 'answered_because'>;
+export type NewCatcherRequest = Omit<CatcherRequestRow, 'number' | 'answered_status' | 'answered_because'>;
 /** The answer to the catcher's n-th request. */
 export type AnswerOf = (n: number) => { answered_status: number; answered_because: string };
 
@@ -52,9 +52,6 @@ export class CatchersRepo {
       update: db.prepare<[{ id: string; name: string; mode: string }]>('UPDATE catchers SET name = @name, mode = @mode WHERE id = @id'),
       delete: db.prepare<[string]>('DELETE FROM catchers WHERE id = ?'),
       bump: db.prepare<[string], { received: number }>('UPDATE catchers SET received = received + 1 WHERE id = ? RETURNING received'),
-      priorOfDelivery: db.prepare<[string, string], { n: number }>(
-        'SELECT COALESCE(MAX(attempt), 0) AS n FROM catcher_requests WHERE catcher_id = ? AND delivery_id = ?',
-      ),
       insertRequest: db.prepare<[CatcherRequestRow]>(
         `INSERT INTO catcher_requests (id, catcher_id, number, method, path, headers, body, body_bytes, size, received_at, emulator_at,
            answered_status, answered_because, signature, delivery_id, attempt)
@@ -76,8 +73,7 @@ export class CatchersRepo {
     this.recordTx = db.transaction((row, answer, bounds) => {
       const bumped = this.stmts.bump.get(row.catcher_id);
       if (!bumped) return undefined;
-      const attempt = row.delivery_id === null ? null : this.stmts.priorOfDelivery.get(row.catcher_id, row.delivery_id)!.n + 1;
-      const full: CatcherRequestRow = { ...row, ...answer(bumped.received), number: bumped.received, attempt };
+      const full: CatcherRequestRow = { ...row, ...answer(bumped.received), number: bumped.received };
       this.stmts.insertRequest.run(full);
       this.stmts.trim.run({ catcher_id: row.catcher_id, count: bounds.count, bytes: bounds.bytes });
       return full;
@@ -109,9 +105,8 @@ export class CatchersRepo {
   }
 
   /**
-   * Stores a request (numbered, answered as `answer` decides for that number, and its attempt counted
-   * among the same delivery's), then drops the
-   * oldest beyond the bounds; undefined when the catcher is gone.
+   * Stores a request (numbered, answered as `answer` decides for that number), then drops the oldest
+   * beyond the bounds; undefined when the catcher is gone.
    */
   record(row: NewCatcherRequest, answer: AnswerOf, bounds: { count: number; bytes: number }): CatcherRequestRow | undefined {
     return this.recordTx(row, answer, bounds);

@@ -59,13 +59,14 @@ export class DeliveriesRepo {
       // Positional parameters on the hot paths: binding an array is cheaper than naming each field.
       insert: db.prepare<unknown[]>(
         `INSERT INTO deliveries (id, account_id, target_kind, target_id, category, event, ref_id, payload, target_url, status,
-           attempts, scheduled_attempts, next_attempt_at, last_status_code, last_error, created_ms, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           attempts, scheduled_attempts, next_attempt_at, last_status_code, last_error, created_ms, created_at, updated_at, webhook_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       // Claims one delivery known to be due; returns what a caller does not already hold.
       claimOne: db.prepare<[string, string, number], ClaimedFields>(
         `UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status = 'pending' AND next_attempt_at <= ?
-          RETURNING ref_id, payload, target_url, attempts, scheduled_attempts, next_attempt_at, last_status_code, last_error, created_ms, created_at`,
+          RETURNING ref_id, payload, target_url, attempts, scheduled_attempts, next_attempt_at, last_status_code, last_error, created_ms, created_at,
+            webhook_id`,
       ),
       // Claims one delivery known to be due and not yet tried; returns its payload alone.
       claimUntried: db
@@ -94,6 +95,7 @@ export class DeliveriesRepo {
       release: db.prepare<[string, string]>("UPDATE deliveries SET status = 'pending', updated_at = ? WHERE id = ? AND status = 'sending'"),
       markSendingAny: db.prepare<[string, string]>("UPDATE deliveries SET status = 'sending', updated_at = ? WHERE id = ? AND status <> 'sending'"),
       get: db.prepare<[string], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?'),
+      exists: db.prepare<[string], number>('SELECT 1 FROM deliveries WHERE id = ?').pluck(),
       // A full scan, run once at start: cheaper than an index every status change has to maintain.
       sending: db.prepare<[], DeliveryRow>("SELECT * FROM deliveries WHERE status = 'sending' ORDER BY id"),
       update: db.prepare<unknown[]>(
@@ -209,6 +211,7 @@ export class DeliveriesRepo {
       r.created_ms,
       r.created_at,
       r.updated_at,
+      r.webhook_id,
     );
   }
 
@@ -243,6 +246,11 @@ export class DeliveriesRepo {
 
   get(id: string): DeliveryRow | undefined {
     return this.stmts.get.get(id);
+  }
+
+  /** Whether a delivery of that id exists (without reading its payload). */
+  exists(id: string): boolean {
+    return this.stmts.exists.get(id) !== undefined;
   }
 
   /** Deliveries left `sending` by a process that stopped mid-attempt. */

@@ -27,7 +27,7 @@ const SUBJECT = `COALESCE(CASE json_type(d.payload, '$.subject') WHEN 'text' THE
  */
 const LISTED = `d.id, d.account_id, d.target_kind, d.target_id, d.category, d.event, d.ref_id, d.target_url, d.status, d.attempts,
   d.scheduled_attempts, d.next_attempt_at, d.last_status_code, d.last_error, d.created_ms, d.created_at, d.updated_at,
-  substr(${RECIPIENT}, 1, 320) AS recipient, substr(${SUBJECT}, 1, 998) AS subject`;
+  d.webhook_id, substr(${RECIPIENT}, 1, 320) AS recipient, substr(${SUBJECT}, 1, 998) AS subject`;
 
 /** Still to be delivered after at least one failed attempt (as `StatsRepo.failingDeliveries` counts them). */
 const FAILING = "d.status IN ('pending', 'sending') AND d.attempts > 0";

@@ -19,6 +19,11 @@ export interface DeliveryRow {
   created_ms: number;
   created_at: string;
   updated_at: string;
+  /**
+   * The `webhook-id` its requests carry when it is not `id`: a scenario's duplicate carries its
+   * original's (the same event delivered again). Null: `id`.
+   */
+  webhook_id: string | null;
   /** Read from the payload by the list (`list`, `detail`), never stored: see delivery-list.ts's `RECIPIENT`, `SUBJECT`. */
   recipient?: string | null;
   subject?: string | null;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Catcher, CatcherRequest } from '../../../src-shared/schemas/catchers';
 import { control, describeError, serviceAs } from '../../api/clients';
 import { useOverview } from '../../stores/overview-store';
@@ -7,6 +7,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { BodyView, HeadersTable } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
+import { useChosenAccount } from '../../components/AccountSelect';
 import { useArrivals } from '../../components/VirtualList';
 import { eventFieldsOf } from '../../../src-shared/payload-format';
 import { idAfter, navigate, usePath } from '../../router';
@@ -164,7 +165,8 @@ function RequestRow({ r, arrived }: { r: CatcherRequest; arrived: boolean }) {
         <span className={`sig sig-${r.signature}`} data-testid="caught-signature">
           {SIGNATURE_WORDS[r.signature]}
         </span>{' '}
-        {r.attempt !== null && <span data-testid="caught-attempt">{r.attempt === 1 ? 'first attempt' : `attempt ${r.attempt} (retry)`}</span>}{' '}
+        {r.attempt !== null && <span data-testid="caught-attempt">{r.attempt === 1 ? 'first attempt' : `attempt ${r.attempt} (retry)`}</span>}
+        {r.attempt === null && r.delivery_id && <span data-testid="caught-attempt">a copy of its request, not an attempt</span>}{' '}
         <span className="muted">
           <Time wall={r.received_at} />
         </span>
@@ -193,6 +195,7 @@ function CatcherDetail({ id, onChanged }: { id: string; onChanged: () => void })
   const [requests, setRequests] = useState<CatcherRequest[]>([]);
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The catcher's own account (not necessarily the one chosen in the header: a link may open another's).
   const account = useOverview((s) => s.accounts.find((a) => a.id === catcher?.account_id));
   const arrived = useArrivals();
   const markArrived = arrived.mark;
@@ -224,7 +227,8 @@ function CatcherDetail({ id, onChanged }: { id: string; onChanged: () => void })
   const makeWebhook = async () => {
     try {
       const used = (await control.pointWebhookAtCatcher(id)).data;
-      setNote(used.created ? "Registered as the account's webhook for every event kind." : "The account's webhook now points here, every event kind on.");
+      const whose = `${account?.name ?? used.account_id}'s`;
+      setNote(used.created ? `Registered as ${whose} webhook for every event kind.` : `${whose} webhook now points here, every event kind on.`);
     } catch (err) {
       setNote(describeError(err));
     }
@@ -246,6 +250,9 @@ function CatcherDetail({ id, onChanged }: { id: string; onChanged: () => void })
     <section className="card catcher-detail" aria-labelledby="catcher-name">
       <div className="card-head">
         <h2 id="catcher-name">{catcher.name}</h2>
+        <span className="muted small" data-testid="catcher-account">
+          {account?.name ?? catcher.account_id}'s catcher
+        </span>
         <button type="button" className="button" onClick={() => void remove()}>
           Delete
         </button>
@@ -255,7 +262,7 @@ function CatcherDetail({ id, onChanged }: { id: string; onChanged: () => void })
       </p>
       <p>
         <button type="button" className="button primary" data-testid="use-as-webhook" onClick={() => void makeWebhook()}>
-          Use as this account's webhook (every event kind)
+          Use as {account ? `${account.name}'s` : "this account's"} webhook (every event kind)
         </button>{' '}
         {account && (
           <button type="button" className="button" data-testid="catcher-send" onClick={() => void sendEmail()}>
@@ -299,26 +306,37 @@ function CatcherDetail({ id, onChanged }: { id: string; onChanged: () => void })
 
 /**
  * Catchers: webhook receivers inside Mailyard. Create one, make it the account's webhook, watch what it
- * receives live, and switch how it answers (a failing receiver with no code).
+ * receives live, and switch how it answers (a failing receiver with no code). The list and a new
+ * catcher are the account chosen in the header's, as every screen works as it.
  */
 export function Catchers() {
   const path = usePath();
   const selected = idAfter(path, '/catchers');
-  const [catchers, setCatchers] = useState<Catcher[]>([]);
+  const [account] = useChosenAccount(useOverview((s) => s.accounts));
+  const accountId = account?.id;
+  // The catchers with the account they were read for: after a switch, another account's never show.
+  const [listed, setListed] = useState<{ accountId: string; catchers: Catcher[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const shown = useRef(accountId);
+  shown.current = accountId;
   const load = useCallback(async () => {
+    if (!accountId) return;
     try {
-      setCatchers((await control.listCatchers({})).data.catchers);
+      const catchers = (await control.listCatchers({ account_id: accountId })).data.catchers;
+      // An answer for an account no longer chosen is dropped.
+      if (shown.current === accountId) setListed({ accountId, catchers });
     } catch (err) {
       setError(describeError(err));
     }
-  }, []);
+  }, [accountId]);
   useEffect(() => {
     void load();
   }, [load]);
+  const catchers = listed && listed.accountId === accountId ? listed.catchers : [];
   const create = async () => {
+    if (!accountId) return;
     try {
-      const c = (await control.createCatcher({})).data;
+      const c = (await control.createCatcher({ account_id: accountId })).data;
       await load();
       navigate(`/catchers/${c.id}`);
     } catch (err) {
@@ -334,7 +352,9 @@ export function Catchers() {
             New catcher
           </button>
         </div>
-        <p className="muted">Webhook receivers inside Mailyard: each records what it receives and answers as you tell it.</p>
+        <p className="muted" data-testid="catchers-account">
+          {account ? `${account.name}'s catchers: ` : ''}webhook receivers inside Mailyard, each recording what it receives and answering as you tell it.
+        </p>
         {error && (
           <p className="error" role="alert">
             {error}

@@ -179,7 +179,14 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
         <dl className="facts compact">
           <dt>Delivery</dt>
           <dd>
-            <code>{d.id}</code> <span className="muted small">(sent as webhook-id)</span>
+            <code>{d.id}</code>{' '}
+            {d.webhook_id === d.id ? (
+              <span className="muted small">(sent as webhook-id)</span>
+            ) : (
+              <span className="muted small" data-testid="delivery-webhook-id">
+                (a duplicate: sent as webhook-id <Link to={`/deliveries/${d.webhook_id}`}>{d.webhook_id}</Link>, the same event's)
+              </span>
+            )}
           </dd>
           <dt>Account</dt>
           <dd data-testid="delivery-account">{accountName}</dd>
@@ -251,8 +258,8 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
             </button>
           )}
           {notice && (
-            <span className="notice small" data-testid="retry-notice">
-              {notice}
+            <span className={`${notice.ok ? 'notice' : 'error'} small`} data-testid="retry-notice" data-outcome={notice.ok ? 'succeeded' : 'failed'}>
+              {notice.text}
             </span>
           )}
         </div>

@@ -18,7 +18,8 @@ function parseObject(text: string): { value: Record<string, unknown> } | { probl
 
 /**
  * "Edit and resend": the payload in an editor; sending makes a new delivery of the edited body to the
- * same target (its own webhook-id: receivers deduplicate by it), signed when it is sent, and opens it.
+ * same target (its own webhook-id: a new event to the receiver, which should act on it), signed when it
+ * is sent, and opens it.
  */
 export function EditResend({ d, onClose }: { d: DeliveryDetail; onClose: () => void }) {
   const [text, setText] = useState(() => JSON.stringify(d.payload, null, 2));
@@ -34,8 +35,8 @@ export function EditResend({ d, onClose }: { d: DeliveryDetail; onClose: () => v
   return (
     <section className="edit-resend" aria-label="Edit and resend" data-testid="edit-resend">
       <p className="muted small">
-        Sent as a new delivery to <code>{d.target.url}</code>, with its own webhook-id and retries, signed when it is sent. The body is sent exactly as written
-        here.
+        Sent as a new delivery to <code>{d.target.url}</code>, with its own webhook-id and retries, signed when it is sent: a new event to your receiver (under
+        this delivery's webhook-id it would be dropped as a duplicate). The body is sent exactly as written here.
       </p>
       <textarea value={text} onChange={(e) => setText(e.target.value)} rows={14} spellCheck={false} aria-label="Payload to resend" className="mono" />
       <div className="toolbar">

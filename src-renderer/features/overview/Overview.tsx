@@ -79,8 +79,8 @@ function TryIt({ account }: { account: AccountRecord }) {
     <section className="card" aria-labelledby="try-it">
       <h2 id="try-it">Try it, no terminal needed</h2>
       <p className="muted">
-        Catch the webhooks here: a receiver inside Mailyard becomes this account's webhook. Then send a test email to <code>{DEMO_RECIPIENT}</code>: its
-        delivery, open and click arrive at the catcher, live; make the catcher fail and watch the retries.
+        Catch the webhooks here: a receiver inside Mailyard becomes <span data-testid="demo-account">{account.name}</span>'s webhook. Then send a test email to{' '}
+        <code>{DEMO_RECIPIENT}</code>: its delivery, open and click arrive at the catcher, live; make the catcher fail and watch the retries.
       </p>
       <p>
         <button type="button" className="button primary" data-testid="demo-catch" disabled={catcher !== null} onClick={() => void catchHere()}>
@@ -132,7 +132,7 @@ export function Overview() {
           </button>
         </p>
       )}
-      {account && steps && (!steps.sent || !steps.webhook || tried) && <TryIt account={account} />}
+      {account && steps && (!steps.sent || !steps.webhook || tried) && <TryIt key={account.id} account={account} />}
       {health && (
         <section className="card" aria-labelledby="listeners">
           <h2 id="listeners">Listeners</h2>

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { DUPLICATES_RULE } from '../../../src-shared/duplicates';
 import { EMAIL_EVENT_KINDS, WEBHOOK_METHODS, type WebhookMethod } from '../../../src-shared/events';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
 import { RECEIVER_CHECK_LIMITS, type ReceiverCheckReport, type ReceiverCheckResult } from '../../../src-shared/schemas/receiver-check';
@@ -17,6 +18,19 @@ function headersOf(text: string): Record<string, string> {
   return Object.fromEntries(pairs);
 }
 
+/** What a check that judges processing saw of it: the effects count's growth against a correct receiver's, or that it was not observed. */
+function processedWords(processed: NonNullable<ReceiverCheckResult['processed']>): string {
+  const expected = `a correct receiver: +${processed.expected}`;
+  return processed.observed === null ? `Processing not observed (${expected})` : `Processed +${processed.observed} (${expected})`;
+}
+
+/** The fold's label: how many requests the check sent, or for the quick-ack check how many answers it graded. */
+function foldLabel(check: ReceiverCheckResult): string {
+  const n = check.exchanges.length;
+  if (check.id === 'quick-ack') return `${n} answer${n === 1 ? '' : 's'} graded (the event checks')`;
+  return `${n} request${n === 1 ? '' : 's'}`;
+}
+
 function CheckRow({ check }: { check: ReceiverCheckResult }) {
   return (
     <li className="receiver-check" data-testid={`receiver-check-${check.id}`} data-status={check.status}>
@@ -27,14 +41,20 @@ function CheckRow({ check }: { check: ReceiverCheckResult }) {
       </div>
       <p className="muted small">Expected: {check.expected}</p>
       {check.detail && <p className={check.status === 'failed' ? 'error small' : 'muted small'}>{check.detail}</p>}
+      {check.processed && check.status !== 'skipped' && (
+        <p className={`small ${check.processed.observed === null ? 'muted' : ''}`} data-testid={`receiver-processed-${check.id}`}>
+          {processedWords(check.processed)}
+        </p>
+      )}
       {check.exchanges.length > 0 && (
         <details>
-          <summary className="small">
-            {check.exchanges.length} request{check.exchanges.length === 1 ? '' : 's'}:{' '}
+          <summary className="small" data-testid={`receiver-fold-${check.id}`}>
+            {foldLabel(check)}:{' '}
             {check.exchanges.map((e) => `${e.response ? e.response.status : (e.error?.code ?? 'no answer')} in ${e.duration_ms} ms`).join(', ')}
           </summary>
-          {check.exchanges.map((e) => (
-            <div key={e.label} className="receiver-exchange">
+          {check.exchanges.map((e, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the exchanges are a fixed record of one run; two of a check may share a label
+            <div key={i} className="receiver-exchange">
               <p className="small">
                 <strong>{e.label}</strong>: {e.request.method} {e.request.url}
               </p>
@@ -55,6 +75,29 @@ function CheckRow({ check }: { check: ReceiverCheckResult }) {
   );
 }
 
+/** The verdict, naming the failed checks, then the checks, the failed ones first. */
+function Report({ report }: { report: ReceiverCheckReport }) {
+  const failed = report.checks.filter((c) => c.status === 'failed');
+  const ordered = [...failed, ...report.checks.filter((c) => c.status !== 'failed')];
+  const { passed, skipped } = report.counts;
+  return (
+    <div data-testid="receiver-report">
+      <p className={report.passed ? 'notice' : 'error'} data-testid="receiver-verdict">
+        {report.passed
+          ? `Passed: ${passed} passed, 0 failed, ${skipped} skipped`
+          : `Failed: ${failed.map((c) => c.id).join(', ')} (${failed.length} of ${report.checks.length} checks). ${passed} passed, ${skipped} skipped`}{' '}
+        ({report.method} {report.url}, {report.duration_ms} ms).
+        {report.effects_url === null && ' Processing was not observed (no effects URL): the duplicate checks graded the answers only.'}
+      </p>
+      <ul className="receiver-checks">
+        {ordered.map((c) => (
+          <CheckRow key={c.id} check={c} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /**
  * "Certify your receiver": sends the URL the person names what the service will send it, and shows each
  * check graded with its requests and answers. Starts from the account's email-event webhook.
@@ -69,6 +112,7 @@ export function CertifyReceiver({ account, webhook }: { account: AccountRecord; 
   );
   const [signed, setSigned] = useState(account.signing_secret !== null);
   const [ackWithin, setAckWithin] = useState<number>(RECEIVER_CHECK_LIMITS.defaultAckWithinMs);
+  const [effectsUrl, setEffectsUrl] = useState('');
   const [report, setReport] = useState<ReceiverCheckReport | null>(null);
   const { busy, error, run } = useRun();
   // The subscription's kinds: the account's email-event webhook's, every kind when it has none.
@@ -83,6 +127,7 @@ export function CertifyReceiver({ account, webhook }: { account: AccountRecord; 
         method,
         headers: headersOf(headers),
         ack_within_ms: ackWithin,
+        ...(effectsUrl.trim() !== '' ? { effects_url: effectsUrl.trim() } : {}),
         ...(enabled.length > 0 ? { events: enabled } : {}),
         ...(signed && account.signing_secret ? { signing_secret: account.signing_secret } : {}),
       };
@@ -95,7 +140,8 @@ export function CertifyReceiver({ account, webhook }: { account: AccountRecord; 
       <div className="card-head">
         <h2 id="certify-title">Certify your receiver</h2>
         <span className="muted small">
-          Sends your endpoint what the service will: every event kind, a duplicate, events out of order, unknown fields, a missing and a wrong secret.
+          Sends your endpoint what the service will: every event kind, a duplicate, events out of order, two events of one kind for one message, unknown fields,
+          a missing and a wrong secret.
         </span>
       </div>
       <form onSubmit={submit} className="grid2">
@@ -122,6 +168,19 @@ export function CertifyReceiver({ account, webhook }: { account: AccountRecord; 
             value={ackWithin}
             onChange={(e) => setAckWithin(Number(e.target.value))}
           />
+        </label>
+        <label className="field span2">
+          <span>Effects URL (optional): a GET your receiver answers with {'{"processed": N}'}, the events it has acted on so far</span>
+          <input
+            className="input"
+            aria-label="Effects URL"
+            value={effectsUrl}
+            onChange={(e) => setEffectsUrl(e.target.value)}
+            placeholder="http://127.0.0.1:3000/test/processed"
+          />
+          <span className="muted small">
+            With it, the duplicate and the pairs of different events are graded on what your receiver did with them, not only on its answers. {DUPLICATES_RULE}
+          </span>
         </label>
         <label className="field span2">
           <span>Receiver headers</span>
@@ -158,19 +217,7 @@ export function CertifyReceiver({ account, webhook }: { account: AccountRecord; 
           {error}
         </p>
       )}
-      {report && (
-        <div data-testid="receiver-report">
-          <p className={report.passed ? 'notice' : 'error'} data-testid="receiver-verdict">
-            {report.passed ? 'Passed' : 'Failed'}: {report.counts.passed} passed, {report.counts.failed} failed, {report.counts.skipped} skipped (
-            {report.method} {report.url}, {report.duration_ms} ms)
-          </p>
-          <ul className="receiver-checks">
-            {report.checks.map((c) => (
-              <CheckRow key={c.id} check={c} />
-            ))}
-          </ul>
-        </div>
-      )}
+      {report && <Report report={report} />}
     </section>
   );
 }

@@ -15,6 +15,7 @@ import { appError } from '../../error-catalogue';
 import { monotonicUlids } from '../../ids';
 import type { LiveBus } from '../../live-bus';
 import type { CatcherRequestRow, CatchersRepo, CatcherWithCount } from '../../store/catchers.repo';
+import type { OwnListener } from '../../store/webhooks.repo';
 import type { AccountsService } from '../accounts.service';
 import type { WebhooksService } from '../webhooks.service';
 import { type CatcherAnswer, decideAnswer } from './answer';
@@ -27,6 +28,29 @@ export const catcherPath = (id: string): string => `/catch/${id}`;
 export function isOwnCatcherUrl(base: string, url: URL): boolean {
   if (base === '') return false;
   return url.origin === new URL(base).origin && /^\/catch\/[0-9A-Z]{26}(\/|$)/.test(url.pathname);
+}
+
+/**
+ * The catchers of the listener whose URL `listener` answers (empty until it listens), as the webhooks'
+ * store needs them: a webhook pointing at a catcher is kept as the catcher's path and read as its URL
+ * on the listener now, so it follows the catcher to another port.
+ */
+export function catcherUrls(listener: () => string): OwnListener {
+  return {
+    catcherPath(value) {
+      let url: URL;
+      try {
+        url = new URL(value);
+      } catch {
+        return null;
+      }
+      return isOwnCatcherUrl(listener(), url) ? url.pathname + url.search : null;
+    },
+    urlOf(path) {
+      const base = listener();
+      return base === '' ? null : `${base}${path}`;
+    },
+  };
 }
 
 /** A request as the listener received it. */
@@ -48,6 +72,8 @@ export interface CatchersDeps {
   webhooks: Pick<WebhooksService, 'get' | 'register' | 'update'>;
   /** The HTTP listener's URL, once it listens. */
   baseUrl: () => string;
+  /** Which delivery sent a request carrying a webhook-id, and which of its attempts it is (null: a copy, not an attempt). */
+  sender: (webhookId: string) => { deliveryId: string; attempt: number | null } | undefined;
   live: LiveBus;
 }
 
@@ -128,6 +154,9 @@ export class CatchersService {
     const kept = request.body.subarray(0, CATCHER_LIMITS.bodyKeptBytes);
     const headers = JSON.stringify(request.headers);
     const webhookId = request.headers['webhook-id'];
+    // An attempt of one of this emulator's deliveries, numbered as the delivery's log numbers it; a copy of
+    // one's request (Copy as curl, replayed) names the delivery but is not one of its attempts.
+    const sender = webhookId !== undefined && ULID.test(webhookId) ? this.deps.sender(webhookId) : undefined;
     let answer: CatcherAnswer | undefined;
     const row = this.deps.repo.record(
       {
@@ -143,7 +172,8 @@ export class CatchersService {
         emulator_at: isoTimestamp(this.deps.clock.now()),
         // A receiver holds the account's current secret: a request verifies when one of its signatures is that secret's.
         signature: signatureVerdict(this.deps.accounts.signingSecrets(catcher.account_id)[0] ?? null, request.headers, request.body, wallNow),
-        delivery_id: webhookId !== undefined && ULID.test(webhookId) ? webhookId : null,
+        delivery_id: sender?.deliveryId ?? null,
+        attempt: sender?.attempt ?? null,
       },
       (n) => {
         answer = decideAnswer(mode, n, request.headers);

@@ -4,7 +4,7 @@ import { webhookBody } from '../../../../src-shared/payload-format';
 import type { ReceiverCheckOptions, ReceiverExchange } from '../../../../src-shared/schemas/receiver-check';
 import { generateSigningSecret } from '../../dispatch/sign';
 import { monotonicUlids } from '../../ids';
-import { defaultPayload } from '../events/synthetic-events';
+import { bounceDefaults, defaultPayload } from '../events/synthetic-events';
 
 /** One request of a check: a delivery's id and body, the headers the webhook is configured with, how it is signed. */
 export interface PlannedRequest {
@@ -28,12 +28,21 @@ export interface PlannedCheck {
   expected: string;
   requests: PlannedRequest[];
   grade: Grade;
+  /**
+   * How many of its requests a correct receiver acts on (a duplicate: 1 of 2; two different events: 2),
+   * for the checks that judge processing. Graded against the receiver's effects count when it has an
+   * effects URL; without one, it is said not to be observed.
+   */
+  acts?: number;
   /** Why the check does not apply to this configuration (it then sends nothing). */
   skipped?: string;
 }
 
 /** Header names that say "this is the shared secret". */
 const SECRET_NAME = /secret|token|auth|key|signature|password/i;
+
+/** Whom every event of a check is about. */
+const RECIPIENT = 'receiver-check@example.com';
 
 /** Standard Webhooks receivers refuse timestamps older than 5 minutes; this is twice that. */
 export const STALE_TIMESTAMP_S = 10 * 60;
@@ -88,7 +97,7 @@ export function planChecks(options: ReceiverCheckOptions, kinds: readonly EmailE
   const secret = options.signing_secret ?? null;
   const headers = options.headers;
   const body = (kind: EmailEventKind, refId: string, extra: Record<string, unknown> = {}) => {
-    const payload = { ...defaultPayload(kind, { timestamp: new Date().toISOString(), refId, recipient: 'receiver-check@example.com' }), ...extra };
+    const payload = { ...defaultPayload(kind, { timestamp: new Date().toISOString(), refId, recipient: RECIPIENT }), ...extra };
     return JSON.stringify(webhookBody(options.payload_format, payload as { event: EmailEventKind }));
   };
   const request = (label: string, kind: EmailEventKind, more: Partial<PlannedRequest> = {}): PlannedRequest => ({
@@ -112,13 +121,14 @@ export function planChecks(options: ReceiverCheckOptions, kinds: readonly EmailE
   const dup = request(`${first} event`, first);
   checks.push({
     id: 'duplicate',
-    title: 'The same event twice (same ref_id and event, as a retry sends it)',
-    expected: 'both answered 2xx (a receiver deduplicates by ref_id, it does not refuse)',
+    title: 'The same event twice (one webhook-id and body, as a retry sends it)',
+    expected: 'both answered 2xx, and acted on once',
     requests: [
       { ...dup, label: `${first} event, first time` },
       { ...dup, label: `${first} event, again` },
     ],
     grade: acknowledged,
+    acts: 1,
   });
 
   const later = kinds.find((k) => k === 'click') ?? kinds.find((k) => k !== 'delivery');
@@ -126,7 +136,7 @@ export function planChecks(options: ReceiverCheckOptions, kinds: readonly EmailE
   checks.push({
     id: 'out-of-order',
     title: later ? `Events out of order (a ${later} before its delivery)` : 'Events out of order',
-    expected: 'both answered 2xx',
+    expected: 'both answered 2xx, and both acted on',
     requests:
       later && kinds.includes('delivery')
         ? [
@@ -135,7 +145,35 @@ export function planChecks(options: ReceiverCheckOptions, kinds: readonly EmailE
           ]
         : [],
     grade: acknowledged,
+    acts: 2,
     ...(later && kinds.includes('delivery') ? {} : { skipped: 'needs delivery and one other kind in the subscription' }),
+  });
+
+  // One kind twice for one recipient of one send, two events: what soft-bounce-gives-up@ sends (soft,
+  // then hard), or a message opened twice. A receiver keyed on ref_id, event and recipient drops one.
+  const twice = (['bounce', 'open', 'click'] as const).find((k) => kinds.includes(k));
+  const message = newId();
+  // A minute later, as the simulator's soft-bounce addresses give up.
+  const second = { timestamp: new Date(Date.now() + 60_000).toISOString() };
+  checks.push({
+    id: 'same-kind-twice',
+    title:
+      twice === 'bounce'
+        ? 'Two bounces of one message (soft, then hard: one ref_id and recipient, two webhook-ids)'
+        : `Two ${twice ?? 'event'}s of one message (one ref_id and recipient, two webhook-ids)`,
+    expected: 'both answered 2xx, and both acted on',
+    requests:
+      twice === 'bounce'
+        ? [
+            request('soft bounce', 'bounce', { body: body('bounce', message, bounceDefaults(RECIPIENT, { bounce_type: 'soft' })) }),
+            request('then its hard bounce', 'bounce', { body: body('bounce', message, second) }),
+          ]
+        : twice
+          ? [request(`${twice} event`, twice, { body: body(twice, message) }), request(`another ${twice} event`, twice, { body: body(twice, message, second) })]
+          : [],
+    grade: acknowledged,
+    acts: 2,
+    ...(twice ? {} : { skipped: 'needs bounce, open or click in the subscription' }),
   });
 
   checks.push({

@@ -36,8 +36,8 @@ export async function checkReceiver(options: ReceiverCheckOptions, transport: Re
 }
 
 /**
- * The control API's receiver checks. A check makes the emulator send requests to a URL its caller names,
- * so that URL passes the same policy as a webhook's (url-check.ts: reachable; in strict mode https and
+ * The control API's receiver checks. A check makes the emulator send requests to a URL its caller names
+ * (and read its effects URL), so each URL passes the same policy as a webhook's (url-check.ts: reachable; in strict mode https and
  * public, and every connection's address checked again): a check reaches nothing a webhook could not.
  */
 export class ReceiverCheckService {
@@ -51,6 +51,8 @@ export class ReceiverCheckService {
     this.running++;
     try {
       await checkUrl(this.deps.urlPolicy, options.url, 'url');
+      // The effects URL is fetched by the emulator too: the same policy.
+      if (options.effects_url !== undefined) await checkUrl(this.deps.urlPolicy, options.effects_url, 'effects_url');
       return await checkReceiver(options, this.deps.transport, this.stopping.signal);
     } finally {
       this.running--;

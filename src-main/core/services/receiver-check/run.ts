@@ -8,6 +8,7 @@ import {
 } from '../../../../src-shared/schemas/receiver-check';
 import { attemptRequest, type HttpAttemptRequest, type HttpAttemptResult } from '../../dispatch/attempt';
 import { utf8Excerpt } from '../../dispatch/body-excerpt';
+import { judgeProcessing, readEffects } from './effects';
 import { describeExchange, planChecks, secretHeaderOf, type PlannedRequest } from './plan';
 
 /** Sends one request as the dispatcher sends an attempt (its undici agent, time-out and body limit). */
@@ -32,11 +33,14 @@ function exchangeOf(label: string, request: HttpAttemptRequest, result: HttpAtte
   };
 }
 
-/** The quick-ack check over the event checks' answers: each answered within the bound. */
+/**
+ * The quick-ack check over the event checks' answers: each answered within the bound. Its exchanges are
+ * every answer it graded (the evidence), the slow ones named in its detail.
+ */
 function quickAck(events: ReceiverCheckResult[], ackWithinMs: number): ReceiverCheckResult {
   const answered = events.flatMap((c) => c.exchanges).filter((e) => e.response !== null);
   const slow = answered.filter((e) => e.duration_ms > ackWithinMs);
-  const slowest = [...answered].sort((a, b) => b.duration_ms - a.duration_ms)[0];
+  const slowest = Math.max(0, ...answered.map((e) => e.duration_ms));
   return {
     id: 'quick-ack',
     title: `Each event acknowledged within ${ackWithinMs} ms`,
@@ -44,11 +48,12 @@ function quickAck(events: ReceiverCheckResult[], ackWithinMs: number): ReceiverC
     status: slow.length > 0 ? 'failed' : answered.length > 0 ? 'passed' : 'skipped',
     detail:
       slow.length > 0
-        ? `${slow.map(describeExchange).join('; ')} (over ${ackWithinMs} ms)`
+        ? `${slow.map(describeExchange).join('; ')} (over ${ackWithinMs} ms; ${slow.length} of ${answered.length} answers)`
         : answered.length > 0
-          ? ''
+          ? `all ${answered.length} answers within ${ackWithinMs} ms, the slowest in ${slowest} ms`
           : 'no event was answered, so there is no time to grade',
-    exchanges: slow.length > 0 ? slow : slowest ? [slowest] : [],
+    exchanges: answered,
+    processed: null,
   };
 }
 
@@ -72,17 +77,31 @@ export async function runReceiverCheck(options: ReceiverCheckOptions, runner: Re
     );
     return exchangeOf(p.label, request, await runner.send(request));
   };
+  const { effects_url: effectsUrl } = options;
+  const effects = effectsUrl === undefined ? undefined : () => readEffects(effectsUrl, runner);
   const checks: ReceiverCheckResult[] = [];
   for (const planned of planChecks(options, kinds)) {
-    const { grade, requests, skipped, ...described } = planned;
+    const { grade, requests, skipped, acts, ...described } = planned;
     if (skipped !== undefined) {
-      checks.push({ ...described, status: 'skipped', detail: skipped, exchanges: [] });
+      checks.push({ ...described, status: 'skipped', detail: skipped, exchanges: [], processed: null });
       continue;
     }
+    // What the receiver had acted on before and after this check's requests, for a check that judges it.
+    const observe = acts !== undefined ? effects : undefined;
+    const before = await observe?.();
     const exchanges: ReceiverExchange[] = [];
     for (const p of requests) exchanges.push(await send(p));
+    const after = await observe?.();
     const failure = grade(exchanges);
-    checks.push({ ...described, status: failure === null ? 'passed' : 'failed', detail: failure ?? '', exchanges });
+    const processing = acts === undefined ? undefined : judgeProcessing(acts, before && after && { before, after });
+    const problems = [failure, processing?.problem].filter((p): p is string => p !== undefined && p !== null);
+    checks.push({
+      ...described,
+      status: problems.length === 0 ? 'passed' : 'failed',
+      detail: problems.length > 0 ? problems.join('; ') : (processing?.note ?? ''),
+      exchanges,
+      processed: processing?.processed ?? null,
+    });
   }
   // Graded right after the events it reads, before the other checks.
   checks.splice(kinds.length, 0, quickAck(checks.slice(0, kinds.length), options.ack_within_ms));
@@ -94,6 +113,7 @@ export async function runReceiverCheck(options: ReceiverCheckOptions, runner: Re
     events: kinds,
     secret_header: secretHeaderOf(options.headers, options.secret_header),
     signed: options.signing_secret !== undefined,
+    effects_url: effectsUrl ?? null,
     ack_within_ms: options.ack_within_ms,
     timeout_ms: runner.timeoutMs,
     started_at: startedAt.toISOString(),

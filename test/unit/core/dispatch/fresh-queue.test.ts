@@ -48,11 +48,14 @@ describe('FreshQueue', () => {
       updated_at: '2026-11-22T14:00:01.000Z',
     };
     q.push(made);
-    q.push({ ...row('b'), target_url: 'http://127.0.0.1/moved' });
+    q.push({ ...row('b'), target_url: 'http://127.0.0.1/moved', webhook_id: 'a' });
     expect(q.take()).toBe('a');
     expect(q.untried('{"event":"delivery"}', 'later')).toEqual({ ...made, payload: '{"event":"delivery"}', status: 'sending', updated_at: 'later' });
     expect(q.take()).toBe('b');
     // A delivery made after its target moved keeps the URL it was made with.
-    expect(q.untried('{}', 'later').target_url).toBe('http://127.0.0.1/moved');
+    const b = q.untried('{}', 'later');
+    expect(b.target_url).toBe('http://127.0.0.1/moved');
+    // A duplicate keeps the webhook-id of the delivery it repeats.
+    expect(b.webhook_id).toBe('a');
   });
 });
