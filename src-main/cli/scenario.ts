@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ScenarioReport, ScenarioRun } from '../../src-shared/scenario/report';
+import { inconclusiveReason, type ScenarioReport, type ScenarioRun } from '../../src-shared/scenario/report';
 import { createEmulator } from '../core';
 import { formatScenarioError, parseScenario, runRequestOf } from '../core/scenario/parse';
 import { writeReportFiles } from '../core/scenario/scenario.service';
@@ -9,7 +9,8 @@ import { writeReportFiles } from '../core/scenario/scenario.service';
 export const SCENARIO_USAGE = `Usage: mailyard scenario run <file> [options]
 
 Runs a QA scenario file (YAML or JSON, docs/scenarios.md) and prints its verdict.
-Exit status: 0 pass, 1 fail (an expectation violated, the run stopped or in error), 2 a bad file or command line.
+Exit status: 0 pass; 1 fail (an expectation violated, the run stopped or in error); 2 a bad file or
+command line; 3 inconclusive (an expectation had nothing to judge, or the scenario sets none).
 
 Options:
   --url URL          run on a running emulator (default: one started in memory for the run)
@@ -27,21 +28,29 @@ interface Io {
 function progressLine(run: ScenarioRun): string {
   const p = run.progress;
   const pct = Math.round(p.fraction * 100);
-  return `[${String(pct).padStart(3)}%] ${run.status}: ${p.sends}${p.plannedSends ? `/${p.plannedSends}` : ''} sends, ${p.events} events, ${p.acknowledged} acknowledged, ${p.failedAttempts} failed attempts, ${p.violations} violations (${Math.round(p.emulatedMs / 1000)} s emulated, ${Math.round(p.elapsedMs / 1000)} s wall)`;
+  return `[${String(pct).padStart(3)}%] ${run.status}: ${p.sends}${p.plannedSends ? `/${p.plannedSends}` : ''} sends, ${p.events} events, ${p.deliveries} webhook deliveries (${p.attempts} attempts, ${p.failedAttempts} failed), ${p.acknowledged} acknowledged, ${p.violations} violations (${Math.round(p.emulatedMs / 1000)} s emulated, ${Math.round(p.elapsedMs / 1000)} s wall)`;
 }
+
+/** How the summary marks an expectation's result. */
+const RESULT_TAG = { passed: 'ok', failed: 'FAIL', 'not-judged': 'NOT JUDGED' } as const;
+
+/** The exit status of a finished run: 0 pass, 1 fail (error and stopped included), 3 inconclusive. */
+export const VERDICT_EXIT = { pass: 0, fail: 1, inconclusive: 3 } as const;
 
 /** The verdict and each expectation, with the violations that broke it (the first five of each). */
 export function summaryLines(report: ScenarioReport): string[] {
   const lines = [`Scenario "${report.scenario.name}": ${report.verdict.toUpperCase()} (${report.run.status})`];
   if (report.run.error) lines.push(`  error: ${report.run.error}`);
+  const why = inconclusiveReason(report);
+  if (why) lines.push(`  inconclusive: ${why}`);
   for (const e of report.expectations) {
-    lines.push(`  ${e.passed ? 'ok  ' : 'FAIL'} ${e.id}: ${e.description} (${e.observed})`);
+    lines.push(`  ${RESULT_TAG[e.result].padEnd(10)} ${e.id}: ${e.description} (${e.observed})`);
     for (const v of e.violations.slice(0, 5)) lines.push(`         violation ${v.expectation}: ${v.message}${v.messageId ? ` [message ${v.messageId}]` : ''}`);
     if (e.violations.length > 5) lines.push(`         ... and ${e.violations.length - 5} more`);
   }
   const t = report.totals;
   lines.push(
-    `  totals: ${t.sends} sends to ${t.recipients} recipients, ${t.events} events, ${t.deliveries} delivery attempts, ${t.acknowledged} acknowledged, ${t.retries} retries, ${t.gaveUp} given up`,
+    `  totals: ${t.sends} sends to ${t.recipients} recipients, ${t.events} events, ${t.deliveries} webhook deliveries (${t.attempts} attempts, ${t.retries} of them retries), ${t.acknowledged} acknowledged, ${t.gaveUp} given up`,
   );
   return lines;
 }
@@ -175,5 +184,5 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
   for (const line of summaryLines(report)) say(line);
   say(`Report: ${join(reportDir, 'report.html')} (and report.json; the run's log in run.log)`);
   if (json) io.out(JSON.stringify(report, null, 2));
-  return report.verdict === 'pass' ? 0 : 1;
+  return VERDICT_EXIT[report.verdict];
 }

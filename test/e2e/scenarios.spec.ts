@@ -112,3 +112,48 @@ test('Scenarios: a violated expectation is listed with a link to the message tha
   await expect(page).toHaveURL(`${served.url}${href}`);
   await expect(page.getByTestId('message-detail')).toContainText('same@example.test');
 });
+
+test('Scenarios: traffic only, with no app and no webhook, is INCONCLUSIVE: each expectation that judged nothing is named, none reads passed', async ({
+  served,
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const errors = watchErrors(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${served.url}/scenarios`);
+  await page.getByLabel('Scenario (YAML or JSON)').fill(`version: 1
+name: Nothing to judge
+clock: { speed: 60 }
+traffic: { count: 6, rate: 20/s }
+outcomes:
+  - match: { pattern: "user1@*" }
+    fate: hard_bounce
+expect:
+  receiver: { acknowledgedAll: true }
+  app: { noSendAfterHardBounce: true }
+`);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('scenario-status')).toHaveText('inconclusive', { timeout: 40_000 });
+  const report = page.getByTestId('scenario-report');
+  await expect(report.getByTestId('scenario-verdict')).toHaveText('INCONCLUSIVE');
+  await expect(report.getByTestId('scenario-inconclusive')).toContainText('2 expectations judged nothing: acknowledgedAll (no event went to a webhook');
+  await expect(report.getByTestId('scenario-inconclusive')).toContainText('noSendAfterHardBounce (there is no app');
+  const rows = report.getByTestId('scenario-expectations').getByRole('row');
+  await expect(rows.filter({ hasText: 'acknowledgedAll' })).toContainText('not judged');
+  await expect(rows.filter({ hasText: 'noSendAfterHardBounce' })).toContainText('not judged');
+  await expect(report.getByTestId('scenario-expectations')).not.toContainText('passed');
+  // The events happened (five deliveries and a bounce); no webhook took them.
+  const total = (label: string) =>
+    report
+      .getByLabel('Totals')
+      .locator('div')
+      .filter({ hasText: new RegExp(`^${label}`) })
+      .locator('dd');
+  await expect(total('Events')).toHaveText('6');
+  await expect(total('Webhook deliveries')).toHaveText('0');
+  await expect(total('Delivery attempts')).toHaveText('0');
+  await expect(page.getByTestId('scenario-runs')).toContainText('inconclusive');
+  await report.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('scenario-inconclusive.png'), fullPage: true });
+  expect(errors).toEqual([]);
+});

@@ -57,7 +57,7 @@ outcomes:
     fate: spam
 expect:
   receiver: { acknowledgedAll: true, noGiveUps: true, p95Ms: 5000 }
-  app: { noSendAfterHardBounce: true, maxSendsPerRecipient: 1 }
+  app: { maxSendsPerRecipient: 1 }
 `);
     expect(run.status).toMatch(/starting|running/);
     const report = await finished(run.id);
@@ -65,9 +65,8 @@ expect:
     expect(report.verdict).toBe('pass');
     expect(report.totals.sends).toBe(6);
     expect(report.totals.recipients).toBe(6);
-    // 4 deliveries, 1 hard bounce, 1 delivery + spam: 7 events, each acknowledged.
-    expect(report.totals.events).toBe(7);
-    expect(report.totals.acknowledged).toBe(7);
+    // 4 deliveries, 1 hard bounce, 1 delivery + spam: 7 events, a webhook delivery each, each acknowledged at its first attempt.
+    expect(report.totals).toMatchObject({ events: 7, deliveries: 7, attempts: 7, acknowledged: 7 });
     const bodies = receiver.requests.map((r) => JSON.parse(r.body) as { event: string; recipient: { email: string }; bounce_type?: string });
     expect(bodies.find((b) => b.recipient.email === 'user1@example.test')).toMatchObject({ event: 'bounce', bounce_type: 'hard' });
     expect(
@@ -80,7 +79,6 @@ expect:
       ['acknowledgedAll', true],
       ['p95Ms', true],
       ['noGiveUps', true],
-      ['noSendAfterHardBounce', true],
       ['maxSendsPerRecipient', true],
     ]);
     expect(report.series.eventsByKind.reduce((n, r) => n + r.count, 0)).toBe(7);
@@ -165,13 +163,65 @@ expect:
     expect(report.totals.events).toBe(3);
     expect(report.totals.acknowledged).toBe(3);
     expect(report.expectations.map((e) => [e.id, e.passed, e.observed])).toEqual([
-      ['acknowledgedAll', true, '3 of 3 events acknowledged'],
+      ['acknowledgedAll', true, '3 of 3 webhook deliveries acknowledged'],
       ['noGiveUps', true, expect.any(String)],
     ]);
     // Reached the receiver only after the duration: the run moved the clock to the retries.
     const late = receiver.requests.slice(before).map((r) => JSON.parse(r.body) as { recipient: { email: string } });
     expect(late.map((b) => b.recipient.email).sort()).toEqual(['late1@example.test', 'late2@example.test', 'late3@example.test']);
     expect(Date.parse(report.run.finishedAt!) - Date.parse(report.run.startedAt)).toBeGreaterThan(10 * 60_000);
+  });
+
+  it('traffic only, no app, no webhook: inconclusive, never a pass, naming each expectation that judged nothing', async () => {
+    const run = await startRun(`version: 1
+name: nothing to judge
+clock: { speed: 100 }
+traffic: { count: 6, rate: 20/s }
+outcomes:
+  - match: { pattern: "user1@*" }
+    fate: hard_bounce
+expect:
+  receiver: { acknowledgedAll: true }
+  app: { noSendAfterHardBounce: true }
+`);
+    const report = await finished(run.id);
+    expect(report.verdict).toBe('inconclusive');
+    expect(report.run.status).toBe('inconclusive');
+    expect(report.expectations.map((e) => [e.id, e.result, e.passed])).toEqual([
+      ['acknowledgedAll', 'not-judged', false],
+      ['noSendAfterHardBounce', 'not-judged', false],
+    ]);
+    // The events happened (a bounce and five deliveries); no webhook took them.
+    expect(report.totals).toMatchObject({ sends: 6, events: 6, deliveries: 0, attempts: 0 });
+    const html = (await emu.request('GET', `/emulator/scenarios/runs/${run.id}/report.html`)).text;
+    expect(html).toContain('<span class="badge">INCONCLUSIVE</span>');
+    expect(html).toMatch(/Inconclusive: 2 expectations judged nothing: acknowledgedAll \(no event went to a webhook/);
+  });
+
+  it('deliveries and their attempts are counted apart: 6 deliveries each answered 500 twice are 6 deliveries and 18 attempts', async () => {
+    const tries = new Map<string, number>();
+    receiver.answer = (req) => {
+      const id = String(req.headers['webhook-id']);
+      tries.set(id, (tries.get(id) ?? 0) + 1);
+      return tries.get(id)! <= 2 ? 500 : 200;
+    };
+    try {
+      const run = await startRun(`version: 1
+name: retried
+clock: { speed: 100 }
+duration: 1m
+webhook: { url: ${receiver.url} }
+traffic: { count: 6, rate: 20/s }
+expect:
+  receiver: { acknowledgedAll: true, noGiveUps: true }
+`);
+      const report = await finished(run.id, 60_000);
+      expect(report.totals).toMatchObject({ sends: 6, events: 6, deliveries: 6, attempts: 18, retries: 12, acknowledged: 6 });
+      expect(report.run.progress).toMatchObject({ events: 6, deliveries: 6, attempts: 18, acknowledged: 6, failedAttempts: 12 });
+      expect(report.verdict).toBe('pass');
+    } finally {
+      receiver.answer = undefined;
+    }
   });
 
   it('stop ends a long run early with status stopped', async () => {

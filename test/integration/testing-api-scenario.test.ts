@@ -23,10 +23,10 @@ describe('yard.runScenario', () => {
       webhook: { url: receiver.url },
       traffic: { count: 4, rate: '20/s', to: 'reader{n}@example.test' },
       outcomes: [{ match: { pattern: 'reader4@*' }, fate: 'unsubscribe', after: '5s' }],
-      expect: { receiver: { acknowledgedAll: true }, app: { noSendAfterUnsubscribe: true } },
+      expect: { receiver: { acknowledgedAll: true }, app: { maxSendsPerRecipient: 1 } },
     });
     expect(report.verdict).toBe('pass');
-    expect(report.totals).toMatchObject({ sends: 4, events: 5, acknowledged: 5 });
+    expect(report.totals).toMatchObject({ sends: 4, events: 5, deliveries: 5, attempts: 5, acknowledged: 5 });
     expect(report.series.eventsByKind.map((r) => r.kind).sort()).toEqual(expect.arrayContaining(['delivery', 'unsubscribe']));
   });
 

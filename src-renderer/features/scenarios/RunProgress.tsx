@@ -6,6 +6,7 @@ const STATUS_TONE: Record<ScenarioRun['status'], string> = {
   running: 'info',
   passed: 'ok',
   failed: 'bad',
+  inconclusive: 'warn',
   stopped: 'muted',
   error: 'bad',
 };
@@ -33,7 +34,8 @@ export function RunProgress({ run, onStop, stopping }: { run: ScenarioRun; onSto
   const counts: Array<[string, string | number, string]> = [
     ['Sends', p.plannedSends !== null ? `${p.sends} / ${p.plannedSends}` : p.sends, 'sends'],
     ['Events', p.events, 'events'],
-    ['Deliveries', p.deliveries, 'deliveries'],
+    ['Webhook deliveries', p.deliveries, 'deliveries'],
+    ['Delivery attempts', p.attempts, 'attempts'],
     ['Acknowledged', p.acknowledged, 'acknowledged'],
     ['Failed attempts', p.failedAttempts, 'failed'],
     ['Violations', p.violations, 'violations'],

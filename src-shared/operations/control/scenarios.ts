@@ -30,13 +30,14 @@ export const ScenarioFileError = z.object({
   message: z.string(),
 });
 
-export const ScenarioRunStatusSchema = z.enum(['starting', 'running', 'passed', 'failed', 'stopped', 'error']);
+export const ScenarioRunStatusSchema = z.enum(['starting', 'running', 'passed', 'failed', 'inconclusive', 'stopped', 'error']);
 export const ScenarioProgressSchema = z.object({
   fraction: z.number(),
   sends: z.number().int(),
   plannedSends: z.number().int().nullable(),
   events: z.number().int(),
   deliveries: z.number().int(),
+  attempts: z.number().int(),
   acknowledged: z.number().int(),
   failedAttempts: z.number().int(),
   violations: z.number().int(),
@@ -68,13 +69,14 @@ const MsOrNull = z.number().nullable();
 export const ScenarioReportSchema = z.object({
   version: z.literal(1),
   run: ScenarioRunSchema,
-  verdict: z.enum(['pass', 'fail']),
+  verdict: z.enum(['pass', 'fail', 'inconclusive']),
   scenario: z.object({ name: z.string(), file: z.string().nullable(), clockSpeed: z.number() }),
   totals: z.object({
     sends: z.number(),
     recipients: z.number(),
     events: z.number(),
     deliveries: z.number(),
+    attempts: z.number(),
     acknowledged: z.number(),
     retries: z.number(),
     gaveUp: z.number(),
@@ -86,6 +88,7 @@ export const ScenarioReportSchema = z.object({
     z.object({
       id: z.string(),
       description: z.string(),
+      result: z.enum(['passed', 'failed', 'not-judged']),
       passed: z.boolean(),
       observed: z.string(),
       violations: z.array(Violation),

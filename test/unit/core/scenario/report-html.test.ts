@@ -24,6 +24,7 @@ function report(over: Partial<ScenarioReport> = {}): ScenarioReport {
         plannedSends: 3,
         events: 5,
         deliveries: 5,
+        attempts: 6,
         acknowledged: 4,
         failedAttempts: 1,
         violations: 1,
@@ -33,12 +34,25 @@ function report(over: Partial<ScenarioReport> = {}): ScenarioReport {
     },
     verdict: 'fail',
     scenario: { name: `shop ${EVIL}`, file: 'shop.yaml', clockSpeed: 60 },
-    totals: { sends: 3, recipients: 3, events: 5, deliveries: 5, acknowledged: 4, retries: 1, gaveUp: 0, duplicates: 1, reordered: 0, outageRefusals: 1 },
+    totals: {
+      sends: 3,
+      recipients: 3,
+      events: 5,
+      deliveries: 5,
+      attempts: 6,
+      acknowledged: 4,
+      retries: 1,
+      gaveUp: 0,
+      duplicates: 1,
+      reordered: 0,
+      outageRefusals: 1,
+    },
     expectations: [
-      { id: 'acknowledgedAll', description: 'every event acknowledged', passed: true, observed: '5 of 5', violations: [] },
+      { id: 'acknowledgedAll', description: 'every event acknowledged', result: 'passed', passed: true, observed: '5 of 5', violations: [] },
       {
         id: 'noSendAfterHardBounce',
         description: 'no send after a hard bounce',
+        result: 'failed',
         passed: false,
         observed: '1 send after a bounce',
         violations: [
@@ -142,16 +156,50 @@ describe('renderReportHtml', () => {
     expect(renderReportHtml(report(), assets)).toContain('href="/deliveries/dlv_1"');
   });
 
-  it('renders a run with empty series and no violations (a passing run that sent nothing)', () => {
+  it('renders a run with empty series and no violations (a run that sent nothing: inconclusive, no expectation set)', () => {
     const empty = report({
-      verdict: 'pass',
+      verdict: 'inconclusive',
       expectations: [],
       series: { bucketMs: 0, eventsByKind: [], sends: [], attempts: [] },
       responseTimes: { p50: null, p95: null, p99: null, max: null },
     });
     const html = renderReportHtml(empty, assets);
-    expect(html).toMatch(/<span class="badge">PASS<\/span>/);
+    expect(html).toMatch(/<span class="badge">INCONCLUSIVE<\/span>/);
+    expect(html).toContain('The scenario set no expectations: nothing was judged.');
     expect(html).toContain('id="no-violations"');
     for (const c of charts(html)) expect(c.x).toEqual([]);
+  });
+
+  it('an inconclusive run says so at the top, naming each expectation that judged nothing; its row reads "not judged"', () => {
+    const html = renderReportHtml(
+      report({
+        verdict: 'inconclusive',
+        expectations: [
+          {
+            id: 'acknowledgedAll',
+            description: 'every event acknowledged',
+            result: 'not-judged',
+            passed: false,
+            observed: 'nothing to judge: no event went to a webhook',
+            violations: [],
+          },
+          { id: 'maxSendsPerRecipient', description: 'at most 1', result: 'passed', passed: true, observed: 'at most 1 send', violations: [] },
+        ],
+      }),
+      assets,
+    );
+    expect(html).toMatch(/<header class="verdict none" id="verdict">\s*<h1><span class="badge">INCONCLUSIVE<\/span>/);
+    expect(html).toContain('<title>INCONCLUSIVE: shop');
+    expect(html).toContain('Inconclusive: 1 expectation judged nothing: acknowledgedAll (no event went to a webhook).');
+    const table = /<table id="expectations">[\s\S]*?<\/table>/.exec(html)?.[0] ?? '';
+    expect(table).toMatch(/<tr class="none"><td>– not judged<\/td><td><code>acknowledgedAll<\/code>/);
+    expect(table).not.toMatch(/passed<\/td><td><code>acknowledgedAll/);
+  });
+
+  it('counts webhook deliveries and their attempts apart, each named', () => {
+    const html = renderReportHtml(report(), assets);
+    expect(html).toContain('<dt>Webhook deliveries</dt><dd>5</dd>');
+    expect(html).toContain('<dt>Delivery attempts</dt><dd>6</dd>');
+    expect(html).not.toContain('<dt>Deliveries</dt>');
   });
 });
