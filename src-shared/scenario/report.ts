@@ -29,6 +29,8 @@ export interface ScenarioRun {
   startedAt: string;
   finishedAt: string | null;
   accountId: string;
+  /** The seed of the run's random choices (the scenario's, else 1): a run of the same file with it fires the same events. */
+  seed: number;
   progress: ScenarioProgress;
   /** Why the run ended in `error` (an app that exited or never became ready, nothing to judge, ...). */
   error: string | null;
@@ -69,7 +71,7 @@ export interface ScenarioReport {
   version: 1;
   run: ScenarioRun;
   verdict: ScenarioVerdict;
-  scenario: { name: string; file: string | null; clockSpeed: number };
+  scenario: { name: string; file: string | null; clockSpeed: number; seed: number };
   totals: {
     sends: number;
     recipients: number;

@@ -213,7 +213,7 @@ export function buildReport(input: {
     version: 1,
     run,
     verdict: verdictOf(run.status, exp),
-    scenario: { name: scenario.name, file: input.file, clockSpeed: input.clockSpeed },
+    scenario: { name: scenario.name, file: input.file, clockSpeed: input.clockSpeed, seed: run.seed },
     totals: {
       sends: o.sends,
       recipients: o.recipients.size,

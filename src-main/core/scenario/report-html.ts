@@ -140,7 +140,7 @@ export function renderReportHtml(report: ScenarioReport, opts: RenderReportOptio
 <header class="verdict ${verdict}" id="verdict">
 <h1><span class="badge">${report.verdict.toUpperCase()}</span> ${escapeHtml(report.scenario.name)}</h1>
 <p>Run <code>${escapeHtml(run.id)}</code> · ${escapeHtml(run.status)} · started ${escapeHtml(run.startedAt)}${run.finishedAt ? ` · finished ${escapeHtml(run.finishedAt)}` : ''}
- · clock ×${escapeHtml(report.scenario.clockSpeed)}${report.scenario.file ? ` · file <code>${escapeHtml(report.scenario.file)}</code>` : ''}</p>
+ · clock ×${escapeHtml(report.scenario.clockSpeed)} · seed <span id="seed">${escapeHtml(report.scenario.seed)}</span>${report.scenario.file ? ` · file <code>${escapeHtml(report.scenario.file)}</code>` : ''}</p>
 ${run.error ? `<p class="error">${escapeHtml(run.error)}</p>` : ''}
 ${inconclusive ? `<p class="inconclusive" id="inconclusive">Inconclusive: ${escapeHtml(inconclusive)}. An expectation with nothing to judge is not met.</p>` : ''}
 </header>

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { EMAIL_EVENT_KINDS } from '../../../src-shared/events';
 import type { SendEmailBody, SimulationRule } from '../../../src-shared/schemas/email';
-import type { Scenario } from '../../../src-shared/scenario/format';
+import { scenarioSeed, type Scenario } from '../../../src-shared/scenario/format';
 import { inconclusiveReason, type ScenarioReport, type ScenarioRun, type ScenarioRunStatus } from '../../../src-shared/scenario/report';
 import { isoTimestamp, type EmulatorClock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
@@ -16,7 +16,7 @@ import { buildReport } from './build-report';
 import { faultsFor, type FaultsSeam } from './faults';
 import { ScenarioObserver } from './observer';
 import { RunLog } from './run-log';
-import { eventsFor, outcomeFor } from './plan';
+import { copyKey, eventsFor, outcomeFor } from './plan';
 import { runTraffic } from './traffic';
 
 /** What a run needs of the emulator. */
@@ -79,6 +79,9 @@ export class ScenarioExecution {
   private sendErrors = 0;
   /** The sends the traffic made (their ref_ids): the rest of the account's sends are the app's. */
   private readonly trafficRefs = new Set<string>();
+  /** Each copy's key for the seeded draws (copyKey), by its send's ref_id and recipient, and each send's first. */
+  private readonly copies = new Map<string, string>();
+  private readonly firstCopies = new Map<string, string>();
   readonly log: RunLog;
 
   constructor(
@@ -98,6 +101,7 @@ export class ScenarioExecution {
       startedAt: isoTimestamp(this.startMs),
       finishedAt: null,
       accountId: '',
+      seed: scenarioSeed(scenario),
       error: null,
       progress: {
         fraction: 0,
@@ -169,7 +173,10 @@ export class ScenarioExecution {
     this.observer = new ScenarioObserver(account.id, s.expect, this.startMs, isoTimestamp, s.app !== undefined);
     const savedRules = deps.rules.list();
     const savedSpeed = deps.clock.state().speed;
-    const seed = s.webhookDelivery?.seed ?? 1;
+    const seed = this.run.seed;
+    this.say(
+      `seed ${seed}${s.seed === undefined && s.webhookDelivery?.seed === undefined ? ' (the default)' : ''}: a run of this file with this seed fires the same events`,
+    );
     const unsubscribe = this.listen(seed);
     let app: AppProcess | undefined;
     let status: ScenarioRunStatus = 'running';
@@ -188,7 +195,7 @@ export class ScenarioExecution {
         });
         this.say(`webhook registered: ${s.webhook.url}`);
       }
-      const faults = faultsFor(s, this.startMs, seed);
+      const faults = faultsFor(s, this.startMs, seed, (ref, recipient) => this.copyOf(ref, recipient));
       deps.faults.setFaults(account.id, faults);
       this.setStatus('running');
       const ticker = setInterval(() => this.onUpdate(this.refresh()), UPDATE_EVERY_MS);
@@ -384,6 +391,12 @@ export class ScenarioExecution {
     return app;
   }
 
+  /** The copy of the run's a delivery is about (its key for the seeded draws), by its send and recipient. */
+  private copyOf(refId: string | null, recipient: string | undefined): string | undefined {
+    if (refId === null) return undefined;
+    return recipient === undefined ? this.firstCopies.get(refId) : this.copies.get(`${refId}\n${recipient.toLowerCase()}`);
+  }
+
   /** Follows the run's account on the live bus; fires each copy's events on the emulator clock. */
   private listen(seed: number): () => void {
     const { live, clock, emailEvents } = this.deps;
@@ -392,7 +405,11 @@ export class ScenarioExecution {
       live.on('message.created', (m) => {
         const now = clock.now();
         if (!o.onMessage(m, now)) return;
-        const events = eventsFor(outcomeFor(this.scenario, m.recipient.email, seed), m.recipient.email, m.id, seed);
+        // The copy's draws are keyed by what a rerun repeats (its address and number), never its id.
+        const copy = copyKey(m.recipient.email, o.recipients.get(m.recipient.email.toLowerCase()) ?? 1);
+        this.copies.set(`${m.ref_id}\n${m.recipient.email.toLowerCase()}`, copy);
+        if (!this.firstCopies.has(m.ref_id)) this.firstCopies.set(m.ref_id, copy);
+        const events = eventsFor(outcomeFor(this.scenario, m.recipient.email, seed), m.recipient.email, copy, seed);
         for (const e of events) {
           const cancel = clock.setTimer(now + e.atMs, () => {
             this.timers.delete(cancel);

@@ -50,6 +50,9 @@ export function RunProgress({ run, onStop, stopping }: { run: ScenarioRun; onSto
         <span className="muted small">
           started <Time iso={run.startedAt} />
         </span>
+        <span className="muted small" title="The seed of the run's random choices: a run of the same file with this seed fires the same events">
+          seed <span data-testid="scenario-seed">{run.seed}</span>
+        </span>
         <span className="spacer" />
         {active && (
           <button type="button" className="button danger small" onClick={onStop} disabled={stopping}>

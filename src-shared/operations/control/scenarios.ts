@@ -53,6 +53,7 @@ export const ScenarioRunSchema = z.object({
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   accountId: z.string(),
+  seed: z.number().int(),
   progress: ScenarioProgressSchema,
   error: z.string().nullable(),
 });
@@ -70,7 +71,7 @@ export const ScenarioReportSchema = z.object({
   version: z.literal(1),
   run: ScenarioRunSchema,
   verdict: z.enum(['pass', 'fail', 'inconclusive']),
-  scenario: z.object({ name: z.string(), file: z.string().nullable(), clockSpeed: z.number() }),
+  scenario: z.object({ name: z.string(), file: z.string().nullable(), clockSpeed: z.number(), seed: z.number().int() }),
   totals: z.object({
     sends: z.number(),
     recipients: z.number(),

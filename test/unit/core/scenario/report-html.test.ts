@@ -17,6 +17,7 @@ function report(over: Partial<ScenarioReport> = {}): ScenarioReport {
       startedAt: '2026-01-01T00:00:00.000Z',
       finishedAt: '2026-01-01T00:10:00.000Z',
       accountId: 'acc_1',
+      seed: 1,
       error: null,
       progress: {
         fraction: 1,
@@ -33,7 +34,7 @@ function report(over: Partial<ScenarioReport> = {}): ScenarioReport {
       },
     },
     verdict: 'fail',
-    scenario: { name: `shop ${EVIL}`, file: 'shop.yaml', clockSpeed: 60 },
+    scenario: { name: `shop ${EVIL}`, file: 'shop.yaml', clockSpeed: 60, seed: 1 },
     totals: {
       sends: 3,
       recipients: 3,
@@ -102,6 +103,8 @@ describe('renderReportHtml', () => {
     const html = renderReportHtml(report(), assets);
     expect(html.indexOf('id="verdict"')).toBeLessThan(html.indexOf('id="h-totals"'));
     expect(html).toMatch(/<span class="badge">FAIL<\/span>/);
+    // The seed, so a rehearsal can be replayed.
+    expect(html).toContain('seed <span id="seed">1</span>');
     expect(html).not.toContain('<script>alert');
     expect(html).toContain('shop &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;&quot;');
     // The chart data is JSON inside a script: no "</script>" can close it early.
