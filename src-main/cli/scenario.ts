@@ -15,6 +15,8 @@ command line; 3 inconclusive (an expectation had nothing to judge, or the scenar
 Options:
   --url URL          run on a running emulator (default: one started in memory for the run)
   --api-key KEY      that emulator's control key, when it needs one
+  --account ID       with --url: run on that emulator's existing account ID, sending as it
+                     (default: the scenario's account, new or default)
   --report-dir DIR   where report.json and report.html go (default: scenario-reports/<file name>)
   --json             print the JSON report on stdout (progress goes to stderr)
   -h, --help         show this help`;
@@ -59,7 +61,13 @@ export function summaryLines(report: ScenarioReport): string[] {
  * Runs on an emulator at `url`. A scenario that starts an app is run as its file (`path`), which that
  * emulator must have been started to allow (`--scenarios DIR`): posted text never starts an app.
  */
-async function overHttp(url: string, key: string | undefined, request: ReturnType<typeof runRequestOf>, say: (l: string) => void, stop: Promise<string>) {
+async function overHttp(
+  url: string,
+  key: string | undefined,
+  request: ReturnType<typeof runRequestOf> & { account_id?: string },
+  say: (l: string) => void,
+  stop: Promise<string>,
+) {
   const base = url.replace(/\/+$/, '');
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) };
   const call = async (method: string, path: string, body?: unknown) => {
@@ -80,7 +88,7 @@ async function overHttp(url: string, key: string | undefined, request: ReturnTyp
   const started = await call('POST', '/emulator/scenarios/runs', request);
   if (started.status === 400)
     return { badFile: started.json?.details?.errors ?? [{ path: '', line: null, column: null, message: started.json?.error ?? started.text }] };
-  if (started.status === 403 || started.status === 404) return { refused: String(started.json?.error ?? started.text) };
+  if (started.status === 403 || started.status === 404 || started.status === 409) return { refused: String(started.json?.error ?? started.text) };
   if (started.status !== 202) throw new Error(`the emulator answered ${started.status}: ${started.json?.error ?? started.text}`);
   const id = (started.json.data as ScenarioRun).id;
   let stopping = false;
@@ -114,6 +122,7 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
       options: {
         url: { type: 'string' },
         'api-key': { type: 'string' },
+        account: { type: 'string' },
         'report-dir': { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -137,6 +146,10 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
     io.err(SCENARIO_USAGE);
     return 2;
   }
+  if (parsed.values.account !== undefined && !parsed.values.url) {
+    io.err('mailyard: --account needs --url: an emulator started for the run has no account but its default (account: default in the file)');
+    return 2;
+  }
   const file = resolve(fileArg);
   const json = parsed.values.json === true;
   const say = json ? io.err : io.out;
@@ -158,7 +171,9 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
   const stop = io.stopSignal();
   let report: ScenarioReport;
   if (parsed.values.url) {
-    const r = await overHttp(parsed.values.url, parsed.values['api-key'], runRequestOf(file, source, parsedFile.scenario), say, stop);
+    const account = parsed.values.account;
+    const request = { ...runRequestOf(file, source, parsedFile.scenario), ...(account === undefined ? {} : { account_id: account }) };
+    const r = await overHttp(parsed.values.url, parsed.values['api-key'], request, say, stop);
     if ('badFile' in r) {
       for (const e of r.badFile) io.err(`  ${formatScenarioError(e, fileArg)}`);
       return 2;

@@ -17,6 +17,8 @@ import type { WaitOptions } from './waiters';
 export interface RunScenarioOptions {
   /** Give up waiting for the report after this many ms of wall time (default 10 minutes); the run is stopped. */
   timeoutMs?: number;
+  /** An existing account to run on, sending as it (`yard.control.listAccounts()`), instead of the scenario's own (new or default). */
+  accountId?: string;
 }
 
 type Data<T extends (...args: never[]) => Promise<{ data: unknown }>> = Awaited<ReturnType<T>>['data'];

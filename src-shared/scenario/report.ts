@@ -29,6 +29,8 @@ export interface ScenarioRun {
   startedAt: string;
   finishedAt: string | null;
   accountId: string;
+  /** Whether the run made its account (a new one, removable with it) rather than using an existing one. */
+  newAccount: boolean;
   /** The seed of the run's random choices (the scenario's, else 1): a run of the same file with it fires the same events. */
   seed: number;
   progress: ScenarioProgress;

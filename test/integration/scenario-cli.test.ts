@@ -104,6 +104,9 @@ describe('mailyard scenario run', () => {
     expect(r.stderr).toContain(`${file}:8:12: outcomes.0.after: must not be negative`);
     expect((await run(['scenario', 'run', join(dir, 'missing.yaml')], dir)).code).toBe(2);
     expect((await run(['scenario', 'walk', file], dir)).code).toBe(2);
+    const noUrl = await run(['scenario', 'run', file, '--account', 'acc_1'], dir);
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toMatch(/--account needs --url/);
   });
 
   it('exits 2 on a YAML alias bomb, naming the problem, with no stack trace', async () => {
@@ -137,6 +140,33 @@ describe('mailyard scenario run', () => {
       await serve.exited;
     }
   });
+
+  it('runs on an existing account of a running emulator with --account, sending as it; an unknown one exits 2', async () => {
+    const serve = await startServeProcess(['--memory', '--http-port', '0', '--smtp-port', '0']);
+    try {
+      const file = join(dir, 'on-account.yaml');
+      await writeFile(
+        file,
+        `version: 1\nname: on an account\nclock: { speed: 100 }\ntraffic: { count: 3, rate: 20/s }\nexpect: { app: { maxSendsPerRecipient: 1 } }\n`,
+      );
+      // --account: on one of that emulator's accounts, sending as it.
+      const created = await fetch(`${serve.url}/emulator/accounts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Demo account' }),
+      });
+      const demo = ((await created.json()) as { data: { id: string } }).data;
+      const onDemo = await run(['scenario', 'run', file, '--url', serve.url, '--account', demo.id, '--json', '--report-dir', join(dir, 'on-account')], dir);
+      expect(onDemo.code, onDemo.stderr).toBe(0);
+      expect(JSON.parse(onDemo.stdout)).toMatchObject({ verdict: 'pass', run: { accountId: demo.id } });
+      const unknown = await run(['scenario', 'run', file, '--url', serve.url, '--account', 'nope'], dir);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/no account nope to run the scenario on/);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exited;
+    }
+  }, 60_000);
 
   it('runs a scenario that starts an app on an emulator started with --scenarios for its folder, with the same verdict as in memory', async () => {
     const serve = await startServeProcess(['--memory', '--http-port', '0', '--scenarios', EXAMPLES]);

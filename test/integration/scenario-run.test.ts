@@ -313,3 +313,74 @@ expect:
     expect(list[0]!.id).toBe(run.id);
   });
 });
+
+describe('a run on an existing account', () => {
+  const events = Object.fromEntries(['delivery', 'bounce', 'open'].map((k) => [k, true]));
+  const webhookOf = async (key: string) => (await emu.request('GET', '/v1/webhook', { apiKey: key })).json;
+  const accountsNamed = async (prefix: string) =>
+    ((await emu.request('GET', '/emulator/accounts')).json.data as Array<{ id: string; name: string }>).filter((a) => a.name.startsWith(prefix));
+
+  it('sends as the account named by account_id, its own webhook getting the events; no account is made for the run', async () => {
+    const created = await emu.request('POST', '/emulator/accounts', { body: { name: 'Acme Shop (production)' } });
+    expect(created.status, created.text).toBe(200);
+    const acme = created.json.data as { id: string; api_key: string };
+    const registered = await emu.request('POST', '/v1/webhook/register', {
+      apiKey: acme.api_key,
+      body: { webhook_url: receiver.url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events } },
+    });
+    expect(registered.status, registered.text).toBeLessThan(300);
+    const before = receiver.requests.length;
+    const runsBefore = (await accountsNamed('scenario: demo on acme')).length;
+    const res = await emu.request('POST', '/emulator/scenarios/runs', {
+      body: {
+        source:
+          'version: 1\nname: demo on acme\nclock: { speed: 100 }\ntraffic: { count: 3, rate: 20/s, to: "demo{n}@example.test" }\nexpect: { receiver: { acknowledgedAll: true } }\n',
+        account_id: acme.id,
+      },
+    });
+    expect(res.status, res.text).toBe(202);
+    expect((res.json.data as ScenarioRun).accountId).toBe(acme.id);
+    const report = await finished((res.json.data as ScenarioRun).id);
+    expect(report.run.accountId).toBe(acme.id);
+    expect(report.verdict, JSON.stringify(report.expectations)).toBe('pass');
+    // Its mail is the account's: listed under it, and its events went to the account's webhook.
+    const count = await emu.request('GET', `/emulator/messages/count?account_id=${acme.id}`);
+    expect(count.json.data.count).toBe(3);
+    const got = receiver.requests.slice(before).map((r) => (JSON.parse(r.body) as { recipient: { email: string } }).recipient.email);
+    expect(got.sort()).toEqual(['demo1@example.test', 'demo2@example.test', 'demo3@example.test']);
+    expect(await accountsNamed('scenario: demo on acme')).toHaveLength(runsBefore);
+    // The account's webhook is as it was.
+    expect((await webhookOf(acme.api_key)).data).toEqual([expect.objectContaining({ webhook_url: receiver.url })]);
+  });
+
+  it('refuses an unknown account (404 naming account_id) and a scenario webhook that would replace the account’s own (409)', async () => {
+    const unknown = await emu.request('POST', '/emulator/scenarios/runs', {
+      body: { source: 'version: 1\nname: x\ntraffic: { count: 1 }\n', account_id: 'no-such-account' },
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error).toMatch(/no account no-such-account to run the scenario on/);
+    const acme = (await emu.request('POST', '/emulator/accounts', { body: { name: 'With a webhook' } })).json.data as { id: string; api_key: string };
+    await emu.request('POST', '/v1/webhook/register', {
+      apiKey: acme.api_key,
+      body: { webhook_url: receiver.url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events } },
+    });
+    const taken = await emu.request('POST', '/emulator/scenarios/runs', {
+      body: { source: `version: 1\nname: x\nwebhook: { url: ${receiver.url}/other }\ntraffic: { count: 1 }\n`, account_id: acme.id },
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.json.error).toMatch(/has an EMAIL_EVENT webhook .* remove `webhook` from the scenario/);
+    expect((await emu.request('GET', '/emulator/scenarios/runs')).json.data.some((r: ScenarioRun) => r.accountId === acme.id)).toBe(false);
+  });
+
+  it("a scenario's webhook registered on an existing account is removed at the run's end, so the next run can register it again", async () => {
+    const plain = (await emu.request('POST', '/emulator/accounts', { body: { name: 'No webhook yet' } })).json.data as { id: string; api_key: string };
+    const source = `version: 1\nname: lends a webhook\nclock: { speed: 100 }\nwebhook: { url: ${receiver.url} }\ntraffic: { count: 2, rate: 20/s }\nexpect: { receiver: { acknowledgedAll: true } }\n`;
+    for (let i = 0; i < 2; i++) {
+      const res = await emu.request('POST', '/emulator/scenarios/runs', { body: { source, account_id: plain.id } });
+      expect(res.status, res.text).toBe(202);
+      const report = await finished((res.json.data as ScenarioRun).id);
+      expect(report.verdict, JSON.stringify(report.expectations)).toBe('pass');
+      expect((await webhookOf(plain.api_key)).data).toEqual([]);
+    }
+  });
+});

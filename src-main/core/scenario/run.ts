@@ -21,8 +21,8 @@ import { runTraffic } from './traffic';
 
 /** What a run needs of the emulator. */
 export interface ScenarioRunDeps {
-  accounts: Pick<AccountsService, 'create' | 'defaultAccount'>;
-  webhooks: Pick<WebhooksService, 'register'>;
+  accounts: Pick<AccountsService, 'create' | 'defaultAccount' | 'get'>;
+  webhooks: Pick<WebhooksService, 'register' | 'get' | 'delete'>;
   email: { send(accountId: string, body: SendEmailBody): Promise<{ ref_id: string }> };
   emailEvents: Pick<EmailEventsService, 'record'>;
   rules: Pick<SimulationRules, 'list' | 'replace'>;
@@ -46,6 +46,9 @@ export interface ScenarioOrigin {
   /** How the run and its report name it (a scenarios folder's path as listed, the file, a posted name). */
   label: string | null;
 }
+
+/** The account a run sends as: an existing one (chosen, or the default), or null for a new one of its own. */
+export type RunAccountChoice = { accountId: string } | null;
 
 const LOG_PREFIX = { runner: '', stdout: 'app: ', stderr: 'app (stderr): ' } as const;
 
@@ -90,6 +93,7 @@ export class ScenarioExecution {
     readonly origin: ScenarioOrigin,
     id: string,
     private readonly onUpdate: (run: ScenarioRun) => void,
+    private readonly target: RunAccountChoice = null,
   ) {
     this.startMs = deps.clock.now();
     this.log = new RunLog((line) => deps.onLog?.(`${LOG_PREFIX[line.source]}${line.text}`));
@@ -101,6 +105,7 @@ export class ScenarioExecution {
       startedAt: isoTimestamp(this.startMs),
       finishedAt: null,
       accountId: '',
+      newAccount: target === null,
       seed: scenarioSeed(scenario),
       error: null,
       progress: {
@@ -160,16 +165,21 @@ export class ScenarioExecution {
       `scenario "${s.name}"${this.origin.label ? ` (${this.origin.label})` : ''}: ${s.duration / 1000} s emulated at ${s.clock === 'realtime' ? 'real time' : `${s.clock.speed}x`}`,
     );
     let account: Account;
+    const existing = this.target?.accountId;
     try {
-      account = s.account === 'default' ? deps.accounts.defaultAccount() : deps.accounts.create({ name: runAccountName(s.name, this.startWall) });
+      const found = existing === undefined ? undefined : deps.accounts.get(existing);
+      if (existing !== undefined && !found) throw new Error(`the account ${existing} is gone`);
+      account = found ?? deps.accounts.create({ name: runAccountName(s.name, this.startWall) });
     } catch (err) {
       this.observer = new ScenarioObserver('', s.expect, this.startMs, isoTimestamp);
-      this.run.error = `could not make the run's account: ${err instanceof Error ? err.message : String(err)}`;
+      this.run.error = `could not ${existing === undefined ? 'make' : 'use'} the run's account: ${err instanceof Error ? err.message : String(err)}`;
       this.say(`error: ${this.run.error}`);
       return this.finish('error', '');
     }
     this.run.accountId = account.id;
-    this.say(`account ${account.id}${s.account === 'default' ? ' (the default account)' : ' (new, for this run)'}`);
+    this.say(
+      `account ${account.id}${existing === undefined ? ' (new, for this run)' : ` ("${account.name}", an existing account: its other sends during the run count too)`}`,
+    );
     this.observer = new ScenarioObserver(account.id, s.expect, this.startMs, isoTimestamp, s.app !== undefined);
     const savedRules = deps.rules.list();
     const savedSpeed = deps.clock.state().speed;
@@ -180,6 +190,8 @@ export class ScenarioExecution {
     const unsubscribe = this.listen(seed);
     let app: AppProcess | undefined;
     let status: ScenarioRunStatus = 'running';
+    /** The scenario's webhook, once registered on an account the run did not make (removed at the end). */
+    let lentWebhook = false;
     try {
       deps.rules.replace(RUN_RULES);
       deps.clock.setSpeed(s.clock === 'realtime' ? 1 : s.clock.speed);
@@ -193,7 +205,8 @@ export class ScenarioExecution {
           ...(s.webhook.headers ? { headers: s.webhook.headers } : {}),
           webhook_options: { events },
         });
-        this.say(`webhook registered: ${s.webhook.url}`);
+        lentWebhook = existing !== undefined;
+        this.say(`webhook registered: ${s.webhook.url}${lentWebhook ? ' (for the run: removed from the account at its end)' : ''}`);
       }
       const faults = faultsFor(s, this.startMs, seed, (ref, recipient) => this.copyOf(ref, recipient));
       deps.faults.setFaults(account.id, faults);
@@ -245,8 +258,9 @@ export class ScenarioExecution {
       try {
         deps.rules.replace(savedRules);
         deps.clock.setSpeed(savedSpeed);
+        if (lentWebhook) deps.webhooks.delete(account.id, { event: 'EMAIL_EVENT' });
       } catch (err) {
-        deps.logger.warn({ err }, 'scenario: could not restore the rules or the clock speed');
+        deps.logger.warn({ err }, "scenario: could not restore the rules, the clock speed or the account's webhook");
       }
     }
     return this.finish(status, account.id);

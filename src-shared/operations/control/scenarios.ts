@@ -13,6 +13,8 @@ export const ScenarioSourceBody = z
     source: z.string().min(1).max(1_000_000).optional(),
     file: z.string().max(1024).optional(),
     path: z.string().min(1).max(4096).optional(),
+    /** An existing account to run on, sending as it (GET /emulator/accounts), instead of the scenario's `account` (new or default). */
+    account_id: z.string().min(1).max(64).optional(),
   })
   .superRefine((body, ctx) => {
     if ((body.source === undefined) === (body.path === undefined)) {
@@ -53,6 +55,7 @@ export const ScenarioRunSchema = z.object({
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   accountId: z.string(),
+  newAccount: z.boolean(),
   seed: z.number().int(),
   progress: ScenarioProgressSchema,
   error: z.string().nullable(),
@@ -178,7 +181,7 @@ export const scenarioOperations = defineOperations({
     method: 'POST',
     path: '/emulator/scenarios/runs',
     summary:
-      'Start a scenario run (202); 409 while another runs; a bad file answers 400 naming each problem; 403 for posted text that starts an app (run a file of a scenarios folder instead)',
+      "Start a scenario run (202), on a new account or an existing one (account_id); 409 while another runs, or when the scenario would replace the account's own webhook; a bad file answers 400 naming each problem; 403 for posted text that starts an app (run a file of a scenarios folder instead); 404 for an unknown account_id",
     tag: 'Scenarios',
     auth: 'none',
     body: ScenarioSourceBody,

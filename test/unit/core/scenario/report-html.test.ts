@@ -17,6 +17,7 @@ function report(over: Partial<ScenarioReport> = {}): ScenarioReport {
       startedAt: '2026-01-01T00:00:00.000Z',
       finishedAt: '2026-01-01T00:10:00.000Z',
       accountId: 'acc_1',
+      newAccount: true,
       seed: 1,
       error: null,
       progress: {
