@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { clockMoveSentence } from '../../src-shared/scenario/clock-move';
 import { inconclusiveReason, type ScenarioReport, type ScenarioRun } from '../../src-shared/scenario/report';
 import { createEmulator } from '../core';
 import { formatScenarioError, parseScenario, runRequestOf } from '../core/scenario/parse';
@@ -197,6 +198,8 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
     }
   }
   for (const line of summaryLines(report)) say(line);
+  // An emulator the CLI started is gone with its clock; a running one keeps the clock where the run left it.
+  if (parsed.values.url) say(`  clock: ${clockMoveSentence(report.clock)}`);
   say(`Report: ${join(reportDir, 'report.html')} (and report.json; the run's log in run.log)`);
   if (json) io.out(JSON.stringify(report, null, 2));
   return VERDICT_EXIT[report.verdict];

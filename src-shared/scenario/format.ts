@@ -18,6 +18,9 @@ export const SCENARIO_LIMITS = {
   maxAppTimeoutMs: 300_000,
 } as const;
 
+/** A run's emulated duration when the scenario gives none (10 minutes). */
+export const DEFAULT_SCENARIO_DURATION_MS = 600_000;
+
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `250ms`, `30s`, `10m`, `2h`, `1d` (or a number of milliseconds) to milliseconds; null when malformed. */
@@ -183,7 +186,7 @@ export const Scenario = z
       )
       .default('realtime'),
     /** Emulated; the run ends sooner once traffic is done (or the app exited) and all deliveries settled. */
-    duration: duration().default(600_000),
+    duration: duration().default(DEFAULT_SCENARIO_DURATION_MS),
     /**
      * The seed of every random choice of the run (which addresses a share takes, opens and clicks, the
      * webhook faults): runs of one file with one seed fire the same events. Default 1 (`scenarioSeed`).

@@ -1,3 +1,5 @@
+import type { ClockMove } from './clock-move';
+
 /** Scenario runs and reports: the types shared by the runner, the control API, the CLI and the UI. */
 /**
  * `inconclusive`: the run went to its end but an expectation had nothing to judge (or the scenario set
@@ -101,6 +103,8 @@ export interface ScenarioReport {
     attempts: Array<{ t: number; ms: number | null; status: number | null; ok: boolean; retry: boolean }>;
   };
   responseTimes: { p50: number | null; p95: number | null; p99: number | null; max: number | null };
+  /** How far the run moved the emulator clock, which every account shares and which is never moved back. */
+  clock: ClockMove;
 }
 
 /** Why a verdict is inconclusive, naming each expectation that judged nothing and why; null for another verdict. */

@@ -159,6 +159,8 @@ describe('mailyard scenario run', () => {
       const onDemo = await run(['scenario', 'run', file, '--url', serve.url, '--account', demo.id, '--json', '--report-dir', join(dir, 'on-account')], dir);
       expect(onDemo.code, onDemo.stderr).toBe(0);
       expect(JSON.parse(onDemo.stdout)).toMatchObject({ verdict: 'pass', run: { accountId: demo.id } });
+      // That emulator's clock stays where the run left it: the command says how far it moved.
+      expect(onDemo.stderr).toMatch(/^ {2}clock: The emulator clock, which every account shares, moved .* It is not moved back\.$/m);
       const unknown = await run(['scenario', 'run', file, '--url', serve.url, '--account', 'nope'], dir);
       expect(unknown.code).toBe(2);
       expect(unknown.stderr).toMatch(/no account nope to run the scenario on/);

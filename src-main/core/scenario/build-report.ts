@@ -235,5 +235,6 @@ export function buildReport(input: {
       attempts: o.attempts,
     },
     responseTimes,
+    clock: { movedMs: run.progress.emulatedMs, wallMs: run.progress.elapsedMs, aheadMs: run.progress.emulatedMs - run.progress.elapsedMs },
   };
 }

@@ -1,4 +1,5 @@
 import { inconclusiveReason, type ScenarioExpectationResult, type ScenarioReport, type ScenarioViolation } from '../../../src-shared/scenario/report';
+import { clockMoveSentence } from '../../../src-shared/scenario/clock-move';
 import { reportCharts } from './report-charts';
 import { CHART_SCRIPT, REPORT_CSS } from './report-html-parts';
 
@@ -141,6 +142,7 @@ export function renderReportHtml(report: ScenarioReport, opts: RenderReportOptio
 <h1><span class="badge">${report.verdict.toUpperCase()}</span> ${escapeHtml(report.scenario.name)}</h1>
 <p>Run <code>${escapeHtml(run.id)}</code> · ${escapeHtml(run.status)} · started ${escapeHtml(run.startedAt)}${run.finishedAt ? ` · finished ${escapeHtml(run.finishedAt)}` : ''}
  · clock ×${escapeHtml(report.scenario.clockSpeed)} · seed <span id="seed">${escapeHtml(report.scenario.seed)}</span>${report.scenario.file ? ` · file <code>${escapeHtml(report.scenario.file)}</code>` : ''}</p>
+<p id="clock-move">${escapeHtml(clockMoveSentence(report.clock))}</p>
 ${run.error ? `<p class="error">${escapeHtml(run.error)}</p>` : ''}
 ${inconclusive ? `<p class="inconclusive" id="inconclusive">Inconclusive: ${escapeHtml(inconclusive)}. An expectation with nothing to judge is not met.</p>` : ''}
 </header>

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { EMAIL_EVENT_KINDS } from '../../../src-shared/events';
 import type { SendEmailBody, SimulationRule } from '../../../src-shared/schemas/email';
 import { scenarioSeed, type Scenario } from '../../../src-shared/scenario/format';
+import { clockMoveSentence, clockNoteBefore } from '../../../src-shared/scenario/clock-move';
 import { inconclusiveReason, type ScenarioReport, type ScenarioRun, type ScenarioRunStatus } from '../../../src-shared/scenario/report';
 import { isoTimestamp, type EmulatorClock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
@@ -164,6 +165,7 @@ export class ScenarioExecution {
     this.say(
       `scenario "${s.name}"${this.origin.label ? ` (${this.origin.label})` : ''}: ${s.duration / 1000} s emulated at ${s.clock === 'realtime' ? 'real time' : `${s.clock.speed}x`}`,
     );
+    this.say(clockNoteBefore(s.duration, s.clock === 'realtime' ? 1 : s.clock.speed));
     let account: Account;
     const existing = this.target?.accountId;
     try {
@@ -310,6 +312,7 @@ export class ScenarioExecution {
     );
     const why = inconclusiveReason(report);
     if (why) this.say(`inconclusive: ${why}`);
+    this.say(clockMoveSentence(report.clock));
     report.run = { ...this.run, progress: { ...this.run.progress } };
     this.report = report;
     this.onUpdate(this.run);

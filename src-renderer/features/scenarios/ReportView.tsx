@@ -1,3 +1,4 @@
+import { clockMoveSentence } from '../../../src-shared/scenario/clock-move';
 import { inconclusiveReason, type ScenarioReport, type ScenarioViolation } from '../../../src-shared/scenario/report';
 import { Link } from '../../components/Link';
 import { scenarios } from '../../api/scenarios';
@@ -75,6 +76,9 @@ export function ReportView({ report }: { report: ScenarioReport }) {
           Download JSON report
         </a>
       </div>
+      <p className="muted small" data-testid="scenario-clock-move">
+        {clockMoveSentence(report.clock)}
+      </p>
       {inconclusive && (
         <p className="warn" role="note" data-testid="scenario-inconclusive">
           Inconclusive: {inconclusive}. An expectation with nothing to judge is not met.

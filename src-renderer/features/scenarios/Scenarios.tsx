@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { clockNoteBefore } from '../../../src-shared/scenario/clock-move';
 import { AccountSelect } from '../../components/AccountSelect';
 import { Time } from '../../components/Time';
 import { useSearchParam } from '../../router';
@@ -10,6 +11,7 @@ import { RunProgress, RunStatus } from './RunProgress';
 import { ScenarioApiError, scenarios, type ScenarioProblem, type ScenarioRequest } from '../../api/scenarios';
 import { ScenarioEditor, STARTER } from './ScenarioEditor';
 import { ScenarioFiles } from './ScenarioFiles';
+import { clockHint } from './clock-hint';
 import { RemoveRunAccounts, useAccountRemoved } from './RunAccounts';
 import type { ScenarioRun } from '../../../src-shared/scenario/report';
 import './scenarios.css';
@@ -35,6 +37,7 @@ export function Scenarios() {
   const [listed, setListed] = useState<{ path: string; source: string } | null>(null);
   const asFile = listed !== null && listed.source === source;
   const runOn = useRunOn();
+  const hint = clockHint(source);
   const request = (): ScenarioRequest => (asFile ? { path: listed.path } : { source, ...(file ? { file } : {}) });
   const runRequest = () => ({ ...request(), ...(runOn.accountId ? { account_id: runOn.accountId } : {}) });
   const [problems, setProblems] = useState<ScenarioProblem[]>([]);
@@ -121,6 +124,9 @@ export function Scenarios() {
           )}
         </p>
         <RunOn choice={runOn} />
+        <p className="small scenario-clock-note" role="note" data-testid="scenario-clock-note">
+          {clockNoteBefore(hint.durationMs, hint.speed)}
+        </p>
         <div className="form-row">
           <button type="button" className="button" onClick={() => void validate()} disabled={busy !== null}>
             {busy === 'validate' ? 'Validating…' : 'Validate'}

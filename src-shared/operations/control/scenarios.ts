@@ -105,6 +105,8 @@ export const ScenarioReportSchema = z.object({
     attempts: z.array(z.object({ t: z.number(), ms: MsOrNull, status: MsOrNull, ok: z.boolean(), retry: z.boolean() })),
   }),
   responseTimes: z.object({ p50: MsOrNull, p95: MsOrNull, p99: MsOrNull, max: MsOrNull }),
+  /** How far the run moved the emulator clock (shared by every account, never moved back): emulated and wall ms, and the gap it left. */
+  clock: z.object({ movedMs: z.number(), wallMs: z.number(), aheadMs: z.number() }),
 });
 
 const RunIdParams = z.object({ id: z.string().min(1).max(64) });

@@ -88,6 +88,7 @@ function report(over: Partial<ScenarioReport> = {}): ScenarioReport {
       ],
     },
     responseTimes: { p50: 12, p95: 480, p99: 480, max: 480 },
+    clock: { movedMs: 600_000, wallMs: 10_000, aheadMs: 590_000 },
     ...over,
   };
 }
@@ -106,6 +107,10 @@ describe('renderReportHtml', () => {
     expect(html).toMatch(/<span class="badge">FAIL<\/span>/);
     // The seed, so a rehearsal can be replayed.
     expect(html).toContain('seed <span id="seed">1</span>');
+    // What the run did to the emulator's one clock, which stays.
+    expect(html).toContain(
+      '<p id="clock-move">The emulator clock, which every account shares, moved 10 min 00 s during this run (10 s of wall time): 9 min 50 s further ahead of the wall clock than before. It is not moved back.</p>',
+    );
     expect(html).not.toContain('<script>alert');
     expect(html).toContain('shop &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;&quot;');
     // The chart data is JSON inside a script: no "</script>" can close it early.
