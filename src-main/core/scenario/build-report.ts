@@ -1,6 +1,7 @@
 import type { Scenario } from '../../../src-shared/scenario/format';
 import type { ScenarioExpectationResult, ScenarioReport, ScenarioRun, ScenarioVerdict, ScenarioViolation } from '../../../src-shared/scenario/report';
 import type { ScenarioObserver } from './observer';
+import { bucketFor } from './report-charts';
 
 export interface FaultStats {
   duplicates: number;
@@ -12,11 +13,6 @@ export interface FaultStats {
 function percentile(sorted: number[], p: number): number | null {
   if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** A bucket size that gives about 120 points over the run's emulated span (at least 1 s). */
-function bucketFor(spanMs: number): number {
-  return Math.max(1000, Math.ceil(spanMs / 120 / 1000) * 1000);
 }
 
 /** What the expectations are judged on. */

@@ -57,10 +57,13 @@ export const CHART_SCRIPT = `
       return;
     }
     var bars = c.kind === 'bars' && uPlot.paths && uPlot.paths.bars ? uPlot.paths.bars({ size: [0.9, 60] }) : null;
-    var series = [{ label: c.xLabel === 'time' ? 'time (s)' : c.xLabel }].concat(c.series.map(function (s) {
+    // A rate per bucket holds across its bucket: drawn as steps from each bucket's start.
+    var stepped = uPlot.paths && uPlot.paths.stepped ? uPlot.paths.stepped({ align: 1 }) : null;
+    var series = [{ label: c.time ? 'time' : c.xLabel }].concat(c.series.map(function (s) {
       if (c.kind === 'bars') return { label: s.label, stroke: s.color, fill: s.color + '99', paths: bars, points: { show: false } };
       var scale = s.right ? 'right' : 'y';
       if (s.points) return { label: s.label, scale: scale, stroke: s.color, paths: function () { return null; }, points: { show: true, size: 9, fill: s.color } };
+      if (s.step && stepped) return { label: s.label, scale: scale, stroke: s.color, fill: s.color + '22', width: 2, paths: stepped, points: { show: false } };
       return { label: s.label, scale: scale, stroke: s.color, width: 2, spanGaps: false, points: { show: c.x.length < 60 } };
     }));
     var right = c.series.filter(function (s) { return s.right; })[0];
@@ -69,7 +72,7 @@ export const CHART_SCRIPT = `
       width: width, height: 240, series: series,
       scales: { x: { time: false }, y: { range: function (u, min, max) { return [Math.min(0, min), max > 0 ? max * 1.1 : 1]; } }, right: { range: function (u, min, max) { return [0, Math.max(1, max) * 1.25]; } } },
       axes: [
-        { stroke: axisStroke, grid: grid, label: c.xLabel === 'time' ? 'emulated seconds' : c.xLabel },
+        { stroke: axisStroke, grid: grid, label: c.xLabel },
         { stroke: axisStroke, grid: grid, label: c.unit, scale: 'y' }
       ].concat(right ? [{ stroke: right.color, grid: { show: false }, label: right.label, scale: 'right', side: 1 }] : [])
     }, [c.x].concat(c.y), box);

@@ -151,7 +151,7 @@ ${inconclusive ? `<p class="inconclusive" id="inconclusive">Inconclusive: ${esca
 <section aria-labelledby="h-exp"><h2 id="h-exp">Expectations</h2>${expectationsTable(report.expectations)}</section>
 <section aria-labelledby="h-viol"><h2 id="h-viol">Violations</h2>${violationsTable(report.expectations, base)}</section>
 <section aria-labelledby="h-charts" id="plots"><h2 id="h-charts">Plots</h2>
-<p class="muted">Time is the emulator's clock, in seconds since the run started.</p>
+<p class="muted">Time is the emulator's clock since the run started, in the unit its axis names. Rates are counts per bucket of the run's time, shown per minute (per hour for a run of over 6 hours).</p>
 <div class="charts">${charts.map((c) => `<figure id="chart-${c.id}"><figcaption>${escapeHtml(c.title)}</figcaption><div class="plot"></div></figure>`).join('')}</div>
 </section>
 </main>

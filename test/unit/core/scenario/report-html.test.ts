@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadUplotAssets } from '../../../../src-main/core/scenario/report-assets';
-import type { ChartData } from '../../../../src-main/core/scenario/report-charts';
+import { bucketFor, type ChartData } from '../../../../src-main/core/scenario/report-charts';
 import { renderReportHtml } from '../../../../src-main/core/scenario/report-html';
 import type { ScenarioReport } from '../../../../src-shared/scenario/report';
 
@@ -128,30 +128,60 @@ describe('renderReportHtml', () => {
     expect(html).toContain("default-src 'none'");
   });
 
-  it("carries every plot's data: events by kind, response times and their histogram, retries and failures, sends with violations", () => {
+  it("carries every plot's data as rates per bucket of the run's time, in units named on its axes", () => {
     const byId = new Map(charts(renderReportHtml(report(), assets)).map((c) => [c.id, c]));
+    // A one-minute run in the report's 10 s buckets: x in seconds, rates per minute (a bucket's count x 6).
     const events = byId.get('events');
+    expect(events).toMatchObject({ title: 'Events by kind, per minute, in 10 s buckets', unit: 'events / min', xLabel: 'emulated seconds since the start' });
     expect(events?.series.map((s) => s.label)).toEqual(['delivered', 'hard_bounce']);
-    expect(events?.x).toEqual([0, 10]);
+    expect(events?.x).toEqual([0, 10, 20, 30, 40, 50]);
     expect(events?.y).toEqual([
-      [2, 2],
-      [0, 1],
+      [12, 12, 0, 0, 0, 0],
+      [0, 6, 0, 0, 0, 0],
     ]);
-    expect(byId.get('response-time')?.y).toEqual([[12, 480]]);
+    expect(byId.get('response-time')).toMatchObject({ x: [1, 12], y: [[12, 480]], unit: 'ms' });
     const hist = byId.get('response-histogram');
     expect(hist?.y[0]?.reduce((a, b) => (a ?? 0) + (b ?? 0), 0)).toBe(2);
-    expect(byId.get('retries')?.y).toEqual([
-      [0, 1],
-      [1, 0],
-    ]);
+    expect(byId.get('retries')).toMatchObject({
+      unit: 'attempts / min',
+      y: [
+        [0, 6, 0, 0, 0, 0],
+        [6, 0, 0, 0, 0, 0],
+      ],
+    });
     const sends = byId.get('sends');
-    // Buckets 0, 10 and 20 s: the empty one in the middle reads 0 sends, not a line across it.
-    expect(sends?.x).toEqual([0, 10, 20]);
+    // The empty bucket between reads 0 sends, not a line across it; violations are counts on the right axis.
     expect(sends?.y).toEqual([
-      [2, 0, 1],
-      [null, null, 1],
+      [12, 0, 6, 0, 0, 0],
+      [null, null, 1, null, null, null],
     ]);
-    expect(sends?.series[1]).toMatchObject({ label: 'violations', points: true, right: true });
+    expect(sends?.series[1]).toMatchObject({ label: 'violations (count)', points: true, right: true });
+  });
+
+  it('a sparse run reads as a rate, not 0-1 swings: 60 events over 10 minutes are 6 a minute in 30 s buckets', () => {
+    // One event every 10 s for 10 minutes, the report cut in 1 s buckets as before (each then held 0 or 1).
+    const eventsByKind = Array.from({ length: 60 }, (_, i) => ({ t: i * 10_000, kind: 'delivery', count: 1 }));
+    const sends = Array.from({ length: 60 }, (_, i) => ({ t: i * 10_000, count: 1, violations: 0 }));
+    const sparse = report({ series: { bucketMs: bucketFor(600_000), eventsByKind, sends, attempts: [] } });
+    sparse.run.progress.emulatedMs = 600_000;
+    const byId = new Map(charts(renderReportHtml(sparse, assets)).map((c) => [c.id, c]));
+    const events = byId.get('events')!;
+    expect(events.title).toBe('Events by kind, per minute, in 30 s buckets');
+    expect(events.xLabel).toBe('emulated minutes since the start');
+    expect(events.x).toHaveLength(20);
+    expect(events.x.slice(0, 3)).toEqual([0, 0.5, 1]);
+    expect(new Set(events.y[0])).toEqual(new Set([6]));
+    expect(new Set(byId.get('sends')!.y[0])).toEqual(new Set([6]));
+    expect(events.series[0]).toMatchObject({ step: true });
+  });
+
+  it('buckets follow the run’s length: at most 30, each a size a reader takes in at a glance', () => {
+    expect(bucketFor(20_000)).toBe(1000);
+    expect(bucketFor(55_000)).toBe(2000);
+    expect(bucketFor(600_000)).toBe(30_000);
+    expect(bucketFor(3_600_000)).toBe(120_000);
+    expect(bucketFor(7 * 86_400_000)).toBe(6 * 3_600_000);
+    expect(bucketFor(60 * 86_400_000)).toBe(2 * 86_400_000);
   });
 
   it('links each violation to its message, event and delivery in the emulator UI (base URL option)', () => {
