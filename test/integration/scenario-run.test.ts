@@ -98,7 +98,7 @@ expect:
       `version: 1
 name: keeps sending
 clock: { speed: 60 }
-duration: 3m
+duration: 10m
 app:
   command: node ${JSON.stringify(SHOP_APP)}
   env: { SHOP_RECIPIENTS: "gone@example.test,ann@example.test", SHOP_ROUNDS: "3", SHOP_ROUND_MS: "700", SHOP_IGNORE_SUPPRESSIONS: "1" }
@@ -127,7 +127,7 @@ expect:
       `version: 1
 name: suppresses
 clock: { speed: 60 }
-duration: 3m
+duration: 10m
 app:
   command: node ${JSON.stringify(SHOP_APP)}
   env: { SHOP_RECIPIENTS: "gone@example.test,ann@example.test", SHOP_ROUNDS: "3", SHOP_ROUND_MS: "700" }

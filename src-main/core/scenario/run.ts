@@ -17,7 +17,10 @@ import { buildReport } from './build-report';
 import { faultsFor, type FaultsSeam } from './faults';
 import { ScenarioObserver } from './observer';
 import { RunLog } from './run-log';
-import { copyKey, eventsFor, outcomeFor } from './plan';
+import { CopyKeys } from './copy-keys';
+import { finishRetries, unsettledDeliveries } from './finish-retries';
+import { eventsFor, outcomeFor } from './plan';
+import { openRunAccount, type RunAccountChoice } from './run-account';
 import { runTraffic } from './traffic';
 
 /** What a run needs of the emulator. */
@@ -48,30 +51,13 @@ export interface ScenarioOrigin {
   label: string | null;
 }
 
-/** The account a run sends as: an existing one (chosen, or the default), or null for a new one of its own. */
-export type RunAccountChoice = { accountId: string } | null;
-
 const LOG_PREFIX = { runner: '', stdout: 'app: ', stderr: 'app (stderr): ' } as const;
 
 /** Every run's events go through the run; the emulator's own simulated events are off for it (`*`: none). */
 const RUN_RULES: SimulationRule[] = [{ pattern: '*', events: [] }];
 const UPDATE_EVERY_MS = 250;
-/** Past the duration, retries are given up waiting for once nothing is due or answered for this long (wall time; an attempt takes at most 15 s). */
-const FINISH_STALL_MS = 60_000;
 
 /** One scenario run, from set-up to report: see docs/scenarios.md for what it changes and restores. */
-/** The most characters an account's name may have (the accounts API's limit). */
-const ACCOUNT_NAME_MAX = 100;
-
-/**
- * A run's own account's name: the scenario's and the run's start (wall clock, UTC, to the second), so
- * the runs of one scenario can be told apart in the account switcher. A long scenario name is cut, never the time.
- */
-export function runAccountName(scenarioName: string, startWallMs: number): string {
-  const when = ` · ${new Date(startWallMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-  return `scenario: ${scenarioName}`.slice(0, ACCOUNT_NAME_MAX - when.length) + when;
-}
-
 export class ScenarioExecution {
   readonly run: ScenarioRun;
   report: ScenarioReport | null = null;
@@ -83,9 +69,8 @@ export class ScenarioExecution {
   private sendErrors = 0;
   /** The sends the traffic made (their ref_ids): the rest of the account's sends are the app's. */
   private readonly trafficRefs = new Set<string>();
-  /** Each copy's key for the seeded draws (copyKey), by its send's ref_id and recipient, and each send's first. */
-  private readonly copies = new Map<string, string>();
-  private readonly firstCopies = new Map<string, string>();
+  /** The run's copies, keyed for the seeded draws. */
+  private readonly copies = new CopyKeys();
   readonly log: RunLog;
 
   constructor(
@@ -169,9 +154,7 @@ export class ScenarioExecution {
     let account: Account;
     const existing = this.target?.accountId;
     try {
-      const found = existing === undefined ? undefined : deps.accounts.get(existing);
-      if (existing !== undefined && !found) throw new Error(`the account ${existing} is gone`);
-      account = found ?? deps.accounts.create({ name: runAccountName(s.name, this.startWall) });
+      account = openRunAccount(deps.accounts, this.target, s.name, this.startWall);
     } catch (err) {
       this.observer = new ScenarioObserver('', s.expect, this.startMs, isoTimestamp);
       this.run.error = `could not ${existing === undefined ? 'make' : 'use'} the run's account: ${err instanceof Error ? err.message : String(err)}`;
@@ -210,7 +193,7 @@ export class ScenarioExecution {
         lentWebhook = existing !== undefined;
         this.say(`webhook registered: ${s.webhook.url}${lentWebhook ? ' (for the run: removed from the account at its end)' : ''}`);
       }
-      const faults = faultsFor(s, this.startMs, seed, (ref, recipient) => this.copyOf(ref, recipient));
+      const faults = faultsFor(s, this.startMs, seed, (ref, recipient) => this.copies.of(ref, recipient));
       deps.faults.setFaults(account.id, faults);
       this.setStatus('running');
       const ticker = setInterval(() => this.onUpdate(this.refresh()), UPDATE_EVERY_MS);
@@ -236,7 +219,11 @@ export class ScenarioExecution {
         }
         const sent = await traffic;
         if (s.traffic) this.say(`traffic: ${sent} of ${s.traffic.count} sends made${this.sendErrors ? `, ${this.sendErrors} refused` : ''}`);
-        if (!this.stopRequested && this.timeUp()) await this.finishRetries(account.id);
+        if (!this.stopRequested && this.timeUp()) {
+          // The run's own events end with the duration: only deliveries of those already fired go on.
+          this.cancelTimers();
+          await finishRetries(deps, account.id, { stopped: () => this.stopRequested, say: (line) => this.say(line) });
+        }
         this.checkApp(app);
         status = this.stopRequested ? 'stopped' : 'passed';
         if (status === 'passed' && s.app && this.observer.sendsOutside(this.trafficRefs) === 0) {
@@ -323,38 +310,6 @@ export class ScenarioExecution {
     return this.deps.clock.now() - this.startMs >= this.scenario.duration;
   }
 
-  /**
-   * After `duration`, the retries of the run's deliveries are made at once: the clock moves to each
-   * next attempt (as "Jump to the next attempt" does) until every delivery has succeeded or been given
-   * up, so `acknowledgedAll` and `noGiveUps` judge the retries rather than where the duration fell
-   * among them. The retry schedule is finite, so this ends; Stop ends it sooner.
-   */
-  private async finishRetries(accountId: string): Promise<void> {
-    const { dispatcher, clock, clockControl } = this.deps;
-    // The run's own events end with the duration: only deliveries of those already fired go on.
-    this.cancelTimers();
-    const first = this.unsettledDeliveries(accountId);
-    if (first === 0) return;
-    this.say(`duration reached with ${first} ${first === 1 ? 'delivery' : 'deliveries'} to retry: the clock moves to each next attempt`);
-    const fromMs = clock.now();
-    let last = first;
-    let unchangedSince = performance.now();
-    for (let left = first; !this.stopRequested && left > 0; left = this.unsettledDeliveries(accountId)) {
-      if (left !== last) [last, unchangedSince] = [left, performance.now()];
-      const due = dispatcher.nextDueAt();
-      const now = clock.now();
-      if (due !== null && due > now) await clockControl.set({ advance_ms: due - now });
-      else if (performance.now() - unchangedSince > FINISH_STALL_MS) {
-        // Nothing due and nothing answered for far longer than an attempt may take: leave them pending.
-        this.say(`${left} ${left === 1 ? 'delivery' : 'deliveries'} neither due nor answered for ${FINISH_STALL_MS / 1000} s: the run ends with them pending`);
-        return;
-      }
-      // Due now or in flight: the dispatcher is on it.
-      else await new Promise((r) => setTimeout(r, 50));
-    }
-    this.say(`retries done, ${Math.round((clock.now() - fromMs) / 60_000)} min of emulated time after the duration`);
-  }
-
   /** The run's events not fired yet will not be. */
   private cancelTimers(): void {
     for (const cancel of this.timers) cancel();
@@ -363,13 +318,7 @@ export class ScenarioExecution {
 
   /** Nothing left to fire, no delivery of the run's account waiting or in flight. */
   private settled(accountId: string): boolean {
-    return this.timers.size === 0 && this.unsettledDeliveries(accountId) === 0;
-  }
-
-  /** The run account's deliveries waiting for an attempt or in one. */
-  private unsettledDeliveries(accountId: string): number {
-    const { dispatcher } = this.deps;
-    return dispatcher.count({ account_id: accountId, status: 'pending' }) + dispatcher.count({ account_id: accountId, status: 'sending' });
+    return this.timers.size === 0 && unsettledDeliveries(this.deps.dispatcher, accountId) === 0;
   }
 
   private async startApp(spec: NonNullable<Scenario['app']>, apiKey: string): Promise<AppProcess> {
@@ -408,12 +357,6 @@ export class ScenarioExecution {
     return app;
   }
 
-  /** The copy of the run's a delivery is about (its key for the seeded draws), by its send and recipient. */
-  private copyOf(refId: string | null, recipient: string | undefined): string | undefined {
-    if (refId === null) return undefined;
-    return recipient === undefined ? this.firstCopies.get(refId) : this.copies.get(`${refId}\n${recipient.toLowerCase()}`);
-  }
-
   /** Follows the run's account on the live bus; fires each copy's events on the emulator clock. */
   private listen(seed: number): () => void {
     const { live, clock, emailEvents } = this.deps;
@@ -423,9 +366,7 @@ export class ScenarioExecution {
         const now = clock.now();
         if (!o.onMessage(m, now)) return;
         // The copy's draws are keyed by what a rerun repeats (its address and number), never its id.
-        const copy = copyKey(m.recipient.email, o.recipients.get(m.recipient.email.toLowerCase()) ?? 1);
-        this.copies.set(`${m.ref_id}\n${m.recipient.email.toLowerCase()}`, copy);
-        if (!this.firstCopies.has(m.ref_id)) this.firstCopies.set(m.ref_id, copy);
+        const copy = this.copies.note(m.ref_id, m.recipient.email, o.recipients.get(m.recipient.email.toLowerCase()) ?? 1);
         const events = eventsFor(outcomeFor(this.scenario, m.recipient.email, seed), m.recipient.email, copy, seed);
         for (const e of events) {
           const cancel = clock.setTimer(now + e.atMs, () => {

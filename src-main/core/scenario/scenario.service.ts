@@ -7,7 +7,8 @@ import { appError } from '../error-catalogue';
 import type { AppError } from '../errors';
 import { parseScenario, validateScenario, type ScenarioFileError } from './parse';
 import { renderReportHtml } from './report-html';
-import { ScenarioExecution, type RunAccountChoice, type ScenarioOrigin, type ScenarioRunDeps } from './run';
+import { ScenarioExecution, type ScenarioOrigin, type ScenarioRunDeps } from './run';
+import type { RunAccountChoice } from './run-account';
 import type { ScenarioFolders } from './scenario-folders';
 
 export interface ScenarioServiceDeps extends ScenarioRunDeps {
