@@ -78,7 +78,7 @@ describe('mailyard scenario run', () => {
     // The shop's own output is in the run's log, as it was on the terminal.
     expect(r.stdout).toMatch(/^app: round 1: sent to all 2 \(suppressions ignored\)$/m);
     expect(await readFile(join(dir, 'fail', 'run.log'), 'utf8')).toMatch(/\[stdout\] round 1: sent to all 2/);
-  });
+  }, 60_000);
 
   it('exits 1 when the app exits before the run ends, its exit code and stderr printed, never a verdict of pass', async () => {
     const file = join(dir, 'crash.yaml');
@@ -182,7 +182,7 @@ describe('mailyard scenario run', () => {
       serve.child.kill('SIGTERM');
       await serve.exited;
     }
-  });
+  }, 60_000);
 
   it('serve refuses a scenarios folder that is not there (exit 2, naming it)', async () => {
     const r = await run(['serve', '--memory', '--http-port', '0', '--smtp-port', '0', '--scenarios', join(dir, 'nowhere')], dir);

@@ -34,7 +34,7 @@ describe('yard.runScenario', () => {
     const report = await yard.runScenario(resolve(import.meta.dirname, '../../examples/scenarios/failing-keeps-sending.yaml'));
     expect(report.verdict).toBe('fail');
     expect(report.expectations.find((e) => e.id === 'noSendAfterHardBounce')?.violations[0]?.recipient).toBe('gone@bounce.example');
-  });
+  }, 60_000);
 
   it('rejects a bad scenario with the 400 naming the field', async () => {
     const err = await yard
