@@ -175,13 +175,14 @@ describe('renderReportHtml', () => {
     expect(events.series[0]).toMatchObject({ step: true });
   });
 
-  it('buckets follow the run’s length: at most 30, each a size a reader takes in at a glance', () => {
+  it('buckets follow the run’s length: at most 20, each a size a reader takes in at a glance', () => {
     expect(bucketFor(20_000)).toBe(1000);
-    expect(bucketFor(55_000)).toBe(2000);
+    expect(bucketFor(55_000)).toBe(5000);
+    expect(bucketFor(342_000)).toBe(30_000);
     expect(bucketFor(600_000)).toBe(30_000);
-    expect(bucketFor(3_600_000)).toBe(120_000);
-    expect(bucketFor(7 * 86_400_000)).toBe(6 * 3_600_000);
-    expect(bucketFor(60 * 86_400_000)).toBe(2 * 86_400_000);
+    expect(bucketFor(3_600_000)).toBe(300_000);
+    expect(bucketFor(7 * 86_400_000)).toBe(12 * 3_600_000);
+    expect(bucketFor(60 * 86_400_000)).toBe(3 * 86_400_000);
   });
 
   it('links each violation to its message, event and delivery in the emulator UI (base URL option)', () => {
