@@ -183,8 +183,9 @@ export interface MailyardHelpers {
   reset(): Promise<ResetResult>;
   /**
    * Runs a QA scenario (a file's path, YAML or JSON, or the scenario as an object; docs/scenarios.md)
-   * and resolves with its report once it has finished: `report.verdict` is `pass` or `fail`. A bad
-   * scenario rejects with an ApiError naming each problem's line and field.
+   * and resolves with its report once it has finished: `report.verdict` is `pass`, `fail`, or
+   * `inconclusive` when an expectation had nothing to judge (assert `pass`). A bad scenario rejects
+   * with an ApiError naming each problem's line and field.
    */
   runScenario(scenario: string | ScenarioInput, options?: RunScenarioOptions): Promise<ScenarioReport>;
 }
