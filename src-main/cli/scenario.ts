@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ScenarioReport, ScenarioRun } from '../../src-shared/scenario/report';
+import { clockMoveSentence } from '../../src-shared/scenario/clock-move';
+import { inconclusiveReason, type ScenarioReport, type ScenarioRun } from '../../src-shared/scenario/report';
 import { createEmulator } from '../core';
 import { formatScenarioError, parseScenario, runRequestOf } from '../core/scenario/parse';
 import { writeReportFiles } from '../core/scenario/scenario.service';
@@ -9,11 +10,14 @@ import { writeReportFiles } from '../core/scenario/scenario.service';
 export const SCENARIO_USAGE = `Usage: mailyard scenario run <file> [options]
 
 Runs a QA scenario file (YAML or JSON, docs/scenarios.md) and prints its verdict.
-Exit status: 0 pass, 1 fail (an expectation violated, the run stopped or in error), 2 a bad file or command line.
+Exit status: 0 pass; 1 fail (an expectation violated, the run stopped or in error); 2 a bad file or
+command line; 3 inconclusive (an expectation had nothing to judge, or the scenario sets none).
 
 Options:
   --url URL          run on a running emulator (default: one started in memory for the run)
   --api-key KEY      that emulator's control key, when it needs one
+  --account ID       with --url: run on that emulator's existing account ID, sending as it
+                     (default: the scenario's account, new or default)
   --report-dir DIR   where report.json and report.html go (default: scenario-reports/<file name>)
   --json             print the JSON report on stdout (progress goes to stderr)
   -h, --help         show this help`;
@@ -27,21 +31,29 @@ interface Io {
 function progressLine(run: ScenarioRun): string {
   const p = run.progress;
   const pct = Math.round(p.fraction * 100);
-  return `[${String(pct).padStart(3)}%] ${run.status}: ${p.sends}${p.plannedSends ? `/${p.plannedSends}` : ''} sends, ${p.events} events, ${p.acknowledged} acknowledged, ${p.failedAttempts} failed attempts, ${p.violations} violations (${Math.round(p.emulatedMs / 1000)} s emulated, ${Math.round(p.elapsedMs / 1000)} s wall)`;
+  return `[${String(pct).padStart(3)}%] ${run.status}: ${p.sends}${p.plannedSends ? `/${p.plannedSends}` : ''} sends, ${p.events} events, ${p.deliveries} webhook deliveries (${p.attempts} attempts, ${p.failedAttempts} failed), ${p.acknowledged} acknowledged, ${p.violations} violations (${Math.round(p.emulatedMs / 1000)} s emulated, ${Math.round(p.elapsedMs / 1000)} s wall)`;
 }
+
+/** How the summary marks an expectation's result. */
+const RESULT_TAG = { passed: 'ok', failed: 'FAIL', 'not-judged': 'NOT JUDGED' } as const;
+
+/** The exit status of a finished run: 0 pass, 1 fail (error and stopped included), 3 inconclusive. */
+export const VERDICT_EXIT = { pass: 0, fail: 1, inconclusive: 3 } as const;
 
 /** The verdict and each expectation, with the violations that broke it (the first five of each). */
 export function summaryLines(report: ScenarioReport): string[] {
   const lines = [`Scenario "${report.scenario.name}": ${report.verdict.toUpperCase()} (${report.run.status})`];
   if (report.run.error) lines.push(`  error: ${report.run.error}`);
+  const why = inconclusiveReason(report);
+  if (why) lines.push(`  inconclusive: ${why}`);
   for (const e of report.expectations) {
-    lines.push(`  ${e.passed ? 'ok  ' : 'FAIL'} ${e.id}: ${e.description} (${e.observed})`);
+    lines.push(`  ${RESULT_TAG[e.result].padEnd(10)} ${e.id}: ${e.description} (${e.observed})`);
     for (const v of e.violations.slice(0, 5)) lines.push(`         violation ${v.expectation}: ${v.message}${v.messageId ? ` [message ${v.messageId}]` : ''}`);
     if (e.violations.length > 5) lines.push(`         ... and ${e.violations.length - 5} more`);
   }
   const t = report.totals;
   lines.push(
-    `  totals: ${t.sends} sends to ${t.recipients} recipients, ${t.events} events, ${t.deliveries} delivery attempts, ${t.acknowledged} acknowledged, ${t.retries} retries, ${t.gaveUp} given up`,
+    `  totals: ${t.sends} sends to ${t.recipients} recipients, ${t.events} events, ${t.deliveries} webhook deliveries (${t.attempts} attempts, ${t.retries} of them retries), ${t.acknowledged} acknowledged, ${t.gaveUp} given up`,
   );
   return lines;
 }
@@ -50,7 +62,13 @@ export function summaryLines(report: ScenarioReport): string[] {
  * Runs on an emulator at `url`. A scenario that starts an app is run as its file (`path`), which that
  * emulator must have been started to allow (`--scenarios DIR`): posted text never starts an app.
  */
-async function overHttp(url: string, key: string | undefined, request: ReturnType<typeof runRequestOf>, say: (l: string) => void, stop: Promise<string>) {
+async function overHttp(
+  url: string,
+  key: string | undefined,
+  request: ReturnType<typeof runRequestOf> & { account_id?: string },
+  say: (l: string) => void,
+  stop: Promise<string>,
+) {
   const base = url.replace(/\/+$/, '');
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) };
   const call = async (method: string, path: string, body?: unknown) => {
@@ -71,7 +89,7 @@ async function overHttp(url: string, key: string | undefined, request: ReturnTyp
   const started = await call('POST', '/emulator/scenarios/runs', request);
   if (started.status === 400)
     return { badFile: started.json?.details?.errors ?? [{ path: '', line: null, column: null, message: started.json?.error ?? started.text }] };
-  if (started.status === 403 || started.status === 404) return { refused: String(started.json?.error ?? started.text) };
+  if (started.status === 403 || started.status === 404 || started.status === 409) return { refused: String(started.json?.error ?? started.text) };
   if (started.status !== 202) throw new Error(`the emulator answered ${started.status}: ${started.json?.error ?? started.text}`);
   const id = (started.json.data as ScenarioRun).id;
   let stopping = false;
@@ -105,6 +123,7 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
       options: {
         url: { type: 'string' },
         'api-key': { type: 'string' },
+        account: { type: 'string' },
         'report-dir': { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -128,6 +147,10 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
     io.err(SCENARIO_USAGE);
     return 2;
   }
+  if (parsed.values.account !== undefined && !parsed.values.url) {
+    io.err('mailyard: --account needs --url: an emulator started for the run has no account but its default (account: default in the file)');
+    return 2;
+  }
   const file = resolve(fileArg);
   const json = parsed.values.json === true;
   const say = json ? io.err : io.out;
@@ -149,7 +172,9 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
   const stop = io.stopSignal();
   let report: ScenarioReport;
   if (parsed.values.url) {
-    const r = await overHttp(parsed.values.url, parsed.values['api-key'], runRequestOf(file, source, parsedFile.scenario), say, stop);
+    const account = parsed.values.account;
+    const request = { ...runRequestOf(file, source, parsedFile.scenario), ...(account === undefined ? {} : { account_id: account }) };
+    const r = await overHttp(parsed.values.url, parsed.values['api-key'], request, say, stop);
     if ('badFile' in r) {
       for (const e of r.badFile) io.err(`  ${formatScenarioError(e, fileArg)}`);
       return 2;
@@ -173,7 +198,9 @@ export async function scenarioCommand(argv: string[], io: Io): Promise<number> {
     }
   }
   for (const line of summaryLines(report)) say(line);
+  // An emulator the CLI started is gone with its clock; a running one keeps the clock where the run left it.
+  if (parsed.values.url) say(`  clock: ${clockMoveSentence(report.clock)}`);
   say(`Report: ${join(reportDir, 'report.html')} (and report.json; the run's log in run.log)`);
   if (json) io.out(JSON.stringify(report, null, 2));
-  return report.verdict === 'pass' ? 0 : 1;
+  return VERDICT_EXIT[report.verdict];
 }

@@ -321,6 +321,18 @@ export const ERRORS = {
       '(the Scenarios screen lists its files; POST /emulator/scenarios/runs {"path": "..."})',
   }),
   scenarioRunNotFound: entry({ code: 'not_found', message: ({ id }: { id: string }) => `no scenario run ${id}` }),
+  scenarioAccountNotFound: entry({
+    code: 'not_found',
+    message: ({ id }: { id: string }) =>
+      `no account ${id} to run the scenario on: give the id of one of GET /emulator/accounts, or leave account_id out for the scenario's own account (new or default)`,
+    fields: [{ path: 'account_id', message: 'is not an account of this Mailyard' }],
+  }),
+  /** A run on an account that has a webhook of its own uses it: a scenario's `webhook` would replace the account's. */
+  scenarioWebhookTaken: entry({
+    code: 'conflict',
+    message: ({ account, url }: { account: string; url: string }) =>
+      `the account ${account} has an EMAIL_EVENT webhook (${url}) and the scenario registers its own: remove \`webhook\` from the scenario to run with the account's, or run on another account`,
+  }),
   scenarioRunBusy: entry({
     code: 'conflict',
     message: ({ id, name }: { id: string; name: string }) => `a scenario run is under way (${id}, ${name}); stop it or wait for it to finish`,

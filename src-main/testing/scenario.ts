@@ -31,7 +31,7 @@ export async function runScenarioInProcess(
   const source = file ? await readFile(file, 'utf8') : scenario;
   let started: ReturnType<ScenarioService['start']>;
   try {
-    started = scenarios.start({ source, file });
+    started = scenarios.start({ source, file }, options.accountId === undefined ? {} : { accountId: options.accountId });
   } catch (err) {
     throw err instanceof AppError ? new ApiError(ERROR_STATUS[err.code], errorBody(err.message, err.errors, err.extras)) : err;
   }
@@ -59,7 +59,10 @@ export async function runScenarioOver(http: HttpClient, scenario: string | Scena
   const file = typeof scenario === 'string' ? resolve(scenario) : undefined;
   const source = file ? await readFile(file, 'utf8') : JSON.stringify(scenario);
   const parsed = parseScenario(source);
-  const body = file ? runRequestOf(file, source, parsed.ok ? parsed.scenario : undefined) : { source };
+  const body = {
+    ...(file ? runRequestOf(file, source, parsed.ok ? parsed.scenario : undefined) : { source }),
+    ...(options.accountId === undefined ? {} : { account_id: options.accountId }),
+  };
   const started = await http.call(controlOperations.startScenarioRun, { body });
   const id = started.data.id;
   const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -17,6 +17,8 @@ import type { WaitOptions } from './waiters';
 export interface RunScenarioOptions {
   /** Give up waiting for the report after this many ms of wall time (default 10 minutes); the run is stopped. */
   timeoutMs?: number | undefined;
+  /** An existing account to run on, sending as it (`yard.control.listAccounts()`), instead of the scenario's own (new or default). */
+  accountId?: string | undefined;
 }
 
 type Data<T extends (...args: never[]) => Promise<{ data: unknown }>> = Awaited<ReturnType<T>>['data'];
@@ -192,8 +194,9 @@ export interface MailyardHelpers {
   reset(): Promise<ResetResult>;
   /**
    * Runs a QA scenario (a file's path, YAML or JSON, or the scenario as an object; docs/scenarios.md)
-   * and resolves with its report once it has finished: `report.verdict` is `pass` or `fail`. A bad
-   * scenario rejects with an ApiError naming each problem's line and field.
+   * and resolves with its report once it has finished: `report.verdict` is `pass`, `fail`, or
+   * `inconclusive` when an expectation had nothing to judge (assert `pass`). A bad scenario rejects
+   * with an ApiError naming each problem's line and field.
    */
   runScenario(scenario: string | ScenarioInput, options?: RunScenarioOptions): Promise<ScenarioReport>;
 }

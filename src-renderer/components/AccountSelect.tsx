@@ -14,11 +14,14 @@ export function AccountSelect(props: {
   anyLabel?: string;
   ariaLabel?: string;
   missing?: string;
+  /** For a visible `<label htmlFor>`. */
+  id?: string;
 }) {
   // A long name is cut in the closed select: the whole of it shows on hover.
   const chosen = props.accounts.find((a) => a.id === props.value);
   return (
     <select
+      id={props.id}
       className="input account-select"
       aria-label={props.ariaLabel}
       title={chosen?.name ?? props.missing ?? props.anyLabel}

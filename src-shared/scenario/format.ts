@@ -18,6 +18,9 @@ export const SCENARIO_LIMITS = {
   maxAppTimeoutMs: 300_000,
 } as const;
 
+/** A run's emulated duration when the scenario gives none (10 minutes). */
+export const DEFAULT_SCENARIO_DURATION_MS = 600_000;
+
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `250ms`, `30s`, `10m`, `2h`, `1d` (or a number of milliseconds) to milliseconds; null when malformed. */
@@ -111,7 +114,7 @@ export const ScenarioWebhookDelivery = z.strictObject({
     .array(z.strictObject({ at: duration(), for: duration() }))
     .max(SCENARIO_LIMITS.maxOutages)
     .optional(),
-  /** Seed of the random choices (shares, delays), for a run that repeats exactly. */
+  /** The older place of the scenario's `seed` (see there); both given, they must agree. */
   seed: z.number().int().optional(),
 });
 
@@ -183,7 +186,12 @@ export const Scenario = z
       )
       .default('realtime'),
     /** Emulated; the run ends sooner once traffic is done (or the app exited) and all deliveries settled. */
-    duration: duration().default(600_000),
+    duration: duration().default(DEFAULT_SCENARIO_DURATION_MS),
+    /**
+     * The seed of every random choice of the run (which addresses a share takes, opens and clicks, the
+     * webhook faults): runs of one file with one seed fire the same events. Default 1 (`scenarioSeed`).
+     */
+    seed: z.number({ error: 'must be a whole number' }).int('must be a whole number').optional(),
     /** `new` (default): an account of its own per run; `default`: the emulator's default account. */
     account: z.enum(['new', 'default'], { error: 'must be new or default' }).default('new'),
     webhook: z
@@ -204,6 +212,10 @@ export const Scenario = z
     if (total > 1 + 1e-9) {
       ctx.addIssue({ code: 'custom', path: ['outcomes'], message: `the shares add up to ${Math.round(total * 1000) / 10}%, over 100%` });
     }
+    const older = s.webhookDelivery?.seed;
+    if (s.seed !== undefined && older !== undefined && older !== s.seed) {
+      ctx.addIssue({ code: 'custom', path: ['webhookDelivery', 'seed'], message: `differs from seed (${s.seed}): give the seed once, at the top` });
+    }
     if (!s.traffic && !s.app) {
       ctx.addIssue({ code: 'custom', path: [], message: 'give traffic (sends the scenario makes) or app (the app under test that sends)' });
     }
@@ -212,3 +224,11 @@ export const Scenario = z
 
 export type ScenarioInput = z.input<typeof Scenario>;
 export type Scenario = z.output<typeof Scenario>;
+
+/** A run's seed when the scenario gives none: fixed, so a rehearsal replays the same events. */
+export const DEFAULT_SCENARIO_SEED = 1;
+
+/** The seed a run of `s` uses: its `seed`, else `webhookDelivery.seed`, else DEFAULT_SCENARIO_SEED. */
+export function scenarioSeed(s: Pick<Scenario, 'seed' | 'webhookDelivery'>): number {
+  return s.seed ?? s.webhookDelivery?.seed ?? DEFAULT_SCENARIO_SEED;
+}

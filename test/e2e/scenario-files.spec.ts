@@ -31,7 +31,7 @@ function cliVerdict(file: string, reportDir: string): Promise<{ code: number; ve
   return new Promise((done) => {
     execFile(process.execPath, [join(ROOT, 'bin/mailyard.js'), 'scenario', 'run', file, '--report-dir', reportDir], { timeout: 90_000 }, (err, stdout) => {
       const code = err ? Number((err as { code?: number }).code ?? 1) : 0;
-      done({ code, verdict: /^Scenario ".*": (PASS|FAIL)/m.exec(stdout)?.[1] ?? `none (exit ${code}): ${stdout}` });
+      done({ code, verdict: /^Scenario ".*": (PASS|FAIL|INCONCLUSIVE)/m.exec(stdout)?.[1] ?? `none (exit ${code}): ${stdout}` });
     });
   });
 }
@@ -56,8 +56,9 @@ test.describe('Scenarios from the folders Mailyard was started with', () => {
       await openListed(page, `scenarios/${name}.yaml`);
       await expect(page.getByTestId('scenario-run-as')).toContainText('starting its app');
       await page.getByRole('button', { name: 'Run', exact: true }).click();
-      await expect(page.getByTestId('scenario-status')).toHaveText(/passed|failed|error/, { timeout: 90_000 });
+      await expect(page.getByTestId('scenario-status')).toHaveText(/passed|failed|inconclusive|error/, { timeout: 90_000 });
       const { verdict } = await cli;
+      // An example judges what it says it judges: never inconclusive.
       expect(verdict).toMatch(/^(PASS|FAIL)$/);
       await expect(page.getByTestId('scenario-status')).toHaveText(verdict === 'PASS' ? 'passed' : 'failed');
       await expect(page.getByTestId('scenario-verdict')).toHaveText(verdict);
@@ -87,6 +88,11 @@ test.describe('Scenarios from the folders Mailyard was started with', () => {
     await expect(page.getByTestId('scenario-log')).toContainText('app stderr cannot reach the mail API');
     await expect(page.getByTestId('scenario-percent')).toHaveText('100%');
     await expect(page.getByTestId('scenario-verdict')).toHaveText('FAIL');
+    // Nothing the app did was judged: its expectation reads so, never "passed".
+    const expectations = page.getByTestId('scenario-expectations');
+    await expect(expectations.getByRole('row', { name: /noSendAfterHardBounce/ })).toContainText('not judged');
+    await expect(expectations).toContainText('not judged: the run ended in error');
+    await expect(expectations).not.toContainText('passed');
     await page.screenshot({ path: test.info().outputPath('scenario-app-error.png'), fullPage: true });
   });
 

@@ -128,3 +128,56 @@ test('Scenarios: a run started with the page open is not shown as "account remov
   await expect(page.getByTestId('run-account-removed')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
+
+// A demo runs on the presenter's account: the one chosen in the header, or picked under the editor.
+test('Scenarios: a run on a chosen existing account sends as it, its webhook gets the events, and it is never offered for removal', async ({
+  served,
+  receiver,
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const errors = watchErrors(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const created = await page.request.post(`${served.url}/emulator/accounts`, { data: { name: 'Acme Shop (production)' } });
+  const acme = (await created.json()).data as { id: string; api_key: string };
+  const registered = await page.request.post(`${served.url}/v1/webhook/register`, {
+    headers: { authorization: `Bearer ${acme.api_key}` },
+    data: { webhook_url: receiver.url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { delivery: true } } },
+  });
+  expect(registered.ok()).toBe(true);
+
+  // Chosen in the header: the run is offered on it.
+  await page.goto(`${served.url}/scenarios?account=${acme.id}`);
+  const runOn = page.getByLabel('Run on');
+  await expect(runOn).toHaveValue(acme.id);
+  await expect(page.getByTestId('scenario-run-on')).toHaveText(
+    'Sends as “Acme Shop (production)”: its webhook gets the events, and its other sends during the run count too.',
+  );
+  // Not chosen in the header: the scenario's own account, until one is picked here.
+  await page.goto(`${served.url}/scenarios`);
+  await expect(runOn).toHaveValue('');
+  await runOn.selectOption({ label: 'Acme Shop (production)' });
+  await page.getByLabel('Scenario (YAML or JSON)').fill(`version: 1
+name: Demo on Acme
+clock: { speed: 60 }
+traffic: { count: 4, rate: 20/s, to: "guest{n}@example.test" }
+expect:
+  receiver: { acknowledgedAll: true }
+`);
+  await page.screenshot({ path: test.info().outputPath('scenario-run-on.png') });
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('scenario-status')).toHaveText('passed', { timeout: 40_000 });
+  await expect(page.getByTestId('scenario-verdict')).toHaveText('PASS');
+
+  const runs = (await (await page.request.get(`${served.url}/emulator/scenarios/runs`)).json()).data as Array<{ accountId: string; newAccount: boolean }>;
+  expect(runs[0]).toMatchObject({ accountId: acme.id, newAccount: false });
+  const count = await page.request.get(`${served.url}/emulator/messages/count?account_id=${acme.id}`);
+  expect((await count.json()).data.count).toBe(4);
+  await expect.poll(() => receiver.requests.length).toBe(4);
+  // No account was made for it, and the account it used is not a run account to remove.
+  const accounts = (await (await page.request.get(`${served.url}/emulator/accounts`)).json()).data as Array<{ name: string }>;
+  expect(accounts.map((a) => a.name).sort()).toEqual(['Acme Shop (production)', 'Default']);
+  await expect(page.getByTestId('remove-run-account')).toHaveCount(0);
+  await expect(page.getByTestId('remove-run-accounts')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -112,3 +112,91 @@ test('Scenarios: a violated expectation is listed with a link to the message tha
   await expect(page).toHaveURL(`${served.url}${href}`);
   await expect(page.getByTestId('message-detail')).toContainText('same@example.test');
 });
+
+test('Scenarios: traffic only, with no app and no webhook, is INCONCLUSIVE: each expectation that judged nothing is named, none reads passed', async ({
+  served,
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const errors = watchErrors(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${served.url}/scenarios`);
+  await page.getByLabel('Scenario (YAML or JSON)').fill(`version: 1
+name: Nothing to judge
+clock: { speed: 60 }
+traffic: { count: 6, rate: 20/s }
+outcomes:
+  - match: { pattern: "user1@*" }
+    fate: hard_bounce
+expect:
+  receiver: { acknowledgedAll: true }
+  app: { noSendAfterHardBounce: true }
+`);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('scenario-status')).toHaveText('inconclusive', { timeout: 40_000 });
+  const report = page.getByTestId('scenario-report');
+  await expect(report.getByTestId('scenario-verdict')).toHaveText('INCONCLUSIVE');
+  await expect(report.getByTestId('scenario-inconclusive')).toContainText('2 expectations judged nothing: acknowledgedAll (no event went to a webhook');
+  await expect(report.getByTestId('scenario-inconclusive')).toContainText('noSendAfterHardBounce (there is no app');
+  const rows = report.getByTestId('scenario-expectations').getByRole('row');
+  await expect(rows.filter({ hasText: 'acknowledgedAll' })).toContainText('not judged');
+  await expect(rows.filter({ hasText: 'noSendAfterHardBounce' })).toContainText('not judged');
+  await expect(report.getByTestId('scenario-expectations')).not.toContainText('passed');
+  // The events happened (five deliveries and a bounce); no webhook took them.
+  const total = (label: string) =>
+    report
+      .getByLabel('Totals')
+      .locator('div')
+      .filter({ hasText: new RegExp(`^${label}`) })
+      .locator('dd');
+  await expect(total('Events')).toHaveText('6');
+  await expect(total('Webhook deliveries')).toHaveText('0');
+  await expect(total('Delivery attempts')).toHaveText('0');
+  await expect(page.getByTestId('scenario-runs')).toContainText('inconclusive');
+  await report.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('scenario-inconclusive.png'), fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test('Scenarios: before a run the page says how far it will move the emulator clock every account shares; after, the report says how far it did', async ({
+  served,
+  receiver,
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const errors = watchErrors(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${served.url}/scenarios`);
+  // Three sends a minute apart at 60x: about two emulated minutes in two seconds.
+  await page.getByLabel('Scenario (YAML or JSON)').fill(`version: 1
+name: Moves the clock
+clock: { speed: 60 }
+duration: 15m
+webhook: { url: ${receiver.url} }
+traffic: { count: 3, rate: 1/m }
+expect:
+  receiver: { acknowledgedAll: true }
+`);
+  await expect(page.getByTestId('scenario-clock-note')).toHaveText(
+    'Running it moves the emulator clock, which every account shares, 15 min 00 s forward in about 15 s (60×): it ends about 14 min 45 s ahead of the wall clock, further if retries are still due at its duration. The clock is never moved back.',
+  );
+  const offset = async () => ((await (await page.request.get(`${served.url}/emulator/clock`)).json()).data as { offset_ms: number }).offset_ms;
+  const before = await offset();
+  await page.screenshot({ path: test.info().outputPath('scenario-clock-note.png') });
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const report = page.getByTestId('scenario-report');
+  await expect(report.getByTestId('scenario-verdict')).toHaveText('PASS', { timeout: 40_000 });
+  const moved = page.getByTestId('scenario-clock-move');
+  await expect(moved).toContainText('The emulator clock, which every account shares, moved 2 min');
+  await expect(moved).toContainText('It is not moved back.');
+  // The emulator's clock is that much further ahead of the wall clock, and stays so after the run.
+  const json = (await (await page.request.get(`${served.url}/emulator/scenarios/runs`)).json()).data[0] as { id: string };
+  const { clock } = (await (await page.request.get(`${served.url}/emulator/scenarios/runs/${json.id}/report`)).json()).data as {
+    clock: { movedMs: number; aheadMs: number };
+  };
+  expect(clock.movedMs).toBeGreaterThanOrEqual(120_000);
+  expect(Math.abs((await offset()) - before - clock.aheadMs)).toBeLessThan(5_000);
+  await page.evaluate(() => document.getElementById('scenario-report-title')?.scrollIntoView());
+  await page.screenshot({ path: test.info().outputPath('scenario-clock-move.png') });
+  expect(errors).toEqual([]);
+});

@@ -1,10 +1,12 @@
 import type { ScenarioReport, ScenarioRun } from '../../src-shared/scenario/report';
 import type { TestEmulator } from './emulator';
 
-/** Stops every scenario run still under way, so none is left for the next test (one runs at a time). */
+/** Stops every scenario run still under way and waits for its end, so none is left for the next test (one runs at a time). */
 export async function stopRunsUnderWay(emu: TestEmulator): Promise<void> {
   for (const run of (await emu.request('GET', '/emulator/scenarios/runs')).json.data as ScenarioRun[]) {
-    if (!['passed', 'failed', 'stopped', 'error'].includes(run.status)) await emu.request('POST', `/emulator/scenarios/runs/${run.id}/stop`);
+    if (['passed', 'failed', 'inconclusive', 'stopped', 'error'].includes(run.status)) continue;
+    await emu.request('POST', `/emulator/scenarios/runs/${run.id}/stop`);
+    await reportOf(emu, run.id);
   }
 }
 

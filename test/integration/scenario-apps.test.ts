@@ -110,6 +110,8 @@ describe('an app that fails ends its run in error, never in a verdict', () => {
     const report = await runFile(join(allowed, 'crash.yaml'));
     expect(report.run.status).toBe('error');
     expect(report.verdict).toBe('fail');
+    // Nothing the app did was judged: its expectation is shown as such, never as passed.
+    expect(report.expectations.map((e) => [e.id, e.result, e.passed])).toEqual([['noSendAfterHardBounce', 'not-judged', false]]);
     expect(report.run.error).toMatch(/exited with code 3/);
     expect(report.run.error).toMatch(/boom: no MAIL_API_URL/);
     expect(report.run.progress.fraction).toBe(1);
@@ -148,7 +150,7 @@ describe('an app that fails ends its run in error, never in a verdict', () => {
     expect(report.run.error).toMatch(/not ready at http:\/\/127\.0\.0\.1:9\/ready within 1000 ms/);
   });
 
-  it('an app that runs but sends nothing, with expectations of the app: error "nothing to judge", not a pass', async () => {
+  it('an app that runs but sends nothing, with expectations of the app: inconclusive, each naming why, and the log says where to look', async () => {
     await writeFile(
       join(allowed, 'silent.yaml'),
       appScenario(
@@ -158,12 +160,24 @@ describe('an app that fails ends its run in error, never in a verdict', () => {
       ),
     );
     const report = await runFile(join(allowed, 'silent.yaml'));
-    expect(report.run.status).toBe('error');
-    expect(report.verdict).toBe('fail');
-    expect(report.run.error).toMatch(
-      /nothing to judge: the scenario expects things of the app \(noSendAfterHardBounce, maxSendsPerRecipient\) but the app sent nothing/,
+    expect(report.run.status).toBe('inconclusive');
+    expect(report.verdict).toBe('inconclusive');
+    expect(report.run.error).toBeNull();
+    expect(report.expectations.map((e) => [e.id, e.result, e.observed])).toEqual([
+      ['noSendAfterHardBounce', 'not-judged', 'nothing to judge: the app sent nothing'],
+      ['maxSendsPerRecipient', 'not-judged', 'nothing to judge: the app sent nothing'],
+    ]);
+    const log = (await logOf(report.run.id)).lines;
+    expect(log).toContainEqual(expect.objectContaining({ source: 'stdout', text: 'listening' }));
+    expect(log).toContainEqual(
+      expect.objectContaining({ source: 'runner', text: expect.stringMatching(/the app sent nothing: does it send to MAILYARD_URL/) }),
     );
-    expect((await logOf(report.run.id)).lines).toContainEqual(expect.objectContaining({ source: 'stdout', text: 'listening' }));
+    expect(log).toContainEqual(
+      expect.objectContaining({
+        source: 'runner',
+        text: expect.stringMatching(/^inconclusive: 2 expectations judged nothing: noSendAfterHardBounce \(the app sent nothing\)/),
+      }),
+    );
   });
 
   it('the log is read in parts with after', async () => {
@@ -217,7 +231,10 @@ describe('the scenarios folders: listed, read and run with their app', () => {
 
   it('a file in a subfolder is named by its path inside the folder', async () => {
     await mkdir(join(allowed, 'team'), { recursive: true });
-    await writeFile(join(allowed, 'team', 'traffic.yaml'), 'version: 1\nname: nested\nclock: { speed: 100 }\ntraffic: { count: 2, rate: 10/s }\n');
+    await writeFile(
+      join(allowed, 'team', 'traffic.yaml'),
+      'version: 1\nname: nested\nclock: { speed: 100 }\ntraffic: { count: 2, rate: 10/s }\nexpect: { app: { maxSendsPerRecipient: 1 } }\n',
+    );
     const report = await runFile(`${basename(allowed)}/team/traffic.yaml`);
     expect(report.run.status).toBe('passed');
     expect(report.run.file).toBe(`${basename(allowed)}/team/traffic.yaml`);

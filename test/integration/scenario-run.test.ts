@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ScenarioRun } from '../../src-shared/scenario/report';
+import type { ScenarioReport, ScenarioRun } from '../../src-shared/scenario/report';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { reportOf, stopRunsUnderWay } from '../helpers/scenario-runs';
@@ -57,7 +57,7 @@ outcomes:
     fate: spam
 expect:
   receiver: { acknowledgedAll: true, noGiveUps: true, p95Ms: 5000 }
-  app: { noSendAfterHardBounce: true, maxSendsPerRecipient: 1 }
+  app: { maxSendsPerRecipient: 1 }
 `);
     expect(run.status).toMatch(/starting|running/);
     const report = await finished(run.id);
@@ -65,9 +65,8 @@ expect:
     expect(report.verdict).toBe('pass');
     expect(report.totals.sends).toBe(6);
     expect(report.totals.recipients).toBe(6);
-    // 4 deliveries, 1 hard bounce, 1 delivery + spam: 7 events, each acknowledged.
-    expect(report.totals.events).toBe(7);
-    expect(report.totals.acknowledged).toBe(7);
+    // 4 deliveries, 1 hard bounce, 1 delivery + spam: 7 events, a webhook delivery each, each acknowledged at its first attempt.
+    expect(report.totals).toMatchObject({ events: 7, deliveries: 7, attempts: 7, acknowledged: 7 });
     const bodies = receiver.requests.map((r) => JSON.parse(r.body) as { event: string; recipient: { email: string }; bounce_type?: string });
     expect(bodies.find((b) => b.recipient.email === 'user1@example.test')).toMatchObject({ event: 'bounce', bounce_type: 'hard' });
     expect(
@@ -80,7 +79,6 @@ expect:
       ['acknowledgedAll', true],
       ['p95Ms', true],
       ['noGiveUps', true],
-      ['noSendAfterHardBounce', true],
       ['maxSendsPerRecipient', true],
     ]);
     expect(report.series.eventsByKind.reduce((n, r) => n + r.count, 0)).toBe(7);
@@ -100,7 +98,7 @@ expect:
       `version: 1
 name: keeps sending
 clock: { speed: 60 }
-duration: 3m
+duration: 10m
 app:
   command: node ${JSON.stringify(SHOP_APP)}
   env: { SHOP_RECIPIENTS: "gone@example.test,ann@example.test", SHOP_ROUNDS: "3", SHOP_ROUND_MS: "700", SHOP_IGNORE_SUPPRESSIONS: "1" }
@@ -129,7 +127,7 @@ expect:
       `version: 1
 name: suppresses
 clock: { speed: 60 }
-duration: 3m
+duration: 10m
 app:
   command: node ${JSON.stringify(SHOP_APP)}
   env: { SHOP_RECIPIENTS: "gone@example.test,ann@example.test", SHOP_ROUNDS: "3", SHOP_ROUND_MS: "700" }
@@ -165,13 +163,123 @@ expect:
     expect(report.totals.events).toBe(3);
     expect(report.totals.acknowledged).toBe(3);
     expect(report.expectations.map((e) => [e.id, e.passed, e.observed])).toEqual([
-      ['acknowledgedAll', true, '3 of 3 events acknowledged'],
+      ['acknowledgedAll', true, '3 of 3 webhook deliveries acknowledged'],
       ['noGiveUps', true, expect.any(String)],
     ]);
     // Reached the receiver only after the duration: the run moved the clock to the retries.
     const late = receiver.requests.slice(before).map((r) => JSON.parse(r.body) as { recipient: { email: string } });
     expect(late.map((b) => b.recipient.email).sort()).toEqual(['late1@example.test', 'late2@example.test', 'late3@example.test']);
     expect(Date.parse(report.run.finishedAt!) - Date.parse(report.run.startedAt)).toBeGreaterThan(10 * 60_000);
+  });
+
+  it('traffic only, no app, no webhook: inconclusive, never a pass, naming each expectation that judged nothing', async () => {
+    const run = await startRun(`version: 1
+name: nothing to judge
+clock: { speed: 100 }
+traffic: { count: 6, rate: 20/s }
+outcomes:
+  - match: { pattern: "user1@*" }
+    fate: hard_bounce
+expect:
+  receiver: { acknowledgedAll: true }
+  app: { noSendAfterHardBounce: true }
+`);
+    const report = await finished(run.id);
+    expect(report.verdict).toBe('inconclusive');
+    expect(report.run.status).toBe('inconclusive');
+    expect(report.expectations.map((e) => [e.id, e.result, e.passed])).toEqual([
+      ['acknowledgedAll', 'not-judged', false],
+      ['noSendAfterHardBounce', 'not-judged', false],
+    ]);
+    // The events happened (a bounce and five deliveries); no webhook took them.
+    expect(report.totals).toMatchObject({ sends: 6, events: 6, deliveries: 0, attempts: 0 });
+    const html = (await emu.request('GET', `/emulator/scenarios/runs/${run.id}/report.html`)).text;
+    expect(html).toContain('<span class="badge">INCONCLUSIVE</span>');
+    expect(html).toMatch(/Inconclusive: 2 expectations judged nothing: acknowledgedAll \(no event went to a webhook/);
+  });
+
+  it('deliveries and their attempts are counted apart: 6 deliveries each answered 500 twice are 6 deliveries and 18 attempts', async () => {
+    const tries = new Map<string, number>();
+    receiver.answer = (req) => {
+      const id = String(req.headers['webhook-id']);
+      tries.set(id, (tries.get(id) ?? 0) + 1);
+      return tries.get(id)! <= 2 ? 500 : 200;
+    };
+    try {
+      const run = await startRun(`version: 1
+name: retried
+clock: { speed: 100 }
+duration: 1m
+webhook: { url: ${receiver.url} }
+traffic: { count: 6, rate: 20/s }
+expect:
+  receiver: { acknowledgedAll: true, noGiveUps: true }
+`);
+      const report = await finished(run.id, 60_000);
+      expect(report.totals).toMatchObject({ sends: 6, events: 6, deliveries: 6, attempts: 18, retries: 12, acknowledged: 6 });
+      expect(report.run.progress).toMatchObject({ events: 6, deliveries: 6, attempts: 18, acknowledged: 6, failedAttempts: 12 });
+      expect(report.verdict).toBe('pass');
+    } finally {
+      receiver.answer = undefined;
+    }
+  });
+
+  it('a rehearsal replays: two runs of one file with its default seed fire the same events to the same recipients, and the seed is in the report', async () => {
+    const source = `version: 1
+name: rehearsal
+clock: { speed: 100 }
+duration: 1h
+webhook: { url: ${receiver.url} }
+traffic: { count: 40, rate: 20/s, to: "reader{n}@example.test" }
+outcomes:
+  - match: { share: 0.1 }
+    fate: hard_bounce
+  - match: { share: 0.1 }
+    fate: soft_bounce
+    retries: 1
+    after: 30s
+  - match: { share: 0.8 }
+    fate: delivered
+    opens: { share: 0.5, after: 10s }
+    clicks: { share: 0.3, after: 20s }
+webhookDelivery:
+  duplicates: 0.3
+  reorder: { share: 0.5, window: 30s }
+  delay: { distribution: uniform, min: 0s, max: 5s }
+expect:
+  receiver: { acknowledgedAll: true }
+`;
+    const runs: ScenarioReport[] = [];
+    const received: string[][] = [];
+    for (let i = 0; i < 2; i++) {
+      const before = receiver.requests.length;
+      runs.push(await finished((await startRun(source)).id, 60_000));
+      // What the receiver got, by recipient and kind (the copies' ids and times differ from run to run).
+      received.push(
+        receiver.requests
+          .slice(before)
+          .map((r) => JSON.parse(r.body) as { event: string; recipient: { email: string } })
+          .map((b) => `${b.recipient.email} ${b.event}`)
+          .sort(),
+      );
+    }
+    const [a, b] = runs as [ScenarioReport, ScenarioReport];
+    const byKind = (r: ScenarioReport) => {
+      const kinds: Record<string, number> = {};
+      for (const row of r.series.eventsByKind) kinds[row.kind] = (kinds[row.kind] ?? 0) + row.count;
+      return kinds;
+    };
+    expect(a.verdict, JSON.stringify(a.expectations)).toBe('pass');
+    expect(byKind(a).open).toBeGreaterThan(0);
+    expect(byKind(a).bounce).toBeGreaterThan(0);
+    expect(a.totals.duplicates).toBeGreaterThan(0);
+    expect(byKind(b)).toEqual(byKind(a));
+    // (How many events overtook a held-back one depends on when the clock fired each: not compared.)
+    const { events, deliveries, duplicates } = a.totals;
+    expect(b.totals).toMatchObject({ events, deliveries, duplicates });
+    expect(received[1]).toEqual(received[0]);
+    expect(a.scenario.seed).toBe(1);
+    expect(b.scenario.seed).toBe(1);
   });
 
   it('stop ends a long run early with status stopped', async () => {
@@ -203,5 +311,76 @@ expect:
     expect(second.json.error).toMatch(/under way/);
     const list = (await emu.request('GET', '/emulator/scenarios/runs')).json.data as ScenarioRun[];
     expect(list[0]!.id).toBe(run.id);
+  });
+});
+
+describe('a run on an existing account', () => {
+  const events = Object.fromEntries(['delivery', 'bounce', 'open'].map((k) => [k, true]));
+  const webhookOf = async (key: string) => (await emu.request('GET', '/v1/webhook', { apiKey: key })).json;
+  const accountsNamed = async (prefix: string) =>
+    ((await emu.request('GET', '/emulator/accounts')).json.data as Array<{ id: string; name: string }>).filter((a) => a.name.startsWith(prefix));
+
+  it('sends as the account named by account_id, its own webhook getting the events; no account is made for the run', async () => {
+    const created = await emu.request('POST', '/emulator/accounts', { body: { name: 'Acme Shop (production)' } });
+    expect(created.status, created.text).toBe(200);
+    const acme = created.json.data as { id: string; api_key: string };
+    const registered = await emu.request('POST', '/v1/webhook/register', {
+      apiKey: acme.api_key,
+      body: { webhook_url: receiver.url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events } },
+    });
+    expect(registered.status, registered.text).toBeLessThan(300);
+    const before = receiver.requests.length;
+    const runsBefore = (await accountsNamed('scenario: demo on acme')).length;
+    const res = await emu.request('POST', '/emulator/scenarios/runs', {
+      body: {
+        source:
+          'version: 1\nname: demo on acme\nclock: { speed: 100 }\ntraffic: { count: 3, rate: 20/s, to: "demo{n}@example.test" }\nexpect: { receiver: { acknowledgedAll: true } }\n',
+        account_id: acme.id,
+      },
+    });
+    expect(res.status, res.text).toBe(202);
+    expect((res.json.data as ScenarioRun).accountId).toBe(acme.id);
+    const report = await finished((res.json.data as ScenarioRun).id);
+    expect(report.run.accountId).toBe(acme.id);
+    expect(report.verdict, JSON.stringify(report.expectations)).toBe('pass');
+    // Its mail is the account's: listed under it, and its events went to the account's webhook.
+    const count = await emu.request('GET', `/emulator/messages/count?account_id=${acme.id}`);
+    expect(count.json.data.count).toBe(3);
+    const got = receiver.requests.slice(before).map((r) => (JSON.parse(r.body) as { recipient: { email: string } }).recipient.email);
+    expect(got.sort()).toEqual(['demo1@example.test', 'demo2@example.test', 'demo3@example.test']);
+    expect(await accountsNamed('scenario: demo on acme')).toHaveLength(runsBefore);
+    // The account's webhook is as it was.
+    expect((await webhookOf(acme.api_key)).data).toEqual([expect.objectContaining({ webhook_url: receiver.url })]);
+  });
+
+  it('refuses an unknown account (404 naming account_id) and a scenario webhook that would replace the account’s own (409)', async () => {
+    const unknown = await emu.request('POST', '/emulator/scenarios/runs', {
+      body: { source: 'version: 1\nname: x\ntraffic: { count: 1 }\n', account_id: 'no-such-account' },
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error).toMatch(/no account no-such-account to run the scenario on/);
+    const acme = (await emu.request('POST', '/emulator/accounts', { body: { name: 'With a webhook' } })).json.data as { id: string; api_key: string };
+    await emu.request('POST', '/v1/webhook/register', {
+      apiKey: acme.api_key,
+      body: { webhook_url: receiver.url, event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events } },
+    });
+    const taken = await emu.request('POST', '/emulator/scenarios/runs', {
+      body: { source: `version: 1\nname: x\nwebhook: { url: ${receiver.url}/other }\ntraffic: { count: 1 }\n`, account_id: acme.id },
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.json.error).toMatch(/has an EMAIL_EVENT webhook .* remove `webhook` from the scenario/);
+    expect((await emu.request('GET', '/emulator/scenarios/runs')).json.data.some((r: ScenarioRun) => r.accountId === acme.id)).toBe(false);
+  });
+
+  it("a scenario's webhook registered on an existing account is removed at the run's end, so the next run can register it again", async () => {
+    const plain = (await emu.request('POST', '/emulator/accounts', { body: { name: 'No webhook yet' } })).json.data as { id: string; api_key: string };
+    const source = `version: 1\nname: lends a webhook\nclock: { speed: 100 }\nwebhook: { url: ${receiver.url} }\ntraffic: { count: 2, rate: 20/s }\nexpect: { receiver: { acknowledgedAll: true } }\n`;
+    for (let i = 0; i < 2; i++) {
+      const res = await emu.request('POST', '/emulator/scenarios/runs', { body: { source, account_id: plain.id } });
+      expect(res.status, res.text).toBe(202);
+      const report = await finished((res.json.data as ScenarioRun).id);
+      expect(report.verdict, JSON.stringify(report.expectations)).toBe('pass');
+      expect((await webhookOf(plain.api_key)).data).toEqual([]);
+    }
   });
 });

@@ -209,6 +209,9 @@ test.describe('screenshots: Scenarios', () => {
       // The report below the sticky header, in a window tall enough for its tables and first plots.
       await page.setViewportSize({ width: 1360, height: 1400 });
       await page.getByTestId('scenario-report').evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 60));
+      // The frame (a sandboxed page of its own) paints after the resize and the scroll: give it a moment.
+      await expect(page.frameLocator('[data-testid="scenario-report-frame"]').locator('#chart-events canvas')).toBeVisible();
+      await page.waitForTimeout(1000);
       await page.screenshot({ path: `${DOCS}/scenario-report.png` });
     } finally {
       await receiver.close();

@@ -18,9 +18,15 @@ export interface DeliveryFaults {
   delay?: { distribution: 'fixed' | 'uniform' | 'exponential'; ms?: number; minMs?: number; maxMs?: number; meanMs?: number };
   /** Emulator-clock epoch ms: attempts in a window fail without connecting and retry on the normal schedule. */
   outages?: Array<{ fromMs: number; toMs: number }>;
-  /** Seeded source (default Math.random). */
-  random?: () => number;
+  /**
+   * Seeded source (default Math.random), told which delivery each draw is for and what it decides, so a
+   * source may key its draws by the delivery and give each the same in a rerun, whatever the order.
+   */
+  random?: (input: EnqueueInput, purpose: FaultDraw) => number;
 }
+
+/** What a draw of the faults decides for a delivery. */
+export type FaultDraw = 'reorder' | 'duplicate' | 'delay' | 'duplicate-delay';
 
 export interface FaultStats {
   duplicates: number;
@@ -47,7 +53,7 @@ const FaultsSchema = z
     outages: z
       .array(z.object({ fromMs: ms, toMs: ms }).refine((o) => o.fromMs <= o.toMs, { message: 'toMs must not be before fromMs', path: ['toMs'] }))
       .optional(),
-    random: z.custom<() => number>((f) => typeof f === 'function', { message: 'random must be a function returning 0..1' }).optional(),
+    random: z.custom<DeliveryFaults['random']>((f) => typeof f === 'function', { message: 'random must be a function returning 0..1' }).optional(),
   })
   .strict();
 
@@ -72,7 +78,7 @@ interface MessageState {
 
 interface AccountFaults {
   faults: DeliveryFaults;
-  random: () => number;
+  random: NonNullable<DeliveryFaults['random']>;
   messages: Map<string, MessageState>;
 }
 
@@ -118,10 +124,10 @@ export class DeliveryFaultsRegistry {
     const stats = this.counts.get(input.accountId)!;
     const { faults, random } = account;
     const held = this.holdBack(account, stats, input);
-    const delays = [held + this.delay(faults, random, stats)];
-    if (faults.duplicates !== undefined && random() < faults.duplicates) {
+    const delays = [held + this.delay(faults, () => random(input, 'delay'), stats)];
+    if (faults.duplicates !== undefined && random(input, 'duplicate') < faults.duplicates) {
       stats.duplicates++;
-      delays.push(held + this.delay(faults, random, stats));
+      delays.push(held + this.delay(faults, () => random(input, 'duplicate-delay'), stats));
     }
     return delays;
   }
@@ -160,7 +166,7 @@ export class DeliveryFaultsRegistry {
     const now = this.clock.now();
     const state = account.messages.get(key);
     if (state === undefined) {
-      const chosen = account.random() < reorder.share;
+      const chosen = account.random(input, 'reorder') < reorder.share;
       if (account.messages.size >= REMEMBERED_MESSAGES) account.messages.delete(account.messages.keys().next().value!);
       account.messages.set(key, { chosen, heldUntil: chosen ? now + reorder.windowMs : 0, counted: false });
       return chosen ? reorder.windowMs : 0;

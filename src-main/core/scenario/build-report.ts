@@ -1,6 +1,7 @@
 import type { Scenario } from '../../../src-shared/scenario/format';
-import type { ScenarioExpectationResult, ScenarioReport, ScenarioRun } from '../../../src-shared/scenario/report';
+import type { ScenarioExpectationResult, ScenarioReport, ScenarioRun, ScenarioVerdict, ScenarioViolation } from '../../../src-shared/scenario/report';
 import type { ScenarioObserver } from './observer';
+import { bucketFor } from './report-charts';
 
 export interface FaultStats {
   duplicates: number;
@@ -14,87 +15,163 @@ function percentile(sorted: number[], p: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** A bucket size that gives about 120 points over the run's emulated span (at least 1 s). */
-function bucketFor(spanMs: number): number {
-  return Math.max(1000, Math.ceil(spanMs / 120 / 1000) * 1000);
+/** What the expectations are judged on. */
+interface JudgeInput {
+  scenario: Scenario;
+  observer: ScenarioObserver;
+  responseTimes: ScenarioReport['responseTimes'];
+  pendingAtEnd: number;
+  /** The sends the scenario's traffic made: with an app, the rest are the app's. */
+  trafficRefs: ReadonlySet<string>;
 }
 
-/** The expectations the scenario set, each judged on what the observer saw. */
-function expectations(s: Scenario, o: ScenarioObserver, rt: ScenarioReport['responseTimes'], pendingAtEnd: number): ScenarioExpectationResult[] {
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * One expectation's result: failed when broken, else not judged when `nothing` says why nothing put it
+ * to the test, else passed. A broken expectation is failed even if little was seen.
+ */
+function judged(
+  id: string,
+  description: string,
+  failed: boolean,
+  nothing: string | null,
+  observed: string,
+  violations: ScenarioViolation[] = [],
+): ScenarioExpectationResult {
+  const result = failed ? 'failed' : nothing === null ? 'passed' : 'not-judged';
+  return { id, description, result, passed: result === 'passed', observed: result === 'not-judged' ? `nothing to judge: ${nothing}` : observed, violations };
+}
+
+const MARKS = [
+  ['noSendAfterHardBounce', 'hardBounce', 'hard bounce', 'hard bounces'],
+  ['noSendAfterComplaint', 'complaint', 'spam complaint', 'spam complaints'],
+  ['noSendAfterUnsubscribe', 'unsubscribe', 'unsubscribe', 'unsubscribes'],
+] as const;
+
+/** The expectations the scenario set, each judged on what the observer saw: passed, failed, or not judged (nothing put it to the test). */
+function expectations(input: JudgeInput): ScenarioExpectationResult[] {
+  const { scenario: s, observer: o, responseTimes: rt, pendingAtEnd, trafficRefs } = input;
   const out: ScenarioExpectationResult[] = [];
   const kept = (id: string) => o.violations.get(id)?.kept ?? [];
   const count = (id: string) => o.violations.get(id)?.count ?? 0;
+  const deliveries = o.deliveries.size;
+  const noWebhook = 'no event went to a webhook (the account has none, or its filter took none of the events)';
   const r = s.expect.receiver ?? {};
   if (r.acknowledgedAll) {
-    const missing = o.events - o.acknowledged;
-    out.push({
-      id: 'acknowledgedAll',
-      description: 'Every event is acknowledged with a 2xx (after retries)',
-      passed: missing === 0,
-      observed: `${o.acknowledged} of ${o.events} events acknowledged${pendingAtEnd > 0 ? `, ${pendingAtEnd} still pending at the end` : ''}`,
-      violations: [],
-    });
+    const missing = deliveries - o.acknowledged;
+    out.push(
+      judged(
+        'acknowledgedAll',
+        'Every event is acknowledged with a 2xx (after retries)',
+        missing > 0,
+        deliveries === 0 ? `${noWebhook}: nothing to acknowledge` : null,
+        `${o.acknowledged} of ${plural(deliveries, 'webhook delivery', 'webhook deliveries')} acknowledged${pendingAtEnd > 0 ? `, ${pendingAtEnd} still pending at the end` : ''}`,
+      ),
+    );
   }
   if (r.p95Ms !== undefined) {
-    out.push({
-      id: 'p95Ms',
-      description: `The receiver's p95 response time is at most ${r.p95Ms} ms`,
-      passed: rt.p95 === null || rt.p95 <= r.p95Ms,
-      observed: rt.p95 === null ? 'no answered attempt' : `p95 ${rt.p95} ms`,
-      violations: [],
-    });
+    out.push(
+      judged(
+        'p95Ms',
+        `The receiver's p95 response time is at most ${r.p95Ms} ms`,
+        rt.p95 !== null && rt.p95 > r.p95Ms,
+        rt.p95 === null ? 'the receiver answered no attempt: there is no response time' : null,
+        `p95 ${rt.p95} ms`,
+      ),
+    );
   }
   if (r.noGiveUps) {
-    out.push({ id: 'noGiveUps', description: 'No event is given up on', passed: o.gaveUp === 0, observed: `${o.gaveUp} given up`, violations: [] });
+    out.push(
+      judged(
+        'noGiveUps',
+        'No event is given up on',
+        o.gaveUp > 0,
+        deliveries === 0 ? `${noWebhook}: none could be given up on` : null,
+        `${o.gaveUp} given up of ${deliveries}`,
+      ),
+    );
   }
   const a = s.expect.app ?? {};
-  const appChecks: Array<[keyof typeof a, string]> = [
-    ['noSendAfterHardBounce', 'No send to an address after its hard bounce reached the app'],
-    ['noSendAfterComplaint', 'No send to an address after its spam complaint reached the app'],
-    ['noSendAfterUnsubscribe', 'No send to an address after its unsubscribe reached the app'],
-    ['noMissingVariables', 'Templates render without a missing variable'],
-  ];
-  for (const [id, description] of appChecks) {
+  // Whose sends the app's expectations judge: the app's when there is one, else the traffic's.
+  const sender = s.app ? 'the app' : 'the traffic';
+  const judgedSends = s.app ? o.sendsOutside(trafficRefs) : o.sends;
+  const sentNothing = judgedSends === 0 ? `${sender} sent nothing` : null;
+  for (const [id, mark, one, many] of MARKS) {
     if (a[id] !== true) continue;
-    out.push({ id, description, passed: count(id) === 0, observed: `${count(id)} violation${count(id) === 1 ? '' : 's'}`, violations: kept(id) });
+    const description = `No send to an address after its ${one} reached the app`;
+    if (!s.app) {
+      out.push(judged(id, description, false, `there is no app: the traffic sends what the file says and cannot react to a ${one}`, ''));
+      continue;
+    }
+    const fired = o.fired(mark);
+    const known = o.known(mark);
+    const first = o.firstKnown(mark);
+    const after = first === null ? 0 : o.sendsOutsideSince(trafficRefs, first);
+    const nothing =
+      sentNothing ??
+      (fired === 0
+        ? `no ${one} happened in the run`
+        : known === 0
+          ? `${plural(fired, one, many)} fired, none reached the app (its receiver acknowledged none)`
+          : after === 0
+            ? `the app sent nothing after the first ${one} reached it`
+            : null);
+    out.push(
+      judged(
+        id,
+        description,
+        count(id) > 0,
+        nothing,
+        `${plural(count(id), 'violation')} in ${plural(after, 'send')} made after the first of ${plural(known, one, many)} reached the app`,
+        kept(id),
+      ),
+    );
+  }
+  if (a.noMissingVariables === true) {
+    const n = count('noMissingVariables');
+    out.push(
+      judged(
+        'noMissingVariables',
+        'Templates render without a missing variable',
+        n > 0,
+        sentNothing,
+        `${plural(n, 'violation')} in ${plural(judgedSends, 'send')}`,
+        kept('noMissingVariables'),
+      ),
+    );
   }
   if (a.maxSendsPerRecipient !== undefined) {
     const max = Math.max(0, ...o.recipients.values());
-    out.push({
-      id: 'maxSendsPerRecipient',
-      description: `No recipient gets more than ${a.maxSendsPerRecipient} sends`,
-      passed: count('maxSendsPerRecipient') === 0,
-      observed: `at most ${max} sends to one recipient`,
-      violations: kept('maxSendsPerRecipient'),
-    });
+    out.push(
+      judged(
+        'maxSendsPerRecipient',
+        `No recipient gets more than ${a.maxSendsPerRecipient} sends`,
+        count('maxSendsPerRecipient') > 0,
+        sentNothing,
+        `at most ${plural(max, 'send')} to one recipient`,
+        kept('maxSendsPerRecipient'),
+      ),
+    );
   }
   return out;
 }
 
-/** The expectations a scenario set, by name: those set to `true` or a number. */
-const setChecks = (checks: Record<string, unknown> | undefined) =>
-  Object.entries(checks ?? {})
-    .filter(([, v]) => v !== undefined && v !== false)
-    .map(([k]) => k);
+/** A run that did not go to its end judges nothing: what it saw is kept, none of it passed. */
+function notJudged(e: ScenarioExpectationResult, status: 'error' | 'stopped'): ScenarioExpectationResult {
+  const seen = e.observed.startsWith('nothing to judge') ? '' : ` (seen until then: ${e.observed})`;
+  return { ...e, result: 'not-judged', passed: false, observed: `not judged: the run ${status === 'error' ? 'ended in error' : 'was stopped'}${seen}` };
+}
 
 /**
- * Why a run that went to its end cannot be judged, or null when it can: expectations of the app need
- * sends by the app (`sends.app`: the traffic's do not count; without an app, the traffic is what is
- * judged), and any expectation needs at least one send.
+ * The verdict: a run in error or stopped fails (nothing it did can be judged); a broken expectation
+ * fails; then an expectation that judged nothing, or none set, leaves it inconclusive; else it passes.
  */
-export function nothingToJudge(s: Scenario, sends: { all: number; app: number }): string | null {
-  const appChecks = setChecks(s.expect.app);
-  const judged = s.app ? sends.app : sends.all;
-  if (appChecks.length > 0 && judged === 0) {
-    const who = s.app ? 'the app' : 'the traffic';
-    return (
-      `nothing to judge: the scenario expects things of ${who} (${appChecks.join(', ')}) but ${who} sent nothing, and a run that sends nothing is not a pass` +
-      (s.app ? " (does the app send to MAILYARD_URL or MAIL_API_URL with MAILYARD_API_KEY? its output is in the run's log)" : '')
-    );
-  }
-  if (setChecks(s.expect.receiver).length > 0 && sends.all === 0)
-    return 'nothing to judge: the run made no send, so none of its expectations was put to the test';
-  return null;
+export function verdictOf(status: ScenarioRun['status'], exps: readonly ScenarioExpectationResult[]): ScenarioVerdict {
+  if (status === 'error' || status === 'stopped') return 'fail';
+  if (exps.some((e) => e.result === 'failed')) return 'fail';
+  if (exps.length === 0 || exps.some((e) => e.result === 'not-judged')) return 'inconclusive';
+  return 'pass';
 }
 
 export function buildReport(input: {
@@ -105,6 +182,8 @@ export function buildReport(input: {
   observer: ScenarioObserver;
   faults: FaultStats;
   pendingAtEnd: number;
+  /** The sends the scenario's traffic made (their ref_ids): with an app, the others are the app's. */
+  trafficRefs: ReadonlySet<string>;
 }): ScenarioReport {
   const { run, scenario, observer: o } = input;
   const times = o.attempts
@@ -112,7 +191,9 @@ export function buildReport(input: {
     .map((x) => x.ms!)
     .sort((x, y) => x - y);
   const responseTimes = { p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times.at(-1) ?? null };
-  const exp = expectations(scenario, o, responseTimes, input.pendingAtEnd);
+  const judgedAll = expectations({ scenario, observer: o, responseTimes, pendingAtEnd: input.pendingAtEnd, trafficRefs: input.trafficRefs });
+  const ended = run.status === 'error' || run.status === 'stopped' ? run.status : null;
+  const exp = ended ? judgedAll.map((e) => notJudged(e, ended)) : judgedAll;
   const bucketMs = bucketFor(run.progress.emulatedMs);
   const b = (t: number) => Math.floor(t / bucketMs) * bucketMs;
   const kinds = new Map<string, number>();
@@ -124,17 +205,17 @@ export function buildReport(input: {
     if (s.violation) row.violations++;
     sends.set(b(s.t), row);
   }
-  const verdict = exp.every((e) => e.passed) && run.status !== 'error' ? 'pass' : 'fail';
   return {
     version: 1,
     run,
-    verdict,
-    scenario: { name: scenario.name, file: input.file, clockSpeed: input.clockSpeed },
+    verdict: verdictOf(run.status, exp),
+    scenario: { name: scenario.name, file: input.file, clockSpeed: input.clockSpeed, seed: run.seed },
     totals: {
       sends: o.sends,
       recipients: o.recipients.size,
       events: o.events,
-      deliveries: o.attemptsMade,
+      deliveries: o.deliveries.size,
+      attempts: o.attemptsMade,
       acknowledged: o.acknowledged,
       retries: o.retries,
       gaveUp: o.gaveUp,
@@ -150,5 +231,6 @@ export function buildReport(input: {
       attempts: o.attempts,
     },
     responseTimes,
+    clock: { movedMs: run.progress.emulatedMs, wallMs: run.progress.elapsedMs, aheadMs: run.progress.emulatedMs - run.progress.elapsedMs },
   };
 }

@@ -4,7 +4,7 @@ import type { Scenario } from '../../../src-shared/scenario/format';
 import type { ScenarioViolation } from '../../../src-shared/scenario/report';
 import type { ScenarioEvent } from './plan';
 
-type Mark = NonNullable<ScenarioEvent['marks']>;
+export type Mark = NonNullable<ScenarioEvent['marks']>;
 const MARK_EXPECTATION: Record<Mark, 'noSendAfterHardBounce' | 'noSendAfterComplaint' | 'noSendAfterUnsubscribe'> = {
   hardBounce: 'noSendAfterHardBounce',
   complaint: 'noSendAfterComplaint',
@@ -30,6 +30,7 @@ interface MarkInfo {
  */
 export class ScenarioObserver {
   sends = 0;
+  /** Events the run fired about the account's copies (whether or not a webhook took them). */
   events = 0;
   acknowledged = 0;
   failedAttempts = 0;
@@ -38,9 +39,11 @@ export class ScenarioObserver {
   gaveUp = 0;
   missingVariables = 0;
   readonly recipients = new Map<string, number>();
+  /** The account's webhook deliveries (a duplicate is one of its own). */
   readonly deliveries = new Set<string>();
   readonly eventsByKind: Array<{ t: number; kind: string }> = [];
-  readonly sendTimes: Array<{ t: number; violation: boolean }> = [];
+  /** Each send: when (ms since the start), its send's ref_id (the traffic's or the app's), whether it broke an expectation. */
+  readonly sendTimes: Array<{ t: number; ref: string; violation: boolean }> = [];
   readonly attempts: Array<{ t: number; ms: number | null; status: number | null; ok: boolean; retry: boolean }> = [];
   readonly violations = new Map<string, { count: number; kept: ScenarioViolation[] }>();
   /** Deliveries that carry a marking event, until acknowledged. */
@@ -50,12 +53,33 @@ export class ScenarioObserver {
   /** Copies seen per send (ref_id). */
   private readonly copiesBySend = new Map<string, number>();
 
+  /**
+   * `reactions`: whether sends are judged against the events that reached the sender (the noSendAfter
+   * expectations): only with an app, since the traffic sends what the file says whatever happens.
+   */
   constructor(
     private readonly accountId: string,
     private readonly expect: Scenario['expect'],
     private readonly startMs: number,
     private readonly iso: (ms: number) => string,
+    private readonly reactions = true,
   ) {}
+
+  /** The emulator time at which the first event of `mark` reached the app, or null if none did. */
+  firstKnown(mark: Mark): number | null {
+    let first: number | null = null;
+    for (const list of this.marks.values()) {
+      for (const info of list) if (info.mark === mark && Number.isFinite(info.knownAt) && (first === null || info.knownAt < first)) first = info.knownAt;
+    }
+    return first;
+  }
+
+  /** How many events of `mark` reached the app (acknowledged by its receiver, or fired with no webhook to take them). */
+  known(mark: Mark): number {
+    let n = 0;
+    for (const list of this.marks.values()) for (const info of list) if (info.mark === mark && Number.isFinite(info.knownAt)) n++;
+    return n;
+  }
 
   violationCount(): number {
     let n = 0;
@@ -67,6 +91,20 @@ export class ScenarioObserver {
   sendsOutside(refs: ReadonlySet<string>): number {
     let n = 0;
     for (const [ref, copies] of this.copiesBySend) if (!refs.has(ref)) n += copies;
+    return n;
+  }
+
+  /** Copies sent at or after `at` (emulator time) whose ref_id is not in `refs`. */
+  sendsOutsideSince(refs: ReadonlySet<string>, at: number): number {
+    let n = 0;
+    for (const s of this.sendTimes) if (s.t + this.startMs >= at && !refs.has(s.ref)) n++;
+    return n;
+  }
+
+  /** How many events of `mark` the run fired. */
+  fired(mark: Mark): number {
+    let n = 0;
+    for (const list of this.marks.values()) for (const info of list) if (info.mark === mark) n++;
     return n;
   }
 
@@ -87,7 +125,7 @@ export class ScenarioObserver {
     this.recipients.set(email, count);
     let violated = false;
     const app = this.expect.app ?? {};
-    for (const info of this.marks.get(email) ?? []) {
+    for (const info of this.reactions ? (this.marks.get(email) ?? []) : []) {
       const id = MARK_EXPECTATION[info.mark];
       if (app[id] !== true || info.knownAt > now) continue;
       violated = true;
@@ -109,12 +147,14 @@ export class ScenarioObserver {
         messageId: m.id,
       });
     }
-    this.sendTimes.push({ t: now - this.startMs, violation: violated });
+    this.sendTimes.push({ t: now - this.startMs, ref: m.ref_id, violation: violated });
     return true;
   }
 
   /** An event the run fired about a copy; a marking one counts once the app acknowledged it (or at once without a webhook). */
   onFired(e: ScenarioEvent, recipient: string, messageId: string, deliveryId: string | null, now: number): void {
+    this.events++;
+    this.eventsByKind.push({ t: now - this.startMs, kind: e.kind });
     if (e.kind === 'generation_failure' && this.expect.app?.noMissingVariables === true) {
       this.violate('noMissingVariables', {
         message: `the send to ${recipient} failed to render: a template variable is missing`,
@@ -134,11 +174,9 @@ export class ScenarioObserver {
     this.marks.set(recipient.toLowerCase(), list);
   }
 
-  onDeliveryCreated(d: DeliverySummary, now: number): void {
+  onDeliveryCreated(d: DeliverySummary): void {
     if (d.account_id !== this.accountId || this.deliveries.has(d.id)) return;
     this.deliveries.add(d.id);
-    this.events++;
-    this.eventsByKind.push({ t: now - this.startMs, kind: d.event });
   }
 
   onDeliveryUpdated(d: DeliverySummary): void {

@@ -38,13 +38,23 @@ export function outcomeFor(scenario: Pick<Scenario, 'outcomes'>, email: string, 
   return undefined;
 }
 
-/** A stable draw in [0, 1) for an engagement of one copy. */
-function draw(messageId: string, salt: string, seed: number): number {
-  return addressPoint(`${messageId}/${salt}`, seed);
+/**
+ * A stable draw in [0, 1) for one copy: `copy` names it by what a rerun of the scenario repeats (its
+ * address and its number among the run's copies to that address), never by its id, so the same seed
+ * draws the same for it in every run.
+ */
+export function copyDraw(copy: string, salt: string, seed: number): number {
+  return addressPoint(`${copy}/${salt}`, seed);
 }
 
-/** The events a copy to `email` gets under its outcome (none given: a delivery about 1 s after the send). */
-export function eventsFor(outcome: ScenarioOutcome | undefined, email: string, messageId: string, seed: number): ScenarioEvent[] {
+/** How a run names a copy for its draws: the address and which copy to it this is (1, 2, ...). */
+export const copyKey = (email: string, nth: number) => `${email.toLowerCase()}#${nth}`;
+
+/**
+ * The events a copy gets under its outcome (none given: a delivery about 1 s after the send); `copy`
+ * (copyKey) decides its opens and clicks.
+ */
+export function eventsFor(outcome: ScenarioOutcome | undefined, email: string, copy: string, seed: number): ScenarioEvent[] {
   const after = outcome?.after;
   const delivery = (atMs: number): ScenarioEvent => ({ atMs, kind: 'delivery', fields: {} });
   const events: ScenarioEvent[] = [];
@@ -93,7 +103,7 @@ export function eventsFor(outcome: ScenarioOutcome | undefined, email: string, m
   if (deliveredAt !== null) {
     for (const kind of ['open', 'click'] as const) {
       const engagement = kind === 'open' ? outcome?.opens : outcome?.clicks;
-      if (engagement && draw(messageId, kind, seed) < engagement.share) {
+      if (engagement && copyDraw(copy, kind, seed) < engagement.share) {
         events.push({ atMs: deliveredAt + (engagement.after ?? ENGAGEMENT_DELAY_MS), kind, fields: {} });
       }
     }

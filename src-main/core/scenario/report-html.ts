@@ -1,4 +1,5 @@
-import type { ScenarioExpectationResult, ScenarioReport, ScenarioViolation } from '../../../src-shared/scenario/report';
+import { inconclusiveReason, type ScenarioExpectationResult, type ScenarioReport, type ScenarioViolation } from '../../../src-shared/scenario/report';
+import { clockMoveSentence } from '../../../src-shared/scenario/clock-move';
 import { reportCharts } from './report-charts';
 import { CHART_SCRIPT, REPORT_CSS } from './report-html-parts';
 
@@ -18,6 +19,9 @@ export interface RenderReportOptions {
  */
 export const REPORT_HTML_CSP =
   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox allow-scripts";
+
+/** The verdict's class (its colours). */
+const VERDICT_CLASS = { pass: 'pass', fail: 'fail', inconclusive: 'none' } as const;
 
 /** Text for HTML content and attribute values. */
 export function escapeHtml(value: unknown): string {
@@ -70,11 +74,14 @@ function violationsTable(expectations: ScenarioExpectationResult[], base: string
   );
 }
 
+/** How an expectation's result reads in the report (its row's class, its words). */
+const RESULT_WORDS = { passed: ['pass', '✔ passed'], failed: ['fail', '✘ failed'], 'not-judged': ['none', '– not judged'] } as const;
+
 function expectationsTable(expectations: ScenarioExpectationResult[]): string {
-  if (expectations.length === 0) return '<p class="muted">The scenario set no expectations.</p>';
+  if (expectations.length === 0) return '<p class="muted">The scenario set no expectations: nothing was judged.</p>';
   const rows = expectations.map(
     (e) =>
-      `<tr class="${e.passed ? 'pass' : 'fail'}"><td>${e.passed ? '✔ passed' : '✘ failed'}</td><td><code>${escapeHtml(e.id)}</code></td>` +
+      `<tr class="${RESULT_WORDS[e.result][0]}"><td>${RESULT_WORDS[e.result][1]}</td><td><code>${escapeHtml(e.id)}</code></td>` +
       `<td>${escapeHtml(e.description)}</td><td>${escapeHtml(e.observed)}</td><td>${e.violations.length}</td></tr>`,
   );
   return (
@@ -91,7 +98,8 @@ function totals(report: ScenarioReport): string {
     ['Sends', t.sends],
     ['Recipients', t.recipients],
     ['Events', t.events],
-    ['Deliveries', t.deliveries],
+    ['Webhook deliveries', t.deliveries],
+    ['Delivery attempts', t.attempts],
     ['Acknowledged', t.acknowledged],
     ['Retries', t.retries],
     ['Given up', t.gaveUp],
@@ -113,10 +121,11 @@ function totals(report: ScenarioReport): string {
  */
 export function renderReportHtml(report: ScenarioReport, opts: RenderReportOptions): string {
   const base = (opts.baseUrl ?? '').replace(/\/+$/, '');
-  const pass = report.verdict === 'pass';
+  const verdict = VERDICT_CLASS[report.verdict];
   const run = report.run;
   const charts = reportCharts(report);
-  const title = `${pass ? 'PASS' : 'FAIL'}: ${report.scenario.name}`;
+  const title = `${report.verdict.toUpperCase()}: ${report.scenario.name}`;
+  const inconclusive = inconclusiveReason(report);
   const csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
   return `<!doctype html>
 <html lang="en">
@@ -129,18 +138,20 @@ export function renderReportHtml(report: ScenarioReport, opts: RenderReportOptio
 <style>${REPORT_CSS}</style>
 </head>
 <body>
-<header class="verdict ${pass ? 'pass' : 'fail'}" id="verdict">
-<h1><span class="badge">${pass ? 'PASS' : 'FAIL'}</span> ${escapeHtml(report.scenario.name)}</h1>
+<header class="verdict ${verdict}" id="verdict">
+<h1><span class="badge">${report.verdict.toUpperCase()}</span> ${escapeHtml(report.scenario.name)}</h1>
 <p>Run <code>${escapeHtml(run.id)}</code> · ${escapeHtml(run.status)} · started ${escapeHtml(run.startedAt)}${run.finishedAt ? ` · finished ${escapeHtml(run.finishedAt)}` : ''}
- · clock ×${escapeHtml(report.scenario.clockSpeed)}${report.scenario.file ? ` · file <code>${escapeHtml(report.scenario.file)}</code>` : ''}</p>
+ · clock ×${escapeHtml(report.scenario.clockSpeed)} · seed <span id="seed">${escapeHtml(report.scenario.seed)}</span>${report.scenario.file ? ` · file <code>${escapeHtml(report.scenario.file)}</code>` : ''}</p>
+<p id="clock-move">${escapeHtml(clockMoveSentence(report.clock))}</p>
 ${run.error ? `<p class="error">${escapeHtml(run.error)}</p>` : ''}
+${inconclusive ? `<p class="inconclusive" id="inconclusive">Inconclusive: ${escapeHtml(inconclusive)}. An expectation with nothing to judge is not met.</p>` : ''}
 </header>
 <main>
 <section aria-labelledby="h-totals"><h2 id="h-totals">Totals</h2>${totals(report)}</section>
 <section aria-labelledby="h-exp"><h2 id="h-exp">Expectations</h2>${expectationsTable(report.expectations)}</section>
 <section aria-labelledby="h-viol"><h2 id="h-viol">Violations</h2>${violationsTable(report.expectations, base)}</section>
 <section aria-labelledby="h-charts" id="plots"><h2 id="h-charts">Plots</h2>
-<p class="muted">Time is the emulator's clock, in seconds since the run started.</p>
+<p class="muted">Time is the emulator's clock since the run started, in the unit its axis names. Rates are counts per bucket of the run's time, shown per minute (per hour for a run of over 6 hours).</p>
 <div class="charts">${charts.map((c) => `<figure id="chart-${c.id}"><figcaption>${escapeHtml(c.title)}</figcaption><div class="plot"></div></figure>`).join('')}</div>
 </section>
 </main>

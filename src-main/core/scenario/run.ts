@@ -2,8 +2,9 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { EMAIL_EVENT_KINDS } from '../../../src-shared/events';
 import type { SendEmailBody, SimulationRule } from '../../../src-shared/schemas/email';
-import type { Scenario } from '../../../src-shared/scenario/format';
-import type { ScenarioReport, ScenarioRun, ScenarioRunStatus } from '../../../src-shared/scenario/report';
+import { scenarioSeed, type Scenario } from '../../../src-shared/scenario/format';
+import { clockMoveSentence, clockNoteBefore } from '../../../src-shared/scenario/clock-move';
+import { inconclusiveReason, type ScenarioReport, type ScenarioRun, type ScenarioRunStatus } from '../../../src-shared/scenario/report';
 import { isoTimestamp, type EmulatorClock } from '../clock';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import type { LiveBus } from '../live-bus';
@@ -12,17 +13,20 @@ import type { EmailEventsService } from '../services/events/email-events.service
 import type { SimulationRules } from '../services/simulation/rules.service';
 import type { WebhooksService } from '../services/webhooks.service';
 import { AppFailure, AppProcess, describeExit } from './app-process';
-import { buildReport, nothingToJudge } from './build-report';
+import { buildReport } from './build-report';
 import { faultsFor, type FaultsSeam } from './faults';
 import { ScenarioObserver } from './observer';
 import { RunLog } from './run-log';
+import { CopyKeys } from './copy-keys';
+import { finishRetries, unsettledDeliveries } from './finish-retries';
 import { eventsFor, outcomeFor } from './plan';
+import { openRunAccount, type RunAccountChoice } from './run-account';
 import { runTraffic } from './traffic';
 
 /** What a run needs of the emulator. */
 export interface ScenarioRunDeps {
-  accounts: Pick<AccountsService, 'create' | 'defaultAccount'>;
-  webhooks: Pick<WebhooksService, 'register'>;
+  accounts: Pick<AccountsService, 'create' | 'defaultAccount' | 'get'>;
+  webhooks: Pick<WebhooksService, 'register' | 'get' | 'delete'>;
   email: { send(accountId: string, body: SendEmailBody): Promise<{ ref_id: string }> };
   emailEvents: Pick<EmailEventsService, 'record'>;
   rules: Pick<SimulationRules, 'list' | 'replace'>;
@@ -52,22 +56,8 @@ const LOG_PREFIX = { runner: '', stdout: 'app: ', stderr: 'app (stderr): ' } as 
 /** Every run's events go through the run; the emulator's own simulated events are off for it (`*`: none). */
 const RUN_RULES: SimulationRule[] = [{ pattern: '*', events: [] }];
 const UPDATE_EVERY_MS = 250;
-/** Past the duration, retries are given up waiting for once nothing is due or answered for this long (wall time; an attempt takes at most 15 s). */
-const FINISH_STALL_MS = 60_000;
 
 /** One scenario run, from set-up to report: see docs/scenarios.md for what it changes and restores. */
-/** The most characters an account's name may have (the accounts API's limit). */
-const ACCOUNT_NAME_MAX = 100;
-
-/**
- * A run's own account's name: the scenario's and the run's start (wall clock, UTC, to the second), so
- * the runs of one scenario can be told apart in the account switcher. A long scenario name is cut, never the time.
- */
-export function runAccountName(scenarioName: string, startWallMs: number): string {
-  const when = ` · ${new Date(startWallMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-  return `scenario: ${scenarioName}`.slice(0, ACCOUNT_NAME_MAX - when.length) + when;
-}
-
 export class ScenarioExecution {
   readonly run: ScenarioRun;
   report: ScenarioReport | null = null;
@@ -79,6 +69,8 @@ export class ScenarioExecution {
   private sendErrors = 0;
   /** The sends the traffic made (their ref_ids): the rest of the account's sends are the app's. */
   private readonly trafficRefs = new Set<string>();
+  /** The run's copies, keyed for the seeded draws. */
+  private readonly copies = new CopyKeys();
   readonly log: RunLog;
 
   constructor(
@@ -87,6 +79,7 @@ export class ScenarioExecution {
     readonly origin: ScenarioOrigin,
     id: string,
     private readonly onUpdate: (run: ScenarioRun) => void,
+    private readonly target: RunAccountChoice = null,
   ) {
     this.startMs = deps.clock.now();
     this.log = new RunLog((line) => deps.onLog?.(`${LOG_PREFIX[line.source]}${line.text}`));
@@ -98,6 +91,8 @@ export class ScenarioExecution {
       startedAt: isoTimestamp(this.startMs),
       finishedAt: null,
       accountId: '',
+      newAccount: target === null,
+      seed: scenarioSeed(scenario),
       error: null,
       progress: {
         fraction: 0,
@@ -105,6 +100,7 @@ export class ScenarioExecution {
         plannedSends: scenario.traffic?.count ?? null,
         events: 0,
         deliveries: 0,
+        attempts: 0,
         acknowledged: 0,
         failedAttempts: 0,
         violations: 0,
@@ -132,7 +128,8 @@ export class ScenarioExecution {
       fraction: Math.min(1, Math.max(byTime, bySends)),
       sends: o.sends,
       events: o.events,
-      deliveries: o.attemptsMade,
+      deliveries: o.deliveries.size,
+      attempts: o.attemptsMade,
       acknowledged: o.acknowledged,
       failedAttempts: o.failedAttempts,
       violations: o.violationCount(),
@@ -153,24 +150,33 @@ export class ScenarioExecution {
     this.say(
       `scenario "${s.name}"${this.origin.label ? ` (${this.origin.label})` : ''}: ${s.duration / 1000} s emulated at ${s.clock === 'realtime' ? 'real time' : `${s.clock.speed}x`}`,
     );
+    this.say(clockNoteBefore(s.duration, s.clock === 'realtime' ? 1 : s.clock.speed));
     let account: Account;
+    const existing = this.target?.accountId;
     try {
-      account = s.account === 'default' ? deps.accounts.defaultAccount() : deps.accounts.create({ name: runAccountName(s.name, this.startWall) });
+      account = openRunAccount(deps.accounts, this.target, s.name, this.startWall);
     } catch (err) {
       this.observer = new ScenarioObserver('', s.expect, this.startMs, isoTimestamp);
-      this.run.error = `could not make the run's account: ${err instanceof Error ? err.message : String(err)}`;
+      this.run.error = `could not ${existing === undefined ? 'make' : 'use'} the run's account: ${err instanceof Error ? err.message : String(err)}`;
       this.say(`error: ${this.run.error}`);
       return this.finish('error', '');
     }
     this.run.accountId = account.id;
-    this.say(`account ${account.id}${s.account === 'default' ? ' (the default account)' : ' (new, for this run)'}`);
-    this.observer = new ScenarioObserver(account.id, s.expect, this.startMs, isoTimestamp);
+    this.say(
+      `account ${account.id}${existing === undefined ? ' (new, for this run)' : ` ("${account.name}", an existing account: its other sends during the run count too)`}`,
+    );
+    this.observer = new ScenarioObserver(account.id, s.expect, this.startMs, isoTimestamp, s.app !== undefined);
     const savedRules = deps.rules.list();
     const savedSpeed = deps.clock.state().speed;
-    const seed = s.webhookDelivery?.seed ?? 1;
+    const seed = this.run.seed;
+    this.say(
+      `seed ${seed}${s.seed === undefined && s.webhookDelivery?.seed === undefined ? ' (the default)' : ''}: a run of this file with this seed fires the same events`,
+    );
     const unsubscribe = this.listen(seed);
     let app: AppProcess | undefined;
     let status: ScenarioRunStatus = 'running';
+    /** The scenario's webhook, once registered on an account the run did not make (removed at the end). */
+    let lentWebhook = false;
     try {
       deps.rules.replace(RUN_RULES);
       deps.clock.setSpeed(s.clock === 'realtime' ? 1 : s.clock.speed);
@@ -184,9 +190,10 @@ export class ScenarioExecution {
           ...(s.webhook.headers ? { headers: s.webhook.headers } : {}),
           webhook_options: { events },
         });
-        this.say(`webhook registered: ${s.webhook.url}`);
+        lentWebhook = existing !== undefined;
+        this.say(`webhook registered: ${s.webhook.url}${lentWebhook ? ' (for the run: removed from the account at its end)' : ''}`);
       }
-      const faults = faultsFor(s, this.startMs, seed);
+      const faults = faultsFor(s, this.startMs, seed, (ref, recipient) => this.copies.of(ref, recipient));
       deps.faults.setFaults(account.id, faults);
       this.setStatus('running');
       const ticker = setInterval(() => this.onUpdate(this.refresh()), UPDATE_EVERY_MS);
@@ -212,11 +219,16 @@ export class ScenarioExecution {
         }
         const sent = await traffic;
         if (s.traffic) this.say(`traffic: ${sent} of ${s.traffic.count} sends made${this.sendErrors ? `, ${this.sendErrors} refused` : ''}`);
-        if (!this.stopRequested && this.timeUp()) await this.finishRetries(account.id);
+        if (!this.stopRequested && this.timeUp()) {
+          // The run's own events end with the duration: only deliveries of those already fired go on.
+          this.cancelTimers();
+          await finishRetries(deps, account.id, { stopped: () => this.stopRequested, say: (line) => this.say(line) });
+        }
         this.checkApp(app);
         status = this.stopRequested ? 'stopped' : 'passed';
-        const nothing = status === 'passed' ? nothingToJudge(s, { all: this.observer.sends, app: this.observer.sendsOutside(this.trafficRefs) }) : null;
-        if (nothing) throw new Error(nothing);
+        if (status === 'passed' && s.app && this.observer.sendsOutside(this.trafficRefs) === 0) {
+          this.say('the app sent nothing: does it send to MAILYARD_URL or MAIL_API_URL with MAILYARD_API_KEY? (its output is in this log)');
+        }
       } finally {
         clearInterval(ticker);
       }
@@ -235,8 +247,9 @@ export class ScenarioExecution {
       try {
         deps.rules.replace(savedRules);
         deps.clock.setSpeed(savedSpeed);
+        if (lentWebhook) deps.webhooks.delete(account.id, { event: 'EMAIL_EVENT' });
       } catch (err) {
-        deps.logger.warn({ err }, 'scenario: could not restore the rules or the clock speed');
+        deps.logger.warn({ err }, "scenario: could not restore the rules, the clock speed or the account's webhook");
       }
     }
     return this.finish(status, account.id);
@@ -269,13 +282,24 @@ export class ScenarioExecution {
       this.deps.logger.warn({ err }, 'scenario: could not read the pending deliveries or the fault figures');
     }
     this.run.status = status;
-    const report = buildReport({ run: this.run, scenario: this.scenario, file: this.origin.label, clockSpeed, observer: this.observer, faults, pendingAtEnd });
-    if (status === 'passed' && report.verdict === 'fail') this.run.status = 'failed';
-    if (status === 'stopped') report.verdict = 'fail';
+    const report = buildReport({
+      run: this.run,
+      scenario: this.scenario,
+      file: this.origin.label,
+      clockSpeed,
+      observer: this.observer,
+      faults,
+      pendingAtEnd,
+      trafficRefs: this.trafficRefs,
+    });
+    if (status === 'passed') this.run.status = report.verdict === 'pass' ? 'passed' : report.verdict === 'fail' ? 'failed' : 'inconclusive';
     const o = this.observer;
     this.say(
-      `run ${this.run.status}${this.run.status === 'error' ? '' : `, verdict ${report.verdict}`}: ${o.sends} sends, ${o.events} events, ${o.violationCount()} violations`,
+      `run ${this.run.status}${this.run.status === 'error' ? '' : `, verdict ${report.verdict}`}: ${o.sends} sends, ${o.events} events, ${o.deliveries.size} webhook deliveries, ${o.attemptsMade} attempts, ${o.violationCount()} violations`,
     );
+    const why = inconclusiveReason(report);
+    if (why) this.say(`inconclusive: ${why}`);
+    this.say(clockMoveSentence(report.clock));
     report.run = { ...this.run, progress: { ...this.run.progress } };
     this.report = report;
     this.onUpdate(this.run);
@@ -286,38 +310,6 @@ export class ScenarioExecution {
     return this.deps.clock.now() - this.startMs >= this.scenario.duration;
   }
 
-  /**
-   * After `duration`, the retries of the run's deliveries are made at once: the clock moves to each
-   * next attempt (as "Jump to the next attempt" does) until every delivery has succeeded or been given
-   * up, so `acknowledgedAll` and `noGiveUps` judge the retries rather than where the duration fell
-   * among them. The retry schedule is finite, so this ends; Stop ends it sooner.
-   */
-  private async finishRetries(accountId: string): Promise<void> {
-    const { dispatcher, clock, clockControl } = this.deps;
-    // The run's own events end with the duration: only deliveries of those already fired go on.
-    this.cancelTimers();
-    const first = this.unsettledDeliveries(accountId);
-    if (first === 0) return;
-    this.say(`duration reached with ${first} ${first === 1 ? 'delivery' : 'deliveries'} to retry: the clock moves to each next attempt`);
-    const fromMs = clock.now();
-    let last = first;
-    let unchangedSince = performance.now();
-    for (let left = first; !this.stopRequested && left > 0; left = this.unsettledDeliveries(accountId)) {
-      if (left !== last) [last, unchangedSince] = [left, performance.now()];
-      const due = dispatcher.nextDueAt();
-      const now = clock.now();
-      if (due !== null && due > now) await clockControl.set({ advance_ms: due - now });
-      else if (performance.now() - unchangedSince > FINISH_STALL_MS) {
-        // Nothing due and nothing answered for far longer than an attempt may take: leave them pending.
-        this.say(`${left} ${left === 1 ? 'delivery' : 'deliveries'} neither due nor answered for ${FINISH_STALL_MS / 1000} s: the run ends with them pending`);
-        return;
-      }
-      // Due now or in flight: the dispatcher is on it.
-      else await new Promise((r) => setTimeout(r, 50));
-    }
-    this.say(`retries done, ${Math.round((clock.now() - fromMs) / 60_000)} min of emulated time after the duration`);
-  }
-
   /** The run's events not fired yet will not be. */
   private cancelTimers(): void {
     for (const cancel of this.timers) cancel();
@@ -326,13 +318,7 @@ export class ScenarioExecution {
 
   /** Nothing left to fire, no delivery of the run's account waiting or in flight. */
   private settled(accountId: string): boolean {
-    return this.timers.size === 0 && this.unsettledDeliveries(accountId) === 0;
-  }
-
-  /** The run account's deliveries waiting for an attempt or in one. */
-  private unsettledDeliveries(accountId: string): number {
-    const { dispatcher } = this.deps;
-    return dispatcher.count({ account_id: accountId, status: 'pending' }) + dispatcher.count({ account_id: accountId, status: 'sending' });
+    return this.timers.size === 0 && unsettledDeliveries(this.deps.dispatcher, accountId) === 0;
   }
 
   private async startApp(spec: NonNullable<Scenario['app']>, apiKey: string): Promise<AppProcess> {
@@ -379,7 +365,9 @@ export class ScenarioExecution {
       live.on('message.created', (m) => {
         const now = clock.now();
         if (!o.onMessage(m, now)) return;
-        const events = eventsFor(outcomeFor(this.scenario, m.recipient.email, seed), m.recipient.email, m.id, seed);
+        // The copy's draws are keyed by what a rerun repeats (its address and number), never its id.
+        const copy = this.copies.note(m.ref_id, m.recipient.email, o.recipients.get(m.recipient.email.toLowerCase()) ?? 1);
+        const events = eventsFor(outcomeFor(this.scenario, m.recipient.email, seed), m.recipient.email, copy, seed);
         for (const e of events) {
           const cancel = clock.setTimer(now + e.atMs, () => {
             this.timers.delete(cancel);
@@ -394,7 +382,7 @@ export class ScenarioExecution {
           this.timers.add(cancel);
         }
       }),
-      live.on('delivery.created', (d) => o.onDeliveryCreated(d, clock.now())),
+      live.on('delivery.created', (d) => o.onDeliveryCreated(d)),
       live.on('delivery.updated', (d) => o.onDeliveryUpdated(d)),
       live.on('attempt.completed', ({ delivery_id, attempt }) => o.onAttempt(delivery_id, attempt, clock.now())),
     ];

@@ -8,6 +8,7 @@ import type { AppError } from '../errors';
 import { parseScenario, validateScenario, type ScenarioFileError } from './parse';
 import { renderReportHtml } from './report-html';
 import { ScenarioExecution, type ScenarioOrigin, type ScenarioRunDeps } from './run';
+import type { RunAccountChoice } from './run-account';
 import type { ScenarioFolders } from './scenario-folders';
 
 export interface ScenarioServiceDeps extends ScenarioRunDeps {
@@ -18,6 +19,8 @@ export interface ScenarioServiceDeps extends ScenarioRunDeps {
 }
 
 export interface StartOptions {
+  /** An existing account to run on (sending as it), instead of the scenario's own (`account`: new or default). */
+  accountId?: string;
   /** Where report.json, report.html and run.log go once the run has ended. */
   reportDir?: string;
   /** Each line of the run's log as it is written (the CLI prints them). */
@@ -112,7 +115,15 @@ export class ScenarioService {
   private launch(scenario: Scenario, origin: ScenarioOrigin, opts: StartOptions): { run: ScenarioRun; done: Promise<ScenarioReport> } {
     const busy = this.active();
     if (busy) throw appError('scenarioRunBusy', { id: busy.run.id, name: busy.run.name });
-    const exec = new ScenarioExecution({ ...this.deps, onLog: opts.onLog ?? this.deps.onLog }, scenario, origin, randomUUID(), (run) => this.announce(run));
+    const target = this.accountFor(scenario, opts.accountId);
+    const exec = new ScenarioExecution(
+      { ...this.deps, onLog: opts.onLog ?? this.deps.onLog },
+      scenario,
+      origin,
+      randomUUID(),
+      (run) => this.announce(run),
+      target,
+    );
     this.runs.unshift(exec);
     this.runs.splice(MAX_KEPT_RUNS);
     const done = exec.execute().then(async (report) => {
@@ -121,6 +132,20 @@ export class ScenarioService {
       return report;
     });
     return { run: exec.run, done };
+  }
+
+  /**
+   * The existing account a run sends as (the one named, else the default one for `account: default`),
+   * or null for a new one: 404 for an unknown id, 409 when the account's own webhook would be replaced
+   * by the scenario's.
+   */
+  private accountFor(scenario: Scenario, accountId: string | undefined): RunAccountChoice {
+    const account = accountId !== undefined ? this.deps.accounts.get(accountId) : scenario.account === 'default' ? this.deps.accounts.defaultAccount() : null;
+    if (accountId !== undefined && !account) throw appError('scenarioAccountNotFound', { id: accountId });
+    if (!account) return null;
+    const webhook = scenario.webhook && this.deps.webhooks.get(account.id, 'EMAIL_EVENT');
+    if (webhook) throw appError('scenarioWebhookTaken', { account: `"${account.name}" (${account.id})`, url: webhook.webhook_url });
+    return { accountId: account.id };
   }
 
   stop(id: string): ScenarioRun {

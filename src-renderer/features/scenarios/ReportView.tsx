@@ -1,8 +1,13 @@
-import type { ScenarioReport, ScenarioViolation } from '../../../src-shared/scenario/report';
+import { clockMoveSentence } from '../../../src-shared/scenario/clock-move';
+import { inconclusiveReason, type ScenarioReport, type ScenarioViolation } from '../../../src-shared/scenario/report';
 import { Link } from '../../components/Link';
 import { scenarios } from '../../api/scenarios';
 
 const ms = (v: number | null) => (v === null ? '–' : `${Math.round(v)} ms`);
+
+/** How a verdict and an expectation's result read, and their colour. */
+const VERDICT = { pass: ['PASS', 'ok'], fail: ['FAIL', 'bad'], inconclusive: ['INCONCLUSIVE', 'warn'] } as const;
+const RESULT = { passed: ['passed', 'ok'], failed: ['failed', 'bad'], 'not-judged': ['not judged', 'warn'] } as const;
 
 function ViolationLinks({ v }: { v: ScenarioViolation }) {
   const links = [
@@ -31,7 +36,8 @@ function ViolationLinks({ v }: { v: ScenarioViolation }) {
  * UI) drawn here; the charts are the HTML report itself (its plots only: `#charts`) in a sandboxed frame (scripts, no origin).
  */
 export function ReportView({ report }: { report: ScenarioReport }) {
-  const pass = report.verdict === 'pass';
+  const [verdict, tone] = VERDICT[report.verdict];
+  const inconclusive = inconclusiveReason(report);
   const t = report.totals;
   const rt = report.responseTimes;
   const violations = report.expectations.flatMap((e) => e.violations.map((v) => ({ ...v, expectation: v.expectation || e.id })));
@@ -39,7 +45,8 @@ export function ReportView({ report }: { report: ScenarioReport }) {
     ['Sends', t.sends],
     ['Recipients', t.recipients],
     ['Events', t.events],
-    ['Deliveries', t.deliveries],
+    ['Webhook deliveries', t.deliveries],
+    ['Delivery attempts', t.attempts],
     ['Acknowledged', t.acknowledged],
     ['Retries', t.retries],
     ['Given up', t.gaveUp],
@@ -57,8 +64,8 @@ export function ReportView({ report }: { report: ScenarioReport }) {
       <div className="card-head">
         <h2 id="scenario-report-title">
           Report{' '}
-          <span className={`pill scenario-verdict tone-${pass ? 'ok' : 'bad'}`} data-testid="scenario-verdict">
-            {pass ? 'PASS' : 'FAIL'}
+          <span className={`pill scenario-verdict tone-${tone}`} data-testid="scenario-verdict">
+            {verdict}
           </span>
         </h2>
         <span className="spacer" />
@@ -69,6 +76,14 @@ export function ReportView({ report }: { report: ScenarioReport }) {
           Download JSON report
         </a>
       </div>
+      <p className="muted small" data-testid="scenario-clock-move">
+        {clockMoveSentence(report.clock)}
+      </p>
+      {inconclusive && (
+        <p className="warn" role="note" data-testid="scenario-inconclusive">
+          Inconclusive: {inconclusive}. An expectation with nothing to judge is not met.
+        </p>
+      )}
       <dl className="scenario-counts" aria-label="Totals">
         {totals.map(([label, value]) => (
           <div key={label}>
@@ -79,7 +94,7 @@ export function ReportView({ report }: { report: ScenarioReport }) {
       </dl>
       <h3>Expectations</h3>
       {report.expectations.length === 0 ? (
-        <p className="muted">The scenario set no expectations.</p>
+        <p className="muted">The scenario set no expectations: nothing was judged.</p>
       ) : (
         <table className="table" data-testid="scenario-expectations">
           <thead>
@@ -94,7 +109,7 @@ export function ReportView({ report }: { report: ScenarioReport }) {
             {report.expectations.map((e) => (
               <tr key={e.id}>
                 <td>
-                  <span className={`pill tone-${e.passed ? 'ok' : 'bad'}`}>{e.passed ? 'passed' : 'failed'}</span>
+                  <span className={`pill tone-${RESULT[e.result][1]}`}>{RESULT[e.result][0]}</span>
                 </td>
                 <td>
                   <code>{e.id}</code> <span className="muted small">{e.description}</span>

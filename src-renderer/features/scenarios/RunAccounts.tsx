@@ -6,9 +6,9 @@ import { useOverview } from '../../stores/overview-store';
 
 const finished = (r: ScenarioRun) => r.status !== 'starting' && r.status !== 'running';
 
-/** The accounts these finished runs made that still exist (a run with `account: default` used the default one, which stays). */
+/** The accounts these finished runs made that still exist (a run on an existing account, the default one included, used it: it stays). */
 export function runAccounts(runs: readonly ScenarioRun[], accounts: readonly AccountRecord[]): AccountRecord[] {
-  const ids = new Set(runs.filter(finished).map((r) => r.accountId));
+  const ids = new Set(runs.filter((r) => finished(r) && r.newAccount).map((r) => r.accountId));
   return accounts.filter((a) => !a.is_default && ids.has(a.id));
 }
 

@@ -6,6 +6,7 @@ const STATUS_TONE: Record<ScenarioRun['status'], string> = {
   running: 'info',
   passed: 'ok',
   failed: 'bad',
+  inconclusive: 'warn',
   stopped: 'muted',
   error: 'bad',
 };
@@ -33,7 +34,8 @@ export function RunProgress({ run, onStop, stopping }: { run: ScenarioRun; onSto
   const counts: Array<[string, string | number, string]> = [
     ['Sends', p.plannedSends !== null ? `${p.sends} / ${p.plannedSends}` : p.sends, 'sends'],
     ['Events', p.events, 'events'],
-    ['Deliveries', p.deliveries, 'deliveries'],
+    ['Webhook deliveries', p.deliveries, 'deliveries'],
+    ['Delivery attempts', p.attempts, 'attempts'],
     ['Acknowledged', p.acknowledged, 'acknowledged'],
     ['Failed attempts', p.failedAttempts, 'failed'],
     ['Violations', p.violations, 'violations'],
@@ -47,6 +49,9 @@ export function RunProgress({ run, onStop, stopping }: { run: ScenarioRun; onSto
         <RunStatus run={run} testId="scenario-status" />
         <span className="muted small">
           started <Time emulator={run.startedAt} /> on the emulator clock
+        </span>
+        <span className="muted small" title="The seed of the run's random choices: a run of the same file with this seed fires the same events">
+          seed <span data-testid="scenario-seed">{run.seed}</span>
         </span>
         <span className="spacer" />
         {active && (

@@ -16,7 +16,10 @@ outcomes:
   - match: { share: 0.1 }
     fate: hard_bounce
 expect:
-  receiver: { noGiveUps: true }
+  app: { maxSendsPerRecipient: 1 }
+# The receiver's expectations need a webhook to judge:
+# webhook: { url: "http://127.0.0.1:3000/webhooks/email" }
+#   and under expect: receiver: { acknowledgedAll: true, noGiveUps: true }
 `;
 
 /** "line 3, column 5", "line 3", or nothing. */

@@ -1,5 +1,9 @@
 import { useEffect, useState } from 'react';
+import { clockNoteBefore } from '../../../src-shared/scenario/clock-move';
+import { AccountSelect } from '../../components/AccountSelect';
 import { Time } from '../../components/Time';
+import { useSearchParam } from '../../router';
+import { useOverview } from '../../stores/overview-store';
 import { selectedRun, useScenarioRuns } from '../../stores/scenarios-store';
 import { ReportView } from './ReportView';
 import { RunLog } from './RunLog';
@@ -7,6 +11,7 @@ import { RunProgress, RunStatus } from './RunProgress';
 import { ScenarioApiError, scenarios, type ScenarioProblem, type ScenarioRequest } from '../../api/scenarios';
 import { ScenarioEditor, STARTER } from './ScenarioEditor';
 import { ScenarioFiles } from './ScenarioFiles';
+import { clockHint } from './clock-hint';
 import { RemoveRunAccounts, useAccountRemoved } from './RunAccounts';
 import type { ScenarioRun } from '../../../src-shared/scenario/report';
 import './scenarios.css';
@@ -31,7 +36,10 @@ export function Scenarios() {
   /** The folder file in the editor, and its text as read: while the text is unchanged it runs as that file. */
   const [listed, setListed] = useState<{ path: string; source: string } | null>(null);
   const asFile = listed !== null && listed.source === source;
+  const runOn = useRunOn();
+  const hint = clockHint(source);
   const request = (): ScenarioRequest => (asFile ? { path: listed.path } : { source, ...(file ? { file } : {}) });
+  const runRequest = () => ({ ...request(), ...(runOn.accountId ? { account_id: runOn.accountId } : {}) });
   const [problems, setProblems] = useState<ScenarioProblem[]>([]);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState<'validate' | 'run' | 'stop' | null>(null);
@@ -67,7 +75,7 @@ export function Scenarios() {
     });
   const run = () =>
     act('run', async () => {
-      const started = await scenarios.start(request());
+      const started = await scenarios.start(runRequest());
       setProblems([]);
       runs.upsert(started);
       runs.select(started.id);
@@ -114,6 +122,10 @@ export function Scenarios() {
           ) : (
             <>Runs as the text above.</>
           )}
+        </p>
+        <RunOn choice={runOn} />
+        <p className="small scenario-clock-note" role="note" data-testid="scenario-clock-note">
+          {clockNoteBefore(hint.durationMs, hint.speed)}
         </p>
         <div className="form-row">
           <button type="button" className="button" onClick={() => void validate()} disabled={busy !== null}>
@@ -184,6 +196,41 @@ export function Scenarios() {
         )}
       </section>
     </main>
+  );
+}
+
+/**
+ * Which account a run sends as: the scenario's own (its `account`: a new one, or the default), or an
+ * existing one. The header's account, when one is chosen there, is the first choice.
+ */
+function useRunOn() {
+  const accounts = useOverview((s) => s.accounts);
+  const chosenInHeader = useSearchParam('account') ?? '';
+  const [picked, setPicked] = useState<string | null>(null);
+  const wanted = picked ?? chosenInHeader;
+  const account = accounts.find((a) => a.id === wanted);
+  return { accounts, accountId: account?.id ?? '', account, pick: setPicked };
+}
+
+function RunOn({ choice }: { choice: ReturnType<typeof useRunOn> }) {
+  return (
+    <div className="form-row">
+      <span className="scenario-run-on">
+        <label htmlFor="scenario-run-on">Run on</label>
+        <AccountSelect
+          id="scenario-run-on"
+          accounts={choice.accounts}
+          value={choice.accountId}
+          onChange={choice.pick}
+          anyLabel="The scenario’s own account (a new one, or the default if it says account: default)"
+        />
+      </span>
+      <span className="muted small" data-testid="scenario-run-on">
+        {choice.account
+          ? `Sends as “${choice.account.name}”: its webhook gets the events, and its other sends during the run count too.`
+          : 'A new account per run keeps the run apart from every other account’s data.'}
+      </span>
+    </div>
   );
 }
 

@@ -13,6 +13,8 @@ export const ScenarioSourceBody = z
     source: z.string().min(1).max(1_000_000).optional(),
     file: z.string().max(1024).optional(),
     path: z.string().min(1).max(4096).optional(),
+    /** An existing account to run on, sending as it (GET /emulator/accounts), instead of the scenario's `account` (new or default). */
+    account_id: z.string().min(1).max(64).optional(),
   })
   .superRefine((body, ctx) => {
     if ((body.source === undefined) === (body.path === undefined)) {
@@ -30,13 +32,14 @@ export const ScenarioFileError = z.object({
   message: z.string(),
 });
 
-export const ScenarioRunStatusSchema = z.enum(['starting', 'running', 'passed', 'failed', 'stopped', 'error']);
+export const ScenarioRunStatusSchema = z.enum(['starting', 'running', 'passed', 'failed', 'inconclusive', 'stopped', 'error']);
 export const ScenarioProgressSchema = z.object({
   fraction: z.number(),
   sends: z.number().int(),
   plannedSends: z.number().int().nullable(),
   events: z.number().int(),
   deliveries: z.number().int(),
+  attempts: z.number().int(),
   acknowledged: z.number().int(),
   failedAttempts: z.number().int(),
   violations: z.number().int(),
@@ -52,6 +55,8 @@ export const ScenarioRunSchema = z.object({
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   accountId: z.string(),
+  newAccount: z.boolean(),
+  seed: z.number().int(),
   progress: ScenarioProgressSchema,
   error: z.string().nullable(),
 });
@@ -68,13 +73,14 @@ const MsOrNull = z.number().nullable();
 export const ScenarioReportSchema = z.object({
   version: z.literal(1),
   run: ScenarioRunSchema,
-  verdict: z.enum(['pass', 'fail']),
-  scenario: z.object({ name: z.string(), file: z.string().nullable(), clockSpeed: z.number() }),
+  verdict: z.enum(['pass', 'fail', 'inconclusive']),
+  scenario: z.object({ name: z.string(), file: z.string().nullable(), clockSpeed: z.number(), seed: z.number().int() }),
   totals: z.object({
     sends: z.number(),
     recipients: z.number(),
     events: z.number(),
     deliveries: z.number(),
+    attempts: z.number(),
     acknowledged: z.number(),
     retries: z.number(),
     gaveUp: z.number(),
@@ -86,6 +92,7 @@ export const ScenarioReportSchema = z.object({
     z.object({
       id: z.string(),
       description: z.string(),
+      result: z.enum(['passed', 'failed', 'not-judged']),
       passed: z.boolean(),
       observed: z.string(),
       violations: z.array(Violation),
@@ -98,6 +105,8 @@ export const ScenarioReportSchema = z.object({
     attempts: z.array(z.object({ t: z.number(), ms: MsOrNull, status: MsOrNull, ok: z.boolean(), retry: z.boolean() })),
   }),
   responseTimes: z.object({ p50: MsOrNull, p95: MsOrNull, p99: MsOrNull, max: MsOrNull }),
+  /** How far the run moved the emulator clock (shared by every account, never moved back): emulated and wall ms, and the gap it left. */
+  clock: z.object({ movedMs: z.number(), wallMs: z.number(), aheadMs: z.number() }),
 });
 
 const RunIdParams = z.object({ id: z.string().min(1).max(64) });
@@ -174,7 +183,7 @@ export const scenarioOperations = defineOperations({
     method: 'POST',
     path: '/emulator/scenarios/runs',
     summary:
-      'Start a scenario run (202); 409 while another runs; a bad file answers 400 naming each problem; 403 for posted text that starts an app (run a file of a scenarios folder instead)',
+      "Start a scenario run (202), on a new account or an existing one (account_id); 409 while another runs, or when the scenario would replace the account's own webhook; a bad file answers 400 naming each problem; 403 for posted text that starts an app (run a file of a scenarios folder instead); 404 for an unknown account_id",
     tag: 'Scenarios',
     auth: 'none',
     body: ScenarioSourceBody,

@@ -19,7 +19,9 @@ export function scenarioHandlers(scenarios: ScenarioService) {
       return ok('The scenario is valid', { scenario: scenarios.parse(source) as Record<string, unknown> });
     },
     startScenarioRun: async ({ body }) => {
-      const { run, done } = body.path === undefined ? scenarios.startPosted(body.source!, body.file ?? null) : await scenarios.startListed(body.path);
+      const opts = body.account_id === undefined ? {} : { accountId: body.account_id };
+      const { run, done } =
+        body.path === undefined ? scenarios.startPosted(body.source!, body.file ?? null, opts) : await scenarios.startListed(body.path, opts);
       // The run goes on after the answer; its end is on the live bus and in its report.
       done.catch(() => undefined);
       return ok('Scenario run started', run);

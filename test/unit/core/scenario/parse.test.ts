@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Scenario } from '../../../../src-shared/scenario/format';
+import { Scenario, scenarioSeed } from '../../../../src-shared/scenario/format';
 import { formatScenarioError, parseScenario, validateScenario } from '../../../../src-main/core/scenario/parse';
 import { scenarioJsonSchema } from '../../../../src-main/core/scenario/json-schema';
 import { aliasBomb } from '../../../helpers/alias-bomb';
@@ -102,6 +102,22 @@ describe('scenario format', () => {
     expect(errorsOf(aliasBomb())).toEqual([{ path: '', line: null, column: null, message: expect.stringMatching(/^YAML: aliases expand too far/) }]);
     // A few aliases are read as ever: here the fields they fill are then refused as unknown.
     expect(errorsOf(`${base}a: &x { k: 1 }\nb: *x\n`)[0]!.message).toBe('unknown fields: a, b');
+  });
+
+  it('the seed: 1 when none is given, the top-level one, or the older webhookDelivery.seed; two that differ are refused', () => {
+    const seedOf = (extra: object) => {
+      const r = validateScenario({ version: 1, name: 's', traffic: { count: 1 }, ...extra });
+      if (!r.ok) throw new Error(JSON.stringify(r.errors));
+      return scenarioSeed(r.scenario);
+    };
+    expect(seedOf({})).toBe(1);
+    expect(seedOf({ seed: 42 })).toBe(42);
+    expect(seedOf({ webhookDelivery: { seed: 7 } })).toBe(7);
+    expect(seedOf({ seed: 7, webhookDelivery: { seed: 7 } })).toBe(7);
+    const r = validateScenario({ version: 1, name: 's', traffic: { count: 1 }, seed: 1, webhookDelivery: { seed: 2 } });
+    expect(r.ok).toBe(false);
+    if (!r.ok)
+      expect(r.errors).toEqual([{ path: 'webhookDelivery.seed', line: null, column: null, message: 'differs from seed (1): give the seed once, at the top' }]);
   });
 
   it('validates an object (the testing API) with paths and no lines', () => {

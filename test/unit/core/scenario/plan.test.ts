@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { Scenario } from '../../../../src-shared/scenario/format';
 import { faultsFor } from '../../../../src-main/core/scenario/faults';
-import { eventsFor, outcomeFor } from '../../../../src-main/core/scenario/plan';
+import { copyKey, eventsFor, outcomeFor } from '../../../../src-main/core/scenario/plan';
+import type { EnqueueInput } from '../../../../src-main/core/dispatch/delivery-outbox';
+
+/** A delivery of an email event about the copy of `refId` to `email`, as the dispatcher is given it. */
+const delivery = (refId: string, email: string, event: string): EnqueueInput => ({
+  accountId: 'acc_1',
+  target: { kind: 'webhook', id: 'wh_1', url: 'http://127.0.0.1:1/' },
+  category: 'EMAIL_EVENT',
+  event,
+  refId,
+  payload: { event, ref_id: refId, recipient: { email } },
+});
 
 const scenario = (extra: Record<string, unknown>) => Scenario.parse({ version: 1, name: 'p', traffic: { count: 1 }, ...extra });
 
@@ -51,7 +62,36 @@ describe('scenario outcomes and faults', () => {
       delay: { distribution: 'uniform', minMs: 1000, maxMs: 5000 },
       outages: [{ fromMs: 1_120_000, toMs: 1_720_000 }],
     });
-    expect(f.random!()).toBe(faultsFor(s, 0, 3)!.random!());
+    // A delivery of no copy of the run's draws from the seed's sequence.
+    const none = delivery('ref_x', 'a@x.test', 'delivery');
+    expect(f.random!(none, 'duplicate')).toBe(faultsFor(s, 0, 3)!.random!(none, 'duplicate'));
     expect(faultsFor(scenario({}), 0, 1)).toBeNull();
+  });
+
+  it("a copy's fault draws are keyed by what a rerun repeats: the same in any order, anew for a second event of one kind", () => {
+    const s = scenario({ webhookDelivery: { duplicates: 0.5 } });
+    // Two runs: the copies' ref_ids differ (ids are new each run), their keys (address and number) do not.
+    const run = (refs: Record<string, string>) => faultsFor(s, 0, 1, (ref) => refs[ref ?? ''])!.random!;
+    const first = run({ r1: 'a@x.test#1', r2: 'b@x.test#1' });
+    const second = run({ q1: 'a@x.test#1', q2: 'b@x.test#1' });
+    const a1 = first(delivery('r1', 'a@x.test', 'bounce'), 'duplicate');
+    const b1 = first(delivery('r2', 'b@x.test', 'delivery'), 'duplicate');
+    const a2 = first(delivery('r1', 'a@x.test', 'bounce'), 'duplicate');
+    // The other run asks in another order.
+    expect(second(delivery('q2', 'b@x.test', 'delivery'), 'duplicate')).toBe(b1);
+    expect(second(delivery('q1', 'a@x.test', 'bounce'), 'duplicate')).toBe(a1);
+    expect(second(delivery('q1', 'a@x.test', 'bounce'), 'duplicate')).toBe(a2);
+    expect(a2).not.toBe(a1);
+    expect(first(delivery('r1', 'a@x.test', 'bounce'), 'delay')).not.toBe(a1);
+  });
+
+  it("a copy's opens and clicks are drawn by its address and number, not its id", () => {
+    const s = scenario({ outcomes: [{ match: { pattern: '*' }, fate: 'delivered', opens: { share: 0.5 }, clicks: { share: 0.5 } }] });
+    const kinds = (copy: string) => eventsFor(s.outcomes[0], 'a@x.test', copy, 1).map((e) => e.kind);
+    const all = Array.from({ length: 40 }, (_, i) => kinds(copyKey('a@x.test', i + 1)).join(','));
+    expect(kinds(copyKey('A@x.test', 7))).toEqual(kinds(copyKey('a@x.test', 7)));
+    // About half open: both outcomes occur.
+    expect(all.some((k) => k.includes('open'))).toBe(true);
+    expect(all.some((k) => !k.includes('open'))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAccountName } from '../../../../src-main/core/scenario/run';
+import { runAccountName } from '../../../../src-main/core/scenario/run-account';
 
 describe('runAccountName', () => {
   it('names a run’s account with the scenario and the run’s start, to the second (UTC)', () => {
