@@ -165,9 +165,10 @@ h1 { font-family: Remote, sans-serif; }</style>
   expect(errors).toEqual([]);
 });
 
-// With two accounts the header has a switcher: it must not push the header onto a second line and eat the preview.
+// The header's two lines (the screens' links; the account switcher and the clock's controls) are packed tight in a
+// short window: with any number of accounts they must not eat the preview.
 for (const accounts of [1, 2]) {
-  test(`at 1,280 x 720 with ${accounts} account${accounts === 1 ? '' : 's'} an open message shows at least 400 px of its preview, the header on one line`, async ({
+  test(`at 1,280 x 720 with ${accounts} account${accounts === 1 ? '' : 's'} an open message shows at least 400 px of its preview, under a header of two tight lines`, async ({
     served,
     page,
   }) => {
@@ -184,7 +185,7 @@ for (const accounts of [1, 2]) {
       return Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0);
     });
     expect(shown).toBeGreaterThanOrEqual(400);
-    // One line: the header is no taller than its tallest item and its padding.
+    // Two tight lines: no taller than the links' line, the tools' line and a few pixels between and around them.
     expect((await page.getByRole('banner').boundingBox())!.height).toBeLessThan(60);
   });
 }
