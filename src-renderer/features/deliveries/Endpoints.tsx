@@ -104,10 +104,12 @@ export function Endpoints() {
                   return (
                     <tr key={`${e.target.kind}:${e.target.id}`} data-testid="endpoint" className={e.failing > 0 ? 'has-failing' : ''}>
                       <td className="endpoint-url">
-                        <ScreenLink to={path('')} className="ellipsis" title={e.target.url}>
-                          {e.target.url}
-                        </ScreenLink>
-                        <span className="muted small"> {e.target.kind.replace(/_/g, ' ')}</span>
+                        <div className="endpoint-name">
+                          <ScreenLink to={path('')} className="ellipsis" title={e.target.url}>
+                            {e.target.url}
+                          </ScreenLink>
+                          <span className="muted small">{e.target.kind.replace(/_/g, ' ')}</span>
+                        </div>
                         {e.failed + e.failing > 0 && (
                           <div className="endpoint-actions">
                             <RetryFailing endpoint={e} />
