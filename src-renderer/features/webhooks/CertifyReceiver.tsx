@@ -171,14 +171,10 @@ export function CertifyReceiver({ account, webhook }: { account: AccountRecord; 
         </label>
         <label className="field span2">
           <span>Effects URL (optional)</span>
-          <input
-            className="input"
-            value={effectsUrl}
-            onChange={(e) => setEffectsUrl(e.target.value)}
-            placeholder="http://127.0.0.1:3000/test/processed"
-          />
+          <input className="input" value={effectsUrl} onChange={(e) => setEffectsUrl(e.target.value)} placeholder="http://127.0.0.1:3000/test/processed" />
           <span className="muted small">
-            A GET your receiver answers with {'{"processed": N}'}, the events it has acted on so far. With it, the duplicate and the pairs of different events are graded on what your receiver did with them, not only on its answers. {DUPLICATES_RULE}
+            A GET your receiver answers with {'{"processed": N}'}, the events it has acted on so far. With it, the duplicate and the pairs of different events
+            are graded on what your receiver did with them, not only on its answers. {DUPLICATES_RULE}
           </span>
         </label>
         <label className="field span2">
