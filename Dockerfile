@@ -8,15 +8,19 @@
 # is reachable), the build of the CLI and the web UI, and the image, which gets only what `serve` runs.
 
 FROM node:20-bookworm-slim AS runtime-deps
-# better-sqlite3's install fetches a prebuilt binary or, when it cannot, compiles it: Python, make and a
-# C++ compiler, and Node's headers from the base image (npm_config_nodedir), never downloaded.
-RUN apt-get update \
-  && apt-get install -y --no-install-recommends python3 make g++ \
-  && rm -rf /var/lib/apt/lists/*
+# better-sqlite3's install unpacks a prebuilt binary when one is reachable. When none is, that first
+# `npm ci` fails, and the stage installs Python, make and a C++ compiler and runs it again: it compiles
+# SQLite against Node's headers from the base image (npm_config_nodedir), never downloaded. The compiler
+# stays in this stage: the image gets only node_modules.
 ENV npm_config_nodedir=/usr/local
 WORKDIR /build
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund \
+RUN { npm ci --omit=dev --no-audit --no-fund \
+  || { echo "No prebuilt better-sqlite3 reachable: installing a compiler to build it" \
+    && apt-get update \
+    && apt-get install -y --no-install-recommends python3 make g++ \
+    && rm -rf /var/lib/apt/lists/* \
+    && npm ci --omit=dev --no-audit --no-fund; }; } \
   # Of better-sqlite3's build, only the module itself runs: its sources, SQLite's and the object files go.
   && cd node_modules/better-sqlite3 \
   && find build -mindepth 1 -maxdepth 2 ! -path build/Release ! -path build/Release/better_sqlite3.node -exec rm -rf {} + \
