@@ -41,6 +41,9 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: 'out/renderer',
+      // electron-vite leaves the bundle unminified; minified, the page's script is about a third of the
+      // size and a screen loads in about half the time (the web UI served by `mailyard serve` too).
+      minify: true,
       rollupOptions: { input: resolve(import.meta.dirname, 'src-renderer/index.html') },
     },
   },
