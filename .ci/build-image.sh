@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The container image (docs/containers.md), built as its users build it, with podman here. .ci/run
-# starts this in the background once `npm ci` has filled npm's cache, so the build overlaps the test
-# suites, and waits for it before the image's tests at its end.
+# starts this in the background after its suites, so the build overlaps the package's installs and
+# checks, and waits for it before the image's tests at its end.
 #
 # No image registry is reachable, so .ci/stand-in-base.sh makes the Dockerfile's base
 # (node:20-bookworm-slim) from Debian's mirror and this machine's Node 20, and the build never pulls
