@@ -47,7 +47,7 @@ test('Send: the account chosen is deleted through the API while the form is open
   // The URL and the switcher still say which account the page worked as.
   expect(new URL(page.url()).searchParams.get('account')).toBe(throwaway.id);
   await expect(page.getByRole('banner').getByLabel('Account')).toHaveCount(0); // one account left: no switcher
-  await page.screenshot({ path: '/work/screens-ui2/09-send-account-deleted.png' });
+  await page.screenshot({ path: test.info().outputPath('09-send-account-deleted.png') });
 
   // The user chooses: the default account, named on the button.
   const [defaultAccount] = (await accountsNow(page, served)).filter((a) => a.is_default);
@@ -93,7 +93,7 @@ test('Messages: the account listed is deleted in another browser window; the lis
   // The switcher shows the deleted account as chosen, not another in its place.
   await expect(switcher).toHaveValue(throwaway.id);
   await expect(switcher.locator('option:checked')).toHaveText('Throwaway (deleted)');
-  await page.screenshot({ path: '/work/screens-ui2/09-messages-account-deleted-elsewhere.png' });
+  await page.screenshot({ path: test.info().outputPath('09-messages-account-deleted-elsewhere.png') });
   await notice.getByLabel('Choose an account').selectOption(keep.id);
   await expect(notice).toHaveCount(0);
   await expect(switcher).toHaveValue(keep.id);

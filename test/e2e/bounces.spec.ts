@@ -55,7 +55,7 @@ test("a message's Events tab tells its bounces apart: each line shows the bounce
   await expect(facts.nth(0)).toContainText('bounce_reason452 4.2.2');
   await expect(facts.nth(2)).toContainText('bounce_categorymailbox_full');
   await expect(facts.nth(2)).toContainText(/bounce_reason5\d\d /);
-  await page.screenshot({ path: '/work/screens-ui2/12-events-soft-soft-hard.png' });
+  await page.screenshot({ path: test.info().outputPath('12-events-soft-soft-hard.png') });
   expect(errors).toEqual([]);
 });
 

@@ -1,8 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, type Served, test, watchErrors } from './fixtures';
 
-const SCREENS = '/work/screens-hooks';
-
 interface Account {
   id: string;
   api_key: string;
@@ -70,7 +68,7 @@ test('catchers follow the account chosen in the header: Catch webhooks here, New
   const signed = (await (await page.request.post(`${served.url}/emulator/deliveries/${fired.delivery_id}/signed-request`)).json()).data;
   await page.request.post(signed.url, { headers: signed.headers, data: signed.body });
   await expect(page.getByTestId('caught-attempt')).toHaveText(['a copy of its request, not an attempt', 'first attempt']);
-  await page.screenshot({ path: `${SCREENS}/catchers-acme.png` });
+  await page.screenshot({ path: test.info().outputPath('catchers-acme.png') });
 
   // Back to Default: its list has only its own catcher.
   await switcher.selectOption({ label: 'Default' });

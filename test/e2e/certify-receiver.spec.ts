@@ -87,6 +87,6 @@ test('certify with an effects URL: a receiver acting on a duplicate twice fails 
   await expect(card.getByTestId('receiver-fold-quick-ack')).toContainText('4 answers graded');
   await expect(card.getByTestId('receiver-check-quick-ack')).toContainText('all 4 answers within 5000 ms');
   await page.setViewportSize({ width: 1280, height: 900 });
-  await card.screenshot({ path: '/work/screens-hooks/certify-effects-failed-first.png' });
+  await card.screenshot({ path: test.info().outputPath('certify-effects-failed-first.png') });
   expect(errors).toEqual([]);
 });

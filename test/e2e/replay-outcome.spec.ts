@@ -1,7 +1,5 @@
 import { expect, registerWebhook, test, watchErrors } from './fixtures';
 
-const SCREENS = '/work/screens-hooks';
-
 test('Retry now of an acknowledged delivery, failing now: the delivery stays succeeded, the replay is a failed attempt of its own, drawn red', async ({
   served,
   receiver,
@@ -43,7 +41,7 @@ test('Retry now of an acknowledged delivery, failing now: the delivery stays suc
   await expect(attempts.nth(0).locator('.dot')).toHaveCSS('border-top-color', bad!);
   await expect(attempts.nth(1).locator('.dot')).toHaveCSS('border-top-color', ok!);
   await expect(notice).toHaveCSS('color', bad!);
-  await page.screenshot({ path: `${SCREENS}/replay-failed-after-success.png` });
+  await page.screenshot({ path: test.info().outputPath('replay-failed-after-success.png') });
 
   // Overview counts no failed delivery.
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Overview' }).click();

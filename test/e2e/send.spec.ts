@@ -154,7 +154,7 @@ test('Send: a suppressed recipient is named before sending, with the suppression
   await expect(warning.getByTestId('send-suppressed-address')).toHaveCount(1);
   await expect(warning.getByTestId('send-suppressed-address')).toContainText(`gone@bounces.example: hard bounce (“${reply}”), since`);
   await warning.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: '/work/screens-ui2/14-send-suppressed-warning.png' });
+  await page.screenshot({ path: test.info().outputPath('14-send-suppressed-warning.png') });
 
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByTestId('send-answer')).toBeVisible();

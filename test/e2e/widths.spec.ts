@@ -7,8 +7,6 @@ import { expect, registerWebhook, sendEmail, test, watchErrors } from './fixture
  * window (unless inside a box that scrolls and itself fits), and the columns a screen is for stay in view.
  */
 
-const SHOTS = '/work/screens-ui2';
-
 /** Elements whose right edge is past the window, or past an ancestor that hides (or scrolls) it: one line each, the first few. */
 async function pastTheWindow(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -74,7 +72,7 @@ test('at 1,280 px Deliveries → By endpoint shows Failed, Failing and Failure r
   const table = page.getByTestId('endpoint-list');
   await expect(table.getByTestId('endpoint')).toHaveCount(1);
   await expect(table.getByTestId('failure-rate')).not.toHaveText('–');
-  await page.screenshot({ path: `${SHOTS}/13-endpoints-1280.png` });
+  await page.screenshot({ path: test.info().outputPath('13-endpoints-1280.png') });
   for (const column of ['Endpoint', 'Deliveries', 'Failed', 'Failing', 'Failure rate']) {
     expect(await wholeInView(table.getByRole('columnheader', { name: column, exact: true })), column).toBeNull();
   }
@@ -101,7 +99,7 @@ test('at 1,280 px a message row with a 60-character account name keeps its subje
   await page.goto(`${served.url}/messages`);
   const row = page.getByTestId('message-list').getByRole('option').first();
   await expect(row.locator('.pill')).toHaveText('hard bounce');
-  await page.screenshot({ path: `${SHOTS}/13-message-row-long-account-1280.png` });
+  await page.screenshot({ path: test.info().outputPath('13-message-row-long-account-1280.png') });
   for (const part of [row.locator('.subject'), row.getByText('orders@shop.example'), row.locator('.pill')]) {
     expect(await wholeInView(part), (await part.textContent()) ?? '').toBeNull();
   }
@@ -121,7 +119,7 @@ test.describe('at 375 px', () => {
     const detail = page.getByTestId('message-detail');
     const title = detail.getByRole('heading', { level: 2 });
     await expect(title).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/13-message-375.png` });
+    await page.screenshot({ path: test.info().outputPath('13-message-375.png') });
     expect((await title.boundingBox())!.width).toBeGreaterThan(200);
     expect(await wholeInView(detail.getByRole('button', { name: 'Delete', exact: true }))).toBeNull();
     expect(await pastTheWindow(page)).toEqual([]);
@@ -137,7 +135,7 @@ test.describe('at 375 px', () => {
     await card.getByRole('button', { name: 'Send test event' }).click();
     await expect(card.getByTestId('test-event-result')).toBeVisible();
     await card.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${SHOTS}/13-webhooks-test-event-375.png` });
+    await page.screenshot({ path: test.info().outputPath('13-webhooks-test-event-375.png') });
     expect(await wholeInView(card.getByRole('button', { name: 'Send test event' }))).toBeNull();
     expect(await pastTheWindow(page)).toEqual([]);
     expect(errors).toEqual([]);
@@ -154,7 +152,7 @@ test.describe('at 375 px', () => {
     await page.goto(`${served.url}/suppressions`);
     const row = page.getByTestId('suppression');
     await expect(row).toContainText('User unknown');
-    await page.screenshot({ path: `${SHOTS}/13-suppressions-375.png`, fullPage: true });
+    await page.screenshot({ path: test.info().outputPath('13-suppressions-375.png'), fullPage: true });
     expect(await wholeInView(row.getByRole('button', { name: 'Remove gone@bounces.example' }))).toBeNull();
     expect(await pastTheWindow(page)).toEqual([]);
     expect(errors).toEqual([]);
@@ -190,7 +188,7 @@ expect:
     const table = page.getByTestId('scenario-expectations');
     await expect(table).toContainText('maxSendsPerRecipient');
     await table.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${SHOTS}/13-scenario-expectations-375.png` });
+    await page.screenshot({ path: test.info().outputPath('13-scenario-expectations-375.png') });
     expect(await pastTheWindow(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
