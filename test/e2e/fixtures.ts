@@ -44,7 +44,13 @@ export { expect } from '@playwright/test';
 export function watchErrors(page: Page, allow: RegExp[] = []): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && !allow.some((a) => a.test(m.text())) && errors.push(m.text()));
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    // A failed fetch's message names no resource; its location does, so a test can allow one request's answer.
+    const url = m.location().url;
+    const said = url && m.text().startsWith('Failed to load resource') ? `${m.text()} (${url})` : m.text();
+    if (!allow.some((a) => a.test(said))) errors.push(said);
+  });
   return errors;
 }
 
