@@ -1,4 +1,5 @@
 import { countPlaceholders, SEND_LIMITS, type EmailLogsQuery, type EmailLogsResponse, type SendEmailBody } from '../../../../src-shared/schemas/email';
+import type { AfterCommit } from '../../after-commit';
 import { isoTimestamp, type Clock } from '../../clock';
 import { monotonicUlids } from '../../ids';
 import { appError } from '../../error-catalogue';
@@ -54,6 +55,19 @@ const generationFailed = (reason: string): Plan => ({
   events: [{ event: 'generation_failure', delayMs: 0, fields: { reason, error_code: 'missing_substitution' } }],
 });
 
+/**
+ * What a send's commit announces, in this order, once its rows are in the store (EmailService.record).
+ * Subscribed in emulator/areas/: the simulator, the search indexer, the live list and the spam filter.
+ */
+export interface EmailCommitEvents {
+  /** Simulated events were scheduled: the simulator reads what falls due (Simulator.wake). */
+  'message.scheduled': undefined;
+  /** Copies were stored: the search indexes take them in soon after (SearchIndexer.notify). */
+  'message.stored': undefined;
+  /** The stored copies' rows: the UI's live list, the spam filter's inspection. */
+  'message.created': MessageRow[];
+}
+
 /** What sending and the logs need: the stores, the email events, and the seams to the other services. */
 export interface EmailDeps {
   messages: MessagesRepo;
@@ -61,8 +75,8 @@ export interface EmailDeps {
   /** The simulation rules, tried before the simulator addresses. */
   rules: Pick<SimulationRules, 'list'>;
   clock: Clock;
-  /** Called after new simulated events were scheduled. */
-  scheduled: () => void;
+  /** Where a send's commit is announced (EmailCommitEvents): the areas that act on new copies subscribe there. */
+  events: AfterCommit<EmailCommitEvents>;
   /** The emulator's HTTP URL, for tracking links. */
   baseUrl: () => string;
   /** Commits the writes of concurrent sends together. */
@@ -74,10 +88,6 @@ export interface EmailDeps {
   senders: SenderPolicy;
   /** Composes a send's MIME message (composeMessage, on the mail thread when there is one). */
   compose?: Composer;
-  /** Told after a send's copies are committed: the search indexes take them in soon after (SearchIndexer). */
-  stored?: () => void;
-  /** Announces the stored copies of a send, after their commit (the UI's live list). */
-  created?: (rows: MessageRow[]) => void;
   /** The DKIM key of the sender's verified domain of the account, if it has one. */
   dkim?: (accountId: string, fromEmail: string) => { domainName: string; keySelector: string; privateKey: string } | undefined;
   /** Sends through an SMTP mailer are relayed for real instead of simulated (the mailers' SMTP relay). */
@@ -181,6 +191,8 @@ export class EmailService {
     // A shared composition is stored once, under the key of its first copy.
     const storedAs = new Map<Buffer, string>();
     const rows: MessageRow[] = [];
+    const { events } = this.deps;
+    const collect = events.has('message.created');
     await this.deps.writes.run(() => {
       // The batcher may run this twice (after another write of its group failed): start afresh.
       storedAs.clear();
@@ -225,7 +237,7 @@ export class EmailService {
           size: c.recipe ? null : c.patch ? patchedLength(c.raw.length, c.patch) : c.raw.length,
         };
         messages.insertMessage(row);
-        if (this.deps.created) rows.push(row);
+        if (collect) rows.push(row);
         for (const t of c.tokens) messages.insertToken({ ...t, message_id: c.id });
         if (c.links) messages.insertLinks(c.id, c.links.key, c.links.of, c.links.list);
         if (plan.kind === 'events' && relay && !c.generationFailure) relay.queue(c.id, send.mailerId, now);
@@ -238,10 +250,10 @@ export class EmailService {
         }
       }
     });
-    this.deps.scheduled();
-    this.deps.stored?.();
+    events.emit('message.scheduled');
+    events.emit('message.stored');
     relay?.wake();
-    if (rows.length > 0) this.deps.created?.(rows);
+    if (rows.length > 0) events.emit('message.created', rows);
   }
 
   /** The email logs (see queryEmailLogs). */
