@@ -16,7 +16,7 @@ import {
   type Trigger,
 } from './attempt-outcome';
 import { OUTAGE_REFUSAL, type DeliveryFaultsRegistry } from './delivery-faults';
-import type { DeliveryOutbox } from './delivery-outbox';
+import type { DeliveryOutbox, OutboxListener } from './delivery-outbox';
 import { toAttemptRecord, toDeliverySummary } from './delivery-records';
 import { targetKey, type DeliveryTarget, type DeliveryTargets } from './delivery-targets';
 import { isoTimestampCache } from './iso-timestamps';
@@ -65,7 +65,7 @@ const BATCH_WINDOW_MS = 2;
  * A failed attempt is retried on the schedule of retry-policy.ts; waiting is done on the emulator
  * clock, never on wall time. At start, attempts a previous process left in flight count as failed.
  */
-export class DeliveryWorker {
+export class DeliveryWorker implements OutboxListener {
   /** Attempts on the wire, in their targets' slots. */
   private readonly slots: TargetSlots;
   private completions: Completion[] = [];
@@ -99,6 +99,8 @@ export class DeliveryWorker {
     private readonly outbox: DeliveryOutbox,
     private readonly faults?: DeliveryFaultsRegistry,
   ) {
+    // The outbox tells the worker of what it enqueues, inserts and claims (OutboxListener).
+    outbox.listen(this);
     this.alarm = new ClockAlarm(deps.clock, () => {
       // Scheduled retries are due now: the store has due deliveries that are not new.
       this.wake();
@@ -143,19 +145,20 @@ export class DeliveryWorker {
     this.tickLater = undefined;
   }
 
-  /** Inserts what was enqueued; what was claimed as it was inserted is sent at once. */
-  insertEnqueued(): void {
-    if (this.outbox.enqueuedCount === 0) return;
-    const claimed = this.outbox.insertEnqueued(this.running ? this.claimedPerTarget : undefined);
-    if (claimed.length > 0) {
-      this.ready.push(...claimed);
-      this.launchReady();
-    }
+  /** New deliveries the outbox claimed as it inserted them: sent at once. */
+  claimed(rows: DeliveryRow[]): void {
+    this.ready.push(...rows);
+    this.launchReady();
   }
 
   /** A delivery was enqueued: a tick soon if its target has a free slot, else within the batch window. */
   enqueued(row: DeliveryRow): void {
     this.queueTick(this.slots.hasFree(row));
+  }
+
+  /** The outbox's insert could not commit: tried again by a tick. */
+  insertFailed(err: unknown): void {
+    this.failed(err);
   }
 
   /** Re-reads what is due (after the clock jumped, for example). */
@@ -231,11 +234,16 @@ export class DeliveryWorker {
   }
 
   /** Deliveries claimed per target: on the wire, and waiting for a slot. */
-  private readonly claimedPerTarget = (): Map<string, number> => {
+  private readonly claimCounts = (): Map<string, number> => {
     const counts = this.slots.usedPerTarget();
     for (const row of this.ready) counts.set(targetKey(row), (counts.get(targetKey(row)) ?? 0) + 1);
     return counts;
   };
+
+  /** What the outbox may claim as it inserts: only while the worker runs. */
+  claimedPerTarget(): Map<string, number> | undefined {
+    return this.running ? this.claimCounts() : undefined;
+  }
 
   /** Asks for a tick: on the next turn of the event loop when `urgent`, else within the batch window. */
   private queueTick(urgent: boolean): void {
@@ -261,15 +269,6 @@ export class DeliveryWorker {
     }
   }
 
-  /** Inserts what was enqueued; what cannot be stored now is kept and tried again (never thrown into a microtask). */
-  insertEnqueuedSoon(): void {
-    try {
-      this.insertEnqueued();
-    } catch (err) {
-      this.failed(err);
-    }
-  }
-
   /**
    * A write that could not commit (a full disk, most likely): nothing of it is in the store, and what it
    * held is kept in memory. Tried again by a tick after STORE_FULL_RETRY_MS.
@@ -282,7 +281,7 @@ export class DeliveryWorker {
   }
 
   private commitAndClaim(): void {
-    this.insertEnqueued();
+    this.outbox.flush();
     const completed = this.completions;
     this.completions = [];
     const cancelled = this.cancellations;
@@ -325,7 +324,7 @@ export class DeliveryWorker {
         repo.completeUpdate(update);
         if (live.hasListeners('delivery.updated')) live.emit('delivery.updated', toDeliverySummary({ ...row, ...update }));
       }
-      if (this.running && this.outbox.claimDue(this.claimedPerTarget(), this.ready)) this.batchFull = true;
+      if (this.running && this.outbox.claimDue(this.claimCounts(), this.ready)) this.batchFull = true;
     });
   }
 

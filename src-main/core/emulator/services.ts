@@ -28,12 +28,15 @@ export function buildServices(foundations: ServiceFoundations): { services: Emul
   const mailers = buildMailers(f, events);
   const sending = buildSending(f, receivers, events, mailers, sent);
   const messages = buildMessages(f, receivers, events, mailers, sending, sent);
-  registerDeliveryTargets(f.targets, { webhooks: f.webhooksRepo, inbound: receivers.inbound, mailers: mailers.mailers });
+  registerDeliveryTargets(f.delivery.targets, { webhooks: f.webhooksRepo, inbound: receivers.inbound, mailers: mailers.mailers });
   const control = buildControl(f, receivers, events, mailers, sending);
 
   const services: EmulatorServices = {
     accounts: f.accounts,
     dispatcher: f.dispatcher,
+    deliveries: f.delivery.queries,
+    deliveryWorker: f.delivery.worker,
+    deliveryFaults: f.delivery.faults,
     webhooks: receivers.webhooks,
     inbound: receivers.inbound,
     emailEvents: events.emailEvents,

@@ -6,6 +6,7 @@ import sjson from 'secure-json-parse';
 import { ERROR_STATUS } from '../../../src-shared/errors';
 import type { Health } from '../../../src-shared/schemas/emulator';
 import type { EmulatorClock } from '../clock';
+import type { DeliveryQueries } from '../dispatch/delivery-queries';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import type { AccountsService } from '../services/accounts.service';
 import type { DomainsService } from '../services/domains/domains.service';
@@ -76,6 +77,8 @@ export interface HttpServices {
   tracking: TrackingService;
   emailEvents: EmailEventsService;
   dispatcher: Dispatcher;
+  /** The deliveries' read side: what the control API lists and shows. */
+  deliveries: DeliveryQueries;
   simulator: Simulator;
   rules: SimulationRules;
   suppressions: SuppressionsService;
@@ -288,7 +291,13 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     const longPoll = longPollOn(control);
     registerOperations(control, controlOperations, {
       ...emulatorHandlers({ accounts: services.accounts, health: deps.health, stats: services.stats, reset: services.reset }),
-      ...dispatchHandlers({ clockControl: services.clockControl, dispatcher: services.dispatcher, emailEvents: services.emailEvents, longPoll }),
+      ...dispatchHandlers({
+        clockControl: services.clockControl,
+        dispatcher: services.dispatcher,
+        deliveries: services.deliveries,
+        emailEvents: services.emailEvents,
+        longPoll,
+      }),
       ...simulationHandlers(services.rules),
       ...suppressionHandlers(services.suppressions, services.accounts),
       ...scenarioHandlers(services.scenarios),

@@ -32,7 +32,8 @@ export function buildControl(
   const reset = new ResetService({
     repo: new ResetRepo(db),
     dispatcher,
-    targets: f.targets,
+    deliveryWorker: f.delivery.worker,
+    targets: f.delivery.targets,
     accounts,
     clock,
     keptAccountIds: () => {
@@ -62,7 +63,7 @@ export function buildControl(
     },
     drainTimeoutMs: config.deliveryTimeoutMs + config.shutdownGraceMs,
   });
-  const clockControl = new ClockService({ clock, dispatcher, simulator, settleWaitMs: CLOCK_SETTLE_WAIT_MS });
+  const clockControl = new ClockService({ clock, deliveries: f.delivery.queries, worker: f.delivery.worker, simulator, settleWaitMs: CLOCK_SETTLE_WAIT_MS });
   const catchers = new CatchersService({
     repo: new CatchersRepo(db),
     clock,
@@ -81,7 +82,8 @@ export function buildControl(
     rules,
     clock,
     clockControl,
-    dispatcher,
+    deliveries: f.delivery.queries,
+    faults: f.delivery.faults,
     live,
     publicUrl: f.publicUrl,
     logger: f.logger,

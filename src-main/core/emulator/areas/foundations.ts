@@ -1,8 +1,6 @@
 import type { Logger } from 'pino';
 import type { EmulatorClock } from '../../clock';
 import type { EmulatorConfig } from '../../config';
-import type { DeliveryTargets } from '../../dispatch/delivery-targets';
-import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { LiveBus } from '../../live-bus';
 import { lookupHost, probeUrl, type HostLookup } from '../../net/reachability';
 import { serverAddressPolicy, type ServerAddress } from '../../net/strict-addresses';
@@ -15,7 +13,9 @@ import type { StoreSpace } from '../../store/store-space';
 import { UnitOfWork } from '../../store/unit-of-work';
 import type { WebhooksRepo } from '../../store/webhooks.repo';
 import { WriteBatcher } from '../../store/write-batcher';
+import type { Delivery } from '../delivery';
 import type { EmulatorSeams, PublicUrl } from '../types';
+import type { Dispatcher } from '../../dispatch/dispatcher';
 
 /** What the services are built from: the store, the clock, the live bus, the dispatcher and the settings. */
 export interface ServiceFoundations {
@@ -28,8 +28,8 @@ export interface ServiceFoundations {
   logger: Logger;
   accounts: AccountsService;
   webhooksRepo: WebhooksRepo;
-  dispatcher: Dispatcher;
-  targets: DeliveryTargets;
+  /** The dispatcher, its worker, the deliveries' read side, the scenario faults and the delivery targets. */
+  delivery: Delivery;
   publicUrl: PublicUrl;
   space: StoreSpace;
   /** The folders the scenario runner may run files of, apps included. */
@@ -38,6 +38,8 @@ export interface ServiceFoundations {
 
 /** The foundations and what every area shares: the unit of work, the group commit, the URL and address policies. */
 export interface AreaFoundations extends ServiceFoundations {
+  /** What services call to send webhook requests (delivery.dispatcher). */
+  dispatcher: Dispatcher;
   unitOfWork: UnitOfWork;
   /** The group-commit batcher, which the lifecycle flushes on close. */
   writes: WriteBatcher;
@@ -53,6 +55,7 @@ export function areaFoundations(f: ServiceFoundations): AreaFoundations {
   const lookup = f.seams.lookup ?? lookupHost;
   return {
     ...f,
+    dispatcher: f.delivery.dispatcher,
     unitOfWork: new UnitOfWork(f.db),
     writes: new WriteBatcher(f.db, f.space),
     lookup,
