@@ -8,6 +8,7 @@ import { Simulator } from '../../services/simulation/simulator';
 import { composeRecipe } from '../../services/email/compose-later';
 import { MessagesRepo } from '../../store/messages.repo';
 import { SimulationRepo } from '../../store/simulation.repo';
+import { SuppressionsRepo } from '../../store/suppressions.repo';
 import type { AreaFoundations } from './foundations';
 import type { Receivers } from './receivers';
 
@@ -19,10 +20,11 @@ export function buildEvents(f: AreaFoundations, { webhooks }: Pick<Receivers, 'w
   const { db, clock, live, unitOfWork } = f;
   const messagesRepo = new MessagesRepo(db, composeRecipe);
   const simulationRepo = new SimulationRepo(db);
+  // The suppression list: every write to it goes through this service.
+  const suppressions = new SuppressionsService({ repo: new SuppressionsRepo(db), clock });
   const log = new MessageLog({
     messages: messagesRepo,
-    simulation: simulationRepo,
-    clock,
+    suppressions,
     applied: (change) => {
       if (!live.hasListeners('message.updated')) return;
       // An event that leaves the status as it is: the status stored now.
@@ -42,7 +44,6 @@ export function buildEvents(f: AreaFoundations, { webhooks }: Pick<Receivers, 'w
   // A send's scheduled events fall due on the emulator clock: the simulator reads them.
   sent.on('message.scheduled', () => simulator.wake());
   const rules = new SimulationRules({ simulation: simulationRepo, emailEvents, clock });
-  const suppressions = new SuppressionsService({ simulation: simulationRepo });
   return { messagesRepo, simulationRepo, log, emailEvents, simulator, rules, suppressions };
 }
 

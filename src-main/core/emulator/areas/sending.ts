@@ -21,7 +21,13 @@ import type { Receivers } from './receivers';
 export function buildSending(
   f: AreaFoundations,
   { inboundRepo }: Pick<Receivers, 'inboundRepo'>,
-  { messagesRepo, simulationRepo, rules, emailEvents }: Pick<EventsArea, 'messagesRepo' | 'simulationRepo' | 'rules' | 'emailEvents'>,
+  {
+    messagesRepo,
+    simulationRepo,
+    rules,
+    emailEvents,
+    suppressions,
+  }: Pick<EventsArea, 'messagesRepo' | 'simulationRepo' | 'rules' | 'emailEvents' | 'suppressions'>,
   { mailers, relay }: Pick<MailersArea, 'mailers' | 'relay'>,
   sent: AfterCommit<EmailCommitEvents>,
 ) {
@@ -44,6 +50,7 @@ export function buildSending(
     events: sent,
     compose: mailThread.compose,
     simulation: simulationRepo,
+    suppressions,
     rules,
     clock,
     baseUrl: () => f.publicUrl.http,

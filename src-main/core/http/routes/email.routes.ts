@@ -1,19 +1,20 @@
 import type { EmailService } from '../../services/email/email.service';
 import type { TemplatesService } from '../../services/email/templates.service';
+import type { SuppressionsService } from '../../services/events/suppressions.service';
 import type { ServiceHandlers } from '../operation-route';
 import { ok } from '../respond';
 
 /** Sending, the email logs, subscriptions and templates (`/v1/email`, `/v1/template`). */
-export function emailHandlers(email: EmailService, templates: TemplatesService) {
+export function emailHandlers(email: EmailService, templates: TemplatesService, suppressions: SuppressionsService) {
   return {
     sendEmail: async ({ body, account }) => ({ success: true as const, ...(await email.send(account.id, body)) }),
     getEmailLogs: ({ query, account }) => email.logs(account.id, query),
     subscribeEmail: ({ body, account }) => {
-      email.subscribe(account.id, body.email);
+      suppressions.lift(account.id, body.email);
       return ok('Email subscribed successfully');
     },
     unsubscribeEmail: ({ body, account }) => {
-      email.unsubscribe(account.id, body.email);
+      suppressions.add(account.id, body.email, 'api');
       return ok('Email unsubscribed successfully');
     },
     createTemplate: ({ body, account }) => {

@@ -13,6 +13,7 @@ import type { Composer } from './compose';
 import { composeCopies, type RecordedCopy } from './copies';
 import { queryEmailLogs } from './email-logs';
 import { suppressedReason } from '../events/message-log';
+import type { SuppressionsService } from '../events/suppressions.service';
 import type { StoredTemplate } from './templates.service';
 
 type RecipientType = 'to' | 'cc' | 'bcc';
@@ -72,6 +73,8 @@ export interface EmailCommitEvents {
 export interface EmailDeps {
   messages: MessagesRepo;
   simulation: SimulationRepo;
+  /** The suppression list: a suppressed recipient's copy fails at once, with no events. */
+  suppressions: Pick<SuppressionsService, 'has' | 'entry'>;
   /** The simulation rules, tried before the simulator addresses. */
   rules: Pick<SimulationRules, 'list'>;
   clock: Clock;
@@ -94,7 +97,7 @@ export interface EmailDeps {
   relay?: { queue(messageId: string, mailerId: string, at: number): void; wake(): void };
 }
 
-/** Sending email and what follows: composing, storing, planning the simulation, the logs, suppressions. */
+/** Sending email and what follows: composing, storing, planning the simulation, the logs. */
 export class EmailService {
   /** Keys of copies and ref_ids of sends: ULIDs in creation order even within one millisecond (the logs page by them). */
   private readonly newId = monotonicUlids();
@@ -182,7 +185,7 @@ export class EmailService {
    * group-committed write; answers once the rows are in the store.
    */
   private async record(accountId: string, now: number, send: RecordedSend): Promise<void> {
-    const { messages, simulation } = this.deps;
+    const { messages, simulation, suppressions } = this.deps;
     const createdAt = isoTimestamp(now);
     const rules = this.deps.rules.list();
     const customArgs = JSON.stringify(send.customArgs);
@@ -206,7 +209,7 @@ export class EmailService {
           messages.insertContent({ content_id: contentId, raw: c.raw, recipe: c.recipe });
         }
         const lc = c.email.toLowerCase();
-        const plan = c.generationFailure ? generationFailed(c.generationFailure) : planFor(c.email, simulation.isSuppressed(accountId, lc), rules);
+        const plan = c.generationFailure ? generationFailed(c.generationFailure) : planFor(c.email, suppressions.has(accountId, lc), rules);
         const row: MessageRow = {
           id: c.id,
           ref_id: send.refId,
@@ -229,7 +232,7 @@ export class EmailService {
           created_at: createdAt,
           delivered_ms: null,
           delivered_at: null,
-          failed_reason: plan.kind === 'suppressed' ? suppressedReason(simulation.suppression(accountId, lc)?.source) : '',
+          failed_reason: plan.kind === 'suppressed' ? suppressedReason(suppressions.entry(accountId, lc)?.source) : '',
           priority: send.priority,
           updated_at: createdAt,
           patch: c.patch ?? null,
@@ -259,15 +262,5 @@ export class EmailService {
   /** The email logs (see queryEmailLogs). */
   logs(accountId: string, query: EmailLogsQuery): EmailLogsResponse {
     return queryEmailLogs(this.deps, accountId, query);
-  }
-
-  /** Removes the address from the account's suppression list. */
-  subscribe(accountId: string, email: string): void {
-    this.deps.simulation.unsuppress(accountId, email.toLowerCase());
-  }
-
-  /** Adds the address to the account's suppression list: its later copies fail as suppressed, with no events. */
-  unsubscribe(accountId: string, email: string, source = 'api'): void {
-    this.deps.simulation.suppress(accountId, email.toLowerCase(), source, isoTimestamp(this.deps.clock.now()));
   }
 }
