@@ -39,8 +39,8 @@ import { errorBody, handleError, sendError } from './error-handler';
 import { controlAccess, controlKeyGuard, isLoopbackHost, sessionRoutes } from './control-auth';
 import { bearerAuth, controlGuard, refuseCrossSite } from './guards';
 import { catcherHandlers, catchRoutes } from './routes/catchers.routes';
-import { emulatorHandlers } from './routes/control.routes';
-import { dispatchHandlers } from './routes/dispatch.routes';
+import { deliveryHandlers } from './routes/deliveries.routes';
+import { emulatorHandlers } from './routes/emulator.routes';
 import { domainControlHandlers, domainHandlers } from './routes/domains.routes';
 import { emailHandlers } from './routes/email.routes';
 import { inboundControlHandlers, inboundHandlers } from './routes/inbound.routes';
@@ -48,7 +48,9 @@ import { mailerControlHandlers, mailerFileHandlers, mailerHandlers } from './rou
 import { oauthRoutes } from './routes/oauth.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { probeRoutes, type Readiness } from './routes/probe.routes';
-import { messageFileHandlers, messageHandlers } from './routes/messages.routes';
+import { messageCheckHandlers, messageFileHandlers } from './routes/message-files.routes';
+import { messageHandlers } from './routes/messages.routes';
+import { resetHandlers } from './routes/reset.routes';
 import { mailpitHandlers, mailpitRouteHandlers, plainTextErrors } from './routes/mailpit.routes';
 import { mailpitOperations, mailpitRoutes } from '../../../src-shared/operations/mailpit/mailpit';
 import { trackingRoutes } from './routes/tracking.routes';
@@ -290,18 +292,14 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     sessionRoutes(control, access);
     const longPoll = longPollOn(control);
     registerOperations(control, controlOperations, {
-      ...emulatorHandlers({ accounts: services.accounts, health: deps.health, stats: services.stats, reset: services.reset }),
-      ...dispatchHandlers({
-        clockControl: services.clockControl,
-        dispatcher: services.dispatcher,
-        deliveries: services.deliveries,
-        emailEvents: services.emailEvents,
-        longPoll,
-      }),
-      ...simulationHandlers(services.rules),
+      ...emulatorHandlers({ accounts: services.accounts, health: deps.health, reset: services.reset }),
+      ...resetHandlers(services.reset),
+      ...deliveryHandlers({ dispatcher: services.dispatcher, deliveries: services.deliveries, emailEvents: services.emailEvents, longPoll }),
+      ...simulationHandlers(services.rules, services.clockControl),
       ...suppressionHandlers(services.suppressions, services.accounts),
       ...scenarioHandlers(services.scenarios),
-      ...messageHandlers({ messages: services.messages, relay: services.relay, checks: services.checks, longPoll }),
+      ...messageHandlers({ messages: services.messages, relay: services.relay, stats: services.stats, accounts: services.accounts, longPoll }),
+      ...messageCheckHandlers(services.checks),
       ...inboundControlHandlers(services.inbound, services.accounts),
       ...domainControlHandlers(services.domains),
       ...mailerControlHandlers(services.mailers, services.mailerTests),

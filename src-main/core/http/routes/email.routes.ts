@@ -1,11 +1,12 @@
+import type { emailOperations } from '../../../../src-shared/operations/service/email';
 import type { EmailService } from '../../services/email/email.service';
 import type { TemplatesService } from '../../services/email/templates.service';
 import type { SuppressionsService } from '../../services/events/suppressions.service';
-import type { ServiceHandlers } from '../operation-route';
+import type { Handlers } from '../operation-route';
 import { ok } from '../respond';
 
 /** Sending, the email logs, subscriptions and templates (`/v1/email`, `/v1/template`). */
-export function emailHandlers(email: EmailService, templates: TemplatesService, suppressions: SuppressionsService) {
+export function emailHandlers(email: EmailService, templates: TemplatesService, suppressions: SuppressionsService): Handlers<typeof emailOperations> {
   return {
     sendEmail: async ({ body, account }) => ({ success: true as const, ...(await email.send(account.id, body)) }),
     getEmailLogs: ({ query, account }) => email.logs(account.id, query),
@@ -27,5 +28,5 @@ export function emailHandlers(email: EmailService, templates: TemplatesService, 
       templates.delete(account.id, params.template_id);
       return ok('Template deleted successfully');
     },
-  } satisfies Partial<ServiceHandlers>;
+  };
 }

@@ -6,7 +6,7 @@ import { download } from '../download';
 import type { Handlers, RouteHandlers } from '../operation-route';
 import { parseInput } from '../validation';
 import type { MailpitOperations, MailpitRoutes } from '../../../../src-shared/operations/mailpit/mailpit';
-import { PREVIEW_CSP } from './messages.routes';
+import { PREVIEW_CSP } from './message-files.routes';
 
 export type MailpitHandlers = Handlers<MailpitOperations>;
 export type MailpitRouteHandlers = RouteHandlers<MailpitRoutes>;
@@ -14,7 +14,7 @@ export type MailpitRouteHandlers = RouteHandlers<MailpitRoutes>;
 const OK = 'ok' as const;
 
 /** Mailpit's JSON operations over the captured copies (src-shared/operations/mailpit). */
-export function mailpitHandlers(mailpit: MailpitService) {
+export function mailpitHandlers(mailpit: MailpitService): MailpitHandlers {
   return {
     mailpitInfo: () => mailpit.info(),
     mailpitWebUi: () => ({
@@ -77,11 +77,11 @@ export function mailpitHandlers(mailpit: MailpitService) {
     mailpitSetChaos: () => {
       throw appError('mailpitChaosOff');
     },
-  } satisfies MailpitHandlers;
+  };
 }
 
 /** Mailpit's answers that are not JSON. */
-export function mailpitRouteHandlers(mailpit: MailpitService) {
+export function mailpitRouteHandlers(mailpit: MailpitService): MailpitRouteHandlers {
   return {
     // The body is optional (none, or no IDs: every message), so it is read here rather than by the table.
     mailpitDeleteMessages: ({ request, reply }) => {
@@ -110,7 +110,7 @@ export function mailpitRouteHandlers(mailpit: MailpitService) {
         .send(await mailpit.html(await mailpit.resolve(params.ID, query.query))),
     mailpitViewText: async ({ params, query, reply }) =>
       reply.type('text/plain; charset=utf-8').send(await mailpit.text(await mailpit.resolve(params.ID, query.query))),
-  } satisfies MailpitRouteHandlers;
+  };
 }
 
 /** Mailpit's send answers its errors as JSON `{"Error": "..."}`; every other operation as plain text. */

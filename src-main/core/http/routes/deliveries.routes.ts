@@ -1,31 +1,28 @@
+import type { deliveryOperations } from '../../../../src-shared/operations/control/deliveries';
 import { toCurl } from '../../../../src-shared/curl';
 import { DELIVERY_BODY_LIMITS, deliveryPayloadPath, MAX_RETRY_FAILING } from '../../../../src-shared/schemas/dispatch';
 import type { DeliveryQueries } from '../../dispatch/delivery-queries';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { decodeCursor, paginate } from '../../cursor';
 import { appError } from '../../error-catalogue';
-import type { ClockService } from '../../services/clock.service';
 import type { EmailEventsService } from '../../services/events/email-events.service';
 import { download } from '../download';
 import type { LongPoll } from '../long-poll';
-import type { ControlHandlers } from '../operation-route';
+import type { Handlers } from '../operation-route';
 import { ok } from '../respond';
 
 /** Matches a delivery wait reads at most (newest first). */
 const WAIT_CANDIDATES = 1000;
 
-/** The emulator's clock, webhook deliveries and synthetic events. */
-export function dispatchHandlers(deps: {
-  clockControl: ClockService;
+/** Webhook deliveries and synthetic events. */
+export function deliveryHandlers(deps: {
   dispatcher: Dispatcher;
   deliveries: DeliveryQueries;
   emailEvents: EmailEventsService;
   longPoll: LongPoll;
-}) {
-  const { clockControl, dispatcher, deliveries, longPoll } = deps;
+}): Handlers<typeof deliveryOperations> {
+  const { dispatcher, deliveries, longPoll } = deps;
   return {
-    getClock: () => ok('Clock retrieved successfully', clockControl.state()),
-    setClock: async ({ body }) => ok('Clock updated', await clockControl.set(body)),
     listDeliveries: ({ query }) => {
       const { cursor, limit, ...filter } = query;
       const rows = deliveries.list({ ...filter, limit: limit + 1, before: cursor === undefined ? undefined : decodeCursor(cursor, 'cursor') });
@@ -92,5 +89,5 @@ export function dispatchHandlers(deps: {
       const result = deps.emailEvents.fireSynthetic(body);
       return ok(result.sent ? 'Event fired and queued for delivery' : `Event fired but not sent: ${result.reason}`, result);
     },
-  } satisfies Partial<ControlHandlers>;
+  };
 }
