@@ -233,3 +233,14 @@ export const DEFAULT_SCENARIO_SEED = 1;
 export function scenarioSeed(s: Pick<Scenario, 'seed' | 'webhookDelivery'>): number {
   return s.seed ?? s.webhookDelivery?.seed ?? DEFAULT_SCENARIO_SEED;
 }
+
+/**
+ * One problem of a scenario file: the field's dotted path, where the text has it (1-based), and what
+ * is wrong (the runner's parse, the error catalogue's `scenarioFileInvalid`, the control API's answer).
+ */
+export interface ScenarioFileError {
+  path: string;
+  line: number | null;
+  column: number | null;
+  message: string;
+}
