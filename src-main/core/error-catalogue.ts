@@ -191,6 +191,12 @@ export const ERRORS = {
 
   // Catchers
   catcherNotFound: entry({ code: 'not_found', message: 'Catcher Not Found' }),
+  catcherHoldsFull: entry({
+    code: 'unavailable',
+    message: ({ held, holder }: { held: number; holder: string }) =>
+      `Service Unavailable: ${holder} ${held} requests already (hanging or waiting out a delay), the most at once; ` +
+      'this request was recorded and refused at once. Try again when one of them ends',
+  }),
   tooManyCatchers: entry({ code: 'validation', message: `an account may keep at most ${CATCHER_LIMITS.perAccount} catchers; delete one first` }),
 
   // Mailpit's API (/api/v1): Mailpit's own words where its clients may read them
