@@ -31,15 +31,17 @@ class Window {
  * Slows guessing of the control key: the wrong keys of each client address, and of all together, are
  * counted over a sliding window; once one is full, every key sent (the right one too, or a guess would
  * show by being let in) is answered 429 until its oldest wrong key leaves the window. Logins already
- * made go on: their cookies are not keys. The log gets a line when an address begins to guess and
- * when it is throttled, then one summary of what was refused, never a line per attempt.
+ * made go on: their cookies are not keys. The log gets a line at the first wrong key after a quiet
+ * while and one when keys are throttled, then a summary a window later (the wrong keys, the keys
+ * refused unchecked, from which addresses), never a line per attempt.
  */
 export class KeyGuesses {
   private readonly byAddress = new Map<string, Window>();
   private readonly all = new Window();
-  /** Keys answered 429 unchecked since the pending summary was begun, and from which addresses. */
+  /** Since the pending summary was begun: wrong keys, keys answered 429 unchecked, and from which addresses (the first ten). */
+  private wrongKeys = 0;
   private refused = 0;
-  private readonly refusedFrom = new Set<string>();
+  private readonly from = new Set<string>();
   private summary: NodeJS.Timeout | undefined;
 
   constructor(
@@ -64,7 +66,7 @@ export class KeyGuesses {
     }
     if (retryAfterMs <= 0) return undefined;
     this.refused++;
-    if (this.refusedFrom.size < 10) this.refusedFrom.add(address);
+    this.summed(address);
     return { retryAfterMs, by, limits: this.limits };
   }
 
@@ -79,8 +81,10 @@ export class KeyGuesses {
       this.byAddress.set(address, mine);
     }
     mine.prune(now, windowMs);
-    if (mine.times.length === 0)
-      this.log.warn({ remote: address }, 'wrong control key (further wrong keys from this address are summed up, not logged one by one)');
+    this.all.prune(now, windowMs);
+    if (!this.summary) this.log.warn({ remote: address }, `wrong control key from ${address} (those that follow are summed up every ${windowMs / 1000} s)`);
+    this.wrongKeys++;
+    this.summed(address);
     mine.times.push(now);
     if (mine.times.length > perAddress) mine.times.shift();
     this.all.times.push(now);
@@ -95,21 +99,27 @@ export class KeyGuesses {
     this.summary = undefined;
   }
 
-  /** Logs that keys are throttled now, and one window later what was refused meanwhile. */
   private throttling(address: string, why: string): void {
     this.log.warn({ remote: address }, `${why}: keys are answered 429 for up to ${this.limits.windowMs / 1000} s`);
+  }
+
+  /** Counts `address` in the pending summary, begun (a window from now) if none is. */
+  private summed(address: string): void {
+    if (this.from.size < 10) this.from.add(address);
     if (this.summary) return;
     this.summary = setTimeout(() => {
       this.summary = undefined;
-      if (this.refused > 0) {
-        const from = [...this.refusedFrom];
+      const from = [...this.from];
+      // The first wrong key was logged by itself: a summary says more than that one alone.
+      if (this.wrongKeys > 1 || this.refused > 0) {
         this.log.warn(
-          { refused: this.refused, remotes: from },
-          `${this.refused} control keys answered 429 unchecked in ${this.limits.windowMs / 1000} s, from ${from.join(', ')}`,
+          { wrong: this.wrongKeys, refused: this.refused, remotes: from },
+          `${this.wrongKeys} wrong control keys and ${this.refused} more answered 429 unchecked in ${this.limits.windowMs / 1000} s, from ${from.join(', ')}`,
         );
       }
+      this.wrongKeys = 0;
       this.refused = 0;
-      this.refusedFrom.clear();
+      this.from.clear();
     }, this.limits.windowMs);
     this.summary.unref();
   }

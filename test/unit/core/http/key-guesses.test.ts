@@ -22,21 +22,28 @@ describe('KeyGuesses', () => {
     guesses.close();
   });
 
-  it('logs the first wrong key of an address, the throttling, and one summary of what it refused', () => {
+  it('logs the first wrong key, the throttling, and a summary a window later, never a line per attempt', () => {
     vi.useFakeTimers();
     try {
       let now = 0;
       const log = logCapture();
       const guesses = new KeyGuesses(() => now, log.logger, limits);
-      for (let i = 0; i < 3; i++) guesses.wrong('10.0.0.1');
+      guesses.wrong('10.0.0.1');
+      guesses.wrong('10.0.0.2');
+      guesses.wrong('10.0.0.1');
+      guesses.wrong('10.0.0.1');
       for (let i = 0; i < 40; i++) expect(guesses.throttled('10.0.0.1')?.by).toBe('address');
       now = 60_000;
       vi.advanceTimersByTime(60_000);
       expect(log.lines.map((l) => l.msg)).toEqual([
-        expect.stringMatching(/^wrong control key/),
+        'wrong control key from 10.0.0.1 (those that follow are summed up every 60 s)',
         '3 wrong control keys from 10.0.0.1 within 60 s: keys are answered 429 for up to 60 s',
-        '40 control keys answered 429 unchecked in 60 s, from 10.0.0.1',
+        '4 wrong control keys and 40 more answered 429 unchecked in 60 s, from 10.0.0.1, 10.0.0.2',
       ]);
+      // A quiet window later, the next wrong key is logged by itself again.
+      guesses.wrong('10.0.0.3');
+      expect(log.lines.at(-1)!.msg).toBe('wrong control key from 10.0.0.3 (those that follow are summed up every 60 s)');
+      guesses.close();
     } finally {
       vi.useRealTimers();
     }
