@@ -8,8 +8,12 @@
  * not listed, so it is blocked, never loaded uncounted.
  */
 
-/** The most URLs of each list; past it the rest stay blocked (each is a source in a response header). */
+/**
+ * The most URLs of each list, and characters of their sources: past either the rest stay blocked.
+ * Each is a source in the preview's response header, which Chromium refuses past 256 KiB in all.
+ */
 export const REMOTE_CONTENT_MAX = 200;
+export const REMOTE_CONTENT_MAX_CHARS = 16_000;
 
 export interface RemoteContent {
   /** Remote `<img src>` URLs, each once (a tracking pixel of Mailyard's left out). */
@@ -50,8 +54,15 @@ function remoteUrl(value: string | undefined): string | undefined {
 export function remoteContent(html: string): RemoteContent {
   const images = new Set<string>();
   const css = new Set<string>();
+  const chars = new Map([
+    [images, 0],
+    [css, 0],
+  ]);
   const add = (set: Set<string>, url: string | undefined) => {
-    if (url !== undefined && set.size < REMOTE_CONTENT_MAX && sourceOf(url) !== undefined) set.add(url);
+    const source = url === undefined || set.has(url) || set.size >= REMOTE_CONTENT_MAX ? undefined : sourceOf(url);
+    if (source === undefined || chars.get(set)! + source.length + 1 > REMOTE_CONTENT_MAX_CHARS) return;
+    chars.set(set, chars.get(set)! + source.length + 1);
+    set.add(url!);
   };
   for (const [, name, attrs] of html.matchAll(TAG)) {
     if (name!.toLowerCase() === 'img') add(images, remoteUrl(attr(attrs!, 'src')));
@@ -79,7 +90,8 @@ export function sourceOf(url: string): string | undefined {
   if (parsed.pathname.endsWith('/') || parsed.hostname.startsWith('[') || !/^[a-z0-9.-]+(:\d+)?$/i.test(parsed.host)) return undefined;
   const path = parsed.pathname.replace(/;/g, '%3B').replace(/,/g, '%2C');
   // Scheme-relative: the source without a scheme matches the preview's own (and its upgrade to https).
-  return `${url.startsWith('//') ? '' : parsed.protocol + '//'}${parsed.host}${path}`;
+  const scheme = url.startsWith('//') ? '' : `${parsed.protocol}//`;
+  return `${scheme}${parsed.host}${path}`;
 }
 
 /** The CSP sources that allow exactly the listed content: for images, and for style sheets and fonts. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { remoteContent, remoteContentSources, REMOTE_CONTENT_MAX, sourceOf } from '../../../src-shared/remote-content';
+import { REMOTE_CONTENT_MAX, REMOTE_CONTENT_MAX_CHARS, remoteContent, remoteContentSources, sourceOf } from '../../../src-shared/remote-content';
 import { remoteContentCsp } from '../../../src-main/core/http/routes/messages.routes';
 
 describe('remoteContent (what the preview loads once allowed)', () => {
@@ -30,6 +30,11 @@ describe('remoteContent (what the preview loads once allowed)', () => {
   it('stops at its bound: the rest is not listed, so it stays blocked', () => {
     const many = Array.from({ length: REMOTE_CONTENT_MAX + 5 }, (_, i) => `<img src="https://cdn.test/${i}.png">`).join('');
     expect(remoteContent(many).images).toHaveLength(REMOTE_CONTENT_MAX);
+    // Long URLs fill the characters first: the preview's header stays far below what Chromium takes.
+    const long = Array.from({ length: 50 }, (_, i) => `<img src="https://cdn.test/${'x'.repeat(1000)}/${i}.png">`).join('');
+    const listed = remoteContent(long).images;
+    expect(listed.length).toBe(Math.floor(REMOTE_CONTENT_MAX_CHARS / (listed[0]!.length + 1)));
+    expect(listed.join(' ').length).toBeLessThanOrEqual(REMOTE_CONTENT_MAX_CHARS);
   });
 
   it('makes the allowed preview policy of exactly those sources, with no scheme-wide source', () => {
