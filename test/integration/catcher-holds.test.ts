@@ -86,9 +86,10 @@ describe('requests a catcher holds', () => {
       expect(JSON.parse(answer.text).error).toContain(`this catcher holds ${perCatcher} requests already`);
     }
     // At once: none waited for a held one to end (that takes CATCHER_LIMITS.hangMs, 120 s). The goal is
-    // a second; on a loaded two-core machine 300 fresh connections to /livez alone take 1-3 s, so the
-    // bound asserted is ten seconds and the figures are printed beside that baseline.
-    expect(refusedIn).toBeLessThan(10_000);
+    // a second, but on a loaded two-core machine 300 fresh connections to /livez alone take 1-6 s: the
+    // bound asserted is relative to that baseline (three times it, ten seconds at least), and the
+    // figures are printed beside it.
+    expect(refusedIn).toBeLessThan(Math.max(10_000, 3 * baseline));
     const c = (await emu.control.getCatcher(hung.id)).data;
     expect(c.requests_received).toBe(300);
     // The newest kept are the refused ones, each recorded as refused for the bound.
