@@ -175,7 +175,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   if (!isLoopbackHost(deps.host) && deps.controlKey === undefined) {
     throw new Error(`listening on ${deps.host} (beyond loopback) needs a control key: none was given`);
   }
-  const access = controlAccess(deps.controlKey, deps.wallClock);
+  const access = controlAccess(deps.controlKey, { now: deps.wallClock, log: logger, beyondLoopback: !isLoopbackHost(deps.host) });
   const app = Fastify({
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -239,6 +239,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   });
 
   app.setErrorHandler(handleError);
+  app.addHook('onClose', async () => access.close());
   app.decorate('requestLeniency', createRequestLeniency(deps.strictRequests ?? false));
 
   app.addHook('onRequest', async (_request, reply) => {
