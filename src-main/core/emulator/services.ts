@@ -18,6 +18,7 @@ import { factsOf, MessageLog } from '../services/events/message-log';
 import { MessagesService } from '../services/email/messages.service';
 import { MailpitService } from '../services/mailpit/mailpit.service';
 import { MessageFlagsRepo } from '../store/message-flags.repo';
+import { MailpitSummariesRepo } from '../store/mailpit-summaries.repo';
 import { version as VERSION } from '../../../package.json';
 import { senderPolicy } from '../services/email/sender-policy';
 import { TemplatesService } from '../services/email/templates.service';
@@ -281,6 +282,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
   const mailpit = new MailpitService({
     repo: messagesRepo,
     flags,
+    summaries: new MailpitSummariesRepo(db),
     messages,
     checks,
     waitForIndex: (waitMs) => searchIndexer.ready(waitMs),

@@ -14,6 +14,7 @@ import type {
 import type { ReleaseResult } from '../../../../src-shared/schemas/messages';
 import { appError } from '../../error-catalogue';
 import { parseLeniently, type MailView, type ParsedAttachment } from '../../mail/lenient-parse';
+import type { MailpitSummariesRepo } from '../../store/mailpit-summaries.repo';
 import type { MessageFlagsRepo } from '../../store/message-flags.repo';
 import type { MessageListRow, MessagesRepo } from '../../store/messages.repo';
 import type { ChecksService } from '../checks/checks.service';
@@ -21,10 +22,13 @@ import type { MessagesService } from '../email/messages.service';
 import { DELETE_SEARCH_WAIT_MS, SEARCH_WAIT_MS } from '../search/search-indexer';
 import { toMailpitHtmlCheck } from './html-check';
 import { composeMailpitSend, releaseRecipients } from './mailpit-send';
+import { type StoredSummary, summaryOfMessage } from './stored-summary';
 
 export interface MailpitDeps {
   repo: MessagesRepo;
   flags: MessageFlagsRepo;
+  /** The summaries the search indexer stored (the list reads no message). */
+  summaries: MailpitSummariesRepo;
   messages: MessagesService;
   checks: ChecksService;
   /** Waits (at most `waitMs`) for the search indexes to hold every stored copy (SearchIndexer.ready). */
@@ -50,9 +54,6 @@ const BLANK_THUMBNAIL = Buffer.from(
   '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAoHBwgHBgoICAgLCgoLDhgQDg0NDh0VFhEYIx8lJCIfIiEmKzcvJik0KSEiMEExNDk7Pj4+JS5ESUM8SDc9Pjv/2wBDAQoLCw4NDhwQEBw7KCIoOzs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozv/wAARCAB4ALQDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAf/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAAP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/ALMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAD/2Q==',
   'base64',
 );
-
-/** How long Mailpit's list snippet is, in characters. */
-const SNIPPET_LENGTH = 250;
 
 /** A header name as Go's net/textproto writes it (`Message-Id`, `X-Mailer`): Mailpit's headers answer keys so. */
 export function canonicalHeaderName(name: string): string {
@@ -157,30 +158,39 @@ export class MailpitService {
     };
   }
 
+  /** Each row's summary from what the indexer stored; a copy without one (stored before it was kept) gets it made once, here, and stored. */
   private async summaries(rows: MessageListRow[]): Promise<MailpitMessageSummary[]> {
     const tags = this.deps.flags.tagsOf(rows.map((r) => r.id));
+    const stored = this.deps.summaries.of(rows.map((r) => r.rowid!));
     const out: MailpitMessageSummary[] = [];
     for (const row of rows) {
-      const raw = this.deps.messages.raw(row.id);
-      const view = await parseLeniently(raw);
+      const key = row.rowid!;
+      let { summary, size } = stored.get(key) ?? { summary: null, size: null };
+      let facts: StoredSummary;
+      if (summary === null || size === null) {
+        const raw = this.deps.messages.raw(row.id);
+        facts = await summaryOfMessage(raw);
+        size = raw.length;
+        this.deps.summaries.put(key, JSON.stringify(facts));
+      } else facts = JSON.parse(summary) as StoredSummary;
       const recipient = { Name: row.recipient_name, Address: row.recipient_email };
       out.push({
         ID: row.id,
-        MessageID: (headerValues(view, 'message-id')[0] ?? '').replace(/^<|>$/g, ''),
+        MessageID: facts.MessageID,
         Read: row.read === 1,
-        From: view.from[0] ? address(view.from[0]) : { Name: row.from_name, Address: row.from_email },
-        To: view.to.map(address),
-        Cc: view.cc.map(address),
+        From: facts.From ?? { Name: row.from_name, Address: row.from_email },
+        To: facts.To,
+        Cc: facts.Cc,
         // A Bcc recipient is in no header: this copy is the one that tells.
         Bcc: row.recipient_type === 'bcc' ? [recipient] : [],
-        ReplyTo: replyTo(view),
-        Subject: view.subject || row.subject,
+        ReplyTo: facts.ReplyTo,
+        Subject: facts.Subject || row.subject,
         Created: row.created_at,
         Username: '',
         Tags: tags.get(row.id) ?? [],
-        Size: raw.length,
-        Attachments: view.attachments.filter((a) => listed(a) && !isInline(a)).length,
-        Snippet: (view.text ?? '').replace(/\s+/g, ' ').trim().slice(0, SNIPPET_LENGTH),
+        Size: size,
+        Attachments: facts.Attachments,
+        Snippet: facts.Snippet,
       });
     }
     return out;
