@@ -66,6 +66,11 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     value: 'MODE',
     help: 'off (default): no STARTTLS, any client sends with its default settings; starttls: STARTTLS offered with a self-signed certificate (the start-up lines say where to find it, to trust it)',
   },
+  'enable-chaos': {
+    type: 'boolean',
+    key: 'enableChaos',
+    help: "Mailpit's chaos: /api/v1/chaos (and the Simulation screen) may set triggers that make the SMTP sink refuse MAIL FROM, RCPT TO or AUTH with a code, at a probability",
+  },
   'retry-schedule': {
     type: 'string',
     key: 'retrySchedule',

@@ -84,6 +84,7 @@ export async function startListeners(deps: {
         authenticate: (apiKey) => services.accounts.authenticate(apiKey),
         defaultAccountId: () => services.accounts.defaultAccountId(),
         accept: (mail) => intake.accept(mail),
+        chaos: (kind) => services.chaos.fire(kind),
         logger: deps.logger.child({ component: 'smtp' }),
       },
       {

@@ -17,6 +17,7 @@ import { EmailService } from '../services/email/email.service';
 import { factsOf, MessageLog } from '../services/events/message-log';
 import { MessagesService } from '../services/email/messages.service';
 import { MailpitService } from '../services/mailpit/mailpit.service';
+import { ChaosService } from '../services/mailpit/chaos';
 import { MessageFlagsRepo } from '../store/message-flags.repo';
 import { MailpitSummariesRepo } from '../store/mailpit-summaries.repo';
 import { version as VERSION } from '../../../package.json';
@@ -303,6 +304,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     messages,
     checks,
     mailpit,
+    chaos: new ChaosService(config.enableChaos),
     spamd,
     spamFilter,
     searchIndexer,

@@ -14,6 +14,7 @@ import type { EmailService } from '../services/email/email.service';
 import type { ChecksService } from '../services/checks/checks.service';
 import type { MessagesService } from '../services/email/messages.service';
 import type { MailpitService } from '../services/mailpit/mailpit.service';
+import type { ChaosService } from '../services/mailpit/chaos';
 import type { TemplatesService } from '../services/email/templates.service';
 import type { TrackingService } from '../services/email/tracking.service';
 import type { InboundService } from '../services/inbound/inbound.service';
@@ -52,7 +53,7 @@ import { mailpitHandlers, mailpitRouteHandlers, plainTextErrors } from './routes
 import { mailpitOperations, mailpitRoutes } from '../../../src-shared/operations/mailpit/mailpit';
 import { trackingRoutes } from './routes/tracking.routes';
 import { receiverCheckHandlers } from './routes/receiver-checks.routes';
-import { simulationHandlers } from './routes/simulation.routes';
+import { chaosHandlers, simulationHandlers } from './routes/simulation.routes';
 import { scenarioFileHandlers, scenarioHandlers } from './routes/scenarios.routes';
 import { streamHandlers } from './routes/stream.routes';
 import { suppressionHandlers } from './routes/suppressions.routes';
@@ -72,6 +73,8 @@ export interface HttpServices {
   messages: MessagesService;
   /** Mailpit's API over the captured copies (`/api/v1`, `/view`). */
   mailpit: MailpitService;
+  /** Mailpit's chaos triggers for the SMTP sink (`/api/v1/chaos`, `/emulator/chaos`). */
+  chaos: ChaosService;
   checks: ChecksService;
   tracking: TrackingService;
   emailEvents: EmailEventsService;
@@ -290,6 +293,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       ...emulatorHandlers({ accounts: services.accounts, health: deps.health, stats: services.stats, reset: services.reset }),
       ...dispatchHandlers({ clockControl: services.clockControl, dispatcher: services.dispatcher, emailEvents: services.emailEvents, longPoll }),
       ...simulationHandlers(services.rules),
+      ...chaosHandlers(services.chaos),
       ...suppressionHandlers(services.suppressions, services.accounts),
       ...scenarioHandlers(services.scenarios),
       ...messageHandlers({ messages: services.messages, relay: services.relay, checks: services.checks, longPoll }),
@@ -314,7 +318,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     mailpit.addHook('onRequest', controlKeyGuard(access));
     mailpit.addHook('onRequest', controlGuard(deps.host));
     plainTextErrors(mailpit);
-    registerOperations(mailpit, mailpitOperations, mailpitHandlers(services.mailpit));
+    registerOperations(mailpit, mailpitOperations, mailpitHandlers(services.mailpit, services.chaos));
     registerRoutes(mailpit, mailpitRoutes, mailpitRouteHandlers(services.mailpit));
   });
 

@@ -39,6 +39,11 @@ describe('parseServeArgs', () => {
     expect(parseServeArgs([], { MAILYARD_STRICT_REQUESTS: '1' }).config).toEqual({ strictRequests: true });
   });
 
+  it('takes --enable-chaos as a flag and as MAILYARD_ENABLE_CHAOS', () => {
+    expect(parseServeArgs(['--enable-chaos'], {}).config).toEqual({ enableChaos: true });
+    expect(parseServeArgs([], { MAILYARD_ENABLE_CHAOS: 'true' }).config).toEqual({ enableChaos: true });
+  });
+
   it('takes --payload-format spec|mailer-events, and refuses another shape naming the flag and the choices', () => {
     expect(parseServeArgs(['--payload-format', 'mailer-events'], {}).config).toEqual({ payloadFormat: 'mailer-events' });
     expect(parseServeArgs([], { MAILYARD_PAYLOAD_FORMAT: 'spec' }).config).toEqual({ payloadFormat: 'spec' });
