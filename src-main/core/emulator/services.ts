@@ -202,8 +202,10 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
   // Composing sends and deriving the search index's text, on a thread of their own.
   const mailThread = mailWork(logger.child({ component: 'mail-thread' }));
   const searchIndexer = new SearchIndexer(new SearchIndexRepo(db), (job) => mailThread.derive(job), { logger: logger.child({ component: 'search-index' }) });
+  const flags = new MessageFlagsRepo(db);
   const email = new EmailService({
     messages: messagesRepo,
+    tags: flags,
     stored: () => searchIndexer.notify(),
     compose: mailThread.compose,
     simulation: simulationRepo,
@@ -270,7 +272,6 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
   });
 
   const suppressions = new SuppressionsService({ simulation: simulationRepo });
-  const flags = new MessageFlagsRepo(db);
   const messages = new MessagesService({
     repo: messagesRepo,
     flags,

@@ -26,7 +26,10 @@ export interface HeaderLine {
 
 /** An attachment as parsed: its facts, and its bytes only when they were asked for. */
 export interface ParsedAttachment {
+  /** Its file name as shown (shownFileName): undefined when it has none, or one of format characters only. */
   filename: string | undefined;
+  /** It carries a file name, even one that shows as nothing: Mailpit lists it. */
+  named: boolean;
   contentType: string;
   size: number;
   contentId: string | undefined;
@@ -136,6 +139,7 @@ async function parseOnce(raw: Buffer, options: ParseOptions, limits: SplitterLim
       }
       const attachment: ParsedAttachment = {
         filename: shownFileName(data.filename),
+        named: data.filename !== undefined && data.filename !== '',
         contentType: data.contentType,
         size: 0,
         contentId: data.contentId,

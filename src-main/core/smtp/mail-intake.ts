@@ -2,6 +2,7 @@ import type { EmailService } from '../services/email/email.service';
 import type { InboundRoute } from '../services/inbound/inbound-posts';
 import type { InboundService } from '../services/inbound/inbound.service';
 import type { MailAddress } from '../mail/parsed-mail';
+import { randomHex64 } from '../ids';
 import { readMessageFacts } from './parse-message';
 import type { AcceptedMail } from './smtp-sink';
 
@@ -9,6 +10,17 @@ import type { AcceptedMail } from './smtp-sink';
 function findAddress(list: MailAddress[], email: string): MailAddress | undefined {
   const lc = email.toLowerCase();
   return list.find((a) => a.email.toLowerCase() === lc);
+}
+
+/**
+ * A captured message without a Message-ID gets one, as Mailpit gives one: a `Message-ID:` line before
+ * its first header line (its line ending the message's own), nothing else changed. Mailpit's
+ * `Received:` line is not added: the bytes stay as sent but for this line.
+ */
+export function withMessageId(raw: Buffer): Buffer {
+  const firstLineEnd = raw.indexOf(0x0a);
+  const eol = firstLineEnd > 0 && raw[firstLineEnd - 1] === 0x0d ? '\r\n' : firstLineEnd === -1 ? '\r\n' : '\n';
+  return Buffer.concat([Buffer.from(`Message-ID: <${randomHex64()}${randomHex64()}@mailyard.local>${eol}`), raw]);
 }
 
 export interface MailIntakeDeps {
@@ -36,11 +48,12 @@ export class MailIntake {
     if (captured.length > 0) {
       const facts = readMessageFacts(mail.raw);
       const refId = await this.deps.email.acceptSmtp(mail.accountId, {
-        raw: mail.raw,
+        raw: facts.messageId === null ? withMessageId(mail.raw) : mail.raw,
         from: facts.from ?? { email: mail.mailFrom, name: '' },
         subject: facts.subject,
         campaignId: facts.campaignId,
         customArgs: facts.customArgs,
+        tags: facts.tags,
         recipients: captured.map((email) => {
           const to = findAddress(facts.to, email);
           const cc = to ? undefined : findAddress(facts.cc, email);

@@ -78,9 +78,19 @@ function replyTo(view: MailView): MailpitAddress[] {
   );
 }
 
-/** Mailpit lists a part that carries a file name or a Content-ID; inline (or multipart/related) parts under Inline. */
-const listed = (a: ParsedAttachment) => a.filename !== undefined || a.contentId !== undefined;
+/**
+ * Mailpit lists a part that carries a file name (a name of format characters only too: it shows as
+ * `attachment-N`, as `/emulator` names it) or a Content-ID, or is an attachment by its disposition;
+ * inline (or multipart/related) parts under Inline.
+ */
+const listed = (a: ParsedAttachment) => a.named || a.contentId !== undefined || a.contentDisposition === 'attachment';
 const isInline = (a: ParsedAttachment) => a.related || a.contentDisposition === 'inline';
+
+/** A listed part's name: its file name as shown, else its Content-ID, else `attachment-N` (a name of format characters only too, as `/emulator` names it). */
+function fileNameOf(a: ParsedAttachment, index: number): string {
+  const contentId = a.contentId ? a.contentId.replace(/^<|>$/g, '') : '';
+  return a.filename ?? (a.named || !contentId ? `attachment-${index + 1}` : contentId);
+}
 
 function attachmentOf(a: ParsedAttachment, index: number): MailpitAttachment {
   const bytes = a.content ?? Buffer.alloc(0);
@@ -88,7 +98,7 @@ function attachmentOf(a: ParsedAttachment, index: number): MailpitAttachment {
   const contentId = a.contentId ? a.contentId.replace(/^<|>$/g, '') : '';
   return {
     PartID: partIdOf(a, index),
-    FileName: a.filename ?? contentId,
+    FileName: fileNameOf(a, index),
     ContentType: a.contentType,
     ContentID: contentId,
     Size: a.size,
@@ -262,8 +272,7 @@ export class MailpitService {
     const index = view.attachments.findIndex((a, i) => partIdOf(a, i) === partId);
     const a = view.attachments[index];
     if (!a?.content) throw appError('attachmentNotFound');
-    const contentId = a.contentId?.replace(/^<|>$/g, '') ?? '';
-    return { filename: a.filename ?? contentId, contentType: a.contentType, content: a.content };
+    return { filename: fileNameOf(a, index), contentType: a.contentType, content: a.content };
   }
 
   rawOf(id: string): Buffer {
