@@ -60,6 +60,12 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     value: 'MODE',
     help: 'optional (default): mail without AUTH goes to the default account; required: AUTH with an API key first',
   },
+  'smtp-max-size': {
+    type: 'string',
+    key: 'maxMessageBytes',
+    value: 'SIZE',
+    help: 'largest message the SMTP sink takes, e.g. 60MB (units KB, MB, GB count in 1024s; a plain number is bytes; default 25MB, at most 1024MB); advertised in EHLO SIZE, 552 beyond',
+  },
   'smtp-tls': {
     type: 'string',
     key: 'smtpTls',
