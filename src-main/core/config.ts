@@ -9,7 +9,19 @@ import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './dispatch/retry-
 /** The largest SMTP message size that may be set: a message is held whole in memory while it is stored. */
 export const MAX_SMTP_SIZE = 1024 * 1024 * 1024;
 
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+};
 
 /** `60MB`, `512kb`, `1GiB`, `2000000` to bytes; units count in 1024s, as Mailpit's MB. Anything else is left for the schema to refuse. */
 function byteSize(v: unknown): unknown {

@@ -168,10 +168,20 @@ export class MailpitService {
     };
   }
 
-  /** Each row's summary from what the indexer stored; a copy without one (stored before it was kept) gets it made once, here, and stored. */
+  /**
+   * Each row's summary from what the indexer stored. A copy the indexer has not reached yet is waited
+   * for (at most SEARCH_WAIT_MS, as a search waits: the indexer reads messages off the main thread);
+   * one still without a summary then (stored before they were kept, or larger than the indexer reads)
+   * gets it made once, here, and stored.
+   */
   private async summaries(rows: MessageListRow[]): Promise<MailpitMessageSummary[]> {
     const tags = this.deps.flags.tagsOf(rows.map((r) => r.id));
-    const stored = this.deps.summaries.of(rows.map((r) => r.rowid!));
+    const keys = rows.map((r) => r.rowid!);
+    let stored = this.deps.summaries.of(keys);
+    if ([...stored.values()].some((s) => s.summary === null)) {
+      await this.deps.waitForIndex(SEARCH_WAIT_MS);
+      stored = this.deps.summaries.of(keys);
+    }
     const out: MailpitMessageSummary[] = [];
     for (const row of rows) {
       const key = row.rowid!;
