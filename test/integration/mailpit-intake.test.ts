@@ -4,8 +4,8 @@ import { startEmulator, type TestEmulator } from '../helpers/emulator';
 
 /**
  * What Mailpit does to a message as it takes it in, and what its API then shows: `X-Tags` tag it, a
- * message without Message-ID gets one (and nothing else changes), and an attachment whose name is
- * only format characters is still listed.
+ * message without Message-ID gets one (and nothing else changes), an attachment whose name is only
+ * format characters is still listed; and its 404s are Mailpit's words.
  */
 let emu: TestEmulator;
 let smtp: ReturnType<typeof nodemailer.createTransport>;
@@ -93,5 +93,19 @@ describe('Mailpit intake', () => {
     expect(await part.text()).toBe('secret');
     const listed = await json<{ messages: Array<{ Attachments: number }> }>('/api/v1/search?query=to:hidden@example.com');
     expect(listed.messages[0]!.Attachments).toBe(1);
+  });
+
+  it("answers Mailpit's plain-text 404 where its clients read it: a path none of its routes takes, a message that is not there", async () => {
+    const id = await sendRaw('From: app@example.com\r\nTo: view@example.com\r\nSubject: View\r\n\r\nHello\r\n', 'view@example.com');
+    for (const path of [`/view/${id}.html%00`, `/view/${id}.txt%00`, '/api/v1/nothing']) {
+      const res = await fetch(emu.url + path, { headers: { accept: 'text/html' } });
+      expect([res.status, res.headers.get('content-type'), await res.text()], path).toEqual([404, 'text/plain; charset=utf-8', '404 page not found\n']);
+    }
+    for (const path of ['/view/01NOSUCHMESSAGE.html', `/view/${id}.html`, '/api/v1/message/01NOSUCHMESSAGE', `/api/v1/message/${id}/part/9`]) {
+      const res = await fetch(emu.url + path);
+      expect([res.status, res.headers.get('content-type'), await res.text()], path).toEqual([404, 'text/plain; charset=utf-8', '404 page not found']);
+    }
+    // Mailyard's own API keeps its JSON error body.
+    expect((await fetch(`${emu.url}/emulator/nothing`)).headers.get('content-type')).toMatch(/^application\/json/);
   });
 });

@@ -158,6 +158,10 @@ export const MAX_PARAM_LENGTH = 1024;
 /** Paths that belong to an API: an unknown one is a JSON 404, never the UI page. */
 const API_PREFIXES = ['/v1', '/emulator', '/t', '/oauth', '/openapi.json', '/catch', '/api', '/view'];
 
+/** What Mailpit answers for a path none of its routes takes (`/view/{id}.html%00`, `/api/v1/nothing`). */
+const MAILPIT_NOT_FOUND = '404 page not found\n';
+const isMailpitPath = (url: string) => /^\/(api|view)\//.test(url);
+
 function isApiPath(url: string): boolean {
   const path = url.split('?')[0]!;
   return API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
@@ -253,6 +257,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     if (request.method === 'GET' && !isApiPath(request.url) && (request.headers.accept ?? '').includes('text/html')) {
       return page(reply);
     }
+    // Mailpit's paths answer as Mailpit (Go's router) does: a plain-text 404, which its clients read.
+    if (isMailpitPath(request.url)) return reply.code(404).type('text/plain; charset=utf-8').send(MAILPIT_NOT_FOUND);
     return sendError(reply, appError('routeNotFound', { method: request.method, path: request.url.split('?')[0]! }));
   });
 

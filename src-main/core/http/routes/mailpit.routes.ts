@@ -119,6 +119,9 @@ export function mailpitRouteHandlers(mailpit: MailpitService) {
   } satisfies MailpitRouteHandlers;
 }
 
+/** Mailpit's 404 body, as its handlers write it. */
+const MAILPIT_404 = '404 page not found';
+
 /** Mailpit's send answers its errors as JSON `{"Error": "..."}`; every other operation as plain text. */
 const JSON_ERROR_PATHS = new Set(['/api/v1/send']);
 
@@ -135,7 +138,8 @@ export function plainTextErrors(app: FastifyInstance): void {
       if (body.success !== false || typeof body.error !== 'string') return payload;
       if (JSON_ERROR_PATHS.has(request.routeOptions.url ?? '')) return JSON.stringify({ Error: body.error });
       reply.type('text/plain; charset=utf-8');
-      return body.error;
+      // Mailpit answers every 404 (a message, a part, an HTML part that is not there) with these words.
+      return reply.statusCode === 404 ? MAILPIT_404 : body.error;
     } catch {
       return payload;
     }
