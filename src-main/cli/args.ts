@@ -77,6 +77,11 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     key: 'enableChaos',
     help: "Mailpit's chaos: /api/v1/chaos (and the Simulation screen) may set triggers that make the SMTP sink refuse MAIL FROM, RCPT TO or AUTH with a code, at a probability",
   },
+  'tags-plus-addresses': {
+    type: 'boolean',
+    key: 'tagsPlusAddresses',
+    help: "tag captured mail by its plus-addresses, as Mailpit does: mail to or from user+tag@ gets the tag 'tag' (off by default: the simulator's addresses use + too)",
+  },
   'retry-schedule': {
     type: 'string',
     key: 'retrySchedule',

@@ -75,6 +75,8 @@ export const EmulatorConfigSchema = z
     smtpAuth: z.enum(['optional', 'required'], { error: 'must be optional or required' }).default('optional'),
     /** Mailpit's chaos: `/api/v1/chaos` and `/emulator/chaos` may set triggers that make the SMTP sink refuse MAIL FROM, RCPT TO or AUTH. */
     enableChaos: z.boolean().default(false),
+    /** Mailpit's plus-address tags: mail to or from `user+tag@` is tagged `tag` (Mailpit does it unless told not to; Mailyard when asked). */
+    tagsPlusAddresses: z.boolean().default(false),
     /**
      * `off`: the SMTP sink offers no STARTTLS, so every client sends with its default settings (as to
      * Mailpit or MailDev). `starttls`: offered, with a self-signed certificate the client must trust

@@ -51,6 +51,24 @@ describe('Mailpit intake', () => {
     expect((await json<string[]>('/api/v1/tags')).sort()).toEqual(['Gamma', 'alpha', 'beta', 'x y']);
   });
 
+  it('tags by plus-addresses only with --tags-plus-addresses (the simulator addresses use + too)', async () => {
+    const mail = { from: 'app+shop@example.com', to: 'ann+promo+spring@example.com', bcc: 'audit+log@example.com', subject: 'Plus', text: 'x' };
+    await smtp.sendMail(mail);
+    const plain = await json<{ messages: Array<{ Tags: string[] }> }>('/api/v1/search?query=subject:Plus');
+    expect(plain.messages.map((m) => m.Tags)).toEqual([[], []]);
+    const tagging = await startEmulator({ tagsPlusAddresses: true });
+    try {
+      await nodemailer.createTransport({ host: '127.0.0.1', port: tagging.handle.ports.smtp!, secure: false, ignoreTLS: true }).sendMail(mail);
+      const page = (await (await fetch(`${tagging.url}/api/v1/messages`)).json()) as { messages: Array<{ Tags: string[] }> };
+      expect(page.messages.map((m) => m.Tags)).toEqual([
+        ['log', 'promo', 'shop', 'spring'],
+        ['log', 'promo', 'shop', 'spring'],
+      ]);
+    } finally {
+      await tagging.cleanup();
+    }
+  });
+
   it('gives a message without Message-ID one, its bytes otherwise as sent', async () => {
     const raw = 'From: app@example.com\r\nTo: noid@example.com\r\nSubject: No id\r\n\r\nHello\r\n';
     const id = await sendRaw(raw, 'noid@example.com');

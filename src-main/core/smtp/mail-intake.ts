@@ -3,7 +3,7 @@ import type { InboundRoute } from '../services/inbound/inbound-posts';
 import type { InboundService } from '../services/inbound/inbound.service';
 import type { MailAddress } from '../mail/parsed-mail';
 import { randomHex64 } from '../ids';
-import { readMessageFacts } from './parse-message';
+import { headerTags, readMessageFacts } from './parse-message';
 import type { AcceptedMail } from './smtp-sink';
 
 /** The header address matching an envelope recipient, case-insensitively. */
@@ -26,6 +26,21 @@ export function withMessageId(raw: Buffer): Buffer {
 export interface MailIntakeDeps {
   email: EmailService;
   inbound: InboundService;
+  /** Tag mail by its plus-addresses (`--tags-plus-addresses`), as Mailpit does. */
+  tagsPlusAddresses?: boolean;
+}
+
+/**
+ * Mailpit's plus-address tags: each of From, To, Cc and the envelope's other recipients (Bcc) of the
+ * form `user+a+b@` gives the tags `a` and `b`, cleaned as X-Tags are.
+ */
+export function plusAddressTags(addresses: readonly string[]): string[] {
+  const tags = addresses.flatMap((address) => {
+    const local = address.slice(0, address.lastIndexOf('@'));
+    const plus = local.indexOf('+');
+    return plus === -1 ? [] : local.slice(plus + 1).split('+');
+  });
+  return headerTags(tags.join(','));
 }
 
 /**
@@ -53,7 +68,14 @@ export class MailIntake {
         subject: facts.subject,
         campaignId: facts.campaignId,
         customArgs: facts.customArgs,
-        tags: facts.tags,
+        tags: this.deps.tagsPlusAddresses
+          ? headerTags(
+              [
+                ...facts.tags,
+                ...plusAddressTags([...(facts.from ? [facts.from.email] : []), ...facts.to.map((a) => a.email), ...facts.cc.map((a) => a.email), ...captured]),
+              ].join(','),
+            )
+          : facts.tags,
         recipients: captured.map((email) => {
           const to = findAddress(facts.to, email);
           const cc = to ? undefined : findAddress(facts.cc, email);
