@@ -164,21 +164,23 @@ export class MailpitService {
       messages_unread: foundUnread,
       start,
       tags: this.tags(),
-      messages: await this.summaries(rows),
+      // A search has waited for the index already: its summaries wait no more.
+      messages: await this.summaries(rows, q === undefined),
     };
   }
 
   /**
    * Each row's summary from what the indexer stored. A copy the indexer has not reached yet is waited
-   * for (at most SEARCH_WAIT_MS, as a search waits: the indexer reads messages off the main thread);
+   * for (at most SEARCH_WAIT_MS, as a search waits: the indexer reads messages off the main thread;
+   * once a request, so a search that has waited does not wait again);
    * one still without a summary then (stored before they were kept, or larger than the indexer reads)
    * gets it made once, here, and stored.
    */
-  private async summaries(rows: MessageListRow[]): Promise<MailpitMessageSummary[]> {
+  private async summaries(rows: MessageListRow[], waitForIndex: boolean): Promise<MailpitMessageSummary[]> {
     const tags = this.deps.flags.tagsOf(rows.map((r) => r.id));
     const keys = rows.map((r) => r.rowid!);
     let stored = this.deps.summaries.of(keys);
-    if ([...stored.values()].some((s) => s.summary === null)) {
+    if (waitForIndex && [...stored.values()].some((s) => s.summary === null)) {
       await this.deps.waitForIndex(SEARCH_WAIT_MS);
       stored = this.deps.summaries.of(keys);
     }
