@@ -216,6 +216,8 @@ export const ERRORS = {
   mailpitNoQuery: entry({ code: 'validation', message: 'Error: no search query' }),
   mailpitIdsAndSearch: entry({ code: 'validation', message: 'You may specify either IDs or a search query, not both' }),
   mailpitChaosOff: entry({ code: 'validation', message: 'Chaos is not enabled' }),
+  /** A chaos trigger out of range, in Mailpit's words (`error code must be between 400 and 599`). */
+  chaosBadTrigger: entry<{ problem: string }>({ code: 'validation', message: (p) => p.problem }),
   mailpitNoHtml: entry({ code: 'not_found', message: 'This message has no HTML part' }),
   /** A send, release or check Mailpit refuses with a 400 and these words (`invalid To address: x`, `No valid addresses found`). */
   mailpitBadRequest: entry<{ problem: string }>({ code: 'validation', message: (p) => p.problem }),
