@@ -20,6 +20,8 @@ import type { DeliveryOutbox, OutboxListener } from './delivery-outbox';
 import { toAttemptRecord, toDeliverySummary } from './delivery-records';
 import { targetKey, type DeliveryTarget, type DeliveryTargets } from './delivery-targets';
 import { isoTimestampCache } from './iso-timestamps';
+import { AttemptsOnWire } from './on-wire';
+import { TargetCache } from './target-cache';
 import { TargetSlots, type SlotOptions } from './target-slots';
 
 export interface WorkerOptions extends SlotOptions {
@@ -73,14 +75,10 @@ export class DeliveryWorker implements OutboxListener {
   private ready: DeliveryRow[] = [];
   /** Deliveries to cancel in the next commit (their target is gone). */
   private cancellations: DeliveryRow[] = [];
-  /**
-   * Attempts on the wire by the webhook-id their requests carry (a duplicate shares its original's):
-   * which delivery sent a request a receiver inside Mailyard gets, and its attempt's number; `told` once
-   * it has been said of a request (each attempt is one request).
-   */
-  private readonly onWire = new Map<string, Array<{ deliveryId: string; attempt: number; told: boolean }>>();
-  /** Targets by `kind:id`, read once and dropped when the target changes (`forgetTarget`). */
-  private readonly targetCache = new Map<string, DeliveryTarget | null>();
+  /** Attempts on the wire by the webhook-id their requests carry (catchers ask which delivery sent one). */
+  private readonly onWire = new AttemptsOnWire();
+  /** Where each delivery goes (dropped when the target changes: `forgetTarget`). */
+  private readonly targetCache: TargetCache;
   /** Set when a tick claimed a full batch: another tick follows at once. */
   private batchFull = false;
   private readonly isoAt = isoTimestampCache();
@@ -106,6 +104,7 @@ export class DeliveryWorker implements OutboxListener {
       this.wake();
     });
     this.slots = new TargetSlots(options, deps.clock, deps.signingSecrets);
+    this.targetCache = new TargetCache(deps.targets);
     this.retry = { schedule: options.retrySchedule, clock: deps.clock, targetGone: (row) => !this.resolve(row) };
   }
 
@@ -169,7 +168,7 @@ export class DeliveryWorker implements OutboxListener {
 
   /** A target's URL, method or headers changed, or it is gone: the next attempts read it afresh. */
   forgetTarget(kind: string, id: string): void {
-    this.targetCache.delete(`${kind}:${id}`);
+    this.targetCache.forget(kind, id);
   }
 
   /** Attempts on the wire right now. */
@@ -182,10 +181,7 @@ export class DeliveryWorker implements OutboxListener {
    * each attempt said once (a duplicate and its original may both be on the wire with one webhook-id).
    */
   attemptOnWire(webhookId: string): { deliveryId: string; attempt: number } | undefined {
-    const sending = this.onWire.get(webhookId)?.find((s) => !s.told);
-    if (!sending) return undefined;
-    sending.told = true;
-    return { deliveryId: sending.deliveryId, attempt: sending.attempt };
+    return this.onWire.tell(webhookId);
   }
 
   /**
@@ -366,15 +362,9 @@ export class DeliveryWorker implements OutboxListener {
       const request = { method: target.method, url: target.url, headers: {}, body: row.payload };
       return this.record(row, trigger, previousStatus, request, isoTimestamp(this.deps.clock.now()), OUTAGE_REFUSAL);
     }
-    const webhookId = row.webhook_id ?? row.id;
-    const sending = { deliveryId: row.id, attempt: row.attempts + 1, told: false };
-    const wire = this.onWire.get(webhookId);
-    if (wire) wire.push(sending);
-    else this.onWire.set(webhookId, [sending]);
+    const offWire = this.onWire.add(row.webhook_id ?? row.id, row.id, row.attempts + 1);
     return this.slots.send(row, target, (request, startedAt, result) => {
-      const left = this.onWire.get(webhookId)?.filter((s) => s !== sending) ?? [];
-      if (left.length > 0) this.onWire.set(webhookId, left);
-      else this.onWire.delete(webhookId);
+      offWire();
       // The slot is free: refill it at once from the claimed-ahead deliveries.
       this.launchReady();
       return this.record(row, trigger, previousStatus, request, startedAt, result);
@@ -416,14 +406,8 @@ export class DeliveryWorker implements OutboxListener {
     if (rows.length > 0) this.deps.logger.warn({ count: rows.length }, 'attempts interrupted by the last stop were counted as failed');
   }
 
-  /** Where a delivery goes now, from the cache or the registered targets; undefined once it is gone. */
+  /** Where a delivery goes now; undefined once it is gone. */
   private resolve(row: DeliveryRow): DeliveryTarget | undefined {
-    const key = targetKey(row);
-    let target = this.targetCache.get(key);
-    if (target === undefined) {
-      target = this.deps.targets.resolve(row.target_kind, row.target_id, row.account_id) ?? null;
-      this.targetCache.set(key, target);
-    }
-    return target ?? undefined;
+    return this.targetCache.resolve(row);
   }
 }
