@@ -128,6 +128,13 @@ describe('domain operations (simulated verification)', () => {
     expect((await emu.service.getDomain('mail.yourcompany.com')).custom_args).toEqual(body.custom_args);
   });
 
+  it('takes "selector": "" as a selector not given (the domain guide: one is generated), as a typed client sends it', async () => {
+    const res = await emu.request('POST', '/v1/domain/add', { body: { domain: 'typed.example', selector: '' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.sending_records.dkim.key).toBe('mailyard._domainkey.typed.example');
+    expect((await emu.service.getDomain('typed.example')).selector).toBe('mailyard');
+  });
+
   it('gives each domain its own mailer_id and key, and takes a custom selector', async () => {
     const a = await add('a.example');
     const b = await add('b.example', { selector: 'S1-2026' });
