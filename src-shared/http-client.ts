@@ -19,9 +19,9 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 
-  /** Each field problem of `details.fields` as `{path, message}`, in the order the server listed them. */
+  /** Each field problem of `fields` as `{path, message}`, in the order the server listed them. */
   get fieldErrors(): Array<{ path: string; message: string }> {
-    return Object.entries(this.body.details?.fields ?? {}).map(([path, message]) => ({ path, message }));
+    return Object.entries(this.body.fields ?? {}).map(([path, message]) => ({ path, message }));
   }
 }
 

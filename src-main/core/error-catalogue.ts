@@ -11,7 +11,7 @@ import { withThousands } from '../../src-shared/format';
 /**
  * One error the emulator answers. `code` sets the HTTP status (ERROR_STATUS); `message` is the body's
  * `error`, a function of the entry's parameters when the words carry values; `fields` the problems
- * listed by path under `details.fields`; `extras` what the body carries beside them.
+ * listed by path under `fields` (and named in the `details` sentence); `extras` what the body carries beside them.
  */
 export interface ErrorEntry<P extends object> {
   readonly code: ErrorCode;
@@ -305,13 +305,13 @@ export const ERRORS = {
   invalidDeliveryFaults: entry({ code: 'validation', message: 'Invalid delivery faults', fields: ({ errors }: { errors: readonly FieldError[] }) => errors }),
 
   // QA scenarios
-  /** `first` is the first problem with its place in the file; every problem is in `fields` and `details.errors`. */
+  /** `first` is the first problem with its place in the file; every problem is in `fields` and `errors`. */
   scenarioFileInvalid: entry({
     code: 'validation',
     message: ({ count, first }: { count: number; first: string; fields: readonly FieldError[]; errors: readonly ScenarioFileError[] }) =>
       `the scenario file has ${count} problem${count === 1 ? '' : 's'}: ${first}`,
     fields: ({ fields }) => fields,
-    extras: ({ errors }) => ({ details: { errors } }),
+    extras: ({ errors }) => ({ errors }),
   }),
   postedAppRefused: entry({
     code: 'forbidden',

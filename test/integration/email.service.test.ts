@@ -241,7 +241,7 @@ describe('the simulation', () => {
       body: { rules: [{ pattern: '*', events: [{ event: 'bounce', delay_ms: 0, fields: { bounce_type: 'maybe' } }] }] },
     });
     expect(res.status).toBe(400);
-    expect(Object.keys(res.json.details.fields)[0]).toBe('rules.0.events.0.fields.bounce_type');
+    expect(Object.keys(res.json.fields)[0]).toBe('rules.0.events.0.fields.bounce_type');
     expect((await emu.control.getRules()).data.rules).toEqual([]);
   });
 

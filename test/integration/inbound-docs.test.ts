@@ -100,8 +100,7 @@ describe("the inbound guide's acceptance rules, highest first (guides/inbound-em
     await emu.service.updateInboundDomain('in.example.com', { wildcard: false });
     expect(await simulate(['anyone@in.example.com'])).toMatchObject([{ routed: false, rule: 'Strict Reply Mode' }]);
     expect(
-      (await emu.request('POST', '/v1/inbound/domain', { body: { domain: 'w.example.com', url: wild.url, method: 'POST', wildcard: 'yes' } })).json.details
-        .fields,
+      (await emu.request('POST', '/v1/inbound/domain', { body: { domain: 'w.example.com', url: wild.url, method: 'POST', wildcard: 'yes' } })).json.fields,
     ).toHaveProperty('wildcard');
   });
 

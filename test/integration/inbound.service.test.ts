@@ -50,7 +50,7 @@ describe('inbound routing API', () => {
     expect(bad.json.error).toMatch(/^domain /);
     const badMethod = await emu.request('POST', '/v1/inbound/domain', { body: { domain: 'x.example.com', url: domainHook.url, method: 'SEND' } });
     expect(badMethod.status).toBe(400);
-    expect(Object.keys(badMethod.json.details.fields)[0]).toBe('method');
+    expect(Object.keys(badMethod.json.fields)[0]).toBe('method');
     const unreachable = await emu.request('POST', '/v1/inbound/domain', {
       body: { domain: 'y.example.com', url: `http://127.0.0.1:${await closedPort()}/in`, method: 'POST' },
     });
