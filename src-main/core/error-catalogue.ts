@@ -141,11 +141,13 @@ export const ERRORS = {
   }),
 
   // Sending
-  /** `--strict-senders`. */
+  /** `--strict-senders`, or `--strict-requests` (the option that refused it is named). */
   senderDomainUnverified: entry({
     code: 'forbidden',
     message: UNAUTHORIZED_FROM_EMAIL,
-    fields: ({ domain }: { domain: string }) => [{ path: 'from.email', message: `${domain} is not a verified domain of this account (--strict-senders)` }],
+    fields: ({ domain, option }: { domain: string; option: '--strict-senders' | '--strict-requests' }) => [
+      { path: 'from.email', message: `${domain} is not a verified domain of this account (${option})` },
+    ],
     realService: true,
   }),
   /** A domain's `mailer_id` sends for that domain only. */
