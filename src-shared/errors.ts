@@ -15,8 +15,10 @@ export const ERROR_STATUS = {
   uri_too_long: 414,
   unsupported_media_type: 415,
   unreachable: 422,
+  too_many_requests: 429,
   header_fields_too_large: 431,
   internal: 500,
+  unavailable: 503,
   insufficient_storage: 507,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -12,6 +12,8 @@ declare class URL {
   constructor(url: string, base?: string);
   readonly protocol: string;
   readonly hostname: string;
+  readonly host: string;
+  readonly pathname: string;
 }
 
 declare class URLSearchParams {

@@ -60,11 +60,27 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     value: 'MODE',
     help: 'optional (default): mail without AUTH goes to the default account; required: AUTH with an API key first',
   },
+  'smtp-max-size': {
+    type: 'string',
+    key: 'maxMessageBytes',
+    value: 'SIZE',
+    help: 'largest message the SMTP sink takes, e.g. 60MB (units KB, MB, GB count in 1024s; a plain number is bytes; default 25MB, at most 1024MB); advertised in EHLO SIZE, 552 beyond',
+  },
   'smtp-tls': {
     type: 'string',
     key: 'smtpTls',
     value: 'MODE',
     help: 'off (default): no STARTTLS, any client sends with its default settings; starttls: STARTTLS offered with a self-signed certificate (the start-up lines say where to find it, to trust it)',
+  },
+  'enable-chaos': {
+    type: 'boolean',
+    key: 'enableChaos',
+    help: "Mailpit's chaos: /api/v1/chaos (and the Simulation screen) may set triggers that make the SMTP sink refuse MAIL FROM, RCPT TO or AUTH with a code, at a probability",
+  },
+  'tags-plus-addresses': {
+    type: 'boolean',
+    key: 'tagsPlusAddresses',
+    help: "tag captured mail by its plus-addresses, as Mailpit does: mail to or from user+tag@ gets the tag 'tag' (off by default: the simulator's addresses use + too)",
   },
   'retry-schedule': {
     type: 'string',

@@ -6,6 +6,31 @@ import { ApiKey } from '../../src-shared/schemas/common';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './dispatch/retry-policy';
 
 /** A port number; from the command line or environment it arrives as digits. */
+/** The largest SMTP message size that may be set: a message is held whole in memory while it is stored. */
+export const MAX_SMTP_SIZE = 1024 * 1024 * 1024;
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+};
+
+/** `60MB`, `512kb`, `1GiB`, `2000000` to bytes; units count in 1024s, as Mailpit's MB. Anything else is left for the schema to refuse. */
+function byteSize(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(v);
+  const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
+  return m && unit !== undefined ? Math.round(Number(m[1]) * unit) : v;
+}
+
 const Port = z.preprocess(
   (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
   z
@@ -48,6 +73,10 @@ export const EmulatorConfigSchema = z
     strictRequests: z.boolean().default(false),
     /** `required`: the SMTP sink refuses mail without AUTH (an account's API key as the password). */
     smtpAuth: z.enum(['optional', 'required'], { error: 'must be optional or required' }).default('optional'),
+    /** Mailpit's chaos: `/api/v1/chaos` and `/emulator/chaos` may set triggers that make the SMTP sink refuse MAIL FROM, RCPT TO or AUTH. */
+    enableChaos: z.boolean().default(false),
+    /** Mailpit's plus-address tags: mail to or from `user+tag@` is tagged `tag` (Mailpit does it unless told not to; Mailyard when asked). */
+    tagsPlusAddresses: z.boolean().default(false),
     /**
      * `off`: the SMTP sink offers no STARTTLS, so every client sends with its default settings (as to
      * Mailpit or MailDev). `starttls`: offered, with a self-signed certificate the client must trust
@@ -105,11 +134,16 @@ export const EmulatorConfigSchema = z
     scenarioDirs: z.array(z.string().trim().min(1, 'must not be empty')).default([]),
     /** Folder of the built web UI (index.html); the CLI and desktop entries point it at out/renderer. */
     uiDir: z.string().optional(),
-    /** Largest message the SMTP sink accepts, in bytes (552 beyond). */
+    /** Largest message the SMTP sink accepts, in bytes (552 beyond; EHLO's SIZE): a number, or a size with its unit (`60MB`). */
     maxMessageBytes: z
-      .number()
-      .int()
-      .positive()
+      .preprocess(
+        byteSize,
+        z
+          .number({ error: 'must be a size such as 60MB, 512KB or a number of bytes' })
+          .int('must be a whole number of bytes')
+          .min(1024, 'must be at least 1KB')
+          .max(MAX_SMTP_SIZE, 'must be at most 1024MB'),
+      )
       .default(25 * 1024 * 1024),
     /** Largest request body accepted, in bytes. */
     maxBodyBytes: z

@@ -68,6 +68,19 @@ export const ERRORS = {
       'Unauthorized: this Mailyard is reachable from the network, so the control API and the web UI need its control key ' +
       '(send Authorization: Bearer <control key>, or log in to the web UI); the key is printed at start-up or set with --control-key',
   }),
+  /** A keyed listener on loopback: the key was given when it was started. */
+  controlKeyGivenRequired: entry({
+    code: 'unauthorized',
+    message:
+      'Unauthorized: this Mailyard was started with a control key, so the control API and the web UI need it ' +
+      "(send Authorization: Bearer <control key>, or log in to the web UI): the key given with --control-key, MAILYARD_CONTROL_KEY or the testing API's controlKey",
+  }),
+  controlKeyGuesses: entry({
+    code: 'too_many_requests',
+    message: ({ count, whose, window, seconds }: { count: number; whose: string; window: number; seconds: number }) =>
+      `Too Many Requests: ${count} wrong control keys ${whose} within ${window} s; no key is checked for the next ${seconds} s (Retry-After), ` +
+      'the right one included, and logins already made go on',
+  }),
   controlKeyWrong: entry({ code: 'unauthorized', message: 'Unauthorized: that is not the control key of this Mailyard' }),
   loginBodyInvalid: entry({ code: 'bad_request', message: ({ problem }: { problem: string }) => `Bad Request: ${problem}` }),
   unsupportedMediaType: entry({ code: 'unsupported_media_type', message: 'Content-Type must be application/json', realService: true }),
@@ -193,12 +206,20 @@ export const ERRORS = {
 
   // Catchers
   catcherNotFound: entry({ code: 'not_found', message: 'Catcher Not Found' }),
+  catcherHoldsFull: entry({
+    code: 'unavailable',
+    message: ({ held, holder }: { held: number; holder: string }) =>
+      `Service Unavailable: ${holder} ${held} requests already (hanging or waiting out a delay), the most at once; ` +
+      'this request was recorded and refused at once. Try again when one of them ends',
+  }),
   tooManyCatchers: entry({ code: 'validation', message: `an account may keep at most ${CATCHER_LIMITS.perAccount} catchers; delete one first` }),
 
   // Mailpit's API (/api/v1): Mailpit's own words where its clients may read them
   mailpitNoQuery: entry({ code: 'validation', message: 'Error: no search query' }),
   mailpitIdsAndSearch: entry({ code: 'validation', message: 'You may specify either IDs or a search query, not both' }),
   mailpitChaosOff: entry({ code: 'validation', message: 'Chaos is not enabled' }),
+  /** A chaos trigger out of range, in Mailpit's words (`error code must be between 400 and 599`). */
+  chaosBadTrigger: entry<{ problem: string }>({ code: 'validation', message: (p) => p.problem }),
   mailpitNoHtml: entry({ code: 'not_found', message: 'This message has no HTML part' }),
   /** A send, release or check Mailpit refuses with a 400 and these words (`invalid To address: x`, `No valid addresses found`). */
   mailpitBadRequest: entry<{ problem: string }>({ code: 'validation', message: (p) => p.problem }),

@@ -225,6 +225,7 @@ export function buildHelpers(deps: HelperDeps): MailyardHelpers {
       return handle;
     },
     setRules: async (rules) => (await control.setRules({ rules })).data.rules,
+    setChaos: async (triggers) => (await control.setChaos(triggers)).data.triggers,
     reset: async () => {
       const result = (await control.resetEmulator()).data;
       deliveryDetails.clear();

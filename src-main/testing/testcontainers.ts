@@ -138,6 +138,7 @@ export class StartedMailyardContainer extends AbstractStartedContainer implement
   readonly checkReceiver: MailyardHelpers['checkReceiver'];
   readonly createCatcher: MailyardHelpers['createCatcher'];
   readonly setRules: MailyardHelpers['setRules'];
+  readonly setChaos: MailyardHelpers['setChaos'];
   readonly reset: MailyardHelpers['reset'];
   readonly runScenario: MailyardHelpers['runScenario'];
 
@@ -163,6 +164,7 @@ export class StartedMailyardContainer extends AbstractStartedContainer implement
     this.checkReceiver = helpers.checkReceiver;
     this.createCatcher = helpers.createCatcher;
     this.setRules = helpers.setRules;
+    this.setChaos = helpers.setChaos;
     this.reset = helpers.reset;
     this.runScenario = helpers.runScenario;
   }

@@ -10,6 +10,7 @@ import type { Catcher, CatcherModeInput, CatcherRequest } from '../../src-shared
 import type { ClockState as ClockStateSchema, DeliveryDetail } from '../../src-shared/schemas/dispatch';
 import type { EMAIL_EVENT_PAYLOADS } from '../../src-shared/schemas/events';
 import type { MessageDetail, MessageWaitFilter } from '../../src-shared/schemas/messages';
+import type { ChaosTriggers, ChaosTriggersInput } from '../../src-shared/schemas/mailpit';
 import type { z } from 'zod';
 import type { WaitOptions } from './waiters';
 
@@ -190,6 +191,12 @@ export interface MailyardHelpers {
   createCatcher(options?: CatcherOptions): Promise<CatcherHandle>;
   /** Replaces the simulation rules (pattern to events, tried before the simulator addresses). */
   setRules(rules: SimulationRule[]): Promise<SimulationRule[]>;
+  /**
+   * Sets Mailpit's chaos triggers, replacing all (one left out is off): the SMTP sink then refuses
+   * MAIL FROM (`Sender`), RCPT TO (`Recipient`) or AUTH (`Authentication`) with `ErrorCode` in
+   * `Probability` of 100 commands. Needs `enableChaos: true` (`--enable-chaos`); `{}` turns all off.
+   */
+  setChaos(triggers: ChaosTriggersInput): Promise<ChaosTriggers>;
   /** Wipes messages, deliveries, webhooks, rules, ... and puts the clock back; keeps the accounts and their keys. */
   reset(): Promise<ResetResult>;
   /**

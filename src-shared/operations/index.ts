@@ -4,6 +4,7 @@
  * of the spreads is the order of the routes and of the OpenAPI document's paths.
  */
 import { catcherOperations } from './control/catchers';
+import { chaosOperations } from './control/chaos';
 import { deliveryOperations } from './control/deliveries';
 import { domainInboundMailerOperations, imapFileRoutes } from './control/domains-inbound-mailers';
 import { emulatorOperations } from './control/emulator';
@@ -39,6 +40,7 @@ export const controlOperations = defineOperations({
   ...messageOperations,
   ...messageCheckOperations,
   ...simulationOperations,
+  ...chaosOperations,
   ...suppressionOperations,
   ...deliveryOperations,
   ...domainInboundMailerOperations,

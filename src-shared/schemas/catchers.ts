@@ -15,8 +15,16 @@ export const CATCHER_LIMITS = {
   bodyReadBytes: 1024 * 1024,
   /** The longest delay an answer may be told to wait. */
   maxDelayMs: 120_000,
-  /** How long a hanging catcher holds a request before it gives up and closes the connection. */
-  hangMs: 300_000,
+  /**
+   * How long a hanging catcher holds a request before it closes the connection: past any webhook
+   * attempt's time-out (15 s unless changed), and the listener's idle time-out (`httpIdleTimeoutMs`,
+   * 120 s) would close a silent connection then anyway.
+   */
+  hangMs: 120_000,
+  /** Requests one catcher holds at once (hanging, or waiting out a delay); one more is answered 503 at once. */
+  heldPerCatcher: 100,
+  /** Requests all catchers together hold at once; one more is answered 503 at once. */
+  heldInAll: 200,
 } as const;
 
 const headerName = z
@@ -87,7 +95,10 @@ export const CatcherRequest = z
     emulator_at: Timestamp,
     /** What it was answered (0: nothing, it hung until the sender gave up). */
     answered_status: z.number().int(),
-    /** What decided the answer: `status`, `delay`, `hang`, `fail_share`, `missing_header`, `too_large`. */
+    /**
+     * What decided the answer: `status`, `delay`, `hang`, `fail_share`, `missing_header`, `too_large`,
+     * `held_limit` (a hang or delay refused with 503: the catcher, or all catchers, held their most at once).
+     */
     answered_because: z.string(),
     /**
      * Whether `webhook-signature` verifies with the account's signing secret: `stale` (it does, but its

@@ -223,3 +223,26 @@ export const MailpitHtmlCheck = z.object({
   Total: z.object({ Tests: z.number().int(), Nodes: z.number().int(), Supported: z.number(), Partial: z.number(), Unsupported: z.number() }),
 });
 export type MailpitHtmlCheck = z.infer<typeof MailpitHtmlCheck>;
+
+/** One of Mailpit's chaos triggers: the SMTP reply code the sink answers, and in how many of 100 commands. */
+export const ChaosTrigger = z.object({
+  ErrorCode: z.number().int().describe('The SMTP reply code (400-599)'),
+  Probability: z.number().int().describe('In how many of 100 commands it answers so (0-100; 0: never)'),
+});
+export type ChaosTrigger = z.infer<typeof ChaosTrigger>;
+
+/** Mailpit's chaos triggers: `Sender` answers MAIL FROM, `Recipient` RCPT TO, `Authentication` AUTH. */
+export const ChaosTriggers = z.object({ Sender: ChaosTrigger, Recipient: ChaosTrigger, Authentication: ChaosTrigger });
+export type ChaosTriggers = z.infer<typeof ChaosTriggers>;
+
+/** Triggers to set: each replaces all (a trigger left out is off, its code the default), as in Mailpit. */
+export const ChaosTriggersInput = z.object({
+  Sender: ChaosTrigger.partial().optional(),
+  Recipient: ChaosTrigger.partial().optional(),
+  Authentication: ChaosTrigger.partial().optional(),
+});
+export type ChaosTriggersInput = z.infer<typeof ChaosTriggersInput>;
+
+/** The control API's chaos (`/emulator/chaos`): whether it is on (`--enable-chaos`) and its triggers. */
+export const ChaosState = z.object({ enabled: z.boolean(), triggers: ChaosTriggers });
+export type ChaosState = z.infer<typeof ChaosState>;

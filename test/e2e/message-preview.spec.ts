@@ -127,41 +127,83 @@ test('with two accounts at 1,400 px the Messages toolbar keeps a usable search b
   expect(errors).toEqual([]);
 });
 
-test('the preview loads no remote style sheet, @import or font until the user allows remote content', async ({ served, receiver, page }) => {
+test('the preview loads nothing remote until allowed, then exactly what the banner counts: no poster, icon, preload or background attribute', async ({
+  served,
+  receiver,
+  page,
+  context,
+}) => {
   // Chromium reports each blocked load as a CSP violation: that is the block working.
-  const errors = watchErrors(page, [/violates the following Content Security Policy directive: "(style|font)-src/]);
-  const refused: string[] = [];
-  page.on('console', (m) => /violates the following Content Security Policy directive/.test(m.text()) && refused.push(m.text()));
-  const remote = receiver.url.replace(/\/$/, '');
-  // Answered as a sender's server would (fonts are fetched with CORS), so only the preview's policy can stop them.
-  receiver.answer = (r) => ({
-    status: 200,
-    headers: { 'content-type': r.url.endsWith('.css') ? 'text/css' : 'font/woff2', 'access-control-allow-origin': '*' },
+  const errors = watchErrors(page, [/violates the following Content Security Policy directive: "(default|style|font|img)-src/]);
+  // Nothing leaves the machine: the message's "remote" server is a local one (it sees every fetch, the
+  // browser's own icon fetch too), and any other address is aborted and counted.
+  const elsewhere: string[] = [];
+  await context.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/])/, (route) => {
+    if (route.request().url().startsWith('data:')) return route.continue();
+    elsewhere.push(route.request().url());
+    return route.abort();
   });
+  const remote = receiver.url.replace(/\/$/, '');
+  // Answered as a sender's server would (fonts are fetched with CORS); the sheet asks for an image of its own.
+  receiver.answer = (r) => {
+    const type = r.url.endsWith('.css') ? 'text/css' : r.url.endsWith('.woff2') ? 'font/woff2' : 'image/png';
+    return {
+      status: 200,
+      headers: { 'content-type': type, 'access-control-allow-origin': '*' },
+      body: r.url.endsWith('link.css') ? `p { background: url(${remote}/from-sheet.png) }` : '',
+    };
+  };
   const html = `<!doctype html><html><head>
 <link rel="stylesheet" href="${remote}/link.css">
+<link rel="preload" as="image" href="${remote}/preload.png"><link rel="prefetch" href="${remote}/prefetch.css">
+<link rel="icon" href="${remote}/icon.png">
 <style>@import url(${remote}/import.css);
 @font-face { font-family: Remote; src: url(${remote}/font.woff2) format('woff2'); }
-h1 { font-family: Remote, sans-serif; }</style>
-</head><body><h1>Styled from afar</h1></body></html>`;
-  const { id } = await sendEmail(page, served, 'ann@example.com', 'Remote styles', html);
+h1 { font-family: Remote, sans-serif; } .bg { background: url('${remote}/bg.png'); height: 20px }</style>
+</head><body><h1>Styled from afar</h1><p>Pictures:</p>
+<img src="${remote}/one.png" alt="one" width="20" height="20"><img src="${remote}/two.png?size=2&amp;v=1" alt="two" width="20" height="20">
+<img src="${remote}/one.png" alt="one again" width="20" height="20">
+<div class="bg">background</div>
+<table background="${remote}/table.png"><tr><td background="${remote}/cell.png">cell</td></tr></table>
+<video poster="${remote}/poster.png" width="40" height="30"></video>
+<form><input type="image" src="${remote}/input.png" alt="go"></form>
+<svg width="20" height="20"><image href="${remote}/svg.png" width="20" height="20"/></svg>
+</body></html>`;
+  const { id } = await sendEmail(page, served, 'ann@example.com', 'Remote content', html);
+  const fetched = () => [...new Set(receiver.requests.map((r) => r.url))].sort();
 
-  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${served.url}/messages/${id}`);
   const frame = page.frameLocator('iframe[title="HTML preview"]');
   await expect(frame.getByRole('heading', { name: 'Styled from afar' })).toBeVisible();
-  await expect(page.getByTestId('images-blocked')).toContainText('Remote content is blocked (3 style sheets, fonts or backgrounds)');
-  // The browser tried each of the three and the preview's policy refused it: none reached the server.
-  for (const file of ['link.css', 'import.css', 'font.woff2']) {
-    await expect.poll(() => refused.some((r) => r.includes(`${remote}/${file}`)), { message: file }).toBe(true);
-  }
+  const banner = page.getByTestId('images-blocked');
+  await expect(banner).toContainText('Remote content is blocked (2 images, 4 style sheets, fonts or backgrounds)');
+  await page.waitForLoadState('networkidle');
   expect(receiver.requests).toEqual([]);
 
   await page.getByRole('button', { name: 'Show remote content' }).click();
-  await expect(page.getByTestId('images-blocked')).toContainText('Remote content shown');
-  await expect(frame.getByRole('heading', { name: 'Styled from afar' })).toBeVisible();
-  const paths = ['font.woff2', 'import.css', 'link.css'].map((file) => new URL(`${remote}/${file}`).pathname);
-  await expect.poll(() => receiver.requests.map((r) => r.url).sort()).toEqual(paths);
+  await expect(banner).toContainText('Remote content shown (2 images, 4 style sheets, fonts or backgrounds)');
+  await expect(frame.getByRole('img', { name: 'two' })).toBeVisible();
+  // What the banner counted, each once: 2 images, 4 style sheets, fonts or backgrounds; nothing else.
+  const counted = ['bg.png', 'font.woff2', 'import.css', 'link.css', 'one.png', 'two.png?size=2&v=1'].map(
+    (file) => new URL(`${remote}/${file}`).pathname + new URL(`${remote}/${file}`).search,
+  );
+  await expect.poll(fetched).toEqual(counted);
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(500);
+  expect(fetched()).toEqual(counted);
+  await page.getByTestId('message-detail').screenshot({ path: test.info().outputPath('remote-content-shown.png') });
+
+  // The preview opened as a page of its own: the icon is not fetched either.
+  const before = receiver.requests.length;
+  const alone = await context.newPage();
+  await alone.goto(`${served.url}/emulator/messages/${id}/html?images=allow`, { waitUntil: 'networkidle' });
+  await expect(alone.getByRole('heading', { name: 'Styled from afar' })).toBeVisible();
+  await alone.waitForTimeout(500);
+  const again = [...new Set(receiver.requests.slice(before).map((r) => r.url))].sort();
+  expect(again.every((path) => counted.includes(path))).toBe(true);
+  expect(receiver.requests.map((r) => r.url)).not.toContain(new URL(`${remote}/icon.png`).pathname);
+  expect(elsewhere).toEqual([]);
   expect(errors).toEqual([]);
 });
 

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlClient, ServiceClient } from '../../src-shared/clients';
 import { main } from '../../src-main/cli/index';
 import { CONTROL_SESSION_MS } from '../../src-main/core/http/control-sessions';
+import { KEY_GUESS_LIMITS } from '../../src-main/core/http/key-guesses';
 import { startMailyard } from '../../src-main/testing/index';
 import { rawRequest, startEmulator, type RawResponse, type TestEmulator } from '../helpers/emulator';
+import { logCapture } from '../helpers/log-capture';
 
 /**
  * A Mailyard listening beyond loopback (`--host 0.0.0.0`) requires its control key for the control
@@ -229,6 +231,70 @@ describe('web UI logins: sessions the server holds', () => {
   });
 });
 
+describe('wrong control keys', () => {
+  let emu: TestEmulator;
+  let base: string;
+  let key: string;
+  // The wall time the throttle sees (a seam): the wait is moved through, never slept.
+  let now = Date.now();
+  const log = logCapture();
+  const host = { host: 'mailyard.lan:4400' };
+
+  beforeAll(async () => {
+    emu = await startEmulator({ host: '0.0.0.0' }, { wallClock: () => now, logger: log.logger });
+    base = local(emu);
+    key = emu.handle.config.controlKey!;
+  });
+  afterAll(() => emu.cleanup());
+
+  const login = (k: string) => call(base, 'POST', '/emulator/login', host, { key: k });
+  const { perAddress, windowMs } = KEY_GUESS_LIMITS;
+
+  it('are answered 429 with Retry-After once an address has sent too many, the right key too; it logs in after the wait', async () => {
+    const statuses: number[] = [];
+    let throttled: RawResponse | undefined;
+    for (let i = 0; i < 60; i++) {
+      const res = await login(`wrong-guess-${i}-of-the-key`);
+      statuses.push(res.status);
+      throttled ??= res.status === 429 ? res : undefined;
+    }
+    expect(statuses.slice(0, perAddress)).toEqual(Array(perAddress).fill(401));
+    expect(statuses.indexOf(429)).toBe(perAddress);
+    expect(statuses.slice(perAddress)).toEqual(Array(60 - perAddress).fill(429));
+    expect(throttled!.headers['retry-after']).toBe(String(windowMs / 1000));
+    expect(throttled!.json.error).toMatch(/^Too Many Requests: 10 wrong control keys from this address within 60 s/);
+    // The right key is not checked either (a guess would show by being let in).
+    expect((await login(key)).status).toBe(429);
+    // One line for the first wrong key and one when the address was throttled: not one an attempt.
+    const lines = log.lines.filter((l) => String(l.msg).includes('control key'));
+    expect(lines.map((l) => l.msg)).toEqual([expect.stringMatching(/^wrong control key/), expect.stringMatching(/^10 wrong control keys from .* within 60 s/)]);
+
+    now += windowMs - 1000;
+    const later = await login(key);
+    expect(later.status).toBe(429);
+    expect(later.headers['retry-after']).toBe('1');
+    now += 1000;
+    const loggedIn = await login(key);
+    expect(loggedIn.status).toBe(200);
+    expect(loggedIn.headers['set-cookie']).toBeDefined();
+  });
+
+  it('count in a bearer header and the session probe too, while a login made before goes on', async () => {
+    now += windowMs;
+    const cookie = (await login(key)).headers['set-cookie']![0]!.split(';')[0]!;
+    for (let i = 0; i < perAddress - 1; i++) expectRefused(await call(base, 'GET', '/emulator/health', { authorization: `Bearer guess-${i}-of-the-key` }));
+    expect((await call(base, 'GET', '/emulator/session', { ...host, authorization: 'Bearer one-more-guess-of-it' })).json.data).toEqual({
+      key_required: true,
+      authenticated: false,
+    });
+    const throttled = await call(base, 'GET', '/emulator/health', { authorization: `Bearer ${key}` });
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await call(base, 'GET', '/emulator/session', { ...host, authorization: `Bearer ${key}` })).status).toBe(429);
+    expect((await call(base, 'GET', '/emulator/health', { ...host, cookie })).status).toBe(200);
+  });
+});
+
 describe('the control key, given', () => {
   it('is the one required beyond loopback', async () => {
     const emu = await startEmulator({ host: '0.0.0.0', controlKey: 'a-key-of-our-choosing-42' });
@@ -236,7 +302,9 @@ describe('the control key, given', () => {
       const base = local(emu);
       expect(emu.handle.config.controlKey).toBe('a-key-of-our-choosing-42');
       expect((await call(base, 'GET', '/emulator/health', { authorization: 'Bearer a-key-of-our-choosing-42' })).status).toBe(200);
-      expectRefused(await call(base, 'GET', '/emulator/health'));
+      const refused = await call(base, 'GET', '/emulator/health');
+      expectRefused(refused);
+      expect((refused.json as { error: string }).error).toMatch(/^Unauthorized: this Mailyard is reachable from the network, so/);
     } finally {
       await emu.cleanup();
     }
@@ -245,7 +313,11 @@ describe('the control key, given', () => {
   it('on loopback is required too, and the foreign-Host refusal stays', async () => {
     const emu = await startEmulator({ controlKey: 'a-key-of-our-choosing-42' });
     try {
-      expectRefused(await call(emu.url, 'GET', '/emulator/health'));
+      const refused = await call(emu.url, 'GET', '/emulator/health');
+      expectRefused(refused);
+      // Words that fit a loopback listener: nothing reaches it from the network; it was given a key.
+      expect((refused.json as { error: string }).error).toMatch(/^Unauthorized: this Mailyard was started with a control key, so the control API/);
+      expect((refused.json as { error: string }).error).not.toMatch(/network|printed at start-up/);
       const auth = { authorization: 'Bearer a-key-of-our-choosing-42' };
       expect((await call(emu.url, 'GET', '/emulator/health', auth)).status).toBe(200);
       expect((await call(emu.url, 'GET', '/emulator/health', { ...auth, host: 'evil.example' })).status).toBe(403);

@@ -78,12 +78,13 @@ export async function startListeners(deps: {
     const tls = config.smtpTls === 'starttls' ? await loadTlsIdentity(deps.dataDir) : null;
     await http.listen({ host: config.host, port: config.httpPort });
     const address = http.server.address() as AddressInfo;
-    const intake = new MailIntake({ email: services.email, inbound: services.inbound });
+    const intake = new MailIntake({ email: services.email, inbound: services.inbound, tagsPlusAddresses: config.tagsPlusAddresses });
     smtp = new SmtpSink(
       {
         authenticate: (apiKey) => services.accounts.authenticate(apiKey),
         defaultAccountId: () => services.accounts.defaultAccountId(),
         accept: (mail) => intake.accept(mail),
+        chaos: (kind) => services.chaos.fire(kind),
         logger: deps.logger.child({ component: 'smtp' }),
       },
       {

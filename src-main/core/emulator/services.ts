@@ -17,7 +17,9 @@ import { EmailService } from '../services/email/email.service';
 import { factsOf, MessageLog } from '../services/events/message-log';
 import { MessagesService } from '../services/email/messages.service';
 import { MailpitService } from '../services/mailpit/mailpit.service';
+import { ChaosService } from '../services/mailpit/chaos';
 import { MessageFlagsRepo } from '../store/message-flags.repo';
+import { MailpitSummariesRepo } from '../store/mailpit-summaries.repo';
 import { version as VERSION } from '../../../package.json';
 import { senderPolicy } from '../services/email/sender-policy';
 import { TemplatesService } from '../services/email/templates.service';
@@ -200,8 +202,10 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
   // Composing sends and deriving the search index's text, on a thread of their own.
   const mailThread = mailWork(logger.child({ component: 'mail-thread' }));
   const searchIndexer = new SearchIndexer(new SearchIndexRepo(db), (job) => mailThread.derive(job), { logger: logger.child({ component: 'search-index' }) });
+  const flags = new MessageFlagsRepo(db);
   const email = new EmailService({
     messages: messagesRepo,
+    tags: flags,
     stored: () => searchIndexer.notify(),
     compose: mailThread.compose,
     simulation: simulationRepo,
@@ -268,7 +272,6 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
   });
 
   const suppressions = new SuppressionsService({ simulation: simulationRepo });
-  const flags = new MessageFlagsRepo(db);
   const messages = new MessagesService({
     repo: messagesRepo,
     flags,
@@ -281,12 +284,13 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
   const mailpit = new MailpitService({
     repo: messagesRepo,
     flags,
+    summaries: new MailpitSummariesRepo(db),
     messages,
     checks,
     waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
     version: VERSION,
     startedAt: Date.now(),
-    capture: async (mail) => (await new MailIntake({ email, inbound }).accept(mail)).refIds,
+    capture: async (mail) => (await new MailIntake({ email, inbound, tagsPlusAddresses: config.tagsPlusAddresses }).accept(mail)).refIds,
     defaultAccountId: () => accounts.defaultAccountId(),
     smtpMailers: (accountId) => mailersRepo.ofAccount(accountId, 'smtp'),
     release: (messageId, mailerId, to) => relay.release(messageId, mailerId, to),
@@ -301,6 +305,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     messages,
     checks,
     mailpit,
+    chaos: new ChaosService(config.enableChaos),
     spamd,
     spamFilter,
     searchIndexer,

@@ -14,6 +14,7 @@ import type { EmailService } from '../services/email/email.service';
 import type { ChecksService } from '../services/checks/checks.service';
 import type { MessagesService } from '../services/email/messages.service';
 import type { MailpitService } from '../services/mailpit/mailpit.service';
+import type { ChaosService } from '../services/mailpit/chaos';
 import type { TemplatesService } from '../services/email/templates.service';
 import type { TrackingService } from '../services/email/tracking.service';
 import type { InboundService } from '../services/inbound/inbound.service';
@@ -52,7 +53,7 @@ import { mailpitHandlers, mailpitRouteHandlers, plainTextErrors } from './routes
 import { mailpitOperations, mailpitRoutes } from '../../../src-shared/operations/mailpit/mailpit';
 import { trackingRoutes } from './routes/tracking.routes';
 import { receiverCheckHandlers } from './routes/receiver-checks.routes';
-import { simulationHandlers } from './routes/simulation.routes';
+import { chaosHandlers, simulationHandlers } from './routes/simulation.routes';
 import { scenarioFileHandlers, scenarioHandlers } from './routes/scenarios.routes';
 import { streamHandlers } from './routes/stream.routes';
 import { suppressionHandlers } from './routes/suppressions.routes';
@@ -72,6 +73,8 @@ export interface HttpServices {
   messages: MessagesService;
   /** Mailpit's API over the captured copies (`/api/v1`, `/view`). */
   mailpit: MailpitService;
+  /** Mailpit's chaos triggers for the SMTP sink (`/api/v1/chaos`, `/emulator/chaos`). */
+  chaos: ChaosService;
   checks: ChecksService;
   tracking: TrackingService;
   emailEvents: EmailEventsService;
@@ -155,6 +158,10 @@ export const MAX_PARAM_LENGTH = 1024;
 /** Paths that belong to an API: an unknown one is a JSON 404, never the UI page. */
 const API_PREFIXES = ['/v1', '/emulator', '/t', '/oauth', '/openapi.json', '/catch', '/api', '/view'];
 
+/** What Mailpit answers for a path none of its routes takes (`/view/{id}.html%00`, `/api/v1/nothing`). */
+const MAILPIT_NOT_FOUND = '404 page not found\n';
+const isMailpitPath = (url: string) => /^\/(api|view)\//.test(url);
+
 function isApiPath(url: string): boolean {
   const path = url.split('?')[0]!;
   return API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
@@ -175,7 +182,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   if (!isLoopbackHost(deps.host) && deps.controlKey === undefined) {
     throw new Error(`listening on ${deps.host} (beyond loopback) needs a control key: none was given`);
   }
-  const access = controlAccess(deps.controlKey, deps.wallClock);
+  const access = controlAccess(deps.controlKey, { now: deps.wallClock, log: logger, beyondLoopback: !isLoopbackHost(deps.host) });
   const app = Fastify({
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -239,6 +246,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   });
 
   app.setErrorHandler(handleError);
+  app.addHook('onClose', async () => access.close());
   app.decorate('requestLeniency', createRequestLeniency(deps.strictRequests ?? false));
 
   app.addHook('onRequest', async (_request, reply) => {
@@ -250,6 +258,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     if (request.method === 'GET' && !isApiPath(request.url) && (request.headers.accept ?? '').includes('text/html')) {
       return page(reply);
     }
+    // Mailpit's paths answer as Mailpit (Go's router) does: a plain-text 404, which its clients read.
+    if (isMailpitPath(request.url)) return reply.code(404).type('text/plain; charset=utf-8').send(MAILPIT_NOT_FOUND);
     return sendError(reply, appError('routeNotFound', { method: request.method, path: request.url.split('?')[0]! }));
   });
 
@@ -290,6 +300,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       ...emulatorHandlers({ accounts: services.accounts, health: deps.health, stats: services.stats, reset: services.reset }),
       ...dispatchHandlers({ clockControl: services.clockControl, dispatcher: services.dispatcher, emailEvents: services.emailEvents, longPoll }),
       ...simulationHandlers(services.rules),
+      ...chaosHandlers(services.chaos),
       ...suppressionHandlers(services.suppressions, services.accounts),
       ...scenarioHandlers(services.scenarios),
       ...messageHandlers({ messages: services.messages, relay: services.relay, checks: services.checks, longPoll }),
@@ -314,7 +325,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     mailpit.addHook('onRequest', controlKeyGuard(access));
     mailpit.addHook('onRequest', controlGuard(deps.host));
     plainTextErrors(mailpit);
-    registerOperations(mailpit, mailpitOperations, mailpitHandlers(services.mailpit));
+    registerOperations(mailpit, mailpitOperations, mailpitHandlers(services.mailpit, services.chaos));
     registerRoutes(mailpit, mailpitRoutes, mailpitRouteHandlers(services.mailpit));
   });
 

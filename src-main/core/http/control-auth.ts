@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { ControlSessions } from './control-sessions';
+import { type KeyGuessLimits, KeyGuesses, type KeyThrottled } from './key-guesses';
 import { appError } from '../error-catalogue';
 import { sendError } from './error-handler';
 
@@ -70,58 +71,133 @@ function basicPassword(header: string): string | undefined {
 export interface ControlAccess {
   /** Whether requests must carry the key (a listener beyond loopback, or a key given explicitly). */
   readonly required: boolean;
-  /** Whether a request carries the key (a bearer header, or basic auth with the key as password) or a login that holds; true when none is required. */
+  /** Whether the key is required because the listener is reachable from the network (else it was given on loopback). */
+  readonly beyondLoopback: boolean;
+  /**
+   * Whether a request carries the key (a bearer header, or basic auth with the key as password) or a
+   * login that holds; true when none is required. Counts nothing: for a request already let in.
+   */
   allows(request: FastifyRequest): boolean;
+  /** As `allows`, for a request arriving: a wrong key counts as a guess, and none is checked while guesses are throttled. */
+  check(request: FastifyRequest): KeyCheck;
+}
+
+/** A request's key: let in, none or a wrong one, or not checked (too many wrong keys lately). */
+export type KeyCheck = 'allowed' | 'missing' | 'wrong' | KeyThrottled;
+
+export interface ControlAccessOptions {
+  /** Wall time: logins' expiry and the window of wrong keys (tests move it). */
+  now?: () => number;
+  /** Where the summary of wrong keys goes. */
+  log: FastifyBaseLogger;
+  /** Whether the listener is reachable from the network (the words of a refusal say why a key is needed). */
+  beyondLoopback: boolean;
+  guessLimits?: KeyGuessLimits;
 }
 
 /**
  * The control key's checks, and the web UI's logins (ControlSessions): the login cookie carries a
- * random session id, never the key nor anything made from it. `now` is wall time (tests move it).
+ * random session id, never the key nor anything made from it. Wrong keys are throttled (KeyGuesses).
  */
 export function controlAccess(
   controlKey: string | undefined,
-  now: () => number = Date.now,
-): ControlAccess & { login(reply: FastifyReply, request: FastifyRequest, key: unknown): boolean; logout(reply: FastifyReply, request: FastifyRequest): void } {
+  options: ControlAccessOptions,
+): ControlAccess & {
+  login(reply: FastifyReply, request: FastifyRequest, key: unknown): 'allowed' | 'wrong' | KeyThrottled;
+  logout(reply: FastifyReply, request: FastifyRequest): void;
+  close(): void;
+} {
+  const now = options.now ?? Date.now;
   const sessions = new ControlSessions(now);
+  const guesses = new KeyGuesses(now, options.log, options.guessLimits);
   // A session cookie besides: it also ends when the browser closes.
   const cookie = (request: FastifyRequest, value: string, maxAge?: number) =>
     `${cookieName(request)}=${value}; Path=/; HttpOnly; SameSite=Strict${maxAge === undefined ? '' : `; Max-Age=${maxAge}`}`;
   const sessionOf = (request: FastifyRequest) => cookieOf(request, cookieName(request));
+  const keyOf = (request: FastifyRequest) => {
+    const header = request.headers.authorization ?? '';
+    return BEARER.exec(header)?.[1] ?? basicPassword(header);
+  };
+  const holdsLogin = (request: FastifyRequest) => {
+    const id = sessionOf(request);
+    return id !== undefined && sessions.holds(id);
+  };
+  /** The key given, checked unless guesses are throttled; a wrong one counted. */
+  const judge = (request: FastifyRequest, given: string): 'allowed' | 'wrong' | KeyThrottled => {
+    const throttled = guesses.throttled(request.ip);
+    if (throttled) return throttled;
+    if (sameSecret(given, controlKey!)) return 'allowed';
+    guesses.wrong(request.ip);
+    return 'wrong';
+  };
   return {
     required: controlKey !== undefined,
+    beyondLoopback: options.beyondLoopback,
     allows(request) {
       if (controlKey === undefined) return true;
-      const header = request.headers.authorization ?? '';
-      const given = BEARER.exec(header)?.[1] ?? basicPassword(header);
-      if (given !== undefined && sameSecret(given, controlKey)) return true;
-      const id = sessionOf(request);
-      return id !== undefined && sessions.holds(id);
+      const given = keyOf(request);
+      return (given !== undefined && sameSecret(given, controlKey)) || holdsLogin(request);
+    },
+    check(request) {
+      if (controlKey === undefined) return 'allowed';
+      // A login that holds is no guess: it goes on while keys are throttled.
+      if (holdsLogin(request)) return 'allowed';
+      const given = keyOf(request);
+      return given === undefined ? 'missing' : judge(request, given);
     },
     login(reply, request, key) {
-      if (controlKey === undefined) return true;
-      if (typeof key !== 'string' || !sameSecret(key, controlKey)) return false;
+      if (controlKey === undefined) return 'allowed';
+      const judged = typeof key === 'string' ? judge(request, key) : 'wrong';
+      if (judged !== 'allowed') return judged;
       // A new id at each login; the browser's previous one ends.
       const previous = sessionOf(request);
       if (previous !== undefined) sessions.end(previous);
       reply.header('set-cookie', cookie(request, sessions.begin()));
-      return true;
+      return 'allowed';
     },
     logout(reply, request) {
       const id = sessionOf(request);
       if (id !== undefined) sessions.end(id);
       reply.header('set-cookie', cookie(request, '', 0));
     },
+    close: () => guesses.close(),
   };
 }
 
 /** Paths of the control API that answer without the key: the web UI's login. */
 const OPEN_PATHS = new Set(['/emulator/session', '/emulator/login', '/emulator/logout']);
 
-/** The control API's key check (an `onRequest` hook, before the body is read): 401 in the API's error shape without it. */
+/** 429 with Retry-After in whole seconds: no key is checked until then. */
+function sendThrottled(reply: FastifyReply, throttled: KeyThrottled) {
+  const seconds = Math.max(1, Math.ceil(throttled.retryAfterMs / 1000));
+  const { perAddress, inAll, windowMs } = throttled.limits;
+  return sendError(
+    reply.header('retry-after', String(seconds)),
+    appError('controlKeyGuesses', {
+      count: throttled.by === 'address' ? perAddress : inAll,
+      whose: throttled.by === 'address' ? 'from this address' : 'from all addresses together',
+      window: windowMs / 1000,
+      seconds,
+    }),
+  );
+}
+
+/** The 401 of a request without the right key, in words that say why this listener wants one. */
+function sendKeyRequired(reply: FastifyReply, access: ControlAccess) {
+  return sendError(
+    reply.header('www-authenticate', 'Bearer realm="mailyard control"'),
+    appError(access.beyondLoopback ? 'controlKeyRequired' : 'controlKeyGivenRequired'),
+  );
+}
+
+/** The control API's key check (an `onRequest` hook, before the body is read): 401 in the API's error shape without it, 429 while wrong keys are throttled. */
 export function controlKeyGuard(access: ControlAccess) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!access.required || OPEN_PATHS.has(request.url.split('?')[0]!) || access.allows(request)) return;
-    return sendError(reply.header('www-authenticate', 'Bearer realm="mailyard control"'), appError('controlKeyRequired'));
+    if (!access.required || OPEN_PATHS.has(request.url.split('?')[0]!)) return;
+    const checked = access.check(request);
+    if (checked === 'allowed') return;
+    if (typeof checked === 'object') return sendThrottled(reply, checked);
+    return sendKeyRequired(reply, access);
   };
 }
 
@@ -134,20 +210,23 @@ const LoginBody = z.strictObject({ key: z.string({ error: 'key must be a string:
  * API (its Host and JSON checks apply).
  */
 export function sessionRoutes(app: FastifyInstance, access: ReturnType<typeof controlAccess>): void {
-  app.get('/emulator/session', (request, reply) =>
-    reply.header('cache-control', 'no-store').send({
+  app.get('/emulator/session', (request, reply) => {
+    // A key sent here is checked as anywhere else (counted when wrong), or the answer would be a free oracle.
+    const checked = access.check(request);
+    if (typeof checked === 'object') return sendThrottled(reply, checked);
+    return reply.header('cache-control', 'no-store').send({
       success: true,
       message: 'Session',
-      data: { key_required: access.required, authenticated: access.allows(request) },
-    }),
-  );
+      data: { key_required: access.required, authenticated: checked === 'allowed' },
+    });
+  });
   app.post('/emulator/login', (request, reply) => {
     const parsed = LoginBody.safeParse(request.body ?? {});
     if (!parsed.success) return sendError(reply, appError('loginBodyInvalid', { problem: parsed.error.issues[0]!.message }));
-    if (!access.login(reply, request, parsed.data.key)) {
-      request.log.warn({ remote: request.ip }, 'web UI login refused: not the control key');
-      return sendError(reply, appError('controlKeyWrong'));
-    }
+    const judged = access.login(reply, request, parsed.data.key);
+    if (typeof judged === 'object') return sendThrottled(reply, judged);
+    // Logged by the throttle: the first wrong key of an address, then a summary.
+    if (judged === 'wrong') return sendError(reply, appError('controlKeyWrong'));
     return reply.send({ success: true, message: 'Logged in', data: { key_required: access.required, authenticated: true } });
   });
   app.post('/emulator/logout', (request, reply) => {

@@ -4,6 +4,7 @@ import type { AddressObject, Attachment, MailParserOptions } from 'mailparser';
 import addressparser from 'nodemailer/lib/addressparser';
 import { shownFileName } from './file-name';
 import { bodyStart, splitEntity } from './header-end';
+import { cutDeepParts, DEEPER_PARTS_NAME, MAX_MIME_DEPTH } from './mime-depth';
 import type { MailAddress, MailContent } from './parsed-mail';
 import { withThousands } from '../../../src-shared/format';
 
@@ -26,7 +27,10 @@ export interface HeaderLine {
 
 /** An attachment as parsed: its facts, and its bytes only when they were asked for. */
 export interface ParsedAttachment {
+  /** Its file name as shown (shownFileName): undefined when it has none, or one of format characters only. */
   filename: string | undefined;
+  /** It carries a file name, even one that shows as nothing: Mailpit lists it. */
+  named: boolean;
   contentType: string;
   size: number;
   contentId: string | undefined;
@@ -136,6 +140,7 @@ async function parseOnce(raw: Buffer, options: ParseOptions, limits: SplitterLim
       }
       const attachment: ParsedAttachment = {
         filename: shownFileName(data.filename),
+        named: data.filename !== undefined && data.filename !== '',
         contentType: data.contentType,
         size: 0,
         contentId: data.contentId,
@@ -200,6 +205,38 @@ function salvage(raw: Buffer): Omit<MailView, 'problem'> {
  * limits) parsed again with raised ones; else its header lines and raw body. `problem` says which, and why.
  */
 export async function parseLeniently(raw: Buffer, options: ParseOptions = {}): Promise<MailView> {
+  const release = await readTurn();
+  try {
+    const deep = cutDeepParts(raw);
+    const view = await parseWhole(deep.raw, options);
+    if (!deep.cut) return view;
+    const cut = `Its MIME parts nest deeper than ${MAX_MIME_DEPTH} levels: below that they are not read, but kept as they came in the part ${DEEPER_PARTS_NAME}.`;
+    return { ...view, problem: view.problem ? `${view.problem} ${cut}` : cut };
+  } finally {
+    release();
+  }
+}
+
+/** Reads at once, at most (per thread): a costly message's read holds memory until it ends, and the others wait their turn. */
+export const MAX_CONCURRENT_READS = 4;
+let reading = 0;
+const waiting: Array<() => void> = [];
+
+/** Waits for a read's turn; answers how to give it back. */
+async function readTurn(): Promise<() => void> {
+  if (reading >= MAX_CONCURRENT_READS) await new Promise<void>((resolve) => waiting.push(resolve));
+  else reading++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const next = waiting.shift();
+    if (next) next();
+    else reading--;
+  };
+}
+
+async function parseWhole(raw: Buffer, options: ParseOptions): Promise<MailView> {
   let first: unknown;
   try {
     return await parseOnce(raw, options, {});

@@ -98,6 +98,16 @@ const IPV4_COMPATIBLE: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('::'), 96];
 const NAT64_WELL_KNOWN: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('64:ff9b::'), 96];
 
 /**
+ * An ISATAP address (RFC 5214): any /64 prefix, then the interface identifier `0:5efe` (`200:5efe` when
+ * the IPv4 address is global; the u and g bits may be set) and an IPv4 address in the last 32 bits,
+ * which an ISATAP router tunnels to. ipaddr.js has no class for it and calls it `unicast`.
+ */
+function isIsatap(address: ipaddr.IPv6): boolean {
+  const [, , , , id, marker] = address.parts;
+  return (id! & 0xfcff) === 0 && marker === 0x5efe;
+}
+
+/**
  * ipaddr.js reads the text `::a.b.c.d` as `::ffff:a.b.c.d` (IPv4-mapped), while Node, the kernel and
  * the URL parser take it as the IPv4-compatible `::xxxx:xxxx` it is: the address is parsed in that form.
  */
@@ -113,7 +123,8 @@ function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
  * `unicast` for a public address, else the range it falls in (`loopback`, `private`, `linkLocal`,
  * `uniqueLocal`, `carrierGradeNat`, `reserved`, `multicast`, `unspecified`, ...), and
  * `ipv4Compatible` for `::a.b.c.d` (which Linux does not route to the IPv4 address: it leaves by the
- * IPv6 default route). An IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) is classified as the IPv4
+ * IPv6 default route), `isatap` for an ISATAP address carrying an IPv4 address that is not public.
+ * An IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) is classified as the IPv4
  * address it carries; text that is no address at all is `invalid`.
  */
 export function addressRange(address: string): string {
@@ -123,23 +134,33 @@ export function addressRange(address: string): string {
   const range = parsed.range();
   // `::` and `::1` are in ::/96 too, and already have their own class.
   if (range === 'unicast' && parsed instanceof ipaddr.IPv6 && parsed.match(IPV4_COMPATIBLE)) return 'ipv4Compatible';
+  // An ISATAP address is as public as the IPv4 address it carries: one that carries a private,
+  // link-local or metadata address leads there through the tunnel.
+  if (range === 'unicast' && parsed instanceof ipaddr.IPv6 && isIsatap(parsed) && new ipaddr.IPv4(ipv4Bytes(parsed)).range() !== 'unicast') return 'isatap';
   return range;
 }
 
 /**
  * The IPv4 address an IPv6 address carries by its range (IPv4-compatible, IPv4-translated, NAT64's
- * well-known prefix 64:ff9b::/96, 6to4), for a refusal's words; undefined for any other.
+ * well-known prefix 64:ff9b::/96, 6to4, an ISATAP address refused for it), for a refusal's words;
+ * undefined for any other.
  */
 export function embeddedIPv4(address: string): string | undefined {
   const range = addressRange(address);
   if (range === 'invalid') return undefined;
   const parsed = parseAddress(address);
   if (!(parsed instanceof ipaddr.IPv6)) return undefined;
-  const words = parsed.parts;
-  const ipv4At = (i: number) => [words[i]! >> 8, words[i]! & 0xff, words[i + 1]! >> 8, words[i + 1]! & 0xff].join('.');
-  if (range === '6to4') return ipv4At(1);
-  if (range === 'ipv4Compatible' || range === 'rfc6145' || (range === 'rfc6052' && parsed.match(NAT64_WELL_KNOWN))) return ipv4At(6);
+  if (range === '6to4') return ipv4Bytes(parsed, 1).join('.');
+  if (range === 'ipv4Compatible' || range === 'rfc6145' || range === 'isatap' || (range === 'rfc6052' && parsed.match(NAT64_WELL_KNOWN))) {
+    return ipv4Bytes(parsed).join('.');
+  }
   return undefined;
+}
+
+/** The four bytes of the IPv4 address in words `at` and `at + 1` of an IPv6 address (by default its last 32 bits). */
+function ipv4Bytes(address: ipaddr.IPv6, at = 6): [number, number, number, number] {
+  const [high, low] = [address.parts[at]!, address.parts[at + 1]!];
+  return [high >> 8, high & 0xff, low >> 8, low & 0xff];
 }
 
 /** True for every address that is not public: anything ipaddr.js does not classify as `unicast`. */

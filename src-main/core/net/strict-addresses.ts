@@ -18,6 +18,7 @@ const RANGE_WORDS: Record<string, string> = {
   rfc6052: 'a NAT64 address',
   '6to4': 'a 6to4 address',
   rfc6145: 'an IPv4-translated IPv6 address',
+  isatap: 'an ISATAP address carrying an IPv4 address that is not public',
   invalid: 'not an IP address',
 };
 

@@ -2,7 +2,8 @@ import type { EmailService } from '../services/email/email.service';
 import type { InboundRoute } from '../services/inbound/inbound-posts';
 import type { InboundRefusal, InboundService } from '../services/inbound/inbound.service';
 import type { MailAddress } from '../mail/parsed-mail';
-import { readMessageFacts } from './parse-message';
+import { randomHex64 } from '../ids';
+import { headerTags, readMessageFacts } from './parse-message';
 import type { AcceptedMail, IntakeResult } from './smtp-sink';
 
 /** The header address matching an envelope recipient, case-insensitively. */
@@ -11,9 +12,35 @@ function findAddress(list: MailAddress[], email: string): MailAddress | undefine
   return list.find((a) => a.email.toLowerCase() === lc);
 }
 
+/**
+ * A captured message without a Message-ID gets one, as Mailpit gives one: a `Message-ID:` line before
+ * its first header line (its line ending the message's own), nothing else changed. Mailpit's
+ * `Received:` line is not added: the bytes stay as sent but for this line.
+ */
+export function withMessageId(raw: Buffer): Buffer {
+  const firstLineEnd = raw.indexOf(0x0a);
+  const eol = firstLineEnd > 0 && raw[firstLineEnd - 1] === 0x0d ? '\r\n' : firstLineEnd === -1 ? '\r\n' : '\n';
+  return Buffer.concat([Buffer.from(`Message-ID: <${randomHex64()}${randomHex64()}@mailyard.local>${eol}`), raw]);
+}
+
 export interface MailIntakeDeps {
   email: EmailService;
   inbound: InboundService;
+  /** Tag mail by its plus-addresses (`--tags-plus-addresses`), as Mailpit does. */
+  tagsPlusAddresses?: boolean;
+}
+
+/**
+ * Mailpit's plus-address tags: each of From, To, Cc and the envelope's other recipients (Bcc) of the
+ * form `user+a+b@` gives the tags `a` and `b`, cleaned as X-Tags are.
+ */
+export function plusAddressTags(addresses: readonly string[]): string[] {
+  const tags = addresses.flatMap((address) => {
+    const local = address.slice(0, address.lastIndexOf('@'));
+    const plus = local.indexOf('+');
+    return plus === -1 ? [] : local.slice(plus + 1).split('+');
+  });
+  return headerTags(tags.join(','));
 }
 
 /**
@@ -37,11 +64,19 @@ export class MailIntake {
     if (captured.length > 0) {
       const facts = readMessageFacts(mail.raw);
       const refId = await this.deps.email.acceptSmtp(mail.accountId, {
-        raw: mail.raw,
+        raw: facts.messageId === null ? withMessageId(mail.raw) : mail.raw,
         from: facts.from ?? { email: mail.mailFrom, name: '' },
         subject: facts.subject,
         campaignId: facts.campaignId,
         customArgs: facts.customArgs,
+        tags: this.deps.tagsPlusAddresses
+          ? headerTags(
+              [
+                ...facts.tags,
+                ...plusAddressTags([...(facts.from ? [facts.from.email] : []), ...facts.to.map((a) => a.email), ...facts.cc.map((a) => a.email), ...captured]),
+              ].join(','),
+            )
+          : facts.tags,
         recipients: captured.map((email) => {
           const to = findAddress(facts.to, email);
           const cc = to ? undefined : findAddress(facts.cc, email);

@@ -2,6 +2,7 @@ import { libmime } from '../mail/libmime';
 import addressparser from 'nodemailer/lib/addressparser';
 import { headerEnd } from '../mail/header-end';
 import type { MailAddress } from '../mail/parsed-mail';
+import { MAILPIT_MAX_TAG_LENGTH, MAILPIT_MAX_TAGS } from '../../../src-shared/schemas/mailpit';
 
 /** What the sink needs of a message at acceptance: read from its header block only, never failing. */
 export interface MessageEnvelopeFacts {
@@ -14,6 +15,8 @@ export interface MessageEnvelopeFacts {
   campaignId: string;
   /** `X-Mailyard-Custom-Args`: a JSON object of strings (the API's `custom_args`); ignored when not one. */
   customArgs: Record<string, string>;
+  /** `X-Tags` (comma-separated), cleaned as Mailpit cleans them (headerTags): the copies' tags. */
+  tags: string[];
   /** Why the header block is not what RFC 5322 asks, if it is not (the message is kept as it came). */
   problems: string[];
 }
@@ -82,6 +85,24 @@ function customArgsOf(value: string | undefined, problems: string[]): Record<str
 }
 
 /**
+ * The tags an `X-Tags` header gives, as Mailpit reads it: split at commas, each tag's characters other
+ * than letters, digits, `-`, `_`, `.`, `@` and spaces made spaces, spaces collapsed, cut at
+ * MAILPIT_MAX_TAG_LENGTH; empty ones dropped, the first spelling of a name kept, at most MAILPIT_MAX_TAGS.
+ */
+export function headerTags(value: string): string[] {
+  const tags = new Map<string, string>();
+  for (const part of value.split(',')) {
+    const tag = part
+      .replace(/[^a-zA-Z0-9\- _.@]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, MAILPIT_MAX_TAG_LENGTH);
+    if (tag !== '' && !tags.has(tag.toLowerCase())) tags.set(tag.toLowerCase(), tag);
+  }
+  return [...tags.values()].slice(0, MAILPIT_MAX_TAGS);
+}
+
+/**
  * The facts of a message the sink records at once (sender, recipients by header, subject, campaign),
  * from its header block alone: the body is not parsed on the way in. Never throws: a message that
  * breaks the rules yields what can be read, and its problems.
@@ -101,6 +122,7 @@ export function readMessageFacts(raw: Buffer): MessageEnvelopeFacts {
     messageId,
     campaignId: decodeText(headers.get('x-mailyard-campaign-id') ?? '').slice(0, 256),
     customArgs: customArgsOf(headers.get('x-mailyard-custom-args'), problems),
+    tags: headerTags(decodeText(headers.get('x-tags') ?? '')),
     problems,
   };
 }

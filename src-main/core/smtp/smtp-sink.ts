@@ -23,6 +23,8 @@ export interface SmtpSinkDeps {
   defaultAccountId: () => string;
   /** Stores and routes an accepted message; answers the ref_ids of what it recorded and the recipients inbound routing refused. */
   accept: (mail: AcceptedMail) => Promise<IntakeResult>;
+  /** Mailpit's chaos: the code to refuse this MAIL FROM, RCPT TO or AUTH with, or null (services/mailpit/chaos.ts). */
+  chaos?: (kind: 'Sender' | 'Recipient' | 'Authentication') => number | null;
   logger: Logger;
 }
 
@@ -147,8 +149,19 @@ export class SmtpSink {
         callback();
       },
       onClose: (session) => this.sessions.end(session),
-      onAuth: (auth, _session, callback) => this.onAuth(auth, callback),
+      onAuth: (auth, _session, callback) => {
+        const chaos = this.deps.chaos?.('Authentication');
+        if (chaos) return callback(smtpError(chaos, 'Chaos authentication error'));
+        this.onAuth(auth, callback);
+      },
+      onMailFrom: (_address, _session, callback) => {
+        const chaos = this.deps.chaos?.('Sender');
+        callback(chaos ? smtpError(chaos, 'Chaos sender error') : undefined);
+      },
       onRcptTo: (_address, session, callback) => {
+        // A refused recipient is not added to the envelope: nothing is captured for it.
+        const chaos = this.deps.chaos?.('Recipient');
+        if (chaos) return callback(smtpError(chaos, 'Chaos recipient error'));
         if (session.envelope.rcptTo.length >= options.maxRecipients) {
           return callback(smtpError(452, `Too many recipients: at most ${options.maxRecipients} per message`));
         }

@@ -74,6 +74,11 @@ export class MessageFlagsRepo {
     })();
   }
 
+  /** Adds a tag to a copy (within the caller's transaction: the copy's own write); a tag it has is kept as it is. */
+  add(id: string, tag: string): void {
+    this.stmts.addTag.run(id, tag);
+  }
+
   /** Every tag in use with how many copies carry it, in name order. */
   tagCounts(): Array<{ tag: string; count: number }> {
     return this.stmts.tagCounts.all().map((r) => ({ tag: r.tag, count: r.n }));

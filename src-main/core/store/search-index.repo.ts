@@ -25,6 +25,8 @@ export interface DerivedText {
   headers: string;
   /** The addresses found in the header lines and the body, as the address index's words (space-separated). */
   addresses: string;
+  /** Mailpit's list summary of the copy (services/mailpit/stored-summary.ts), as JSON; absent: made when it is first listed. */
+  mailpit?: string;
 }
 
 /**
@@ -53,6 +55,7 @@ export class SearchIndexRepo {
       insertSearch: db.prepare<[{ rowid: number; subject: string; sender: string; recipient: string; body: string; headers: string }]>(
         'INSERT INTO message_search (rowid, subject, sender, recipient, body, headers) VALUES (@rowid, @subject, @sender, @recipient, @body, @headers)',
       ),
+      insertSummary: db.prepare<[number, string]>('INSERT OR REPLACE INTO mailpit_summaries (message_key, summary) VALUES (?, ?)'),
       insertAddresses: db.prepare<[{ rowid: number; sender: string; recipient: string; other: string }]>(
         'INSERT INTO message_addresses (rowid, sender, recipient, other) VALUES (@rowid, @sender, @recipient, @other)',
       ),
@@ -76,6 +79,7 @@ export class SearchIndexRepo {
           recipient: addressWords(copy.recipient_email).join(' '),
           other: text.addresses,
         });
+        if (text.mailpit !== undefined) this.stmts.insertSummary.run(copy.rowid, text.mailpit);
         this.stmts.done.run(copy.rowid);
         written++;
       }

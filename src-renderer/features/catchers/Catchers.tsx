@@ -11,7 +11,7 @@ import { useChosenAccount } from '../../components/AccountSelect';
 import { useArrivals } from '../../components/VirtualList';
 import { eventFieldsOf } from '../../../src-shared/payload-format';
 import { idAfter, navigate, usePath } from '../../router';
-import { choiceOf, describeMode, MODE_LABELS, type ModeChoice, modeOf } from './modes';
+import { answeredWords, choiceOf, describeMode, MODE_LABELS, type ModeChoice, modeOf } from './modes';
 import './catchers.css';
 
 const SIGNATURE_WORDS: Record<CatcherRequest['signature'], string> = {
@@ -160,7 +160,7 @@ function RequestRow({ r, arrived }: { r: CatcherRequest; arrived: boolean }) {
           </span>
         )}{' '}
         <span className={`answered ${ok ? 'ok' : 'bad'}`} data-testid="caught-status">
-          {r.answered_status === 0 ? 'no answer (hung)' : r.answered_status}
+          {answeredWords(r)}
         </span>{' '}
         <span className={`sig sig-${r.signature}`} data-testid="caught-signature">
           {SIGNATURE_WORDS[r.signature]}

@@ -59,3 +59,10 @@ export function describeMode(mode: CatcherMode): string {
   const base = mode.fail_percent > 0 ? `${mode.fail_percent}% ${mode.fail_status}, else ${mode.status}` : `${mode.status}`;
   return mode.delay_ms > 0 ? `${base} after ${mode.delay_ms} ms` : base;
 }
+
+/** How a request was answered, in the list's words: a hang, a refusal for the bound of held requests, or the status. */
+export function answeredWords(r: { answered_status: number; answered_because: string }): string {
+  if (r.answered_status === 0) return 'no answer (hung)';
+  if (r.answered_because === 'held_limit') return `${r.answered_status}: refused, too many held at once`;
+  return String(r.answered_status);
+}

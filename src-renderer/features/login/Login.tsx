@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useSession } from '../../stores/session-store';
 
-/** The login screen of an emulator reachable from the network: asks for its control key. */
+/** The login screen of an emulator that requires its control key (reachable from the network, or given one): asks for it. */
 export function Login() {
   const logIn = useSession((s) => s.logIn);
   const [key, setKey] = useState('');
@@ -24,8 +24,8 @@ export function Login() {
       <section className="card" aria-labelledby="login-title">
         <h2 id="login-title">Log in to Mailyard</h2>
         <p className="muted">
-          This Mailyard is reachable from the network, so its captured mail and controls need its control key: the <code>Control:</code> line it printed at
-          start, or the key given with <code>--control-key</code>.
+          This Mailyard asks for its control key before it shows captured mail and controls (it listens beyond this machine, or was started with a key): the{' '}
+          <code>Control:</code> line it printed at start, or the key given with <code>--control-key</code>.
         </p>
         <form onSubmit={(e) => void submit(e)}>
           <label className="field">

@@ -216,27 +216,3 @@ export function HtmlSource({ d }: { d: Detail }) {
     </>
   );
 }
-
-const REMOTE = /^\s*(https?:)?\/\//i;
-
-/**
- * What the preview blocks until allowed, in the HTML: remote images (the Mailyard tracking pixel not
- * counted), and remote style sheets (`<link rel=stylesheet>`, `@import`) and `url()`s of CSS (fonts,
- * backgrounds).
- */
-export function countRemoteContent(html: string): { images: number; css: number } {
-  let images = 0;
-  for (const m of html.matchAll(/<img\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)) {
-    const src = m[1] ?? m[2] ?? m[3] ?? '';
-    if (REMOTE.test(src) && !/\/t\/o\/[A-Za-z0-9_-]{10,64}/.test(src)) images++;
-  }
-  let css = 0;
-  for (const m of html.matchAll(/<link\b[^>]*>/gi)) {
-    const href = /\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(m[0]);
-    if (/\srel\s*=\s*["']?[^"'>]*stylesheet/i.test(m[0]) && REMOTE.test(href?.[1] ?? href?.[2] ?? href?.[3] ?? '')) css++;
-  }
-  // `@import url(...)` is counted as a url(); `@import "..."` by itself.
-  css += [...html.matchAll(/url\(\s*["']?\s*(?:https?:)?\/\//gi)].length;
-  css += [...html.matchAll(/@import\s+["']\s*(?:https?:)?\/\//gi)].length;
-  return { images, css };
-}

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
 import { CopyButton } from '../../components/CopyButton';
 import { formatSize } from '../../components/size';
-import { countRemoteContent } from './MessageChecks';
+import { remoteContent } from '../../../src-shared/remote-content';
 
 /**
  * The HTML part, served by the emulator with a script-free CSP, in a sandboxed frame without
@@ -10,14 +10,16 @@ import { countRemoteContent } from './MessageChecks';
  * emulator serves it without the tracking pixel and with tracked links to their own URLs, so the
  * preview never counts as an open or a click. Remote images, style sheets and fonts stay blocked (as
  * mail clients block them: loading one tells the sender the message was looked at) until the user
- * allows them for this message.
+ * allows them for this message; then exactly what the banner counts loads (the emulator's policy
+ * allows those URLs and no other).
  */
 export function Preview({ d }: { d: Detail }) {
   const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop');
   const [images, setImages] = useState<{ id: string; allowed: boolean }>({ id: d.id, allowed: false });
   const allowed = images.id === d.id && images.allowed;
   if (d.html === null) return <p className="muted pad">This message has no HTML part. See the Text tab.</p>;
-  const remote = countRemoteContent(d.html);
+  const found = remoteContent(d.html);
+  const remote = { images: found.images.length, css: found.css.length };
   const onlyImages = remote.css === 0;
   return (
     <div className="preview">
@@ -39,7 +41,7 @@ export function Preview({ d }: { d: Detail }) {
             <span className="muted small">
               {onlyImages
                 ? `Remote images shown (${remote.images}); loading them told their servers you looked.`
-                : 'Remote content shown; loading it told its servers you looked.'}
+                : `Remote content shown (${blockedParts(remote).join(', ')}); loading it told its servers you looked.`}
             </span>
           ) : (
             <>
@@ -69,7 +71,7 @@ export function Preview({ d }: { d: Detail }) {
   );
 }
 
-/** "1 image", "2 style sheets, fonts or backgrounds": what the preview blocks, in words. */
+/** "1 image", "2 style sheets, fonts or backgrounds": what the preview blocks, or loads once allowed, in words. */
 function blockedParts({ images, css }: { images: number; css: number }): string[] {
   return [
     ...(images === 0 ? [] : [images === 1 ? '1 image' : `${images} images`]),

@@ -4,6 +4,7 @@ import { control, describeError, fieldErrors } from '../../api/clients';
 import { EventKindSelect } from '../../components/EventKindSelect';
 import { describedBy, FieldError, problemsAt, problemsElsewhere, type FieldProblem } from '../../components/FieldError';
 import { EmulatorClock } from './EmulatorClock';
+import { SmtpChaos } from './SmtpChaos';
 
 interface DraftEvent {
   event: EmailEventKind;
@@ -252,6 +253,7 @@ export function Simulation() {
     <main className="wide">
       <EmulatorClock />
       <Rules />
+      <SmtpChaos />
     </main>
   );
 }

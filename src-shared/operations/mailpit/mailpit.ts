@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  ChaosTriggers,
   MailpitHtmlCheck,
   MailpitIdParams,
   MailpitInfo,
@@ -179,19 +180,20 @@ export const mailpitOperations = defineOperations({
   mailpitGetChaos: {
     method: 'GET',
     path: '/api/v1/chaos',
-    summary: "Chaos triggers: Mailyard has none, so it answers as Mailpit does with chaos off (400 'Chaos is not enabled')",
+    summary: "The SMTP sink's chaos triggers; 400 'Chaos is not enabled' without --enable-chaos",
     tag,
     auth: 'none',
-    response: z.never(),
+    response: ChaosTriggers,
   },
   mailpitSetChaos: {
     method: 'PUT',
     path: '/api/v1/chaos',
-    summary: 'Chaos triggers: off, as above',
+    summary: 'Replace the chaos triggers (one left out is off), as Mailpit does; 400 without --enable-chaos',
     tag,
     auth: 'none',
+    // Read by the handler, so that an empty or absent body means every trigger off, as in Mailpit.
     body: z.unknown(),
-    response: z.never(),
+    response: ChaosTriggers,
   },
 });
 

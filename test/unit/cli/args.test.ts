@@ -1,6 +1,7 @@
 import { delimiter } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { envName, parseServeArgs, serveUsage, UsageError } from '../../../src-main/cli/args';
+import { EmulatorConfigSchema } from '../../../src-main/core/config';
 
 describe('parseServeArgs', () => {
   it('maps flags and variables to config keys, flags winning', () => {
@@ -37,6 +38,23 @@ describe('parseServeArgs', () => {
   it('takes --strict-requests as a flag and as MAILYARD_STRICT_REQUESTS', () => {
     expect(parseServeArgs(['--strict-requests'], {}).config).toEqual({ strictRequests: true });
     expect(parseServeArgs([], { MAILYARD_STRICT_REQUESTS: '1' }).config).toEqual({ strictRequests: true });
+  });
+
+  it('takes --smtp-max-size with units counted in 1024s, or bytes, and refuses a size it cannot read naming the flag', () => {
+    const bytes = (args: string[], env: Record<string, string> = {}) => EmulatorConfigSchema.parse(parseServeArgs(args, env).config).maxMessageBytes;
+    expect(bytes(['--smtp-max-size', '60MB'])).toBe(60 * 1024 * 1024);
+    expect(bytes([], { MAILYARD_SMTP_MAX_SIZE: '512kb' })).toBe(512 * 1024);
+    expect(bytes(['--smtp-max-size', '2000000'])).toBe(2_000_000);
+    expect(bytes([])).toBe(25 * 1024 * 1024);
+    expect(() => parseServeArgs(['--smtp-max-size', '60 parsecs'], {})).toThrow(
+      'invalid value for --smtp-max-size: must be a size such as 60MB, 512KB or a number of bytes, got "60 parsecs"',
+    );
+    expect(() => parseServeArgs(['--smtp-max-size', '2GB'], {})).toThrow('invalid value for --smtp-max-size: must be at most 1024MB');
+  });
+
+  it('takes --enable-chaos as a flag and as MAILYARD_ENABLE_CHAOS', () => {
+    expect(parseServeArgs(['--enable-chaos'], {}).config).toEqual({ enableChaos: true });
+    expect(parseServeArgs([], { MAILYARD_ENABLE_CHAOS: 'true' }).config).toEqual({ enableChaos: true });
   });
 
   it('takes --payload-format spec|mailer-events, and refuses another shape naming the flag and the choices', () => {

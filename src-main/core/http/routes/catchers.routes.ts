@@ -67,14 +67,31 @@ export function catchRoutes(app: FastifyInstance, catchers: CatchersService): vo
       body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
     });
     if (!answer) return sendError(reply, appError('catcherNotFound'));
+    if (answer.refused) {
+      const bound =
+        answer.refused === 'catcher'
+          ? { held: CATCHER_LIMITS.heldPerCatcher, holder: 'this catcher holds' }
+          : { held: CATCHER_LIMITS.heldInAll, holder: 'all catchers together hold' };
+      return sendError(reply.header('cache-control', 'no-store'), appError('catcherHoldsFull', bound));
+    }
     if (answer.status === 0) {
       // No answer at all: the sender's own time-out ends the attempt.
       reply.hijack();
-      await hold(request, CATCHER_LIMITS.hangMs);
+      try {
+        await hold(request, CATCHER_LIMITS.hangMs);
+      } finally {
+        answer.release();
+      }
       request.raw.socket.destroy();
       return;
     }
-    if (answer.delayMs > 0) await hold(request, answer.delayMs);
+    if (answer.delayMs > 0) {
+      try {
+        await hold(request, answer.delayMs);
+      } finally {
+        answer.release();
+      }
+    }
     return reply
       .status(answer.status)
       .type('text/plain; charset=utf-8')

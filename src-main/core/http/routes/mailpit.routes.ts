@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { MailpitIdsBody } from '../../../../src-shared/schemas/mailpit';
+import { ChaosTriggersInput, MailpitIdsBody } from '../../../../src-shared/schemas/mailpit';
 import { appError } from '../../error-catalogue';
 import type { MailpitService } from '../../services/mailpit/mailpit.service';
+import type { ChaosService } from '../../services/mailpit/chaos';
 import { download } from '../download';
 import type { Handlers, RouteHandlers } from '../operation-route';
 import { parseInput } from '../validation';
@@ -14,7 +15,7 @@ export type MailpitRouteHandlers = RouteHandlers<MailpitRoutes>;
 const OK = 'ok' as const;
 
 /** Mailpit's JSON operations over the captured copies (src-shared/operations/mailpit). */
-export function mailpitHandlers(mailpit: MailpitService) {
+export function mailpitHandlers(mailpit: MailpitService, chaos: ChaosService) {
   return {
     mailpitInfo: () => mailpit.info(),
     mailpitWebUi: () => ({
@@ -30,7 +31,7 @@ export function mailpitHandlers(mailpit: MailpitService) {
         PreserveMessageIDs: false,
       },
       SpamAssassin: true,
-      ChaosEnabled: false,
+      ChaosEnabled: chaos.enabled,
       DuplicatesIgnored: false,
       HideDeleteAllButton: false,
     }),
@@ -70,14 +71,19 @@ export function mailpitHandlers(mailpit: MailpitService) {
       mailpit.deleteTag(params.Tag);
       return OK;
     },
-    // Mailyard has no chaos triggers: Mailpit's answer when they are off.
-    mailpitGetChaos: () => {
-      throw appError('mailpitChaosOff');
-    },
-    mailpitSetChaos: () => {
-      throw appError('mailpitChaosOff');
-    },
+    // Without --enable-chaos both answer Mailpit's 400 `Chaos is not enabled`.
+    mailpitGetChaos: () => chaos.get(),
+    mailpitSetChaos: ({ body }) => chaos.set(mailpitChaosInput(body)),
   } satisfies MailpitHandlers;
+}
+
+/**
+ * The body of Mailpit's chaos PUT: its triggers, each member optional; members Mailpit does not have
+ * are ignored, as Go's JSON decoder ignores them. A value of the wrong type is a 400 naming it.
+ */
+function mailpitChaosInput(body: unknown): ChaosTriggersInput {
+  if (body === undefined || body === null) return {};
+  return parseInput(ChaosTriggersInput, body, 'body');
 }
 
 /** Mailpit's answers that are not JSON. */
@@ -113,6 +119,9 @@ export function mailpitRouteHandlers(mailpit: MailpitService) {
   } satisfies MailpitRouteHandlers;
 }
 
+/** Mailpit's 404 body, as its handlers write it. */
+const MAILPIT_404 = '404 page not found';
+
 /** Mailpit's send answers its errors as JSON `{"Error": "..."}`; every other operation as plain text. */
 const JSON_ERROR_PATHS = new Set(['/api/v1/send']);
 
@@ -129,7 +138,8 @@ export function plainTextErrors(app: FastifyInstance): void {
       if (body.success !== false || typeof body.error !== 'string') return payload;
       if (JSON_ERROR_PATHS.has(request.routeOptions.url ?? '')) return JSON.stringify({ Error: body.error });
       reply.type('text/plain; charset=utf-8');
-      return body.error;
+      // Mailpit answers every 404 (a message, a part, an HTML part that is not there) with these words.
+      return reply.statusCode === 404 ? MAILPIT_404 : body.error;
     } catch {
       return payload;
     }

@@ -1,3 +1,4 @@
+import { remoteContent, remoteContentSources } from '../../../../src-shared/remote-content';
 import type { ReleaseResult } from '../../../../src-shared/schemas/messages';
 import type { ChecksService } from '../../services/checks/checks.service';
 import type { MessagesService } from '../../services/email/messages.service';
@@ -9,7 +10,7 @@ import { ok } from '../respond';
 /**
  * Captured HTML runs nothing: no script source at all, the CSP sandbox, no forms, no base. Nothing
  * remote loads either (images, style sheets, fonts: any of them would tell the sender the message was
- * looked at), as mail clients do, until the user allows it (REMOTE_CONTENT_CSP); inline styles and
+ * looked at), as mail clients do, until the user allows it (remoteContentCsp); inline styles and
  * data: fonts and images apply. Framed only by the UI.
  */
 export const PREVIEW_CSP = [
@@ -23,10 +24,18 @@ export const PREVIEW_CSP = [
   'sandbox allow-popups allow-popups-to-escape-sandbox',
 ].join('; ');
 
-/** The preview once the user allowed remote content (`?images=allow`): images, style sheets and fonts from http and https too; still no script. */
-export const REMOTE_CONTENT_CSP = PREVIEW_CSP.replace('img-src data: cid:', 'img-src data: cid: http: https:')
-  .replace("style-src 'unsafe-inline'", "style-src 'unsafe-inline' http: https:")
-  .replace('font-src data:', 'font-src data: http: https:');
+/**
+ * The preview once the user allowed remote content (`?images=allow`): the images, style sheets and
+ * fonts the UI's banner counted (src-shared/remote-content.ts), each allowed by its own URL, and
+ * nothing else remote (a poster, an icon, a preload, what a remote sheet asks for); still no script.
+ */
+export function remoteContentCsp(html: string): string {
+  const sources = remoteContentSources(remoteContent(html));
+  const more = (list: string[]) => (list.length === 0 ? '' : ` ${list.join(' ')}`);
+  return PREVIEW_CSP.replace('img-src data: cid:', `img-src data: cid:${more(sources.images)}`)
+    .replace("style-src 'unsafe-inline'", `style-src 'unsafe-inline'${more(sources.css)}`)
+    .replace('font-src data:', `font-src data:${more(sources.css)}`);
+}
 
 export interface MessagesDeps {
   messages: MessagesService;
@@ -82,7 +91,7 @@ export function messageFileHandlers(messages: MessagesService) {
       const html = await messages.previewHtml(params.id);
       return reply
         .type('text/html; charset=utf-8')
-        .header('content-security-policy', query.images === 'allow' ? REMOTE_CONTENT_CSP : PREVIEW_CSP)
+        .header('content-security-policy', query.images === 'allow' && html !== null ? remoteContentCsp(html) : PREVIEW_CSP)
         .header('x-frame-options', 'SAMEORIGIN')
         .header('referrer-policy', 'no-referrer')
         .send(html ?? '<!doctype html><p style="font-family:sans-serif;color:#666">This message has no HTML part.</p>');

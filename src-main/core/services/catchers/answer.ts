@@ -3,9 +3,12 @@ import type { CatcherMode } from '../../../../src-shared/schemas/catchers';
 export interface CatcherAnswer {
   /** 0 when it hangs (no answer is ever sent). */
   status: number;
-  because: 'status' | 'delay' | 'hang' | 'fail_share' | 'missing_header';
+  because: 'status' | 'delay' | 'hang' | 'fail_share' | 'missing_header' | 'held_limit';
   delayMs: number;
 }
+
+/** Whether an answer holds its request (and its socket) for a while: a hang or a delay. */
+export const holds = (answer: CatcherAnswer): boolean => answer.status === 0 || answer.delayMs > 0;
 
 /**
  * Whether the n-th request (from 1) falls in the share of failures: exactly when the failures due by

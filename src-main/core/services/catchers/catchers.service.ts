@@ -18,7 +18,8 @@ import type { CatcherRequestRow, CatchersRepo, CatcherWithCount } from '../../st
 import type { OwnListener } from '../../store/webhooks.repo';
 import type { AccountsService } from '../accounts.service';
 import type { WebhooksService } from '../webhooks.service';
-import { type CatcherAnswer, decideAnswer } from './answer';
+import { type CatcherAnswer, decideAnswer, holds } from './answer';
+import { CatcherHolds, type HoldRefusal } from './holds';
 import { signatureVerdict } from './signature';
 
 /** The path of a catcher on Mailyard's own listener. */
@@ -82,9 +83,21 @@ const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 /** Past every ULID: the first page's bound. */
 const AFTER_ALL = '~';
 
+/**
+ * How to answer a request: `release` gives back its slot among the held requests once a hang or delay
+ * ends; `refused` names the bound that refused one (answered 503 at once).
+ */
+export interface ReceivedAnswer extends CatcherAnswer {
+  release(): void;
+  refused?: HoldRefusal;
+}
+
+const NOTHING_HELD = () => undefined;
+
 /** Catchers: receivers inside Mailyard that record what they receive and answer as told. */
 export class CatchersService {
   private readonly ids = monotonicUlids();
+  private readonly held = new CatcherHolds();
 
   constructor(private readonly deps: CatchersDeps) {}
 
@@ -144,12 +157,32 @@ export class CatchersService {
 
   /**
    * Records a request to catcher `id` and says how to answer it; undefined when there is no such
-   * catcher. The request is stored (and announced) before the answer, so a hanging answer shows too.
+   * catcher. The request is stored (and announced) before the answer, so a hanging answer shows too,
+   * and so does one refused because the catchers hold their most requests at once.
    */
-  receive(id: string, request: CaughtRequest): CatcherAnswer | undefined {
+  receive(id: string, request: CaughtRequest): ReceivedAnswer | undefined {
     const catcher = this.deps.repo.get(id);
     if (!catcher) return undefined;
     const mode = CatcherMode.parse(JSON.parse(catcher.mode));
+    // Taken before the request is numbered (its answer is decided as it is), given back unless it holds.
+    const slot = mode.hang || mode.delay_ms > 0 ? this.held.take(id) : undefined;
+    try {
+      const answer = this.record(id, catcher.account_id, mode, request, slot);
+      if (typeof slot === 'object' && !(answer && holds(answer))) slot.release();
+      return answer;
+    } catch (err) {
+      if (typeof slot === 'object') slot.release();
+      throw err;
+    }
+  }
+
+  private record(
+    id: string,
+    accountId: string,
+    mode: CatcherMode,
+    request: CaughtRequest,
+    slot: ReturnType<CatcherHolds['take']> | undefined,
+  ): ReceivedAnswer | undefined {
     const wallNow = this.deps.wallClock();
     const kept = request.body.subarray(0, CATCHER_LIMITS.bodyKeptBytes);
     const headers = JSON.stringify(request.headers);
@@ -157,7 +190,7 @@ export class CatchersService {
     // An attempt of one of this emulator's deliveries, numbered as the delivery's log numbers it; a copy of
     // one's request (Copy as curl, replayed) names the delivery but is not one of its attempts.
     const sender = webhookId !== undefined && ULID.test(webhookId) ? this.deps.sender(webhookId) : undefined;
-    let answer: CatcherAnswer | undefined;
+    let answer: ReceivedAnswer | undefined;
     const row = this.deps.repo.record(
       {
         id: this.ids(),
@@ -171,12 +204,15 @@ export class CatchersService {
         received_at: isoTimestamp(wallNow),
         emulator_at: isoTimestamp(this.deps.clock.now()),
         // A receiver holds the account's current secret: a request verifies when one of its signatures is that secret's.
-        signature: signatureVerdict(this.deps.accounts.signingSecrets(catcher.account_id)[0] ?? null, request.headers, request.body, wallNow),
+        signature: signatureVerdict(this.deps.accounts.signingSecrets(accountId)[0] ?? null, request.headers, request.body, wallNow),
         delivery_id: sender?.deliveryId ?? null,
         attempt: sender?.attempt ?? null,
       },
       (n) => {
-        answer = decideAnswer(mode, n, request.headers);
+        const decided = decideAnswer(mode, n, request.headers);
+        if (!holds(decided)) answer = { ...decided, release: NOTHING_HELD };
+        else if (typeof slot === 'object') answer = { ...decided, release: slot.release };
+        else answer = { status: 503, because: 'held_limit', delayMs: 0, release: NOTHING_HELD, refused: slot ?? 'all' };
         return { answered_status: answer.status, answered_because: answer.because };
       },
       { count: CATCHER_LIMITS.requestsKept, bytes: CATCHER_LIMITS.storedBytes },

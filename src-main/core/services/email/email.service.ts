@@ -4,6 +4,7 @@ import { monotonicUlids } from '../../ids';
 import { appError } from '../../error-catalogue';
 import { patchedLength } from '../../store/byte-patch';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
+import type { MessageFlagsRepo } from '../../store/message-flags.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { WriteBatcher } from '../../store/write-batcher';
 import { planFor, type Plan } from '../simulation/plan';
@@ -23,6 +24,8 @@ export interface IncomingMessage {
   subject: string;
   campaignId: string;
   customArgs: Record<string, string>;
+  /** Tags for every copy (the `X-Tags` header, as Mailpit tags). */
+  tags?: string[];
   recipients: Array<{ email: string; name: string; type: RecipientType }>;
 }
 
@@ -37,6 +40,8 @@ interface RecordedSend {
   /** Relayed through an SMTP mailer for real instead of simulated. */
   relayed: boolean;
   customArgs: Record<string, string>;
+  /** Tags every copy gets, written with it. */
+  tags?: string[];
   priority: string;
   copies: RecordedCopy[];
 }
@@ -57,6 +62,8 @@ const generationFailed = (reason: string): Plan => ({
 /** What sending and the logs need: the stores, the email events, and the seams to the other services. */
 export interface EmailDeps {
   messages: MessagesRepo;
+  /** Tags a copy in the copy's own write (header tags; MessageFlagsRepo). */
+  tags?: Pick<MessageFlagsRepo, 'add'>;
   simulation: SimulationRepo;
   /** The simulation rules, tried before the simulator addresses. */
   rules: Pick<SimulationRules, 'list'>;
@@ -166,6 +173,7 @@ export class EmailService {
       mailerId: '',
       relayed: false,
       customArgs: message.customArgs,
+      tags: message.tags ?? [],
       priority: '0',
       copies: message.recipients.map((r) => ({ ...r, id: this.newId(now), raw: message.raw, tokens: [] })),
     });
@@ -230,6 +238,7 @@ export class EmailService {
           size: c.recipe ? null : c.patch ? patchedLength(c.raw.length, c.patch) : c.raw.length,
         };
         messages.insertMessage(row);
+        for (const tag of send.tags ?? []) this.deps.tags?.add(c.id, tag);
         if (this.deps.created) rows.push(row);
         for (const t of c.tokens) messages.insertToken({ ...t, message_id: c.id });
         if (c.links) messages.insertLinks(c.id, c.links.key, c.links.of, c.links.list);

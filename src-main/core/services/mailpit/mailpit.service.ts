@@ -14,6 +14,7 @@ import type {
 import type { ReleaseResult } from '../../../../src-shared/schemas/messages';
 import { appError } from '../../error-catalogue';
 import { parseLeniently, type MailView, type ParsedAttachment } from '../../mail/lenient-parse';
+import type { MailpitSummariesRepo } from '../../store/mailpit-summaries.repo';
 import type { MessageFlagsRepo } from '../../store/message-flags.repo';
 import type { MessageListRow, MessagesRepo } from '../../store/messages.repo';
 import type { ChecksService } from '../checks/checks.service';
@@ -21,10 +22,13 @@ import type { MessagesService } from '../email/messages.service';
 import { DELETE_SEARCH_WAIT_MS, SEARCH_WAIT_MS } from '../search/search-indexer';
 import { toMailpitHtmlCheck } from './html-check';
 import { composeMailpitSend, releaseRecipients } from './mailpit-send';
+import { type StoredSummary, summaryOfMessage } from './stored-summary';
 
 export interface MailpitDeps {
   repo: MessagesRepo;
   flags: MessageFlagsRepo;
+  /** The summaries the search indexer stored (the list reads no message). */
+  summaries: MailpitSummariesRepo;
   messages: MessagesService;
   checks: ChecksService;
   /** Waits (at most `waitMs`) for the search indexes to hold every stored copy (SearchIndexer.ready). */
@@ -51,9 +55,6 @@ const BLANK_THUMBNAIL = Buffer.from(
   'base64',
 );
 
-/** How long Mailpit's list snippet is, in characters. */
-const SNIPPET_LENGTH = 250;
-
 /** A header name as Go's net/textproto writes it (`Message-Id`, `X-Mailer`): Mailpit's headers answer keys so. */
 export function canonicalHeaderName(name: string): string {
   return name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
@@ -77,9 +78,19 @@ function replyTo(view: MailView): MailpitAddress[] {
   );
 }
 
-/** Mailpit lists a part that carries a file name or a Content-ID; inline (or multipart/related) parts under Inline. */
-const listed = (a: ParsedAttachment) => a.filename !== undefined || a.contentId !== undefined;
+/**
+ * Mailpit lists a part that carries a file name (a name of format characters only too: it shows as
+ * `attachment-N`, as `/emulator` names it) or a Content-ID, or is an attachment by its disposition;
+ * inline (or multipart/related) parts under Inline.
+ */
+const listed = (a: ParsedAttachment) => a.named || a.contentId !== undefined || a.contentDisposition === 'attachment';
 const isInline = (a: ParsedAttachment) => a.related || a.contentDisposition === 'inline';
+
+/** A listed part's name: its file name as shown, else its Content-ID, else `attachment-N` (a name of format characters only too, as `/emulator` names it). */
+function fileNameOf(a: ParsedAttachment, index: number): string {
+  const contentId = a.contentId ? a.contentId.replace(/^<|>$/g, '') : '';
+  return a.filename ?? (a.named || !contentId ? `attachment-${index + 1}` : contentId);
+}
 
 function attachmentOf(a: ParsedAttachment, index: number): MailpitAttachment {
   const bytes = a.content ?? Buffer.alloc(0);
@@ -87,7 +98,7 @@ function attachmentOf(a: ParsedAttachment, index: number): MailpitAttachment {
   const contentId = a.contentId ? a.contentId.replace(/^<|>$/g, '') : '';
   return {
     PartID: partIdOf(a, index),
-    FileName: a.filename ?? contentId,
+    FileName: fileNameOf(a, index),
     ContentType: a.contentType,
     ContentID: contentId,
     Size: a.size,
@@ -153,34 +164,55 @@ export class MailpitService {
       messages_unread: foundUnread,
       start,
       tags: this.tags(),
-      messages: await this.summaries(rows),
+      // A search has waited for the index already: its summaries wait no more.
+      messages: await this.summaries(rows, q === undefined),
     };
   }
 
-  private async summaries(rows: MessageListRow[]): Promise<MailpitMessageSummary[]> {
+  /**
+   * Each row's summary from what the indexer stored. A copy the indexer has not reached yet is waited
+   * for (at most SEARCH_WAIT_MS, as a search waits: the indexer reads messages off the main thread;
+   * once a request, so a search that has waited does not wait again);
+   * one still without a summary then (stored before they were kept, or larger than the indexer reads)
+   * gets it made once, here, and stored.
+   */
+  private async summaries(rows: MessageListRow[], waitForIndex: boolean): Promise<MailpitMessageSummary[]> {
     const tags = this.deps.flags.tagsOf(rows.map((r) => r.id));
+    const keys = rows.map((r) => r.rowid!);
+    let stored = this.deps.summaries.of(keys);
+    if (waitForIndex && [...stored.values()].some((s) => s.summary === null)) {
+      await this.deps.waitForIndex(SEARCH_WAIT_MS);
+      stored = this.deps.summaries.of(keys);
+    }
     const out: MailpitMessageSummary[] = [];
     for (const row of rows) {
-      const raw = this.deps.messages.raw(row.id);
-      const view = await parseLeniently(raw);
+      const key = row.rowid!;
+      let { summary, size } = stored.get(key) ?? { summary: null, size: null };
+      let facts: StoredSummary;
+      if (summary === null || size === null) {
+        const raw = this.deps.messages.raw(row.id);
+        facts = await summaryOfMessage(raw);
+        size = raw.length;
+        this.deps.summaries.put(key, JSON.stringify(facts));
+      } else facts = JSON.parse(summary) as StoredSummary;
       const recipient = { Name: row.recipient_name, Address: row.recipient_email };
       out.push({
         ID: row.id,
-        MessageID: (headerValues(view, 'message-id')[0] ?? '').replace(/^<|>$/g, ''),
+        MessageID: facts.MessageID,
         Read: row.read === 1,
-        From: view.from[0] ? address(view.from[0]) : { Name: row.from_name, Address: row.from_email },
-        To: view.to.map(address),
-        Cc: view.cc.map(address),
+        From: facts.From ?? { Name: row.from_name, Address: row.from_email },
+        To: facts.To,
+        Cc: facts.Cc,
         // A Bcc recipient is in no header: this copy is the one that tells.
         Bcc: row.recipient_type === 'bcc' ? [recipient] : [],
-        ReplyTo: replyTo(view),
-        Subject: view.subject || row.subject,
+        ReplyTo: facts.ReplyTo,
+        Subject: facts.Subject || row.subject,
         Created: row.created_at,
         Username: '',
         Tags: tags.get(row.id) ?? [],
-        Size: raw.length,
-        Attachments: view.attachments.filter((a) => listed(a) && !isInline(a)).length,
-        Snippet: (view.text ?? '').replace(/\s+/g, ' ').trim().slice(0, SNIPPET_LENGTH),
+        Size: size,
+        Attachments: facts.Attachments,
+        Snippet: facts.Snippet,
       });
     }
     return out;
@@ -252,8 +284,7 @@ export class MailpitService {
     const index = view.attachments.findIndex((a, i) => partIdOf(a, i) === partId);
     const a = view.attachments[index];
     if (!a?.content) throw appError('attachmentNotFound');
-    const contentId = a.contentId?.replace(/^<|>$/g, '') ?? '';
-    return { filename: a.filename ?? contentId, contentType: a.contentType, content: a.content };
+    return { filename: fileNameOf(a, index), contentType: a.contentType, content: a.content };
   }
 
   rawOf(id: string): Buffer {

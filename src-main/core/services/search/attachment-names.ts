@@ -14,7 +14,10 @@ interface PartHeaders {
   type: string;
   boundary: string | undefined;
   disposition: string;
+  /** Its name as shown (shownFileName); undefined when none, or of format characters only. */
   name: string | undefined;
+  /** It carries a name, even one that shows as nothing. */
+  named: boolean;
 }
 
 /** A part's Content-Type and Content-Disposition (read with libmime: folded lines, RFC 2231 and encoded words). */
@@ -28,6 +31,7 @@ function partHeaders(block: string): PartHeaders {
     boundary: type.params.boundary,
     disposition: disp.value.toLowerCase(),
     name: name ? shownFileName(safeDecode(name)) : undefined,
+    named: Boolean(name),
   };
 }
 
@@ -64,7 +68,7 @@ export function attachmentNames(raw: Buffer): string[] {
       }
       return;
     }
-    const attached = head.disposition === 'attachment' || (head.name !== undefined && head.disposition !== 'inline');
+    const attached = head.disposition === 'attachment' || (head.named && head.disposition !== 'inline');
     if (attached) names.push(head.name ?? 'attachment');
   };
   try {

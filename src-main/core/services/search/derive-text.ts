@@ -3,7 +3,10 @@ import { addressWords } from '../../../../src-shared/search/message-query';
 import { replyToAddressWords } from '../../../../src-shared/search/reply-to-words';
 import { applyPatchToPrefix } from '../../store/byte-patch';
 import type { DerivedText } from '../../store/search-index.repo';
-import { attachmentSearchLine, headerSearchText, receivedBodySearchText, recipeSearchText, replyToValues } from './search-text';
+import { type BodyFacts, bodyFacts, headerFacts, type StoredSummary } from '../mailpit/stored-summary';
+import { attachmentNames } from './attachment-names';
+import { attachmentIndexLine } from '../../../../src-shared/search/attachment-words';
+import { bodySearchText, headerBlockSearchText, headerSearchText, receivedBodyParts, recipeParts, replyToValues } from './search-text';
 
 /**
  * What the search indexer asks for a batch of copies: each send's stored content once (its start: see
@@ -15,14 +18,18 @@ export interface TextJob {
   copies: Array<{ contentId: string; patch: Uint8Array | null }>;
 }
 
-/** recipeSearchText, never failing: a recipe that cannot be read is indexed by its copies' columns alone. */
-function safeRecipeSearchText(recipe: Uint8Array): { body: string; headers: string } {
+/** recipeParts, never failing: a recipe that cannot be read is indexed by its copies' columns alone. */
+function safeRecipeParts(recipe: Uint8Array): ReturnType<typeof recipeParts> | null {
   try {
-    return recipeSearchText(recipe);
+    return recipeParts(recipe);
   } catch {
-    return { body: '', headers: '' };
+    return null;
   }
 }
+
+/** Mailpit's list summary of a copy (stored-summary.ts), as the index row carries it. */
+const summaryOf = (start: Buffer, body: BodyFacts | undefined): string =>
+  JSON.stringify({ ...headerFacts(start), ...(body ?? { Attachments: 0, Snippet: '' }) } satisfies StoredSummary);
 
 const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
@@ -38,37 +45,47 @@ export const DERIVE_TURN_MS = 20;
 export async function deriveTexts(job: TextJob): Promise<DerivedText[]> {
   const contents = new Map<string, Buffer>();
   const bodies = new Map<string, string>();
+  const facts = new Map<string, BodyFacts>();
   const attachmentLines = new Map<string, string>();
-  /** The header lines of the contents stored as their recipe (a send's copies share them: no patch). */
-  const recipeHeaders = new Map<string, string>();
+  /** The header blocks of the contents stored as their recipe (a send's copies share them: no patch). */
+  const recipeBlocks = new Map<string, string>();
   for (const c of job.contents) {
     if (c.recipe !== undefined) {
-      const text = safeRecipeSearchText(c.recipe);
-      bodies.set(c.id, text.body);
-      recipeHeaders.set(c.id, text.headers);
+      const parts = safeRecipeParts(c.recipe);
+      bodies.set(c.id, parts ? bodySearchText(parts.text, parts.html) : '');
+      recipeBlocks.set(c.id, parts?.headerBlock ?? '');
+      attachmentLines.set(c.id, parts ? attachmentIndexLine(parts.attachmentNames) : '');
+      if (parts) facts.set(c.id, bodyFacts(parts.text, parts.html, parts.attachmentNames.length));
       continue;
     }
     const raw = asBuffer(c.raw);
     contents.set(c.id, raw);
-    bodies.set(c.id, await receivedBodySearchText(raw));
-    attachmentLines.set(c.id, attachmentSearchLine(raw));
+    const parts = await receivedBodyParts(raw);
+    const names = attachmentNames(raw);
+    bodies.set(c.id, bodySearchText(parts.text, parts.html));
+    attachmentLines.set(c.id, attachmentIndexLine(names));
+    facts.set(c.id, bodyFacts(parts.text, parts.html, names.length));
   }
   const out: DerivedText[] = [];
   let turnStarted = performance.now();
   for (const copy of job.copies) {
     const content = contents.get(copy.contentId);
     const body = bodies.get(copy.contentId) ?? '';
-    let headers = recipeHeaders.get(copy.contentId) ?? '';
+    const attachments = attachmentLines.get(copy.contentId) ?? '';
+    let headers = '';
+    let start: Buffer = Buffer.from(recipeBlocks.get(copy.contentId) ?? '');
     if (content !== undefined) {
-      const attachments = attachmentLines.get(copy.contentId);
       try {
-        headers = headerSearchText(copy.patch ? applyPatchToPrefix(content, asBuffer(copy.patch)) : content, attachments);
+        start = copy.patch ? applyPatchToPrefix(content, asBuffer(copy.patch)) : content;
       } catch {
-        headers = headerSearchText(content, attachments);
+        start = content;
       }
+      headers = headerSearchText(start, attachments);
+    } else if (recipeBlocks.has(copy.contentId)) {
+      headers = headerBlockSearchText(recipeBlocks.get(copy.contentId)!, attachments);
     }
     const addresses = [...addressWords(`${headers}\n${body}`), ...replyToAddressWords(replyToValues(headers))];
-    out.push({ body, headers, addresses: [...new Set(addresses)].join(' ') });
+    out.push({ body, headers, addresses: [...new Set(addresses)].join(' '), mailpit: summaryOf(start, facts.get(copy.contentId)) });
     // Done inline (before the mail thread is up), a batch of copies with long header blocks would
     // hold the event loop for long: it turns every DERIVE_TURN_MS.
     if (performance.now() - turnStarted > DERIVE_TURN_MS) {

@@ -144,7 +144,10 @@ export class SearchIndexer {
       if (batch.copies.length === 0) break;
       const texts = await this.derive(batch.job);
       if (this.closed) return;
-      const rows = batch.copies.map((copy, i) => ({ copy, text: texts[i] ?? { body: '', headers: '', addresses: '' } }));
+      const rows = batch.copies.map((copy, i) => ({
+        copy,
+        text: withoutCutSummary(texts[i] ?? { body: '', headers: '', addresses: '' }, batch.cut.has(copy.content_id)),
+      }));
       for (const chunk of byTextBytes(rows, this.options.writeTextBytes ?? WRITE_TEXT_BYTES)) {
         try {
           this.repo.write(chunk);
@@ -169,11 +172,12 @@ export class SearchIndexer {
   }
 
   /** The next batch after `after`: its copies and the job for the deriver (each content read once). */
-  private take(after: number): { copies: PendingCopy[]; job: TextJob } {
+  private take(after: number): { copies: PendingCopy[]; job: TextJob; cut: Set<string> } {
     const candidates = this.repo.pending(after, this.options.batchCopies ?? 256);
     const limit = this.options.batchBytes ?? 8 * 1024 * 1024;
     const contents = new Map<string, TextJob['contents'][number]>();
     const copies: PendingCopy[] = [];
+    const cut = new Set<string>();
     let bytes = 0;
     for (const copy of candidates) {
       if (!contents.has(copy.content_id)) {
@@ -185,12 +189,14 @@ export class SearchIndexer {
         const size = content.raw.length + (content.recipe?.length ?? 0);
         if (copies.length > 0 && bytes + size > limit) break;
         contents.set(copy.content_id, content);
+        if (content.raw.length >= INDEXED_PREFIX) cut.add(copy.content_id);
         bytes += size;
       }
       copies.push(copy);
     }
     return {
       copies,
+      cut,
       job: {
         contents: [...contents.values()],
         copies: copies.map((c) => ({ contentId: c.content_id, patch: c.patch })),
@@ -213,6 +219,16 @@ export class SearchIndexer {
     for (const w of this.waiters.splice(0)) w.resolve();
     await this.draining;
   }
+}
+
+/**
+ * A content read only in part (INDEXED_PREFIX) may have attachments past its cut: Mailpit's summary of
+ * its copies is left to the list, which makes it from the whole message once (MailpitService).
+ */
+function withoutCutSummary(text: DerivedText, cut: boolean): DerivedText {
+  if (!cut) return text;
+  const { mailpit: _, ...rest } = text;
+  return rest;
 }
 
 /** Rows in runs whose derived text adds up to at most `limit` bytes (a run has at least one row). */

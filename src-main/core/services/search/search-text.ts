@@ -63,18 +63,28 @@ export function headerSearchText(raw: Buffer, attachments = attachmentSearchLine
   return headerBlockSearchText(raw.subarray(0, headerEnd(raw, 0, Math.min(raw.length, HEADER_LIMIT))).toString('utf8'), attachments);
 }
 
-/**
- * The text the index takes of a send stored as its recipe, from the request itself: what
- * receivedBodySearchText and headerSearchText read from the message it composes (its header block is
- * the composer's, made without encoding any body).
- */
-export function recipeSearchText(recipe: Uint8Array): { body: string; headers: string } {
+/** What a send stored as its recipe is made of, from the request itself: its text and HTML, its header block (the composer's, made without encoding any body), its attachments' names. */
+export function recipeParts(recipe: Uint8Array): { text: string; html: string; headerBlock: string; attachmentNames: string[] } {
   const args = composeArguments(recipe);
   const { options } = args;
-  const names = requestAttachmentNames(args.body);
+  const html = options.html;
   return {
-    body: bodySearchText(options.text, options.html),
-    headers: headerBlockSearchText(recipeHeaderBlock(args), attachmentIndexLine(names)),
+    text: typeof options.text === 'string' ? options.text : '',
+    html: typeof html === 'string' ? html : '',
+    headerBlock: recipeHeaderBlock(args),
+    attachmentNames: requestAttachmentNames(args.body),
+  };
+}
+
+/**
+ * The text the index takes of a send stored as its recipe, from the request itself: what
+ * receivedBodySearchText and headerSearchText read from the message it composes.
+ */
+export function recipeSearchText(recipe: Uint8Array): { body: string; headers: string } {
+  const parts = recipeParts(recipe);
+  return {
+    body: bodySearchText(parts.text, parts.html),
+    headers: headerBlockSearchText(parts.headerBlock, attachmentIndexLine(parts.attachmentNames)),
   };
 }
 
@@ -92,7 +102,7 @@ export function contentHasAttachments(content: { raw: Buffer; recipe?: Buffer | 
   return attachmentNames(content.raw).length > 0;
 }
 
-function headerBlockSearchText(block: string, attachments: string): string {
+export function headerBlockSearchText(block: string, attachments: string): string {
   let headers: string;
   try {
     headers = libmime().decodeWords(block);
@@ -116,14 +126,20 @@ export const BODY_PARSE_LIMIT = 1024 * 1024;
  * limits is indexed as it is shown (parsed with raised limits, or its raw body as text).
  */
 export async function receivedBodySearchText(raw: Buffer): Promise<string> {
+  const parts = await receivedBodyParts(raw);
+  return bodySearchText(parts.text, parts.html);
+}
+
+/** The text and HTML parts of a stored message (each joined), read as receivedBodySearchText reads them; empty when it cannot be read. */
+export async function receivedBodyParts(raw: Buffer): Promise<{ text: string; html: string }> {
   const end = bodyStart(raw) + BODY_PARSE_LIMIT;
   const head = raw.length > end ? raw.subarray(0, end) : raw;
   const parts = readTextParts(head);
-  if (parts !== null) return bodySearchText(parts.text.join('\n'), parts.html.join('\n'));
+  if (parts !== null) return { text: parts.text.join('\n'), html: parts.html.join('\n') };
   try {
     const parsed = await parseLeniently(head, { skipHtmlToText: true });
-    return bodySearchText(parsed.text, parsed.html);
+    return { text: parsed.text ?? '', html: parsed.html ?? '' };
   } catch {
-    return '';
+    return { text: '', html: '' };
   }
 }

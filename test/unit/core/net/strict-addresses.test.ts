@@ -36,6 +36,13 @@ describe('address classification (ipaddr.js ranges)', () => {
     ['2002:7f00:1::', '6to4'],
     ['2002:a9fe:a9fe::1', '6to4'],
     ['::ffff:0:7f00:1', 'rfc6145'],
+    // ISATAP (any /64, then 0:5efe or 200:5efe and an IPv4 address): public prefixes, carrying addresses that are not.
+    ['2600:1f18::5efe:a9fe:a9fe', 'isatap'],
+    ['2600:1f18::200:5efe:a9fe:a9fe', 'isatap'],
+    ['2600:1f18::5efe:169.254.169.254', 'isatap'],
+    ['2a00:1450:4001:1:200:5efe:a00:1', 'isatap'],
+    ['2606:4700::5efe:7f00:1', 'isatap'],
+    ['2606:4700::300:5efe:c0a8:101', 'isatap'],
     ['::ffff:169.254.169.254', 'linkLocal'],
     // IPv4-compatible (::/96, deprecated): ipaddr.js calls it unicast, and it leaves by the IPv6 default route.
     ['::127.0.0.1', 'ipv4Compatible'],
@@ -50,7 +57,16 @@ describe('address classification (ipaddr.js ranges)', () => {
     expect(isNonPublicAddress(address)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('%s is public (unicast)', (address) => {
+  it.each([
+    '8.8.8.8',
+    '93.184.216.34',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    '2606:4700::200:5efe:808:808',
+    '2606:4700::5efe:0:a9fe:a9fe',
+  ])('%s is public (unicast)', (address) => {
     expect(addressRange(address)).toBe('unicast');
     expect(isNonPublicAddress(address)).toBe(false);
   });
@@ -60,6 +76,7 @@ describe('address classification (ipaddr.js ranges)', () => {
     expect(embeddedIPv4('64:ff9b::a00:1')).toBe('10.0.0.1');
     expect(embeddedIPv4('2002:a9fe:a9fe::1')).toBe('169.254.169.254');
     expect(embeddedIPv4('::ffff:0:7f00:1')).toBe('127.0.0.1');
+    expect(embeddedIPv4('2600:1f18::200:5efe:a9fe:a9fe')).toBe('169.254.169.254');
     for (const none of ['::1', '::', '2606:4700::1111', '64:ff9b:1::a00:1', '127.0.0.1', 'x']) expect(embeddedIPv4(none)).toBeUndefined();
   });
 
@@ -80,7 +97,7 @@ describe('checkedAddresses (strict mode at every connection)', () => {
     await expect(checkedAddresses(never, '192.0.2.1', 1000)).rejects.toBeInstanceOf(StrictAddressError);
   });
 
-  it('refuses IPv4 carried in IPv6 (IPv4-compatible, NAT64, 6to4), naming the IPv4 address, with no lookup and no connection', async () => {
+  it('refuses IPv4 carried in IPv6 (IPv4-compatible, NAT64, 6to4, ISATAP), naming the IPv4 address, with no lookup and no connection', async () => {
     await expect(checkedAddresses(never, '[::127.0.0.1]', 1000)).rejects.toThrow(
       'refused by --strict-webhook-urls: ::127.0.0.1 is a deprecated IPv4-compatible IPv6 address (it carries 127.0.0.1)',
     );
@@ -89,6 +106,12 @@ describe('checkedAddresses (strict mode at every connection)', () => {
     await expect(checkedAddresses(async () => ['2002:a9fe:a9fe::1'], 'sixtofour.test', 1000)).rejects.toThrow(
       'sixtofour.test resolves to 2002:a9fe:a9fe::1, which is a 6to4 address (it carries 169.254.169.254)',
     );
+    for (const isatap of ['2600:1f18::5efe:a9fe:a9fe', '2600:1f18::200:5efe:a9fe:a9fe']) {
+      await expect(checkedAddresses(async () => ['8.8.8.8', isatap], 'isatap.test', 1000)).rejects.toThrow(
+        `isatap.test resolves to ${isatap}, which is an ISATAP address carrying an IPv4 address that is not public (it carries 169.254.169.254)`,
+      );
+    }
+    await expect(checkedAddresses(never, '[2600:1f18::200:5efe:10.0.0.1]', 1000)).rejects.toThrow('(it carries 10.0.0.1)');
   });
 
   it('checks every address a name resolves to (one refused address refuses the host)', async () => {
