@@ -52,7 +52,7 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
   'strict-requests': {
     type: 'boolean',
     key: 'strictRequests',
-    help: '/v1 refuses unknown fields and query parameters, and null for optional fields (400), where by default they are ignored and named in X-Mailyard-Ignored',
+    help: '/v1 refuses what the real service refuses and Mailyard otherwise takes with a warning (X-Mailyard-Warning: an unverified sender, an empty subject, an attachment without type, an SMTP configuration without username and password, a date without a time), and unknown fields and query parameters and null for optional fields (400), otherwise ignored and named in X-Mailyard-Ignored',
   },
   'smtp-auth': {
     type: 'string',

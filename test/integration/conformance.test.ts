@@ -51,7 +51,9 @@ function expectError(res: RawResponse, status: number, error: string | RegExp, e
   expect(res.json.success).toBe(false);
   if (typeof error === 'string') expect(res.json.error).toBe(error);
   else expect(res.json.error).toMatch(error);
-  expect(['details', 'error', 'records', 'success']).toEqual(expect.arrayContaining(Object.keys(res.json)));
+  expect(['details', 'error', 'fields', 'records', 'success']).toEqual(expect.arrayContaining(Object.keys(res.json)));
+  // The getting-started page shows `details` as an optional string.
+  if ('details' in res.json) expect(typeof res.json.details).toBe('string');
   for (const key of extra) expect(res.json, key).toHaveProperty(key);
 }
 

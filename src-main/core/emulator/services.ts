@@ -290,7 +290,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
     version: VERSION,
     startedAt: Date.now(),
-    capture: (mail) => new MailIntake({ email, inbound, tagsPlusAddresses: config.tagsPlusAddresses }).accept(mail),
+    capture: async (mail) => (await new MailIntake({ email, inbound, tagsPlusAddresses: config.tagsPlusAddresses }).accept(mail)).refIds,
     defaultAccountId: () => accounts.defaultAccountId(),
     smtpMailers: (accountId) => mailersRepo.ofAccount(accountId, 'smtp'),
     release: (messageId, mailerId, to) => relay.release(messageId, mailerId, to),
