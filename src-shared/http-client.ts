@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ErrorResponse } from './schemas/common';
+import { AnyErrorResponse, type ErrorResponse } from './schemas/common';
 import type { Fetch } from './fetch-types';
 import type { Operation } from './operations';
 
@@ -118,7 +118,7 @@ export class HttpClient {
       json = undefined;
     }
     if (!res.ok) {
-      const parsed = ErrorResponse.safeParse(json);
+      const parsed = AnyErrorResponse.safeParse(json);
       throw new ApiError(res.status, parsed.success ? parsed.data : { success: false, error: text || res.statusText });
     }
     const ignored = parseIgnoredHeader(res.headers.get(IGNORED_HEADER));

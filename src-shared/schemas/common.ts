@@ -7,7 +7,8 @@ export const Timestamp = z.iso.datetime({ precision: 3 }).meta({ example: '2026-
  * The error body of every operation, as the real service words it (its getting-started page:
  * `{"success": false, "error", "details"}`, `details` an optional string): `error` names the first
  * problem in words; `details` is a sentence naming every field with a problem; `fields` maps each
- * field path to its problem. The webhook calls always carry `details`, the domain calls add `records`.
+ * field path to its problem. The webhook calls' `details` is an object (WebhookErrorResponse), the
+ * domain calls add `records`.
  */
 export const ErrorResponse = z
   .object({
@@ -23,7 +24,22 @@ export const ErrorResponse = z
     records: z.record(z.string(), z.unknown()).optional(),
   })
   .meta({ id: 'ErrorResponse' });
-export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+/**
+ * The webhook calls' error body: their REST pages (register, update) show `details` as an object,
+ * always present (`{"details": {}, "error": "string", "success": false}`); it holds `fields` when
+ * fields have problems.
+ */
+export const WebhookErrorResponse = ErrorResponse.extend({
+  details: z
+    .object({ fields: z.record(z.string(), z.string()).optional() })
+    .catchall(z.unknown())
+    .meta({ description: "An object, as the webhook pages show it: `fields`, each field's problem by its path, when there are any" }),
+}).meta({ id: 'ErrorResponseWithDetails' });
+
+/** Any error body the API answers (what a client reads from a 4xx or 5xx). */
+export const AnyErrorResponse = z.union([ErrorResponse, WebhookErrorResponse]);
+export type ErrorResponse = z.infer<typeof ErrorResponse> | z.infer<typeof WebhookErrorResponse>;
 
 /** `{success: true, message}` with no data. */
 export const MessageResponse = z.object({ success: z.literal(true), message: z.string() });

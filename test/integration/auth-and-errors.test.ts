@@ -34,8 +34,8 @@ describe('authentication of /v1', () => {
       headers: authorization ? { authorization } : {},
     });
     expect(res.status).toBe(401);
-    // The webhook calls always carry `details`, as the real service's docs show: a string (the getting-started page).
-    expect(res.json).toEqual({ success: false, error: 'Unauthorized', details: 'Unauthorized' });
+    // The webhook calls always carry `details`, as their REST pages show it: an object.
+    expect(res.json).toEqual({ success: false, error: 'Unauthorized', details: {} });
     expect(res.headers['www-authenticate']).toBe('Bearer realm="mailyard"');
   });
 
@@ -84,7 +84,7 @@ describe('request errors (contract part 0)', () => {
     expect(res.json).toMatchObject({
       success: false,
       error: 'request body must be a JSON object',
-      details: 'One field has a problem: the body: request body must be a JSON object',
+      details: { fields: { body: 'request body must be a JSON object' } },
       fields: { body: 'request body must be a JSON object' },
     });
   });
@@ -104,7 +104,7 @@ describe('request errors (contract part 0)', () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
       const res = await emu.request('POST', '/v1/webhook/register', { body: JSON.stringify(validBody()), headers: { 'content-type': type } });
       expect(res.status, type).toBe(415);
-      expect(res.json).toEqual({ success: false, error: 'Content-Type must be application/json', details: 'Content-Type must be application/json' });
+      expect(res.json).toEqual({ success: false, error: 'Content-Type must be application/json', details: {} });
     }
   });
 
@@ -126,7 +126,7 @@ describe('request errors (contract part 0)', () => {
       body: big,
     });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ success: false, error: 'Payload Too Large', details: 'Payload Too Large' });
+    expect(await res.json()).toEqual({ success: false, error: 'Payload Too Large', details: {} });
   });
 
   it('404 in the error shape for unknown routes', async () => {

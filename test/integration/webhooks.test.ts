@@ -178,7 +178,7 @@ describe('register', () => {
       expect(res.json).toEqual({
         success: false,
         error: NO_EVENT,
-        details: `One field has a problem: webhook_options.events: ${NO_EVENT}`,
+        details: { fields: { 'webhook_options.events': NO_EVENT } },
         fields: { 'webhook_options.events': NO_EVENT },
       });
     });
@@ -209,8 +209,8 @@ describe('register', () => {
       expect((await register(emailWebhook())).status).toBe(200);
       const res = await register(emailWebhook({ method: 'PUT' }));
       expect(res.status).toBe(409);
-      // Webhook calls' errors always carry details, a string as the getting-started page shows it.
-      expect(res.json).toEqual({ success: false, error: 'Webhook Already Exists', details: 'Webhook Already Exists' });
+      // Webhook calls' errors always carry details, an object as the register-webhook page shows it.
+      expect(res.json).toEqual({ success: false, error: 'Webhook Already Exists', details: {} });
       expect((await emu.service.listWebhooks()).data[0]!.method).toBe('POST');
     });
 
@@ -328,7 +328,7 @@ describe('update', () => {
   it('404 Webhook Not Found when there is none of that type', async () => {
     const res = await update({ event: 'DOMAIN_VERIFICATION', method: 'GET' });
     expect(res.status).toBe(404);
-    expect(res.json).toEqual({ success: false, error: 'Webhook Not Found', details: 'Webhook Not Found' });
+    expect(res.json).toEqual({ success: false, error: 'Webhook Not Found', details: {} });
   });
 
   it('checks reachability when the URL changes, and keeps the old URL on failure', async () => {

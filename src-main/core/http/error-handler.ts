@@ -44,23 +44,24 @@ export function detailsSentence(fields: Record<string, string>): string {
  * The one error body: `{success: false, error, details?, fields?, errors?, records?}`. `details` is a
  * string, as the real service's getting-started page shows it: a sentence naming each field with a
  * problem. Field problems go under `fields` as `{path: problem}` (two problems of one path joined by
- * "; "). `shape` adds the members an operation always carries (`details` on the webhook calls, the
- * error's words when nothing more is known; `records: {}` on the domain calls).
+ * "; "). `shape` adds the members an operation always carries: on the webhook calls `details` is an
+ * object, as their REST pages show it (`{"details": {}, "error", "success": false}`), holding the
+ * field map when there is one; on the domain calls `records: {}`.
  */
 export function errorBody(message: string, errors?: readonly FieldError[], extras: ErrorExtras = {}, shape: ErrorShape = 'plain'): ErrorResponse {
-  const body: ErrorResponse = { success: false, error: message };
+  const body: Omit<ErrorResponse, 'details'> & { details?: ErrorResponse['details'] } = { success: false, error: message };
   if (errors?.length) {
     const fields: Record<string, string> = {};
     for (const e of errors) {
       const path = e.path || 'body';
       fields[path] = fields[path] === undefined ? e.message : `${fields[path]}; ${e.message}`;
     }
-    body.details = detailsSentence(fields);
+    body.details = shape === 'details' ? { fields } : detailsSentence(fields);
     body.fields = fields;
-  } else if (shape === 'details') body.details = message;
+  } else if (shape === 'details') body.details = {};
   if (extras.errors !== undefined) body.errors = extras.errors as ErrorResponse['errors'];
   if (extras.records !== undefined || shape === 'records') body.records = extras.records ?? {};
-  return body;
+  return body as ErrorResponse;
 }
 
 /** Answers `error` in the one error body, with the status its code sets. */
