@@ -13,6 +13,7 @@ import { receiverCheckOperations } from './control/receiver-checks';
 import { resetOperations } from './control/reset';
 import { scenarioFileRoutes, scenarioOperations } from './control/scenarios';
 import { simulationOperations } from './control/simulation';
+import { storeOperations } from './control/store';
 import { suppressionOperations } from './control/suppressions';
 import { defineOperations, defineRoutes } from './operation';
 import { domainOperations } from './service/domains';
@@ -36,6 +37,7 @@ export const serviceOperations = defineOperations({
 export const controlOperations = defineOperations({
   ...emulatorOperations,
   ...resetOperations,
+  ...storeOperations,
   ...messageOperations,
   ...messageCheckOperations,
   ...simulationOperations,

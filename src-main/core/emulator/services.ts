@@ -58,6 +58,7 @@ import { StatsRepo } from '../store/stats.repo';
 import { TemplatesRepo } from '../store/templates.repo';
 import { UnitOfWork } from '../store/unit-of-work';
 import type { WebhooksRepo } from '../store/webhooks.repo';
+import { buildRetention } from './retention';
 import type { StoreSpace } from '../store/store-space';
 import { WriteBatcher } from '../store/write-batcher';
 import { attemptTransport, registerDeliveryTargets } from './delivery';
@@ -321,6 +322,8 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     imap,
     stats: new StatsService({ repo: new StatsRepo(db), clock }),
     reset,
+    // Retention: the store held to --max-messages and --max-age (services/retention).
+    retention: buildRetention(f),
     catchers: new CatchersService({
       repo: new CatchersRepo(db),
       clock,

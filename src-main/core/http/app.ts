@@ -30,6 +30,7 @@ import type { ClockService } from '../services/clock.service';
 import type { StatsService } from '../services/stats.service';
 import type { WebhooksService } from '../services/webhooks.service';
 import type { CatchersService } from '../services/catchers/catchers.service';
+import type { RetentionService } from '../services/retention/retention.service';
 import type { SmtpRelay } from '../smtp/relay';
 import type { LiveBus } from '../live-bus';
 import { appError } from '../error-catalogue';
@@ -54,6 +55,7 @@ import { trackingRoutes } from './routes/tracking.routes';
 import { receiverCheckHandlers } from './routes/receiver-checks.routes';
 import { simulationHandlers } from './routes/simulation.routes';
 import { scenarioFileHandlers, scenarioHandlers } from './routes/scenarios.routes';
+import { storeHandlers } from './routes/store.routes';
 import { streamHandlers } from './routes/stream.routes';
 import { suppressionHandlers } from './routes/suppressions.routes';
 import { webhookHandlers } from './routes/webhooks.routes';
@@ -91,6 +93,8 @@ export interface HttpServices {
   scenarios: ScenarioService;
   receiverChecks: ReceiverCheckService;
   catchers: CatchersService;
+  /** The store's size and retention limits. */
+  retention: RetentionService;
 }
 
 export interface HttpAppDeps {
@@ -298,6 +302,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       ...mailerControlHandlers(services.mailers, services.mailerTests),
       ...receiverCheckHandlers(services.receiverChecks),
       ...catcherHandlers(services.catchers),
+      ...storeHandlers(services.retention),
     });
     registerRoutes(control, documentedRoutes, {
       ...messageFileHandlers(services.messages),

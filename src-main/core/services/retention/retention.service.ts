@@ -1,0 +1,146 @@
+import { setImmediate as turn } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import type { StoreUsage } from '../../../../src-shared/schemas/store';
+import { isoTimestamp, type EmulatorClock } from '../../clock';
+import type { RetentionRepo } from '../../store/retention.repo';
+import { isStoreFull } from '../../store/store-space';
+import type { RetentionLimits } from './limits';
+
+/** Where the limits set on the Settings screen are kept (a given flag or variable wins over them at start). */
+export const RETENTION_LIMITS_KEY = 'retention_limits';
+
+/**
+ * Copies removed in one transaction: about 5 ms on the 2-core build machine (the search indexes'
+ * rows are most of it), so a message arriving meanwhile waits at most that long (test/bench/prune).
+ */
+export const PRUNE_BATCH = 100;
+
+export interface RetentionDeps {
+  repo: RetentionRepo;
+  clock: EmulatorClock;
+  logger: Logger;
+  limits: RetentionLimits;
+  /** Keeps limits set at run time for the next start. */
+  save: (limits: RetentionLimits) => void;
+  /** How often (wall time) the limits are checked. */
+  intervalMs: number;
+  /** The main connection's count of changes: unchanged since the last check, no copy came. */
+  totalChanges: () => number;
+  /** The database's files on disk (the WAL included), or null in memory. */
+  fileBytes: () => { database: number; wal: number } | null;
+  /** Told after a sweep that removed anything. */
+  pruned: (usage: StoreUsage['pruned']) => void;
+}
+
+/**
+ * Keeps the store within its limits: the newest `maxMessages` copies, none older than `maxAgeMs` on
+ * the emulator clock (0: no limit). The oldest go first, with everything that is theirs (events,
+ * scheduled events, tags, tracking tokens and links, relays, search index rows, their send's content
+ * and deliveries once no copy of the send is left); the webhook deliveries and the catchers' requests
+ * are held to the same limits. A batch at a time, the event loop turning between batches.
+ */
+export class RetentionService {
+  private readonly timer: ReturnType<typeof setInterval>;
+  private sweeping: Promise<void> | undefined;
+  private changesSeen = -1;
+  private limitsNow: RetentionLimits;
+  private totals = { copies: 0, deliveries: 0, catcher_requests: 0, last_at: null as string | null };
+  private stopped = false;
+
+  constructor(private readonly deps: RetentionDeps) {
+    this.limitsNow = deps.limits;
+    this.timer = setInterval(() => void this.sweep(), deps.intervalMs);
+    this.timer.unref();
+  }
+
+  limits(): RetentionLimits {
+    return { ...this.limitsNow };
+  }
+
+  /** New limits, in force at once (a sweep starts) and kept for the next start. */
+  async setLimits(limits: RetentionLimits): Promise<RetentionLimits> {
+    this.limitsNow = { ...limits };
+    this.deps.save(this.limitsNow);
+    this.changesSeen = -1;
+    // A sweep under way read the old limits: one more after it.
+    await this.sweeping;
+    await this.sweep();
+    return this.limits();
+  }
+
+  /** The store's size, the limits in force and what was pruned since the start. */
+  usage(): StoreUsage {
+    const { bytes, freeBytes } = this.deps.repo.size();
+    const files = this.deps.fileBytes();
+    return {
+      messages: this.deps.repo.copyCount(),
+      database_bytes: files?.database ?? bytes,
+      wal_bytes: files?.wal ?? 0,
+      free_bytes: freeBytes,
+      max_messages: this.limitsNow.maxMessages,
+      max_age_ms: this.limitsNow.maxAgeMs,
+      pruned: { ...this.totals },
+    };
+  }
+
+  /** Removes what is beyond the limits; one sweep at a time (a second caller waits for the one under way). */
+  sweep(): Promise<void> {
+    if (this.sweeping === undefined && !this.stopped) {
+      this.sweeping = this.prune()
+        .catch((err) => {
+          if (!isStoreFull(err)) this.deps.logger.warn({ err }, 'pruning failed; the next check tries again');
+        })
+        .finally(() => {
+          this.sweeping = undefined;
+        });
+    }
+    return this.sweeping ?? Promise.resolve();
+  }
+
+  private async prune(): Promise<void> {
+    const { repo } = this.deps;
+    const { maxMessages, maxAgeMs } = this.limitsNow;
+    if (maxMessages === 0 && maxAgeMs === 0) return;
+    const ageCut = maxAgeMs > 0 ? this.deps.clock.now() - maxAgeMs : 0;
+    let copies = 0;
+    let deliveries = 0;
+    let requests = 0;
+    for (;;) {
+      // Counting reads `maxMessages` entries of an index: only after something changed.
+      const changes = this.deps.totalChanges();
+      const keep = maxMessages > 0 && changes !== this.changesSeen ? maxMessages : 0;
+      const byCount = keep > 0 ? repo.copiesBeyond(keep) : undefined;
+      const bound = ageCut > 0 && (byCount === undefined || byCount.createdMs < ageCut) ? { createdMs: ageCut - 1, key: Number.MAX_SAFE_INTEGER } : byCount;
+      const batch = bound === undefined ? undefined : repo.pruneCopies(bound, PRUNE_BATCH);
+      const d = repo.pruneDeliveries(keep, ageCut, PRUNE_BATCH);
+      const r = repo.pruneCatcherRequests(keep, ageCut > 0 ? isoTimestamp(ageCut) : null, PRUNE_BATCH);
+      copies += batch?.copies ?? 0;
+      deliveries += (batch?.deliveries ?? 0) + d;
+      requests += r;
+      if ((batch?.copies ?? 0) === 0 && d === 0 && r === 0) {
+        // Within the limits as of these changes.
+        this.changesSeen = changes;
+        break;
+      }
+      if (this.stopped) break;
+      // Intake and the workers run between batches.
+      await turn();
+    }
+    if (copies + deliveries + requests === 0) return;
+    this.totals = {
+      copies: this.totals.copies + copies,
+      deliveries: this.totals.deliveries + deliveries,
+      catcher_requests: this.totals.catcher_requests + requests,
+      last_at: isoTimestamp(this.deps.clock.now()),
+    };
+    this.deps.logger.info({ copies, deliveries, catcherRequests: requests }, 'pruned the oldest mail beyond the retention limits');
+    this.deps.pruned({ ...this.totals });
+  }
+
+  /** Stops the checks; a sweep under way ends after its batch. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.sweeping;
+  }
+}
