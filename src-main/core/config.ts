@@ -171,7 +171,7 @@ export const EmulatorConfigSchema = z
     /** How often (wall time) retention checks the limits and the store checks whether it is idle. */
     retentionIntervalMs: z.number().int().positive().default(1_000),
     /** How long the store must see no write before it shrinks its WAL and frees unused pages (docs/storage.md). */
-    storeIdleMs: z.number().int().positive().default(10_000),
+    storeIdleMs: z.number().int().positive().default(5_000),
     /** `spamassassin`: each new copy is scored by SpamAssassin (spamd, started by the emulator); at or over the threshold its recipient gets a `spam` event. */
     spamFilter: z.enum(['off', 'spamassassin'], { error: 'must be off or spamassassin' }).default('off'),
     /** The SpamAssassin score at and over which a message is spam (its `required_score`). */

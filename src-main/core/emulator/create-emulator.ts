@@ -34,7 +34,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
   const dataDir = config.memory ? null : (config.dataDir ?? defaultDataDir());
   // A scenarios folder that is not there fails the start, naming it, before anything opens.
   const scenarioFolders = new ScenarioFolders(config.scenarioDirs);
-  const store = await openStore(dataDir, { nativeBinding: seams.sqliteNativeBinding, logger });
+  const store = await openStore(dataDir, { nativeBinding: seams.sqliteNativeBinding, logger, idleMs: config.storeIdleMs });
   const { db } = store;
   let clock: EmulatorClock | undefined;
   let listeners: Listeners | undefined;
