@@ -97,6 +97,12 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     help: "off (default); spamassassin: score each send with SpamAssassin's spamd (started by the emulator), a spam event at or over the threshold",
   },
   'spam-threshold': { type: 'string', key: 'spamThreshold', value: 'SCORE', help: 'the SpamAssassin score that makes a message spam (default 5.0)' },
+  'from-snapshot': {
+    type: 'string',
+    key: 'fromSnapshot',
+    value: 'FILE',
+    help: 'start from a copy of a snapshot (mailyard snapshot save), with --memory or into an empty --data-dir; the file is only read',
+  },
   'max-messages': {
     type: 'string',
     key: 'maxMessages',

@@ -4,6 +4,7 @@ import { isLoopbackHost } from '../core/http/control-auth';
 import { parseServeArgs, serveUsage, UsageError } from './args';
 import { checkReceiverCommand } from './check-receiver';
 import { scenarioCommand } from './scenario';
+import { snapshotCommand } from './snapshot';
 
 const USAGE = `Mailyard ${VERSION}: an offline email delivery service emulator
 
@@ -14,6 +15,9 @@ Usage:
   mailyard check-receiver <url> [options]
                              grade your webhook receiver against what the service sends it,
                              exit 0 on pass, 1 on fail (see mailyard check-receiver --help)
+  mailyard snapshot save <file> --url URL [--without-secrets]
+                             save a running emulator's whole state; start from it with
+                             mailyard serve --from-snapshot <file> (see mailyard snapshot --help)
   mailyard --version         print the version
   mailyard --help            show this help`;
 
@@ -142,6 +146,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       return scenarioCommand(rest, io);
     case 'check-receiver':
       return checkReceiverCommand(rest, io);
+    case 'snapshot':
+      return snapshotCommand(rest, io);
     case '--version':
     case '-v':
       io.out(VERSION);

@@ -168,6 +168,8 @@ export const EmulatorConfigSchema = z
         }
       })
       .optional(),
+    /** Start from a copy of this snapshot (`mailyard snapshot save`): with `memory`, or into a data directory that holds no store yet. The file is only read. */
+    fromSnapshot: z.string().trim().min(1, 'must not be empty').optional(),
     /** How often (wall time) retention checks the limits and the store checks whether it is idle. */
     retentionIntervalMs: z.number().int().positive().default(1_000),
     /** How long the store must see no write before it shrinks its WAL and frees unused pages (docs/storage.md). */

@@ -13,7 +13,7 @@ import { receiverCheckOperations } from './control/receiver-checks';
 import { resetOperations } from './control/reset';
 import { scenarioFileRoutes, scenarioOperations } from './control/scenarios';
 import { simulationOperations } from './control/simulation';
-import { storeOperations } from './control/store';
+import { storeFileRoutes, storeOperations } from './control/store';
 import { suppressionOperations } from './control/suppressions';
 import { defineOperations, defineRoutes } from './operation';
 import { domainOperations } from './service/domains';
@@ -53,6 +53,6 @@ export type ServiceOperations = typeof serviceOperations;
 export type ControlOperations = typeof controlOperations;
 
 /** The control API's routes that answer files, a preview or a stream: in the OpenAPI document, handled by hand. */
-export const documentedRoutes = defineRoutes({ ...messageFileRoutes, ...imapFileRoutes, ...scenarioFileRoutes });
+export const documentedRoutes = defineRoutes({ ...messageFileRoutes, ...imapFileRoutes, ...scenarioFileRoutes, ...storeFileRoutes });
 
 export type DocumentedRoutes = typeof documentedRoutes;

@@ -1,8 +1,12 @@
+import { readFile } from 'node:fs/promises';
 import { expect, sendEmail, test, watchErrors } from './fixtures';
 
 test.use({ serveArgs: ['--max-messages', '2'] });
 
-test('Settings: the Store section shows the size, the limits in force and what was pruned; new limits set there apply at once', async ({ served, page }) => {
+test('Settings: the Store section shows the size, the limits in force and what was pruned; new limits set there apply at once; a snapshot downloads', async ({
+  served,
+  page,
+}) => {
   const errors = watchErrors(page);
   for (const n of [1, 2, 3]) await sendEmail(page, served, `r${n}@example.org`, `m${n}`);
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -19,6 +23,10 @@ test('Settings: the Store section shows the size, the limits in force and what w
   await expect(store.getByRole('status')).toHaveText('Limits set: kept for the next start');
   await expect(store.getByTestId('store-limits')).toContainText('the newest 1 message, none older than 30d');
   await expect(store.getByTestId('store-pruned')).toContainText('2 messages');
+  // A snapshot downloads while the emulator runs.
+  const [download] = await Promise.all([page.waitForEvent('download'), store.getByRole('link', { name: 'Download without secrets' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^mailyard-.*-without-secrets\.snapshot$/);
+  expect((await readFile((await download.path())!)).subarray(0, 15).toString()).toBe('SQLite format 3');
   await store.screenshot({ path: test.info().outputPath('store-section.png') });
   expect(errors).toEqual([]);
 });

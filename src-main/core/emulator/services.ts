@@ -59,6 +59,7 @@ import { TemplatesRepo } from '../store/templates.repo';
 import { UnitOfWork } from '../store/unit-of-work';
 import type { WebhooksRepo } from '../store/webhooks.repo';
 import { buildRetention } from './retention';
+import { SnapshotService } from '../services/snapshot/snapshot.service';
 import type { StoreSpace } from '../store/store-space';
 import { WriteBatcher } from '../store/write-batcher';
 import { attemptTransport, registerDeliveryTargets } from './delivery';
@@ -136,10 +137,12 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
 
   // Mailers and the protocol adapters that serve them: IMAP watches, the SMTP relay.
   const mailersRepo = new MailersRepo(db);
+  // The key that seals mailer secrets (a snapshot with secrets carries it).
+  const secretKeys = f.seams.secretKeys ?? (f.dataDir === null ? memoryKeyStore() : fileKeyStore(f.dataDir));
   const mailers = new MailersService({
     repo: mailersRepo,
     clock,
-    secrets: new SecretBox(f.seams.secretKeys ?? (f.dataDir === null ? memoryKeyStore() : fileKeyStore(f.dataDir))),
+    secrets: new SecretBox(secretKeys),
     dispatcher,
     checkUrl: (url, path) => checkUrl(urlPolicy, url, path),
     checkSmtpHost: (host, path) => checkServerHost(urlPolicy, host, path),
@@ -324,6 +327,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     reset,
     // Retention: the store held to --max-messages and --max-age (services/retention).
     retention: buildRetention(f),
+    snapshots: new SnapshotService({ db, clock, version: VERSION, mailerKey: () => secretKeys.load() }),
     catchers: new CatchersService({
       repo: new CatchersRepo(db),
       clock,

@@ -27,6 +27,8 @@ export interface OpenStore {
 export interface OpenStoreOptions {
   nativeBinding?: string;
   logger: Logger;
+  /** A store in memory starts as these bytes (a snapshot's, see snapshot-start.ts). */
+  startFrom?: Buffer;
   /** How long without a write before the store gives disk back (store-compaction.ts; default 5 s). */
   idleMs?: number;
 }
@@ -42,6 +44,7 @@ export async function openStore(dataDir: string | null, options: OpenStoreOption
     let upgraded: StoreUpgrade | undefined;
     db = openDatabase(dataDir, {
       nativeBinding: options.nativeBinding,
+      startFrom: options.startFrom,
       onUpgrade: (upgrade) => {
         upgraded = upgrade;
         options.logger.info(

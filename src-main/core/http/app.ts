@@ -31,6 +31,7 @@ import type { StatsService } from '../services/stats.service';
 import type { WebhooksService } from '../services/webhooks.service';
 import type { CatchersService } from '../services/catchers/catchers.service';
 import type { RetentionService } from '../services/retention/retention.service';
+import type { SnapshotService } from '../services/snapshot/snapshot.service';
 import type { SmtpRelay } from '../smtp/relay';
 import type { LiveBus } from '../live-bus';
 import { appError } from '../error-catalogue';
@@ -55,7 +56,7 @@ import { trackingRoutes } from './routes/tracking.routes';
 import { receiverCheckHandlers } from './routes/receiver-checks.routes';
 import { simulationHandlers } from './routes/simulation.routes';
 import { scenarioFileHandlers, scenarioHandlers } from './routes/scenarios.routes';
-import { storeHandlers } from './routes/store.routes';
+import { storeFileHandlers, storeHandlers } from './routes/store.routes';
 import { streamHandlers } from './routes/stream.routes';
 import { suppressionHandlers } from './routes/suppressions.routes';
 import { webhookHandlers } from './routes/webhooks.routes';
@@ -95,6 +96,8 @@ export interface HttpServices {
   catchers: CatchersService;
   /** The store's size and retention limits. */
   retention: RetentionService;
+  /** Snapshots of the whole state (the download). */
+  snapshots: SnapshotService;
 }
 
 export interface HttpAppDeps {
@@ -308,6 +311,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       ...messageFileHandlers(services.messages),
       ...mailerFileHandlers(services.mailers),
       ...scenarioFileHandlers(services.scenarios),
+      ...storeFileHandlers(services.snapshots),
       ...streamHandlers(control, deps.live, (request) => access.allows(request)),
     });
   });

@@ -145,6 +145,8 @@ export interface OpenDatabaseOptions {
   schemaImage?: SchemaImage | null;
   /** Told before an existing store is brought to the current schema (see migrate). */
   onUpgrade?: (upgrade: StoreUpgrade) => void;
+  /** A store in memory starts as these bytes (a snapshot's) instead of as a new store; migrations bring it up to date. */
+  startFrom?: Buffer;
   /** Told when a store of an earlier version is rewritten into auto_vacuum INCREMENTAL mode (see toIncrementalVacuum). */
   onCompactionMode?: (phase: 'start' | 'done' | 'failed', err?: unknown) => void;
 }
@@ -160,11 +162,11 @@ export function openDatabase(dataDir: string | null, options: OpenDatabaseOption
     makePrivateFile(file);
   }
   // A new store (in memory, or an empty file: a new database to SQLite) starts as the image.
-  const fromImage = image !== null && image.version > 0 && (dataDir === null || statSync(file).size === 0);
+  const fromImage = image !== null && image.version > 0 && options.startFrom === undefined && (dataDir === null || statSync(file).size === 0);
   const startImage = fromImage ? schemaImageBytes(image) : undefined;
   if (startImage !== undefined && dataDir !== null) writeFileSync(file, startImage);
   const db = new Database(
-    dataDir === null && startImage !== undefined ? startImage : file,
+    dataDir === null ? (options.startFrom ?? startImage ?? file) : file,
     options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
   );
   try {

@@ -122,6 +122,18 @@ export function StoreSection() {
         0 is no limit. An age is a number and a unit: 12h, 30d, 2w (emulator clock). The oldest messages beyond the limits are removed with their events,
         deliveries, tracking and search entries. <code>--max-messages</code> and <code>--max-age</code> given at start win over what is set here.
       </p>
+      <p className="form-row">
+        <a className="button" href="/emulator/snapshot" download>
+          Download snapshot
+        </a>
+        <a className="button" href="/emulator/snapshot?secrets=false" download>
+          Download without secrets
+        </a>
+        <span className="muted small">
+          The whole state in one file: <code>mailyard serve --from-snapshot FILE</code> starts from it. It holds the API keys, signing secrets, DKIM keys and
+          mailer passwords unless saved without secrets.
+        </span>
+      </p>
     </section>
   );
 }

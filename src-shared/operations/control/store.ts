@@ -1,6 +1,7 @@
 import { dataResponse } from '../../schemas/common';
 import { SetRetentionBody, StoreUsage } from '../../schemas/store';
-import { defineOperations } from '../operation';
+import { z } from 'zod';
+import { defineOperations, defineRoutes } from '../operation';
 
 /** The store itself (`/emulator/store`): its size and the retention limits (docs/storage.md). */
 export const storeOperations = defineOperations({
@@ -22,5 +23,23 @@ export const storeOperations = defineOperations({
     body: SetRetentionBody,
     response: dataResponse(StoreUsage),
     errors: [415],
+  },
+});
+
+/** The snapshot download (`/emulator/snapshot`): a file, handled by hand. */
+export const storeFileRoutes = defineRoutes({
+  downloadSnapshot: {
+    method: 'GET',
+    path: '/emulator/snapshot',
+    summary:
+      "A snapshot of the whole state, written while the emulator runs: one SQLite file that `mailyard serve --from-snapshot FILE` starts from. It holds the accounts' API keys, signing secrets, DKIM keys and mailer passwords and tokens unless secrets=false (new API keys and DKIM keys then, no signing secrets, no mailer passwords or tokens)",
+    tag: 'Emulator',
+    auth: 'none',
+    query: z.object({ secrets: z.enum(['true', 'false']).default('true') }),
+    answer: {
+      mediaType: 'application/vnd.sqlite3',
+      description: 'The snapshot file (Content-Disposition: attachment)',
+      schema: { type: 'string', format: 'binary' },
+    },
   },
 });
