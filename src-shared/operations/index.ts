@@ -13,6 +13,7 @@ import { receiverCheckOperations } from './control/receiver-checks';
 import { resetOperations } from './control/reset';
 import { scenarioFileRoutes, scenarioOperations } from './control/scenarios';
 import { simulationOperations } from './control/simulation';
+import { mailFileOperations } from './control/mail-files';
 import { storeFileRoutes, storeOperations } from './control/store';
 import { suppressionOperations } from './control/suppressions';
 import { defineOperations, defineRoutes } from './operation';
@@ -38,6 +39,7 @@ export const controlOperations = defineOperations({
   ...emulatorOperations,
   ...resetOperations,
   ...storeOperations,
+  ...mailFileOperations,
   ...messageOperations,
   ...messageCheckOperations,
   ...simulationOperations,

@@ -60,6 +60,7 @@ import { UnitOfWork } from '../store/unit-of-work';
 import type { WebhooksRepo } from '../store/webhooks.repo';
 import { buildRetention } from './retention';
 import { SnapshotService } from '../services/snapshot/snapshot.service';
+import { MailImport } from '../services/mail-files/mail-import';
 import type { StoreSpace } from '../store/store-space';
 import { WriteBatcher } from '../store/write-batcher';
 import { attemptTransport, registerDeliveryTargets } from './delivery';
@@ -327,6 +328,11 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     reset,
     // Retention: the store held to --max-messages and --max-age (services/retention).
     retention: buildRetention(f),
+    mailImport: new MailImport({
+      capture: (mail) => new MailIntake({ email, inbound }).accept(mail),
+      accountIdOr404: (id) => accounts.accountIdOr404(id),
+      maxMessageBytes: config.maxMessageBytes,
+    }),
     snapshots: new SnapshotService({ db, clock, version: VERSION, mailerKey: () => secretKeys.load() }),
     catchers: new CatchersService({
       repo: new CatchersRepo(db),

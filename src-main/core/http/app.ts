@@ -32,6 +32,7 @@ import type { WebhooksService } from '../services/webhooks.service';
 import type { CatchersService } from '../services/catchers/catchers.service';
 import type { RetentionService } from '../services/retention/retention.service';
 import type { SnapshotService } from '../services/snapshot/snapshot.service';
+import type { MailImport } from '../services/mail-files/mail-import';
 import type { SmtpRelay } from '../smtp/relay';
 import type { LiveBus } from '../live-bus';
 import { appError } from '../error-catalogue';
@@ -56,6 +57,7 @@ import { trackingRoutes } from './routes/tracking.routes';
 import { receiverCheckHandlers } from './routes/receiver-checks.routes';
 import { simulationHandlers } from './routes/simulation.routes';
 import { scenarioFileHandlers, scenarioHandlers } from './routes/scenarios.routes';
+import { mailFileHandlers } from './routes/mail-files.routes';
 import { storeFileHandlers, storeHandlers } from './routes/store.routes';
 import { streamHandlers } from './routes/stream.routes';
 import { suppressionHandlers } from './routes/suppressions.routes';
@@ -98,6 +100,8 @@ export interface HttpServices {
   retention: RetentionService;
   /** Snapshots of the whole state (the download). */
   snapshots: SnapshotService;
+  /** Messages brought in from files (`mailyard import`). */
+  mailImport: MailImport;
 }
 
 export interface HttpAppDeps {
@@ -306,6 +310,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       ...receiverCheckHandlers(services.receiverChecks),
       ...catcherHandlers(services.catchers),
       ...storeHandlers(services.retention),
+      ...mailFileHandlers(services.mailImport),
     });
     registerRoutes(control, documentedRoutes, {
       ...messageFileHandlers(services.messages),
