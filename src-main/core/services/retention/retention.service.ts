@@ -1,8 +1,8 @@
-import { setImmediate as turn } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { StoreUsage } from '../../../../src-shared/schemas/store';
 import { isoTimestamp, type EmulatorClock } from '../../clock';
-import type { RetentionRepo } from '../../store/retention.repo';
+import type { CopyBound, RetentionRepo } from '../../store/retention.repo';
 import { isStoreFull } from '../../store/store-space';
 import type { RetentionLimits } from './limits';
 
@@ -10,8 +10,9 @@ import type { RetentionLimits } from './limits';
 export const RETENTION_LIMITS_KEY = 'retention_limits';
 
 /**
- * Copies removed in one transaction: about 5 ms on the 2-core build machine (the search indexes'
- * rows are most of it), so a message arriving meanwhile waits at most that long (test/bench/prune).
+ * Copies removed in one transaction, with everything that is theirs (the search indexes' rows are
+ * most of the work): few enough that a message arriving meanwhile waits only for a short commit
+ * (test/bench/prune.bench.ts measures intake while sweeps run).
  */
 export const PRUNE_BATCH = 100;
 
@@ -105,27 +106,48 @@ export class RetentionService {
     let copies = 0;
     let deliveries = 0;
     let requests = 0;
+    // Where the copies beyond the limit end, counted once and pruned up to in batches; counted again
+    // once reached (copies may have come meanwhile). Counting reads `maxMessages` entries of an index.
+    let countBound: CopyBound | undefined;
+    let recount = true;
     for (;;) {
-      // Counting reads `maxMessages` entries of an index: only after something changed.
       const changes = this.deps.totalChanges();
-      const keep = maxMessages > 0 && changes !== this.changesSeen ? maxMessages : 0;
-      const byCount = keep > 0 ? repo.copiesBeyond(keep) : undefined;
-      const bound = ageCut > 0 && (byCount === undefined || byCount.createdMs < ageCut) ? { createdMs: ageCut - 1, key: Number.MAX_SAFE_INTEGER } : byCount;
+      // Only after something changed since the store was last found within its limits.
+      const counting = maxMessages > 0 && recount && changes !== this.changesSeen;
+      if (counting) countBound = repo.copiesBeyond(maxMessages);
+      const keep = counting ? maxMessages : 0;
+      const batchStarted = performance.now();
+      const bound =
+        ageCut > 0 && (countBound === undefined || countBound.createdMs < ageCut) ? { createdMs: ageCut - 1, key: Number.MAX_SAFE_INTEGER } : countBound;
       const batch = bound === undefined ? undefined : repo.pruneCopies(bound, PRUNE_BATCH);
       const d = repo.pruneDeliveries(keep, ageCut, PRUNE_BATCH);
       const r = repo.pruneCatcherRequests(keep, ageCut > 0 ? isoTimestamp(ageCut) : null, PRUNE_BATCH);
       copies += batch?.copies ?? 0;
       deliveries += (batch?.deliveries ?? 0) + d;
       requests += r;
+      // The totals follow each batch (the Settings screen reads them while a long sweep goes on).
+      this.addToTotals(batch?.copies ?? 0, (batch?.deliveries ?? 0) + d, r);
       if ((batch?.copies ?? 0) === 0 && d === 0 && r === 0) {
+        if (!recount) {
+          recount = true;
+          continue;
+        }
         // Within the limits as of these changes.
         this.changesSeen = changes;
         break;
       }
+      recount = (batch?.copies ?? 0) < PRUNE_BATCH;
       if (this.stopped) break;
-      // Intake and the workers run between batches.
-      await turn();
+      // Intake and the workers run between batches: as long as a batch took, so that a long sweep
+      // takes at most about half of the main thread from them.
+      await sleep(Math.max(1, performance.now() - batchStarted));
     }
+    if (copies + deliveries + requests === 0) return;
+    this.deps.logger.info({ copies, deliveries, catcherRequests: requests }, 'pruned the oldest mail beyond the retention limits');
+    this.deps.pruned({ ...this.totals });
+  }
+
+  private addToTotals(copies: number, deliveries: number, requests: number): void {
     if (copies + deliveries + requests === 0) return;
     this.totals = {
       copies: this.totals.copies + copies,
@@ -133,8 +155,6 @@ export class RetentionService {
       catcher_requests: this.totals.catcher_requests + requests,
       last_at: isoTimestamp(this.deps.clock.now()),
     };
-    this.deps.logger.info({ copies, deliveries, catcherRequests: requests }, 'pruned the oldest mail beyond the retention limits');
-    this.deps.pruned({ ...this.totals });
   }
 
   /** Stops the checks; a sweep under way ends after its batch. */
