@@ -60,6 +60,9 @@ import { StatsRepo } from '../store/stats.repo';
 import { TemplatesRepo } from '../store/templates.repo';
 import { UnitOfWork } from '../store/unit-of-work';
 import type { WebhooksRepo } from '../store/webhooks.repo';
+import { buildRetention } from './retention';
+import { SnapshotService } from '../services/snapshot/snapshot.service';
+import { MailImport } from '../services/mail-files/mail-import';
 import type { StoreSpace } from '../store/store-space';
 import { WriteBatcher } from '../store/write-batcher';
 import { attemptTransport, registerDeliveryTargets } from './delivery';
@@ -137,10 +140,12 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
 
   // Mailers and the protocol adapters that serve them: IMAP watches, the SMTP relay.
   const mailersRepo = new MailersRepo(db);
+  // The key that seals mailer secrets (a snapshot with secrets carries it).
+  const secretKeys = f.seams.secretKeys ?? (f.dataDir === null ? memoryKeyStore() : fileKeyStore(f.dataDir));
   const mailers = new MailersService({
     repo: mailersRepo,
     clock,
-    secrets: new SecretBox(f.seams.secretKeys ?? (f.dataDir === null ? memoryKeyStore() : fileKeyStore(f.dataDir))),
+    secrets: new SecretBox(secretKeys),
     dispatcher,
     checkUrl: (url, path) => checkUrl(urlPolicy, url, path),
     checkSmtpHost: (host, path) => checkServerHost(urlPolicy, host, path),
@@ -326,6 +331,14 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     imap,
     stats: new StatsService({ repo: new StatsRepo(db), clock }),
     reset,
+    // Retention: the store held to --max-messages and --max-age (services/retention).
+    retention: buildRetention(f),
+    mailImport: new MailImport({
+      capture: (mail) => new MailIntake({ email, inbound }).accept(mail),
+      accountIdOr404: (id) => accounts.accountIdOr404(id),
+      maxMessageBytes: config.maxMessageBytes,
+    }),
+    snapshots: new SnapshotService({ db, clock, version: VERSION, mailerKey: () => secretKeys.load() }),
     catchers: new CatchersService({
       repo: new CatchersRepo(db),
       clock,

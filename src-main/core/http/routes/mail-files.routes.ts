@@ -1,0 +1,10 @@
+import type { MailImport } from '../../services/mail-files/mail-import';
+import type { ControlHandlers } from '../operation-route';
+import { ok } from '../respond';
+
+/** `/emulator/messages/import`: a message from a file, captured as if over SMTP. */
+export function mailFileHandlers(mailImport: MailImport) {
+  return {
+    importMessage: async ({ body }) => ok('Message captured', await mailImport.import(Buffer.from(body.raw, 'base64'), body.account_id)),
+  } satisfies Partial<ControlHandlers>;
+}
