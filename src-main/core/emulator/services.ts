@@ -334,7 +334,7 @@ export function buildServices(f: ServiceFoundations): { services: EmulatorServic
     // Retention: the store held to --max-messages and --max-age (services/retention).
     retention: buildRetention(f),
     mailImport: new MailImport({
-      capture: (mail) => new MailIntake({ email, inbound }).accept(mail),
+      capture: async (mail) => (await new MailIntake({ email, inbound, tagsPlusAddresses: config.tagsPlusAddresses }).accept(mail)).refIds,
       accountIdOr404: (id) => accounts.accountIdOr404(id),
       maxMessageBytes: config.maxMessageBytes,
     }),
