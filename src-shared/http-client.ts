@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ErrorResponse } from './schemas/common';
+import { AnyErrorResponse, type ErrorResponse } from './schemas/common';
 import type { Fetch } from './fetch-types';
 import type { Operation } from './operations';
 
@@ -19,9 +19,9 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 
-  /** Each field problem of `details.fields` as `{path, message}`, in the order the server listed them. */
+  /** Each field problem of `fields` as `{path, message}`, in the order the server listed them. */
   get fieldErrors(): Array<{ path: string; message: string }> {
-    return Object.entries(this.body.details?.fields ?? {}).map(([path, message]) => ({ path, message }));
+    return Object.entries(this.body.fields ?? {}).map(([path, message]) => ({ path, message }));
   }
 }
 
@@ -36,6 +36,24 @@ export interface HttpClientOptions {
    * parameters, nulls for optional fields), when it ignored anything.
    */
   onIgnored?: (paths: string[], op: Operation) => void;
+  /**
+   * Told what a `/v1` answer says the real service would refuse (`X-Mailyard-Warning`: docs/warnings.md),
+   * when it says anything. A throw here fails the call, though the request was done.
+   */
+  onWarning?: (warnings: string[], op: Operation) => void;
+}
+
+/** The response header naming what of a `/v1` request the real service would refuse (Mailyard took it). */
+export const WARNING_HEADER = 'X-Mailyard-Warning';
+/** Between two warnings of the header. */
+export const WARNING_SEPARATOR = ' | ';
+
+/** The header's warnings, one string each. */
+export function parseWarningHeader(value: string | null | undefined): string[] {
+  return (value ?? '')
+    .split(WARNING_SEPARATOR)
+    .map((w) => w.trim())
+    .filter((w) => w !== '');
 }
 
 /** The response header naming what a lenient `/v1` request had ignored. */
@@ -100,11 +118,13 @@ export class HttpClient {
       json = undefined;
     }
     if (!res.ok) {
-      const parsed = ErrorResponse.safeParse(json);
+      const parsed = AnyErrorResponse.safeParse(json);
       throw new ApiError(res.status, parsed.success ? parsed.data : { success: false, error: text || res.statusText });
     }
     const ignored = parseIgnoredHeader(res.headers.get(IGNORED_HEADER));
     if (ignored.length > 0) this.options.onIgnored?.(ignored, op);
+    const warnings = parseWarningHeader(res.headers.get(WARNING_HEADER));
+    if (warnings.length > 0) this.options.onWarning?.(warnings, op);
     return op.response.parse(json) as CallOutput<O>;
   }
 }

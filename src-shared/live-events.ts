@@ -3,6 +3,7 @@ import type { AttemptRecord, DeliverySummary } from './schemas/dispatch';
 import type { ImapMessageSummary } from './schemas/mailers';
 import type { AccountRecord, StoreSpace } from './schemas/emulator';
 import type { MessageSummary } from './schemas/messages';
+import type { PrunedTotals } from './schemas/store';
 import type { ScenarioRun } from './scenario/report';
 
 /**
@@ -36,6 +37,8 @@ export interface LiveEventMap {
   'imap.message': ImapMessageSummary;
   /** The disk of the data directory was found full, or has room again. */
   'store.changed': StoreSpace;
+  /** Retention removed the oldest mail beyond its limits: the totals since the start. */
+  'store.pruned': PrunedTotals;
   /** A QA scenario run started, progressed (at most ~4 a second) or finished. */
   'scenario.updated': ScenarioRun;
   /** A catcher received a request (recorded before it is answered). */
@@ -58,6 +61,7 @@ export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
   'mailer.updated',
   'imap.message',
   'store.changed',
+  'store.pruned',
   'scenario.updated',
   'catcher.request',
   'account.created',

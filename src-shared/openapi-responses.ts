@@ -10,7 +10,7 @@ import type { ControlOperations, Operation, ServiceOperations } from './operatio
 const CROSS_SITE = 'a request a browser marks as sent by a page of another site (Sec-Fetch-Site cross-site or same-site, or a foreign Origin)';
 
 const COMMON: Record<number, string> = {
-  400: 'Bad Request: malformed JSON, wrong types, missing fields or a broken rule (`details.fields` names each problem)',
+  400: 'Bad Request: malformed JSON, wrong types, missing fields or a broken rule (`fields` names each problem by its path, `details` in a sentence)',
   404: 'Not Found: the addressed resource does not exist',
   408: 'Request Timeout: the request headers or body did not arrive in time (the connection is then closed)',
   409: 'Conflict: the resource already exists, or the state does not allow the change',

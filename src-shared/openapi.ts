@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorStatuses } from './openapi-responses';
 import type { DocumentedRoute, Operation } from './operations';
-import { ErrorResponse } from './schemas/common';
+import { ErrorResponse, WebhookErrorResponse } from './schemas/common';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -91,10 +91,10 @@ function completeAlternatives(components: Record<string, JsonSchema>): void {
   }
 }
 
-/** The error bodies: `details` always present on the webhook calls, `records` on the domain calls (API.md part 0). */
+/** The error bodies: `details` an object, always present, on the webhook calls; `records` on the domain calls. */
 const ERROR_SCHEMAS = {
   plain: ErrorResponse,
-  details: ErrorResponse.required({ details: true }).meta({ id: 'ErrorResponseWithDetails' }),
+  details: WebhookErrorResponse,
   records: ErrorResponse.required({ records: true }).meta({ id: 'ErrorResponseWithRecords' }),
 } as const;
 

@@ -52,7 +52,7 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
   'strict-requests': {
     type: 'boolean',
     key: 'strictRequests',
-    help: '/v1 refuses unknown fields and query parameters, and null for optional fields (400), where by default they are ignored and named in X-Mailyard-Ignored',
+    help: '/v1 refuses what the real service refuses and Mailyard otherwise takes with a warning (X-Mailyard-Warning: an unverified sender, an empty subject, an attachment without type, an SMTP configuration without username and password, a date without a time), and unknown fields and query parameters and null for optional fields (400), otherwise ignored and named in X-Mailyard-Ignored',
   },
   'smtp-auth': {
     type: 'string',
@@ -113,6 +113,24 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     help: "off (default); spamassassin: score each send with SpamAssassin's spamd (started by the emulator), a spam event at or over the threshold",
   },
   'spam-threshold': { type: 'string', key: 'spamThreshold', value: 'SCORE', help: 'the SpamAssassin score that makes a message spam (default 5.0)' },
+  'from-snapshot': {
+    type: 'string',
+    key: 'fromSnapshot',
+    value: 'FILE',
+    help: 'start from a copy of a snapshot (mailyard snapshot save), with --memory or into an empty --data-dir; the file is only read',
+  },
+  'max-messages': {
+    type: 'string',
+    key: 'maxMessages',
+    value: 'N',
+    help: 'keep the newest N messages; older ones are pruned with their events and deliveries (default 20000 with a data directory, no limit with --memory; 0: no limit)',
+  },
+  'max-age': {
+    type: 'string',
+    key: 'maxAge',
+    value: 'AGE',
+    help: 'prune messages older than AGE on the emulator clock, e.g. 12h, 30d, 2w (default 0: no limit)',
+  },
   'log-level': { type: 'string', key: 'logLevel', value: 'LEVEL', help: `one of ${LOG_LEVELS.join(', ')} (default info)` },
 };
 

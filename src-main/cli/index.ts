@@ -4,6 +4,8 @@ import { isLoopbackHost } from '../core/http/control-auth';
 import { parseServeArgs, serveUsage, UsageError } from './args';
 import { checkReceiverCommand } from './check-receiver';
 import { scenarioCommand } from './scenario';
+import { exportCommand, importCommand } from './mail-files';
+import { snapshotCommand } from './snapshot';
 
 const USAGE = `Mailyard ${VERSION}: an offline email delivery service emulator
 
@@ -14,6 +16,13 @@ Usage:
   mailyard check-receiver <url> [options]
                              grade your webhook receiver against what the service sends it,
                              exit 0 on pass, 1 on fail (see mailyard check-receiver --help)
+  mailyard snapshot save <file> --url URL [--without-secrets]
+                             save a running emulator's whole state; start from it with
+                             mailyard serve --from-snapshot <file> (see mailyard snapshot --help)
+  mailyard import <path>... --url URL
+                             capture .eml files, folders and mbox files as if over SMTP
+  mailyard export <file> --url URL [--query Q]
+                             write the messages a search finds as an mbox
   mailyard --version         print the version
   mailyard --help            show this help`;
 
@@ -142,6 +151,12 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       return scenarioCommand(rest, io);
     case 'check-receiver':
       return checkReceiverCommand(rest, io);
+    case 'snapshot':
+      return snapshotCommand(rest, io);
+    case 'import':
+      return importCommand(rest, io);
+    case 'export':
+      return exportCommand(rest, io);
     case '--version':
     case '-v':
       io.out(VERSION);

@@ -87,8 +87,11 @@ async function overHttp(
     };
   };
   const started = await call('POST', '/emulator/scenarios/runs', request);
+  // A file's problems are `errors`; an emulator of an earlier version put them under `details`.
   if (started.status === 400)
-    return { badFile: started.json?.details?.errors ?? [{ path: '', line: null, column: null, message: started.json?.error ?? started.text }] };
+    return {
+      badFile: started.json?.errors ?? started.json?.details?.errors ?? [{ path: '', line: null, column: null, message: started.json?.error ?? started.text }],
+    };
   if (started.status === 403 || started.status === 404 || started.status === 409) return { refused: String(started.json?.error ?? started.text) };
   if (started.status !== 202) throw new Error(`the emulator answered ${started.status}: ${started.json?.error ?? started.text}`);
   const id = (started.json.data as ScenarioRun).id;

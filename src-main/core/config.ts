@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { PAYLOAD_FORMATS } from '../../src-shared/payload-format';
 import { ApiKey } from '../../src-shared/schemas/common';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './dispatch/retry-policy';
+import { parseMaxAge } from '../../src-shared/retention';
 
 /** A port number; from the command line or environment it arrives as digits. */
 /** The largest SMTP message size that may be set: a message is held whole in memory while it is stored. */
@@ -177,6 +178,36 @@ export const EmulatorConfigSchema = z
       .int()
       .positive()
       .default(100 * 1024 * 1024),
+    /**
+     * Retention: the newest copies kept at most (older ones are pruned with everything that is theirs);
+     * 0 keeps every copy. Not given: DEFAULT_MAX_MESSAGES in a data directory, no limit in memory
+     * (services/retention). The same number bounds the webhook deliveries and the catchers' requests.
+     */
+    maxMessages: z
+      .preprocess(
+        (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+        z.number({ error: 'must be a whole number (0: no limit)' }).int('must be a whole number').nonnegative('must be 0 (no limit) or more'),
+      )
+      .optional(),
+    /** Retention: copies (and deliveries, catcher requests) older than this on the emulator clock are pruned: `30d`, `12h`, or milliseconds; 0 for no limit. */
+    maxAge: z
+      .union([z.number().int().nonnegative(), z.string()])
+      .transform((value, ctx) => {
+        if (typeof value === 'number') return value;
+        try {
+          return parseMaxAge(value);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+    /** Start from a copy of this snapshot (`mailyard snapshot save`): with `memory`, or into a data directory that holds no store yet. The file is only read. */
+    fromSnapshot: z.string().trim().min(1, 'must not be empty').optional(),
+    /** How often (wall time) retention checks the limits and the store checks whether it is idle. */
+    retentionIntervalMs: z.number().int().positive().default(1_000),
+    /** How long the store must see no write before it shrinks its WAL and frees unused pages (docs/storage.md). */
+    storeIdleMs: z.number().int().positive().default(5_000),
     /** `spamassassin`: each new copy is scored by SpamAssassin (spamd, started by the emulator); at or over the threshold its recipient gets a `spam` event. */
     spamFilter: z.enum(['off', 'spamassassin'], { error: 'must be off or spamassassin' }).default('off'),
     /** The SpamAssassin score at and over which a message is spam (its `required_score`). */

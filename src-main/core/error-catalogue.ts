@@ -11,7 +11,7 @@ import { withThousands } from '../../src-shared/format';
 /**
  * One error the emulator answers. `code` sets the HTTP status (ERROR_STATUS); `message` is the body's
  * `error`, a function of the entry's parameters when the words carry values; `fields` the problems
- * listed by path under `details.fields`; `extras` what the body carries beside them.
+ * listed by path under `fields` (and named in the `details` sentence); `extras` what the body carries beside them.
  */
 export interface ErrorEntry<P extends object> {
   readonly code: ErrorCode;
@@ -154,11 +154,13 @@ export const ERRORS = {
   }),
 
   // Sending
-  /** `--strict-senders`. */
+  /** `--strict-senders`, or `--strict-requests` (the option that refused it is named). */
   senderDomainUnverified: entry({
     code: 'forbidden',
     message: UNAUTHORIZED_FROM_EMAIL,
-    fields: ({ domain }: { domain: string }) => [{ path: 'from.email', message: `${domain} is not a verified domain of this account (--strict-senders)` }],
+    fields: ({ domain, option }: { domain: string; option: '--strict-senders' | '--strict-requests' }) => [
+      { path: 'from.email', message: `${domain} is not a verified domain of this account (${option})` },
+    ],
     realService: true,
   }),
   /** A domain's `mailer_id` sends for that domain only. */
@@ -326,13 +328,13 @@ export const ERRORS = {
   invalidDeliveryFaults: entry({ code: 'validation', message: 'Invalid delivery faults', fields: ({ errors }: { errors: readonly FieldError[] }) => errors }),
 
   // QA scenarios
-  /** `first` is the first problem with its place in the file; every problem is in `fields` and `details.errors`. */
+  /** `first` is the first problem with its place in the file; every problem is in `fields` and `errors`. */
   scenarioFileInvalid: entry({
     code: 'validation',
     message: ({ count, first }: { count: number; first: string; fields: readonly FieldError[]; errors: readonly ScenarioFileError[] }) =>
       `the scenario file has ${count} problem${count === 1 ? '' : 's'}: ${first}`,
     fields: ({ fields }) => fields,
-    extras: ({ errors }) => ({ details: { errors } }),
+    extras: ({ errors }) => ({ errors }),
   }),
   postedAppRefused: entry({
     code: 'forbidden',

@@ -1,9 +1,9 @@
 import type { ErrorCode, FieldError } from '../../src-shared/errors';
 
-/** What some operations add to the error body beside `error` (the domain calls' `records`, a webhook call's `details`). */
+/** What some errors add to the error body beside `error`: the domain calls' `records`, a scenario file's located `errors`. */
 export interface ErrorExtras {
-  details?: Record<string, unknown>;
   records?: Record<string, unknown>;
+  errors?: readonly unknown[];
 }
 
 /**

@@ -51,6 +51,13 @@ export interface StartMailyardOptions extends Omit<EmulatorConfigInput, 'memory'
   clockStart?: string | undefined;
   /** Serve the web UI at `url`, to look at a test while it runs (default: true). */
   ui?: boolean | undefined;
+  /**
+   * Fail on anything the real service would refuse (docs/warnings.md): the emulator runs with
+   * `strictRequests`, so such a request (your app's, or `yard.service`'s) gets the service's refusal
+   * instead of a 200 with `X-Mailyard-Warning`, and the code path that sent it fails as in production.
+   * Unknown fields are refused too. Default false.
+   */
+  strict?: boolean | undefined;
 }
 
 export interface Mailyard extends MailyardHelpers, AsyncDisposable {
@@ -87,12 +94,13 @@ export interface Mailyard extends MailyardHelpers, AsyncDisposable {
 export async function startMailyard(options: StartMailyardOptions = {}): Promise<Mailyard> {
   // An option given as undefined takes its default, as one left out (the spread below would not).
   const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as StartMailyardOptions;
-  const { ui = true, dataDir, ...rest } = given;
+  const { ui = true, dataDir, strict, ...rest } = given;
   const config: EmulatorConfigInput = {
     httpPort: 0,
     smtpPort: 0,
     logLevel: 'silent',
     ...rest,
+    ...(strict ? { strictRequests: true } : {}),
     ...(dataDir === undefined ? { memory: true } : { dataDir }),
   };
   checkOptions(config);

@@ -15,10 +15,11 @@ export const control = new ControlClient({ baseUrl: '', fetch: controlFetch });
 
 /**
  * The service API (`/v1`) as one account: the same requests a user's code makes, with its API key.
- * `onIgnored` hears what an answer says it ignored (`X-Mailyard-Ignored`).
+ * `onIgnored` hears what an answer says it ignored (`X-Mailyard-Ignored`), `onWarning` what the real
+ * service would have refused (`X-Mailyard-Warning`).
  */
-export function serviceAs(apiKey: string, onIgnored?: (paths: string[]) => void): ServiceClient {
-  return new ServiceClient({ baseUrl: '', apiKey, onIgnored });
+export function serviceAs(apiKey: string, onIgnored?: (paths: string[]) => void, onWarning?: (warnings: string[]) => void): ServiceClient {
+  return new ServiceClient({ baseUrl: '', apiKey, onIgnored, onWarning });
 }
 
 /** A failure in words: the API's own message when it answered, else why it could not be reached. */

@@ -27,14 +27,13 @@ const BASE = '/emulator/scenarios';
 /** What the editor validates or runs: its text, or a scenarios folder's file as it is on disk. */
 export type ScenarioRequest = { source: string; file?: string } | { path: string };
 
-/** The problems of a 400: `errors` (the contract's list), or the control API's `details.fields` by path. */
+/** The problems of a 400: `errors` (a scenario file's, located), or the error body's `fields` by path. */
 function problemsOf(body: Record<string, unknown>): ScenarioProblem[] {
-  const details = (body.details ?? {}) as Record<string, unknown>;
-  const list = (Array.isArray(body.errors) ? body.errors : Array.isArray(details.errors) ? details.errors : null) as Array<Partial<ScenarioProblem>> | null;
+  const list = (Array.isArray(body.errors) ? body.errors : null) as Array<Partial<ScenarioProblem>> | null;
   if (list) {
     return list.map((e) => ({ path: String(e.path ?? ''), line: e.line ?? null, column: e.column ?? null, message: String(e.message ?? 'is not valid') }));
   }
-  const fields = (details.fields ?? {}) as Record<string, string>;
+  const fields = (body.fields ?? {}) as Record<string, string>;
   return Object.entries(fields).map(([path, message]) => ({ path, line: null, column: null, message }));
 }
 

@@ -17,6 +17,8 @@ import { resetOperations } from './control/reset';
 import { scenarioFileRoutes, scenarioOperations } from './control/scenarios';
 import { simulationOperations } from './control/simulation';
 import { streamRoutes } from './control/stream';
+import { mailFileOperations } from './control/mail-files';
+import { storeFileRoutes, storeOperations } from './control/store';
 import { suppressionOperations } from './control/suppressions';
 import { defineOperations, defineRoutes } from './operation';
 import { domainOperations } from './service/domains';
@@ -40,6 +42,8 @@ export const serviceOperations = defineOperations({
 export const controlOperations = defineOperations({
   ...emulatorOperations,
   ...resetOperations,
+  ...storeOperations,
+  ...mailFileOperations,
   ...messageOperations,
   ...messageCheckOperations,
   ...simulationOperations,
@@ -58,6 +62,6 @@ export type ServiceOperations = typeof serviceOperations;
 export type ControlOperations = typeof controlOperations;
 
 /** The control API's routes that answer files, a preview or a stream: in the OpenAPI document, handled by hand. */
-export const documentedRoutes = defineRoutes({ ...messageFileRoutes, ...streamRoutes, ...imapFileRoutes, ...scenarioFileRoutes });
+export const documentedRoutes = defineRoutes({ ...messageFileRoutes, ...streamRoutes, ...imapFileRoutes, ...scenarioFileRoutes, ...storeFileRoutes });
 
 export type DocumentedRoutes = typeof documentedRoutes;

@@ -26,14 +26,19 @@ export const DomainName = z
   .max(DOMAIN_LIMITS.inputLength, `must be at most ${DOMAIN_LIMITS.inputLength} characters`)
   .meta({ example: 'mail.example.com' });
 
-/** A DKIM selector (RFC 6376 3.1): one or more DNS labels of letters, digits and hyphens. */
+/**
+ * A DKIM selector (RFC 6376 3.1): one or more DNS labels of letters, digits and hyphens. The empty
+ * string is a selector not given (one is generated, as the domain guide says of a missing one): clients
+ * in typed languages send `""` for a field they do not set.
+ */
 export const DkimSelector = z
   .string()
   .max(DOMAIN_LIMITS.selectorLength, `must be at most ${DOMAIN_LIMITS.selectorLength} characters`)
   .regex(
-    /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*$/,
+    /^(|(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*)$/,
     'must be DNS labels of letters, digits and hyphens (for example s1 or mail-2026)',
-  );
+  )
+  .meta({ description: 'The DKIM selector; left out or "" (not given), one is generated' });
 
 const IpAddress = z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' });
 

@@ -75,12 +75,13 @@ export const EmailAttachment = z
   });
 
 /**
- * A switch of `settings`, as the real service takes it: an object `{"enable": boolean}`. A bare boolean is
- * refused with an error that shows the object form (the real service refuses it too).
+ * A switch of `settings`, as the real service takes it: an object `{"enable": boolean}`. `enable` is
+ * optional there (REAL-SERVICE.md): `{}` is a switch left off. A bare boolean is refused with an error
+ * that shows the object form (the real service refuses it too).
  */
 const Switch = z
   .strictObject(
-    { enable: z.boolean({ error: 'must be true or false' }) },
+    { enable: z.boolean({ error: 'must be true or false' }).optional() },
     {
       error: (issue) =>
         typeof issue.input === 'boolean'
@@ -100,8 +101,8 @@ export const SendSettings = z.strictObject({
 });
 export type SendSettings = z.infer<typeof SendSettings>;
 
-/** Whether a switch of `settings` is on. */
-export const enabled = (s: { enable: boolean } | undefined): boolean => s?.enable === true;
+/** Whether a switch of `settings` is on (`{}` and a missing switch are off). */
+export const enabled = (s: { enable?: boolean } | undefined): boolean => s?.enable === true;
 
 /** `{{name}}` placeholders of templates and substitutions: a name of letters, digits, `_`, `.` and `-`. */
 export const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;

@@ -24,10 +24,18 @@ export const InboundUsername = z
 export const InboundDomainParams = z.strictObject({ domain: DomainName });
 export const InboundUsernameParams = z.strictObject({ domain: DomainName, username: InboundUsername });
 
-/** The inbound guide's `wildcard`: the route also catches mail for every subdomain of the domain. */
+/** The inbound guide's `wildcard`: the domain accepts mail for every username (no username lookup). */
 const Wildcard = z.boolean({ error: 'must be true or false' });
-/** The inbound guide's strict replies: only replies (In-Reply-To/References) to a message the account sent are posted. */
+/** The inbound guide's strict reply mode: only replies (In-Reply-To/References) to a message the account sent are accepted. */
 const StrictReplies = z.boolean({ error: 'must be true or false' });
+
+/**
+ * The inbound guide's acceptance rules (guides/inbound-email), highest first: the first that applies
+ * decides whether a recipient's mail is accepted and posted (docs/inbound.md).
+ */
+export const INBOUND_RULES = ['Wildcard Domain', 'Strict Reply Mode', 'Username Match', 'Reject'] as const;
+export const InboundRule = z.enum(INBOUND_RULES).meta({ id: 'InboundRule' });
+export type InboundRule = z.infer<typeof InboundRule>;
 
 /** configureInboundRouting (spec part 2.8, with the inbound guide's `wildcard` and `strict_replies`). */
 export const ConfigureInboundDomainBody = z
@@ -82,9 +90,9 @@ export const InboundDomainRecord = z
     url: z.string(),
     method: WebhookMethod,
     headers: z.record(z.string(), z.string()),
-    /** Also catches every subdomain (`a.b.<domain>`); an exact route of the subdomain wins. */
+    /** Accepts mail for every username of the domain (the guide's first rule); subdomains are not included. */
     wildcard: z.boolean(),
-    /** Only replies to a message the account sent are posted; other mail is accepted and not posted. */
+    /** Strict reply mode (the guide's second rule): only replies to a message the account sent are accepted. */
     strict_replies: z.boolean(),
     usernames: z.array(z.string()),
     created_at: Timestamp,
@@ -178,6 +186,9 @@ export const SimulateInboundResult = z.object({
       routed: z.boolean(),
       ref_id: z.string().nullable(),
       delivery_id: z.string().nullable(),
+      /** The inbound guide's rule that decided, by its name; null when no route has the recipient's domain. */
+      rule: InboundRule.nullable(),
+      /** Why it was not routed (starting with the rule's name); null when it was. */
       reason: z.string().nullable(),
     }),
   ),

@@ -170,6 +170,8 @@ async function startEmulator(url: string, dataDir: string): Promise<EmulatorHand
     httpPort: 0,
     smtpPort: 0,
     dataDir,
+    // Deliveries by the hundred thousand: retention's default would prune them.
+    maxMessages: 0,
     logLevel: 'silent',
     perTargetConcurrency: CONCURRENCY,
     claimBatch: CONCURRENCY * 2,

@@ -52,7 +52,7 @@ export default async function run(): Promise<boolean> {
     });
 
   const dir = await mkdtemp(join(tmpdir(), 'mailyard-bench-send-'));
-  const emu = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: dir, logLevel: 'silent' });
+  const emu = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: dir, maxMessages: 0, logLevel: 'silent' });
   const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
   const bare = Fastify({ bodyLimit: 25 * 1024 * 1024 });
   // The bare route answers as the send does: one ref_id for the request.

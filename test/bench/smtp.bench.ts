@@ -75,7 +75,7 @@ export default async function run(): Promise<boolean> {
     });
 
   const dir = await mkdtemp(join(tmpdir(), 'mailyard-bench-smtp-'));
-  const emu = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: join(dir, 'mailyard'), logLevel: 'silent' });
+  const emu = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: join(dir, 'mailyard'), maxMessages: 0, logLevel: 'silent' });
   const db = new Database(join(dir, 'mailyard', DATABASE_FILE), { readonly: true });
   const stored = () => (db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n;
   const scheduled = () => (db.prepare('SELECT (SELECT COUNT(*) FROM scheduled_events) + (SELECT COUNT(*) FROM message_events) AS n').get() as { n: number }).n;

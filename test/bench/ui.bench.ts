@@ -178,13 +178,13 @@ export default async function run(): Promise<boolean> {
     for (const size of SIZES) {
       const dir = await mkdtemp(join(tmpdir(), `mailyard-bench-ui-${size}-`));
       dirs.push(dir);
-      const first = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: dir, logLevel: 'silent' });
+      const first = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: dir, maxMessages: 0, logLevel: 'silent' });
       const accountId = first.defaultAccount.id;
       await first.close();
       const t0 = performance.now();
       fill(join(dir, DATABASE_FILE), accountId, size);
       console.log(`${size.toLocaleString()} messages stored in ${Math.round(performance.now() - t0)} ms`);
-      const emu = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: dir, logLevel: 'silent', uiDir: UI_DIR });
+      const emu = await createEmulator({ httpPort: 0, smtpPort: 0, dataDir: dir, maxMessages: 0, logLevel: 'silent', uiDir: UI_DIR });
       emulators.push(emu);
       urls.set(size, emu.urls.http);
     }

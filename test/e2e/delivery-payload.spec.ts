@@ -4,7 +4,7 @@ import { api, expect, test, watchErrors } from './fixtures';
 test('a delivery with a large payload shows its first part, says it is truncated, and downloads the whole', async ({ served, receiver, page, context }) => {
   const errors = watchErrors(page);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.url });
-  await api(page, served, 'POST', '/v1/inbound/domain', { domain: 'in.example.com', url: receiver.url, method: 'POST' });
+  await api(page, served, 'POST', '/v1/inbound/domain', { domain: 'in.example.com', url: receiver.url, method: 'POST', wildcard: true });
   const text = 'A long inbound message. '.repeat(20_000); // 480 KB
   const routed = await page.request.post(`${served.url}/emulator/inbound`, {
     data: { from: { email: 'a@example.org' }, to: ['big@in.example.com'], subject: 'big one', text },

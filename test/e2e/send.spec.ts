@@ -85,6 +85,11 @@ test('a send to two recipients answers one ref_id and lists its two copies; each
   expect(refId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
   await expect(answer).toContainText(`"ref_id": "${refId}"`);
   await expect(answer).toContainText('2 copies, one per recipient');
+  // The sender's domain is not a verified one: the real service would refuse it, and the answer says so (docs/warnings.md).
+  await expect(answer.getByTestId('send-warnings')).toContainText(
+    /unverified-sender: \S+ is not a verified domain of this account; the real service answers 403 Unauthorized From Email/,
+  );
+  await answer.getByTestId('send-warnings').screenshot({ path: test.info().outputPath('send-would-refuse.png') });
   const copies = await copiesOf(page, served, refId);
   expect(copies.map((c) => c.recipient.email)).toEqual(['ann@example.com', 'bob@example.com']);
   expect(new Set(copies.map((c) => c.id)).size).toBe(2);

@@ -34,7 +34,7 @@ describe('authentication of /v1', () => {
       headers: authorization ? { authorization } : {},
     });
     expect(res.status).toBe(401);
-    // The webhook calls always carry `details`, as the real service's docs show.
+    // The webhook calls always carry `details`, as their REST pages show it: an object.
     expect(res.json).toEqual({ success: false, error: 'Unauthorized', details: {} });
     expect(res.headers['www-authenticate']).toBe('Bearer realm="mailyard"');
   });
@@ -85,6 +85,7 @@ describe('request errors (contract part 0)', () => {
       success: false,
       error: 'request body must be a JSON object',
       details: { fields: { body: 'request body must be a JSON object' } },
+      fields: { body: 'request body must be a JSON object' },
     });
   });
 
@@ -149,13 +150,13 @@ describe('request errors (contract part 0)', () => {
       const res = await emu.request('GET', path);
       expect(res.status, path).toBeGreaterThanOrEqual(400);
       expect(res.status, path).toBeLessThan(500);
-      expect(['details', 'error', 'success'], `${path}: ${res.text}`).toEqual(expect.arrayContaining(Object.keys(res.json)));
+      expect(['details', 'error', 'fields', 'success'], `${path}: ${res.text}`).toEqual(expect.arrayContaining(Object.keys(res.json)));
       expect(res.json.success).toBe(false);
       expect(res.json.error.slice(0, 200), path).toMatch(/^(Bad Request|URI Too Long|id must be at most 64 characters)/);
     }
   });
 
-  it('lists every problem of a send under details.fields, the first in error', async () => {
+  it('lists every problem of a send under fields, the first in error, and names them in the details sentence', async () => {
     const res = await emu.request('POST', '/v1/email/send', {
       body: {
         from: { email: 'nope' },
@@ -167,9 +168,12 @@ describe('request errors (contract part 0)', () => {
       },
     });
     expect(res.status).toBe(400);
-    expect(Object.keys(res.json).sort()).toEqual(['details', 'error', 'success']);
+    expect(Object.keys(res.json).sort()).toEqual(['details', 'error', 'fields', 'success']);
+    expect(res.json.details).toBe(
+      `4 fields have problems: from.email: must be an email address; to: must list at least one recipient; settings.open_tracking: must be an object {"enable": true}, not a bare boolean; mailer_id: ${res.json.fields.mailer_id}`,
+    );
     expect(res.json.success).toBe(false);
-    expect(res.json.details.fields).toEqual({
+    expect(res.json.fields).toEqual({
       'from.email': 'must be an email address',
       to: 'must list at least one recipient',
       'settings.open_tracking': 'must be an object {"enable": true}, not a bare boolean',

@@ -29,7 +29,7 @@ describe('npm run bench', () => {
     const { code, figures, output } = await smokeRun();
     expect(code, output).toBe(0);
     const byName = Object.fromEntries(figures.map((f) => [f.bench, f]));
-    expect(Object.keys(byName).sort()).toEqual(['dispatch', 'logs', 'mailpit', 'search', 'send', 'smtp', 'start', 'ui', 'wait']);
+    expect(Object.keys(byName).sort()).toEqual(['dispatch', 'logs', 'mailpit', 'prune', 'search', 'send', 'smtp', 'start', 'ui', 'wait']);
     const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x > 0;
     expect(finite(byName.dispatch!.ratio) && finite(byName.dispatch!.dispatcher_per_s), JSON.stringify(byName.dispatch)).toBe(true);
     expect(finite(byName.send!.send_email_per_s) && finite(byName.send!.bare_fastify_per_s), JSON.stringify(byName.send)).toBe(true);
@@ -41,5 +41,6 @@ describe('npm run bench', () => {
     expect(finite(byName.mailpit!.ratio_list) && finite(byName.mailpit!.ratio_search), JSON.stringify(byName.mailpit)).toBe(true);
     expect(finite(byName.wait!.ratio) && finite(byName.wait!.median_ms_large), JSON.stringify(byName.wait)).toBe(true);
     expect(finite(byName.start!.ratio_cpu) && finite(byName.start!.start_ms), JSON.stringify(byName.start)).toBe(true);
+    expect(finite(byName.prune!.ratio) && finite(byName.prune!.baseline_ms), JSON.stringify(byName.prune)).toBe(true);
   });
 });

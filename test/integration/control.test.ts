@@ -208,7 +208,7 @@ describe('GET /openapi.json', () => {
       $ref: '#/components/schemas/ErrorResponseWithDetails',
     });
     expect(doc.components.schemas.ErrorResponseWithDetails.required).toContain('details');
-    expect((await emu.request('GET', '/v1/webhook', { apiKey: null })).json.details).toEqual({});
+    expect((await emu.request('GET', '/v1/webhook', { apiKey: null })).json.details).toBe('Unauthorized');
     expect((await emu.request('GET', '/v1/domain/nowhere.example')).json.records).toEqual({});
     // Answered before any route is matched (the HTTP parser, the router): the plain body.
     expect(op('/v1/webhook/register', 'post').responses['408'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });

@@ -64,7 +64,7 @@ async function storeBytes(dir: string): Promise<number> {
 describe('a delivery with a large payload', () => {
   it('is answered in part, bounded, with the whole at its payload URL, byte for byte as sent', { timeout: 60_000 }, async () => {
     const { emu, receiver } = await setup();
-    await emu.service.configureInboundRouting({ domain: 'in.example.com', url: receiver.url, method: 'POST' });
+    await emu.service.configureInboundRouting({ domain: 'in.example.com', url: receiver.url, method: 'POST', wildcard: true });
     // About 6 MB of JSON: a long text of characters of 1, 2 and 4 bytes (a surrogate pair) in UTF-8.
     const text = 'Lorem ipsum é 😀 '.repeat(300_000);
     const routed = (await emu.control.simulateInbound({ from: { email: 'a@example.org' }, to: ['big@in.example.com'], subject: 'big', text })).data;
@@ -119,7 +119,7 @@ describe('a delivery with a large payload', () => {
 
   it('is announced on the live stream with the first 8 KiB of its body, not the whole', { timeout: 60_000 }, async () => {
     const { emu, receiver } = await setup();
-    await emu.service.configureInboundRouting({ domain: 'in.example.com', url: receiver.url, method: 'POST' });
+    await emu.service.configureInboundRouting({ domain: 'in.example.com', url: receiver.url, method: 'POST', wildcard: true });
     const controller = new AbortController();
     const res = await fetch(`${emu.url}/emulator/stream`, { signal: controller.signal });
     const reader = res.body!.getReader();
@@ -170,7 +170,7 @@ describe('the testing API', () => {
       () => yard.stop(),
       () => receiver.close(),
     );
-    await yard.service.configureInboundRouting({ domain: 'in.example.com', url: receiver.url, method: 'POST' });
+    await yard.service.configureInboundRouting({ domain: 'in.example.com', url: receiver.url, method: 'POST', wildcard: true });
     const text = 'x'.repeat(400 * 1024);
     await yard.control.simulateInbound({ from: { email: 'a@example.org' }, to: ['big@in.example.com'], subject: 'big', text });
     const d = await yard.waitForDelivery((d) => d.event === 'inbound' && d.status === 'succeeded');

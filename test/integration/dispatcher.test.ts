@@ -133,7 +133,7 @@ describe('synthetic events', () => {
     const res = await emu.request('POST', '/emulator/events', { body: { event: 'bounce', fields: { bounce_type: 'medium', extra: 1 } } });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('fields.bounce_type must be "hard" or "soft"');
-    expect(Object.keys(res.json.details.fields)).toEqual(['fields.bounce_type', 'fields.extra']);
+    expect(Object.keys(res.json.fields)).toEqual(['fields.bounce_type', 'fields.extra']);
     const kind = await emu.request('POST', '/emulator/events', { body: { event: 'explosion' } });
     expect(kind.status).toBe(400);
     expect(kind.json.error).toMatch(/^event must be one of delivery, open, click/);
@@ -159,7 +159,7 @@ describe('synthetic events about stored messages, and bounce defaults', () => {
       expect(res.json.error).toBe(
         'Message Not Found: no stored message has ref_id no-such-send; leave ref_id out (or set fields.ref_id) to fire a free-standing event',
       );
-      expect(Object.keys(res.json.details.fields)).toEqual(['ref_id']);
+      expect(Object.keys(res.json.fields)).toEqual(['ref_id']);
     }
     // A stored send, but no copy of it to that recipient.
     const { ref_id } = await sendTo('ann@example.com');

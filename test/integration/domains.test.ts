@@ -128,6 +128,13 @@ describe('domain operations (simulated verification)', () => {
     expect((await emu.service.getDomain('mail.yourcompany.com')).custom_args).toEqual(body.custom_args);
   });
 
+  it('takes "selector": "" as a selector not given (the domain guide: one is generated), as a typed client sends it', async () => {
+    const res = await emu.request('POST', '/v1/domain/add', { body: { domain: 'typed.example', selector: '' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.sending_records.dkim.key).toBe('mailyard._domainkey.typed.example');
+    expect((await emu.service.getDomain('typed.example')).selector).toBe('mailyard');
+  });
+
   it('gives each domain its own mailer_id and key, and takes a custom selector', async () => {
     const a = await add('a.example');
     const b = await add('b.example', { selector: 'S1-2026' });
@@ -188,10 +195,10 @@ describe('domain operations (simulated verification)', () => {
     [{ domain: 'example.com', custom_args: { note: 'x'.repeat(1001) } }, 'custom_args.note values must be at most 1000 characters as JSON', 'custom_args.note'],
     [{}, 'domain is required', 'domain'],
     [{ domain: 42 }, 'domain must be a string', 'domain'],
-  ])('addDomain refuses %j with 400 {success: false, error, details}', async (body, error, path) => {
+  ])('addDomain refuses %j with 400 {success: false, error, details, fields}', async (body, error, path) => {
     const res = await emu.request('POST', '/v1/domain/add', { body });
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ success: false, error, details: { fields: { [path]: expect.any(String) } } });
+    expect(res.json).toMatchObject({ success: false, error, details: expect.stringContaining(path), fields: { [path]: expect.any(String) } });
     expect(res.json.records).toBeUndefined();
   });
 
@@ -234,7 +241,8 @@ describe('domain operations (simulated verification)', () => {
     expect(bad.json).toEqual({
       success: false,
       error: 'domain has an invalid label "not_a": use letters, digits and hyphens, not at the start or end',
-      details: { fields: { domain: 'has an invalid label "not_a": use letters, digits and hyphens, not at the start or end' } },
+      details: 'One field has a problem: domain: has an invalid label "not_a": use letters, digits and hyphens, not at the start or end',
+      fields: { domain: 'has an invalid label "not_a": use letters, digits and hyphens, not at the start or end' },
       records: {},
     });
     const badVerify = await emu.request('PUT', '/v1/domain/verify/localhost', { body: {} });

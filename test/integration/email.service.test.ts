@@ -98,7 +98,7 @@ describe('POST /v1/email/send', () => {
     ['a reserved header', { headers: { Subject: 'x' } }, 'headers.Subject may not be set: use the field of the send payload instead'],
     ['a missing subject', { subject: undefined }, 'subject is required (unless template_id names a template)'],
     ['a bare-boolean switch', { settings: { open_tracking: true } }, 'settings.open_tracking must be an object {"enable": true}, not a bare boolean'],
-    ['a switch without enable', { settings: { click_tracking: {} } }, 'settings.click_tracking.enable must be true or false'],
+    ['a switch whose enable is not true or false', { settings: { click_tracking: { enable: 'yes' } } }, 'settings.click_tracking.enable must be true or false'],
     ['a priority that is not a whole number', { priority: 'high' }, 'priority must be a whole number'],
     ['an unknown template', { template_id: 'template_01JC3BBW8S9YGX2VNKG5MD7BTA' }, 'template_id names no template of this account'],
     ['a mailer_id of no kind Mailyard knows', { mailer_id: 'nope' }, 'mailer_id names no domain or SMTP configuration of this account'],
@@ -241,7 +241,7 @@ describe('the simulation', () => {
       body: { rules: [{ pattern: '*', events: [{ event: 'bounce', delay_ms: 0, fields: { bounce_type: 'maybe' } }] }] },
     });
     expect(res.status).toBe(400);
-    expect(Object.keys(res.json.details.fields)[0]).toBe('rules.0.events.0.fields.bounce_type');
+    expect(Object.keys(res.json.fields)[0]).toBe('rules.0.events.0.fields.bounce_type');
     expect((await emu.control.getRules()).data.rules).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InboundPayload } from '../../src-shared/schemas/inbound';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
@@ -23,100 +23,127 @@ afterEach(async () => {
 });
 
 const smtp = () => nodemailer.createTransport({ host: '127.0.0.1', port: emu.handle.ports.smtp!, secure: false, ignoreTLS: true });
-const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
 const payloadOf = (body: string) => InboundPayload.parse(JSON.parse(body));
 
-describe('inbound routing as the inbound guide describes it', () => {
-  it('a wildcard domain catches mail for its subdomains over real SMTP; an exact route of a subdomain wins; without wildcard only the domain itself', async () => {
+/** Sends over real SMTP; answers the server's reply text, a refusal's included. */
+async function sendSmtp(mail: SendMailOptions): Promise<{ ok: boolean; response: string }> {
+  try {
+    return { ok: true, response: (await smtp().sendMail({ from: 'cust@example.org', text: 'hi', ...mail })).response };
+  } catch (err) {
+    return { ok: false, response: (err as { response?: string }).response ?? String(err) };
+  }
+}
+
+const simulate = async (to: string[], extra: Record<string, unknown> = {}) =>
+  (await emu.request('POST', '/emulator/inbound', { body: { from: { email: 'x@example.org' }, subject: 's', text: 't', ...extra, to } })).json.data.recipients;
+
+/** A copy the default account sent, and its Message-ID: what a reply names in In-Reply-To. */
+async function sentMessageId(): Promise<string> {
+  const sent = await emu.service.sendEmail({
+    from: { email: 'support@in.example.com' },
+    to: [{ email: 'cust@example.org' }],
+    subject: 'Your ticket',
+    content: [{ type: 'text/plain', value: 'We are on it' }],
+  } as never);
+  const [copy] = (await emu.control.listMessages({ q: sent.ref_id })).data.messages;
+  return `<${copy!.id}@mailyard.local>`;
+}
+
+describe("the inbound guide's acceptance rules, highest first (guides/inbound-email)", () => {
+  it('4. Reject (default): a domain with a URL and a registered username refuses any other username, over SMTP and POST /emulator/inbound', async () => {
+    await emu.service.configureInboundRouting({ domain: 'in.example.com', url: wild.url, method: 'POST' });
+    await emu.service.createInboundUsername({ domain: 'in.example.com', username: 'support' });
+
+    const alone = await sendSmtp({ to: 'nobody@in.example.com', subject: 'lost' });
+    expect(alone.ok).toBe(false);
+    expect(alone.response).toMatch(
+      /^550 5\.1\.1 Not accepted by inbound routing: nobody@in\.example\.com \(Reject \(default\): nobody is not a username of in\.example\.com/,
+    );
+    const both = await sendSmtp({ to: ['support@in.example.com', 'nobody@in.example.com'], subject: 'both' });
+    expect(both.ok, both.response).toBe(true);
+    expect(both.response).toMatch(/^250 2\.6\.0 OK queued as \w{26}; not accepted by inbound routing: nobody@in\.example\.com \(Reject/);
+    const [post] = await wild.waitFor(1);
+    expect(payloadOf(post!.body)).toMatchObject({ recipient: 'support@in.example.com', subject: 'both' });
+
+    expect(await simulate(['nobody@in.example.com', 'support@in.example.com'])).toMatchObject([
+      { email: 'nobody@in.example.com', routed: false, ref_id: null, rule: 'Reject', reason: expect.stringMatching(/^Reject \(default\)/) },
+      { email: 'support@in.example.com', routed: true, rule: 'Username Match', reason: null },
+    ]);
+    // A domain no route has is not inbound mail at all: no rule decided it.
+    expect(await simulate(['a@unrouted.example.net'])).toMatchObject([
+      { routed: false, rule: null, reason: 'no inbound route for the domain unrouted.example.net' },
+    ]);
+  });
+
+  it('1. Wildcard Domain: every username of the domain, not its subdomains, and ranked above strict reply mode', async () => {
     const created = await emu.request('POST', '/v1/inbound/domain', {
-      body: { domain: 'replies.example.com', url: wild.url, method: 'POST', wildcard: true },
+      body: { domain: 'in.example.com', url: wild.url, method: 'POST', wildcard: true, strict_replies: true },
     });
     expect(created.status, created.text).toBe(200);
-    expect(created.json.data).toMatchObject({ domain: 'replies.example.com', wildcard: true, strict_replies: false });
-    await emu.service.configureInboundRouting({ domain: 'exact.replies.example.com', url: exact.url, method: 'POST' });
-    await emu.service.configureInboundRouting({ domain: 'plain.example.com', url: exact.url, method: 'POST' });
+    expect(created.json.data).toMatchObject({ wildcard: true, strict_replies: true, usernames: [] });
 
-    const info = await smtp().sendMail({
-      from: 'cust@example.org',
-      to: ['ticket-7@t1.replies.example.com', 'a@deep.t2.replies.example.com', 'b@exact.replies.example.com', 'c@sub.plain.example.com'],
-      subject: 'Re: your ticket',
-      text: 'thanks',
-    });
-    expect(info.accepted).toHaveLength(4);
-    const toWild = (await wild.waitFor(2)).map((r) => payloadOf(r.body));
-    expect(toWild.map((p) => p.recipient).sort()).toEqual(['a@deep.t2.replies.example.com', 'ticket-7@t1.replies.example.com']);
-    expect(toWild.find((p) => p.recipient.startsWith('ticket-7'))).toMatchObject({
-      domain: 'replies.example.com',
-      username: 'ticket-7',
-      subject: 'Re: your ticket',
-    });
-    const [toExact] = await exact.waitFor(1);
-    expect(payloadOf(toExact!.body)).toMatchObject({ domain: 'exact.replies.example.com', recipient: 'b@exact.replies.example.com' });
-    await settle();
-    // sub.plain.example.com: plain.example.com has no wildcard, so nothing routes it.
-    expect(wild.requests).toHaveLength(2);
-    expect(exact.requests).toHaveLength(1);
+    // Not a reply, to a username nobody registered: the wildcard accepts it before strict reply mode is asked.
+    const sent = await sendSmtp({ to: ['ticket-7@in.example.com', 'a@sub.in.example.com'], subject: 'New ticket' });
+    expect(sent.ok, sent.response).toBe(true);
+    expect(sent.response).toMatch(/^250 2\.6\.0 OK queued as \w{26} \w{26}$/);
+    const [post] = await wild.waitFor(1);
+    expect(payloadOf(post!.body)).toMatchObject({ domain: 'in.example.com', username: 'ticket-7', recipient: 'ticket-7@in.example.com' });
+    // The subdomain is no username of in.example.com: its mail is captured as sent mail, like any unrouted domain.
+    const messages = (await emu.control.listMessages({})).data.messages;
+    expect(messages.map((m) => m.recipient.email)).toEqual(['a@sub.in.example.com']);
 
-    // Turned off, the wildcard no longer catches subdomains.
-    const off = await emu.request('PUT', '/v1/inbound/domain/replies.example.com', { body: { wildcard: false } });
-    expect(off.status, off.text).toBe(200);
-    expect(off.json.data.wildcard).toBe(false);
-    const simulated = (await emu.control.simulateInbound({ from: { email: 'x@example.org' }, to: ['y@t1.replies.example.com'], subject: 's', text: 't' })).data;
-    expect(simulated.recipients[0]).toMatchObject({ routed: false });
+    expect(await simulate(['anyone@in.example.com', 'b@sub.in.example.com'])).toMatchObject([
+      { routed: true, rule: 'Wildcard Domain', reason: null },
+      { routed: false, rule: null, reason: 'no inbound route for the domain sub.in.example.com' },
+    ]);
+    // Turned off, the same mail meets strict reply mode.
+    await emu.service.updateInboundDomain('in.example.com', { wildcard: false });
+    expect(await simulate(['anyone@in.example.com'])).toMatchObject([{ routed: false, rule: 'Strict Reply Mode' }]);
     expect(
-      (await emu.request('POST', '/v1/inbound/domain', { body: { domain: 'w.example.com', url: wild.url, method: 'POST', wildcard: 'yes' } })).json.details
-        .fields,
+      (await emu.request('POST', '/v1/inbound/domain', { body: { domain: 'w.example.com', url: wild.url, method: 'POST', wildcard: 'yes' } })).json.fields,
     ).toHaveProperty('wildcard');
   });
 
-  it('username routes work under a wildcard domain', async () => {
-    await emu.service.configureInboundRouting({ domain: 'in.example.com', url: wild.url, method: 'POST', wildcard: true } as never);
-    await emu.service.createInboundUsername({ domain: 'in.example.com', username: 'support', url: exact.url, method: 'POST' });
-    await smtp().sendMail({ from: 'cust@example.org', to: ['support@eu.in.example.com'], subject: 'help', text: 'please' });
-    const [post] = await exact.waitFor(1);
-    expect(payloadOf(post!.body)).toMatchObject({ username: 'support', recipient: 'support@eu.in.example.com' });
-    expect(wild.requests).toHaveLength(0);
+  it('2. Strict Reply Mode: a reply to a message the account sent is accepted for any username; other mail is refused, a registered username too', async () => {
+    await emu.service.configureInboundRouting({ domain: 'in.example.com', url: wild.url, method: 'POST', strict_replies: true });
+    await emu.service.createInboundUsername({ domain: 'in.example.com', username: 'support' });
+    const messageId = await sentMessageId();
+
+    const fresh = await sendSmtp({ to: 'support@in.example.com', subject: 'Unrelated' });
+    expect(fresh.ok).toBe(false);
+    expect(fresh.response).toMatch(/^550 5\.1\.1 Not accepted by inbound routing: support@in\.example\.com \(Strict Reply Mode: not a reply/);
+    const spoofed = await sendSmtp({ to: 'support@in.example.com', subject: 'Spoofed', inReplyTo: '<01ARZ3NDEKTSV4RRFFQ69G5FAV@mailyard.local>' });
+    expect(spoofed.response).toMatch(/^550 .*Strict Reply Mode/);
+    const reply = await sendSmtp({ to: 'someone@in.example.com', subject: 'Re: Your ticket', inReplyTo: messageId, references: [messageId] });
+    expect(reply.response).toMatch(/^250 2\.6\.0 OK queued as \w{26}$/);
+    const [post] = await wild.waitFor(1);
+    expect(payloadOf(post!.body)).toMatchObject({ subject: 'Re: Your ticket', username: 'someone' });
+
+    expect(await simulate(['support@in.example.com'])).toMatchObject([
+      { routed: false, rule: 'Strict Reply Mode', reason: expect.stringMatching(/^Strict Reply Mode: not a reply/) },
+    ]);
+    const raw = `From: x@example.org\r\nTo: nobody@in.example.com\r\nIn-Reply-To: ${messageId}\r\nSubject: Re: Your ticket\r\n\r\nthanks\r\n`;
+    expect(await simulate(['nobody@in.example.com'], { raw, from: undefined, subject: undefined, text: undefined })).toMatchObject([
+      { routed: true, rule: 'Strict Reply Mode', reason: null },
+    ]);
   });
 
-  it('strict_replies posts only replies to a message the account sent; other mail is accepted and not posted', async () => {
-    const created = await emu.request('POST', '/v1/inbound/domain', {
-      body: { domain: 'in.example.com', url: wild.url, method: 'POST', strict_replies: true },
-    });
-    expect(created.json.data).toMatchObject({ strict_replies: true, wildcard: false });
-    const sent = await emu.service.sendEmail({
-      from: { email: 'support@in.example.com' },
-      to: [{ email: 'cust@example.org' }],
-      subject: 'Your ticket',
-      content: [{ type: 'text/plain', value: 'We are on it' }],
-    } as never);
-    const [copy] = (await emu.control.listMessages({ q: sent.ref_id })).data.messages;
-    const messageId = `<${copy!.id}@mailyard.local>`;
+  it('3. Username Match: a registered username is accepted (user+tag reaches user), its own URL or the domain’s', async () => {
+    await emu.service.configureInboundRouting({ domain: 'in.example.com', url: wild.url, method: 'POST' });
+    await emu.service.createInboundUsername({ domain: 'in.example.com', username: 'support', url: exact.url, method: 'POST' });
+    await emu.service.createInboundUsername({ domain: 'in.example.com', username: 'sales' });
 
-    const transport = smtp();
-    const fresh = await transport.sendMail({ from: 'cust@example.org', to: 'support@in.example.com', subject: 'Unrelated', text: 'hi' });
-    expect(fresh.accepted).toEqual(['support@in.example.com']);
-    await transport.sendMail({
-      from: 'cust@example.org',
-      to: 'support@in.example.com',
-      subject: 'Spoofed',
-      text: 'x',
-      inReplyTo: '<01ARZ3NDEKTSV4RRFFQ69G5FAV@mailyard.local>',
-    });
-    await transport.sendMail({
-      from: 'cust@example.org',
-      to: 'support@in.example.com',
-      subject: 'Re: Your ticket',
-      text: 'thanks',
-      inReplyTo: messageId,
-      references: [messageId],
-    });
-    const [reply] = await wild.waitFor(1);
-    expect(payloadOf(reply!.body)).toMatchObject({ subject: 'Re: Your ticket', username: 'support' });
-    await settle();
-    expect(wild.requests).toHaveLength(1);
+    const sent = await sendSmtp({ to: ['support+eu@in.example.com', 'sales@in.example.com'], subject: 'help' });
+    expect(sent.response).toMatch(/^250 2\.6\.0 OK queued as \w{26} \w{26}$/);
+    const [toSupport] = await exact.waitFor(1);
+    expect(payloadOf(toSupport!.body)).toMatchObject({ username: 'support', recipient: 'support+eu@in.example.com' });
+    const [toSales] = await wild.waitFor(1);
+    expect(payloadOf(toSales!.body)).toMatchObject({ username: 'sales' });
 
-    const simulated = (await emu.control.simulateInbound({ from: { email: 'x@example.org' }, to: ['support@in.example.com'], subject: 's', text: 't' })).data;
-    expect(simulated.recipients[0]).toMatchObject({ routed: false, reason: expect.stringMatching(/strict_replies/) });
+    expect(await simulate(['SUPPORT@in.example.com', 'sales+x@in.example.com'])).toMatchObject([
+      { routed: true, rule: 'Username Match' },
+      { routed: true, rule: 'Username Match' },
+    ]);
   });
 });
 
@@ -131,6 +158,7 @@ function docExample(marker: string): unknown {
 describe("the inbound guide's example", () => {
   it('the simulated inbound email posted exactly as the guide shows it is routed, its attachment with the type given', async () => {
     await emu.service.configureInboundRouting({ domain: 'in.example.com', url: exact.url, method: 'POST' });
+    await emu.service.createInboundUsername({ domain: 'in.example.com', username: 'support' });
     const answer = await emu.request('POST', '/emulator/inbound', { body: docExample('A simulated inbound email:') });
     expect(answer.status, answer.text).toBe(200);
     expect(answer.json.data.recipients).toMatchObject([{ email: 'support@in.example.com', routed: true }]);

@@ -50,7 +50,7 @@ describe('inbound routing API', () => {
     expect(bad.json.error).toMatch(/^domain /);
     const badMethod = await emu.request('POST', '/v1/inbound/domain', { body: { domain: 'x.example.com', url: domainHook.url, method: 'SEND' } });
     expect(badMethod.status).toBe(400);
-    expect(Object.keys(badMethod.json.details.fields)[0]).toBe('method');
+    expect(Object.keys(badMethod.json.fields)[0]).toBe('method');
     const unreachable = await emu.request('POST', '/v1/inbound/domain', {
       body: { domain: 'y.example.com', url: `http://127.0.0.1:${await closedPort()}/in`, method: 'POST' },
     });
@@ -105,7 +105,8 @@ describe('inbound routing API', () => {
 
 describe('inbound mail', () => {
   beforeEach(async () => {
-    await emu.service.configureInboundRouting({ domain: 'in.example.com', url: domainHook.url, method: 'POST', headers: { 'X-Domain': 'd' } });
+    // A wildcard domain: every username's mail is accepted (docs/inbound.md, the guide's first rule).
+    await emu.service.configureInboundRouting({ domain: 'in.example.com', url: domainHook.url, method: 'POST', headers: { 'X-Domain': 'd' }, wildcard: true });
     await emu.service.createInboundUsername({ domain: 'in.example.com', username: 'support', url: userHook.url, method: 'PUT', headers: { 'X-User': 'u' } });
   });
 
@@ -199,7 +200,7 @@ describe('inbound mail', () => {
     expect(domainHook.requests).toHaveLength(1);
 
     // A route whose receiver went away: refused attempts, still pending for the next retry.
-    await emu.service.configureInboundRouting({ domain: 'gone.example.com', url: userHook.url, method: 'POST' });
+    await emu.service.configureInboundRouting({ domain: 'gone.example.com', url: userHook.url, method: 'POST', wildcard: true });
     await userHook.close();
     await emu.control.simulateInbound({ from: { email: 'a@example.org' }, to: ['x@gone.example.com'], subject: 's', text: 't' });
     await settle(400);
@@ -215,8 +216,8 @@ describe('inbound mail', () => {
       raw: 'From: x@example.org\r\nSubject: raw one\r\n\r\nbody\r\n',
     });
     expect(res.data.recipients).toMatchObject([
-      { email: 'support@in.example.com', routed: true, reason: null },
-      { email: 'a@unrouted.example.net', routed: false, ref_id: null, reason: 'no inbound route for the domain unrouted.example.net' },
+      { email: 'support@in.example.com', routed: true, rule: 'Wildcard Domain', reason: null },
+      { email: 'a@unrouted.example.net', routed: false, ref_id: null, rule: null, reason: 'no inbound route for the domain unrouted.example.net' },
     ]);
     const [post] = await userHook.waitFor(1);
     expect(JSON.parse(post!.body)).toMatchObject({ subject: 'raw one', from: { email: 'x@example.org' } });

@@ -96,14 +96,14 @@ describe('a lenient /v1 (the default)', () => {
     const res = await send(message({ ...overrides, unknown_too: true }));
     expect(res.status).toBe(400);
     expect(res.json.error).toBe(error);
-    expect(Object.keys(res.json.details.fields)).not.toContain('unknown_too');
+    expect(Object.keys(res.json.fields)).not.toContain('unknown_too');
   });
 
   it('names what it ignored on a refusal too', async () => {
     const res = await send(message({ priority: 'high', foo: 1, bcc: null }));
     expect(res.status).toBe(400);
     expect(res.headers['x-mailyard-ignored']).toBe('bcc, foo');
-    expect(Object.keys(res.json.details.fields)).toEqual(['priority']);
+    expect(Object.keys(res.json.fields)).toEqual(['priority']);
   });
 
   it('ignores the members of a JSON object sent to an operation that takes no body', async () => {
@@ -134,7 +134,7 @@ describe('a lenient /v1 (the default)', () => {
     const res = await emu.request('POST', '/v1/webhook/register', { body });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('webhook_options.events.delivered is not a known field');
-    expect(Object.keys(res.json.details.fields)).toEqual(['webhook_options.events.delivered']);
+    expect(Object.keys(res.json.fields)).toEqual(['webhook_options.events.delivered']);
   });
 
   it('tells the typed client what was ignored (what the Send page shows beside the answer)', async () => {

@@ -128,7 +128,7 @@ describe('SMTP and IMAP configurations', () => {
     for (const [body, path, field] of cases) {
       const res = await emu.request('POST', path, { body });
       expect(res.status, `${field}: ${res.text}`).toBe(400);
-      expect(Object.keys(res.json.details.fields), res.text).toContain(field);
+      expect(Object.keys(res.json.fields), res.text).toContain(field);
     }
     const unreachable = await emu.request('POST', '/v1/imap', {
       body: smtpConfig({
@@ -243,11 +243,11 @@ describe('configureSMTP: POST /v1/smtpbasic/verify saves a configuration only af
       ] as const) {
         const res = await verify(smtpConfig({ config: { host, port: target.port, username: 'relay-user', password: 'relay-pass-123', secure: 'None' } }));
         expect(res.status, res.text).toBe(422);
-        expect(res.json).toEqual({ success: false, error: why, details: { fields: { 'config.host': why } } });
+        expect(res.json).toEqual({ success: false, error: why, details: `One field has a problem: config.host: ${why}`, fields: { 'config.host': why } });
       }
       // An update that moves a configuration to such a host is refused the same way; other updates pass.
       const moved = await emu.request('PUT', '/v1/smtp', { body: { mailer_id: before.mailer_id, config: { host: 'relay.internal.test' } } });
-      expect([moved.status, moved.json.details?.fields]).toEqual([422, { 'config.host': expect.stringMatching(/not a public address/) }]);
+      expect([moved.status, moved.json.fields]).toEqual([422, { 'config.host': expect.stringMatching(/not a public address/) }]);
       expect((await emu.request('PUT', '/v1/smtp', { body: { mailer_id: before.mailer_id, name: 'Renamed' } })).status).toBe(200);
       expect(target.connections).toBe(1);
       expect((await saved()).map((m) => [m.name, m.config.host])).toEqual([['Renamed', '127.0.0.1']]);
@@ -319,7 +319,7 @@ describe('SMTP relay', () => {
 
     const unknown = await emu.request('POST', '/v1/email/send', { body: mail(['ann@example.org'], '01UNKNOWN') });
     expect(unknown.status).toBe(400);
-    expect(Object.keys(unknown.json.details.fields)[0]).toBe('mailer_id');
+    expect(Object.keys(unknown.json.fields)[0]).toBe('mailer_id');
   });
 
   it('retries a recipient the server greylists (451) after a minute on the emulator clock, and the message is delivered', async () => {
@@ -406,7 +406,7 @@ describe('SMTP relay', () => {
     const unknown = await emu.request('POST', `/emulator/messages/${captured.id}/release`, { body: { mailer_id: '01JDNOSUCHMAILER0000000000' } });
     expect([unknown.status, unknown.json.error]).toEqual([400, 'mailer_id names no SMTP mailer']);
     const badTo = await emu.request('POST', `/emulator/messages/${captured.id}/release`, { body: { mailer_id: mailer.mailer_id, to: ['nope'] } });
-    expect([badTo.status, Object.keys(badTo.json.details.fields)[0]]).toEqual([400, 'to.0']);
+    expect([badTo.status, Object.keys(badTo.json.fields)[0]]).toEqual([400, 'to.0']);
     const missing = await emu.request('POST', '/emulator/messages/01JDNOSUCHMESSAGE000000000/release', { body: { mailer_id: mailer.mailer_id } });
     expect([missing.status, missing.json.error]).toEqual([404, 'Message Not Found']);
   });
@@ -556,14 +556,10 @@ describe('OAuth (the emulator as its own offline authorization server)', () => {
       oauth: { has_token: true, app_id: 'ext', token_type: 'Bearer' },
     });
     expect(
-      Object.keys(
-        (await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', exchange_token: true, token: { access_token: 'x' } } })).json.details.fields,
-      ),
+      Object.keys((await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', exchange_token: true, token: { access_token: 'x' } } })).json.fields),
     ).toContain('token.refresh_token');
     expect(
-      Object.keys(
-        (await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', mailer_id: mailer.mailer_id, type: 'imap' } })).json.details.fields,
-      )[0],
+      Object.keys((await emu.request('POST', '/v1/oauth/login', { body: { app_id: 'ext', mailer_id: mailer.mailer_id, type: 'imap' } })).json.fields)[0],
     ).toBe('type');
     expect((await fetch(`${emu.url}/oauth/authorize?state=unknown-state-value-123`)).status).toBe(400);
   });

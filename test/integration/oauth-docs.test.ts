@@ -41,7 +41,7 @@ const fieldsOf = async (body: unknown) => {
   const res = await emu.request('POST', '/v1/oauth/login', { body });
   expect(res.status, res.text).toBe(400);
   expect(res.json.success).toBe(false);
-  return Object.keys(res.json.details.fields);
+  return Object.keys(res.json.fields);
 };
 
 describe('POST /v1/oauth/login as rest-api/initiate-o-auth-login-flow shows it', () => {
@@ -263,7 +263,7 @@ describe('POST /v1/oauth/login as rest-api/initiate-o-auth-login-flow shows it',
         body: { app_id: 'a', type, exchange_token: true, webhook: { url: receiver.url, method: 'POST' }, token: { refresh_token: '1//0g' } },
       });
       expect(res.status, res.text).toBe(400);
-      expect(Object.keys(res.json.details.fields)).toEqual(['mailer_id']);
+      expect(Object.keys(res.json.fields)).toEqual(['mailer_id']);
     }
   });
 

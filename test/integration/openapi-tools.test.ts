@@ -1,7 +1,7 @@
 /**
  * The served OpenAPI document, as the tools users feed it to read it: Redocly's recommended lint,
  * openapi-typescript's types, and a small openapi-fetch client on those types, type-checked with tsc
- * and run against the emulator (send, page the logs, register a webhook, read an error's `details`).
+ * and run against the emulator (send, page the logs, register a webhook, read an error's `details` and `fields`).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
@@ -57,13 +57,14 @@ export async function main(baseUrl: string, apiKey: string, hookUrl: string) {
     body: { webhook_url: 'not a url', event: 'EMAIL_EVENT', method: 'POST', webhook_options: { events: { delivery: true } } },
   });
   if (!bad.error) throw new Error('a bad webhook URL was taken');
-  // Error results are typed, not any. A webhook call's own errors always carry details; the union also
-  // holds the plain body of what is answered before routing (408, 431), hence the optional chain.
+  // Error results are typed, not any. A webhook call's own errors always carry details, an object as
+  // its page shows; the union also holds the plain body of what is answered before routing (408, 431).
   type IsAny<T> = 0 extends 1 & T ? true : false;
   const errorIsTyped: IsAny<typeof bad.error> extends false ? true : never = true;
-  const badFields: Record<string, string> | undefined = bad.error.details?.fields;
+  const badDetails = typeof bad.error.details === 'object' ? bad.error.details.fields : undefined;
+  const badFields: Record<string, string> | undefined = bad.error.fields;
 
-  return { errorIsTyped, refId, recipients: recipients.sort(), pages, hookSuccess: hook.data.success, status: bad.response.status, error: bad.error.error, badFields };
+  return { errorIsTyped, refId, recipients: recipients.sort(), pages, hookSuccess: hook.data.success, status: bad.response.status, error: bad.error.error, badDetails, badFields };
 }
 
 const [baseUrl, apiKey, hookUrl] = process.argv.slice(2) as [string, string, string];
@@ -189,6 +190,7 @@ describe('the served OpenAPI document, read by third-party tools', () => {
     expect(result.hookSuccess).toBe(true);
     expect(result.status).toBe(400);
     expect(result.badFields).toHaveProperty('webhook_url');
+    expect(result.badDetails).toEqual(result.badFields);
   }, 60_000);
 
   it("types the send's body as its two shapes (content, or a template): 42 and a body with neither do not compile", async () => {

@@ -160,7 +160,7 @@ describe('the payload shape of email events, per account', () => {
 
     const bad = await setFormat(emu, mine, 'xml');
     expect(bad.status).toBe(400);
-    expect(bad.json.details.fields).toHaveProperty('payload_format');
+    expect(bad.json.fields).toHaveProperty('payload_format');
     expect(bad.json.error).toContain('spec, mailer-events');
     const unknown = await setFormat(emu, '01NOSUCHACCOUNT', 'spec');
     expect([unknown.status, unknown.json.error]).toEqual([404, 'Account Not Found']);

@@ -177,7 +177,8 @@ describe('a body where none belongs', () => {
       expect(res.json).toEqual({
         success: false,
         error: 'request body must be empty: DELETE /emulator/messages takes no body',
-        details: { fields: { body: 'must be empty' } },
+        details: 'One field has a problem: the body: must be empty',
+        fields: { body: 'must be empty' },
       });
     }
     expect((await emu.control.listMessages()).data.messages).toHaveLength(1);
@@ -195,7 +196,8 @@ describe('a body where none belongs', () => {
     expect(res.json).toEqual({
       success: false,
       error: 'request body must be empty: DELETE /v1/domain/{domain} takes no body',
-      details: { fields: { body: 'must be empty' } },
+      details: 'One field has a problem: the body: must be empty',
+      fields: { body: 'must be empty' },
     });
     expect((await emu.service.getDomain('example.com')).mailer_id).toBeDefined();
   });

@@ -295,7 +295,7 @@ expect:
   it('routes: 400 naming line and field, 404 for an unknown run or an unfinished report, 409 while one runs', async () => {
     const bad = await emu.request('POST', '/emulator/scenarios/validate', { body: { source: 'version: 1\nname: x\ntraffic:\n  count: -1\n' } });
     expect(bad.status).toBe(400);
-    expect(bad.json.details.errors).toEqual([{ path: 'traffic.count', line: 4, column: 10, message: 'must be at least 1' }]);
+    expect(bad.json.errors).toEqual([{ path: 'traffic.count', line: 4, column: 10, message: 'must be at least 1' }]);
     expect(bad.json.error).toMatch(/traffic.count: must be at least 1 \(line 4, column 10\)/);
     const good = await emu.request('POST', '/emulator/scenarios/validate', { body: { source: '{"version":1,"name":"j","traffic":{"count":1}}' } });
     expect(good.status).toBe(200);

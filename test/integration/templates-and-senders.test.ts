@@ -55,7 +55,7 @@ describe('templates', () => {
   it('refuses a template without a name or content, naming the field', async () => {
     const res = await emu.request('POST', '/v1/email/template', { body: { subject: 'x', content: [] } });
     expect(res.status).toBe(400);
-    expect(Object.keys(res.json.details.fields).sort()).toEqual(['content', 'name']);
+    expect(Object.keys(res.json.fields).sort()).toEqual(['content', 'name']);
   });
 
   it('sends by template_id, filling each recipient’s placeholders from substitutions (its own, then "*")', async () => {
@@ -172,7 +172,7 @@ describe('mailer_id and the sender', () => {
     // Another account cannot use this account's mailer_id as its own.
     const stranger = (await emu.control.createAccount({ name: 'Stranger' })).data;
     const borrowed = await send({ from: { email: 'app@mail.example.com' }, mailer_id: 'domain_NOTAULID' }, stranger.api_key);
-    expect([borrowed.status, Object.keys(borrowed.json.details.fields)]).toEqual([400, ['mailer_id']]);
+    expect([borrowed.status, Object.keys(borrowed.json.fields)]).toEqual([400, ['mailer_id']]);
   });
 
   it("accepts a real service's domain mailer_id it does not know, and an empty one as none", async () => {
@@ -191,7 +191,7 @@ describe('mailer_id and the sender', () => {
       };
       const before = await strict.request('POST', '/v1/email/send', { body });
       expect([before.status, before.json.error]).toEqual([403, 'Unauthorized From Email']);
-      expect(before.json.details.fields['from.email']).toMatch(/is not a verified domain of this account/);
+      expect(before.json.fields['from.email']).toMatch(/is not a verified domain of this account/);
       // An unknown mailer_id of the real service's form is no way around it.
       const realId = await strict.request('POST', '/v1/email/send', {
         body: { ...body, from: { email: 'x@example.com' }, mailer_id: 'domain_01JC3BBW8S9YGX2VNKG5MD7BTA' },

@@ -67,6 +67,25 @@ describe('tracking', () => {
     expect(detail.headers.some((h) => h.name.toLowerCase() === 'list-unsubscribe')).toBe(false);
   });
 
+  it('takes a switch without enable ({}) as off, for every switch of settings, as the real service (enable is optional there)', async () => {
+    const res = await emu.request('POST', '/v1/email/send', {
+      body: {
+        from: { email: 'app@example.com' },
+        to: [{ email: 'ann@example.com' }],
+        subject: 'Empty switches',
+        content: [{ type: 'text/html', value: HTML }],
+        settings: { open_tracking: {}, click_tracking: {}, unsubscribe: {}, validate: {}, phishing_protection: {} },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    const [copy] = (await emu.control.listMessages({ q: res.json.ref_id })).data.messages;
+    const detail = (await emu.control.getMessage(copy!.id)).data;
+    expect(links(detail.html!, 'o')).toEqual([]);
+    expect(links(detail.html!, 'c')).toEqual([]);
+    expect(detail.html).toContain('href="https://example.com/pricing?a=1&amp;b=2"');
+    expect(detail.headers.some((h) => h.name.toLowerCase() === 'list-unsubscribe')).toBe(false);
+  });
+
   it('turns a pixel load into an open event with the user agent, IP and the local geo default', async () => {
     const { ref, detail } = await sendTracked({ open_tracking: ON });
     const res = await fetch(links(detail.html!, 'o')[0]!, { headers: { 'user-agent': 'TestMail/1.0' } });

@@ -77,7 +77,7 @@ describe('--strict-webhook-urls at every attempt', () => {
     const loose = await startEmulator();
     cleanups.push(() => loose.cleanup());
     await loose.registerEmailWebhook(receiver.url);
-    await loose.service.configureInboundRouting({ domain: 'in.example.com', url: receiver.url, method: 'POST' });
+    await loose.service.configureInboundRouting({ domain: 'in.example.com', url: receiver.url, method: 'POST', wildcard: true });
     // An IMAP configuration whose webhook is the receiver (its server is never reached here).
     const imapServer = await countingServer();
     const imap = (

@@ -16,6 +16,7 @@ import { restoredClockOffset, startWorkers, stopEmulator } from './lifecycle';
 import { startListeners, type Listeners } from './listeners';
 import { buildServices } from './services';
 import { ScenarioFolders } from '../scenario/scenario-folders';
+import { prepareSnapshotStart } from './snapshot-start';
 import { openStore } from './store';
 import type { EmulatorHandle, EmulatorSeams, PublicUrl } from './types';
 
@@ -34,7 +35,11 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
   const dataDir = config.memory ? null : (config.dataDir ?? defaultDataDir());
   // A scenarios folder that is not there fails the start, naming it, before anything opens.
   const scenarioFolders = new ScenarioFolders(config.scenarioDirs);
-  const store = await openStore(dataDir, { nativeBinding: seams.sqliteNativeBinding, logger });
+  // --from-snapshot: the snapshot checked and copied before anything opens (the file itself is only read).
+  const snapshot = config.fromSnapshot === undefined ? undefined : prepareSnapshotStart(config.fromSnapshot, dataDir);
+  if (snapshot?.secretKeys !== undefined && seams.secretKeys === undefined) seams = { ...seams, secretKeys: snapshot.secretKeys };
+  const store = await openStore(dataDir, { nativeBinding: seams.sqliteNativeBinding, logger, idleMs: config.storeIdleMs, startFrom: snapshot?.bytes });
+  snapshot?.opened(store.db);
   const { db } = store;
   let clock: EmulatorClock | undefined;
   let listeners: Listeners | undefined;

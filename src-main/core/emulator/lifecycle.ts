@@ -59,6 +59,7 @@ export async function stopEmulator(parts: {
   services.simulator.stop();
   services.spamFilter.stop();
   services.receiverChecks.stop();
+  await services.retention.stop();
   // The SMTP sink stops first: a message it is still taking in may enqueue deliveries.
   // So do the relay and the IMAP connector: what they finish enqueues deliveries too.
   const intake = Promise.all([listeners.smtp.close(), services.relay.stop(config.shutdownGraceMs), services.imap.stop()]);

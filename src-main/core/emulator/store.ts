@@ -5,6 +5,7 @@ import { prepareDataDir } from '../store/data-dir';
 import { lockDataDir } from '../store/data-dir-lock';
 import { DATABASE_FILE, openDatabase, type Db, type StoreUpgrade } from '../store/database';
 import { SearchUpkeep } from '../store/search-upkeep';
+import { StoreCompaction } from '../store/store-compaction';
 import { StoreSpace } from '../store/store-space';
 
 /** The store of one emulator: its database, locked for this process, and how to close it cleanly. */
@@ -23,7 +24,16 @@ export interface OpenStore {
  * locks it (one emulator each), opens the database (migrations applied) and starts its checkpoint
  * thread and the search indexes' upkeep; `null` keeps everything in memory.
  */
-export async function openStore(dataDir: string | null, options: { nativeBinding?: string; logger: Logger }): Promise<OpenStore> {
+export interface OpenStoreOptions {
+  nativeBinding?: string;
+  logger: Logger;
+  /** A store in memory starts as these bytes (a snapshot's, see snapshot-start.ts). */
+  startFrom?: Buffer;
+  /** How long without a write before the store gives disk back (store-compaction.ts; default 5 s). */
+  idleMs?: number;
+}
+
+export async function openStore(dataDir: string | null, options: OpenStoreOptions): Promise<OpenStore> {
   const exposed = dataDir === null ? undefined : prepareDataDir(dataDir);
   if (exposed !== undefined) options.logger.warn({ dataDir }, exposed);
   const warnings = exposed === undefined ? [] : [exposed];
@@ -34,12 +44,20 @@ export async function openStore(dataDir: string | null, options: { nativeBinding
     let upgraded: StoreUpgrade | undefined;
     db = openDatabase(dataDir, {
       nativeBinding: options.nativeBinding,
+      startFrom: options.startFrom,
       onUpgrade: (upgrade) => {
         upgraded = upgrade;
         options.logger.info(
           { dataDir, from: upgrade.from, to: upgrade.to },
           `upgrading the store from schema ${upgrade.from} to ${upgrade.to}: with many messages this takes a while (about 10 s a million); do not stop it`,
         );
+      },
+      onCompactionMode: (phase, err) => {
+        if (phase === 'start')
+          options.logger.info({ dataDir }, 'rewriting the store once so that it can give freed space back: about a few seconds a GB; do not stop it');
+        else if (phase === 'done')
+          options.logger.info({ ms: Math.round(performance.now() - started) }, 'store rewritten: freed space is given back from now on');
+        else options.logger.warn({ err }, 'the store could not be rewritten (it needs room for a copy): it reuses freed space but keeps its size');
       },
     });
     if (upgraded) options.logger.info({ ms: Math.round(performance.now() - started) }, `store upgraded to schema ${upgraded.to}`);
@@ -54,12 +72,14 @@ export async function openStore(dataDir: string | null, options: { nativeBinding
         ? undefined
         : await Checkpointer.start(db, join(dataDir, DATABASE_FILE), { nativeBinding: options.nativeBinding, logger: options.logger });
     const upkeep = new SearchUpkeep(db, { logger: options.logger });
+    const compaction = new StoreCompaction(db, { logger: options.logger, idleMs: options.idleMs ?? 5_000, checkpointer });
     return {
       db,
       space: new StoreSpace(options.logger),
       warnings,
       async close() {
         upkeep.stop();
+        compaction.stop();
         await checkpointer?.stop();
         db.close();
         unlock();

@@ -32,6 +32,9 @@ import type { ClockService } from '../services/clock.service';
 import type { StatsService } from '../services/stats.service';
 import type { WebhooksService } from '../services/webhooks.service';
 import type { CatchersService } from '../services/catchers/catchers.service';
+import type { RetentionService } from '../services/retention/retention.service';
+import type { SnapshotService } from '../services/snapshot/snapshot.service';
+import type { MailImport } from '../services/mail-files/mail-import';
 import type { SmtpRelay } from '../smtp/relay';
 import type { LiveBus } from '../live-bus';
 import { appError } from '../error-catalogue';
@@ -59,6 +62,8 @@ import { receiverCheckHandlers } from './routes/receiver-checks.routes';
 import { chaosHandlers } from './routes/chaos.routes';
 import { simulationHandlers } from './routes/simulation.routes';
 import { scenarioFileHandlers, scenarioHandlers } from './routes/scenarios.routes';
+import { mailFileHandlers } from './routes/mail-files.routes';
+import { storeFileHandlers, storeHandlers } from './routes/store.routes';
 import { streamHandlers } from './routes/stream.routes';
 import { suppressionHandlers } from './routes/suppressions.routes';
 import { webhookHandlers } from './routes/webhooks.routes';
@@ -100,6 +105,12 @@ export interface HttpServices {
   scenarios: ScenarioService;
   receiverChecks: ReceiverCheckService;
   catchers: CatchersService;
+  /** The store's size and retention limits. */
+  retention: RetentionService;
+  /** Snapshots of the whole state (the download). */
+  snapshots: SnapshotService;
+  /** Messages brought in from files (`mailyard import`). */
+  mailImport: MailImport;
 }
 
 export interface HttpAppDeps {
@@ -317,11 +328,14 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       ...mailerControlHandlers(services.mailers, services.mailerTests),
       ...receiverCheckHandlers(services.receiverChecks),
       ...catcherHandlers(services.catchers),
+      ...storeHandlers(services.retention),
+      ...mailFileHandlers(services.mailImport),
     });
     registerRoutes(control, documentedRoutes, {
       ...messageFileHandlers(services.messages),
       ...mailerFileHandlers(services.mailers),
       ...scenarioFileHandlers(services.scenarios),
+      ...storeFileHandlers(services.snapshots),
       ...streamHandlers(control, deps.live, (request) => access.allows(request)),
     });
   });

@@ -25,25 +25,43 @@ declare module 'fastify' {
   }
 }
 
+/** A `details` sentence names at most this many fields (the rest are counted); `fields` has them all. */
+const DETAILS_FIELDS = 10;
+
 /**
- * The one error body: `{success: false, error, details?, records?}`. Field problems go under
- * `details.fields` as `{path: problem}` (two problems of one path joined by "; "); `shape` adds the
- * members an operation always carries (`details: {}` on the webhook calls, `records: {}` on the domain calls).
+ * The fields with a problem as `details` words them: `to: must list at least one recipient;
+ * from.email: must be an email address`, the body as a whole named "the body".
+ */
+export function detailsSentence(fields: Record<string, string>): string {
+  const entries = Object.entries(fields);
+  const named = entries.slice(0, DETAILS_FIELDS).map(([path, problem]) => `${path === 'body' ? 'the body' : path}: ${problem}`);
+  const more = entries.length > DETAILS_FIELDS ? `; and ${entries.length - DETAILS_FIELDS} more fields (see fields)` : '';
+  const lead = entries.length === 1 ? 'One field has a problem' : `${entries.length} fields have problems`;
+  return `${lead}: ${named.join('; ')}${more}`;
+}
+
+/**
+ * The one error body: `{success: false, error, details?, fields?, errors?, records?}`. `details` is a
+ * string, as the real service's getting-started page shows it: a sentence naming each field with a
+ * problem. Field problems go under `fields` as `{path: problem}` (two problems of one path joined by
+ * "; "). `shape` adds the members an operation always carries: on the webhook calls `details` is an
+ * object, as their REST pages show it (`{"details": {}, "error", "success": false}`), holding the
+ * field map when there is one; on the domain calls `records: {}`.
  */
 export function errorBody(message: string, errors?: readonly FieldError[], extras: ErrorExtras = {}, shape: ErrorShape = 'plain'): ErrorResponse {
-  const body: ErrorResponse = { success: false, error: message };
-  let details = extras.details;
+  const body: Omit<ErrorResponse, 'details'> & { details?: ErrorResponse['details'] } = { success: false, error: message };
   if (errors?.length) {
     const fields: Record<string, string> = {};
     for (const e of errors) {
       const path = e.path || 'body';
       fields[path] = fields[path] === undefined ? e.message : `${fields[path]}; ${e.message}`;
     }
-    details = { ...details, fields };
-  }
-  if (details !== undefined || shape === 'details') body.details = details ?? {};
+    body.details = shape === 'details' ? { fields } : detailsSentence(fields);
+    body.fields = fields;
+  } else if (shape === 'details') body.details = {};
+  if (extras.errors !== undefined) body.errors = extras.errors as ErrorResponse['errors'];
   if (extras.records !== undefined || shape === 'records') body.records = extras.records ?? {};
-  return body;
+  return body as ErrorResponse;
 }
 
 /** Answers `error` in the one error body, with the status its code sets. */

@@ -4,6 +4,8 @@ import type { ControlOperations, DocumentedRoute, DocumentedRoutes, Operation, S
 import type { Account } from '../services/accounts.service';
 import { appError } from '../error-catalogue';
 import { formatPath, IGNORED_HEADER, ignoredHeaderValue, type RequestLeniency } from './leniency';
+import { warningHeaderValue, WARNING_HEADER } from './warnings';
+import { warningText, type WouldRefuse } from '../would-refuse';
 import { parseInput } from './validation';
 
 declare module 'fastify' {
@@ -24,6 +26,11 @@ export type OperationInput<O extends Operation> = {
   request: FastifyRequest;
   /** For an operation that answers a file rather than JSON (its response schema is `unknown`). */
   reply: FastifyReply;
+  /**
+   * Something of the request the real service would refuse: said in `X-Mailyard-Warning` and logged,
+   * or, under `--strict-requests`, thrown as the service's refusal. Answers the warning's words.
+   */
+  warn: (found: WouldRefuse) => string;
 } & (O['auth'] extends 'bearer' ? { account: Account } : unknown);
 
 export type OperationHandler<O extends Operation> = (input: OperationInput<O>) => Promise<z.input<O['response']>> | z.input<O['response']>;
@@ -80,6 +87,7 @@ function isLenient(app: FastifyInstance, op: Operation): boolean {
  */
 export function registerOperation<O extends Operation>(app: FastifyInstance, op: O, handler: OperationHandler<O>): void {
   const leniency = isLenient(app, op) ? app.requestLeniency : undefined;
+  const strictRequests = app.requestLeniency?.strict ?? false;
   const name = `${op.method} ${op.path}`;
   app.route({
     method: op.method,
@@ -87,7 +95,7 @@ export function registerOperation<O extends Operation>(app: FastifyInstance, op:
     config: { errorShape: op.errorShape ?? 'plain' },
     handler: async (request, reply) => {
       const ignored: string[] | undefined = leniency ? [] : undefined;
-      let input: OperationInput<O>;
+      let input: Omit<OperationInput<O>, 'warn'>;
       try {
         input = parseRequest(op, request, reply, ignored);
       } finally {
@@ -98,7 +106,22 @@ export function registerOperation<O extends Operation>(app: FastifyInstance, op:
         }
       }
       if (op.status !== undefined) reply.code(op.status);
-      return handler(input);
+      const warnings: string[] = [];
+      const warn = (found: WouldRefuse): string => {
+        if (strictRequests) throw found.refusal;
+        const text = warningText(found);
+        warnings.push(text);
+        return text;
+      };
+      const result = await handler({ ...input, warn } as OperationInput<O>);
+      if (warnings.length > 0) {
+        reply.header(WARNING_HEADER, warningHeaderValue(warnings));
+        request.log.warn(
+          { operation: name, warnings },
+          `${name}: the real service would refuse this request (${warnings.length} warnings); --strict-requests refuses it`,
+        );
+      }
+      return result;
     },
   });
 }
@@ -141,7 +164,12 @@ function handlerOf(handlers: Record<string, unknown>, name: string): unknown {
 }
 
 /** Params, query and body parsed with the operation's schemas; `ignored` given: leniently. */
-function parseRequest<O extends Operation>(op: O, request: FastifyRequest, reply: FastifyReply, ignored: string[] | undefined): OperationInput<O> {
+function parseRequest<O extends Operation>(
+  op: O,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ignored: string[] | undefined,
+): Omit<OperationInput<O>, 'warn'> {
   // The JSON parser reads an empty body as undefined; fastify reads none for GET and HEAD.
   if (!op.body && request.body !== undefined && !isEmptyObject(request.body)) {
     // Leniently, the members of an object are unknown fields like any other; anything else is refused.
@@ -159,7 +187,7 @@ function parseRequest<O extends Operation>(op: O, request: FastifyRequest, reply
     request,
     reply,
     account: op.auth === 'bearer' ? accountOf(request) : undefined,
-  } as OperationInput<O>;
+  } as unknown as Omit<OperationInput<O>, 'warn'>;
 }
 
 /** The account the bearer hook authenticated; an operation that needs one never runs without it. */

@@ -1,10 +1,10 @@
 import type { EmailService } from '../services/email/email.service';
 import type { InboundRoute } from '../services/inbound/inbound-posts';
-import type { InboundService } from '../services/inbound/inbound.service';
+import type { InboundRefusal, InboundService } from '../services/inbound/inbound.service';
 import type { MailAddress } from '../mail/parsed-mail';
 import { randomHex64 } from '../ids';
-import { headerTags, readMessageFacts } from './parse-message';
-import type { AcceptedMail } from './smtp-sink';
+import { headerTags, readMessageFacts } from '../mail/parse-message';
+import type { AcceptedMail, IntakeResult } from './smtp-sink';
 
 /** The header address matching an envelope recipient, case-insensitively. */
 function findAddress(list: MailAddress[], email: string): MailAddress | undefined {
@@ -45,13 +45,14 @@ export function plusAddressTags(addresses: readonly string[]): string[] {
 
 /**
  * What happens to a message the SMTP sink accepted: recipients at an inbound-routed domain go to
- * inbound routing; every other recipient is captured and goes through the simulation, exactly as an
- * API send. A recipient is `to` or `cc` when the headers name it so, else `bcc`.
+ * inbound routing (posted, or refused by the inbound guide's rules); every other recipient is
+ * captured and goes through the simulation, exactly as an API send. A recipient is `to` or `cc` when
+ * the headers name it so, else `bcc`.
  */
 export class MailIntake {
   constructor(private readonly deps: MailIntakeDeps) {}
 
-  async accept(mail: AcceptedMail): Promise<string[]> {
+  async accept(mail: AcceptedMail): Promise<IntakeResult> {
     const routed: Array<{ email: string; route: InboundRoute }> = [];
     const captured: string[] = [];
     for (const email of mail.recipients) {
@@ -84,7 +85,12 @@ export class MailIntake {
       });
       refIds.push(refId);
     }
-    if (routed.length > 0) refIds.push(...(await this.deps.inbound.deliver(mail.raw, routed, 'smtp')).map((r) => r.refId));
-    return refIds;
+    let refused: InboundRefusal[] = [];
+    if (routed.length > 0) {
+      const outcome = await this.deps.inbound.deliver(mail.raw, routed, 'smtp');
+      refIds.push(...outcome.posted.map((r) => r.refId));
+      refused = outcome.refused;
+    }
+    return { refIds, refused };
   }
 }

@@ -21,8 +21,8 @@ export interface SmtpSinkDeps {
   authenticate: (apiKey: string) => { id: string } | undefined;
   /** The account of mail sent without AUTH. */
   defaultAccountId: () => string;
-  /** Stores and routes an accepted message; answers the ref_ids of what it recorded. */
-  accept: (mail: AcceptedMail) => Promise<string[]>;
+  /** Stores and routes an accepted message; answers the ref_ids of what it recorded and the recipients inbound routing refused. */
+  accept: (mail: AcceptedMail) => Promise<IntakeResult>;
   /** Mailpit's chaos: the code to refuse this MAIL FROM, RCPT TO or AUTH with, or null (services/mailpit/chaos.ts). */
   chaos?: (kind: 'Sender' | 'Recipient' | 'Authentication') => number | null;
   logger: Logger;
@@ -55,6 +55,12 @@ export interface SmtpSinkOptions {
   inFlightBytes?: number;
 }
 
+/** What became of a message: the ref_ids recorded, and the recipients inbound routing's rules refused (with why). */
+export interface IntakeResult {
+  refIds: string[];
+  refused: Array<{ email: string; reason: string }>;
+}
+
 /** An SMTP reply: smtp-server sends `err.responseCode` and `err.message`. */
 function smtpError(code: number, message: string): Error & { responseCode: number } {
   return Object.assign(new Error(message), { responseCode: code });
@@ -70,6 +76,31 @@ export function queuedReply(refIds: string[]): string {
   const shown = refIds.slice(0, REPLY_REF_IDS).join(' ');
   const more = refIds.length > REPLY_REF_IDS ? ` (+${refIds.length - REPLY_REF_IDS} more in the email logs)` : '';
   return `OK queued as ${shown}${more}`;
+}
+
+/** A reply line's text stays under SMTP's 512 octets with its code: longer text is cut short. */
+const REPLY_TEXT_MAX = 480;
+
+function fitReply(text: string): string {
+  return text.length > REPLY_TEXT_MAX ? `${text.slice(0, REPLY_TEXT_MAX - 3)}...` : text;
+}
+
+/** The first refused recipient with its rule's words, and how many more: `nobody@in.example.com (Reject (default): ...)`. */
+function refusalsText(refused: IntakeResult['refused']): string {
+  const [first] = refused;
+  const more = refused.length > 1 ? ` and ${refused.length - 1} more` : '';
+  return `${first!.email} (${first!.reason})${more}`;
+}
+
+/**
+ * The reply to a message taken in: 250 naming its ref_ids, and the recipients inbound routing
+ * refused (not posted) when there are any; when every recipient was refused, 550 (nothing was kept).
+ */
+export function intakeReply(result: IntakeResult): string {
+  if (result.refused.length === 0) return queuedReply(result.refIds);
+  const refused = refusalsText(result.refused);
+  if (result.refIds.length === 0) throw smtpError(550, fitReply(`Not accepted by inbound routing: ${refused}`));
+  return fitReply(`${queuedReply(result.refIds)}; not accepted by inbound routing: ${refused}`);
 }
 
 /**
@@ -188,13 +219,13 @@ export class SmtpSink {
     if (data.kind === 'busy') throw smtpError(451, this.busyMessage());
     try {
       const accountId = typeof session.user === 'string' ? session.user : this.deps.defaultAccountId();
-      const refIds = await this.deps.accept({
+      const result = await this.deps.accept({
         accountId,
         mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
         recipients: session.envelope.rcptTo.map((r) => r.address),
         raw: data.raw,
       });
-      return queuedReply(refIds);
+      return intakeReply(result);
     } finally {
       data.release();
     }

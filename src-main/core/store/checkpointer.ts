@@ -38,6 +38,16 @@ parentPort.on('message', (message) => {
     }
     return;
   }
+  if (message === 'truncate') {
+    try {
+      // TRUNCATE: copies everything, then empties the WAL file; gives up at once (busy) if a writer or reader is in the way.
+      const [row] = db.pragma('wal_checkpoint(TRUNCATE)');
+      parentPort.postMessage({ truncated: row.busy === 0 });
+    } catch (err) {
+      parentPort.postMessage({ truncated: false, error: String((err && err.message) || err) });
+    }
+    return;
+  }
   if (message === 'stop') {
     db.close();
     parentPort.postMessage('stopped');
@@ -47,7 +57,7 @@ parentPort.on('message', (message) => {
 parentPort.postMessage('ready');
 `;
 
-type Reply = { log: number; checkpointed: number } | { error: string } | 'ready' | 'stopped';
+type Reply = { log: number; checkpointed: number } | { error: string } | { truncated: boolean; error?: string } | 'ready' | 'stopped';
 
 /**
  * Copies the write-ahead log into the database file on a thread of its own, with its own connection,
@@ -73,6 +83,8 @@ export class Checkpointer {
   private failed = false;
   /** Set once a failed checkpoint is logged, until one succeeds: a lasting failure is logged once. */
   private warned = false;
+  /** Told the outcome of the truncating checkpoint under way. */
+  private truncating: ((done: boolean) => void) | undefined;
 
   private constructor(
     private readonly worker: Worker,
@@ -131,6 +143,12 @@ export class Checkpointer {
 
   private onReply(m: Reply): void {
     if (typeof m !== 'object') return;
+    if ('truncated' in m) {
+      const resolve = this.truncating;
+      this.truncating = undefined;
+      resolve?.(m.truncated);
+      return;
+    }
     this.asked = false;
     if ('error' in m) {
       if (!this.warned) this.logger.warn({ reason: m.error }, 'a background checkpoint failed; it is retried until one succeeds');
@@ -155,9 +173,24 @@ export class Checkpointer {
   private fail(message: string, err?: unknown): void {
     if (this.failed) return;
     this.failed = true;
+    this.truncating?.(false);
+    this.truncating = undefined;
     clearInterval(this.timer);
     this.logger.warn({ err }, `${message}; checkpoints are back on the main thread`);
     if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+  }
+
+  /**
+   * Copies everything the WAL holds into the database and empties the WAL file, on the thread (the
+   * main thread goes on). Resolves false when it could not (a write or a read was under way, the
+   * thread is not running): the next idle moment tries again.
+   */
+  truncate(): Promise<boolean> {
+    if (this.failed || this.stopping || this.truncating !== undefined) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.truncating = resolve;
+      this.worker.postMessage('truncate');
+    });
   }
 
   /** Closes the thread's connection (before the main one, which then checkpoints what is left as it closes). */
@@ -165,6 +198,8 @@ export class Checkpointer {
     if (this.stopping) return;
     this.stopping = true;
     clearInterval(this.timer);
+    this.truncating?.(false);
+    this.truncating = undefined;
     if (!this.failed) {
       // Held open until the thread has closed its connection (it is unref'd while it runs).
       this.worker.ref();

@@ -107,6 +107,31 @@ function recordImageMigrations(db: Db, version: number, migrations: Migration[] 
 
 export const DATABASE_FILE = 'mailyard.db';
 
+/** `PRAGMA auto_vacuum`'s value for INCREMENTAL: freed pages can be given back (store-compaction.ts). */
+export const AUTO_VACUUM_INCREMENTAL = 2;
+
+/** The WAL file's size (bytes) it is cut back to each time it starts over (4 MiB). */
+export const JOURNAL_SIZE_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * Puts a store in auto_vacuum INCREMENTAL mode, so pages freed by pruning and deletions can be given
+ * back to the file system (store-compaction.ts). A store made by an earlier version is in the default
+ * mode, which only a VACUUM changes: it rewrites the whole file once (a few seconds a GB, with room
+ * for a copy on the disk), logged before and after. A new store starts in the mode (the schema image).
+ * When it cannot (a full disk), the store works as before and reuses its free pages.
+ */
+function toIncrementalVacuum(db: Db, onConvert?: (phase: 'start' | 'done' | 'failed', err?: unknown) => void): void {
+  if (db.pragma('auto_vacuum', { simple: true }) === AUTO_VACUUM_INCREMENTAL) return;
+  onConvert?.('start');
+  try {
+    db.pragma('auto_vacuum = INCREMENTAL');
+    db.exec('VACUUM');
+    onConvert?.('done');
+  } catch (err) {
+    onConvert?.('failed', err);
+  }
+}
+
 /** WAL pages (about 40 MiB) after which what the WAL holds is copied into the database file. */
 export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 
@@ -120,6 +145,10 @@ export interface OpenDatabaseOptions {
   schemaImage?: SchemaImage | null;
   /** Told before an existing store is brought to the current schema (see migrate). */
   onUpgrade?: (upgrade: StoreUpgrade) => void;
+  /** A store in memory starts as these bytes (a snapshot's) instead of as a new store; migrations bring it up to date. */
+  startFrom?: Buffer;
+  /** Told when a store of an earlier version is rewritten into auto_vacuum INCREMENTAL mode (see toIncrementalVacuum). */
+  onCompactionMode?: (phase: 'start' | 'done' | 'failed', err?: unknown) => void;
 }
 
 /** Opens (creating if needed) the store in `dataDir`, or in memory when `dataDir` is null, and migrates it. */
@@ -133,11 +162,11 @@ export function openDatabase(dataDir: string | null, options: OpenDatabaseOption
     makePrivateFile(file);
   }
   // A new store (in memory, or an empty file: a new database to SQLite) starts as the image.
-  const fromImage = image !== null && image.version > 0 && (dataDir === null || statSync(file).size === 0);
+  const fromImage = image !== null && image.version > 0 && options.startFrom === undefined && (dataDir === null || statSync(file).size === 0);
   const startImage = fromImage ? schemaImageBytes(image) : undefined;
   if (startImage !== undefined && dataDir !== null) writeFileSync(file, startImage);
   const db = new Database(
-    dataDir === null && startImage !== undefined ? startImage : file,
+    dataDir === null ? (options.startFrom ?? startImage ?? file) : file,
     options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
   );
   try {
@@ -160,8 +189,11 @@ export function openDatabase(dataDir: string | null, options: OpenDatabaseOption
     // indexes' last leaves) are copied into the database once per checkpoint, not ten times. (A store
     // in a data directory checkpoints on a thread of its own, see checkpointer.ts.)
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+    // The WAL is cut back to this whenever it starts over; idle, store-compaction.ts empties it.
+    db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
     if (fromImage) recordImageMigrations(db, image.version);
     migrate(db, undefined, options.onUpgrade);
+    toIncrementalVacuum(db, options.onCompactionMode);
   } catch (err) {
     db.close();
     throw err;

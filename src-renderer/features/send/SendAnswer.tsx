@@ -8,15 +8,17 @@ import { JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { sendPath } from '../../components/SendLink';
 import { IgnoredFields } from './IgnoredFields';
+import { WouldRefuse } from './WouldRefuse';
 
 /** The copies the answer lists; the rest are one link away (the list filtered to the send). */
 const SHOWN = 100;
 
 /**
  * The send's answer: its one ref_id, and each recipient's copy of it (stored before the API answers),
- * each linking to the copy, and what the API ignored in the request (`X-Mailyard-Ignored`).
+ * each linking to the copy, what the API ignored in the request (`X-Mailyard-Ignored`) and what the
+ * real service would have refused (`X-Mailyard-Warning`).
  */
-export function SendAnswer({ refId, body, ignored }: { refId: string; body: unknown; ignored?: readonly string[] }) {
+export function SendAnswer({ refId, body, ignored, warnings }: { refId: string; body: unknown; ignored?: readonly string[]; warnings?: readonly string[] }) {
   const [copies, setCopies] = useState<MessageSummary[] | null>(null);
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -64,6 +66,7 @@ export function SendAnswer({ refId, body, ignored }: { refId: string; body: unkn
         <span className="muted small">one for the whole send: every recipient's log entry and event carries it</span>
       </p>
       <IgnoredFields paths={ignored} />
+      <WouldRefuse warnings={warnings} />
       {error && <p className="error small">{error}</p>}
       {copies && (
         <>

@@ -83,6 +83,8 @@ interface Answer {
   body: unknown;
   /** Request paths the API ignored (X-Mailyard-Ignored). */
   ignored: string[];
+  /** What the real service would have refused (X-Mailyard-Warning). */
+  warnings: string[];
 }
 
 /** The switches of `settings` the form offers, by their label. */
@@ -195,8 +197,13 @@ export function SendEmail() {
       };
       // What the API accepted but ignored (X-Mailyard-Ignored) is shown beside the answer.
       const ignored: string[] = [];
-      const res = await serviceAs(account.api_key, (paths) => ignored.push(...paths)).sendEmail(body);
-      setAnswer({ refId: res.ref_id, body: res, ignored });
+      const warnings: string[] = [];
+      const res = await serviceAs(
+        account.api_key,
+        (paths) => ignored.push(...paths),
+        (said) => warnings.push(...said),
+      ).sendEmail(body);
+      setAnswer({ refId: res.ref_id, body: res, ignored, warnings });
     } catch (err) {
       setError({ message: describeError(err), errors: fieldErrors(err) });
     } finally {
@@ -411,7 +418,7 @@ export function SendEmail() {
           </div>
         )}
       </form>
-      {answer && <SendAnswer refId={answer.refId} body={answer.body} ignored={answer.ignored} />}
+      {answer && <SendAnswer refId={answer.refId} body={answer.body} ignored={answer.ignored} warnings={answer.warnings} />}
     </main>
   );
 }

@@ -7,6 +7,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { DeleteAccountsDialog, describeRemoved } from '../../components/DeleteAccounts';
 import { Time } from '../../components/Time';
 import { useOverview } from '../../stores/overview-store';
+import { StoreSection } from './StoreSection';
 
 /** Accounts with their API keys, and how this emulator runs: ports, data directory, version. */
 /** The desktop app's preload functions; absent in a browser. */
@@ -184,6 +185,7 @@ export function Settings() {
           </dl>
         </section>
       )}
+      <StoreSection />
     </main>
   );
 }

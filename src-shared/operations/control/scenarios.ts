@@ -147,7 +147,7 @@ export const ScenarioLogQuery = z.object({
 
 /**
  * The control API's QA scenarios (`/emulator/scenarios`): validate a file, start a run (one
- * at a time), follow it, stop it, read its report. A bad file answers 400 with `details.errors`: every
+ * at a time), follow it, stop it, read its report. A bad file answers 400 with `errors`: every
  * problem with its path, line and column.
  */
 export const scenarioOperations = defineOperations({
@@ -172,7 +172,7 @@ export const scenarioOperations = defineOperations({
   validateScenario: {
     method: 'POST',
     path: '/emulator/scenarios/validate',
-    summary: 'Check a scenario file (YAML or JSON): the parsed scenario, or every problem with its line, column and field (400, details.errors)',
+    summary: 'Check a scenario file (YAML or JSON): the parsed scenario, or every problem with its line, column and field (400, errors)',
     tag: 'Scenarios',
     auth: 'none',
     body: ScenarioSourceBody,

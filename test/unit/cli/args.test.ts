@@ -63,6 +63,13 @@ describe('parseServeArgs', () => {
     expect(() => parseServeArgs(['--payload-format', 'MAIL_DELIVERED'], {})).toThrow(/invalid value for --payload-format.*spec, mailer-events/);
   });
 
+  it('takes --max-messages and --max-age (and their variables), 0 for no limit, and refuses a bad value naming the flag', () => {
+    expect(parseServeArgs(['--max-messages', '100', '--max-age', '30d'], {}).config).toEqual({ maxMessages: '100', maxAge: '30d' });
+    expect(parseServeArgs([], { MAILYARD_MAX_MESSAGES: '0', MAILYARD_MAX_AGE: '0' }).config).toEqual({ maxMessages: '0', maxAge: '0' });
+    expect(() => parseServeArgs(['--max-messages', 'many'], {})).toThrow('invalid value for --max-messages');
+    expect(() => parseServeArgs([], { MAILYARD_MAX_AGE: 'a month' })).toThrow(/invalid value for MAILYARD_MAX_AGE: "a month" is not an age/);
+  });
+
   it('derives variable names from flags', () => {
     expect(envName('strict-webhook-urls')).toBe('MAILYARD_STRICT_WEBHOOK_URLS');
   });

@@ -32,7 +32,7 @@ function fieldsCell(fields: readonly FieldError[] | string | undefined): string 
   return fields.map((f) => `${codeSpan(f.path || 'body')}: ${codeSpan(f.message)}`).join('<br>');
 }
 
-/** `{details: {errors: '<errors>'}}` as `details.errors`: the members an error body carries beside `error`. */
+/** `{records: '<records>'}` as `records`: the members an error body carries beside `error`. */
 function memberPaths(value: object, prefix = ''): string[] {
   return Object.entries(value).flatMap(([key, v]) => (typeof v === 'object' && v !== null ? memberPaths(v, `${prefix}${key}.`) : [`${prefix}${key}`]));
 }
@@ -47,7 +47,7 @@ function catalogueTable(): string {
     const more = [fieldsCell(fields), ...(extras.length ? [`also ${extras.join(', ')}`] : [])].filter(Boolean).join('<br>');
     return `| \`${name}\` | ${ERROR_STATUS[e.code]} | \`${e.code}\` | ${codeSpan(message)} | ${more} | ${e.realService ? 'yes' : ''} |`;
   });
-  return ['| name | status | code | `error` | `details.fields` and more | real service |', '|---|---|---|---|---|---|', ...rows].join('\n');
+  return ['| name | status | code | `error` | `fields` and more | real service |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }
 
 function sourceFiles(dir: string): string[] {
@@ -99,7 +99,7 @@ describe('the error catalogue', () => {
       errors: [problem],
     });
     expect(invalid.message).toBe('the scenario file has 1 problem: traffic.count: must be at least 1 (line 3, column 10)');
-    expect(invalid.extras).toEqual({ details: { errors: [problem] } });
+    expect(invalid.extras).toEqual({ errors: [problem] });
 
     expect(appError('webhookExists').message).toBe('Webhook Already Exists');
     expect(ERROR_STATUS[appError('webhookExists').code]).toBe(409);

@@ -7,7 +7,12 @@ import type { ScenarioService } from '../../scenario/scenario.service';
 import { CatchersRepo } from '../../store/catchers.repo';
 import { ResetRepo } from '../../store/reset.repo';
 import { StatsRepo } from '../../store/stats.repo';
+import { version as VERSION } from '../../../../package.json';
+import { MailImport } from '../../services/mail-files/mail-import';
+import { SnapshotService } from '../../services/snapshot/snapshot.service';
+import { MailIntake } from '../../smtp/mail-intake';
 import { attemptTransport } from '../delivery';
+import { buildRetention } from '../retention';
 import { buildScenarioService } from '../scenarios';
 import type { EventsArea } from './events';
 import type { AreaFoundations } from './foundations';
@@ -23,7 +28,7 @@ export function buildControl(
   f: AreaFoundations,
   { webhooks, inbound }: Pick<Receivers, 'webhooks' | 'inbound'>,
   { messagesRepo, emailEvents, simulator, rules }: Pick<EventsArea, 'messagesRepo' | 'emailEvents' | 'simulator' | 'rules'>,
-  { relay, imap }: Pick<MailersArea, 'relay' | 'imap'>,
+  { relay, imap, secretKeys }: Pick<MailersArea, 'relay' | 'imap' | 'secretKeys'>,
   { email, domains }: Pick<SendingArea, 'email' | 'domains'>,
 ) {
   const { db, config, clock, live, accounts, dispatcher } = f;
@@ -96,5 +101,13 @@ export function buildControl(
     catchers,
     receiverChecks: new ReceiverCheckService({ urlPolicy: f.urlPolicy, transport: attemptTransport(config, f.lookup) }),
     scenarios,
+    // Retention: the store held to --max-messages and --max-age (services/retention).
+    retention: buildRetention(f),
+    mailImport: new MailImport({
+      capture: async (mail) => (await new MailIntake({ email, inbound, tagsPlusAddresses: config.tagsPlusAddresses }).accept(mail)).refIds,
+      accountIdOr404: (id) => accounts.accountIdOr404(id),
+      maxMessageBytes: config.maxMessageBytes,
+    }),
+    snapshots: new SnapshotService({ db, clock, version: VERSION, mailerKey: () => secretKeys.load() }),
   };
 }

@@ -14,10 +14,12 @@ import type { AreaFoundations } from './foundations';
 export function buildMailers(f: AreaFoundations, { messagesRepo, emailEvents, log }: Pick<EventsArea, 'messagesRepo' | 'emailEvents' | 'log'>) {
   const { config, clock, live, logger, dispatcher, unitOfWork, urlPolicy, serverAddress } = f;
   const mailersRepo = new MailersRepo(f.db);
+  // The key that seals mailer secrets (a snapshot with secrets carries it).
+  const secretKeys = f.seams.secretKeys ?? (f.dataDir === null ? memoryKeyStore() : fileKeyStore(f.dataDir));
   const mailers = new MailersService({
     repo: mailersRepo,
     clock,
-    secrets: new SecretBox(f.seams.secretKeys ?? (f.dataDir === null ? memoryKeyStore() : fileKeyStore(f.dataDir))),
+    secrets: new SecretBox(secretKeys),
     dispatcher,
     checkUrl: (url, path) => checkUrl(urlPolicy, url, path),
     checkSmtpHost: (host, path) => checkServerHost(urlPolicy, host, path),
@@ -58,7 +60,7 @@ export function buildMailers(f: AreaFoundations, { messagesRepo, emailEvents, lo
     accountName: (id) => f.accounts.get(id)?.name ?? id,
   });
   const mailerTests = new MailerTests({ mailers, smtp: relay, imap });
-  return { mailersRepo, mailers, imap, relay, oauth, mailerTests };
+  return { mailersRepo, secretKeys, mailers, imap, relay, oauth, mailerTests };
 }
 
 export type MailersArea = ReturnType<typeof buildMailers>;

@@ -77,7 +77,7 @@ export function buildMessages(
     waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
     version: VERSION,
     startedAt: Date.now(),
-    capture: (mail) => new MailIntake({ email, inbound, tagsPlusAddresses: config.tagsPlusAddresses }).accept(mail),
+    capture: async (mail) => (await new MailIntake({ email, inbound, tagsPlusAddresses: config.tagsPlusAddresses }).accept(mail)).refIds,
     defaultAccountId: () => accounts.defaultAccountId(),
     smtpMailers: (accountId) => mailersRepo.ofAccount(accountId, 'smtp'),
     release: (messageId, mailerId, to) => relay.release(messageId, mailerId, to),

@@ -4,12 +4,20 @@ import type { TemplatesService } from '../../services/email/templates.service';
 import type { SuppressionsService } from '../../services/events/suppressions.service';
 import type { Handlers } from '../operation-route';
 import { ok } from '../respond';
+import { logsQueryWouldRefuse, sendWouldRefuse } from '../../would-refuse';
 
 /** Sending, the email logs, subscriptions and templates (`/v1/email`, `/v1/template`). */
 export function emailHandlers(email: EmailService, templates: TemplatesService, suppressions: SuppressionsService): Handlers<typeof emailOperations> {
   return {
-    sendEmail: async ({ body, account }) => ({ success: true as const, ...(await email.send(account.id, body)) }),
-    getEmailLogs: ({ query, account }) => email.logs(account.id, query),
+    sendEmail: async ({ body, account, warn }) => {
+      for (const found of sendWouldRefuse(body, email.senderVerified(account.id, body.from.email))) warn(found);
+      return { success: true as const, ...(await email.send(account.id, body)) };
+    },
+    getEmailLogs: ({ query, account, request, warn }) => {
+      // The query as sent: the parsed one has its dates completed.
+      for (const found of logsQueryWouldRefuse(request.query as Record<string, unknown>)) warn(found);
+      return email.logs(account.id, query);
+    },
     subscribeEmail: ({ body, account }) => {
       suppressions.lift(account.id, body.email);
       return ok('Email subscribed successfully');

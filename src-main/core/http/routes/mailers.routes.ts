@@ -6,12 +6,16 @@ import type { OAuthService } from '../../services/oauth/oauth.service';
 import { download } from '../download';
 import type { Handlers, RouteHandlers } from '../operation-route';
 import { ok } from '../respond';
+import { smtpConfigWouldRefuse } from '../../would-refuse';
 
 /** SMTP and IMAP mailer configurations and their OAuth (`/v1/smtpbasic`, `/v1/imap`, `/v1/oauth`). */
 export function mailerHandlers(mailers: MailersService, oauth: OAuthService): Handlers<typeof mailerOperations> {
   return {
     // configureSMTP is `POST /v1/smtpbasic/verify` (the real service's path): saved only after a real login.
-    configureSMTP: async ({ body, account }) => ok('SMTP configuration verified and created successfully', await mailers.configure(account.id, 'smtp', body)),
+    configureSMTP: async ({ body, account, warn }) => {
+      for (const found of smtpConfigWouldRefuse(body)) warn(found);
+      return ok('SMTP configuration verified and created successfully', await mailers.configure(account.id, 'smtp', body));
+    },
     updateSMTP: async ({ body, account }) => ok('SMTP configuration updated successfully', await mailers.update(account.id, 'smtp', body)),
     getSMTPConfig: ({ params, account }) => ok('SMTP configuration retrieved successfully', mailers.getRecord(account.id, 'smtp', params.mailer_id)),
     deleteSMTPConfig: ({ params, account }) => {

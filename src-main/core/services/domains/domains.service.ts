@@ -64,7 +64,8 @@ export class DomainsService {
     const { repo, clock } = this.deps;
     if (repo.find(accountId, ascii)) throw appError('domainExists');
     const key = await (this.deps.generateKey ?? generateDkimKey)();
-    const selector = (body.selector ?? DEFAULT_DKIM_SELECTOR).toLowerCase();
+    // "" is a selector not given, as a typed client sends a field it does not set.
+    const selector = (body.selector || DEFAULT_DKIM_SELECTOR).toLowerCase();
     const nowMs = clock.now();
     const now = isoTimestamp(nowMs);
     const options: DomainOptions = {

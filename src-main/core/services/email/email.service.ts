@@ -111,6 +111,11 @@ export class EmailService {
 
   constructor(private readonly deps: EmailDeps) {}
 
+  /** Whether the sender is at a verified domain of the account (the one it signs for), as the real service requires. */
+  senderVerified(accountId: string, fromEmail: string): boolean {
+    return this.deps.dkim?.(accountId, fromEmail) !== undefined;
+  }
+
   /**
    * One send: one ref_id, a copy per recipient with the simulation's events scheduled (see
    * composeCopies for when recipients share one composed message).

@@ -26,7 +26,8 @@ export function senderPolicy(deps: {
   return {
     check(accountId, mailerId, fromEmail) {
       const fromDomain = fromEmail.slice(fromEmail.lastIndexOf('@') + 1).toLowerCase();
-      if (deps.strict && !deps.verifiedSender(accountId, fromEmail)) throw appError('senderDomainUnverified', { domain: fromDomain });
+      if (deps.strict && !deps.verifiedSender(accountId, fromEmail))
+        throw appError('senderDomainUnverified', { domain: fromDomain, option: '--strict-senders' });
       if (mailerId === '') return { relayed: false };
       const domain = deps.domainOfMailer(accountId, mailerId);
       if (domain !== undefined) {

@@ -3,6 +3,7 @@ import type {
   ConfigureInboundDomainBody,
   CreateInboundUsernameBody,
   InboundDomainRecord,
+  InboundRule,
   InboundUsernameRecord,
   SimulateInboundBody,
   SimulateInboundResult,
@@ -17,6 +18,20 @@ import { parseDomainName } from '../domains/hostname';
 import { composeInbound, INBOUND_DOMAIN_TARGET, INBOUND_USERNAME_TARGET, InboundPosts, type InboundRoute, type RoutedRecipient } from './inbound-posts';
 import { repliedCopyKeys } from './inbound-replies';
 import { effectiveTarget, toInboundDomainRecord, toInboundUsernameRecord } from './inbound-records';
+import { decideInbound, type InboundDecision } from './inbound-rules';
+
+/** A recipient whose mail the guide's rules refused: not posted. */
+export interface InboundRefusal {
+  email: string;
+  rule: InboundRule;
+  reason: string;
+}
+
+/** What became of an inbound email's routed recipients: posted (with the rule that accepted each) or refused. */
+export interface InboundOutcome {
+  posted: Array<RoutedRecipient & { rule: InboundRule }>;
+  refused: InboundRefusal[];
+}
 
 export interface InboundDeps {
   repo: InboundRepo;
@@ -192,10 +207,11 @@ export class InboundService {
   }
 
   /**
-   * The route of a recipient address: a route of its exact domain first, else the closest parent
-   * domain routed with `wildcard` (the inbound guide: a wildcard domain catches its subdomains). Among
-   * a domain's routes, the account's own first, else the oldest of any account (mail for a routed
-   * domain reaches whoever routes it, as MX records would send it). Undefined when nothing routes it.
+   * The route of a recipient address: the route of its domain (a subdomain is a domain of its own: the
+   * inbound guide's wildcard covers usernames, not subdomains), and the username registered for its
+   * local part. Among a domain's routes, the account's own first, else the oldest of any account (mail
+   * for a routed domain reaches whoever routes it, as MX records would send it). Undefined when
+   * nothing routes the domain; whether the mail is accepted is `decide`'s answer.
    */
   routeFor(accountId: string, email: string): InboundRoute | undefined {
     const at = email.lastIndexOf('@');
@@ -208,7 +224,9 @@ export class InboundService {
       if ('error' in parsed) return undefined;
       domain = parsed.ascii;
     }
-    const route = this.exactRoute(accountId, domain) ?? this.wildcardRoute(accountId, domain);
+    if (!this.routed.has(domain)) return undefined;
+    const routes = this.deps.repo.domainRoutes(domain);
+    const route = routes.find((r) => r.account_id === accountId) ?? routes[0];
     if (!route) return undefined;
     const localPart = email.slice(0, at).toLowerCase();
     // `user+tag@` reaches `user` when there is no route for the tagged name itself.
@@ -216,37 +234,13 @@ export class InboundService {
     return { accountId: route.account_id, domain: route, username, localPart };
   }
 
-  private pick(accountId: string, routes: InboundDomainRow[]): InboundDomainRow | undefined {
-    return routes.find((r) => r.account_id === accountId) ?? routes[0];
-  }
-
-  private exactRoute(accountId: string, domain: string): InboundDomainRow | undefined {
-    return this.routed!.has(domain) ? this.pick(accountId, this.deps.repo.domainRoutes(domain)) : undefined;
-  }
-
-  /** `a.b.example.com` is caught by a wildcard route of `b.example.com`, else of `example.com` (the closest wins). */
-  private wildcardRoute(accountId: string, domain: string): InboundDomainRow | undefined {
-    const labels = domain.split('.');
-    for (let i = 1; i < labels.length - 1; i += 1) {
-      const parent = labels.slice(i).join('.');
-      if (!this.routed!.has(parent)) continue;
-      const route = this.pick(
-        accountId,
-        this.deps.repo.domainRoutes(parent).filter((r) => r.wildcard === 1),
-      );
-      if (route) return route;
-    }
-    return undefined;
-  }
-
   /**
-   * Strict replies: a route with `strict_replies` takes only a reply to a message its account sent
-   * (an `In-Reply-To` or `References` naming a Mailyard Message-ID `<key@mailyard.local>` of that
-   * account). Other mail is accepted and not posted.
+   * The inbound guide's rules applied to one recipient's mail (see decideInbound). Strict reply mode
+   * reads the message's In-Reply-To and References for a Mailyard Message-ID `<key@mailyard.local>`
+   * of a copy the route's account sent.
    */
-  private admits(raw: Buffer, route: InboundRoute): boolean {
-    if (route.domain.strict_replies !== 1) return true;
-    return repliedCopyKeys(raw).some((key) => this.deps.repo.sentByAccount(key, route.accountId));
+  decide(raw: Buffer, route: InboundRoute): InboundDecision {
+    return decideInbound(route, () => repliedCopyKeys(raw).some((key) => this.deps.repo.sentByAccount(key, route.accountId)));
   }
 
   /** Where a delivery of `kind`/`id` goes now; undefined once the route is gone. */
@@ -265,35 +259,37 @@ export class InboundService {
 
   /**
    * An inbound email without SMTP (`POST /emulator/inbound`): composed from fields, or taken raw, and
-   * routed exactly as the SMTP sink would route it. Recipients whose domain has no route are named.
+   * routed exactly as the SMTP sink would route it. Each recipient names the rule that decided it.
    */
   async simulate(accountId: string, body: SimulateInboundBody): Promise<SimulateInboundResult> {
     const raw = body.raw !== undefined ? Buffer.from(body.raw, 'utf8') : await composeInbound(body, new Date(this.deps.clock.now()));
     const routed: Array<{ email: string; route: InboundRoute }> = [];
-    const results: SimulateInboundResult['recipients'] = [];
+    const results = new Map<string, SimulateInboundResult['recipients'][number]>();
     for (const email of body.to) {
       const route = this.routeFor(accountId, email);
       if (route) routed.push({ email, route });
       else {
         const domain = email.slice(email.lastIndexOf('@') + 1);
-        results.push({ email, routed: false, ref_id: null, delivery_id: null, reason: `no inbound route for the domain ${domain}` });
+        results.set(email, { email, routed: false, ref_id: null, delivery_id: null, rule: null, reason: `no inbound route for the domain ${domain}` });
       }
     }
-    for (const { email } of routed.filter((r) => !this.admits(raw, r.route))) {
-      results.push({ email, routed: false, ref_id: null, delivery_id: null, reason: 'not a reply to a message this account sent (strict_replies)' });
-    }
-    for (const r of await this.deliver(raw, routed, 'api')) {
-      results.push({ email: r.email, routed: true, ref_id: r.refId, delivery_id: r.deliveryId, reason: null });
-    }
-    return { recipients: body.to.map((email) => results.find((r) => r.email === email)!) };
+    const outcome = await this.deliver(raw, routed, 'api');
+    for (const r of outcome.refused) results.set(r.email, { email: r.email, routed: false, ref_id: null, delivery_id: null, rule: r.rule, reason: r.reason });
+    for (const r of outcome.posted)
+      results.set(r.email, { email: r.email, routed: true, ref_id: r.refId, delivery_id: r.deliveryId, rule: r.rule, reason: null });
+    return { recipients: body.to.map((email) => results.get(email)!) };
   }
 
-  /** Posts an inbound email to the route of each recipient (see InboundPosts.deliver), except where strict replies hold it back. */
-  deliver(raw: Buffer, routed: Array<{ email: string; route: InboundRoute }>, source: 'smtp' | 'api'): Promise<RoutedRecipient[]> {
-    return this.posts.deliver(
-      raw,
-      routed.filter((r) => this.admits(raw, r.route)),
-      source,
-    );
+  /** Posts an inbound email to the route of each recipient the guide's rules accept (see InboundPosts.deliver); names the others. */
+  async deliver(raw: Buffer, routed: Array<{ email: string; route: InboundRoute }>, source: 'smtp' | 'api'): Promise<InboundOutcome> {
+    const accepted: Array<{ email: string; route: InboundRoute; rule: InboundRule }> = [];
+    const refused: InboundRefusal[] = [];
+    for (const r of routed) {
+      const decision = this.decide(raw, r.route);
+      if (decision.accepted) accepted.push({ ...r, rule: decision.rule });
+      else refused.push({ email: r.email, rule: decision.rule, reason: decision.reason! });
+    }
+    const posted = await this.posts.deliver(raw, accepted, source);
+    return { posted: posted.map((p, i) => ({ ...p, rule: accepted[i]!.rule })), refused };
   }
 }

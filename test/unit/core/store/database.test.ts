@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { loadMigrations, migrate } from '../../../../src-main/core/store/database';
+import { AUTO_VACUUM_INCREMENTAL, DATABASE_FILE, loadMigrations, migrate, openDatabase } from '../../../../src-main/core/store/database';
 
 /** Every CHECK with an IN list in the schema (each costs a temporary table per checking statement). */
 function inListChecks(db: Database.Database): string[] {
@@ -122,5 +125,44 @@ describe('loadMigrations', () => {
   });
   it('ships the bundled migrations', () => {
     expect(loadMigrations()[0]).toMatchObject({ version: 1, name: 'accounts-webhooks' });
+  });
+});
+
+describe('auto_vacuum', () => {
+  it('a store of an earlier version is rewritten once into INCREMENTAL mode, keeping its rows, and then gives freed pages back', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailyard-vacuum-'));
+    try {
+      // As an earlier version left it: every migration, the default mode, a few hundred KB of mail.
+      const old = new Database(join(dir, DATABASE_FILE));
+      migrate(old);
+      seed(old);
+      old
+        .prepare(
+          "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) INSERT INTO message_contents (content_id, raw) SELECT 'c' || i, randomblob(4000) FROM n",
+        )
+        .run();
+      old.close();
+      const phases: string[] = [];
+      const db = openDatabase(dir, { onCompactionMode: (phase) => phases.push(phase) });
+      try {
+        expect(phases).toEqual(['start', 'done']);
+        expect(db.pragma('auto_vacuum', { simple: true })).toBe(AUTO_VACUUM_INCREMENTAL);
+        expect(db.prepare('SELECT id FROM messages').pluck().all()).toEqual(['m1']);
+        db.prepare("DELETE FROM message_contents WHERE content_id LIKE 'c%'").run();
+        const pages = db.pragma('page_count', { simple: true }) as number;
+        expect(db.pragma('freelist_count', { simple: true })).toBeGreaterThan(100);
+        db.pragma('incremental_vacuum');
+        expect(db.pragma('freelist_count', { simple: true })).toBe(0);
+        expect(db.pragma('page_count', { simple: true })).toBeLessThan(pages - 100);
+      } finally {
+        db.close();
+      }
+      // Done once: the next start leaves it.
+      const again: string[] = [];
+      openDatabase(dir, { onCompactionMode: (phase) => again.push(phase) }).close();
+      expect(again).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -12,6 +12,8 @@ const GENERATED = join(import.meta.dirname, '../../../../src-main/core/store/sch
 /** The image of a database brought to `version` by the migrations, as schema-image.ts takes it. */
 function imageAt(version: number): SchemaImage {
   const db = new Database(':memory:');
+  // A new store gives freed pages back (database.ts): the mode is set before the first table.
+  db.pragma('auto_vacuum = INCREMENTAL');
   migrate(
     db,
     loadMigrations().filter((m) => m.version <= version),
@@ -35,6 +37,7 @@ function contentsOf(db: Db): unknown {
     objects,
     rows: Object.fromEntries(tables.map((t) => [t.name, db.prepare(`SELECT * FROM "${t.name}"`).all()])),
     user_version: db.pragma('user_version', { simple: true }),
+    auto_vacuum: db.pragma('auto_vacuum', { simple: true }),
     application_id: db.pragma('application_id', { simple: true }),
   };
 }

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { dataResponse } from '../../schemas/common';
+import { defineOperations } from '../operation';
+
+export const ImportMessageBody = z
+  .strictObject({
+    /** The whole RFC 5322 message (headers and body), base64. */
+    raw: z.base64({ error: 'must be the message in base64' }),
+    /** The account it is captured for (default: the default account). */
+    account_id: z.string().max(64).optional(),
+  })
+  .meta({ id: 'ImportMessageBody' });
+
+export const ImportedMessage = z
+  .object({
+    /** The send's ref_id (and an inbound post's, for recipients at an inbound-routed domain). */
+    ref_ids: z.array(z.string()),
+    /** The recipients its To and Cc headers named: a copy each. */
+    recipients: z.array(z.string()),
+  })
+  .meta({ id: 'ImportedMessage' });
+
+/** Bringing a message in from a file (`mailyard import`): `/emulator/messages/import`. */
+export const mailFileOperations = defineOperations({
+  importMessage: {
+    method: 'POST',
+    path: '/emulator/messages/import',
+    summary:
+      'Capture a message from a file (.eml, or one of an mbox) as if it had arrived over SMTP: from its From header to the recipients of its To and Cc headers, the same parsing, search index and events; all its copies or none',
+    tag: 'Messages',
+    auth: 'none',
+    body: ImportMessageBody,
+    response: dataResponse(ImportedMessage),
+    errors: [404, 415],
+  },
+});

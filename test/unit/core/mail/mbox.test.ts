@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { isMbox, mboxEntry, splitMbox } from '../../../../src-main/core/mail/mbox';
+
+const message = (subject: string, body: string) => Buffer.from(`From: a@example.com\nTo: b@example.org\nSubject: ${subject}\n\n${body}\n`);
+
+describe('mbox (mboxrd)', () => {
+  it('writes and reads back messages byte for byte, a body line starting with From quoted in the file', () => {
+    const one = message('one', 'From here on, it is quoted.\n>From already quoted\nplain');
+    const two = message('two', 'hello');
+    const file = Buffer.concat([mboxEntry(one, 'a@example.com', new Date(Date.UTC(2026, 0, 5, 9, 3, 7))), mboxEntry(two, '', new Date(0))]);
+    const text = file.toString();
+    expect(text.startsWith('From a@example.com Mon Jan  5 09:03:07 2026\n')).toBe(true);
+    expect(text).toContain('\n>From here on, it is quoted.\n>>From already quoted\n');
+    expect(text).toContain('\nFrom MAILER-DAEMON Thu Jan  1 00:00:00 1970\n');
+    expect(isMbox(file)).toBe(true);
+    expect(isMbox(one)).toBe(false);
+    expect(splitMbox(file)).toEqual([one, two]);
+  });
+
+  it('reads CRLF files, and ignores text before the first From line', () => {
+    const file = Buffer.from('\r\nFrom x@y Mon Jan  5 09:03:07 2026\r\nSubject: a\r\n\r\n>From b\r\n\r\n');
+    expect(splitMbox(file).map(String)).toEqual(['Subject: a\n\nFrom b\n']);
+  });
+});
