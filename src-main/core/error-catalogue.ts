@@ -4,7 +4,7 @@ import { LOGS_WINDOW_TOO_LONG, SEND_LIMITS, TOO_MANY_PLACEHOLDERS } from '../../
 import { MAX_TEMPLATES } from '../../src-shared/schemas/templates';
 import { CATCHER_LIMITS } from '../../src-shared/schemas/catchers';
 import { AppError, type ErrorExtras } from './errors';
-import type { ScenarioFileError } from './scenario/parse';
+import type { ScenarioFileError } from '../../src-shared/scenario/format';
 import { STORE_FULL_MESSAGE } from './store/store-space';
 import { withThousands } from '../../src-shared/format';
 

@@ -6,14 +6,17 @@
 import { catcherOperations } from './control/catchers';
 import { chaosOperations } from './control/chaos';
 import { deliveryOperations } from './control/deliveries';
-import { domainInboundMailerOperations, imapFileRoutes } from './control/domains-inbound-mailers';
+import { controlDomainOperations } from './control/domains';
 import { emulatorOperations } from './control/emulator';
+import { controlInboundOperations } from './control/inbound';
+import { controlMailerOperations, imapFileRoutes } from './control/mailers';
 import { messageCheckOperations, messageFileRoutes } from './control/message-files';
 import { messageOperations } from './control/messages';
 import { receiverCheckOperations } from './control/receiver-checks';
 import { resetOperations } from './control/reset';
 import { scenarioFileRoutes, scenarioOperations } from './control/scenarios';
 import { simulationOperations } from './control/simulation';
+import { streamRoutes } from './control/stream';
 import { mailFileOperations } from './control/mail-files';
 import { storeFileRoutes, storeOperations } from './control/store';
 import { suppressionOperations } from './control/suppressions';
@@ -47,7 +50,9 @@ export const controlOperations = defineOperations({
   ...chaosOperations,
   ...suppressionOperations,
   ...deliveryOperations,
-  ...domainInboundMailerOperations,
+  ...controlDomainOperations,
+  ...controlInboundOperations,
+  ...controlMailerOperations,
   ...scenarioOperations,
   ...receiverCheckOperations,
   ...catcherOperations,
@@ -57,6 +62,6 @@ export type ServiceOperations = typeof serviceOperations;
 export type ControlOperations = typeof controlOperations;
 
 /** The control API's routes that answer files, a preview or a stream: in the OpenAPI document, handled by hand. */
-export const documentedRoutes = defineRoutes({ ...messageFileRoutes, ...imapFileRoutes, ...scenarioFileRoutes, ...storeFileRoutes });
+export const documentedRoutes = defineRoutes({ ...messageFileRoutes, ...streamRoutes, ...imapFileRoutes, ...scenarioFileRoutes, ...storeFileRoutes });
 
 export type DocumentedRoutes = typeof documentedRoutes;

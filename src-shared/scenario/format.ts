@@ -74,7 +74,8 @@ const FATES_BY_KIND = {
   imap_error: [],
 } as const satisfies Record<EmailEventKind, readonly string[]>;
 
-export type ScenarioFate = (typeof FATES_BY_KIND)[EmailEventKind][number];
+// Read from the table's own keys: a kind missing from it is one error above, not one here and at each use.
+export type ScenarioFate = (typeof FATES_BY_KIND)[keyof typeof FATES_BY_KIND][number];
 /** The fates an outcome gives a recipient. */
 export const SCENARIO_FATES = Object.values(FATES_BY_KIND).flat() as [ScenarioFate, ...ScenarioFate[]];
 
@@ -231,4 +232,15 @@ export const DEFAULT_SCENARIO_SEED = 1;
 /** The seed a run of `s` uses: its `seed`, else `webhookDelivery.seed`, else DEFAULT_SCENARIO_SEED. */
 export function scenarioSeed(s: Pick<Scenario, 'seed' | 'webhookDelivery'>): number {
   return s.seed ?? s.webhookDelivery?.seed ?? DEFAULT_SCENARIO_SEED;
+}
+
+/**
+ * One problem of a scenario file: the field's dotted path, where the text has it (1-based), and what
+ * is wrong (the runner's parse, the error catalogue's `scenarioFileInvalid`, the control API's answer).
+ */
+export interface ScenarioFileError {
+  path: string;
+  line: number | null;
+  column: number | null;
+  message: string;
 }

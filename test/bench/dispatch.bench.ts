@@ -187,8 +187,8 @@ async function startEmulator(url: string, dataDir: string): Promise<EmulatorHand
 
 /** Until every delivery made so far is attempted and recorded (enqueued, claimed, on the wire or waiting for its commit: none). */
 async function drained(emu: EmulatorHandle): Promise<void> {
-  const { dispatcher } = emu.services;
-  while (!dispatcher.idleBy(emu.clock.now())) await new Promise((r) => setTimeout(r, 10));
+  const { deliveryWorker } = emu.services;
+  while (!deliveryWorker.idleBy(emu.clock.now())) await new Promise((r) => setTimeout(r, 10));
 }
 
 async function dispatcherThroughput(emu: EmulatorHandle): Promise<Round> {
@@ -202,7 +202,7 @@ async function dispatcherThroughput(emu: EmulatorHandle): Promise<Round> {
   await drained(emu);
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  const failed = emu.services.dispatcher.list({ status: 'failed', limit: 1 }).length + emu.services.dispatcher.list({ status: 'pending', limit: 1 }).length;
+  const failed = emu.services.deliveries.list({ status: 'failed', limit: 1 }).length + emu.services.deliveries.list({ status: 'pending', limit: 1 }).length;
   if (failed > 0) throw new Error('some deliveries did not succeed');
   return { perS: TOTAL / seconds, cpuUs: (used.user + used.system) / TOTAL };
 }
@@ -234,7 +234,7 @@ async function offerEvents(emu: EmulatorHandle): Promise<{ sent: Array<{ id: str
 function latenciesOf(emu: EmulatorHandle, sent: Array<{ id: string; at: number }>): number[] {
   return sent
     .map(({ id, at }) => {
-      const d = emu.services.dispatcher.find(id)!;
+      const d = emu.services.deliveries.find(id)!;
       return Date.parse(d.attempt_log[0]!.started_at) - at;
     })
     .sort((a, b) => a - b);

@@ -161,7 +161,7 @@ describe('a catcher as the account webhook', () => {
     emu = await startEmulator();
     const c = await catcher();
     await emu.control.pointWebhookAtCatcher(c.id);
-    emu.handle.services.dispatcher.setFaults(emu.handle.defaultAccount.id, { duplicates: 1 });
+    emu.handle.services.deliveryFaults.set(emu.handle.defaultAccount.id, { duplicates: 1 });
     const id = (await emu.control.fireEvent({ event: 'open', recipient: 'a@example.com' })).data.delivery_id!;
     const both = await emu.control.listDeliveries({ event: 'open' });
     const ids = both.data.deliveries.map((d) => d.id);

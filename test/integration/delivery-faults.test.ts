@@ -1,19 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
-import type { Dispatcher } from '../../src-main/core/dispatch/dispatcher';
+import type { DeliveryFaultsRegistry } from '../../src-main/core/dispatch/delivery-faults';
+import type { DeliveryQueries } from '../../src-main/core/dispatch/delivery-queries';
 import { seeded } from '../../src-main/core/scenario/faults';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 
 let emu: TestEmulator;
 let receiver: Receiver;
-let dispatcher: Dispatcher;
+let faults: DeliveryFaultsRegistry;
+let deliveries: DeliveryQueries;
 let accountId: string;
 
 beforeEach(async () => {
   receiver = await startReceiver();
   emu = await startEmulator();
-  dispatcher = emu.handle.services.dispatcher;
+  faults = emu.handle.services.deliveryFaults;
+  deliveries = emu.handle.services.deliveries;
   accountId = emu.handle.defaultAccount.id;
   await emu.service.registerWebhook({
     webhook_url: receiver.url,
@@ -36,9 +39,9 @@ const fire = async (event: 'delivery' | 'open', recipient: string, refId?: strin
 
 describe('delivery faults', () => {
   it('delivers a seeded share of events twice: same payload and webhook-id, a delivery of its own', async () => {
-    dispatcher.setFaults(accountId, { duplicates: 0.25, random: seeded(29) });
+    faults.set(accountId, { duplicates: 0.25, random: seeded(29) });
     for (let i = 0; i < 200; i++) await fire('delivery', `user${i}@example.test`);
-    const { duplicates } = dispatcher.faultStats(accountId);
+    const { duplicates } = faults.stats(accountId);
     // 200 at 0.25: 50 expected; the bound is about 4 standard deviations.
     expect(duplicates).toBeGreaterThan(25);
     expect(duplicates).toBeLessThan(75);
@@ -50,12 +53,12 @@ describe('delivery faults', () => {
     expect(twice).toHaveLength(duplicates);
     // The same event again carries the same webhook-id (a receiver keeping the ids it acted on drops it).
     for (const ids of twice) expect(new Set(ids).size).toBe(1);
-    expect(dispatcher.count({ account_id: accountId })).toBe(200 + duplicates);
+    expect(deliveries.count({ account_id: accountId })).toBe(200 + duplicates);
   });
 
   it("holds a chosen message's first event back, so its later event reaches the receiver first", async () => {
     await pauseClock();
-    dispatcher.setFaults(accountId, { reorder: { share: 1, windowMs: 60_000 }, random: seeded(1) });
+    faults.set(accountId, { reorder: { share: 1, windowMs: 60_000 }, random: seeded(1) });
     for (let i = 0; i < 5; i++) {
       await fire('delivery', `m${i}@example.test`, `msg-${i}`);
       await fire('open', `m${i}@example.test`, `msg-${i}`);
@@ -69,12 +72,12 @@ describe('delivery faults', () => {
       const order = all.filter((r) => JSON.parse(r.body).ref_id === `msg-${i}`).map((r) => JSON.parse(r.body).event);
       expect(order).toEqual(['open', 'delivery']);
     }
-    expect(dispatcher.faultStats(accountId).reordered).toBe(5);
+    expect(faults.stats(accountId).reordered).toBe(5);
   });
 
   it('delays first attempts within the distribution, on the emulator clock', async () => {
     const t0 = await pauseClock();
-    dispatcher.setFaults(accountId, { delay: { distribution: 'uniform', minMs: 1_000, maxMs: 5_000 }, random: seeded(7) });
+    faults.set(accountId, { delay: { distribution: 'uniform', minMs: 1_000, maxMs: 5_000 }, random: seeded(7) });
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) ids.push(await fire('delivery', `d${i}@example.test`));
     await settle();
@@ -89,10 +92,10 @@ describe('delivery faults', () => {
       expect(s - t0).toBeGreaterThanOrEqual(1_000);
       expect(s - t0).toBeLessThanOrEqual(5_000);
     }
-    expect(dispatcher.faultStats(accountId).delayed).toBe(30);
+    expect(faults.stats(accountId).delayed).toBe(30);
 
     // A fixed delay: exactly that long after the event.
-    dispatcher.setFaults(accountId, { delay: { distribution: 'fixed', ms: 2_500 } });
+    faults.set(accountId, { delay: { distribution: 'fixed', ms: 2_500 } });
     const t1 = (await emu.control.setClock({ speed: 0 })).data.now_ms;
     const id = await fire('delivery', 'fixed@example.test');
     await advance(2_500);
@@ -103,9 +106,9 @@ describe('delivery faults', () => {
 
   it('draws exponential delays around their mean', async () => {
     await pauseClock();
-    dispatcher.setFaults(accountId, { delay: { distribution: 'exponential', meanMs: 10_000 }, random: seeded(3) });
+    faults.set(accountId, { delay: { distribution: 'exponential', meanMs: 10_000 }, random: seeded(3) });
     for (let i = 0; i < 150; i++) await fire('delivery', `e${i}@example.test`);
-    const rows = dispatcher.list({ account_id: accountId, limit: 200 });
+    const rows = deliveries.list({ account_id: accountId, limit: 200 });
     expect(rows).toHaveLength(150);
     const waits = rows.map((r) => Date.parse(r.next_attempt_at!) - Date.parse(r.created_at));
     const mean = waits.reduce((a, b) => a + b, 0) / waits.length;
@@ -124,7 +127,7 @@ describe('delivery faults', () => {
     const before = [await fire('delivery', 'a@example.test'), await fire('delivery', 'b@example.test')];
     await receiver.waitFor(2);
     const connections = receiver.connections;
-    dispatcher.setFaults(accountId, { outages: [{ fromMs: t0, toMs: t0 + 60_000 }] });
+    faults.set(accountId, { outages: [{ fromMs: t0, toMs: t0 + 60_000 }] });
     const during = [await fire('delivery', 'c@example.test'), await fire('delivery', 'd@example.test')];
     await advance(5_000); // the first retry of the early ones, inside the window
     await settle();
@@ -138,7 +141,7 @@ describe('delivery faults', () => {
       expect(last.error).toMatchObject({ code: 'refused' });
       expect(last.error!.message).toMatch(/receiver unreachable: scenario outage/);
     }
-    expect(dispatcher.faultStats(accountId).outageRefusals).toBe(6); // c, d at once and at their 5 s retries; a, b at their 5 s retries
+    expect(faults.stats(accountId).outageRefusals).toBe(6); // c, d at once and at their 5 s retries; a, b at their 5 s retries
     receiver.status = 200;
     // One jump past the window and the next retry step: every queued delivery goes and succeeds.
     await advance(300_000);
@@ -151,17 +154,15 @@ describe('delivery faults', () => {
   });
 
   it('is off by default and after clearing, and a bad setting names the field', async () => {
-    expect(dispatcher.faultStats(accountId)).toEqual({ duplicates: 0, reordered: 0, delayed: 0, outageRefusals: 0 });
-    dispatcher.setFaults(accountId, { duplicates: 1 });
-    dispatcher.setFaults(accountId, null);
+    expect(faults.stats(accountId)).toEqual({ duplicates: 0, reordered: 0, delayed: 0, outageRefusals: 0 });
+    faults.set(accountId, { duplicates: 1 });
+    faults.set(accountId, null);
     await fire('delivery', 'x@example.test');
     await receiver.waitFor(1);
     await settle();
     expect(receiver.requests).toHaveLength(1);
-    expect(() => dispatcher.setFaults(accountId, { duplicates: 1.5 })).toThrow(
-      expect.objectContaining({ errors: [expect.objectContaining({ path: 'duplicates' })] }),
-    );
-    expect(() => dispatcher.setFaults(accountId, { delay: { distribution: 'uniform', minMs: -1, maxMs: 5 } })).toThrow(
+    expect(() => faults.set(accountId, { duplicates: 1.5 })).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ path: 'duplicates' })] }));
+    expect(() => faults.set(accountId, { delay: { distribution: 'uniform', minMs: -1, maxMs: 5 } })).toThrow(
       expect.objectContaining({ errors: [expect.objectContaining({ path: 'delay.minMs' })] }),
     );
   });

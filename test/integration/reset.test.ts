@@ -153,7 +153,7 @@ describe('POST /emulator/reset', () => {
     await new Promise((r) => setTimeout(r, 1_000));
     expect(hooks.requests.length).toBe(requestsAfter);
     expect((await emu.control.listDeliveries()).data.deliveries).toHaveLength(0);
-    expect(emu.handle.services.dispatcher.inFlightCount()).toBe(0);
+    expect(emu.handle.services.deliveryWorker.inFlightCount()).toBe(0);
   });
 
   it('answers when called with curl -X POST (no body, no Content-Type)', async () => {

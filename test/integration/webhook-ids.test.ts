@@ -48,7 +48,7 @@ describe('one event, one webhook-id', () => {
 
   it('a scenario’s duplicate is the same event again: the original’s webhook-id, as a redelivery carries it', async () => {
     await registerHook(emu.service, receiver.url);
-    emu.handle.services.dispatcher.setFaults(emu.handle.defaultAccount.id, { duplicates: 1 });
+    emu.handle.services.deliveryFaults.set(emu.handle.defaultAccount.id, { duplicates: 1 });
     const id = (await emu.control.fireEvent({ event: 'spam', recipient: 'ann@example.com' })).data.delivery_id!;
     const [a, b] = await receiver.waitFor(2);
     expect(a!.body).toBe(b!.body);

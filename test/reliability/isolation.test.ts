@@ -141,8 +141,8 @@ async function measure(hangingCount: number, deliveryTimeoutMs: number): Promise
     for (const [i, h] of hanging.entries()) expect(h.connections - registered[i]!).toBe(8);
   }
   const first = stuck[0]!;
-  await until('the first hanging attempt to time out', () => emu.handle.services.dispatcher.find(first)?.attempt_log.length === 1, deliveryTimeoutMs + 5_000);
-  expect(emu.handle.services.dispatcher.find(first)!.attempt_log[0]!.error?.code).toBe('timeout');
+  await until('the first hanging attempt to time out', () => emu.handle.services.deliveries.find(first)?.attempt_log.length === 1, deliveryTimeoutMs + 5_000);
+  expect(emu.handle.services.deliveries.find(first)!.attempt_log[0]!.error?.code).toBe('timeout');
   return figures;
 }
 

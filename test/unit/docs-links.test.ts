@@ -83,6 +83,38 @@ function brokenLinks(root: string, file: string): string[] {
   return problems;
 }
 
+/** Folders a path in the docs may start from besides the page's own: the repository's, or the core's (the map names `store/x.ts`). */
+const PATH_ROOTS = ['', 'src-main/core/'];
+const TOP_FOLDERS = new Set(['src-main', 'src-shared', 'src-renderer', 'test', 'docs', 'build', 'schemas', 'examples', '.ci']);
+
+/**
+ * The repository paths a page names in code spans (`src-main/core/clock.ts`, `store/write-batcher.ts`),
+ * with their lines: a span that is a path (no spaces, wildcards or placeholders) and starts with a top
+ * folder of the repository or a folder of the core. Code blocks are examples and output, not read.
+ */
+function pathsNamed(root: string, markdown: string): Link[] {
+  const named: Link[] = [];
+  withoutCodeBlocks(markdown)
+    .split('\n')
+    .forEach((line, i) => {
+      for (const m of line.matchAll(/`([^`\s]+)`/g)) {
+        const path = m[1]!.replace(/\/$/, '');
+        // `src-main/X.ts` is a pattern, not a path.
+        if (!/^\.?[\w@-]+(\/[\w.@-]+)+$/.test(path) || /(^|\/)X(\.|$)/.test(path)) continue;
+        const first = path.split('/')[0]!;
+        if (TOP_FOLDERS.has(first) || existsSync(join(root, 'src-main/core', first))) named.push({ line: i + 1, target: path });
+      }
+    });
+  return named;
+}
+
+/** Each repository path `file` names that does not exist, as `file:line -> path`. */
+function missingPaths(root: string, file: string): string[] {
+  return pathsNamed(root, readFileSync(file, 'utf8'))
+    .filter(({ target }) => !PATH_ROOTS.some((base) => existsSync(join(root, base, target))) && !existsSync(join(dirname(file), target)))
+    .map(({ line, target }) => `${relative(root, file)}:${line} -> ${target}: no such file or folder`);
+}
+
 function pages(root: string): string[] {
   const docs = join(root, 'docs');
   const inDocs = existsSync(docs)
@@ -110,6 +142,12 @@ describe('the README and docs/ link only to what exists', () => {
   for (const file of files) {
     it(`every relative link and image of ${relative(ROOT, file)} resolves`, () => {
       expect(brokenLinks(ROOT, file)).toEqual([]);
+    });
+  }
+
+  for (const file of files) {
+    it(`every repository path ${relative(ROOT, file)} names exists`, () => {
+      expect(missingPaths(ROOT, file)).toEqual([]);
     });
   }
 
@@ -163,6 +201,23 @@ describe('the link check itself', () => {
       'README.md:3 -> docs/shot.png#top: an anchor into a file that has no headings',
       'README.md:4 -> ../elsewhere.md: points outside the repository',
       'README.md:5 -> #nothing: no heading with that id in README.md',
+    ]);
+  });
+
+  it('names each repository path a page gives that is gone, from the root or a folder of the core', () => {
+    mkdirSync(join(root, 'src-main/core/store'), { recursive: true });
+    writeFileSync(join(root, 'src-main/core/store/here.ts'), '');
+    writeFileSync(
+      join(root, 'README.md'),
+      [
+        '`src-main/core/store/here.ts` and `store/here.ts` and `docs/page.md`',
+        '`test/unit/gone.test.ts`, `store/gone.ts`',
+        '`a sentence/with spaces` `npm run x` `--flag/other`',
+      ].join('\n'),
+    );
+    expect(missingPaths(root, join(root, 'README.md'))).toEqual([
+      'README.md:2 -> test/unit/gone.test.ts: no such file or folder',
+      'README.md:2 -> store/gone.ts: no such file or folder',
     ]);
   });
 });

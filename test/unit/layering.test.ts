@@ -99,6 +99,22 @@ const RULES: Rule[] = [
   },
 ];
 
+/**
+ * Folders whose rooms (each folder or file directly inside) must not import each other both ways:
+ * inside them, every arrow points down, none back up (a cycle of rooms, even where no two files make one).
+ */
+const LEVELS = ['src-main/core', 'src-main/core/services'];
+
+/** The imports between the rooms of `level`, each file standing for its room (the folder or file of `level` it lies in). */
+function roomEdges(edges: ImportEdge[], level: string): Array<ImportEdge & { origin: string }> {
+  const roomOf = (file: string | undefined) => (file?.startsWith(`${level}/`) ? `${level}/${file.slice(level.length + 1).split('/')[0]}` : undefined);
+  return edges.flatMap((e) => {
+    const from = roomOf(e.from);
+    const to = roomOf(e.file);
+    return from !== undefined && to !== undefined && from !== to ? [{ ...e, from, file: to, specifier: to, origin: e.from }] : [];
+  });
+}
+
 function target(edge: ImportEdge): string {
   return edge.file ?? edge.specifier;
 }
@@ -131,6 +147,22 @@ describe('layering: the import rules hold on the source', () => {
     const cycles = findCycles(graph.edges).map((c) => `${describeCycle(c)}${c.typeOnly ? ' (types only)' : ''}`);
     expect(cycles).toEqual([]);
   });
+
+  for (const level of LEVELS) {
+    it(`no arrow back up between the folders and files of ${level} (type-only imports count)`, () => {
+      const edges = roomEdges(graph.edges, level);
+      const cycles = findCycles(edges).map((c) => {
+        // Each arrow of the loop with the imports that make it, so the one to turn round is found.
+        const arrows = c.path.slice(1).map((to, i) => {
+          const from = c.path[i]!;
+          const by = new Set(edges.filter((e) => e.from === from && e.file === to).map((e) => `${e.origin}:${e.line}`));
+          return `${from} -> ${to} (${[...by].slice(0, 3).join(', ')}${by.size > 3 ? ', ...' : ''})`;
+        });
+        return arrows.join('; ');
+      });
+      expect(cycles).toEqual([]);
+    });
+  }
 });
 
 describe('layering: the checker itself', () => {
@@ -178,6 +210,21 @@ describe('layering: the checker itself', () => {
     const mixed = findCycles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts', true)]);
     expect(mixed.map(describeCycle)).toEqual(['a.ts -> b.ts -(type)-> a.ts']);
     expect(findCycles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts')])).toEqual([]);
+  });
+
+  it('finds an arrow back up between rooms of a level, where no two files make a cycle', () => {
+    const edge = (from: string, file: string): ImportEdge => ({ from, line: 1, specifier: file, file, builtin: false, unresolved: false, typeOnly: true });
+    // error-catalogue.ts takes a type from scenario/parse.ts; scenario/run.ts throws with the catalogue: no file cycle, a room cycle.
+    const edges = [
+      edge('core/error-catalogue.ts', 'core/scenario/parse.ts'),
+      edge('core/scenario/run.ts', 'core/error-catalogue.ts'),
+      edge('core/scenario/run.ts', 'core/scenario/parse.ts'),
+    ];
+    expect(findCycles(edges)).toEqual([]);
+    expect(findCycles(roomEdges(edges, 'core')).map(describeCycle)).toEqual([
+      'core/error-catalogue.ts -(type)-> core/scenario -(type)-> core/error-catalogue.ts',
+    ]);
+    expect(roomEdges([edge('core/scenario/run.ts', 'core/scenario/parse.ts')], 'core')).toEqual([]);
   });
 
   it('reads every kind of import, with its line, and resolves it as the compiler does', () => {

@@ -22,6 +22,21 @@ export interface OutboxLimits {
 }
 
 /**
+ * Who the outbox tells of its deliveries (the worker): it never calls the outbox back from these,
+ * except to claim on its own ticks.
+ */
+export interface OutboxListener {
+  /** A delivery was enqueued: its first attempt is wanted soon. */
+  enqueued(row: DeliveryRow): void;
+  /** Deliveries claimed per target while the worker runs (then new ones may be claimed as they are inserted); undefined otherwise. */
+  claimedPerTarget(): Map<string, number> | undefined;
+  /** New deliveries inserted claimed (`sending`): to send at once. */
+  claimed(rows: DeliveryRow[]): void;
+  /** The insert at the end of a synchronous run could not commit (a full disk): the rows are kept for the next try. */
+  insertFailed(err: unknown): void;
+}
+
+/**
  * New deliveries (see `DeliveryOutbox.newUnclaimed`) held at most (about 64 bytes each). Beyond it,
  * claims go back to querying the store until it has no due delivery left.
  */
@@ -62,6 +77,15 @@ export class DeliveryOutbox {
   /** Delivery ids: ULIDs in creation order even within one millisecond (the list pages by id). */
   private readonly newId = monotonicUlids();
   private readonly isoAt = isoTimestampCache();
+  private listener: OutboxListener | undefined;
+  /** The insert at the end of the synchronous run that enqueued (never throws into the microtask). */
+  private readonly flushSoon = () => {
+    try {
+      this.flush();
+    } catch (err) {
+      this.listener?.insertFailed(err);
+    }
+  };
 
   constructor(
     private readonly repo: DeliveriesRepo,
@@ -69,10 +93,15 @@ export class DeliveryOutbox {
     private readonly limits: OutboxLimits,
   ) {}
 
+  /** The one who sends what the outbox holds (the worker). */
+  listen(listener: OutboxListener): void {
+    this.listener = listener;
+  }
+
   /**
    * Makes a new delivery, due now; it is inserted at the end of the current synchronous run, in one
-   * transaction with the others of that run (`insertEnqueued`): before any reply of the caller's
-   * goes out, and before the first attempt. `delayMs` (delivery faults) makes its first attempt due later;
+   * transaction with the others of that run (`flush`, in a microtask): before any reply of the
+   * caller's goes out, and before the first attempt. The listener hears of it at once. `delayMs` (delivery faults) makes its first attempt due later;
    * `webhookId` (a duplicate's: its original's id) is the webhook-id its requests carry instead of its own id.
    */
   enqueue(input: EnqueueInput, delayMs = 0, webhookId: string | null = null): DeliveryRow {
@@ -100,6 +129,8 @@ export class DeliveryOutbox {
       webhook_id: webhookId,
     };
     this.enqueued.push(row);
+    if (this.enqueued.length === 1) queueMicrotask(this.flushSoon);
+    this.listener?.enqueued(row);
     return row;
   }
 
@@ -114,16 +145,22 @@ export class DeliveryOutbox {
   }
 
   /**
-   * Inserts the deliveries enqueued so far. While nothing older is due and `claimedPerTarget` is
-   * given (the worker runs), those that fit the claim limits are inserted claimed (`sending`) and
-   * returned, to be sent at once after the commit: one write and one commit less, and no wait for a
-   * tick. Never claims inside a caller's transaction, which may still roll back.
+   * Inserts the deliveries enqueued so far (inside a caller's transaction: atomic with it). While
+   * nothing older is due and the worker runs, those that fit the claim limits are inserted claimed
+   * (`sending`) and handed to the listener, to be sent at once after the commit: one write and one
+   * commit less, and no wait for a tick. Never claims inside a caller's transaction, which may still roll back.
    */
-  insertEnqueued(claimedPerTarget?: () => Map<string, number>): DeliveryRow[] {
+  flush(): void {
+    const claimed = this.insertEnqueued();
+    if (claimed.length > 0) this.listener!.claimed(claimed);
+  }
+
+  private insertEnqueued(): DeliveryRow[] {
     if (this.enqueued.length === 0) return [];
     const rows = this.enqueued;
     this.enqueued = [];
-    const claimed = claimedPerTarget && this.onlyNewAreDue && !this.repo.inTransaction() ? this.claimAtInsert(rows, claimedPerTarget()) : [];
+    const counts = this.onlyNewAreDue && !this.repo.inTransaction() ? this.listener?.claimedPerTarget() : undefined;
+    const claimed = counts ? this.claimAtInsert(rows, counts) : [];
     try {
       // Inside a caller's transaction, the rows are its writes (no savepoint of their own).
       const insert = () => {

@@ -16,10 +16,12 @@ import {
   type Trigger,
 } from './attempt-outcome';
 import { OUTAGE_REFUSAL, type DeliveryFaultsRegistry } from './delivery-faults';
-import type { DeliveryOutbox } from './delivery-outbox';
+import type { DeliveryOutbox, OutboxListener } from './delivery-outbox';
 import { toAttemptRecord, toDeliverySummary } from './delivery-records';
 import { targetKey, type DeliveryTarget, type DeliveryTargets } from './delivery-targets';
 import { isoTimestampCache } from './iso-timestamps';
+import { AttemptsOnWire } from './on-wire';
+import { TargetCache } from './target-cache';
 import { TargetSlots, type SlotOptions } from './target-slots';
 
 export interface WorkerOptions extends SlotOptions {
@@ -65,7 +67,7 @@ const BATCH_WINDOW_MS = 2;
  * A failed attempt is retried on the schedule of retry-policy.ts; waiting is done on the emulator
  * clock, never on wall time. At start, attempts a previous process left in flight count as failed.
  */
-export class DeliveryWorker {
+export class DeliveryWorker implements OutboxListener {
   /** Attempts on the wire, in their targets' slots. */
   private readonly slots: TargetSlots;
   private completions: Completion[] = [];
@@ -73,14 +75,10 @@ export class DeliveryWorker {
   private ready: DeliveryRow[] = [];
   /** Deliveries to cancel in the next commit (their target is gone). */
   private cancellations: DeliveryRow[] = [];
-  /**
-   * Attempts on the wire by the webhook-id their requests carry (a duplicate shares its original's):
-   * which delivery sent a request a receiver inside Mailyard gets, and its attempt's number; `told` once
-   * it has been said of a request (each attempt is one request).
-   */
-  private readonly onWire = new Map<string, Array<{ deliveryId: string; attempt: number; told: boolean }>>();
-  /** Targets by `kind:id`, read once and dropped when the target changes (`forgetTarget`). */
-  private readonly targetCache = new Map<string, DeliveryTarget | null>();
+  /** Attempts on the wire by the webhook-id their requests carry (catchers ask which delivery sent one). */
+  private readonly onWire = new AttemptsOnWire();
+  /** Where each delivery goes (dropped when the target changes: `forgetTarget`). */
+  private readonly targetCache: TargetCache;
   /** Set when a tick claimed a full batch: another tick follows at once. */
   private batchFull = false;
   private readonly isoAt = isoTimestampCache();
@@ -99,11 +97,14 @@ export class DeliveryWorker {
     private readonly outbox: DeliveryOutbox,
     private readonly faults?: DeliveryFaultsRegistry,
   ) {
+    // The outbox tells the worker of what it enqueues, inserts and claims (OutboxListener).
+    outbox.listen(this);
     this.alarm = new ClockAlarm(deps.clock, () => {
       // Scheduled retries are due now: the store has due deliveries that are not new.
       this.wake();
     });
     this.slots = new TargetSlots(options, deps.clock, deps.signingSecrets);
+    this.targetCache = new TargetCache(deps.targets);
     this.retry = { schedule: options.retrySchedule, clock: deps.clock, targetGone: (row) => !this.resolve(row) };
   }
 
@@ -143,19 +144,20 @@ export class DeliveryWorker {
     this.tickLater = undefined;
   }
 
-  /** Inserts what was enqueued; what was claimed as it was inserted is sent at once. */
-  insertEnqueued(): void {
-    if (this.outbox.enqueuedCount === 0) return;
-    const claimed = this.outbox.insertEnqueued(this.running ? this.claimedPerTarget : undefined);
-    if (claimed.length > 0) {
-      this.ready.push(...claimed);
-      this.launchReady();
-    }
+  /** New deliveries the outbox claimed as it inserted them: sent at once. */
+  claimed(rows: DeliveryRow[]): void {
+    this.ready.push(...rows);
+    this.launchReady();
   }
 
   /** A delivery was enqueued: a tick soon if its target has a free slot, else within the batch window. */
   enqueued(row: DeliveryRow): void {
     this.queueTick(this.slots.hasFree(row));
+  }
+
+  /** The outbox's insert could not commit: tried again by a tick. */
+  insertFailed(err: unknown): void {
+    this.failed(err);
   }
 
   /** Re-reads what is due (after the clock jumped, for example). */
@@ -166,7 +168,7 @@ export class DeliveryWorker {
 
   /** A target's URL, method or headers changed, or it is gone: the next attempts read it afresh. */
   forgetTarget(kind: string, id: string): void {
-    this.targetCache.delete(`${kind}:${id}`);
+    this.targetCache.forget(kind, id);
   }
 
   /** Attempts on the wire right now. */
@@ -179,10 +181,7 @@ export class DeliveryWorker {
    * each attempt said once (a duplicate and its original may both be on the wire with one webhook-id).
    */
   attemptOnWire(webhookId: string): { deliveryId: string; attempt: number } | undefined {
-    const sending = this.onWire.get(webhookId)?.find((s) => !s.told);
-    if (!sending) return undefined;
-    sending.told = true;
-    return { deliveryId: sending.deliveryId, attempt: sending.attempt };
+    return this.onWire.tell(webhookId);
   }
 
   /**
@@ -231,11 +230,16 @@ export class DeliveryWorker {
   }
 
   /** Deliveries claimed per target: on the wire, and waiting for a slot. */
-  private readonly claimedPerTarget = (): Map<string, number> => {
+  private readonly claimCounts = (): Map<string, number> => {
     const counts = this.slots.usedPerTarget();
     for (const row of this.ready) counts.set(targetKey(row), (counts.get(targetKey(row)) ?? 0) + 1);
     return counts;
   };
+
+  /** What the outbox may claim as it inserts: only while the worker runs. */
+  claimedPerTarget(): Map<string, number> | undefined {
+    return this.running ? this.claimCounts() : undefined;
+  }
 
   /** Asks for a tick: on the next turn of the event loop when `urgent`, else within the batch window. */
   private queueTick(urgent: boolean): void {
@@ -261,15 +265,6 @@ export class DeliveryWorker {
     }
   }
 
-  /** Inserts what was enqueued; what cannot be stored now is kept and tried again (never thrown into a microtask). */
-  insertEnqueuedSoon(): void {
-    try {
-      this.insertEnqueued();
-    } catch (err) {
-      this.failed(err);
-    }
-  }
-
   /**
    * A write that could not commit (a full disk, most likely): nothing of it is in the store, and what it
    * held is kept in memory. Tried again by a tick after STORE_FULL_RETRY_MS.
@@ -282,7 +277,7 @@ export class DeliveryWorker {
   }
 
   private commitAndClaim(): void {
-    this.insertEnqueued();
+    this.outbox.flush();
     const completed = this.completions;
     this.completions = [];
     const cancelled = this.cancellations;
@@ -325,7 +320,7 @@ export class DeliveryWorker {
         repo.completeUpdate(update);
         if (live.hasListeners('delivery.updated')) live.emit('delivery.updated', toDeliverySummary({ ...row, ...update }));
       }
-      if (this.running && this.outbox.claimDue(this.claimedPerTarget(), this.ready)) this.batchFull = true;
+      if (this.running && this.outbox.claimDue(this.claimCounts(), this.ready)) this.batchFull = true;
     });
   }
 
@@ -367,15 +362,9 @@ export class DeliveryWorker {
       const request = { method: target.method, url: target.url, headers: {}, body: row.payload };
       return this.record(row, trigger, previousStatus, request, isoTimestamp(this.deps.clock.now()), OUTAGE_REFUSAL);
     }
-    const webhookId = row.webhook_id ?? row.id;
-    const sending = { deliveryId: row.id, attempt: row.attempts + 1, told: false };
-    const wire = this.onWire.get(webhookId);
-    if (wire) wire.push(sending);
-    else this.onWire.set(webhookId, [sending]);
+    const offWire = this.onWire.add(row.webhook_id ?? row.id, row.id, row.attempts + 1);
     return this.slots.send(row, target, (request, startedAt, result) => {
-      const left = this.onWire.get(webhookId)?.filter((s) => s !== sending) ?? [];
-      if (left.length > 0) this.onWire.set(webhookId, left);
-      else this.onWire.delete(webhookId);
+      offWire();
       // The slot is free: refill it at once from the claimed-ahead deliveries.
       this.launchReady();
       return this.record(row, trigger, previousStatus, request, startedAt, result);
@@ -417,14 +406,8 @@ export class DeliveryWorker {
     if (rows.length > 0) this.deps.logger.warn({ count: rows.length }, 'attempts interrupted by the last stop were counted as failed');
   }
 
-  /** Where a delivery goes now, from the cache or the registered targets; undefined once it is gone. */
+  /** Where a delivery goes now; undefined once it is gone. */
   private resolve(row: DeliveryRow): DeliveryTarget | undefined {
-    const key = targetKey(row);
-    let target = this.targetCache.get(key);
-    if (target === undefined) {
-      target = this.deps.targets.resolve(row.target_kind, row.target_id, row.account_id) ?? null;
-      this.targetCache.set(key, target);
-    }
-    return target ?? undefined;
+    return this.targetCache.resolve(row);
   }
 }

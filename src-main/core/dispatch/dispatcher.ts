@@ -1,29 +1,41 @@
-import type { AttemptRecord, DeliveryDetail, DeliverySummary, EndpointStats } from '../../../src-shared/schemas/dispatch';
-import type { HttpAttemptRequest } from './attempt';
+import type { AttemptRecord, DeliverySummary } from '../../../src-shared/schemas/dispatch';
 import { appError } from '../error-catalogue';
-import type { DeliveryCountFilter, DeliveryFilter } from '../store/deliveries.repo';
-import { DeliveryFaultsRegistry, type DeliveryFaults, type FaultStats } from './delivery-faults';
-import { DeliveryOutbox, type EnqueueInput } from './delivery-outbox';
-import { DeliveryQueries } from './delivery-queries';
+import type { LiveBus } from '../live-bus';
+import type { DeliveriesRepo } from '../store/deliveries.repo';
+import type { HttpAttemptRequest } from './attempt';
+import type { DeliveryFaultsRegistry } from './delivery-faults';
+import type { DeliveryOutbox, EnqueueInput } from './delivery-outbox';
+import type { DeliveryQueries } from './delivery-queries';
 import { payloadRecipientAndSubject, toDeliverySummary } from './delivery-records';
-import { DeliveryWorker, type WorkerDeps, type WorkerOptions } from './delivery-worker';
+import type { DeliveryWorker } from './delivery-worker';
 
 export type { DeliveryTarget, DeliveryTargetSource } from './delivery-targets';
 export type { EnqueueInput } from './delivery-outbox';
 export type { DeliveryFaults, FaultStats } from './delivery-faults';
 
-export type DispatcherOptions = WorkerOptions;
-export type DispatcherDeps = WorkerDeps;
+/** What the dispatcher acts through: the store, the live bus, and the outbox, worker and faults it shares with the emulator. */
+export interface DispatcherDeps {
+  repo: DeliveriesRepo;
+  live: LiveBus;
+  outbox: DeliveryOutbox;
+  worker: DeliveryWorker;
+  faults: DeliveryFaultsRegistry;
+  /** A manual attempt answers the delivery as the list shows it afterwards. */
+  queries: Pick<DeliveryQueries, 'afterAttempt'>;
+}
 
 /**
- * The durable webhook dispatcher: the one object the rest of the emulator uses to send webhook
- * requests, inbound posts and IMAP webhooks. It joins three parts:
+ * The webhook dispatcher: what services call to send webhook requests, inbound posts and IMAP
+ * webhooks, and the control API's actions on a delivery. Its parts have one direction each:
  *
- * - the outbox (delivery-outbox.ts): every request is a `deliveries` row before its first attempt;
- *   new rows are inserted together and claimed for sending;
- * - the worker (delivery-worker.ts): ticks that commit outcomes and claims, attempts within each
- *   target's slots, retries on the emulator clock, recovery at start, stop with a grace period;
- * - the read side (delivery-queries.ts): what the control API lists and shows, and manual attempts.
+ * - the outbox (delivery-outbox.ts) owns insertion: every request is a `deliveries` row before its
+ *   first attempt; new rows are inserted together at the end of the synchronous run that made them,
+ *   and the outbox tells the worker (OutboxListener);
+ * - the worker (delivery-worker.ts): ticks that commit outcomes and claim from the outbox, attempts
+ *   within each target's slots, retries on the emulator clock, recovery at start, stop with a grace
+ *   period; the lifecycle starts and stops it, the clock's controls wake it;
+ * - the read side (delivery-queries.ts), which the HTTP layer and the clock's controls read directly;
+ * - the scenario faults (delivery-faults.ts), which a run sets directly and the dispatcher applies here.
  *
  * Where a delivery goes is asked at each attempt of the registered delivery targets
  * (delivery-targets.ts). Targets are isolated: each has its own slots (`perTargetConcurrency`) and
@@ -35,31 +47,12 @@ export type DispatcherDeps = WorkerDeps;
 export class Dispatcher {
   private readonly outbox: DeliveryOutbox;
   private readonly worker: DeliveryWorker;
-  private readonly queries: DeliveryQueries;
   private readonly faults: DeliveryFaultsRegistry;
-  private readonly insertEnqueued = () => this.worker.insertEnqueuedSoon();
 
-  constructor(
-    private readonly deps: DispatcherDeps,
-    options: DispatcherOptions,
-  ) {
-    this.outbox = new DeliveryOutbox(deps.repo, deps.clock, options);
-    this.faults = new DeliveryFaultsRegistry(deps.clock);
-    this.worker = new DeliveryWorker(deps, options, this.outbox, this.faults);
-    this.queries = new DeliveryQueries(deps.repo);
-  }
-
-  /** Treats attempts a previous process left in flight as failed, then starts sending what is due. */
-  start(): void {
-    this.worker.start();
-  }
-
-  /**
-   * Stops taking due work; attempts in flight get `graceMs`, then are aborted and recorded as
-   * interrupted (so they are retried on the next start).
-   */
-  stop(graceMs: number): Promise<void> {
-    return this.worker.stop(graceMs);
+  constructor(private readonly deps: DispatcherDeps) {
+    this.outbox = deps.outbox;
+    this.worker = deps.worker;
+    this.faults = deps.faults;
   }
 
   /**
@@ -77,26 +70,10 @@ export class Dispatcher {
     return id;
   }
 
-  /**
-   * Sets what the dispatcher does to an account's webhook deliveries from now on (duplicates,
-   * reordering, delays, outage windows), as a scenario run asks; `null` clears them. In memory only.
-   * Deliveries enqueued before keep their due times; outages apply to every attempt from now on.
-   */
-  setFaults(accountId: string, faults: DeliveryFaults | null): void {
-    this.faults.set(accountId, faults);
-  }
-
-  /** What the account's faults did so far: duplicates made, messages reordered, deliveries delayed, attempts refused by an outage. */
-  faultStats(accountId: string): FaultStats {
-    return this.faults.stats(accountId);
-  }
-
   private enqueueOne(input: EnqueueInput, delayMs: number, webhookId: string | null = null): string {
     const row = this.outbox.enqueue(input, delayMs, webhookId);
-    if (this.outbox.enqueuedCount === 1) queueMicrotask(this.insertEnqueued);
     const { live } = this.deps;
     if (live.hasListeners('delivery.created')) live.emit('delivery.created', toDeliverySummary({ ...row, ...payloadRecipientAndSubject(input.payload) }));
-    this.worker.enqueued(row);
     return row.id;
   }
 
@@ -116,7 +93,7 @@ export class Dispatcher {
 
   /** Inserts the deliveries enqueued so far now, inside the caller's transaction (atomic with it). */
   commitEnqueued(): void {
-    this.worker.insertEnqueued();
+    this.outbox.flush();
   }
 
   /** A target's URL, method or headers changed: the next attempts read it afresh. */
@@ -128,18 +105,8 @@ export class Dispatcher {
   cancelTarget(kind: string, id: string): number {
     // Forgotten first: a delivery of it claimed as it is inserted is then cancelled, not sent.
     this.worker.forgetTarget(kind, id);
-    this.worker.insertEnqueued();
+    this.outbox.flush();
     return this.outbox.cancelTarget(kind, id);
-  }
-
-  /** Re-reads what is due (after the clock jumped, for example). */
-  wake(): void {
-    this.worker.wake();
-  }
-
-  /** Attempts on the wire right now. */
-  inFlightCount(): number {
-    return this.worker.inFlightCount();
   }
 
   /**
@@ -152,45 +119,6 @@ export class Dispatcher {
     const onWire = this.worker.attemptOnWire(webhookId);
     if (onWire) return onWire;
     return this.deps.repo.exists(webhookId) ? { deliveryId: webhookId, attempt: null } : undefined;
-  }
-
-  /** Whether every delivery due by `horizon` has been attempted and recorded (a clock move waits for it). */
-  idleBy(horizon: number): boolean {
-    return this.worker.idleBy(horizon);
-  }
-
-  /** When the next scheduled attempt is due, if any is pending. */
-  nextDueAt(): number | null {
-    return this.queries.nextDueAt();
-  }
-
-  pendingCount(): number {
-    return this.queries.pendingCount();
-  }
-
-  /** One delivery with its payload and attempts. */
-  find(id: string): DeliveryDetail | undefined {
-    return this.queries.find(id);
-  }
-
-  /** A delivery's payload, whole, as the bytes of JSON stored and sent. */
-  payload(id: string): Buffer | undefined {
-    return this.queries.payload(id);
-  }
-
-  /** Newest first; `before` is the id of the last delivery of the previous page. */
-  list(filter: DeliveryFilter): DeliverySummary[] {
-    return this.queries.list(filter);
-  }
-
-  /** How many deliveries the list's filters match. */
-  count(filter: DeliveryCountFilter): number {
-    return this.queries.count(filter);
-  }
-
-  /** Every target deliveries went to, with its counts and failure rate. */
-  endpoints(accountId?: string): EndpointStats[] {
-    return this.queries.endpoints(accountId);
   }
 
   /**
@@ -224,7 +152,7 @@ export class Dispatcher {
       },
       0,
     );
-    this.worker.insertEnqueued();
+    this.outbox.flush();
     return newId;
   }
 
@@ -262,6 +190,6 @@ export class Dispatcher {
     const row = this.deps.repo.get(id);
     if (!row) throw appError('deliveryNotFound');
     await this.worker.attemptNow(row);
-    return this.queries.afterAttempt(id);
+    return this.deps.queries.afterAttempt(id);
   }
 }

@@ -11,7 +11,7 @@ import { lookupHost } from '../net/reachability';
 import { AccountsRepo } from '../store/accounts.repo';
 import { StateRepo } from '../store/state.repo';
 import { WebhooksRepo } from '../store/webhooks.repo';
-import { buildDispatcher } from './delivery';
+import { buildDelivery } from './delivery';
 import { restoredClockOffset, startWorkers, stopEmulator } from './lifecycle';
 import { startListeners, type Listeners } from './listeners';
 import { buildServices } from './services';
@@ -59,7 +59,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
     });
     // Filled in once the HTTP listener has its port (tracking links, OAuth pages, catchers).
     const publicUrl: PublicUrl = { http: '' };
-    const { dispatcher, targets } = buildDispatcher({
+    const delivery = buildDelivery({
       db,
       config,
       clock,
@@ -84,8 +84,7 @@ export async function createEmulator(input: EmulatorConfigInput = {}, seams: Emu
         db,
         catcherUrls(() => publicUrl.http),
       ),
-      dispatcher,
-      targets,
+      delivery,
       publicUrl,
       space: store.space,
       scenarioFolders,

@@ -3,6 +3,10 @@ import { version } from '../../../package.json';
 import type { Clock } from '../clock';
 import type { EmulatorConfig } from '../config';
 import { DeliveryTargets } from '../dispatch/delivery-targets';
+import { DeliveryFaultsRegistry } from '../dispatch/delivery-faults';
+import { DeliveryOutbox } from '../dispatch/delivery-outbox';
+import { DeliveryQueries } from '../dispatch/delivery-queries';
+import { DeliveryWorker } from '../dispatch/delivery-worker';
 import { Dispatcher } from '../dispatch/dispatcher';
 import type { LiveBus } from '../live-bus';
 import type { AccountsService } from '../services/accounts.service';
@@ -36,11 +40,25 @@ export function attemptTransport(config: EmulatorConfig, lookup: HostLookup, own
   };
 }
 
+/** The delivery side of the emulator, each part with its one job (see dispatch/dispatcher.ts). */
+export interface Delivery {
+  /** What services call to send, and the control API's actions on a delivery. */
+  dispatcher: Dispatcher;
+  /** The registry of delivery targets, empty until the services register theirs (registerDeliveryTargets). */
+  targets: DeliveryTargets;
+  /** Sends what the outbox holds: started and stopped by the lifecycle, woken by the clock. */
+  worker: DeliveryWorker;
+  /** The read side: what the control API lists and shows, the clock view's counts. */
+  queries: DeliveryQueries;
+  /** What a scenario run does to its account's webhook deliveries. */
+  faults: DeliveryFaultsRegistry;
+}
+
 /**
- * The dispatcher (the durable outbox of every webhook request) and its registry of delivery targets,
- * empty until the services whose targets it delivers to register them (registerDeliveryTargets).
+ * The durable outbox of every webhook request, the worker it tells, the read side and the faults,
+ * and the registry of delivery targets.
  */
-export function buildDispatcher(deps: {
+export function buildDelivery(deps: {
   db: Db;
   config: EmulatorConfig;
   clock: Clock;
@@ -51,28 +69,36 @@ export function buildDispatcher(deps: {
   space: StoreSpace;
   /** The emulator's own listener: strict mode lets attempts reach it (its catchers). */
   publicUrl: PublicUrl;
-}): { dispatcher: Dispatcher; targets: DeliveryTargets } {
-  const { config, lookup } = deps;
+}): Delivery {
+  const { config, lookup, clock, live } = deps;
   const targets = new DeliveryTargets();
-  const dispatcher = new Dispatcher(
+  const repo = new DeliveriesRepo(deps.db);
+  const options = {
+    retrySchedule: config.retrySchedule,
+    perTargetConcurrency: config.perTargetConcurrency,
+    claimBatch: config.claimBatch,
+    responseBodyLimit: 64 * 1024,
+    ...attemptTransport(config, lookup, deps.publicUrl),
+  };
+  const outbox = new DeliveryOutbox(repo, clock, options);
+  const faults = new DeliveryFaultsRegistry(clock);
+  const worker = new DeliveryWorker(
     {
-      repo: new DeliveriesRepo(deps.db),
-      clock: deps.clock,
-      live: deps.live,
+      repo,
+      clock,
+      live,
       logger: deps.logger.child({ component: 'dispatcher' }),
       signingSecrets: (accountId) => deps.accounts.signingSecrets(accountId),
       targets,
       space: deps.space,
     },
-    {
-      retrySchedule: config.retrySchedule,
-      perTargetConcurrency: config.perTargetConcurrency,
-      claimBatch: config.claimBatch,
-      responseBodyLimit: 64 * 1024,
-      ...attemptTransport(config, lookup, deps.publicUrl),
-    },
+    options,
+    outbox,
+    faults,
   );
-  return { dispatcher, targets };
+  const queries = new DeliveryQueries(repo);
+  const dispatcher = new Dispatcher({ repo, live, outbox, worker, faults, queries });
+  return { dispatcher, targets, worker, queries, faults };
 }
 
 /** Whether `host:port` is the emulator's own HTTP listener, by its URL's literal host and port. */

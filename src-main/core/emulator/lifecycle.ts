@@ -21,14 +21,14 @@ export function restoredClockOffset(state: StateRepo): number {
  * clock: a change of speed or a jump is saved, announced on the live bus, and wakes what waits on it.
  */
 export function startWorkers(services: EmulatorServices, clock: EmulatorClock, live: LiveBus, state: StateRepo): void {
-  const { dispatcher, simulator, relay, imap } = services;
+  const { deliveryWorker, simulator, relay, imap } = services;
   clock.onChange((s) => {
     state.set(CLOCK_OFFSET_KEY, String(s.offsetMs));
     live.emit('clock.changed', { now: isoTimestamp(s.now), speed: s.speed });
-    dispatcher.wake();
+    deliveryWorker.wake();
     simulator.wake();
   });
-  dispatcher.start();
+  deliveryWorker.start();
   simulator.start();
   relay.start();
   imap.start();
@@ -63,7 +63,7 @@ export async function stopEmulator(parts: {
   // The SMTP sink stops first: a message it is still taking in may enqueue deliveries.
   // So do the relay and the IMAP connector: what they finish enqueues deliveries too.
   const intake = Promise.all([listeners.smtp.close(), services.relay.stop(config.shutdownGraceMs), services.imap.stop()]);
-  await Promise.all([listeners.http.close(), intake.then(() => services.dispatcher.stop(config.shutdownGraceMs))]);
+  await Promise.all([listeners.http.close(), intake.then(() => services.deliveryWorker.stop(config.shutdownGraceMs))]);
   clearTimeout(grace);
   await services.spamd.stop();
   parts.writes.flush();

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { EmulatorClock } from '../clock';
-import type { Dispatcher } from '../dispatch/dispatcher';
+import type { DeliveryFaultsRegistry } from '../dispatch/delivery-faults';
+import type { DeliveryQueries } from '../dispatch/delivery-queries';
 import type { LiveBus } from '../live-bus';
 import { loadUplotAssets, type UplotAssets } from '../scenario/report-assets';
 import type { ScenarioFolders } from '../scenario/scenario-folders';
@@ -28,7 +29,8 @@ export function buildScenarioService(f: {
   rules: SimulationRules;
   clock: EmulatorClock;
   clockControl: ClockService;
-  dispatcher: Dispatcher;
+  deliveries: DeliveryQueries;
+  faults: DeliveryFaultsRegistry;
   live: LiveBus;
   publicUrl: PublicUrl;
   logger: Logger;
@@ -42,8 +44,8 @@ export function buildScenarioService(f: {
     rules: f.rules,
     clock: f.clock,
     clockControl: f.clockControl,
-    dispatcher: f.dispatcher,
-    faults: f.dispatcher,
+    deliveries: f.deliveries,
+    faults: f.faults,
     live: f.live,
     endpoints: () => ({ http: f.publicUrl.http, smtpPort: f.publicUrl.smtpPort ?? null }),
     logger: f.logger,

@@ -6,6 +6,8 @@ import type { EmulatorConfig } from '../config';
 import type { HttpServices } from '../http/app';
 import type { ImapConnector } from '../imap/imap-connector';
 import type { LiveBus } from '../live-bus';
+import type { DeliveryFaultsRegistry } from '../dispatch/delivery-faults';
+import type { DeliveryWorker } from '../dispatch/delivery-worker';
 import type { Account } from '../services/accounts.service';
 import type { SpamFilter } from '../services/checks/spam-filter';
 import type { Spamd } from '../spamd/spamd';
@@ -41,6 +43,10 @@ export interface EmulatorSeams {
  * HttpServices), the CLI, the desktop shell, the testing API and tests.
  */
 export interface EmulatorServices extends HttpServices {
+  /** Sends what the delivery outbox holds (started and stopped with the emulator). */
+  deliveryWorker: DeliveryWorker;
+  /** What a scenario run does to its account's webhook deliveries (duplicates, delays, outages). */
+  deliveryFaults: DeliveryFaultsRegistry;
   relay: SmtpRelay;
   imap: ImapConnector;
   /** SpamAssassin's daemon, started on first use and stopped with the emulator. */

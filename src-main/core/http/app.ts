@@ -6,6 +6,7 @@ import sjson from 'secure-json-parse';
 import { ERROR_STATUS } from '../../../src-shared/errors';
 import type { Health } from '../../../src-shared/schemas/emulator';
 import type { EmulatorClock } from '../clock';
+import type { DeliveryQueries } from '../dispatch/delivery-queries';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import type { AccountsService } from '../services/accounts.service';
 import type { DomainsService } from '../services/domains/domains.service';
@@ -42,8 +43,8 @@ import { errorBody, handleError, sendError } from './error-handler';
 import { controlAccess, controlKeyGuard, isLoopbackHost, sessionRoutes } from './control-auth';
 import { bearerAuth, controlGuard, refuseCrossSite } from './guards';
 import { catcherHandlers, catchRoutes } from './routes/catchers.routes';
-import { emulatorHandlers } from './routes/control.routes';
-import { dispatchHandlers } from './routes/dispatch.routes';
+import { deliveryHandlers } from './routes/deliveries.routes';
+import { emulatorHandlers } from './routes/emulator.routes';
 import { domainControlHandlers, domainHandlers } from './routes/domains.routes';
 import { emailHandlers } from './routes/email.routes';
 import { inboundControlHandlers, inboundHandlers } from './routes/inbound.routes';
@@ -51,12 +52,15 @@ import { mailerControlHandlers, mailerFileHandlers, mailerHandlers } from './rou
 import { oauthRoutes } from './routes/oauth.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { probeRoutes, type Readiness } from './routes/probe.routes';
-import { messageFileHandlers, messageHandlers } from './routes/messages.routes';
+import { messageCheckHandlers, messageFileHandlers } from './routes/message-files.routes';
+import { messageHandlers } from './routes/messages.routes';
+import { resetHandlers } from './routes/reset.routes';
 import { mailpitHandlers, mailpitRouteHandlers, plainTextErrors } from './routes/mailpit.routes';
 import { mailpitOperations, mailpitRoutes } from '../../../src-shared/operations/mailpit/mailpit';
 import { trackingRoutes } from './routes/tracking.routes';
 import { receiverCheckHandlers } from './routes/receiver-checks.routes';
-import { chaosHandlers, simulationHandlers } from './routes/simulation.routes';
+import { chaosHandlers } from './routes/chaos.routes';
+import { simulationHandlers } from './routes/simulation.routes';
 import { scenarioFileHandlers, scenarioHandlers } from './routes/scenarios.routes';
 import { mailFileHandlers } from './routes/mail-files.routes';
 import { storeFileHandlers, storeHandlers } from './routes/store.routes';
@@ -84,6 +88,8 @@ export interface HttpServices {
   tracking: TrackingService;
   emailEvents: EmailEventsService;
   dispatcher: Dispatcher;
+  /** The deliveries' read side: what the control API lists and shows. */
+  deliveries: DeliveryQueries;
   simulator: Simulator;
   rules: SimulationRules;
   suppressions: SuppressionsService;
@@ -285,7 +291,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     // Every operation of the table has its handler here, and only those: the compiler checks both.
     registerOperations(v1, serviceOperations, {
       ...webhookHandlers(services.webhooks),
-      ...emailHandlers(services.email, services.templates),
+      ...emailHandlers(services.email, services.templates, services.suppressions),
       ...domainHandlers(services.domains),
       ...inboundHandlers(services.inbound),
       ...mailerHandlers(services.mailers, services.oauth),
@@ -308,13 +314,15 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     sessionRoutes(control, access);
     const longPoll = longPollOn(control);
     registerOperations(control, controlOperations, {
-      ...emulatorHandlers({ accounts: services.accounts, health: deps.health, stats: services.stats, reset: services.reset }),
-      ...dispatchHandlers({ clockControl: services.clockControl, dispatcher: services.dispatcher, emailEvents: services.emailEvents, longPoll }),
-      ...simulationHandlers(services.rules),
+      ...emulatorHandlers({ accounts: services.accounts, health: deps.health, reset: services.reset }),
+      ...resetHandlers(services.reset),
+      ...deliveryHandlers({ dispatcher: services.dispatcher, deliveries: services.deliveries, emailEvents: services.emailEvents, longPoll }),
+      ...simulationHandlers(services.rules, services.clockControl),
       ...chaosHandlers(services.chaos),
       ...suppressionHandlers(services.suppressions, services.accounts),
       ...scenarioHandlers(services.scenarios),
-      ...messageHandlers({ messages: services.messages, relay: services.relay, checks: services.checks, longPoll }),
+      ...messageHandlers({ messages: services.messages, relay: services.relay, stats: services.stats, accounts: services.accounts, longPoll }),
+      ...messageCheckHandlers(services.checks),
       ...inboundControlHandlers(services.inbound, services.accounts),
       ...domainControlHandlers(services.domains),
       ...mailerControlHandlers(services.mailers, services.mailerTests),

@@ -1,10 +1,9 @@
 import type { Scenario } from '../../../src-shared/scenario/format';
-import type { Dispatcher } from '../dispatch/dispatcher';
-import type { DeliveryFaults } from '../dispatch/delivery-faults';
+import type { DeliveryFaults, DeliveryFaultsRegistry } from '../dispatch/delivery-faults';
 import { copyDraw } from './plan';
 
-/** The dispatcher's fault abilities (dispatch/delivery-faults.ts), as the runner uses them. */
-export type FaultsSeam = Pick<Dispatcher, 'setFaults' | 'faultStats'>;
+/** The delivery faults (dispatch/delivery-faults.ts), as the runner uses them. */
+export type FaultsSeam = Pick<DeliveryFaultsRegistry, 'set' | 'stats'>;
 
 /** mulberry32: a small seeded source for the faults' random choices. */
 export function seeded(seed: number): () => number {

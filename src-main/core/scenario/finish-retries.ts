@@ -1,20 +1,20 @@
 import type { EmulatorClock } from '../clock';
-import type { Dispatcher } from '../dispatch/dispatcher';
+import type { DeliveryQueries } from '../dispatch/delivery-queries';
 
 /** Past the duration, retries are given up waiting for once nothing is due or answered for this long (wall time; an attempt takes at most 15 s). */
 const FINISH_STALL_MS = 60_000;
 
-/** What making the retries needs: the dispatcher's queue, the clock and its moves. */
+/** What making the retries needs: the deliveries' counts, the clock and its moves. */
 export interface RetriesDeps {
-  dispatcher: Pick<Dispatcher, 'count' | 'nextDueAt'>;
+  deliveries: Pick<DeliveryQueries, 'count' | 'nextDueAt'>;
   clock: Pick<EmulatorClock, 'now'>;
   /** Moves the emulator clock as the control API does: answers once the work it made due is recorded. */
   clockControl: { set(body: { advance_ms: number }): Promise<unknown> };
 }
 
 /** An account's deliveries waiting for an attempt or in one. */
-export function unsettledDeliveries(dispatcher: RetriesDeps['dispatcher'], accountId: string): number {
-  return dispatcher.count({ account_id: accountId, status: 'pending' }) + dispatcher.count({ account_id: accountId, status: 'sending' });
+export function unsettledDeliveries(deliveries: RetriesDeps['deliveries'], accountId: string): number {
+  return deliveries.count({ account_id: accountId, status: 'pending' }) + deliveries.count({ account_id: accountId, status: 'sending' });
 }
 
 /**
@@ -24,17 +24,17 @@ export function unsettledDeliveries(dispatcher: RetriesDeps['dispatcher'], accou
  * among them. The retry schedule is finite, so this ends; Stop (`stopped`) ends it sooner.
  */
 export async function finishRetries(deps: RetriesDeps, accountId: string, run: { stopped: () => boolean; say: (line: string) => void }): Promise<void> {
-  const { dispatcher, clock, clockControl } = deps;
-  const first = unsettledDeliveries(dispatcher, accountId);
+  const { deliveries, clock, clockControl } = deps;
+  const first = unsettledDeliveries(deliveries, accountId);
   if (first === 0) return;
   const many = (n: number) => `${n} ${n === 1 ? 'delivery' : 'deliveries'}`;
   run.say(`duration reached with ${many(first)} to retry: the clock moves to each next attempt`);
   const fromMs = clock.now();
   let last = first;
   let unchangedSince = performance.now();
-  for (let left = first; !run.stopped() && left > 0; left = unsettledDeliveries(dispatcher, accountId)) {
+  for (let left = first; !run.stopped() && left > 0; left = unsettledDeliveries(deliveries, accountId)) {
     if (left !== last) [last, unchangedSince] = [left, performance.now()];
-    const due = dispatcher.nextDueAt();
+    const due = deliveries.nextDueAt();
     const now = clock.now();
     if (due !== null && due > now) await clockControl.set({ advance_ms: due - now });
     else if (performance.now() - unchangedSince > FINISH_STALL_MS) {

@@ -5,13 +5,8 @@ import { Scenario } from '../../../src-shared/scenario/format';
 /** The YAML parser, loaded with the first scenario file read: most runs read none. */
 const yaml = lazyRequire<typeof import('yaml')>('yaml');
 
-/** One problem of a scenario file: the field's dotted path, where the text has it (1-based), and what is wrong. */
-export interface ScenarioFileError {
-  path: string;
-  line: number | null;
-  column: number | null;
-  message: string;
-}
+export type { ScenarioFileError } from '../../../src-shared/scenario/format';
+import type { ScenarioFileError } from '../../../src-shared/scenario/format';
 
 export type ParseResult = { ok: true; scenario: Scenario } | { ok: false; errors: ScenarioFileError[] };
 

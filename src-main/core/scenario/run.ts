@@ -6,7 +6,7 @@ import { scenarioSeed, type Scenario } from '../../../src-shared/scenario/format
 import { clockMoveSentence, clockNoteBefore } from '../../../src-shared/scenario/clock-move';
 import { inconclusiveReason, type ScenarioReport, type ScenarioRun, type ScenarioRunStatus } from '../../../src-shared/scenario/report';
 import { isoTimestamp, type EmulatorClock } from '../clock';
-import type { Dispatcher } from '../dispatch/dispatcher';
+import type { DeliveryQueries } from '../dispatch/delivery-queries';
 import type { LiveBus } from '../live-bus';
 import type { Account, AccountsService } from '../services/accounts.service';
 import type { EmailEventsService } from '../services/events/email-events.service';
@@ -31,7 +31,7 @@ export interface ScenarioRunDeps {
   emailEvents: Pick<EmailEventsService, 'record'>;
   rules: Pick<SimulationRules, 'list' | 'replace'>;
   clock: Pick<EmulatorClock, 'now' | 'state' | 'setSpeed' | 'setTimer'>;
-  dispatcher: Pick<Dispatcher, 'count' | 'nextDueAt'>;
+  deliveries: Pick<DeliveryQueries, 'count' | 'nextDueAt'>;
   /** Moves the emulator clock as the control API does: answers once the work it made due is recorded. */
   clockControl: { set(body: { advance_ms: number }): Promise<unknown> };
   faults: FaultsSeam;
@@ -194,7 +194,7 @@ export class ScenarioExecution {
         this.say(`webhook registered: ${s.webhook.url}${lentWebhook ? ' (for the run: removed from the account at its end)' : ''}`);
       }
       const faults = faultsFor(s, this.startMs, seed, (ref, recipient) => this.copies.of(ref, recipient));
-      deps.faults.setFaults(account.id, faults);
+      deps.faults.set(account.id, faults);
       this.setStatus('running');
       const ticker = setInterval(() => this.onUpdate(this.refresh()), UPDATE_EVERY_MS);
       try {
@@ -243,7 +243,7 @@ export class ScenarioExecution {
       }
       this.cancelTimers();
       unsubscribe();
-      deps.faults.setFaults(account.id, null);
+      deps.faults.set(account.id, null);
       try {
         deps.rules.replace(savedRules);
         deps.clock.setSpeed(savedSpeed);
@@ -275,8 +275,8 @@ export class ScenarioExecution {
     let pendingAtEnd = 0;
     let faults = { duplicates: 0, reordered: 0, delayed: 0, outageRefusals: 0 };
     try {
-      if (accountId) pendingAtEnd = this.deps.dispatcher.count({ account_id: accountId, status: 'pending' });
-      if (accountId) faults = this.deps.faults.faultStats(accountId);
+      if (accountId) pendingAtEnd = this.deps.deliveries.count({ account_id: accountId, status: 'pending' });
+      if (accountId) faults = this.deps.faults.stats(accountId);
     } catch (err) {
       // The store is closing (the emulator stops): the report goes without these figures.
       this.deps.logger.warn({ err }, 'scenario: could not read the pending deliveries or the fault figures');
@@ -318,7 +318,7 @@ export class ScenarioExecution {
 
   /** Nothing left to fire, no delivery of the run's account waiting or in flight. */
   private settled(accountId: string): boolean {
-    return this.timers.size === 0 && unsettledDeliveries(this.deps.dispatcher, accountId) === 0;
+    return this.timers.size === 0 && unsettledDeliveries(this.deps.deliveries, accountId) === 0;
   }
 
   private async startApp(spec: NonNullable<Scenario['app']>, apiKey: string): Promise<AppProcess> {

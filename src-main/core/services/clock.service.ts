@@ -1,6 +1,7 @@
 import type { ClockState } from '../../../src-shared/schemas/dispatch';
 import { isoTimestamp, type EmulatorClock } from '../clock';
-import type { Dispatcher } from '../dispatch/dispatcher';
+import type { DeliveryQueries } from '../dispatch/delivery-queries';
+import type { DeliveryWorker } from '../dispatch/delivery-worker';
 import { appError } from '../error-catalogue';
 import type { Simulator } from './simulation/simulator';
 
@@ -9,7 +10,8 @@ export const CLOCK_SETTLE_WAIT_MS = 2_000;
 
 export interface ClockServiceDeps {
   clock: EmulatorClock;
-  dispatcher: Pick<Dispatcher, 'idleBy' | 'inFlightCount' | 'nextDueAt' | 'pendingCount' | 'wake'>;
+  deliveries: Pick<DeliveryQueries, 'nextDueAt' | 'pendingCount'>;
+  worker: Pick<DeliveryWorker, 'idleBy' | 'inFlightCount' | 'wake'>;
   simulator: Pick<Simulator, 'runDue' | 'nextEvent'>;
   /**
    * How long a clock move waits, in wall time, for the webhook attempts it made due to be answered
@@ -31,9 +33,9 @@ export class ClockService {
   constructor(private readonly deps: ClockServiceDeps) {}
 
   state(): ClockState {
-    const { clock, dispatcher, simulator } = this.deps;
+    const { clock, deliveries, worker, simulator } = this.deps;
     const s = clock.state();
-    const due = dispatcher.nextDueAt();
+    const due = deliveries.nextDueAt();
     const event = simulator.nextEvent();
     return {
       now: isoTimestamp(s.now),
@@ -43,8 +45,8 @@ export class ClockService {
       next_due_at: due === null ? null : isoTimestamp(due),
       next_event_at: event ? isoTimestamp(event.due_at) : null,
       next_event: event ? { at: isoTimestamp(event.due_at), event: event.event, message_id: event.message_id, recipient: event.recipient_email } : null,
-      pending_deliveries: dispatcher.pendingCount(),
-      in_flight: dispatcher.inFlightCount(),
+      pending_deliveries: deliveries.pendingCount(),
+      in_flight: worker.inFlightCount(),
     };
   }
 
@@ -63,12 +65,12 @@ export class ClockService {
    * (theirs and any others) have been attempted and recorded, or `settleWaitMs` has passed.
    */
   private async settle(): Promise<void> {
-    const { clock, dispatcher, simulator, settleWaitMs, pollMs = 5 } = this.deps;
+    const { clock, worker, simulator, settleWaitMs, pollMs = 5 } = this.deps;
     simulator.runDue();
     const horizon = clock.now();
-    dispatcher.wake();
+    worker.wake();
     const deadline = performance.now() + settleWaitMs;
-    while (!dispatcher.idleBy(horizon) && performance.now() < deadline) {
+    while (!worker.idleBy(horizon) && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }

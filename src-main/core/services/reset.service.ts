@@ -1,6 +1,7 @@
 import type { AccountDeleted, ResetResult } from '../../../src-shared/schemas/emulator';
 import type { EmulatorClock } from '../clock';
 import type { DeliveryTargets } from '../dispatch/delivery-targets';
+import type { DeliveryWorker } from '../dispatch/delivery-worker';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import { appError } from '../error-catalogue';
 import type { ResetRepo } from '../store/reset.repo';
@@ -14,7 +15,9 @@ interface Pausable {
 
 export interface ResetDeps {
   repo: ResetRepo;
-  dispatcher: Pick<Dispatcher, 'cancelTarget' | 'targetChanged' | 'inFlightCount' | 'commitEnqueued' | 'wake'>;
+  dispatcher: Pick<Dispatcher, 'cancelTarget' | 'targetChanged' | 'commitEnqueued'>;
+  /** The delivery worker: woken after the wipe, asked whether attempts are still on the wire. */
+  deliveryWorker: Pick<DeliveryWorker, 'inFlightCount' | 'wake'>;
   /** Suspended while a reset runs (an account closed while it is deleted): its delivery targets count as gone, so nothing more is sent. */
   targets: Pick<DeliveryTargets, 'suspend' | 'resume' | 'closeAccount' | 'reopenAccount'>;
   accounts: AccountsService;
@@ -131,12 +134,12 @@ export class ResetService {
    * recorded and the queued writes committed. Then the services forget what they held of it.
    */
   private async quiesced<T>(accountId: string | undefined, notDone: 'resetNotDone' | 'accountDeleteNotDone', wipe: () => T): Promise<T> {
-    const { repo, dispatcher, workers } = this.deps;
+    const { repo, dispatcher, deliveryWorker, workers } = this.deps;
     await Promise.all(workers.map((w) => w.stop()));
     try {
       // An account's every target: one the worker remembers would otherwise be sent to without a fresh lookup.
       for (const t of accountId === undefined ? repo.activeTargets() : repo.allTargets(accountId)) dispatcher.cancelTarget(t.target_kind, t.target_id);
-      dispatcher.wake();
+      deliveryWorker.wake();
       await this.drained(accountId, notDone);
       // From here to the end of the wipe nothing else runs: no delivery can be claimed or recorded in between.
       this.deps.flushWrites();
@@ -149,16 +152,16 @@ export class ResetService {
       return result;
     } finally {
       for (const w of workers) w.start();
-      dispatcher.wake();
+      deliveryWorker.wake();
     }
   }
 
   /** Resolves once no webhook attempt (of the account, when given) is on the wire or waiting for its outcome to be recorded. */
   private async drained(accountId: string | undefined, notDone: 'resetNotDone' | 'accountDeleteNotDone'): Promise<void> {
-    const { repo, dispatcher } = this.deps;
+    const { repo, deliveryWorker } = this.deps;
     const deadline = performance.now() + this.deps.drainTimeoutMs;
     // An attempt on the wire is a claimed row ('sending') until its outcome commits; the count in flight is every account's.
-    const busy = () => (accountId === undefined ? dispatcher.inFlightCount() > 0 || repo.sendingCount() > 0 : repo.sendingCount(accountId) > 0);
+    const busy = () => (accountId === undefined ? deliveryWorker.inFlightCount() > 0 || repo.sendingCount() > 0 : repo.sendingCount(accountId) > 0);
     while (busy()) {
       if (performance.now() > deadline) {
         throw appError(notDone);

@@ -25,7 +25,7 @@ export interface DerivedText {
   headers: string;
   /** The addresses found in the header lines and the body, as the address index's words (space-separated). */
   addresses: string;
-  /** Mailpit's list summary of the copy (services/mailpit/stored-summary.ts), as JSON; absent: made when it is first listed. */
+  /** Mailpit's list summary of the copy (services/search/stored-summary.ts), as JSON; absent: made when it is first listed. */
   mailpit?: string;
 }
 

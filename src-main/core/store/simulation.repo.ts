@@ -17,22 +17,13 @@ export interface NextScheduledEvent {
   recipient_email: string;
 }
 
-/** An address on an account's suppression list: what put it there (source, reason, copy) and since when. */
-export interface SuppressionRow {
-  email_lc: string;
-  source: string;
-  reason: string;
-  message_id: string | null;
-  created_at: string;
-}
-
 export interface RuleRow {
   position: number;
   pattern: string;
   events: string;
 }
 
-/** Scheduled simulated events, suppressions and simulation rules. */
+/** Scheduled simulated events and simulation rules. */
 export class SimulationRepo {
   private readonly stmts;
 
@@ -48,17 +39,6 @@ export class SimulationRepo {
         `SELECT s.due_at, s.event, s.message_id, m.recipient_email FROM scheduled_events s JOIN messages m ON m.id = s.message_id
           ORDER BY s.due_at, s.id LIMIT 1`,
       ),
-      suppressed: db.prepare<[string, string], { n: number }>('SELECT 1 AS n FROM suppressions WHERE account_id = ? AND email_lc = ?'),
-      suppress: db.prepare<[string, string, string, string, string, string | null]>(
-        'INSERT INTO suppressions (account_id, email_lc, source, created_at, reason, message_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-      ),
-      suppressions: db.prepare<[string], SuppressionRow>(
-        'SELECT email_lc, source, reason, message_id, created_at FROM suppressions WHERE account_id = ? ORDER BY created_at DESC, email_lc',
-      ),
-      suppression: db.prepare<[string, string], SuppressionRow>(
-        'SELECT email_lc, source, reason, message_id, created_at FROM suppressions WHERE account_id = ? AND email_lc = ?',
-      ),
-      unsuppress: db.prepare<[string, string]>('DELETE FROM suppressions WHERE account_id = ? AND email_lc = ?'),
       rules: db.prepare<[], RuleRow>('SELECT * FROM simulation_rules ORDER BY position'),
       clearRules: db.prepare('DELETE FROM simulation_rules'),
       insertRule: db.prepare<[RuleRow]>('INSERT INTO simulation_rules (position, pattern, events) VALUES (@position, @pattern, @events)'),
@@ -85,30 +65,6 @@ export class SimulationRepo {
   /** The earliest scheduled event (the first scheduled of those due at once), with its copy's recipient. */
   nextEvent(): NextScheduledEvent | undefined {
     return this.stmts.nextEvent.get();
-  }
-
-  isSuppressed(accountId: string, emailLc: string): boolean {
-    return this.stmts.suppressed.get(accountId, emailLc) !== undefined;
-  }
-
-  /** Suppresses the address (a suppression already there stays as it was: its first cause and date). */
-  suppress(accountId: string, emailLc: string, source: string, at: string, reason = '', messageId: string | null = null): void {
-    this.stmts.suppress.run(accountId, emailLc, source, at, reason, messageId);
-  }
-
-  /** Lifts a suppression; false when the address was not suppressed. */
-  unsuppress(accountId: string, emailLc: string): boolean {
-    return this.stmts.unsuppress.run(accountId, emailLc).changes > 0;
-  }
-
-  /** The account's suppression list, newest first. */
-  suppressions(accountId: string): SuppressionRow[] {
-    return this.stmts.suppressions.all(accountId);
-  }
-
-  /** The account's suppression of one address, if any. */
-  suppression(accountId: string, emailLc: string): SuppressionRow | undefined {
-    return this.stmts.suppression.get(accountId, emailLc);
   }
 
   rules(): RuleRow[] {

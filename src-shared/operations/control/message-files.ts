@@ -77,7 +77,7 @@ export const messageCheckOperations = defineOperations({
 
 const binary = { type: 'string', format: 'binary' };
 
-/** The routes that answer files, a preview or a stream rather than JSON: in the document, handled by hand. */
+/** A captured message's routes that answer files or a preview rather than JSON: in the document, handled by hand. */
 export const messageFileRoutes = defineRoutes({
   downloadMessageRaw: {
     method: 'GET',
@@ -112,18 +112,5 @@ export const messageFileRoutes = defineRoutes({
     }),
     errors: [404],
     answer: { mediaType: '*/*', description: "The attachment's bytes, under its own Content-Type (Content-Disposition: attachment)", schema: binary },
-  },
-  streamLiveEvents: {
-    method: 'GET',
-    path: '/emulator/stream',
-    summary:
-      'Server-sent events as things happen: new messages and their events, deliveries and attempts, clock changes, mailer changes, messages taken from IMAP inboxes',
-    tag: 'Emulator',
-    auth: 'none',
-    answer: {
-      mediaType: 'text/event-stream',
-      description: 'A stream of `event: <name>` / `data: <JSON>` records, a comment every 15 s; never ends on its own',
-      schema: { type: 'string' },
-    },
   },
 });

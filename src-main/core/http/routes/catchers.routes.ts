@@ -1,13 +1,14 @@
+import type { catcherOperations } from '../../../../src-shared/operations/control/catchers';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CATCHER_LIMITS } from '../../../../src-shared/schemas/catchers';
 import { appError } from '../../error-catalogue';
 import type { CatchersService } from '../../services/catchers/catchers.service';
 import { sendError } from '../error-handler';
-import type { ControlHandlers } from '../operation-route';
+import type { Handlers } from '../operation-route';
 import { ok } from '../respond';
 
 /** `/emulator/catchers`: create, change and delete catchers, and read what they caught. */
-export function catcherHandlers(catchers: CatchersService) {
+export function catcherHandlers(catchers: CatchersService): Handlers<typeof catcherOperations> {
   return {
     createCatcher: ({ body }) => ok('Catcher created', catchers.create(body)),
     listCatchers: ({ query }) => ok('Catchers retrieved', { catchers: catchers.list(query.account_id) }),
@@ -16,7 +17,7 @@ export function catcherHandlers(catchers: CatchersService) {
     deleteCatcher: ({ params }) => ok('Catcher deleted', catchers.delete(params.id)),
     listCatcherRequests: ({ params, query }) => ok('Catcher requests retrieved', catchers.requests(params.id, query)),
     pointWebhookAtCatcher: async ({ params }) => ok("Catcher is the account's webhook for every event kind", await catchers.useAsWebhook(params.id)),
-  } satisfies Partial<ControlHandlers>;
+  };
 }
 
 function headerRecord(request: FastifyRequest): Record<string, string> {

@@ -1,12 +1,14 @@
+import type { domainOperations } from '../../../../src-shared/operations/service/domains';
+import type { controlDomainOperations } from '../../../../src-shared/operations/control/domains';
 import type { DomainsService } from '../../services/domains/domains.service';
-import type { ControlHandlers, ServiceHandlers } from '../operation-route';
+import type { Handlers } from '../operation-route';
 import { ok } from '../respond';
 
 /**
  * The service's domain operations, answered flat as the real service's docs show them: addDomain and
  * getDomain the domain beside `success` and `message`; verifyDomain `{success, message, records}`.
  */
-export function domainHandlers(domains: DomainsService) {
+export function domainHandlers(domains: DomainsService): Handlers<typeof domainOperations> {
   return {
     addDomain: async ({ body, account }) => ({
       success: true as const,
@@ -28,16 +30,16 @@ export function domainHandlers(domains: DomainsService) {
       domains.delete(account.id, params.domain);
       return ok('Domain deleted successfully');
     },
-  } satisfies Partial<ServiceHandlers>;
+  };
 }
 
 /** The emulator's own domain controls (`/emulator/domains`). */
-export function domainControlHandlers(domains: DomainsService) {
+export function domainControlHandlers(domains: DomainsService): Handlers<typeof controlDomainOperations> {
   return {
     listEmulatorDomains: () => ok('Domains retrieved successfully', domains.listAll()),
     setDomainVerification: ({ params, body }) => {
       const setting = domains.setVerification(params.domain, body);
       return ok(`The next verifications of ${setting.domain} will be ${setting.outcome}`, setting);
     },
-  } satisfies Partial<ControlHandlers>;
+  };
 }

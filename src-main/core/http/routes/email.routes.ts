@@ -1,11 +1,13 @@
+import type { emailOperations } from '../../../../src-shared/operations/service/email';
 import type { EmailService } from '../../services/email/email.service';
 import type { TemplatesService } from '../../services/email/templates.service';
-import type { ServiceHandlers } from '../operation-route';
+import type { SuppressionsService } from '../../services/events/suppressions.service';
+import type { Handlers } from '../operation-route';
 import { ok } from '../respond';
 import { logsQueryWouldRefuse, sendWouldRefuse } from '../../would-refuse';
 
 /** Sending, the email logs, subscriptions and templates (`/v1/email`, `/v1/template`). */
-export function emailHandlers(email: EmailService, templates: TemplatesService) {
+export function emailHandlers(email: EmailService, templates: TemplatesService, suppressions: SuppressionsService): Handlers<typeof emailOperations> {
   return {
     sendEmail: async ({ body, account, warn }) => {
       for (const found of sendWouldRefuse(body, email.senderVerified(account.id, body.from.email))) warn(found);
@@ -17,11 +19,11 @@ export function emailHandlers(email: EmailService, templates: TemplatesService) 
       return email.logs(account.id, query);
     },
     subscribeEmail: ({ body, account }) => {
-      email.subscribe(account.id, body.email);
+      suppressions.lift(account.id, body.email);
       return ok('Email subscribed successfully');
     },
     unsubscribeEmail: ({ body, account }) => {
-      email.unsubscribe(account.id, body.email);
+      suppressions.add(account.id, body.email, 'api');
       return ok('Email unsubscribed successfully');
     },
     createTemplate: ({ body, account }) => {
@@ -34,5 +36,5 @@ export function emailHandlers(email: EmailService, templates: TemplatesService) 
       templates.delete(account.id, params.template_id);
       return ok('Template deleted successfully');
     },
-  } satisfies Partial<ServiceHandlers>;
+  };
 }

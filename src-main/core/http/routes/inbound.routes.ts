@@ -1,10 +1,12 @@
+import type { inboundOperations } from '../../../../src-shared/operations/service/inbound';
+import type { controlInboundOperations } from '../../../../src-shared/operations/control/inbound';
 import type { AccountsService } from '../../services/accounts.service';
 import type { InboundService } from '../../services/inbound/inbound.service';
-import type { ControlHandlers, ServiceHandlers } from '../operation-route';
+import type { Handlers } from '../operation-route';
 import { ok } from '../respond';
 
 /** Inbound routing: domains and usernames (`/v1/inbound`). */
-export function inboundHandlers(inbound: InboundService) {
+export function inboundHandlers(inbound: InboundService): Handlers<typeof inboundOperations> {
   return {
     configureInboundRouting: async ({ body, account }) => ok('Inbound routing configured successfully', await inbound.configureDomain(account.id, body)),
     updateInboundDomain: async ({ params, body, account }) =>
@@ -18,12 +20,12 @@ export function inboundHandlers(inbound: InboundService) {
     updateInboundUsername: async ({ params, body, account }) =>
       ok('Inbound username updated successfully', await inbound.updateUsername(account.id, params.domain, params.username, body)),
     getInboundUsername: ({ params, account }) => ok('Inbound username retrieved successfully', inbound.getUsername(account.id, params.domain, params.username)),
-  } satisfies Partial<ServiceHandlers>;
+  };
 }
 
 /** `POST /emulator/inbound`: an inbound email without SMTP, for the default account unless one is named. */
-export function inboundControlHandlers(inbound: InboundService, accounts: AccountsService) {
+export function inboundControlHandlers(inbound: InboundService, accounts: AccountsService): Handlers<typeof controlInboundOperations> {
   return {
     simulateInbound: async ({ body }) => ok('Inbound email routed', await inbound.simulate(accounts.accountIdOr404(body.account_id), body)),
-  } satisfies Partial<ControlHandlers>;
+  };
 }

@@ -1,10 +1,11 @@
+import type { mailFileOperations } from '../../../../src-shared/operations/control/mail-files';
 import type { MailImport } from '../../services/mail-files/mail-import';
-import type { ControlHandlers } from '../operation-route';
+import type { Handlers } from '../operation-route';
 import { ok } from '../respond';
 
 /** `/emulator/messages/import`: a message from a file, captured as if over SMTP. */
-export function mailFileHandlers(mailImport: MailImport) {
+export function mailFileHandlers(mailImport: MailImport): Handlers<typeof mailFileOperations> {
   return {
     importMessage: async ({ body }) => ok('Message captured', await mailImport.import(Buffer.from(body.raw, 'base64'), body.account_id)),
-  } satisfies Partial<ControlHandlers>;
+  };
 }

@@ -1,13 +1,15 @@
+import type { mailerOperations } from '../../../../src-shared/operations/service/mailers';
+import type { controlMailerOperations, imapFileRoutes } from '../../../../src-shared/operations/control/mailers';
 import type { MailerTests } from '../../services/mailers/mailer-tests';
 import type { MailersService } from '../../services/mailers/mailers.service';
 import type { OAuthService } from '../../services/oauth/oauth.service';
 import { download } from '../download';
-import type { ControlHandlers, FileRouteHandlers, ServiceHandlers } from '../operation-route';
+import type { Handlers, RouteHandlers } from '../operation-route';
 import { ok } from '../respond';
 import { smtpConfigWouldRefuse } from '../../would-refuse';
 
 /** SMTP and IMAP mailer configurations and their OAuth (`/v1/smtpbasic`, `/v1/imap`, `/v1/oauth`). */
-export function mailerHandlers(mailers: MailersService, oauth: OAuthService) {
+export function mailerHandlers(mailers: MailersService, oauth: OAuthService): Handlers<typeof mailerOperations> {
   return {
     // configureSMTP is `POST /v1/smtpbasic/verify` (the real service's path): saved only after a real login.
     configureSMTP: async ({ body, account, warn }) => {
@@ -36,11 +38,11 @@ export function mailerHandlers(mailers: MailersService, oauth: OAuthService) {
     // The real pages' shapes: `{success, url}` and the flat configuration (no message, no data).
     oauthLogin: ({ body, account }) => oauth.login(account.id, body),
     getOAuthConfig: ({ params, account }) => oauth.config(account.id, params.mailer_id),
-  } satisfies Partial<ServiceHandlers>;
+  };
 }
 
 /** The control API's view of mailers: every account's, and a connection test against the real server. */
-export function mailerControlHandlers(mailers: MailersService, tests: MailerTests) {
+export function mailerControlHandlers(mailers: MailersService, tests: MailerTests): Handlers<typeof controlMailerOperations> {
   return {
     listEmulatorMailers: () => ok('Mailers retrieved successfully', mailers.listAll()),
     testMailer: async ({ params }) => {
@@ -48,12 +50,12 @@ export function mailerControlHandlers(mailers: MailersService, tests: MailerTest
       return ok(result.ok ? 'Connection and login succeeded' : `Connection test failed: ${result.message}`, result);
     },
     listImapMessages: ({ params, query }) => ok('IMAP messages retrieved successfully', mailers.imapMessages(params.mailer_id, query)),
-  } satisfies Partial<ControlHandlers>;
+  };
 }
 
 /** A message taken from an IMAP inbox, as fetched. */
-export function mailerFileHandlers(mailers: MailersService) {
+export function mailerFileHandlers(mailers: MailersService): RouteHandlers<typeof imapFileRoutes> {
   return {
     downloadImapMessageRaw: ({ params, reply }) => download(reply, `${params.ref_id}.eml`, 'message/rfc822', mailers.imapRaw(params.ref_id)),
-  } satisfies Partial<FileRouteHandlers>;
+  };
 }

@@ -7,7 +7,7 @@ import { download } from '../download';
 import type { Handlers, RouteHandlers } from '../operation-route';
 import { parseInput } from '../validation';
 import type { MailpitOperations, MailpitRoutes } from '../../../../src-shared/operations/mailpit/mailpit';
-import { PREVIEW_CSP } from './messages.routes';
+import { PREVIEW_CSP } from './message-files.routes';
 
 export type MailpitHandlers = Handlers<MailpitOperations>;
 export type MailpitRouteHandlers = RouteHandlers<MailpitRoutes>;
@@ -15,7 +15,7 @@ export type MailpitRouteHandlers = RouteHandlers<MailpitRoutes>;
 const OK = 'ok' as const;
 
 /** Mailpit's JSON operations over the captured copies (src-shared/operations/mailpit). */
-export function mailpitHandlers(mailpit: MailpitService, chaos: ChaosService) {
+export function mailpitHandlers(mailpit: MailpitService, chaos: ChaosService): MailpitHandlers {
   return {
     mailpitInfo: () => mailpit.info(),
     mailpitWebUi: () => ({
@@ -74,7 +74,7 @@ export function mailpitHandlers(mailpit: MailpitService, chaos: ChaosService) {
     // Without --enable-chaos both answer Mailpit's 400 `Chaos is not enabled`.
     mailpitGetChaos: () => chaos.get(),
     mailpitSetChaos: ({ body }) => chaos.set(mailpitChaosInput(body)),
-  } satisfies MailpitHandlers;
+  };
 }
 
 /**
@@ -87,7 +87,7 @@ function mailpitChaosInput(body: unknown): ChaosTriggersInput {
 }
 
 /** Mailpit's answers that are not JSON. */
-export function mailpitRouteHandlers(mailpit: MailpitService) {
+export function mailpitRouteHandlers(mailpit: MailpitService): MailpitRouteHandlers {
   return {
     // The body is optional (none, or no IDs: every message), so it is read here rather than by the table.
     mailpitDeleteMessages: ({ request, reply }) => {
@@ -116,7 +116,7 @@ export function mailpitRouteHandlers(mailpit: MailpitService) {
         .send(await mailpit.html(await mailpit.resolve(params.ID, query.query))),
     mailpitViewText: async ({ params, query, reply }) =>
       reply.type('text/plain; charset=utf-8').send(await mailpit.text(await mailpit.resolve(params.ID, query.query))),
-  } satisfies MailpitRouteHandlers;
+  };
 }
 
 /** Mailpit's 404 body, as its handlers write it. */

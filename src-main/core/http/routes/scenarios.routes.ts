@@ -1,13 +1,14 @@
+import type { scenarioFileRoutes, scenarioOperations } from '../../../../src-shared/operations/control/scenarios';
 import { REPORT_HTML_CSP } from '../../scenario/report-html';
 import type { ScenarioService } from '../../scenario/scenario.service';
-import type { ControlHandlers, FileRouteHandlers } from '../operation-route';
+import type { Handlers, RouteHandlers } from '../operation-route';
 import { ok } from '../respond';
 
 /**
  * The QA scenarios (`/emulator/scenarios`): the scenarios folders' files, validate, run (one at a time),
  * follow (progress and log), stop, report. Text posted here never starts an app; a folder's file may.
  */
-export function scenarioHandlers(scenarios: ScenarioService) {
+export function scenarioHandlers(scenarios: ScenarioService): Handlers<typeof scenarioOperations> {
   return {
     listScenarioFiles: async () => ok('Scenario files retrieved', { folders: await scenarios.folders.list() }),
     getScenarioFile: async ({ query }) => {
@@ -31,11 +32,11 @@ export function scenarioHandlers(scenarios: ScenarioService) {
     getScenarioRunLog: ({ params, query }) => ok('Scenario run log retrieved', scenarios.log(params.id, query.after)),
     stopScenarioRun: ({ params }) => ok('Scenario run stopping', scenarios.stop(params.id)),
     getScenarioReport: ({ params }) => ok('Scenario report retrieved', scenarios.report(params.id)),
-  } satisfies Partial<ControlHandlers>;
+  };
 }
 
 /** A run's report page and its log as a file. */
-export function scenarioFileHandlers(scenarios: ScenarioService) {
+export function scenarioFileHandlers(scenarios: ScenarioService): RouteHandlers<typeof scenarioFileRoutes> {
   return {
     getScenarioReportHtml: ({ params, reply }) =>
       reply.type('text/html; charset=utf-8').header('content-security-policy', REPORT_HTML_CSP).send(scenarios.reportHtml(params.id)),
@@ -44,5 +45,5 @@ export function scenarioFileHandlers(scenarios: ScenarioService) {
         .type('text/plain; charset=utf-8')
         .header('content-disposition', `attachment; filename="scenario-${params.id.replace(/[^\w-]/g, '')}.log"`)
         .send(scenarios.get(params.id).log.text()),
-  } satisfies Partial<FileRouteHandlers>;
+  };
 }

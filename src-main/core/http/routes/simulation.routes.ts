@@ -1,23 +1,15 @@
-import type { ChaosService } from '../../services/mailpit/chaos';
+import type { simulationOperations } from '../../../../src-shared/operations/control/simulation';
+import type { ClockService } from '../../services/clock.service';
 import type { SimulationRules } from '../../services/simulation/rules.service';
-import type { ControlHandlers } from '../operation-route';
+import type { Handlers } from '../operation-route';
 import { ok } from '../respond';
 
-/** The simulation rules (`/emulator/rules`). */
-export function simulationHandlers(rules: SimulationRules) {
+/** The simulation rules (`/emulator/rules`) and the emulator's clock (`/emulator/clock`). */
+export function simulationHandlers(rules: SimulationRules, clockControl: ClockService): Handlers<typeof simulationOperations> {
   return {
     getRules: () => ok('Rules retrieved successfully', { rules: rules.list() }),
     setRules: ({ body }) => ok('Rules replaced', { rules: rules.replace(body.rules) }),
-  } satisfies Partial<ControlHandlers>;
-}
-
-/** The SMTP sink's chaos triggers (`/emulator/chaos`): Mailpit's, as its `/api/v1/chaos` sets them. */
-export function chaosHandlers(chaos: ChaosService) {
-  return {
-    getChaos: () => ok('Chaos triggers retrieved', chaos.state()),
-    setChaos: ({ body }) => {
-      chaos.set(body);
-      return ok('Chaos triggers replaced', chaos.state());
-    },
-  } satisfies Partial<ControlHandlers>;
+    getClock: () => ok('Clock retrieved successfully', clockControl.state()),
+    setClock: async ({ body }) => ok('Clock updated', await clockControl.set(body)),
+  };
 }

@@ -1,12 +1,13 @@
+import type { storeFileRoutes, storeOperations } from '../../../../src-shared/operations/control/store';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { RetentionService } from '../../services/retention/retention.service';
 import type { SnapshotService } from '../../services/snapshot/snapshot.service';
-import type { ControlHandlers, FileRouteHandlers } from '../operation-route';
+import type { Handlers, RouteHandlers } from '../operation-route';
 import { ok } from '../respond';
 
 /** `/emulator/store`: the store's size and its retention limits. */
-export function storeHandlers(retention: RetentionService) {
+export function storeHandlers(retention: RetentionService): Handlers<typeof storeOperations> {
   return {
     getStore: () => ok('Store usage retrieved', retention.usage()),
     setRetention: async ({ body }) => {
@@ -14,11 +15,11 @@ export function storeHandlers(retention: RetentionService) {
       await retention.setLimits({ maxMessages: body.max_messages ?? now.maxMessages, maxAgeMs: body.max_age_ms ?? now.maxAgeMs });
       return ok('Retention limits set: the oldest mail beyond them is pruned', retention.usage());
     },
-  } satisfies Partial<ControlHandlers>;
+  };
 }
 
 /** `/emulator/snapshot`: the whole state as one file, streamed from a temporary copy removed after. */
-export function storeFileHandlers(snapshots: SnapshotService) {
+export function storeFileHandlers(snapshots: SnapshotService): RouteHandlers<typeof storeFileRoutes> {
   return {
     downloadSnapshot: async ({ query, reply }) => {
       const saved = await snapshots.save({ secrets: query.secrets === 'true' });
@@ -33,5 +34,5 @@ export function storeFileHandlers(snapshots: SnapshotService) {
         .header('content-security-policy', "default-src 'none'; sandbox")
         .send(stream);
     },
-  } satisfies Partial<FileRouteHandlers>;
+  };
 }

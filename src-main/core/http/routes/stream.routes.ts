@@ -1,8 +1,9 @@
+import type { streamRoutes } from '../../../../src-shared/operations/control/stream';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LIVE_EVENT_NAMES } from '../../../../src-shared/live-events';
 import type { LiveBus } from '../../live-bus';
-import type { FileRouteHandlers } from '../operation-route';
+import type { RouteHandlers } from '../operation-route';
 
 /** A client that reads slower than this much unsent data is dropped (EventSource reconnects). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -13,13 +14,13 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
  * `curl -N`) follows along without polling. A stream ends once `allowed` no longer holds for its
  * request (its login ended or expired), at its next event or heartbeat.
  */
-export function streamHandlers(app: FastifyInstance, events: LiveBus, allowed: (request: FastifyRequest) => boolean) {
+export function streamHandlers(app: FastifyInstance, events: LiveBus, allowed: (request: FastifyRequest) => boolean): RouteHandlers<typeof streamRoutes> {
   const open = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const end of open) end();
   });
 
-  const streamLiveEvents: FileRouteHandlers['streamLiveEvents'] = ({ request, reply }) => {
+  const streamLiveEvents: RouteHandlers<typeof streamRoutes>['streamLiveEvents'] = ({ request, reply }) => {
     reply.hijack();
     const res = reply.raw;
     // Hijacked, the answer carries only what is written here: the hooks' headers too (nosniff, CORP).
@@ -48,5 +49,5 @@ export function streamHandlers(app: FastifyInstance, events: LiveBus, allowed: (
     request.raw.on('close', end);
     return reply;
   };
-  return { streamLiveEvents } satisfies Partial<FileRouteHandlers>;
+  return { streamLiveEvents };
 }

@@ -1,9 +1,10 @@
+import type { webhookOperations } from '../../../../src-shared/operations/service/webhooks';
 import type { WebhooksService } from '../../services/webhooks.service';
-import type { ServiceHandlers } from '../operation-route';
+import type { Handlers } from '../operation-route';
 import { ok } from '../respond';
 
 /** Webhook registration (`/v1/webhook`). */
-export function webhookHandlers(webhooks: WebhooksService) {
+export function webhookHandlers(webhooks: WebhooksService): Handlers<typeof webhookOperations> {
   return {
     registerWebhook: async ({ body, account }) => {
       await webhooks.register(account.id, body);
@@ -18,5 +19,5 @@ export function webhookHandlers(webhooks: WebhooksService) {
       return ok('Webhook deleted successfully');
     },
     listWebhooks: ({ account }) => ok('Webhooks retrieved successfully', webhooks.list(account.id)),
-  } satisfies Partial<ServiceHandlers>;
+  };
 }

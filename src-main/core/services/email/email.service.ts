@@ -1,4 +1,5 @@
 import { countPlaceholders, SEND_LIMITS, type EmailLogsQuery, type EmailLogsResponse, type SendEmailBody } from '../../../../src-shared/schemas/email';
+import type { AfterCommit } from '../../after-commit';
 import { isoTimestamp, type Clock } from '../../clock';
 import { monotonicUlids } from '../../ids';
 import { appError } from '../../error-catalogue';
@@ -13,6 +14,7 @@ import type { Composer } from './compose';
 import { composeCopies, type RecordedCopy } from './copies';
 import { queryEmailLogs } from './email-logs';
 import { suppressedReason } from '../events/message-log';
+import type { SuppressionsService } from '../events/suppressions.service';
 import type { StoredTemplate } from './templates.service';
 
 type RecipientType = 'to' | 'cc' | 'bcc';
@@ -59,17 +61,32 @@ const generationFailed = (reason: string): Plan => ({
   events: [{ event: 'generation_failure', delayMs: 0, fields: { reason, error_code: 'missing_substitution' } }],
 });
 
+/**
+ * What a send's commit announces, in this order, once its rows are in the store (EmailService.record).
+ * Subscribed in emulator/areas/: the simulator, the search indexer, the live list and the spam filter.
+ */
+export interface EmailCommitEvents {
+  /** Simulated events were scheduled: the simulator reads what falls due (Simulator.wake). */
+  'message.scheduled': undefined;
+  /** Copies were stored: the search indexes take them in soon after (SearchIndexer.notify). */
+  'message.stored': undefined;
+  /** The stored copies' rows: the UI's live list, the spam filter's inspection. */
+  'message.created': MessageRow[];
+}
+
 /** What sending and the logs need: the stores, the email events, and the seams to the other services. */
 export interface EmailDeps {
   messages: MessagesRepo;
   /** Tags a copy in the copy's own write (header tags; MessageFlagsRepo). */
   tags?: Pick<MessageFlagsRepo, 'add'>;
   simulation: SimulationRepo;
+  /** The suppression list: a suppressed recipient's copy fails at once, with no events. */
+  suppressions: Pick<SuppressionsService, 'has' | 'entry'>;
   /** The simulation rules, tried before the simulator addresses. */
   rules: Pick<SimulationRules, 'list'>;
   clock: Clock;
-  /** Called after new simulated events were scheduled. */
-  scheduled: () => void;
+  /** Where a send's commit is announced (EmailCommitEvents): the areas that act on new copies subscribe there. */
+  events: AfterCommit<EmailCommitEvents>;
   /** The emulator's HTTP URL, for tracking links. */
   baseUrl: () => string;
   /** Commits the writes of concurrent sends together. */
@@ -81,17 +98,13 @@ export interface EmailDeps {
   senders: SenderPolicy;
   /** Composes a send's MIME message (composeMessage, on the mail thread when there is one). */
   compose?: Composer;
-  /** Told after a send's copies are committed: the search indexes take them in soon after (SearchIndexer). */
-  stored?: () => void;
-  /** Announces the stored copies of a send, after their commit (the UI's live list). */
-  created?: (rows: MessageRow[]) => void;
   /** The DKIM key of the sender's verified domain of the account, if it has one. */
   dkim?: (accountId: string, fromEmail: string) => { domainName: string; keySelector: string; privateKey: string } | undefined;
   /** Sends through an SMTP mailer are relayed for real instead of simulated (the mailers' SMTP relay). */
   relay?: { queue(messageId: string, mailerId: string, at: number): void; wake(): void };
 }
 
-/** Sending email and what follows: composing, storing, planning the simulation, the logs, suppressions. */
+/** Sending email and what follows: composing, storing, planning the simulation, the logs. */
 export class EmailService {
   /** Keys of copies and ref_ids of sends: ULIDs in creation order even within one millisecond (the logs page by them). */
   private readonly newId = monotonicUlids();
@@ -185,7 +198,7 @@ export class EmailService {
    * group-committed write; answers once the rows are in the store.
    */
   private async record(accountId: string, now: number, send: RecordedSend): Promise<void> {
-    const { messages, simulation } = this.deps;
+    const { messages, simulation, suppressions } = this.deps;
     const createdAt = isoTimestamp(now);
     const rules = this.deps.rules.list();
     const customArgs = JSON.stringify(send.customArgs);
@@ -194,6 +207,8 @@ export class EmailService {
     // A shared composition is stored once, under the key of its first copy.
     const storedAs = new Map<Buffer, string>();
     const rows: MessageRow[] = [];
+    const { events } = this.deps;
+    const collect = events.has('message.created');
     await this.deps.writes.run(() => {
       // The batcher may run this twice (after another write of its group failed): start afresh.
       storedAs.clear();
@@ -207,7 +222,7 @@ export class EmailService {
           messages.insertContent({ content_id: contentId, raw: c.raw, recipe: c.recipe });
         }
         const lc = c.email.toLowerCase();
-        const plan = c.generationFailure ? generationFailed(c.generationFailure) : planFor(c.email, simulation.isSuppressed(accountId, lc), rules);
+        const plan = c.generationFailure ? generationFailed(c.generationFailure) : planFor(c.email, suppressions.has(accountId, lc), rules);
         const row: MessageRow = {
           id: c.id,
           ref_id: send.refId,
@@ -230,7 +245,7 @@ export class EmailService {
           created_at: createdAt,
           delivered_ms: null,
           delivered_at: null,
-          failed_reason: plan.kind === 'suppressed' ? suppressedReason(simulation.suppression(accountId, lc)?.source) : '',
+          failed_reason: plan.kind === 'suppressed' ? suppressedReason(suppressions.entry(accountId, lc)?.source) : '',
           priority: send.priority,
           updated_at: createdAt,
           patch: c.patch ?? null,
@@ -239,7 +254,7 @@ export class EmailService {
         };
         messages.insertMessage(row);
         for (const tag of send.tags ?? []) this.deps.tags?.add(c.id, tag);
-        if (this.deps.created) rows.push(row);
+        if (collect) rows.push(row);
         for (const t of c.tokens) messages.insertToken({ ...t, message_id: c.id });
         if (c.links) messages.insertLinks(c.id, c.links.key, c.links.of, c.links.list);
         if (plan.kind === 'events' && relay && !c.generationFailure) relay.queue(c.id, send.mailerId, now);
@@ -252,24 +267,14 @@ export class EmailService {
         }
       }
     });
-    this.deps.scheduled();
-    this.deps.stored?.();
+    events.emit('message.scheduled');
+    events.emit('message.stored');
     relay?.wake();
-    if (rows.length > 0) this.deps.created?.(rows);
+    if (rows.length > 0) events.emit('message.created', rows);
   }
 
   /** The email logs (see queryEmailLogs). */
   logs(accountId: string, query: EmailLogsQuery): EmailLogsResponse {
     return queryEmailLogs(this.deps, accountId, query);
-  }
-
-  /** Removes the address from the account's suppression list. */
-  subscribe(accountId: string, email: string): void {
-    this.deps.simulation.unsuppress(accountId, email.toLowerCase());
-  }
-
-  /** Adds the address to the account's suppression list: its later copies fail as suppressed, with no events. */
-  unsubscribe(accountId: string, email: string, source = 'api'): void {
-    this.deps.simulation.suppress(accountId, email.toLowerCase(), source, isoTimestamp(this.deps.clock.now()));
   }
 }

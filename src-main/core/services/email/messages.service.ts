@@ -9,8 +9,7 @@ import type { MessageFlagsRepo } from '../../store/message-flags.repo';
 import type { MessageListRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 import { parseLeniently } from '../../mail/lenient-parse';
 import { idQuery, parseMessageQuery } from '../../../../src-shared/search/message-query';
-import { contentHasAttachments } from '../search/search-text';
-import { DELETE_SEARCH_WAIT_MS, SEARCH_WAIT_MS } from '../search/search-indexer';
+import { contentHasAttachments } from './content-attachments';
 import { linksOpenOutside, neutraliseTracking } from './preview';
 
 const pendingOf = (pending: number): IndexState => (pending > 0 ? { index_pending: pending } : {});
@@ -37,6 +36,16 @@ function toSummary(row: MessageListRow, tags: string[], hasAttachments: boolean)
 }
 
 /** Candidates a wait's filter reads at most, newest first, after its ref_id, recipient, status, campaign and account. */
+/**
+ * A search by words waits at most this long for the index to hold every copy stored before it, then
+ * answers with what is indexed and says how many copies were not yet (under steady intake the index
+ * may never be wholly caught up: a search must not inherit its lag).
+ */
+export const SEARCH_WAIT_MS = 1_000;
+
+/** A delete by a search waits longer for the index: it should leave no match behind. */
+export const DELETE_SEARCH_WAIT_MS = 10_000;
+
 export const WAIT_CANDIDATES = 1000;
 
 /** The warning of a search answered before the index held every stored copy (the list's `warnings`). */

@@ -3,10 +3,8 @@ import type { EmailEventKind } from '../../../../src-shared/events';
 import type { EmailStatus } from '../../../../src-shared/schemas/email';
 import type { EmailEventPayload } from '../../../../src-shared/schemas/events';
 import type { FireOutcome } from '../../../../src-shared/schemas/messages';
-import type { Clock } from '../../clock';
-import { isoTimestamp } from '../../clock';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
-import type { SimulationRepo } from '../../store/simulation.repo';
+import type { SuppressionsService } from './suppressions.service';
 
 /** The facts of a stored copy that event payloads carry. */
 export interface MessageFacts {
@@ -184,9 +182,8 @@ export function outcomeOf(message: MessageFacts, payload: EmailEventPayload): Fi
 
 export interface MessageLogDeps {
   messages: MessagesRepo;
-  /** The suppression list an unsubscribe event adds to. */
-  simulation: SimulationRepo;
-  clock: Clock;
+  /** The suppression list an unsubscribe event, a hard bounce or a spam complaint adds to. */
+  suppressions: Pick<SuppressionsService, 'add'>;
   /** Announces each applied event with the copy's status after it (the UI's live list). */
   applied?: (change: StatusChange) => void;
 }
@@ -267,19 +264,10 @@ export class MessageLog {
     suppression: Suppressing,
     details: string | null = null,
   ): void {
-    const { messages, simulation, clock } = this.deps;
+    const { messages, suppressions } = this.deps;
     const { messageId } = message;
     messages.addEvent(messageId, event, timestamp, deliveryId, details);
-    if (suppression) {
-      simulation.suppress(
-        message.accountId,
-        message.recipient.email.toLowerCase(),
-        suppression.source,
-        isoTimestamp(clock.now()),
-        suppression.reason,
-        messageId,
-      );
-    }
+    if (suppression) suppressions.add(message.accountId, message.recipient.email, suppression.source, { reason: suppression.reason, messageId });
     if (change?.status === 'delivered') messages.setDelivered(messageId, 'delivered', Date.parse(timestamp), timestamp);
     else if (change) messages.setStatus(messageId, change.status, timestamp, change.failedReason ?? null);
     this.entered(message, event, timestamp, deliveryId, change, suppression);

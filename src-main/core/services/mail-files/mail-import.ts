@@ -1,6 +1,6 @@
 import { appError } from '../../error-catalogue';
 import { headerEnd } from '../../mail/header-end';
-import { readHeaders, readMessageFacts } from '../../smtp/parse-message';
+import { readHeaders, readMessageFacts } from '../../mail/parse-message';
 
 export interface MailImportDeps {
   /** Takes a message in as the SMTP sink does (inbound routing, then capture); answers its ref_ids. */

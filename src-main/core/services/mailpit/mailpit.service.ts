@@ -19,10 +19,10 @@ import type { MessageFlagsRepo } from '../../store/message-flags.repo';
 import type { MessageListRow, MessagesRepo } from '../../store/messages.repo';
 import type { ChecksService } from '../checks/checks.service';
 import type { MessagesService } from '../email/messages.service';
-import { DELETE_SEARCH_WAIT_MS, SEARCH_WAIT_MS } from '../search/search-indexer';
+import { DELETE_SEARCH_WAIT_MS, SEARCH_WAIT_MS } from '../email/messages.service';
 import { toMailpitHtmlCheck } from './html-check';
 import { composeMailpitSend, releaseRecipients } from './mailpit-send';
-import { type StoredSummary, summaryOfMessage } from './stored-summary';
+import { type StoredSummary, summaryOfMessage } from '../search/stored-summary';
 
 export interface MailpitDeps {
   repo: MessagesRepo;

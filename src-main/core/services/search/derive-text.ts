@@ -3,8 +3,8 @@ import { addressWords } from '../../../../src-shared/search/message-query';
 import { replyToAddressWords } from '../../../../src-shared/search/reply-to-words';
 import { applyPatchToPrefix } from '../../store/byte-patch';
 import type { DerivedText } from '../../store/search-index.repo';
-import { type BodyFacts, bodyFacts, headerFacts, type StoredSummary } from '../mailpit/stored-summary';
-import { attachmentNames } from './attachment-names';
+import { type BodyFacts, bodyFacts, headerFacts, type StoredSummary } from './stored-summary';
+import { attachmentNames } from '../../mail/attachment-names';
 import { attachmentIndexLine } from '../../../../src-shared/search/attachment-words';
 import { bodySearchText, headerBlockSearchText, headerSearchText, receivedBodyParts, recipeParts, replyToValues } from './search-text';
 

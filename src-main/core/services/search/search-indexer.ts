@@ -45,16 +45,6 @@ export const INDEXED_PREFIX = 2 * 1024 * 1024;
 export const WRITE_TEXT_BYTES = 1024 * 1024;
 
 /**
- * A search by words waits at most this long for the index to hold every copy stored before it, then
- * answers with what is indexed and says how many copies were not yet (under steady intake the index
- * may never be wholly caught up: a search must not inherit its lag).
- */
-export const SEARCH_WAIT_MS = 1_000;
-
-/** A delete by a search waits longer for the index: it should leave no match behind. */
-export const DELETE_SEARCH_WAIT_MS = 10_000;
-
-/**
  * Keeps the search indexes (message_search, message_addresses) up with the stored copies, off the
  * accepting path: the SMTP sink's `250` and the send's `200` come once a copy is in `messages`, and
  * its index rows follow here, a batch at a time. A stored copy is queued in the same transaction

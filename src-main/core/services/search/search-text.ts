@@ -4,10 +4,9 @@ import { replyToIndexLine } from '../../../../src-shared/search/reply-to-words';
 import { bodyStart, headerEnd } from '../../mail/header-end';
 import { parseLeniently } from '../../mail/lenient-parse';
 import { readTextParts } from '../../mail/text-parts';
-import type { SendEmailBody } from '../../../../src-shared/schemas/email';
 import { composeArguments, recipeHeaderBlock } from '../email/compose-later';
-import { shownFileName } from '../../mail/file-name';
-import { attachmentNames, MAX_ATTACHMENT_NAMES } from './attachment-names';
+import { attachmentNames } from '../../mail/attachment-names';
+import { requestAttachmentNames } from '../email/content-attachments';
 
 /**
  * At most this much of a message's body text is indexed for search. Every recipient's copy has its
@@ -86,20 +85,6 @@ export function recipeSearchText(recipe: Uint8Array): { body: string; headers: s
     body: bodySearchText(parts.text, parts.html),
     headers: headerBlockSearchText(parts.headerBlock, attachmentIndexLine(parts.attachmentNames)),
   };
-}
-
-/** The names of a request's attachments as the index lists them (an inline part is not an attachment). */
-function requestAttachmentNames(body: Pick<SendEmailBody, 'attachments'>): string[] {
-  return (body.attachments ?? [])
-    .filter((a) => (a.disposition ?? (a.content_id ? 'inline' : 'attachment')) === 'attachment')
-    .slice(0, MAX_ATTACHMENT_NAMES)
-    .map((a) => shownFileName(a.filename) ?? 'attachment');
-}
-
-/** Whether a stored content has an attachment as has:attachment finds it, composed or still its recipe. */
-export function contentHasAttachments(content: { raw: Buffer; recipe?: Buffer | null }): boolean {
-  if (content.recipe != null) return requestAttachmentNames(composeArguments(content.recipe).body).length > 0;
-  return attachmentNames(content.raw).length > 0;
 }
 
 export function headerBlockSearchText(block: string, attachments: string): string {

@@ -3,7 +3,7 @@
  * HTTP layer (app.ts and what it imports) with one file changed in memory, as a maintainer would
  * change it, and expects the error `npm run typecheck` would report.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -47,10 +47,12 @@ function without(source: string, from: RegExp, to: RegExp): string {
 }
 
 describe('the operation table and its handlers', () => {
-  it("a handler deleted from an area's record is a compile error naming the operation", () => {
+  it("a handler deleted from an area's record is a compile error in that routes file, naming the operation, and nowhere else", () => {
     const source = without(readFileSync(EMAIL_HANDLERS, 'utf8'), /^\s+getTemplate: /, /^\s+deleteTemplate: /);
-    const errors = errorsWith(EMAIL_HANDLERS, source, [APP]);
-    expect(errors.join('\n')).toMatch(/src-main\/core\/http\/app\.ts: .*Property 'getTemplate' is missing/s);
+    const errors = errorsWith(EMAIL_HANDLERS, source, [APP, EMAIL_HANDLERS]);
+    expect(errors.join('\n')).toMatch(/src-main\/core\/http\/routes\/email\.routes\.ts: .*Property 'getTemplate' is missing/s);
+    // Each record is typed against its own table: app.ts, which joins them, says nothing of it.
+    expect(errors.filter((e) => e.startsWith('src-main/core/http/app.ts') && e.includes('getTemplate'))).toEqual([]);
   }, 120_000);
 
   it('an operation deleted from the table is a compile error where its handler is written', () => {
@@ -58,4 +60,21 @@ describe('the operation table and its handlers', () => {
     const errors = errorsWith(EMAIL_OPERATIONS, source, [EMAIL_HANDLERS]);
     expect(errors.join('\n')).toMatch(/email\.routes\.ts: Object literal may only specify known properties, and 'getTemplate' does not exist/);
   }, 120_000);
+});
+
+describe('operation files and routes files', () => {
+  it('each file of the operation table has the routes file of its name, where its handlers are typed against it', () => {
+    const tables = join(ROOT, 'src-shared/operations');
+    const routes = join(ROOT, 'src-main/core/http/routes');
+    const missing = ['control', 'service', 'mailpit'].flatMap((area) =>
+      readdirSync(join(tables, area))
+        .filter((f) => f.endsWith('.ts'))
+        .filter((f) => {
+          const file = join(routes, f.replace(/\.ts$/, '.routes.ts'));
+          return !existsSync(file) || !readFileSync(file, 'utf8').includes(`operations/${area}/${f.replace(/\.ts$/, '')}'`);
+        })
+        .map((f) => `${area}/${f}`),
+    );
+    expect(missing).toEqual([]);
+  });
 });

@@ -7,7 +7,8 @@ import { MessageLog, type StatusChange } from '../../../../../src-main/core/serv
 import { bounceDefaults, defaultPayload } from '../../../../../src-main/core/services/events/synthetic-events';
 import { loadMigrations, migrate } from '../../../../../src-main/core/store/database';
 import { MessagesRepo } from '../../../../../src-main/core/store/messages.repo';
-import { SimulationRepo } from '../../../../../src-main/core/store/simulation.repo';
+import { SuppressionsService } from '../../../../../src-main/core/services/events/suppressions.service';
+import { SuppressionsRepo } from '../../../../../src-main/core/store/suppressions.repo';
 import { queuedCopy } from '../../../../helpers/message-row';
 
 /**
@@ -19,7 +20,7 @@ import { queuedCopy } from '../../../../helpers/message-row';
 
 let db: Database.Database;
 let messages: MessagesRepo;
-let simulation: SimulationRepo;
+let suppressions: SuppressionsRepo;
 let log: MessageLog;
 let announced: StatusChange[];
 let copies = 0;
@@ -29,9 +30,13 @@ beforeEach(() => {
   migrate(db, loadMigrations());
   db.prepare("INSERT INTO accounts (id, name, api_key, is_default, created_at) VALUES ('acc', 'Default', 'key-0123456789', 1, 'now')").run();
   messages = new MessagesRepo(db);
-  simulation = new SimulationRepo(db);
+  suppressions = new SuppressionsRepo(db);
   announced = [];
-  log = new MessageLog({ messages, simulation, clock: new EmulatorClock(), applied: (change) => announced.push(change) });
+  log = new MessageLog({
+    messages,
+    suppressions: new SuppressionsService({ repo: suppressions, clock: new EmulatorClock() }),
+    applied: (change) => announced.push(change),
+  });
 });
 
 /** Stores a queued copy to `email` and answers its id. */
@@ -116,7 +121,7 @@ describe('what an event does to its copy’s status', () => {
 });
 
 describe('suppression', () => {
-  const source = (email: string) => simulation.suppression('acc', email)?.source;
+  const source = (email: string) => suppressions.suppression('acc', email)?.source;
 
   it('suppresses the recipient of an unsubscribe, a spam complaint and a hard bounce, never of a soft bounce', () => {
     afterEvents(stored('u@example.com'), 'unsubscribe');
@@ -129,7 +134,7 @@ describe('suppression', () => {
       'hard bounce',
       undefined,
     ]);
-    expect(simulation.suppression('acc', 'h@example.com')!.reason).toMatch(/^550 5\.1\.1 /);
+    expect(suppressions.suppression('acc', 'h@example.com')!.reason).toMatch(/^550 5\.1\.1 /);
   });
 
   it('leaves the simulator’s addresses free after a bounce or complaint (tests send to them again and again), but not after an unsubscribe', () => {

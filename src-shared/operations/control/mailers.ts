@@ -1,42 +1,11 @@
 import { z } from 'zod';
 import { dataResponse } from '../../schemas/common';
-import { DomainParams, EmulatorDomain, SetVerificationBody, VerificationSetting } from '../../schemas/domains';
-import { SimulateInboundBody, SimulateInboundResult } from '../../schemas/inbound';
 import { ImapMessagePage, ListImapMessagesQuery, MailerIdParams, MailerRecord, MailerTestResult } from '../../schemas/mailers';
 import { ImapMessageRefParams } from '../../schemas/messages';
 import { defineOperations, defineRoutes } from '../operation';
 
-/** The control API's view of every account's sending domains, inbound simulation and mailers (`/emulator/domains`, `/emulator/inbound`, `/emulator/mailers`). */
-export const domainInboundMailerOperations = defineOperations({
-  listEmulatorDomains: {
-    method: 'GET',
-    path: '/emulator/domains',
-    summary: "Every account's sending domains, with the verification outcome setting and recent checks",
-    tag: 'Domains',
-    auth: 'none',
-    response: dataResponse(z.array(EmulatorDomain)),
-  },
-  setDomainVerification: {
-    method: 'PUT',
-    path: '/emulator/domains/{domain}/verification',
-    summary: 'Set the outcome of the next verifications of a domain (verified, or failed with a reason); it stays until changed',
-    tag: 'Domains',
-    auth: 'none',
-    params: DomainParams,
-    body: SetVerificationBody,
-    response: dataResponse(VerificationSetting),
-    errors: [404, 415],
-  },
-  simulateInbound: {
-    method: 'POST',
-    path: '/emulator/inbound',
-    summary: 'Simulate an inbound email without SMTP (fields or a raw message), routed as the SMTP sink routes it',
-    tag: 'Inbound',
-    auth: 'none',
-    body: SimulateInboundBody,
-    response: dataResponse(SimulateInboundResult),
-    errors: [404, 413, 415],
-  },
+/** The control API's view of every account's mailers (`/emulator/mailers`). */
+export const controlMailerOperations = defineOperations({
   listEmulatorMailers: {
     method: 'GET',
     path: '/emulator/mailers',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentNames } from '../../../../../src-main/core/services/search/attachment-names';
-import { headerSearchText, replyToValues } from '../../../../../src-main/core/services/search/search-text';
+import { attachmentNames } from '../../../../src-main/core/mail/attachment-names';
+import { headerSearchText, replyToValues } from '../../../../src-main/core/services/search/search-text';
 
 const mime = (lines: string[]) => Buffer.from(lines.join('\r\n'));
 

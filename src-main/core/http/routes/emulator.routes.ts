@@ -1,17 +1,15 @@
+import type { emulatorOperations } from '../../../../src-shared/operations/control/emulator';
 import type { Health } from '../../../../src-shared/schemas/emulator';
 import { toAccountRecord, type AccountsService } from '../../services/accounts.service';
 import type { ResetService } from '../../services/reset.service';
-import type { StatsService } from '../../services/stats.service';
-import type { ControlHandlers } from '../operation-route';
+import type { Handlers } from '../operation-route';
 import { ok } from '../respond';
 
-/** The emulator itself: health, the Overview's figures, accounts and their signing secrets, reset. */
-export function emulatorHandlers(deps: { accounts: AccountsService; health: () => Health; stats: StatsService; reset: ResetService }) {
+/** The emulator itself: health, accounts and their signing secrets. */
+export function emulatorHandlers(deps: { accounts: AccountsService; health: () => Health; reset: ResetService }): Handlers<typeof emulatorOperations> {
   const { accounts } = deps;
   return {
     getHealth: () => ok('Mailyard is running', deps.health()),
-    getStats: ({ query }) =>
-      ok('Stats retrieved successfully', deps.stats.stats(query.account_id === undefined ? undefined : accounts.accountIdOr404(query.account_id))),
     listAccounts: () => ok('Accounts retrieved successfully', accounts.list().map(toAccountRecord)),
     createAccount: ({ body }) => ok('Account created successfully', toAccountRecord(accounts.create({ name: body.name, apiKey: body.api_key }))),
     deleteAccount: async ({ params }) => ok('Account deleted with everything it owned', await deps.reset.deleteAccount(params.id)),
@@ -27,6 +25,5 @@ export function emulatorHandlers(deps: { accounts: AccountsService; health: () =
         `Payload format set: email events of this account are sent in the ${body.payload_format} shape`,
         toAccountRecord(accounts.setPayloadFormat(params.id, body.payload_format)),
       ),
-    resetEmulator: async () => ok('Emulator reset: all data wiped; the default and --api-key accounts and their API keys kept', await deps.reset.reset()),
-  } satisfies Partial<ControlHandlers>;
+  };
 }

@@ -1,27 +1,31 @@
+import type { deliveryOperations } from '../../../../src-shared/operations/control/deliveries';
 import { toCurl } from '../../../../src-shared/curl';
 import { DELIVERY_BODY_LIMITS, deliveryPayloadPath, MAX_RETRY_FAILING } from '../../../../src-shared/schemas/dispatch';
+import type { DeliveryQueries } from '../../dispatch/delivery-queries';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { decodeCursor, paginate } from '../../cursor';
 import { appError } from '../../error-catalogue';
-import type { ClockService } from '../../services/clock.service';
 import type { EmailEventsService } from '../../services/events/email-events.service';
 import { download } from '../download';
 import type { LongPoll } from '../long-poll';
-import type { ControlHandlers } from '../operation-route';
+import type { Handlers } from '../operation-route';
 import { ok } from '../respond';
 
 /** Matches a delivery wait reads at most (newest first). */
 const WAIT_CANDIDATES = 1000;
 
-/** The emulator's clock, webhook deliveries and synthetic events. */
-export function dispatchHandlers(deps: { clockControl: ClockService; dispatcher: Dispatcher; emailEvents: EmailEventsService; longPoll: LongPoll }) {
-  const { clockControl, dispatcher, longPoll } = deps;
+/** Webhook deliveries and synthetic events. */
+export function deliveryHandlers(deps: {
+  dispatcher: Dispatcher;
+  deliveries: DeliveryQueries;
+  emailEvents: EmailEventsService;
+  longPoll: LongPoll;
+}): Handlers<typeof deliveryOperations> {
+  const { dispatcher, deliveries, longPoll } = deps;
   return {
-    getClock: () => ok('Clock retrieved successfully', clockControl.state()),
-    setClock: async ({ body }) => ok('Clock updated', await clockControl.set(body)),
     listDeliveries: ({ query }) => {
       const { cursor, limit, ...filter } = query;
-      const rows = dispatcher.list({ ...filter, limit: limit + 1, before: cursor === undefined ? undefined : decodeCursor(cursor, 'cursor') });
+      const rows = deliveries.list({ ...filter, limit: limit + 1, before: cursor === undefined ? undefined : decodeCursor(cursor, 'cursor') });
       const { page, next } = paginate(rows, limit, (d) => d.id);
       return ok('Deliveries retrieved successfully', { deliveries: page, next_cursor: next });
     },
@@ -29,7 +33,7 @@ export function dispatchHandlers(deps: { clockControl: ClockService; dispatcher:
       const { wait_ms, limit, ...filter } = query;
       // The list is newest first: the oldest `limit` of the newest matches, oldest first.
       const answer = await longPoll(request, wait_ms, () =>
-        dispatcher
+        deliveries
           .list({ ...filter, limit: WAIT_CANDIDATES })
           .reverse()
           .slice(0, limit),
@@ -40,23 +44,23 @@ export function dispatchHandlers(deps: { clockControl: ClockService; dispatcher:
         waited_ms: answer.waited_ms,
       });
     },
-    countDeliveries: ({ query }) => ok('Deliveries counted', { count: dispatcher.count(query) }),
-    listEndpoints: ({ query }) => ok('Endpoints retrieved successfully', { endpoints: dispatcher.endpoints(query.account_id) }),
+    countDeliveries: ({ query }) => ok('Deliveries counted', { count: deliveries.count(query) }),
+    listEndpoints: ({ query }) => ok('Endpoints retrieved successfully', { endpoints: deliveries.endpoints(query.account_id) }),
     getDelivery: ({ params }) => {
-      const delivery = dispatcher.find(params.id);
+      const delivery = deliveries.find(params.id);
       if (!delivery) throw appError('deliveryNotFound');
       return ok('Delivery retrieved successfully', delivery);
     },
     // The whole payload, as stored: JSON bytes, never parsed or re-encoded here, as a download.
     getDeliveryPayload: ({ params, reply }) => {
-      const payload = dispatcher.payload(params.id);
+      const payload = deliveries.payload(params.id);
       if (!payload) throw appError('deliveryNotFound');
       return download(reply, `delivery-${params.id}.json`, 'application/json', payload);
     },
     retryDelivery: async ({ params }) => ok('Delivery attempted', await dispatcher.retryNow(params.id)),
     resendDelivery: ({ params, body }) => {
       const id = dispatcher.resend(params.id, body.payload);
-      return ok('Edited payload queued as a new delivery', dispatcher.find(id)!);
+      return ok('Edited payload queued as a new delivery', deliveries.find(id)!);
     },
     signDeliveryRequest: ({ params }) => {
       const request = dispatcher.requestNow(params.id);
@@ -85,5 +89,5 @@ export function dispatchHandlers(deps: { clockControl: ClockService; dispatcher:
       const result = deps.emailEvents.fireSynthetic(body);
       return ok(result.sent ? 'Event fired and queued for delivery' : `Event fired but not sent: ${result.reason}`, result);
     },
-  } satisfies Partial<ControlHandlers>;
+  };
 }

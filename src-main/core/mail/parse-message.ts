@@ -1,7 +1,7 @@
-import { libmime } from '../mail/libmime';
+import { libmime } from './libmime';
 import addressparser from 'nodemailer/lib/addressparser';
-import { headerEnd } from '../mail/header-end';
-import type { MailAddress } from '../mail/parsed-mail';
+import { headerEnd } from './header-end';
+import type { MailAddress } from './parsed-mail';
 import { MAILPIT_MAX_TAG_LENGTH, MAILPIT_MAX_TAGS } from '../../../src-shared/schemas/mailpit';
 
 /** What the sink needs of a message at acceptance: read from its header block only, never failing. */

@@ -2,8 +2,8 @@ import addressparser from 'nodemailer/lib/addressparser';
 import type { MailpitAddress } from '../../../../src-shared/schemas/mailpit';
 import { headerEnd } from '../../mail/header-end';
 import { libmime } from '../../mail/libmime';
-import { attachmentNames } from '../search/attachment-names';
-import { htmlToText, receivedBodyParts } from '../search/search-text';
+import { attachmentNames } from '../../mail/attachment-names';
+import { htmlToText, receivedBodyParts } from './search-text';
 
 /**
  * What Mailpit's list shows of a message beyond its copy's columns, derived once (by the search

@@ -1,0 +1,88 @@
+import { version as VERSION } from '../../../../package.json';
+import type { AfterCommit } from '../../after-commit';
+import { ChecksService } from '../../services/checks/checks.service';
+import { SpamFilter } from '../../services/checks/spam-filter';
+import type { EmailCommitEvents } from '../../services/email/email.service';
+import { MessagesService } from '../../services/email/messages.service';
+import { factsOf } from '../../services/events/message-log';
+import { ChaosService } from '../../services/mailpit/chaos';
+import { MailpitService } from '../../services/mailpit/mailpit.service';
+import { SearchIndexer } from '../../services/search/search-indexer';
+import { MailIntake } from '../../smtp/mail-intake';
+import { findSpamd, Spamd } from '../../spamd/spamd';
+import { MailpitSummariesRepo } from '../../store/mailpit-summaries.repo';
+import { SearchIndexRepo } from '../../store/search-index.repo';
+import type { EventsArea } from './events';
+import type { AreaFoundations } from './foundations';
+import type { MailersArea } from './mailers';
+import type { Receivers } from './receivers';
+import type { SendingArea } from './sending';
+
+/**
+ * The captured copies as they are read: the search indexes, the messages' detail and files, the
+ * checks (SpamAssassin for the Checks tab and `--spam-filter`), Mailpit's API. Each send's commit
+ * (`sent`) is indexed, announced on the live list and inspected by the spam filter.
+ */
+export function buildMessages(
+  f: AreaFoundations,
+  { inbound }: Pick<Receivers, 'inbound'>,
+  {
+    messagesRepo,
+    simulationRepo,
+    simulator,
+    rules,
+    emailEvents,
+    suppressions,
+  }: Pick<EventsArea, 'messagesRepo' | 'simulationRepo' | 'simulator' | 'rules' | 'emailEvents' | 'suppressions'>,
+  { mailersRepo, relay }: Pick<MailersArea, 'mailersRepo' | 'relay'>,
+  { email, mailThread, flags }: Pick<SendingArea, 'email' | 'mailThread' | 'flags'>,
+  sent: AfterCommit<EmailCommitEvents>,
+) {
+  const { db, config, clock, live, logger, accounts } = f;
+  const searchIndexer = new SearchIndexer(new SearchIndexRepo(db), (job) => mailThread.derive(job), { logger: logger.child({ component: 'search-index' }) });
+  // Stored copies are indexed after their commit, in batches.
+  sent.on('message.stored', () => searchIndexer.notify());
+  // SpamAssassin (spamd, a child process started on first use).
+  const spamd = new Spamd({ binary: findSpamd(), threshold: config.spamThreshold, logger: logger.child({ component: 'spamd' }) });
+  const spamFilter = new SpamFilter({
+    enabled: config.spamFilter === 'spamassassin',
+    spamd,
+    messages: messagesRepo,
+    simulation: simulationRepo,
+    clock,
+    rules: () => rules.list(),
+    scheduled: () => simulator.wake(),
+    logger: logger.child({ component: 'spam-filter' }),
+  });
+  const messages = new MessagesService({
+    repo: messagesRepo,
+    flags,
+    relayOf: (messageId) => mailersRepo.relayOf(messageId),
+    waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
+    fireOutcomes: (row) => emailEvents.outcomesOf(factsOf(row)),
+    suppression: (accountId, address) => suppressions.entry(accountId, address),
+  });
+  // New copies: the UI's live list, then the spam filter's score.
+  sent.on('message.created', (rows) => {
+    if (live.hasListeners('message.created')) for (const summary of messages.summaries(rows)) live.emit('message.created', summary);
+    spamFilter.inspect(rows);
+  });
+  const checks = new ChecksService({ messages, token: (token) => messagesRepo.token(token), spamd, spamFilterOn: spamFilter.enabled });
+  const mailpit = new MailpitService({
+    repo: messagesRepo,
+    flags,
+    summaries: new MailpitSummariesRepo(db),
+    messages,
+    checks,
+    waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
+    version: VERSION,
+    startedAt: Date.now(),
+    capture: async (mail) => (await new MailIntake({ email, inbound, tagsPlusAddresses: config.tagsPlusAddresses }).accept(mail)).refIds,
+    defaultAccountId: () => accounts.defaultAccountId(),
+    smtpMailers: (accountId) => mailersRepo.ofAccount(accountId, 'smtp'),
+    release: (messageId, mailerId, to) => relay.release(messageId, mailerId, to),
+  });
+  // Mailpit's chaos triggers for the SMTP sink (`--enable-chaos`).
+  const chaos = new ChaosService(config.enableChaos);
+  return { searchIndexer, spamd, spamFilter, messages, checks, mailpit, chaos };
+}
