@@ -1,4 +1,7 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
+import { type KeyboardEvent, type MouseEvent, type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { AccountSwitcher, ChosenAccountGone } from './components/AccountSelect';
+import { ClockBar } from './components/ClockBar';
+import { Link } from './components/Link';
 import { Catchers } from './features/catchers/Catchers';
 import { Deliveries } from './features/deliveries/Deliveries';
 import { Domains } from './features/domains/Domains';
@@ -10,15 +13,12 @@ import { Scenarios } from './features/scenarios/Scenarios';
 import { SendEmail } from './features/send/SendEmail';
 import { Settings } from './features/settings/Settings';
 import { Simulation } from './features/simulation/Simulation';
-import { Suppressions } from './features/suppressions/Suppressions';
 import { StoreFullBanner } from './features/store-space/StoreFullBanner';
+import { Suppressions } from './features/suppressions/Suppressions';
 import { Webhooks } from './features/webhooks/Webhooks';
-import { Link } from './components/Link';
 import { onLinkClick, usePath, useSearchParam, withAccount } from './router';
-import { AccountSwitcher, ChosenAccountGone } from './components/AccountSelect';
 import { useClockOffset } from './stores/clock-store';
 import { usePresentation } from './stores/presentation-store';
-import { ClockBar } from './components/ClockBar';
 import './components/shell.css';
 import { useOverview } from './stores/overview-store';
 

@@ -1,4 +1,4 @@
-import { useSyncExternalStore, type MouseEvent } from 'react';
+import { type MouseEvent, useSyncExternalStore } from 'react';
 
 /** Client-side routing by path: the emulator serves the UI for any non-API path, so each screen is a deep link. */
 function subscribe(onChange: () => void): () => void {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { HttpClient, type CallInput, type CallOutput, type HttpClientOptions } from './http-client';
-import { controlOperations, serviceOperations, type ControlOperations, type Operation, type ServiceOperations } from './operations';
+import { type CallInput, type CallOutput, HttpClient, type HttpClientOptions } from './http-client';
+import { type ControlOperations, controlOperations, type Operation, type ServiceOperations, serviceOperations } from './operations';
 
 /** `'/v1/inbound/domain/{domain}/username/{username}'` to `['domain', 'username']`. */
 type PathParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? [Name, ...PathParamNames<Rest>] : [];

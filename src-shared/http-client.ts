@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { AnyErrorResponse, type ErrorResponse } from './schemas/common';
 import type { Fetch } from './fetch-types';
 import type { Operation } from './operations';
+import { AnyErrorResponse, type ErrorResponse } from './schemas/common';
 
 type Field<O, K extends string> = O extends Record<K, infer S extends z.ZodType> ? { [P in K]: z.input<S> } : { [P in K]?: never };
 

@@ -1,10 +1,10 @@
+import type { ScenarioRun } from './scenario/report';
 import type { CatcherRequest } from './schemas/catchers';
 import type { AttemptRecord, DeliverySummary } from './schemas/dispatch';
-import type { ImapMessageSummary } from './schemas/mailers';
 import type { AccountRecord, StoreSpace } from './schemas/emulator';
+import type { ImapMessageSummary } from './schemas/mailers';
 import type { MessageSummary } from './schemas/messages';
 import type { PrunedTotals } from './schemas/store';
-import type { ScenarioRun } from './scenario/report';
 
 /**
  * What `GET /emulator/stream` announces, by event name: the emulator emits these as they happen (and

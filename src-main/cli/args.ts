@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EmulatorConfigSchema, LOG_LEVELS, type EmulatorConfigInput } from '../core/config';
+import { type EmulatorConfigInput, EmulatorConfigSchema, LOG_LEVELS } from '../core/config';
 import { errorMap } from '../core/zod-errors';
 
 /** A bad command line or environment value: the CLI prints it and exits with status 2. */

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { createEmulator, VERSION, type EmulatorHandle } from '../core';
+import { createEmulator, type EmulatorHandle, VERSION } from '../core';
 import { isLoopbackHost } from '../core/http/control-auth';
 import { parseServeArgs, serveUsage, UsageError } from './args';
 import { checkReceiverCommand } from './check-receiver';
-import { scenarioCommand } from './scenario';
 import { exportCommand, importCommand } from './mail-files';
+import { scenarioCommand } from './scenario';
 import { snapshotCommand } from './snapshot';
 
 const USAGE = `Mailyard ${VERSION}: an offline email delivery service emulator

@@ -2,9 +2,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { PAYLOAD_FORMATS } from '../../src-shared/payload-format';
+import { parseMaxAge } from '../../src-shared/retention';
 import { ApiKey } from '../../src-shared/schemas/common';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './dispatch/retry-policy';
-import { parseMaxAge } from '../../src-shared/retention';
 
 /** A port number; from the command line or environment it arrives as digits. */
 /** The largest SMTP message size that may be set: a message is held whole in memory while it is stored. */

@@ -1,12 +1,12 @@
 import type { ErrorCode, FieldError } from '../../src-shared/errors';
+import { withThousands } from '../../src-shared/format';
+import type { ScenarioFileError } from '../../src-shared/scenario/format';
+import { CATCHER_LIMITS } from '../../src-shared/schemas/catchers';
 import type { DomainDnsRecords } from '../../src-shared/schemas/domains';
 import { LOGS_WINDOW_TOO_LONG, SEND_LIMITS, TOO_MANY_PLACEHOLDERS } from '../../src-shared/schemas/email';
 import { MAX_TEMPLATES } from '../../src-shared/schemas/templates';
-import { CATCHER_LIMITS } from '../../src-shared/schemas/catchers';
 import { AppError, type ErrorExtras } from './errors';
-import type { ScenarioFileError } from '../../src-shared/scenario/format';
 import { STORE_FULL_MESSAGE } from './store/store-space';
-import { withThousands } from '../../src-shared/format';
 
 /**
  * One error the emulator answers. `code` sets the HTTP status (ERROR_STATUS); `message` is the body's

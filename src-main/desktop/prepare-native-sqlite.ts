@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
-import { bindingFileIn, buildEnv, planNativeSqlite, type ElectronTarget, type PreparePlan } from './native-sqlite';
+import { bindingFileIn, buildEnv, type ElectronTarget, type PreparePlan, planNativeSqlite } from './native-sqlite';
 
 /**
  * `npm start` runs this (built to out/main/prepare-native-sqlite.js) under plain Node before it

@@ -4,15 +4,15 @@
  */
 import { ApiError, ControlClient, ServiceClient } from '../../src-shared/clients';
 import { HttpClient } from '../../src-shared/http-client';
-import { runScenarioOver } from './scenario';
 import { controlOperations } from '../../src-shared/operations';
 import type { DeliverySummary } from '../../src-shared/schemas/dispatch';
 import type { MessageSummary } from '../../src-shared/schemas/messages';
 import { linksOf, textOf } from './content';
 import { diagnoseDeliveryWait, diagnoseMessageWait } from './diagnose';
 import { serveEffects } from './effects-server';
+import { runScenarioOver } from './scenario';
 import type { CapturedMessage, CatcherHandle, Delivery, DeliveryFilter, MailyardHelpers, MatchOptions, MessageFilter } from './types';
-import { waitForMatch, waitOnServer, type WaitOptions } from './waiters';
+import { type WaitOptions, waitForMatch, waitOnServer } from './waiters';
 
 /** Records a function predicate is tried on, at most: the newest, or the first a filter finds. */
 const PREDICATE_SCAN = 500;

@@ -11,24 +11,25 @@
  * It runs the one emulator core (`createEmulator`) in the test's process, or attaches to a running
  * one (`connectMailyard`); the helpers talk to it through its control API with the typed clients.
  */
+
+import { VERSION as CORE_VERSION, createEmulator } from '../core';
 import type { EmulatorConfigInput } from '../core/config';
-import { createEmulator, VERSION as CORE_VERSION } from '../core';
 import { builtUiDir } from './built-ui';
 import { buildHelpers } from './helpers';
-import { runScenarioInProcess } from './scenario';
 import { checkOptions, MailyardStartError, startFailure } from './options';
+import { runScenarioInProcess } from './scenario';
 import type { MailyardHelpers } from './types';
 
 export { ApiError, ControlClient, ServiceClient } from '../../src-shared/clients';
-export { WaitTimeoutError, type WaitOptions } from './waiters';
-export { MailyardStartError } from './options';
-export { connectMailyard, type ConnectMailyardOptions, type ConnectedMailyard } from './connect';
-export { mailyardSerializer, normalizeForSnapshot } from './serializer';
+export type { ScenarioInput } from '../../src-shared/scenario/format';
+export type { ScenarioExpectationResult, ScenarioReport, ScenarioRun, ScenarioViolation } from '../../src-shared/scenario/report';
+export { type ConnectedMailyard, type ConnectMailyardOptions, connectMailyard } from './connect';
 export { isEmailEvent, linksOf } from './content';
+export { MailyardStartError } from './options';
+export { mailyardSerializer, normalizeForSnapshot } from './serializer';
 export type * from './types';
 export type { RunScenarioOptions } from './types';
-export type { ScenarioInput } from '../../src-shared/scenario/format';
-export type { ScenarioReport, ScenarioRun, ScenarioViolation, ScenarioExpectationResult } from '../../src-shared/scenario/report';
+export { type WaitOptions, WaitTimeoutError } from './waiters';
 /** The package's version. */
 export const VERSION: string = CORE_VERSION;
 

@@ -2,7 +2,7 @@
  * startMailyard's options checked before anything starts, and its failures said in one line naming
  * the option (as the CLI says them), never a dump of validation issues.
  */
-import { EmulatorConfigSchema, type EmulatorConfigInput } from '../core/config';
+import { type EmulatorConfigInput, EmulatorConfigSchema } from '../core/config';
 import { errorMap } from '../core/zod-errors';
 
 /** startMailyard or connectMailyard could not start or attach: `option` names what was wrong, when one was. */

@@ -2,8 +2,9 @@
  * The package's main entry (`import ... from 'mailyard'`): the emulator as a library, for scripts
  * and dev servers that run it in-process, and everything of `mailyard/testing`.
  */
-import type { EmulatorConfigInput } from '../core/config';
+
 import { createEmulator as createCore } from '../core';
+import type { EmulatorConfigInput } from '../core/config';
 import { builtUiDir } from './built-ui';
 
 export * from './index';

@@ -1,17 +1,17 @@
-import type { ScenarioInput } from '../../src-shared/scenario/format';
-import type { ScenarioReport } from '../../src-shared/scenario/report';
+import type { z } from 'zod';
 /**
  * The types of `mailyard/testing`: records as the helpers hand them over, the filters the emulator
  * applies itself, and the helpers every handle has (started in-process or connected to a running one).
  */
 import type { ControlClient, ServiceClient } from '../../src-shared/clients';
 import type { EmailEventKind } from '../../src-shared/events';
+import type { ScenarioInput } from '../../src-shared/scenario/format';
+import type { ScenarioReport } from '../../src-shared/scenario/report';
 import type { Catcher, CatcherModeInput, CatcherRequest } from '../../src-shared/schemas/catchers';
 import type { ClockState as ClockStateSchema, DeliveryDetail } from '../../src-shared/schemas/dispatch';
 import type { EMAIL_EVENT_PAYLOADS } from '../../src-shared/schemas/events';
-import type { MessageDetail, MessageWaitFilter } from '../../src-shared/schemas/messages';
 import type { ChaosTriggers, ChaosTriggersInput } from '../../src-shared/schemas/mailpit';
-import type { z } from 'zod';
+import type { MessageDetail, MessageWaitFilter } from '../../src-shared/schemas/messages';
 import type { WaitOptions } from './waiters';
 
 /** How `runScenario` waits. */

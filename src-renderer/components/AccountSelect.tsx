@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { navigate, usePath, useSearchParam } from '../router';
 import type { AccountRecord } from '../../src-shared/schemas/emulator';
+import { navigate, usePath, useSearchParam } from '../router';
 import { useOverview } from '../stores/overview-store';
 
 /**

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
+import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useCallback, useEffect, useRef } from 'react';
 import { idAfter, navigate, usePath } from '../router';
 import { VirtualList } from './VirtualList';
 

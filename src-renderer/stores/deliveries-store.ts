@@ -3,7 +3,7 @@ import type { DeliveryDetail, DeliveryListStatus, DeliverySummary, EndpointStats
 import { control, describeError } from '../api/clients';
 import { live } from '../api/live';
 import { merged, withLaterRows } from './delivery-rows';
-import { batched, openItem, pagedList, type DetailState, type ListState } from './live-list';
+import { batched, type DetailState, type ListState, openItem, pagedList } from './live-list';
 
 export interface DeliveryFilters {
   /** A status, or `failing` (pending after a failed attempt). */

@@ -1,12 +1,12 @@
 import { create } from 'zustand';
 import type { DeliverySummary } from '../../src-shared/schemas/dispatch';
 import type { MessageDetail, MessageFlags, MessageSummary } from '../../src-shared/schemas/messages';
-import { control, describeError } from '../api/clients';
-import { live, type LiveEvents } from '../api/live';
 import { liveMatches } from '../../src-shared/search/live-match';
 import { idQuery, parseMessageQuery } from '../../src-shared/search/message-query';
+import { control, describeError } from '../api/clients';
+import { type LiveEvents, live } from '../api/live';
 import { withLaterRows } from './delivery-rows';
-import { batched, openItem, pagedList, type DetailState, type ListState } from './live-list';
+import { batched, type DetailState, type ListState, openItem, pagedList } from './live-list';
 
 export interface MessageFilters {
   q: string;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { withThousands } from '../format';
 import { pageSizeParam, Timestamp } from './common';
 import { EmailEventKindSchema } from './events';
 import { waitMsParam } from './messages';
-import { withThousands } from '../format';
 
 export const DELIVERY_STATUSES = ['pending', 'sending', 'succeeded', 'failed', 'cancelled'] as const;
 export const DeliveryStatus = z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { EmailEventKindSchema } from './events';
-import { pageSizeParam, Timestamp } from './common';
 import { withThousands } from '../format';
+import { pageSizeParam, Timestamp } from './common';
+import { EmailEventKindSchema } from './events';
 
 /** Explicit limits of a send (docs/limits.md). */
 export const SEND_LIMITS = {

@@ -1,10 +1,10 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monotonicUlids } from '../../src-main/core/ids';
 import { Agent, request } from 'undici';
 import { createEmulator, type EmulatorHandle } from '../../src-main/core';
+import { monotonicUlids } from '../../src-main/core/ids';
 import type { EmailEventPayload } from '../../src-shared/schemas/events';
 import { sized } from './scale';
 

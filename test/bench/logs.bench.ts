@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monotonicFactory } from 'ulid';
 import Database from 'better-sqlite3';
+import { monotonicFactory } from 'ulid';
 import { createEmulator, type EmulatorHandle } from '../../src-main/core';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { percentile, sized } from './scale';

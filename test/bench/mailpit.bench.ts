@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import { startMailyard, type Mailyard } from '../../src-main/testing/index';
+import { type Mailyard, startMailyard } from '../../src-main/testing/index';
 import { percentile, sized } from './scale';
 
 /**

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { monotonicFactory } from 'ulid';
+import { MessagesService } from '../../src-main/core/services/email/messages.service';
+import { deriveTexts } from '../../src-main/core/services/search/derive-text';
+import { SearchIndexer } from '../../src-main/core/services/search/search-indexer';
 import { openDatabase } from '../../src-main/core/store/database';
 import { MessageFlagsRepo } from '../../src-main/core/store/message-flags.repo';
-import { MessagesRepo, type MessageRow } from '../../src-main/core/store/messages.repo';
-import { MessagesService } from '../../src-main/core/services/email/messages.service';
-import { SearchIndexer } from '../../src-main/core/services/search/search-indexer';
-import { deriveTexts } from '../../src-main/core/services/search/derive-text';
-import { SearchIndexRepo, type DerivedText } from '../../src-main/core/store/search-index.repo';
-import { addressWords } from '../../src-shared/search/message-query';
+import { type MessageRow, MessagesRepo } from '../../src-main/core/store/messages.repo';
+import { type DerivedText, SearchIndexRepo } from '../../src-main/core/store/search-index.repo';
 import { SearchUpkeep } from '../../src-main/core/store/search-upkeep';
+import { addressWords } from '../../src-shared/search/message-query';
 import { percentile, sized } from './scale';
 
 /**

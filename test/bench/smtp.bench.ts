@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,7 +10,7 @@ import { SMTPServer } from 'smtp-server';
 import { createEmulator } from '../../src-main/core';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { CORES, coresFor, cpuMeter } from './cpu-budget';
-import { probeFreshness, type FreshnessFigures } from './freshness';
+import { type FreshnessFigures, probeFreshness } from './freshness';
 import { GUARD, sized } from './scale';
 import { settled } from './settle';
 

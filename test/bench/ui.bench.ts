@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { type Browser, chromium, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { monotonicFactory } from 'ulid';
 import { createEmulator, type EmulatorHandle } from '../../src-main/core';

@@ -1,4 +1,4 @@
-import { startMailyard, WaitTimeoutError, type Mailyard } from '../../src-main/testing/index';
+import { type Mailyard, startMailyard, WaitTimeoutError } from '../../src-main/testing/index';
 import { percentile, sized } from './scale';
 
 /**

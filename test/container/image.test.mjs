@@ -9,8 +9,9 @@
  * Every container it starts carries the label `mailyard-image-test` and is removed after the suite,
  * whether its test passed or not. The figures (size, start to live, stop) are printed.
  */
-import { execFile } from 'node:child_process';
+
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import nodemailer from 'nodemailer';

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { startRelayTarget } from '../helpers/relay-target';
-import { api, expect, test, watchErrors, type Served } from './fixtures';
+import { api, expect, type Served, test, watchErrors } from './fixtures';
 
 interface Account {
   id: string;

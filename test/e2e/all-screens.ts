@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { api, expect, registerWebhook, sendEmail, type Served } from './fixtures';
+import { api, expect, registerWebhook, type Served, sendEmail } from './fixtures';
 
 /**
  * Every screen of the UI, with data in it, for the checks that go over all of them (a11y.spec.ts,

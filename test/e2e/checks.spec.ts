@@ -1,6 +1,6 @@
-import { GTUBE, skipWithoutSpamd } from '../helpers/spamd';
-import { api, copiesOf, expect, registerWebhook, test, watchErrors, type Served } from './fixtures';
 import type { Page } from '@playwright/test';
+import { GTUBE, skipWithoutSpamd } from '../helpers/spamd';
+import { api, copiesOf, expect, registerWebhook, type Served, test, watchErrors } from './fixtures';
 
 // SpamAssassin scores every send; spamd is started by the emulator itself (local tests only, 127.0.0.1).
 test.use({ serveArgs: ['--spam-filter', 'spamassassin'] });

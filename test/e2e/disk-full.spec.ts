@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServeProcess } from '../helpers/serve-process';

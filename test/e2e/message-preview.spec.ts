@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { api, copiesOf, expect, registerWebhook, sendEmail, test, watchErrors, type Served } from './fixtures';
+import { api, copiesOf, expect, registerWebhook, type Served, sendEmail, test, watchErrors } from './fixtures';
 
 const HTML =
   '<html><body><h1>Your order shipped</h1><p>Track it <a href="https://shop.example/track?o=42&amp;x=1">on our site</a> or read <a href="https://shop.example/help">the help</a>.</p></body></html>';

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
+import { type ServeProcess, startServeProcess } from '../helpers/serve-process';
 import { watchErrors } from './fixtures';
 
 /**

@@ -1,5 +1,5 @@
-import { trafficScenario } from './scenario-journey';
 import { expect, test, watchErrors } from './fixtures';
+import { trafficScenario } from './scenario-journey';
 
 // Each run makes an account of its own; two of one scenario named alike cannot be told apart in the switcher.
 test('Scenarios: each run’s account is named with the run’s start, so two runs of one scenario differ', async ({ served, receiver, page }) => {

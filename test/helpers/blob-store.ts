@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { DATABASE_FILE, openDatabase, type Db } from '../../src-main/core/store/database';
+import { DATABASE_FILE, type Db, openDatabase } from '../../src-main/core/store/database';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,8 +1,8 @@
+import { afterEach, beforeEach } from 'vitest';
 import type { ServiceClient } from '../../src-shared/clients';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
-import { afterEach, beforeEach } from 'vitest';
 import { startEmulator, type TestEmulator } from './emulator';
-import { startReceiver, type Receiver } from './receiver';
+import { type Receiver, startReceiver } from './receiver';
 
 /** Every email event kind enabled, as a webhook's `webhook_options.events`. */
 const allKinds = () => Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true]));

@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createEmulator, type EmulatorHandle, type EmulatorSeams } from '../../src-main/core';
+import type { EmulatorConfigInput } from '../../src-main/core/config';
 import { ControlClient, ServiceClient } from '../../src-shared/clients';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
-import type { EmulatorConfigInput } from '../../src-main/core/config';
-import { createEmulator, type EmulatorHandle, type EmulatorSeams } from '../../src-main/core';
 
 export interface TestEmulator {
   handle: EmulatorHandle;

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { ServiceClient } from '../../src-shared/clients';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
-import { DATABASE_FILE } from '../../src-main/core/store/database';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { closedAfterEachTest } from '../helpers/deliveries';
+import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { startRelayTarget } from '../helpers/relay-target';
 import { whenIndexed } from '../helpers/search';
 

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import { DATABASE_FILE, loadMigrations, migrate } from '../../src-main/core/store/database';
-import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import { deliveryHelpers } from '../helpers/deliveries';
+import { startEmulator, type TestEmulator } from '../helpers/emulator';
 
 let emu: TestEmulator | undefined;
 let dir: string | undefined;

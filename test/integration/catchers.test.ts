@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { CATCHER_LIMITS, type CatcherModeInput, type CatcherRequest } from '../../src-shared/schemas/catchers';
-import { rawRequest, startEmulator, type TestEmulator } from '../helpers/emulator';
-import { deliveryHelpers } from '../helpers/deliveries';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startMailyard } from '../../src-main/testing/index';
+import { CATCHER_LIMITS, type CatcherModeInput, type CatcherRequest } from '../../src-shared/schemas/catchers';
+import { deliveryHelpers } from '../helpers/deliveries';
+import { rawRequest, startEmulator, type TestEmulator } from '../helpers/emulator';
 
 let emu: TestEmulator;
 afterEach(() => emu?.cleanup());

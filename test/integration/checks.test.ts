@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageChecks, SpamCheck } from '../../src-shared/schemas/checks';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { GTUBE, skipWithoutSpamd } from '../helpers/spamd';
 
 const HTML = `<!doctype html><html><head><style>.row { display: flex; } @media (max-width: 600px) { .row { display: block; } }</style></head>

@@ -4,9 +4,9 @@
  * text asserted. A user's integration written against the real docs depends on each of these.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RawResponse, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { startRelayTarget, type RelayTarget } from '../helpers/relay-target';
+import { type RawResponse, startEmulator, type TestEmulator } from '../helpers/emulator';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { type RelayTarget, startRelayTarget } from '../helpers/relay-target';
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const DOMAIN_MAILER_ID = /^domain_[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -1,7 +1,7 @@
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WAIT_MAX_MS } from '../../src-shared/schemas/messages';
-import { rawRequest, startEmulator, type RawResponse, type TestEmulator } from '../helpers/emulator';
+import { type RawResponse, rawRequest, startEmulator, type TestEmulator } from '../helpers/emulator';
 
 /**
  * A page of another site could read captured mail by timing a long poll (a match answers at once, a

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceClient, type ApiError } from '../../src-shared/clients';
+import { type ApiError, ServiceClient } from '../../src-shared/clients';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import type { DeliverySummary } from '../../src-shared/schemas/dispatch';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 
 // The deliveries list's search and counts (GET /emulator/deliveries, /count) and the per-endpoint view
 // (GET /emulator/endpoints): an account whose receiver answers 200, another whose receiver answers 500

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import type { DeliveryFaultsRegistry } from '../../src-main/core/dispatch/delivery-faults';
 import type { DeliveryQueries } from '../../src-main/core/dispatch/delivery-queries';
 import { seeded } from '../../src-main/core/scenario/faults';
+import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 
 let emu: TestEmulator;
 let receiver: Receiver;

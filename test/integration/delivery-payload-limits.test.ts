@@ -1,12 +1,12 @@
-import Database from 'better-sqlite3';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DELIVERY_BODY_LIMITS, DeliveryDetail } from '../../src-shared/schemas/dispatch';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { startMailyard } from '../../src-main/testing/index';
+import { DELIVERY_BODY_LIMITS, DeliveryDetail } from '../../src-shared/schemas/dispatch';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 
 const { payloadShownBytes, requestBodyShownBytes, responseBodyKeptBytes, earlierResponseBodyKeptChars } = DELIVERY_BODY_LIMITS;
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceClient } from '../../src-shared/clients';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../../src-main/core/dispatch/retry-policy';
-import { deliveryHelpers, registerHook, settle, emulatorAndReceiverPerTest } from '../helpers/deliveries';
+import { ServiceClient } from '../../src-shared/clients';
+import { deliveryHelpers, emulatorAndReceiverPerTest, registerHook, settle } from '../helpers/deliveries';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 
 /**
  * The dispatcher's worker (src-main/core/dispatch/delivery-worker.ts) end to end: retries on the

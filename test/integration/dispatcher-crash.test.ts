@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlClient, ServiceClient } from '../../src-shared/clients';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { startServeProcess } from '../helpers/serve-process';
 
 const KEY = 'crash-test-key-1234';

@@ -1,11 +1,11 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY_SCHEDULE_MS } from '../../src-main/core/dispatch/retry-policy';
 import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../src-shared/events';
 import { EMAIL_EVENT_PAYLOADS } from '../../src-shared/schemas/events';
-import { DEFAULT_RETRY_SCHEDULE_MS } from '../../src-main/core/dispatch/retry-policy';
+import { deliveryHelpers, emulatorAndReceiverPerTest, registerHook, settle } from '../helpers/deliveries';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import type { Receiver } from '../helpers/receiver';
-import { deliveryHelpers, registerHook, settle, emulatorAndReceiverPerTest } from '../helpers/deliveries';
 
 let emu: TestEmulator;
 let receiver: Receiver;

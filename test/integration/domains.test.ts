@@ -12,7 +12,7 @@ import type { DnsRecord, DomainRecord } from '../../src-shared/schemas/domains';
 import { DomainVerificationPayload } from '../../src-shared/schemas/events';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns-server';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { closedPort, startReceiver, type Receiver } from '../helpers/receiver';
+import { closedPort, type Receiver, startReceiver } from '../helpers/receiver';
 
 let emu: TestEmulator;
 let receiver: Receiver;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EMAIL_EVENT_PAYLOADS } from '../../src-shared/schemas/events';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 
 let emu: TestEmulator;
 let receiver: Receiver;

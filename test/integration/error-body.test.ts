@@ -8,8 +8,8 @@
  * catalogue in each body shape.)
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { serviceOperations, type Operation } from '../../src-shared/operations';
-import { startEmulator, type RawResponse, type TestEmulator } from '../helpers/emulator';
+import { type Operation, serviceOperations } from '../../src-shared/operations';
+import { type RawResponse, startEmulator, type TestEmulator } from '../helpers/emulator';
 
 let emu: TestEmulator;
 

@@ -1,12 +1,12 @@
-import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ControlClient, ServiceClient } from '../../src-shared/clients';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
+import { ControlClient, ServiceClient } from '../../src-shared/clients';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { startServeProcess } from '../helpers/serve-process';
 
 /**

@@ -3,9 +3,9 @@
  * never a 500: junk bodies, junk queries, and path parameters that are malformed, over-long or odd.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { controlOperations, serviceOperations, type Operation } from '../../src-shared/operations';
+import { controlOperations, type Operation, serviceOperations } from '../../src-shared/operations';
 import { aliasBomb } from '../helpers/alias-bomb';
-import { startEmulator, type RawResponse, type TestEmulator } from '../helpers/emulator';
+import { type RawResponse, startEmulator, type TestEmulator } from '../helpers/emulator';
 
 let emu: TestEmulator;
 

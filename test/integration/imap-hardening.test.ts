@@ -1,14 +1,14 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { EmulatorConfigInput } from '../../src-main/core/config';
 import type { InboxWatchDeps } from '../../src-main/core/imap/imap-deps';
 import { InboxWatch } from '../../src-main/core/imap/inbox-watch';
 import type { MailerRow } from '../../src-main/core/store/mailers.repo';
 import { ImapMessagePayload } from '../../src-shared/schemas/mailers';
-import type { EmulatorConfigInput } from '../../src-main/core/config';
-import { hasDovecot, startDovecot, type Dovecot } from '../helpers/dovecot';
+import { type Dovecot, hasDovecot, startDovecot } from '../helpers/dovecot';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startImapStub, type ImapStub } from '../helpers/imap-stub';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type ImapStub, startImapStub } from '../helpers/imap-stub';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 
 let emu: TestEmulator | undefined;
 let dovecot: Dovecot | undefined;

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiError } from '../../src-shared/clients';
 import { ImapMessagePayload, type ImapMessageSummary } from '../../src-shared/schemas/mailers';
-import { startDovecot, hasDovecot, type Dovecot } from '../helpers/dovecot';
+import { type Dovecot, hasDovecot, startDovecot } from '../helpers/dovecot';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { startRelayTarget } from '../helpers/relay-target';
 
 let emu: TestEmulator;

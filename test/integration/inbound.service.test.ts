@@ -3,7 +3,7 @@ import nodemailer from 'nodemailer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InboundPayload } from '../../src-shared/schemas/inbound';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { closedPort, startReceiver, type Receiver } from '../helpers/receiver';
+import { closedPort, type Receiver, startReceiver } from '../helpers/receiver';
 
 let emu: TestEmulator;
 let domainHook: Receiver;

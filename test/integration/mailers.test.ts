@@ -1,11 +1,11 @@
-import nodemailer from 'nodemailer';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import nodemailer from 'nodemailer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SECRET_KEY_FILE } from '../../src-main/core/services/mailers/secret-box';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { closedPort, startReceiver, startSilentTcpServer, type Receiver } from '../helpers/receiver';
-import { startRelayTarget, type RelayTarget } from '../helpers/relay-target';
+import { closedPort, type Receiver, startReceiver, startSilentTcpServer } from '../helpers/receiver';
+import { type RelayTarget, startRelayTarget } from '../helpers/relay-target';
 
 let emu: TestEmulator;
 let receiver: Receiver;

@@ -3,7 +3,7 @@ import { MailpitClient } from 'mailpit-api';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startRelayTarget, type RelayTarget } from '../helpers/relay-target';
+import { type RelayTarget, startRelayTarget } from '../helpers/relay-target';
 
 /**
  * Mailpit's API as a QA team's tests call it: through the real `mailpit-api` client (2.x), pointed at

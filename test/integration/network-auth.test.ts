@@ -1,11 +1,11 @@
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ControlClient, ServiceClient } from '../../src-shared/clients';
 import { main } from '../../src-main/cli/index';
 import { CONTROL_SESSION_MS } from '../../src-main/core/http/control-sessions';
 import { KEY_GUESS_LIMITS } from '../../src-main/core/http/key-guesses';
 import { startMailyard } from '../../src-main/testing/index';
-import { rawRequest, startEmulator, type RawResponse, type TestEmulator } from '../helpers/emulator';
+import { ControlClient, ServiceClient } from '../../src-shared/clients';
+import { type RawResponse, rawRequest, startEmulator, type TestEmulator } from '../helpers/emulator';
 import { logCapture } from '../helpers/log-capture';
 
 /**

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OAuthConfigResponse } from '../../src-shared/schemas/mailers';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { startRelayTarget, type RelayTarget } from '../helpers/relay-target';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { type RelayTarget, startRelayTarget } from '../helpers/relay-target';
 
 let emu: TestEmulator;
 let receiver: Receiver;

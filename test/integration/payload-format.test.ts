@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../src-shared/events';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src-shared/clients';
+import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../src-shared/events';
 import { EMAIL_EVENT_PAYLOADS } from '../../src-shared/schemas/events';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type ReceivedRequest, type Receiver } from '../helpers/receiver';
+import { type ReceivedRequest, type Receiver, startReceiver } from '../helpers/receiver';
 
 /**
  * The newer webhooks guide's table (edith-docs-salesparrow, guides/webhooks): subscription key ->

@@ -1,12 +1,12 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
+import { startMailyard } from '../../src-main/testing/index';
 import { DUPLICATES_RULE } from '../../src-shared/duplicates';
+import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import { eventFieldsOf } from '../../src-shared/payload-format';
 import type { ReceiverCheckReport } from '../../src-shared/schemas/receiver-check';
-import { startMailyard } from '../../src-main/testing/index';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Answer, type Receiver, type ReceivedRequest } from '../helpers/receiver';
+import { type Answer, type ReceivedRequest, type Receiver, startReceiver } from '../helpers/receiver';
 
 const SECRET = 's3cret-value';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src-shared/clients';
-import { rawRequest, startEmulator, type TestEmulator } from '../helpers/emulator';
 import { closedAfterEachTest } from '../helpers/deliveries';
-import { startRelayTarget, type RelayTarget } from '../helpers/relay-target';
+import { rawRequest, startEmulator, type TestEmulator } from '../helpers/emulator';
+import { type RelayTarget, startRelayTarget } from '../helpers/relay-target';
 
 const CI_KEY = 'mly_ci_key_for_reset_tests_0001';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aliasBomb } from '../helpers/alias-bomb';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { startServeProcess } from '../helpers/serve-process';
 
 // The built CLI (`npx electron-vite build` first), as a user runs it.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioReport, ScenarioRun } from '../../src-shared/scenario/report';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { reportOf, stopRunsUnderWay } from '../helpers/scenario-runs';
 
 const SHOP_APP = join(__dirname, '../../examples/shop/src/scenario-app.js');

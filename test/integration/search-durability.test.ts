@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import nodemailer from 'nodemailer';
 import { describe, expect, it } from 'vitest';
-import { ControlClient } from '../../src-shared/clients';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
-import { startServeProcess } from '../helpers/serve-process';
+import { ControlClient } from '../../src-shared/clients';
 import { whenIndexed } from '../helpers/search';
+import { startServeProcess } from '../helpers/serve-process';
 
 /**
  * The search index is written after a copy is stored, off the accepting path (so indexing never slows

@@ -1,11 +1,11 @@
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { ServiceClient } from '../../src-shared/clients';
 import type { LiveEventMap } from '../../src-shared/live-events';
-import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 
 /**
  * The simulated events that fall due together (one clock move) are emitted as a batch. Whatever the

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
+import { type ServeProcess, startServeProcess } from '../helpers/serve-process';
 import { RawSmtpClient } from '../helpers/smtp-client';
 
 const run = promisify(execFile);

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InboundPayload } from '../../src-shared/schemas/inbound';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { whenIndexed } from '../helpers/search';
-import { startReceiver, type Receiver } from '../helpers/receiver';
 import { RawSmtpClient } from '../helpers/smtp-client';
 
 let emu: TestEmulator | undefined;

@@ -5,7 +5,7 @@ import nodemailer from 'nodemailer';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EMAIL_EVENT_PAYLOADS } from '../../src-shared/schemas/events';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { authPlain, RawSmtpClient } from '../helpers/smtp-client';
 
 let emu: TestEmulator | undefined;

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailyardSerializer, normalizeForSnapshot, startMailyard, type Mailyard } from '../../src-main/testing/index';
+import { type Mailyard, mailyardSerializer, normalizeForSnapshot, startMailyard } from '../../src-main/testing/index';
 import { rawRequest } from '../helpers/emulator';
 
 const hashes = (bytes: Buffer) => ({

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, startMailyard, type Mailyard } from '../../src-main/testing';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { ApiError, type Mailyard, startMailyard } from '../../src-main/testing';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 
 let yard: Mailyard;
 let receiver: Receiver;

@@ -4,11 +4,11 @@
  * local webhook receiver, real HTTP.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Mailyard, startMailyard, WaitTimeoutError } from '../../src-main/testing/index';
+import { type MailyardMatchers, mailyardMatchers } from '../../src-main/testing/matchers';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
-import { startMailyard, WaitTimeoutError, type Mailyard } from '../../src-main/testing/index';
-import { mailyardMatchers, type MailyardMatchers } from '../../src-main/testing/matchers';
-import { startReceiver, type Receiver } from '../helpers/receiver';
 import { rawRequest } from '../helpers/emulator';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 
 declare module 'vitest' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type

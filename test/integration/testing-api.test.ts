@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError, type Mailyard, startMailyard, WaitTimeoutError } from '../../src-main/testing/index';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
-import { ApiError, startMailyard, WaitTimeoutError, type Mailyard } from '../../src-main/testing/index';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 
 let yard: Mailyard;
 let receiver: Receiver;

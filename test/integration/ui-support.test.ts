@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src-shared/clients';
-import { startReceiver, type Receiver } from '../helpers/receiver';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { whenIndexed } from '../helpers/search';
 
 /** What the web UI needs beyond the API: counts, the dashboard's stats, live messages, a dry-run event. */

@@ -6,9 +6,9 @@
  * soft-bounce-gives-up@, the copies of one send) never share one. Over real HTTP to a real receiver.
  */
 import { describe, expect, it } from 'vitest';
+import { deliveryHelpers, emulatorAndReceiverPerTest, registerHook } from '../helpers/deliveries';
 import type { TestEmulator } from '../helpers/emulator';
 import type { ReceivedRequest, Receiver } from '../helpers/receiver';
-import { deliveryHelpers, emulatorAndReceiverPerTest, registerHook } from '../helpers/deliveries';
 
 let emu: TestEmulator;
 let receiver: Receiver;

@@ -4,9 +4,9 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, vi } from 'vitest';
 import { ServiceClient } from '../../src-shared/clients';
 import { DEFAULT_SECRET_GRACE_MS } from '../../src-shared/schemas/dispatch';
+import { deliveryHelpers, emulatorAndReceiverPerTest, registerHook } from '../helpers/deliveries';
 import type { TestEmulator } from '../helpers/emulator';
-import { startReceiver, type ReceivedRequest, type Receiver } from '../helpers/receiver';
-import { deliveryHelpers, registerHook, emulatorAndReceiverPerTest } from '../helpers/deliveries';
+import { type ReceivedRequest, type Receiver, startReceiver } from '../helpers/receiver';
 
 let emu: TestEmulator;
 let receiver: Receiver;

@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError, ServiceClient } from '../../src-shared/clients';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
-import { ApiError } from '../../src-shared/clients';
-import { ServiceClient } from '../../src-shared/clients';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { closedPort, startReceiver, startSilentTcpServer, type Receiver } from '../helpers/receiver';
+import { closedPort, type Receiver, startReceiver, startSilentTcpServer } from '../helpers/receiver';
 
 const NO_EVENT = 'at least one of webhook_options.events must be true';
 const DV_EVENTS = 'invalid webhook_options.events for DOMAIN_VERIFICATION';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, startMailyard } from '../../src-main/testing/index';
 import { ServiceClient } from '../../src-shared/clients';
 import { parseWarningHeader } from '../../src-shared/http-client';
-import { startEmulator, type RawResponse, type TestEmulator } from '../helpers/emulator';
+import { type RawResponse, startEmulator, type TestEmulator } from '../helpers/emulator';
 
 /** A send the service takes: from a verified domain, with a subject. */
 const send = (over: Record<string, unknown> = {}) => ({

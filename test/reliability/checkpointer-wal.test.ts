@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { Checkpointer } from '../../src-main/core/store/checkpointer';
-import { WAL_AUTOCHECKPOINT_PAGES, type Db } from '../../src-main/core/store/database';
+import { type Db, WAL_AUTOCHECKPOINT_PAGES } from '../../src-main/core/store/database';
 import { blobStore, writeRows } from '../helpers/blob-store';
 
 const walPages = (file: string) => (statSync(`${file}-wal`).size - 32) / (4096 + 24);

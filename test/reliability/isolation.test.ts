@@ -13,11 +13,11 @@
  * fast; 15000, the product's default, reproduces the issue's measurement); ISOLATION_PER_HANGING the
  * deliveries due to each hanging receiver (default 20).
  */
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src-shared/clients';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 
 const DELIVERY_TIMEOUT_MS = Number(process.env.ISOLATION_DELIVERY_TIMEOUT_MS ?? 2_000);
 /** The attempts' time-out is at least this many times the healthy receiver's p99 with none hanging. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EmulatorClock } from '../../src-main/core/clock';
 import type { DeliveryDetail } from '../../src-shared/schemas/dispatch';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 
 /**
  * Every due retry happens on time (a test asserts on it right after moving the clock). Many failing

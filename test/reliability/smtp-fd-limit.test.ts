@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServeProcess, type ServeProcess } from '../helpers/serve-process';
+import { type ServeProcess, startServeProcess } from '../helpers/serve-process';
 
 /**
  * 1,100 idle SMTP connections to a `mailyard serve` limited to 512 file descriptors: the sink holds

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RawSmtpClient } from '../helpers/smtp-client';
 import { type ServeProcess, startServeProcess } from '../helpers/serve-process';
+import { RawSmtpClient } from '../helpers/smtp-client';
 
 /**
  * `mailyard serve --smtp-max-size 60MB` takes a 50 MB message (the default, 25 MB, refuses it) and

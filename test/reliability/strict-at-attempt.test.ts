@@ -9,7 +9,7 @@
  * emulator's `lookup` seam. A public address appears only as a resolver's answer while a URL is
  * registered (the reachability probe is a seam then, so nothing connects to it).
  */
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IMAP_WEBHOOK_TARGET } from '../../src-main/core/services/mailers/mailers.service';
 import type { DeliveryDetail } from '../../src-shared/schemas/dispatch';

@@ -2,10 +2,10 @@ import { cpSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
+import { api, expect, registerWebhook, type Served, test } from '../e2e/fixtures';
+import { openScenarioFile, progressCount, trafficScenario } from '../e2e/scenario-journey';
 import { startReceiver } from '../helpers/receiver';
 import { GTUBE } from '../helpers/spamd';
-import { api, expect, registerWebhook, test, type Served } from '../e2e/fixtures';
-import { openScenarioFile, progressCount, trafficScenario } from '../e2e/scenario-journey';
 
 const DOCS = resolve(import.meta.dirname, '../../docs');
 

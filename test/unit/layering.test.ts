@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeCycle, findCycles } from '../helpers/import-cycles.js';
-import { globMatcher, isBuiltin, readImportGraph, type ImportEdge } from '../helpers/import-graph.js';
+import { globMatcher, type ImportEdge, isBuiltin, readImportGraph } from '../helpers/import-graph.js';
 
 /**
  * The layers, checked on the imports of every source file (src-main, src-shared, src-renderer),

@@ -3,7 +3,7 @@ import type { ATTEMPT_ERROR_CODES } from '../../../src-shared/schemas/dispatch';
 import type { DeliveryRow } from '../store/deliveries.repo';
 import type { DeliveryTarget } from './delivery-targets';
 import { signWebhook } from './sign';
-import { strictConnector, type CheckedResolve } from './strict-connector';
+import { type CheckedResolve, strictConnector } from './strict-connector';
 
 export type AttemptErrorCode = (typeof ATTEMPT_ERROR_CODES)[number];
 

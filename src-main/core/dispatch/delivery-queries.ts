@@ -1,4 +1,4 @@
-import { DELIVERY_BODY_LIMITS, type AttemptRecord, type DeliveryDetail, type DeliverySummary, type EndpointStats } from '../../../src-shared/schemas/dispatch';
+import { type AttemptRecord, DELIVERY_BODY_LIMITS, type DeliveryDetail, type DeliverySummary, type EndpointStats } from '../../../src-shared/schemas/dispatch';
 import type { DeliveriesRepo, DeliveryCountFilter, DeliveryFilter } from '../store/deliveries.repo';
 import { detailRequestBody, toAttemptRecord, toDeliveryDetail, toDeliverySummary, toEndpointStats } from './delivery-records';
 

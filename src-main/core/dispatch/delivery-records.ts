@@ -1,12 +1,12 @@
+import { eventFieldsOf } from '../../../src-shared/payload-format';
 import {
-  DELIVERY_BODY_LIMITS,
-  deliveryPayloadPath,
   type AttemptRecord,
+  DELIVERY_BODY_LIMITS,
   type DeliveryDetail,
   type DeliverySummary,
+  deliveryPayloadPath,
   type EndpointStats,
 } from '../../../src-shared/schemas/dispatch';
-import { eventFieldsOf } from '../../../src-shared/payload-format';
 import { isoTimestamp } from '../clock';
 import type { AttemptRow, DetailRow, EndpointRow, ListedRow } from '../store/deliveries.repo';
 import { utf8Excerpt } from './body-excerpt';

@@ -1,28 +1,28 @@
 import type { Logger } from 'pino';
-import { ClockAlarm, isoTimestamp, type Clock } from '../clock';
+import { type Clock, ClockAlarm, isoTimestamp } from '../clock';
 import { appError } from '../error-catalogue';
 import type { LiveBus } from '../live-bus';
 import type { DeliveriesRepo, DeliveryRow } from '../store/deliveries.repo';
 import { STORE_FULL_RETRY_MS, type StoreSpace } from '../store/store-space';
 import type { HttpAttemptRequest, HttpAttemptResult } from './attempt';
 import {
+  type AttemptOutcome,
   attemptRow,
   cancelledWithoutAttempt,
   INTERRUPTED,
   nextState,
-  updateAfterAttempt,
-  type AttemptOutcome,
   type RetryRules,
   type Trigger,
+  updateAfterAttempt,
 } from './attempt-outcome';
-import { OUTAGE_REFUSAL, type DeliveryFaultsRegistry } from './delivery-faults';
+import { type DeliveryFaultsRegistry, OUTAGE_REFUSAL } from './delivery-faults';
 import type { DeliveryOutbox, OutboxListener } from './delivery-outbox';
 import { toAttemptRecord, toDeliverySummary } from './delivery-records';
-import { targetKey, type DeliveryTarget, type DeliveryTargets } from './delivery-targets';
+import { type DeliveryTarget, type DeliveryTargets, targetKey } from './delivery-targets';
 import { isoTimestampCache } from './iso-timestamps';
 import { AttemptsOnWire } from './on-wire';
 import { TargetCache } from './target-cache';
-import { TargetSlots, type SlotOptions } from './target-slots';
+import { type SlotOptions, TargetSlots } from './target-slots';
 
 export interface WorkerOptions extends SlotOptions {
   retrySchedule: readonly number[];

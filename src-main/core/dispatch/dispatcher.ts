@@ -9,9 +9,9 @@ import type { DeliveryQueries } from './delivery-queries';
 import { payloadRecipientAndSubject, toDeliverySummary } from './delivery-records';
 import type { DeliveryWorker } from './delivery-worker';
 
-export type { DeliveryTarget, DeliveryTargetSource } from './delivery-targets';
-export type { EnqueueInput } from './delivery-outbox';
 export type { DeliveryFaults, FaultStats } from './delivery-faults';
+export type { EnqueueInput } from './delivery-outbox';
+export type { DeliveryTarget, DeliveryTargetSource } from './delivery-targets';
 
 /** What the dispatcher acts through: the store, the live bus, and the outbox, worker and faults it shares with the emulator. */
 export interface DispatcherDeps {

@@ -1,5 +1,5 @@
 import type { DeliveryRow } from '../store/deliveries.repo';
-import { targetKey, type DeliveryTarget, type DeliveryTargets } from './delivery-targets';
+import { type DeliveryTarget, type DeliveryTargets, targetKey } from './delivery-targets';
 
 /** Where each delivery goes, by `kind:id`: read once from the registered targets, dropped when the target changes. */
 export class TargetCache {

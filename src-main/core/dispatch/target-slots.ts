@@ -1,8 +1,8 @@
 import type { Agent } from 'undici';
 import type { Clock } from '../clock';
 import type { DeliveryRow } from '../store/deliveries.repo';
-import { attemptAgent, attemptRequest, sendAttempt, type HttpAttemptRequest, type HttpAttemptResult } from './attempt';
-import { targetKey, type DeliveryTarget } from './delivery-targets';
+import { attemptAgent, attemptRequest, type HttpAttemptRequest, type HttpAttemptResult, sendAttempt } from './attempt';
+import { type DeliveryTarget, targetKey } from './delivery-targets';
 import { isoTimestampCache } from './iso-timestamps';
 import type { CheckedResolve } from './strict-connector';
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { isoTimestamp, type EmulatorClock } from '../clock';
+import { type EmulatorClock, isoTimestamp } from '../clock';
 import type { EmulatorConfig } from '../config';
 import type { LiveBus } from '../live-bus';
 import type { StateRepo } from '../store/state.repo';

@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Logger } from 'pino';
 import type { EmulatorClock } from '../clock';
 import type { EmulatorConfig } from '../config';
 import type { LiveBus } from '../live-bus';
-import type { Logger } from 'pino';
-import { startLimits, type RetentionLimits } from '../services/retention/limits';
+import { type RetentionLimits, startLimits } from '../services/retention/limits';
 import { RETENTION_LIMITS_KEY, RetentionService } from '../services/retention/retention.service';
 import { DATABASE_FILE, type Db } from '../store/database';
 import { RetentionRepo } from '../store/retention.repo';

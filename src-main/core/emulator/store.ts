@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { Checkpointer } from '../store/checkpointer';
 import { prepareDataDir } from '../store/data-dir';
 import { lockDataDir } from '../store/data-dir-lock';
-import { DATABASE_FILE, openDatabase, type Db, type StoreUpgrade } from '../store/database';
+import { DATABASE_FILE, type Db, openDatabase, type StoreUpgrade } from '../store/database';
 import { SearchUpkeep } from '../store/search-upkeep';
 import { StoreCompaction } from '../store/store-compaction';
 import { StoreSpace } from '../store/store-space';

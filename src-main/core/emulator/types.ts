@@ -1,21 +1,21 @@
-import type { MailWork } from '../services/mail-thread/mail-thread';
-import type { SearchIndexer } from '../services/search/search-indexer';
 import type { Logger } from 'pino';
 import type { EmulatorClock } from '../clock';
 import type { EmulatorConfig } from '../config';
+import type { DeliveryFaultsRegistry } from '../dispatch/delivery-faults';
+import type { DeliveryWorker } from '../dispatch/delivery-worker';
 import type { HttpServices } from '../http/app';
 import type { ImapConnector } from '../imap/imap-connector';
 import type { LiveBus } from '../live-bus';
-import type { DeliveryFaultsRegistry } from '../dispatch/delivery-faults';
-import type { DeliveryWorker } from '../dispatch/delivery-worker';
+import type { HostLookup, UrlProbe } from '../net/reachability';
 import type { Account } from '../services/accounts.service';
 import type { SpamFilter } from '../services/checks/spam-filter';
-import type { Spamd } from '../spamd/spamd';
 import type { DnsResolver } from '../services/domains/dns-records';
+import type { MailWork } from '../services/mail-thread/mail-thread';
 import type { SecretKeyStore } from '../services/mailers/secret-box';
-import type { HostLookup, UrlProbe } from '../net/reachability';
+import type { SearchIndexer } from '../services/search/search-indexer';
 import type { SmtpRelay } from '../smtp/relay';
 import type { TlsCertificate } from '../smtp/tls-certificate';
+import type { Spamd } from '../spamd/spamd';
 
 /** Seams for what the emulator reaches outside itself; defaults are the real ones. */
 export interface EmulatorSeams {

@@ -2,10 +2,10 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { ControlSessions } from './control-sessions';
-import { type KeyGuessLimits, KeyGuesses, type KeyThrottled } from './key-guesses';
 import { appError } from '../error-catalogue';
+import { ControlSessions } from './control-sessions';
 import { sendError } from './error-handler';
+import { KeyGuesses, type KeyGuessLimits, type KeyThrottled } from './key-guesses';
 
 /**
  * Whether a listen address is reachable from this machine only: a loopback address or `localhost`.

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { appError } from '../error-catalogue';
 import type { Account, AccountsService } from '../services/accounts.service';
 import { isLoopbackHost } from './control-auth';
-import { appError } from '../error-catalogue';
 import { sendError, shapeOf } from './error-handler';
 
 declare module 'fastify' {

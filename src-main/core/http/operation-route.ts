@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ControlOperations, DocumentedRoute, DocumentedRoutes, Operation, ServiceOperations } from '../../../src-shared/operations';
-import type { Account } from '../services/accounts.service';
 import { appError } from '../error-catalogue';
+import type { Account } from '../services/accounts.service';
+import { type WouldRefuse, warningText } from '../would-refuse';
 import { formatPath, IGNORED_HEADER, ignoredHeaderValue, type RequestLeniency } from './leniency';
-import { warningHeaderValue, WARNING_HEADER } from './warnings';
-import { warningText, type WouldRefuse } from '../would-refuse';
 import { parseInput } from './validation';
+import { WARNING_HEADER, warningHeaderValue } from './warnings';
 
 declare module 'fastify' {
   interface FastifyInstance {

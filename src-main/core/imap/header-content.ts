@@ -1,5 +1,5 @@
-import type { MailContent } from '../mail/parsed-mail';
 import { readHeaders, readMessageFacts } from '../mail/parse-message';
+import type { MailContent } from '../mail/parsed-mail';
 
 /** What a post carries of a message whose body is not read: its header block's facts. */
 export interface HeaderContent extends MailContent {

@@ -1,8 +1,8 @@
 import type { ImapFlow } from 'imapflow';
 import type { MailerRow } from '../store/mailers.repo';
 import type { ImapConnectorDeps } from './imap-deps';
-import { InboxWatch } from './inbox-watch';
 import { describeImapError, imapOptions, SETUP_TIMEOUT_MS, setupTimeoutError } from './imap-options';
+import { InboxWatch } from './inbox-watch';
 import { systemWallScheduler, withinWallTime } from './reconnect-backoff';
 
 export type { ImapConnectorDeps } from './imap-deps';

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { ImapFlowOptions } from 'imapflow';
-import type { MailerRow } from '../store/mailers.repo';
 import type { MailerCredentials } from '../services/mailers/mailer-credentials';
+import type { MailerRow } from '../store/mailers.repo';
 
 /**
  * Connecting, the greeting, logging in and opening the inbox must be done within this long (wall

@@ -3,7 +3,7 @@ import type { MailerRow } from '../store/mailers.repo';
 import type { InboxWatchDeps } from './imap-deps';
 import { describeImapError, imapOptions, SETUP_TIMEOUT_MS, setupTimeoutError } from './imap-options';
 import { ImapMessageStore, MAILBOX } from './message-store';
-import { ReconnectBackoff, reconnectDelay, systemWallScheduler, withinWallTime, type WallScheduler } from './reconnect-backoff';
+import { ReconnectBackoff, reconnectDelay, systemWallScheduler, type WallScheduler, withinWallTime } from './reconnect-backoff';
 import { takeMail } from './take-mail';
 
 /** The SMTP sink's default limit, for IMAP too when none is given. */

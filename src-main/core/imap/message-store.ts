@@ -1,15 +1,15 @@
 import type { ParsedMail } from 'mailparser';
 import { monotonicFactory } from 'ulid';
+import { withThousands } from '../../../src-shared/format';
 import type { ImapMessagePayload } from '../../../src-shared/schemas/mailers';
 import { isoTimestamp } from '../clock';
 import { mailContentOf } from '../mail/parsed-mail';
 import { toImapMessageSummary } from '../services/mailers/mailer-records';
 import { IMAP_WEBHOOK_TARGET } from '../services/mailers/mailers.service';
 import type { ImapMessageRow, MailerRow } from '../store/mailers.repo';
-import { readDsn, type DsnReport } from './dsn';
-import { headerContent, type HeaderContent } from './header-content';
+import { type DsnReport, readDsn } from './dsn';
+import { type HeaderContent, headerContent } from './header-content';
 import type { InboxWatchDeps } from './imap-deps';
-import { withThousands } from '../../../src-shared/format';
 
 export const MAILBOX = 'INBOX';
 

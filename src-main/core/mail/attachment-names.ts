@@ -1,6 +1,6 @@
-import { libmime } from './libmime';
 import { shownFileName } from './file-name';
 import { headerEnd } from './header-end';
+import { libmime } from './libmime';
 
 /** At most this many attachment names are indexed for a message, and parts looked at. */
 export const MAX_ATTACHMENT_NAMES = 100;

@@ -1,12 +1,12 @@
-import { lazyImport } from '../lazy-load';
-import { libmime } from './libmime';
 import type { AddressObject, Attachment, MailParserOptions } from 'mailparser';
 import addressparser from 'nodemailer/lib/addressparser';
+import { withThousands } from '../../../src-shared/format';
+import { lazyImport } from '../lazy-load';
 import { shownFileName } from './file-name';
 import { bodyStart, splitEntity } from './header-end';
+import { libmime } from './libmime';
 import { cutDeepParts, DEEPER_PARTS_NAME, MAX_MIME_DEPTH } from './mime-depth';
 import type { MailAddress, MailContent } from './parsed-mail';
-import { withThousands } from '../../../src-shared/format';
 
 /** mailparser, loaded with the first message read. */
 const loadMailparser = lazyImport(() => import('mailparser'));

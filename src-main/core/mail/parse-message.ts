@@ -1,8 +1,8 @@
-import { libmime } from './libmime';
 import addressparser from 'nodemailer/lib/addressparser';
-import { headerEnd } from './header-end';
-import type { MailAddress } from './parsed-mail';
 import { MAILPIT_MAX_TAG_LENGTH, MAILPIT_MAX_TAGS } from '../../../src-shared/schemas/mailpit';
+import { headerEnd } from './header-end';
+import { libmime } from './libmime';
+import type { MailAddress } from './parsed-mail';
 
 /** What the sink needs of a message at acceptance: read from its header block only, never failing. */
 export interface MessageEnvelopeFacts {

@@ -1,5 +1,5 @@
-import { libmime } from './libmime';
 import { splitEntity } from './header-end';
+import { libmime } from './libmime';
 
 /** The readable parts of a message: its text and HTML parts (decoded, in order) and its attachments' file names. */
 export interface TextParts {

@@ -1,7 +1,7 @@
-import type { AttemptRecord, DeliverySummary } from '../../../src-shared/schemas/dispatch';
-import type { MessageSummary } from '../../../src-shared/schemas/messages';
 import type { Scenario } from '../../../src-shared/scenario/format';
 import type { ScenarioViolation } from '../../../src-shared/scenario/report';
+import type { AttemptRecord, DeliverySummary } from '../../../src-shared/schemas/dispatch';
+import type { MessageSummary } from '../../../src-shared/schemas/messages';
 import type { ScenarioEvent } from './plan';
 
 export type Mark = NonNullable<ScenarioEvent['marks']>;

@@ -1,11 +1,12 @@
 import type { Document, LineCounter } from 'yaml';
-import { lazyRequire } from '../lazy-load';
 import { Scenario } from '../../../src-shared/scenario/format';
+import { lazyRequire } from '../lazy-load';
 
 /** The YAML parser, loaded with the first scenario file read: most runs read none. */
 const yaml = lazyRequire<typeof import('yaml')>('yaml');
 
 export type { ScenarioFileError } from '../../../src-shared/scenario/format';
+
 import type { ScenarioFileError } from '../../../src-shared/scenario/format';
 
 export type ParseResult = { ok: true; scenario: Scenario } | { ok: false; errors: ScenarioFileError[] };

@@ -1,6 +1,6 @@
+import type { EmailEventKind } from '../../../src-shared/events';
 import type { Scenario, ScenarioOutcome } from '../../../src-shared/scenario/format';
 import { bounceFields, DELIVERY_DELAY_MS, retriedSoftBounce } from '../../../src-shared/simulator';
-import type { EmailEventKind } from '../../../src-shared/events';
 import { patternMatches } from '../services/simulation/plan';
 
 /** One event the run fires about a captured copy: when (ms after its send), which kind, which fields. */

@@ -1,5 +1,5 @@
-import { inconclusiveReason, type ScenarioExpectationResult, type ScenarioReport, type ScenarioViolation } from '../../../src-shared/scenario/report';
 import { clockMoveSentence } from '../../../src-shared/scenario/clock-move';
+import { inconclusiveReason, type ScenarioExpectationResult, type ScenarioReport, type ScenarioViolation } from '../../../src-shared/scenario/report';
 import { reportCharts } from './report-charts';
 import { CHART_SCRIPT, REPORT_CSS } from './report-html-parts';
 

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { EMAIL_EVENT_KINDS } from '../../../src-shared/events';
-import type { SendEmailBody, SimulationRule } from '../../../src-shared/schemas/email';
-import { scenarioSeed, type Scenario } from '../../../src-shared/scenario/format';
 import { clockMoveSentence, clockNoteBefore } from '../../../src-shared/scenario/clock-move';
+import { type Scenario, scenarioSeed } from '../../../src-shared/scenario/format';
 import { inconclusiveReason, type ScenarioReport, type ScenarioRun, type ScenarioRunStatus } from '../../../src-shared/scenario/report';
-import { isoTimestamp, type EmulatorClock } from '../clock';
+import type { SendEmailBody, SimulationRule } from '../../../src-shared/schemas/email';
+import { type EmulatorClock, isoTimestamp } from '../clock';
 import type { DeliveryQueries } from '../dispatch/delivery-queries';
 import type { LiveBus } from '../live-bus';
 import type { Account, AccountsService } from '../services/accounts.service';
@@ -14,13 +14,13 @@ import type { SimulationRules } from '../services/simulation/rules.service';
 import type { WebhooksService } from '../services/webhooks.service';
 import { AppFailure, AppProcess, describeExit } from './app-process';
 import { buildReport } from './build-report';
-import { faultsFor, type FaultsSeam } from './faults';
-import { ScenarioObserver } from './observer';
-import { RunLog } from './run-log';
 import { CopyKeys } from './copy-keys';
+import { type FaultsSeam, faultsFor } from './faults';
 import { finishRetries, unsettledDeliveries } from './finish-retries';
+import { ScenarioObserver } from './observer';
 import { eventsFor, outcomeFor } from './plan';
 import { openRunAccount, type RunAccountChoice } from './run-account';
+import { RunLog } from './run-log';
 import { runTraffic } from './traffic';
 
 /** What a run needs of the emulator. */

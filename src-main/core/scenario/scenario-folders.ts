@@ -1,4 +1,4 @@
-import { realpathSync, statSync, type Dirent } from 'node:fs';
+import { type Dirent, realpathSync, statSync } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, sep } from 'node:path';
 import type { ScenarioFolder as Folder } from '../../../src-shared/operations/control/scenarios';

@@ -5,7 +5,7 @@ import type { Scenario } from '../../../src-shared/scenario/format';
 import type { ScenarioReport, ScenarioRun } from '../../../src-shared/scenario/report';
 import { appError } from '../error-catalogue';
 import type { AppError } from '../errors';
-import { parseScenario, validateScenario, type ScenarioFileError } from './parse';
+import { parseScenario, type ScenarioFileError, validateScenario } from './parse';
 import { renderReportHtml } from './report-html';
 import { ScenarioExecution, type ScenarioOrigin, type ScenarioRunDeps } from './run';
 import type { RunAccountChoice } from './run-account';

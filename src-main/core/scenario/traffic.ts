@@ -1,5 +1,5 @@
-import type { SendEmailBody } from '../../../src-shared/schemas/email';
 import type { Scenario } from '../../../src-shared/scenario/format';
+import type { SendEmailBody } from '../../../src-shared/schemas/email';
 import type { Clock } from '../clock';
 
 type Traffic = NonNullable<Scenario['traffic']>;

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
 import type { PayloadFormat } from '../../../src-shared/payload-format';
+import { DEFAULT_SECRET_GRACE_MS } from '../../../src-shared/schemas/dispatch';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
-import { isoTimestamp, type Clock } from '../clock';
+import { type Clock, isoTimestamp } from '../clock';
 import { generateSigningSecret } from '../dispatch/sign';
 import { appError } from '../error-catalogue';
-import { DEFAULT_SECRET_GRACE_MS } from '../../../src-shared/schemas/dispatch';
 import type { AccountRow, AccountsRepo, NewAccountRow, SigningSecretsRow } from '../store/accounts.repo';
 
 export interface Account {

@@ -1,5 +1,5 @@
 import type { ClockState } from '../../../src-shared/schemas/dispatch';
-import { isoTimestamp, type EmulatorClock } from '../clock';
+import { type EmulatorClock, isoTimestamp } from '../clock';
 import type { DeliveryQueries } from '../dispatch/delivery-queries';
 import type { DeliveryWorker } from '../dispatch/delivery-worker';
 import { appError } from '../error-catalogue';

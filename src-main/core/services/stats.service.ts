@@ -1,5 +1,5 @@
 import type { EmulatorStats } from '../../../src-shared/schemas/stats';
-import { isoTimestamp, type Clock } from '../clock';
+import { type Clock, isoTimestamp } from '../clock';
 import type { StatsRepo } from '../store/stats.repo';
 
 const BUCKET_MS = 60_000;

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { appError } from '../error-catalogue';
-import { isNonPublicAddress, UnreachableError, urlHost, type HostLookup, type UrlProbe } from '../net/reachability';
+import { type HostLookup, isNonPublicAddress, UnreachableError, type UrlProbe, urlHost } from '../net/reachability';
 
 /** How a URL the emulator will post to (a webhook, an inbound route) is checked when it is set. */
 export interface WebhookUrlPolicy {

@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { EMAIL_EVENT_KINDS, type WebhookEvent } from '../../../src-shared/events';
 import type { DeleteWebhookBody, RegisterWebhookBody, ResolvedEventFlags, UpdateWebhookBody, WebhookRecord } from '../../../src-shared/schemas/webhooks';
-import { isoTimestamp, type Clock } from '../clock';
+import { type Clock, isoTimestamp } from '../clock';
 import { appError } from '../error-catalogue';
 import type { WebhookRow, WebhooksRepo } from '../store/webhooks.repo';
 import { checkUrl, type WebhookUrlPolicy } from './url-check';

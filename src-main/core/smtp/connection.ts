@@ -1,7 +1,7 @@
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
-import type { MailerRow } from '../store/mailers.repo';
 import { StrictAddressError } from '../net/strict-addresses';
 import type { MailerCredentials } from '../services/mailers/mailer-credentials';
+import type { MailerRow } from '../store/mailers.repo';
 
 /** nodemailer's SMTP transport, loaded with the first relay or mailer test: most runs make neither. */
 export async function loadNodemailer(): Promise<typeof import('nodemailer').default> {

@@ -1,9 +1,9 @@
-import type { EmailService } from '../services/email/email.service';
-import type { InboundRoute } from '../services/inbound/inbound-posts';
-import type { InboundRefusal, InboundService } from '../services/inbound/inbound.service';
-import type { MailAddress } from '../mail/parsed-mail';
 import { randomHex64 } from '../ids';
 import { headerTags, readMessageFacts } from '../mail/parse-message';
+import type { MailAddress } from '../mail/parsed-mail';
+import type { EmailService } from '../services/email/email.service';
+import type { InboundRefusal, InboundService } from '../services/inbound/inbound.service';
+import type { InboundRoute } from '../services/inbound/inbound-posts';
 import type { AcceptedMail, IntakeResult } from './smtp-sink';
 
 /** The header address matching an envelope recipient, case-insensitively. */

@@ -1,15 +1,15 @@
 import type { Logger } from 'pino';
-import { ClockAlarm, isoTimestamp, type Clock } from '../clock';
-import { appError } from '../error-catalogue';
 import type { ReleaseResult } from '../../../src-shared/schemas/messages';
+import { type Clock, ClockAlarm, isoTimestamp } from '../clock';
+import { appError } from '../error-catalogue';
+import type { EmailEventsService } from '../services/events/email-events.service';
+import type { MessageLog } from '../services/events/message-log';
+import type { MailerCredentials } from '../services/mailers/mailer-credentials';
+import type { MailersService } from '../services/mailers/mailers.service';
 import type { MailerRow, MailersRepo, RelayRow } from '../store/mailers.repo';
 import type { MessagesRepo } from '../store/messages.repo';
 import type { UnitOfWork } from '../store/unit-of-work';
-import type { MessageLog } from '../services/events/message-log';
-import type { EmailEventsService } from '../services/events/email-events.service';
-import type { MailerCredentials } from '../services/mailers/mailer-credentials';
-import type { MailersService } from '../services/mailers/mailers.service';
-import { checkSmtpLogin, loadNodemailer, smtpReply, smtpTransportOptions, type SmtpFailure } from './connection';
+import { checkSmtpLogin, loadNodemailer, type SmtpFailure, smtpReply, smtpTransportOptions } from './connection';
 
 /** Messages relayed at the same time at most. */
 const CONCURRENCY = 4;

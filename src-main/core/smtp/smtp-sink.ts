@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerSession } from 'smtp-server';
-import { InFlightBudget, readData } from './in-flight';
-import { acceptRepeatedParams, type AddressCommandParser } from './repeated-params';
-import { type ConnectionView, connectionsOf, SessionLimits } from './session-limits';
 import { isStoreFull, STORE_FULL_MESSAGE } from '../store/store-space';
+import { InFlightBudget, readData } from './in-flight';
+import { type AddressCommandParser, acceptRepeatedParams } from './repeated-params';
+import { type ConnectionView, connectionsOf, SessionLimits } from './session-limits';
 import type { TlsIdentity } from './tls-certificate';
 
 /** A message the sink accepted: who sent it, to whom (the envelope), and its bytes exactly as they came. */

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { WAL_AUTOCHECKPOINT_PAGES, type Db } from './database';
+import { type Db, WAL_AUTOCHECKPOINT_PAGES } from './database';
 
 export interface CheckpointerOptions {
   /** better-sqlite3's native module, as the main connection was opened with. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { makeDataDir, PRIVATE_FILE_MODE } from './data-dir';
-import { isSameProcess, tokenOf, type ProcessToken } from './process-identity';
+import { isSameProcess, type ProcessToken, tokenOf } from './process-identity';
 
 /** The file in a data directory that names the process using it. */
 export const LOCK_FILE = 'mailyard.lock';

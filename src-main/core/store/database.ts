@@ -2,7 +2,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { makeDataDir, makePrivateFile } from './data-dir';
-import { schemaImage, schemaImageBytes, type SchemaImage } from './schema-image';
+import { type SchemaImage, schemaImage, schemaImageBytes } from './schema-image';
 
 export type Db = Database.Database;
 

@@ -1,10 +1,12 @@
 import { DELIVERY_BODY_LIMITS, type DeliveryStatus } from '../../../src-shared/schemas/dispatch';
 import type { Db } from './database';
-import { DeliveryList, type DeliveryCountFilter, type DeliveryFilter, type DetailRow, type EndpointRow, type ListedRow } from './delivery-list';
+import { type DeliveryCountFilter, type DeliveryFilter, DeliveryList, type DetailRow, type EndpointRow, type ListedRow } from './delivery-list';
 
 export { deliverySearchTerm } from './delivery-list';
 export type { DeliveryRow } from './delivery-row';
+
 import type { DeliveryRow } from './delivery-row';
+
 export type { DeliveryCountFilter, DeliveryFilter, DetailRow, EndpointRow, ListedRow } from './delivery-list';
 
 export interface AttemptRow {

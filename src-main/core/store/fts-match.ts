@@ -1,5 +1,5 @@
 import { ATTACHMENT_WORD, filenameWords } from '../../../src-shared/search/attachment-words';
-import { searchWords, type SearchClause } from '../../../src-shared/search/message-query';
+import { type SearchClause, searchWords } from '../../../src-shared/search/message-query';
 import { REPLY_TO_ADDRESS_MARK, replyToWords } from '../../../src-shared/search/reply-to-words';
 
 /**

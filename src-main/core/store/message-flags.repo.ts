@@ -1,5 +1,5 @@
 import type { Db } from './database';
-import { searchTerms, type MessageSearch } from './message-search';
+import { type MessageSearch, searchTerms } from './message-search';
 
 /**
  * Read state and tags of captured copies (migration 0030): what Mailpit keeps beside a message, set

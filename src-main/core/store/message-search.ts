@@ -1,4 +1,4 @@
-import { idQuery, parseMessageQuery, type ParsedQuery } from '../../../src-shared/search/message-query';
+import { idQuery, type ParsedQuery, parseMessageQuery } from '../../../src-shared/search/message-query';
 import { patchedLength } from './byte-patch';
 import type { Db } from './database';
 import { ATTACHMENT_MATCH, clauseMatch, toAddressMatch, toFtsMatch } from './fts-match';

@@ -1,13 +1,14 @@
-import { applyPatch } from './byte-patch';
 import type { Statement } from 'better-sqlite3';
+import { applyPatch } from './byte-patch';
 import type { Db } from './database';
 import { ATTACHMENT_MATCH } from './fts-match';
-import { accountNumberOf, defineSearchFunctions, searchTerms, type MessageSearch } from './message-search';
+import { accountNumberOf, defineSearchFunctions, type MessageSearch, searchTerms } from './message-search';
 import { isStoreFull } from './store-space';
-import { TrackingTokens, type TrackedLink, type TrackingTokenRow } from './tracking-tokens';
+import { type TrackedLink, type TrackingTokenRow, TrackingTokens } from './tracking-tokens';
 
-export type { MessageSearch } from './message-search';
 export type { ComposeLater, CopyPosition, CopyStateRow, LogFilter, MessageContentRow, MessageEventRow, MessageListRow, MessageRow } from './message-rows';
+export type { MessageSearch } from './message-search';
+
 import type { ComposeLater, CopyPosition, CopyStateRow, LogFilter, MessageContentRow, MessageEventRow, MessageListRow, MessageRow } from './message-rows';
 
 /**

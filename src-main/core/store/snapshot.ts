@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { loadMigrations, type Db } from './database';
+import { type Db, loadMigrations } from './database';
 
 /** The row of `emulator_state` that makes a database file a snapshot: what SnapshotMark says. */
 export const SNAPSHOT_KEY = 'snapshot';

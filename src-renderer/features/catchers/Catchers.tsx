@@ -1,16 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { eventFieldsOf } from '../../../src-shared/payload-format';
 import type { Catcher, CatcherRequest } from '../../../src-shared/schemas/catchers';
 import { control, describeError, serviceAs } from '../../api/clients';
-import { useOverview } from '../../stores/overview-store';
 import { live } from '../../api/live';
+import { useChosenAccount } from '../../components/AccountSelect';
 import { CopyButton } from '../../components/CopyButton';
 import { BodyView, HeadersTable } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
-import { useChosenAccount } from '../../components/AccountSelect';
 import { useArrivals } from '../../components/VirtualList';
-import { eventFieldsOf } from '../../../src-shared/payload-format';
 import { idAfter, navigate, usePath } from '../../router';
+import { useOverview } from '../../stores/overview-store';
 import { answeredWords, choiceOf, describeMode, MODE_LABELS, type ModeChoice, modeOf } from './modes';
 import './catchers.css';
 

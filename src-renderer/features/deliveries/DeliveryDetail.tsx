@@ -1,22 +1,22 @@
 import { type ReactNode, useState } from 'react';
 import { eventFieldsOf } from '../../../src-shared/payload-format';
-import { MAX_CLOCK_ADVANCE_MS, type AttemptRecord, type DeliveryDetail as Detail } from '../../../src-shared/schemas/dispatch';
+import { type AttemptRecord, type DeliveryDetail as Detail, MAX_CLOCK_ADVANCE_MS } from '../../../src-shared/schemas/dispatch';
 import { isCopyEvent } from '../../../src-shared/schemas/events';
+import { control, describeError } from '../../api/clients';
 import { Badge, EventTag } from '../../components/Badge';
-import { deliveryState, inFlightNote } from '../../components/delivery-state';
-import { DeliveryBadge, DeliveryNext, useRefreshWhileInFlight } from '../../components/DeliveryState';
 import { CopyButton } from '../../components/CopyButton';
+import { DeliveryBadge, DeliveryNext, useRefreshWhileInFlight } from '../../components/DeliveryState';
+import { deliveryState, inFlightNote } from '../../components/delivery-state';
 import { BodyView, HeadersTable } from '../../components/JsonView';
 import { Link } from '../../components/Link';
+import { SendLink } from '../../components/SendLink';
 import { formatAbsolute, Time, useEmulatedNow } from '../../components/Time';
-import { control, describeError } from '../../api/clients';
+import { useAccountName } from '../../stores/account-name';
 import { useClockOffset } from '../../stores/clock-store';
 import { useDeliveries } from '../../stores/deliveries-store';
-import { useAccountName } from '../../stores/account-name';
-import { SendLink } from '../../components/SendLink';
 import { ConfirmDialog } from '../messages/ConfirmDialog';
-import { DeliveryPayload, RequestBodyView, ResponseTruncatedNote } from './PayloadView';
 import { EditResend } from './EditResend';
+import { DeliveryPayload, RequestBodyView, ResponseTruncatedNote } from './PayloadView';
 
 /** The recipient an email event's payload is about (`recipient.email`, in either body shape), when it names one. */
 function payloadRecipient(payload: unknown): string | null {

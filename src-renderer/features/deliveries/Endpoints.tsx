@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { live } from '../../api/live';
 import { DELIVERY_STATE_MEANING } from '../../components/delivery-state';
 import { onLinkClick } from '../../router';

@@ -1,4 +1,4 @@
-import { DELIVERY_BODY_LIMITS, type AttemptRecord, type DeliveryDetail } from '../../../src-shared/schemas/dispatch';
+import { type AttemptRecord, DELIVERY_BODY_LIMITS, type DeliveryDetail } from '../../../src-shared/schemas/dispatch';
 import { BodyView, JsonView } from '../../components/JsonView';
 
 /** A size in bytes as people read it: 812 bytes, 6.2 KiB, 104.3 MiB. */

@@ -1,8 +1,8 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import type { DnsRecord, EmulatorDomain } from '../../../src-shared/schemas/domains';
+import { useChosenAccount } from '../../components/AccountSelect';
 import { CopyButton } from '../../components/CopyButton';
 import { useDomains } from '../../stores/domains-store';
-import { useChosenAccount } from '../../components/AccountSelect';
 
 function StatusBadge({ status }: { status: string }) {
   return <span className={`badge status-${status}`}>{status}</span>;

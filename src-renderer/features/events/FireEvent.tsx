@@ -6,15 +6,15 @@ import type { FireEventResult } from '../../../src-shared/schemas/dispatch';
 import type { MessageSummary } from '../../../src-shared/schemas/messages';
 import { control, describeError, fieldErrors } from '../../api/clients';
 import { useRun } from '../../api/use-run';
-import { JsonView } from '../../components/JsonView';
-import { Link } from '../../components/Link';
-import { useSearchParam } from '../../router';
-import { useOverview } from '../../stores/overview-store';
 import { useChosenAccount, useChosenGone } from '../../components/AccountSelect';
 import { EventKindSelect } from '../../components/EventKindSelect';
-import { FiredEvent } from '../../components/FiredEvent';
 import { describedBy, FieldMessage, problemsAt } from '../../components/FieldError';
+import { FiredEvent } from '../../components/FiredEvent';
+import { JsonView } from '../../components/JsonView';
+import { Link } from '../../components/Link';
 import { SendLink } from '../../components/SendLink';
+import { useSearchParam } from '../../router';
+import { useOverview } from '../../stores/overview-store';
 
 type Result = z.output<typeof FireEventResult>;
 

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useSession } from '../../stores/session-store';
 
 /** The login screen of an emulator that requires its control key (reachable from the network, or given one): asks for it. */

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useSession } from '../../stores/session-store';
 import { Login } from './Login';
 import './login.css';

@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
-import type { AccountRecord } from '../../../src-shared/schemas/emulator';
+import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../../src-shared/clients';
+import type { AccountRecord } from '../../../src-shared/schemas/emulator';
 import { MAILER_SECURE, type MailerRecord, type MailerSecure } from '../../../src-shared/schemas/mailers';
 import { describeError, fieldErrors, serviceAs } from '../../api/clients';
 import { FieldError } from '../../components/FieldError';

@@ -3,9 +3,9 @@ import type { ImapMessageSummary } from '../../../src-shared/schemas/mailers';
 import { control, describeError } from '../../api/clients';
 import { live } from '../../api/live';
 import { Link } from '../../components/Link';
+import { SendLink } from '../../components/SendLink';
 import { formatSize } from '../../components/size';
 import { Time } from '../../components/Time';
-import { SendLink } from '../../components/SendLink';
 
 const PAGE = 50;
 

@@ -2,12 +2,12 @@ import { useCallback, useEffect, useState } from 'react';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
 import type { MailerRecord } from '../../../src-shared/schemas/mailers';
 import { control, describeError, serviceAs } from '../../api/clients';
-import { useRun } from '../../api/use-run';
 import { live } from '../../api/live';
+import { useRun } from '../../api/use-run';
+import { useChosenAccount } from '../../components/AccountSelect';
 import { useOverview } from '../../stores/overview-store';
 import { AddMailer } from './AddMailer';
 import { ImapMessages } from './ImapMessages';
-import { useChosenAccount } from '../../components/AccountSelect';
 
 type Mailer = MailerRecord & { account_id: string };
 

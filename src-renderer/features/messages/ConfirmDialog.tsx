@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 
 /**
  * An in-app confirmation (a modal <dialog>, never window.confirm): the question, what it does, and two

@@ -8,6 +8,7 @@ import { formatSize } from '../../components/size';
 import { Tabs } from '../../components/Tabs';
 import { Time } from '../../components/Time';
 import { navigate } from '../../router';
+import { useAccountName } from '../../stores/account-name';
 import { useMessages } from '../../stores/messages-store';
 import { BounceFacts } from './BounceFacts';
 import { Checks, HtmlSource } from './MessageChecks';
@@ -15,10 +16,9 @@ import { Events, FireFromMessage } from './MessageEvents';
 import { ReadToggle, TagEditor } from './MessageFlags';
 import { Attachments, Preview, Raw } from './MessageParts';
 import { Siblings } from './MessageSiblings';
+import { ReleaseMessage } from './ReleaseMessage';
 import { SimulateTracking } from './SimulateTracking';
 import { SuppressionFact } from './SuppressionFact';
-import { ReleaseMessage } from './ReleaseMessage';
-import { useAccountName } from '../../stores/account-name';
 
 type Tab = 'preview' | 'source' | 'text' | 'headers' | 'raw' | 'attachments' | 'checks' | 'events';
 

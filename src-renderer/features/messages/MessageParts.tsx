@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
+import { remoteContent } from '../../../src-shared/remote-content';
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
 import { CopyButton } from '../../components/CopyButton';
 import { formatSize } from '../../components/size';
-import { remoteContent } from '../../../src-shared/remote-content';
 
 /**
  * The HTML part, served by the emulator with a script-free CSP, in a sandboxed frame without

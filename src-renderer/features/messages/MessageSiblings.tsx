@@ -1,8 +1,8 @@
 import type { MessageDetail as Detail } from '../../../src-shared/schemas/messages';
 import { Badge } from '../../components/Badge';
 import { Link } from '../../components/Link';
-import { useMessages } from '../../stores/messages-store';
 import { sendPath } from '../../components/SendLink';
+import { useMessages } from '../../stores/messages-store';
 
 /** The send's other recipients: each one's own copy, with its status. */
 export function Siblings({ d }: { d: Detail }) {

@@ -1,16 +1,16 @@
 import { useEffect, useState } from 'react';
+import type { Catcher } from '../../../src-shared/schemas/catchers';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
 import { control, describeError, serviceAs } from '../../api/clients';
-import { navigate } from '../../router';
-import type { Catcher } from '../../../src-shared/schemas/catchers';
-import { Link } from '../../components/Link';
-import { catchWebhooksHere, DEMO_RECIPIENT, sendTestEmail } from '../catchers/Catchers';
 import { live } from '../../api/live';
+import { useChosenAccount } from '../../components/AccountSelect';
 import { CopyButton } from '../../components/CopyButton';
+import { Link } from '../../components/Link';
+import { navigate } from '../../router';
+import { useOverview } from '../../stores/overview-store';
+import { catchWebhooksHere, DEMO_RECIPIENT, sendTestEmail } from '../catchers/Catchers';
 import { firstSendCommand } from '../messages/Messages';
 import { DashboardStrip } from './DashboardStrip';
-import { useOverview } from '../../stores/overview-store';
-import { useChosenAccount } from '../../components/AccountSelect';
 
 /**
  * Whether the account has sent an email and has a webhook (null until known): the "first email" and

@@ -1,7 +1,7 @@
 import { clockMoveSentence } from '../../../src-shared/scenario/clock-move';
 import { inconclusiveReason, type ScenarioReport, type ScenarioViolation } from '../../../src-shared/scenario/report';
-import { Link } from '../../components/Link';
 import { scenarios } from '../../api/scenarios';
+import { Link } from '../../components/Link';
 
 const ms = (v: number | null) => (v === null ? '–' : `${Math.round(v)} ms`);
 

@@ -1,4 +1,4 @@
-import { useRef, useState, type ChangeEvent } from 'react';
+import { type ChangeEvent, useRef, useState } from 'react';
 import type { ScenarioProblem } from '../../api/scenarios';
 
 /** A small traffic scenario to start from (the format: docs/scenarios-report.md and the engine's docs). */

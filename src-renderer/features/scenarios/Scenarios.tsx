@@ -1,19 +1,19 @@
 import { useEffect, useState } from 'react';
 import { clockNoteBefore } from '../../../src-shared/scenario/clock-move';
+import type { ScenarioRun } from '../../../src-shared/scenario/report';
+import { ScenarioApiError, type ScenarioProblem, type ScenarioRequest, scenarios } from '../../api/scenarios';
 import { AccountSelect } from '../../components/AccountSelect';
 import { Time } from '../../components/Time';
 import { useSearchParam } from '../../router';
 import { useOverview } from '../../stores/overview-store';
 import { selectedRun, useScenarioRuns } from '../../stores/scenarios-store';
+import { clockHint } from './clock-hint';
 import { ReportView } from './ReportView';
+import { RemoveRunAccounts, useAccountRemoved } from './RunAccounts';
 import { RunLog } from './RunLog';
 import { RunProgress, RunStatus } from './RunProgress';
-import { ScenarioApiError, scenarios, type ScenarioProblem, type ScenarioRequest } from '../../api/scenarios';
 import { ScenarioEditor, STARTER } from './ScenarioEditor';
 import { ScenarioFiles } from './ScenarioFiles';
-import { clockHint } from './clock-hint';
-import { RemoveRunAccounts, useAccountRemoved } from './RunAccounts';
-import type { ScenarioRun } from '../../../src-shared/scenario/report';
 import './scenarios.css';
 
 interface Outcome {

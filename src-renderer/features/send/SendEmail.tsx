@@ -1,10 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import type { SendEmailBody } from '../../../src-shared/schemas/email';
-import { SIMULATOR_ADDRESSES, simulatorAddress, type SimulatorLocalPart } from '../../../src-shared/simulator';
+import { SIMULATOR_ADDRESSES, type SimulatorLocalPart, simulatorAddress } from '../../../src-shared/simulator';
 import { describeError, fieldErrors, serviceAs } from '../../api/clients';
-import { useOverview } from '../../stores/overview-store';
 import { useChosenAccount } from '../../components/AccountSelect';
-import { describedBy, FieldError, ordinal, problemsElsewhere, type FieldProblem } from '../../components/FieldError';
+import { describedBy, FieldError, type FieldProblem, ordinal, problemsElsewhere } from '../../components/FieldError';
+import { useOverview } from '../../stores/overview-store';
 import { SendAnswer } from './SendAnswer';
 import { SuppressedRecipients, useSuppressedRecipients } from './SuppressedRecipients';
 import { parseSubstitutions, SaveAsTemplate, substitutionsHint, useTemplates } from './templates';

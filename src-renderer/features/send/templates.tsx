@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 import type { TemplateRecord } from '../../../src-shared/schemas/templates';
 import { describeError, serviceAs } from '../../api/clients';
 import { useRun } from '../../api/use-run';

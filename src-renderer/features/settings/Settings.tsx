@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { DESKTOP_API_KEY, type MailyardDesktopApi } from '../../../src-shared/desktop-api';
 import { PAYLOAD_FORMATS, type PayloadFormat } from '../../../src-shared/payload-format';
-import { control, describeError } from '../../api/clients';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
+import { control, describeError } from '../../api/clients';
 import { CopyButton } from '../../components/CopyButton';
 import { DeleteAccountsDialog, describeRemoved } from '../../components/DeleteAccounts';
 import { Time } from '../../components/Time';

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { formatMaxAge, parseMaxAge } from '../../../src-shared/retention';
 import type { StoreUsage } from '../../../src-shared/schemas/store';
 import { control, describeError } from '../../api/clients';

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import { MAX_CLOCK_ADVANCE_MS, type ClockState } from '../../../src-shared/schemas/dispatch';
+import { type ClockState, MAX_CLOCK_ADVANCE_MS } from '../../../src-shared/schemas/dispatch';
 import { control, describeError, fieldErrors } from '../../api/clients';
 import { live } from '../../api/live';
 import { inFlightNote, waitingDeliveries } from '../../components/delivery-state';
-import { describedBy, FieldMessage, problemsAt, problemsElsewhere, type FieldProblem } from '../../components/FieldError';
+import { describedBy, FieldMessage, type FieldProblem, problemsAt, problemsElsewhere } from '../../components/FieldError';
 import { Time } from '../../components/Time';
 import '../../components/delivery-state.css';
 

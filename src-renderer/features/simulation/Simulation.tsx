@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { EmailEventKind } from '../../../src-shared/events';
 import { control, describeError, fieldErrors } from '../../api/clients';
 import { EventKindSelect } from '../../components/EventKindSelect';
-import { describedBy, FieldError, problemsAt, problemsElsewhere, type FieldProblem } from '../../components/FieldError';
+import { describedBy, FieldError, type FieldProblem, problemsAt, problemsElsewhere } from '../../components/FieldError';
 import { EmulatorClock } from './EmulatorClock';
 import { SmtpChaos } from './SmtpChaos';
 

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Suppression } from '../../../src-shared/schemas/suppressions';
 import { control, describeError } from '../../api/clients';
+import { live } from '../../api/live';
 import { useRun } from '../../api/use-run';
 import { useChosenAccount } from '../../components/AccountSelect';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
-import { live } from '../../api/live';
 import { useOverview } from '../../stores/overview-store';
 import { ConfirmDialog } from '../messages/ConfirmDialog';
 

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { DUPLICATES_RULE } from '../../../src-shared/duplicates';
 import { EMAIL_EVENT_KINDS, WEBHOOK_METHODS, type WebhookMethod } from '../../../src-shared/events';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';

@@ -1,14 +1,14 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { EMAIL_EVENT_KINDS, WEBHOOK_METHODS, type WebhookEvent, type WebhookMethod } from '../../../src-shared/events';
-import type { WebhookRecord } from '../../../src-shared/schemas/webhooks';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
+import type { WebhookRecord } from '../../../src-shared/schemas/webhooks';
 import { control, describeError, fieldErrors, serviceAs } from '../../api/clients';
 import { useRun } from '../../api/use-run';
-import { CopyButton } from '../../components/CopyButton';
-import { useOverview } from '../../stores/overview-store';
 import { useChosenAccount } from '../../components/AccountSelect';
+import { CopyButton } from '../../components/CopyButton';
 import { FieldError, problemsElsewhere } from '../../components/FieldError';
 import { Time } from '../../components/Time';
+import { useOverview } from '../../stores/overview-store';
 import { CertifyReceiver } from './CertifyReceiver';
 import { TestEvent } from './TestEvent';
 import './webhooks.css';

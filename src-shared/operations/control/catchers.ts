@@ -1,4 +1,3 @@
-import { dataResponse } from '../../schemas/common';
 import {
   Catcher,
   CatcherAccountQuery,
@@ -11,6 +10,7 @@ import {
   UpdateCatcherBody,
   UseCatcherResult,
 } from '../../schemas/catchers';
+import { dataResponse } from '../../schemas/common';
 import { defineOperations } from '../operation';
 
 /**

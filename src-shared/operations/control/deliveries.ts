@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withThousands } from '../../format';
 import { dataResponse } from '../../schemas/common';
 import {
   AttemptRecord,
@@ -6,23 +7,22 @@ import {
   DeliveryCount,
   DeliveryDetail,
   DeliveryIdParams,
-  EndpointParams,
-  MAX_RETRY_FAILING,
-  ResendDeliveryBody,
-  RetryFailingResult,
-  SignedDeliveryRequest,
   DeliveryPage,
   DeliverySummary,
   EndpointList,
+  EndpointParams,
   FireEventBody,
   FireEventResult,
   ListDeliveriesQuery,
   ListEndpointsQuery,
+  MAX_RETRY_FAILING,
+  ResendDeliveryBody,
+  RetryFailingResult,
+  SignedDeliveryRequest,
   WaitDeliveriesQuery,
   WaitDeliveriesResult,
 } from '../../schemas/dispatch';
 import { defineOperations } from '../operation';
-import { withThousands } from '../../format';
 
 /** The control API's webhook deliveries (`/emulator/deliveries`) and synthetic events (`/emulator/events`). */
 export const deliveryOperations = defineOperations({

@@ -1,6 +1,6 @@
+import { z } from 'zod';
 import { dataResponse } from '../../schemas/common';
 import { SetRetentionBody, StoreUsage } from '../../schemas/store';
-import { z } from 'zod';
 import { defineOperations, defineRoutes } from '../operation';
 
 /** The store itself (`/emulator/store`): its size and the retention limits (docs/storage.md). */

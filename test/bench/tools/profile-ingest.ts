@@ -4,8 +4,8 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createEmulator } from '../../../src-main/core';
-import { composeMessage } from '../smtp.bench';
 import { sendBody } from '../send.bench';
+import { composeMessage } from '../smtp.bench';
 
 /**
  * CPU profile of one intake path under its benchmark's load (`npm run bench:profile -- smtp|send`):

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_STATUS, type FieldError } from '../../../src-shared/errors';
 import { appError, ERRORS, type ErrorEntry, type ErrorName } from '../../../src-main/core/error-catalogue';
+import { ERROR_STATUS, type FieldError } from '../../../src-shared/errors';
 
 /**
  * The error catalogue is the one place the emulator's error words are written: docs/errors.md lists

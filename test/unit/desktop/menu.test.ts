@@ -1,12 +1,12 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
 import { LiveBus } from '../../../src-main/core/live-bus';
 import { aboutDetail, buildMenuTemplate, type MenuActions, type MenuState } from '../../../src-main/desktop/menu';
 import { notifyFailedDeliveries } from '../../../src-main/desktop/notifications';
 import { loadPreferences, savePreferences } from '../../../src-main/desktop/preferences';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 const STATE: MenuState = {
   platform: 'linux',

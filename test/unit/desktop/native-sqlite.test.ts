@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { bindingFileIn, buildEnv, chooseNativeSqlite, electronSqliteDir, planNativeSqlite, type ElectronTarget } from '../../../src-main/desktop/native-sqlite';
-import { prepareNativeSqlite, type PrepareDeps } from '../../../src-main/desktop/prepare-native-sqlite';
+import { bindingFileIn, buildEnv, chooseNativeSqlite, type ElectronTarget, electronSqliteDir, planNativeSqlite } from '../../../src-main/desktop/native-sqlite';
+import { type PrepareDeps, prepareNativeSqlite } from '../../../src-main/desktop/prepare-native-sqlite';
 
 const ROOT = '/work/app';
 const TARGET: ElectronTarget = { sqliteVersion: '12.11.1', electronVersion: '45.4.1', platform: 'linux', arch: 'x64' };

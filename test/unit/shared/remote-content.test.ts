@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REMOTE_CONTENT_MAX, REMOTE_CONTENT_MAX_CHARS, remoteContent, remoteContentSources, sourceOf } from '../../../src-shared/remote-content';
 import { remoteContentCsp } from '../../../src-main/core/http/routes/message-files.routes';
+import { REMOTE_CONTENT_MAX, REMOTE_CONTENT_MAX_CHARS, remoteContent, remoteContentSources, sourceOf } from '../../../src-shared/remote-content';
 
 describe('remoteContent (what the preview loads once allowed)', () => {
   it('lists remote <img src> and style sheets, CSS url()s, @import and image-set() strings, each once, and no other kind', () => {

@@ -1,8 +1,8 @@
 // jest, ESM (node --experimental-vm-modules): `npm run test:jest-esm`. No configuration; the globals come from @jest/globals.
 import { createHash } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from '@jest/globals';
 import { startMailyard } from 'mailyard/testing';
 import { createMailApp } from '../../app/mail-app.cjs';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from '@jest/globals';
 
 /** @type {import('mailyard/testing').Mailyard} */
 let yard;

@@ -1,7 +1,7 @@
 // jest with ts-jest, TypeScript compiled to CommonJS with `moduleResolution: node10` (tsconfig.json):
 // `npx jest --preset ts-jest test/ts-jest`.
 import { createHash } from 'node:crypto';
-import { startMailyard, type Delivery, type Mailyard } from 'mailyard/testing';
+import { type Delivery, type Mailyard, startMailyard } from 'mailyard/testing';
 import { createMailApp } from '../../app/mail-app.cjs';
 
 let yard: Mailyard;

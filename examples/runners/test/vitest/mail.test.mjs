@@ -1,7 +1,7 @@
 // vitest: `npx vitest run test/vitest`. No configuration.
 import { createHash } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { startMailyard } from 'mailyard/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
 import { createMailApp } from '../../app/mail-app.cjs';
 
 /** @type {import('mailyard/testing').Mailyard} */

@@ -1,11 +1,11 @@
 import type { AfterCommit } from '../../after-commit';
+import { composeRecipe } from '../../services/email/compose-later';
 import type { EmailCommitEvents } from '../../services/email/email.service';
 import { EmailEventsService } from '../../services/events/email-events.service';
 import { MessageLog } from '../../services/events/message-log';
 import { SuppressionsService } from '../../services/events/suppressions.service';
 import { SimulationRules } from '../../services/simulation/rules.service';
 import { Simulator } from '../../services/simulation/simulator';
-import { composeRecipe } from '../../services/email/compose-later';
 import { MessagesRepo } from '../../store/messages.repo';
 import { SimulationRepo } from '../../store/simulation.repo';
 import { SuppressionsRepo } from '../../store/suppressions.repo';

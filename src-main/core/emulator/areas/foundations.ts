@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { EmulatorClock } from '../../clock';
 import type { EmulatorConfig } from '../../config';
+import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { LiveBus } from '../../live-bus';
-import { lookupHost, probeUrl, type HostLookup } from '../../net/reachability';
-import { serverAddressPolicy, type ServerAddress } from '../../net/strict-addresses';
+import { type HostLookup, lookupHost, probeUrl } from '../../net/reachability';
+import { type ServerAddress, serverAddressPolicy } from '../../net/strict-addresses';
 import type { ScenarioFolders } from '../../scenario/scenario-folders';
 import type { AccountsService } from '../../services/accounts.service';
 import { isOwnCatcherUrl } from '../../services/catchers/catchers.service';
@@ -15,7 +16,6 @@ import type { WebhooksRepo } from '../../store/webhooks.repo';
 import { WriteBatcher } from '../../store/write-batcher';
 import type { Delivery } from '../delivery';
 import type { EmulatorSeams, PublicUrl } from '../types';
-import type { Dispatcher } from '../../dispatch/dispatcher';
 
 /** What the services are built from: the store, the clock, the live bus, the dispatcher and the settings. */
 export interface ServiceFoundations {

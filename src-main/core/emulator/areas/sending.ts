@@ -1,7 +1,7 @@
 import { Resolver } from 'node:dns/promises';
 import type { AfterCommit } from '../../after-commit';
 import { DomainsService } from '../../services/domains/domains.service';
-import { EmailService, type EmailCommitEvents } from '../../services/email/email.service';
+import { type EmailCommitEvents, EmailService } from '../../services/email/email.service';
 import { senderPolicy } from '../../services/email/sender-policy';
 import { TemplatesService } from '../../services/email/templates.service';
 import { TrackingService } from '../../services/email/tracking.service';

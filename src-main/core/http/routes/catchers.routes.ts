@@ -1,5 +1,5 @@
-import type { catcherOperations } from '../../../../src-shared/operations/control/catchers';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { catcherOperations } from '../../../../src-shared/operations/control/catchers';
 import { CATCHER_LIMITS } from '../../../../src-shared/schemas/catchers';
 import { appError } from '../../error-catalogue';
 import type { CatchersService } from '../../services/catchers/catchers.service';

@@ -1,9 +1,9 @@
-import type { deliveryOperations } from '../../../../src-shared/operations/control/deliveries';
 import { toCurl } from '../../../../src-shared/curl';
+import type { deliveryOperations } from '../../../../src-shared/operations/control/deliveries';
 import { DELIVERY_BODY_LIMITS, deliveryPayloadPath, MAX_RETRY_FAILING } from '../../../../src-shared/schemas/dispatch';
+import { decodeCursor, paginate } from '../../cursor';
 import type { DeliveryQueries } from '../../dispatch/delivery-queries';
 import type { Dispatcher } from '../../dispatch/dispatcher';
-import { decodeCursor, paginate } from '../../cursor';
 import { appError } from '../../error-catalogue';
 import type { EmailEventsService } from '../../services/events/email-events.service';
 import { download } from '../download';

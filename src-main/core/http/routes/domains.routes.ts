@@ -1,5 +1,5 @@
-import type { domainOperations } from '../../../../src-shared/operations/service/domains';
 import type { controlDomainOperations } from '../../../../src-shared/operations/control/domains';
+import type { domainOperations } from '../../../../src-shared/operations/service/domains';
 import type { DomainsService } from '../../services/domains/domains.service';
 import type { Handlers } from '../operation-route';
 import { ok } from '../respond';

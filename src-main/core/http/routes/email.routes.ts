@@ -2,9 +2,9 @@ import type { emailOperations } from '../../../../src-shared/operations/service/
 import type { EmailService } from '../../services/email/email.service';
 import type { TemplatesService } from '../../services/email/templates.service';
 import type { SuppressionsService } from '../../services/events/suppressions.service';
+import { logsQueryWouldRefuse, sendWouldRefuse } from '../../would-refuse';
 import type { Handlers } from '../operation-route';
 import { ok } from '../respond';
-import { logsQueryWouldRefuse, sendWouldRefuse } from '../../would-refuse';
 
 /** Sending, the email logs, subscriptions and templates (`/v1/email`, `/v1/template`). */
 export function emailHandlers(email: EmailService, templates: TemplatesService, suppressions: SuppressionsService): Handlers<typeof emailOperations> {

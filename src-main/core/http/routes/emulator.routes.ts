@@ -1,6 +1,6 @@
 import type { emulatorOperations } from '../../../../src-shared/operations/control/emulator';
 import type { Health } from '../../../../src-shared/schemas/emulator';
-import { toAccountRecord, type AccountsService } from '../../services/accounts.service';
+import { type AccountsService, toAccountRecord } from '../../services/accounts.service';
 import type { ResetService } from '../../services/reset.service';
 import type { Handlers } from '../operation-route';
 import { ok } from '../respond';

@@ -1,5 +1,5 @@
-import type { inboundOperations } from '../../../../src-shared/operations/service/inbound';
 import type { controlInboundOperations } from '../../../../src-shared/operations/control/inbound';
+import type { inboundOperations } from '../../../../src-shared/operations/service/inbound';
 import type { AccountsService } from '../../services/accounts.service';
 import type { InboundService } from '../../services/inbound/inbound.service';
 import type { Handlers } from '../operation-route';

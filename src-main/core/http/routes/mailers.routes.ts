@@ -1,12 +1,12 @@
-import type { mailerOperations } from '../../../../src-shared/operations/service/mailers';
 import type { controlMailerOperations, imapFileRoutes } from '../../../../src-shared/operations/control/mailers';
+import type { mailerOperations } from '../../../../src-shared/operations/service/mailers';
 import type { MailerTests } from '../../services/mailers/mailer-tests';
 import type { MailersService } from '../../services/mailers/mailers.service';
 import type { OAuthService } from '../../services/oauth/oauth.service';
+import { smtpConfigWouldRefuse } from '../../would-refuse';
 import { download } from '../download';
 import type { Handlers, RouteHandlers } from '../operation-route';
 import { ok } from '../respond';
-import { smtpConfigWouldRefuse } from '../../would-refuse';
 
 /** SMTP and IMAP mailer configurations and their OAuth (`/v1/smtpbasic`, `/v1/imap`, `/v1/oauth`). */
 export function mailerHandlers(mailers: MailersService, oauth: OAuthService): Handlers<typeof mailerOperations> {

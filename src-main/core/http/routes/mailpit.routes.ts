@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { MailpitOperations, MailpitRoutes } from '../../../../src-shared/operations/mailpit/mailpit';
 import { ChaosTriggersInput, MailpitIdsBody } from '../../../../src-shared/schemas/mailpit';
 import { appError } from '../../error-catalogue';
-import type { MailpitService } from '../../services/mailpit/mailpit.service';
 import type { ChaosService } from '../../services/mailpit/chaos';
+import type { MailpitService } from '../../services/mailpit/mailpit.service';
 import { download } from '../download';
 import type { Handlers, RouteHandlers } from '../operation-route';
 import { parseInput } from '../validation';
-import type { MailpitOperations, MailpitRoutes } from '../../../../src-shared/operations/mailpit/mailpit';
 import { PREVIEW_CSP } from './message-files.routes';
 
 export type MailpitHandlers = Handlers<MailpitOperations>;

@@ -1,5 +1,5 @@
-import { remoteContent, remoteContentSources } from '../../../../src-shared/remote-content';
 import type { messageCheckOperations, messageFileRoutes } from '../../../../src-shared/operations/control/message-files';
+import { remoteContent, remoteContentSources } from '../../../../src-shared/remote-content';
 import type { ChecksService } from '../../services/checks/checks.service';
 import type { MessagesService } from '../../services/email/messages.service';
 import { download } from '../download';

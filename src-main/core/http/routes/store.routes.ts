@@ -1,6 +1,6 @@
-import type { storeFileRoutes, storeOperations } from '../../../../src-shared/operations/control/store';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import type { storeFileRoutes, storeOperations } from '../../../../src-shared/operations/control/store';
 import type { RetentionService } from '../../services/retention/retention.service';
 import type { SnapshotService } from '../../services/snapshot/snapshot.service';
 import type { Handlers, RouteHandlers } from '../operation-route';

@@ -1,7 +1,7 @@
-import type { streamRoutes } from '../../../../src-shared/operations/control/stream';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LIVE_EVENT_NAMES } from '../../../../src-shared/live-events';
+import type { streamRoutes } from '../../../../src-shared/operations/control/stream';
 import type { LiveBus } from '../../live-bus';
 import type { RouteHandlers } from '../operation-route';
 

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { EMAIL_EVENT_KINDS } from '../../../../src-shared/events';
 import {
   CATCHER_LIMITS,
@@ -8,8 +9,7 @@ import {
   type UpdateCatcherBody,
 } from '../../../../src-shared/schemas/catchers';
 import type { ResolvedEventFlags } from '../../../../src-shared/schemas/webhooks';
-import type { z } from 'zod';
-import { isoTimestamp, type Clock } from '../../clock';
+import { type Clock, isoTimestamp } from '../../clock';
 import { decodeCursor, paginate } from '../../cursor';
 import { appError } from '../../error-catalogue';
 import { monotonicUlids } from '../../ids';

@@ -1,7 +1,7 @@
 import type { MessageChecks, SpamCheck } from '../../../../src-shared/schemas/checks';
+import type { Spamd } from '../../spamd/spamd';
 import type { MessagesService } from '../email/messages.service';
 import type { TokenLookup } from '../email/preview';
-import type { Spamd } from '../../spamd/spamd';
 
 export interface ChecksDeps {
   messages: MessagesService;

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
+import type { SimulationRule } from '../../../../src-shared/schemas/email';
 import type { EmulatorClock } from '../../clock';
+import type { Spamd } from '../../spamd/spamd';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
-import type { SimulationRule } from '../../../../src-shared/schemas/email';
 import { planFor } from '../simulation/plan';
-import type { Spamd } from '../../spamd/spamd';
 
 /** A spam event comes this long after the copy was sent at the earliest (as the simulation's do, after the delivery). */
 export const SPAM_EVENT_DELAY_MS = 5_000;

@@ -1,4 +1,4 @@
-import type { DnsRecord as PublishedRecord, DnsRecordName, DomainDnsRecords } from '../../../../src-shared/schemas/domains';
+import type { DnsRecordName, DomainDnsRecords, DnsRecord as PublishedRecord } from '../../../../src-shared/schemas/domains';
 
 /**
  * A record as the store keeps it (in `domains.records` and `domain_checks.records`, JSON arrays in this

@@ -2,7 +2,7 @@ import { domainToUnicode } from 'node:url';
 import type { DomainRecord } from '../../../../src-shared/schemas/domains';
 import { appError } from '../../error-catalogue';
 import type { DomainRow } from '../../store/domains.repo';
-import { recordName, toPublished, toRecordMap, withMx, type DnsRecord } from './dns-records';
+import { type DnsRecord, recordName, toPublished, toRecordMap, withMx } from './dns-records';
 import { parseDomainName } from './hostname';
 
 /** A domain's options as stored (`domains.options`, JSON). */

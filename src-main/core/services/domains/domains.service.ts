@@ -8,18 +8,18 @@ import type {
   EmulatorDomain,
   SetVerificationBody,
 } from '../../../../src-shared/schemas/domains';
-import { isoTimestamp, type Clock } from '../../clock';
+import { type Clock, isoTimestamp } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { appError } from '../../error-catalogue';
 import type { DomainRow, DomainsRepo } from '../../store/domains.repo';
 import type { UnitOfWork } from '../../store/unit-of-work';
 import type { WebhooksRepo } from '../../store/webhooks.repo';
 import { WEBHOOK_TARGET } from '../webhooks.service';
-import { DEFAULT_DKIM_SELECTOR, generateDkimKey, type DkimKeyPair, type DkimSigningKey } from './dkim-keys';
-import { dnsRecordsFor, toRecordMap, type DnsRecord, type DnsResolver } from './dns-records';
-import { domainName, toDomainRecord, type DomainOptions } from './domain-records';
+import { DEFAULT_DKIM_SELECTOR, type DkimKeyPair, type DkimSigningKey, generateDkimKey } from './dkim-keys';
+import { type DnsRecord, type DnsResolver, dnsRecordsFor, toRecordMap } from './dns-records';
+import { type DomainOptions, domainName, toDomainRecord } from './domain-records';
 import { domainOfAddress } from './hostname';
-import { checkRecords, DEFAULT_FAILURE, verificationPayload, type DnsVerificationMode, type RecordsCheck } from './verification';
+import { checkRecords, DEFAULT_FAILURE, type DnsVerificationMode, type RecordsCheck, verificationPayload } from './verification';
 
 /** A domain's `mailer_id` is this prefix and a ULID. */
 export const DOMAIN_MAILER_ID_PREFIX = 'domain_';

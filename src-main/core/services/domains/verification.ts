@@ -2,7 +2,7 @@ import type { DomainStatus } from '../../../../src-shared/schemas/domains';
 import { DomainVerificationPayload } from '../../../../src-shared/schemas/events';
 import type { DomainRow } from '../../store/domains.repo';
 import { publicKeyOf } from './dkim-keys';
-import { checkInDns, dnsRecordsFor, toRecordMap, withMx, type DnsRecord, type DnsResolver } from './dns-records';
+import { checkInDns, type DnsRecord, type DnsResolver, dnsRecordsFor, toRecordMap, withMx } from './dns-records';
 
 export const DNS_VERIFICATION_MODES = ['simulated', 'real'] as const;
 export type DnsVerificationMode = (typeof DNS_VERIFICATION_MODES)[number];

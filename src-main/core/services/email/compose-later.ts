@@ -1,5 +1,5 @@
 import type { SendEmailBody } from '../../../../src-shared/schemas/email';
-import { composeMessageNow, composerTree, type ComposeOptions } from './compose';
+import { type ComposeOptions, composeMessageNow, composerTree } from './compose';
 
 /**
  * A send stored as what was asked instead of its composed bytes: the request's parts the composer reads,

@@ -1,12 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as base64 from 'nodemailer/lib/base64';
 import type DKIM from 'nodemailer/lib/dkim';
-import { lazyRequire } from '../../lazy-load';
-import { mailComposer } from '../../mail/mail-composer';
 import type MimeNode from 'nodemailer/lib/mime-node';
 import * as qp from 'nodemailer/lib/qp';
 import type { SendEmailBody } from '../../../../src-shared/schemas/email';
 import { randomHex64 } from '../../ids';
+import { lazyRequire } from '../../lazy-load';
+import { mailComposer } from '../../mail/mail-composer';
 
 /** nodemailer's signer, for the few sends signed with a domain's key. */
 const dkimSigner = lazyRequire<typeof DKIM>('nodemailer/lib/dkim');

@@ -2,12 +2,12 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { countPlaceholders, enabled, type SendEmailBody } from '../../../../src-shared/schemas/email';
 import { randomHex64 } from '../../ids';
 import { diffBytes } from '../../store/byte-patch';
-import { composeMessage as composeOne, type Composer } from './compose';
-import { recipeOf } from './compose-later';
-import { fillPlaceholders, valuesFor } from './substitute';
 import type { TrackedLink } from '../../store/tracking-tokens';
+import { type Composer, composeMessage as composeOne } from './compose';
+import { recipeOf } from './compose-later';
 import { CopyTemplate } from './copy-template';
-import { addTracking, newTrackingKeys, prepareLinks, trackingRecords, type PreparedLinks, type TrackingToken } from './tracking';
+import { fillPlaceholders, valuesFor } from './substitute';
+import { addTracking, newTrackingKeys, type PreparedLinks, prepareLinks, type TrackingToken, trackingRecords } from './tracking';
 
 type RecipientType = 'to' | 'cc' | 'bcc';
 

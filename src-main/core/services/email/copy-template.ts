@@ -1,4 +1,4 @@
-import { encodeEdits, type Edit } from '../../store/byte-patch';
+import { type Edit, encodeEdits } from '../../store/byte-patch';
 
 /** One stretch of a token's characters in the composed bytes: `length` characters from `from`, at `offset`. */
 interface Place {

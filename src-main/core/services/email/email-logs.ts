@@ -1,4 +1,4 @@
-import { LOGS_MAX_WINDOW_MS, type EmailLogEntry, type EmailLogsQuery, type EmailLogsResponse } from '../../../../src-shared/schemas/email';
+import { type EmailLogEntry, type EmailLogsQuery, type EmailLogsResponse, LOGS_MAX_WINDOW_MS } from '../../../../src-shared/schemas/email';
 import type { Clock } from '../../clock';
 import { copyPosition, copyPositionText } from '../../cursor';
 import { appError } from '../../error-catalogue';

@@ -1,20 +1,20 @@
-import { countPlaceholders, SEND_LIMITS, type EmailLogsQuery, type EmailLogsResponse, type SendEmailBody } from '../../../../src-shared/schemas/email';
+import { countPlaceholders, type EmailLogsQuery, type EmailLogsResponse, SEND_LIMITS, type SendEmailBody } from '../../../../src-shared/schemas/email';
 import type { AfterCommit } from '../../after-commit';
-import { isoTimestamp, type Clock } from '../../clock';
-import { monotonicUlids } from '../../ids';
+import { type Clock, isoTimestamp } from '../../clock';
 import { appError } from '../../error-catalogue';
+import { monotonicUlids } from '../../ids';
 import { patchedLength } from '../../store/byte-patch';
-import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { MessageFlagsRepo } from '../../store/message-flags.repo';
+import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { WriteBatcher } from '../../store/write-batcher';
-import { planFor, type Plan } from '../simulation/plan';
+import { suppressedReason } from '../events/message-log';
+import type { SuppressionsService } from '../events/suppressions.service';
+import { type Plan, planFor } from '../simulation/plan';
 import type { SimulationRules } from '../simulation/rules.service';
 import type { Composer } from './compose';
 import { composeCopies, type RecordedCopy } from './copies';
 import { queryEmailLogs } from './email-logs';
-import { suppressedReason } from '../events/message-log';
-import type { SuppressionsService } from '../events/suppressions.service';
 import type { StoredTemplate } from './templates.service';
 
 type RecipientType = 'to' | 'cc' | 'bcc';

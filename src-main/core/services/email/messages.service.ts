@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { FireOutcomes, MessageDetail, MessageFlags, MessageSummary, MessageWaitFilter } from '../../../../src-shared/schemas/messages';
 import type { Suppression } from '../../../../src-shared/schemas/suppressions';
+import { idQuery, parseMessageQuery } from '../../../../src-shared/search/message-query';
+import { isoTimestamp } from '../../clock';
 import { copyPositionText, decodeCopyCursor, paginate } from '../../cursor';
 import { appError } from '../../error-catalogue';
-import { isoTimestamp } from '../../clock';
+import { parseLeniently } from '../../mail/lenient-parse';
 import type { RelayRow } from '../../store/mailers.repo';
 import type { MessageFlagsRepo } from '../../store/message-flags.repo';
 import type { MessageListRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
-import { parseLeniently } from '../../mail/lenient-parse';
-import { idQuery, parseMessageQuery } from '../../../../src-shared/search/message-query';
 import { contentHasAttachments } from './content-attachments';
 import { linksOpenOutside, neutraliseTracking } from './preview';
 

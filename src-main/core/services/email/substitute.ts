@@ -1,6 +1,6 @@
-import { he } from './he';
 import { PLACEHOLDER, SEND_LIMITS } from '../../../../src-shared/schemas/email';
 import { appError } from '../../error-catalogue';
+import { he } from './he';
 
 /** A send's `substitutions`: per-recipient values, and `*` for every recipient. */
 export type SubstitutionMap = Record<string, Record<string, string | number | boolean>>;

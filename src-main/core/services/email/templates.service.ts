@@ -1,5 +1,5 @@
 import { MAX_TEMPLATES, type TemplateBody, type TemplateRecord } from '../../../../src-shared/schemas/templates';
-import { isoTimestamp, type Clock } from '../../clock';
+import { type Clock, isoTimestamp } from '../../clock';
 import { appError } from '../../error-catalogue';
 import { monotonicUlids } from '../../ids';
 import type { TemplateRow, TemplatesRepo } from '../../store/templates.repo';

@@ -1,8 +1,8 @@
 import type { EmailEventKind } from '../../../../src-shared/events';
 import type { Clock } from '../../clock';
+import { isNonPublicAddress } from '../../net/reachability';
 import type { MessagesRepo } from '../../store/messages.repo';
 import type { EmailEventsService } from '../events/email-events.service';
-import { isNonPublicAddress } from '../../net/reachability';
 
 export interface GeoLocation {
   country: string;

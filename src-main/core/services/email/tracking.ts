@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { he } from './he';
 import { linkToken, type TrackedLink } from '../../store/tracking-tokens';
+import { he } from './he';
 
 export interface TrackingToken {
   token: string;

@@ -1,20 +1,20 @@
+import type { z } from 'zod';
 import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../../../src-shared/events';
 import { webhookBody } from '../../../../src-shared/payload-format';
-import { EMAIL_EVENT_PAYLOADS, type EmailEventPayload } from '../../../../src-shared/schemas/events';
 import type { FireEventBody, FireEventResult } from '../../../../src-shared/schemas/dispatch';
+import { EMAIL_EVENT_PAYLOADS, type EmailEventPayload } from '../../../../src-shared/schemas/events';
 import type { FireOutcomes } from '../../../../src-shared/schemas/messages';
-import type { z } from 'zod';
-import { isoTimestamp, type Clock } from '../../clock';
-import { monotonicUlids } from '../../ids';
+import { type Clock, isoTimestamp } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
-import type { UnitOfWork } from '../../store/unit-of-work';
 import { appError } from '../../error-catalogue';
 import type { AppError } from '../../errors';
+import { monotonicUlids } from '../../ids';
+import type { UnitOfWork } from '../../store/unit-of-work';
 import { describeFieldError, errorMap, fieldErrors } from '../../zod-errors';
 import type { AccountsService } from '../accounts.service';
-import { outcomeOf, type CopyState, type MessageFacts, type MessageLog } from './message-log';
-import { bounceDefaults, defaultPayload } from './synthetic-events';
 import { WEBHOOK_TARGET, type WebhooksService } from '../webhooks.service';
+import { type CopyState, type MessageFacts, type MessageLog, outcomeOf } from './message-log';
+import { bounceDefaults, defaultPayload } from './synthetic-events';
 
 /** A fired event's `ref_id` that names no stored send (or no copy of it to `recipient`): 404, in words. */
 function unknownSend(refId: string, recipient: string | undefined, sendExists: boolean): AppError {

@@ -1,8 +1,8 @@
-import { SIMULATOR_DOMAIN, bounceOfReply } from '../../../../src-shared/simulator';
 import type { EmailEventKind } from '../../../../src-shared/events';
 import type { EmailStatus } from '../../../../src-shared/schemas/email';
 import type { EmailEventPayload } from '../../../../src-shared/schemas/events';
 import type { FireOutcome } from '../../../../src-shared/schemas/messages';
+import { bounceOfReply, SIMULATOR_DOMAIN } from '../../../../src-shared/simulator';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
 import type { SuppressionsService } from './suppressions.service';
 

@@ -1,5 +1,5 @@
 import { SUPPRESSIONS_LIMIT, type Suppression, type SuppressionList } from '../../../../src-shared/schemas/suppressions';
-import { isoTimestamp, type Clock } from '../../clock';
+import { type Clock, isoTimestamp } from '../../clock';
 import { appError } from '../../error-catalogue';
 import type { SuppressionRow, SuppressionsRepo } from '../../store/suppressions.repo';
 

@@ -1,5 +1,5 @@
 import type { EmailEventKind } from '../../../../src-shared/events';
-import { BOUNCE_REPLIES, DEFAULT_BOUNCE_CATEGORY, type BounceCategory } from '../../../../src-shared/simulator';
+import { BOUNCE_REPLIES, type BounceCategory, DEFAULT_BOUNCE_CATEGORY } from '../../../../src-shared/simulator';
 
 /** What a synthetic event says when the caller gives nothing else; `fields` override any of it. */
 export interface SyntheticContext {

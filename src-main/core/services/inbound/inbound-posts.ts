@@ -1,11 +1,11 @@
-import { mailComposer } from '../../mail/mail-composer';
 import type { InboundPayload, SimulateInboundBody } from '../../../../src-shared/schemas/inbound';
-import { isoTimestamp, type Clock } from '../../clock';
+import { type Clock, isoTimestamp } from '../../clock';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { monotonicUlids } from '../../ids';
+import { mailContentOfView, parseLeniently } from '../../mail/lenient-parse';
+import { mailComposer } from '../../mail/mail-composer';
 import type { InboundDomainRow, InboundRepo, InboundUsernameRow } from '../../store/inbound.repo';
 import { composerAttachments, renderInMemory } from '../email/compose';
-import { mailContentOfView, parseLeniently } from '../../mail/lenient-parse';
 
 /** Dispatcher target kinds of inbound posts: a username with its own URL, else its domain. */
 export const INBOUND_DOMAIN_TARGET = 'inbound_domain';

@@ -10,14 +10,14 @@ import type {
   UpdateInboundDomainBody,
   UpdateInboundUsernameBody,
 } from '../../../../src-shared/schemas/inbound';
-import { isoTimestamp, type Clock } from '../../clock';
+import { type Clock, isoTimestamp } from '../../clock';
 import type { DeliveryTarget, Dispatcher } from '../../dispatch/dispatcher';
 import { appError } from '../../error-catalogue';
 import type { InboundDomainRow, InboundRepo, InboundUsernameRow } from '../../store/inbound.repo';
 import { parseDomainName } from '../domains/hostname';
 import { composeInbound, INBOUND_DOMAIN_TARGET, INBOUND_USERNAME_TARGET, InboundPosts, type InboundRoute, type RoutedRecipient } from './inbound-posts';
-import { repliedCopyKeys } from './inbound-replies';
 import { effectiveTarget, toInboundDomainRecord, toInboundUsernameRecord } from './inbound-records';
+import { repliedCopyKeys } from './inbound-replies';
 import { decideInbound, type InboundDecision } from './inbound-rules';
 
 /** A recipient whose mail the guide's rules refused: not posted. */

@@ -8,13 +8,13 @@ import type {
   SetOAuthActiveBody,
   UpdateMailerBody,
 } from '../../../../src-shared/schemas/mailers';
-import { isoTimestamp, type Clock } from '../../clock';
+import { type Clock, isoTimestamp } from '../../clock';
 import { decodeCursor, paginate } from '../../cursor';
 import type { DeliveryTarget, Dispatcher } from '../../dispatch/dispatcher';
 import { appError } from '../../error-catalogue';
 import type { MailerRow, MailersRepo } from '../../store/mailers.repo';
 import { credentialsOf, type MailerCredentials, type StoredToken } from './mailer-credentials';
-import { mailerNotFound, toImapMessageSummary, toMailerRecord, type MailerWebhook } from './mailer-records';
+import { type MailerWebhook, mailerNotFound, toImapMessageSummary, toMailerRecord } from './mailer-records';
 import { checkConfigType, checkMailerRules } from './mailer-rules';
 import type { SecretBox } from './secret-box';
 

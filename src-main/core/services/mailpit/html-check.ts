@@ -1,5 +1,5 @@
-import type { MailpitHtmlCheck } from '../../../../src-shared/schemas/mailpit';
 import type { CompatFinding } from '../../../../src-shared/schemas/checks';
+import type { MailpitHtmlCheck } from '../../../../src-shared/schemas/mailpit';
 
 /** caniemail's names of the client families and platforms, as Mailpit shows them. */
 const FAMILY_NAMES: Record<string, string> = {

@@ -1,8 +1,8 @@
-import { mailComposer } from '../../mail/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
-import type { MailpitSendBody } from '../../../../src-shared/schemas/mailpit';
 import { EmailAddress } from '../../../../src-shared/schemas/email';
+import type { MailpitSendBody } from '../../../../src-shared/schemas/mailpit';
 import { appError } from '../../error-catalogue';
+import { mailComposer } from '../../mail/mail-composer';
 
 /** Headers Mailpit's send refuses in `Headers`: the fields of the request set them. */
 const RESTRICTED_HEADERS = ['to', 'from', 'cc', 'bcc', 'reply-to', 'date', 'subject', 'content-type', 'mime-version'];

@@ -13,16 +13,16 @@ import type {
 } from '../../../../src-shared/schemas/mailpit';
 import type { ReleaseResult } from '../../../../src-shared/schemas/messages';
 import { appError } from '../../error-catalogue';
-import { parseLeniently, type MailView, type ParsedAttachment } from '../../mail/lenient-parse';
+import { type MailView, type ParsedAttachment, parseLeniently } from '../../mail/lenient-parse';
 import type { MailpitSummariesRepo } from '../../store/mailpit-summaries.repo';
 import type { MessageFlagsRepo } from '../../store/message-flags.repo';
 import type { MessageListRow, MessagesRepo } from '../../store/messages.repo';
 import type { ChecksService } from '../checks/checks.service';
 import type { MessagesService } from '../email/messages.service';
 import { DELETE_SEARCH_WAIT_MS, SEARCH_WAIT_MS } from '../email/messages.service';
+import { type StoredSummary, summaryOfMessage } from '../search/stored-summary';
 import { toMailpitHtmlCheck } from './html-check';
 import { composeMailpitSend, releaseRecipients } from './mailpit-send';
-import { type StoredSummary, summaryOfMessage } from '../search/stored-summary';
 
 export interface MailpitDeps {
   repo: MessagesRepo;

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { OAuthConfigResponse, OAuthLoginBody, OAuthLoginResponse } from '../../../../src-shared/schemas/mailers';
-import { isoTimestamp, type Clock } from '../../clock';
+import { type Clock, isoTimestamp } from '../../clock';
 import { appError } from '../../error-catalogue';
 import type { MailerRow, MailersRepo, OAuthRequestRow } from '../../store/mailers.repo';
 import type { MailersService } from '../mailers/mailers.service';
 import { idTokenEmail } from './id-token';
-import { OFFLINE_DEFAULT_ADDRESS, OFFLINE_SMTP, optionsOf, parseOptions, toOAuthConfig, type OAuthOptions } from './oauth-config';
+import { type OAuthOptions, OFFLINE_DEFAULT_ADDRESS, OFFLINE_SMTP, optionsOf, parseOptions, toOAuthConfig } from './oauth-config';
 
 /** How long a consent page and a code live, in emulated time. */
 const REQUEST_TTL_MS = 10 * 60_000;

@@ -1,5 +1,5 @@
 import type { ReceiverCheckOptions, ReceiverCheckReport } from '../../../../src-shared/schemas/receiver-check';
-import { attemptAgent, sendAttempt, type AttemptAgentOptions } from '../../dispatch/attempt';
+import { type AttemptAgentOptions, attemptAgent, sendAttempt } from '../../dispatch/attempt';
 import { appError } from '../../error-catalogue';
 import { checkUrl, type WebhookUrlPolicy } from '../url-check';
 import { runReceiverCheck } from './run';

@@ -9,7 +9,7 @@ import {
 import { attemptRequest, type HttpAttemptRequest, type HttpAttemptResult } from '../../dispatch/attempt';
 import { utf8Excerpt } from '../../dispatch/body-excerpt';
 import { judgeProcessing, readEffects } from './effects';
-import { describeExchange, planChecks, secretHeaderOf, type PlannedRequest } from './plan';
+import { describeExchange, type PlannedRequest, planChecks, secretHeaderOf } from './plan';
 
 /** Sends one request as the dispatcher sends an attempt (its undici agent, time-out and body limit). */
 export type SendRequest = (request: HttpAttemptRequest) => Promise<HttpAttemptResult>;

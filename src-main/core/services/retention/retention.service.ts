@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { StoreUsage } from '../../../../src-shared/schemas/store';
-import { isoTimestamp, type EmulatorClock } from '../../clock';
+import { type EmulatorClock, isoTimestamp } from '../../clock';
 import type { CopyBound, RetentionRepo } from '../../store/retention.repo';
 import { isStoreFull } from '../../store/store-space';
 import type { RetentionLimits } from './limits';

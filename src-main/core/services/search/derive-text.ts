@@ -1,12 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { attachmentIndexLine } from '../../../../src-shared/search/attachment-words';
 import { addressWords } from '../../../../src-shared/search/message-query';
 import { replyToAddressWords } from '../../../../src-shared/search/reply-to-words';
+import { attachmentNames } from '../../mail/attachment-names';
 import { applyPatchToPrefix } from '../../store/byte-patch';
 import type { DerivedText } from '../../store/search-index.repo';
-import { type BodyFacts, bodyFacts, headerFacts, type StoredSummary } from './stored-summary';
-import { attachmentNames } from '../../mail/attachment-names';
-import { attachmentIndexLine } from '../../../../src-shared/search/attachment-words';
 import { bodySearchText, headerBlockSearchText, headerSearchText, receivedBodyParts, recipeParts, replyToValues } from './search-text';
+import { type BodyFacts, bodyFacts, headerFacts, type StoredSummary } from './stored-summary';
 
 /**
  * What the search indexer asks for a batch of copies: each send's stored content once (its start: see

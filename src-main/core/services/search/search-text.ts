@@ -1,11 +1,11 @@
-import { libmime } from '../../mail/libmime';
 import { attachmentIndexLine } from '../../../../src-shared/search/attachment-words';
 import { replyToIndexLine } from '../../../../src-shared/search/reply-to-words';
+import { attachmentNames } from '../../mail/attachment-names';
 import { bodyStart, headerEnd } from '../../mail/header-end';
 import { parseLeniently } from '../../mail/lenient-parse';
+import { libmime } from '../../mail/libmime';
 import { readTextParts } from '../../mail/text-parts';
 import { composeArguments, recipeHeaderBlock } from '../email/compose-later';
-import { attachmentNames } from '../../mail/attachment-names';
 import { requestAttachmentNames } from '../email/content-attachments';
 
 /**

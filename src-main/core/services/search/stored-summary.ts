@@ -1,8 +1,8 @@
 import addressparser from 'nodemailer/lib/addressparser';
 import type { MailpitAddress } from '../../../../src-shared/schemas/mailpit';
+import { attachmentNames } from '../../mail/attachment-names';
 import { headerEnd } from '../../mail/header-end';
 import { libmime } from '../../mail/libmime';
-import { attachmentNames } from '../../mail/attachment-names';
 import { htmlToText, receivedBodyParts } from './search-text';
 
 /**

@@ -1,5 +1,5 @@
 import type { SimulationRule } from '../../../../src-shared/schemas/email';
-import { DELIVERY_DELAY_MS, SIMULATOR_ADDRESSES, simulatorLocalPart, type SimulatedEvent } from '../../../../src-shared/simulator';
+import { DELIVERY_DELAY_MS, SIMULATOR_ADDRESSES, type SimulatedEvent, simulatorLocalPart } from '../../../../src-shared/simulator';
 
 /** One simulated event: its kind, how long after the previous one it happens, and payload fields. */
 export type PlannedEvent = SimulatedEvent;

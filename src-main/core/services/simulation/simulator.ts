@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { EmailEventKind } from '../../../../src-shared/events';
-import { ClockAlarm, type Clock } from '../../clock';
+import { type Clock, ClockAlarm } from '../../clock';
 import type { NextScheduledEvent, ScheduledEventRow, SimulationRepo } from '../../store/simulation.repo';
 import { isStoreFull, STORE_FULL_RETRY_MS, type StoreSpace } from '../../store/store-space';
 import type { UnitOfWork } from '../../store/unit-of-work';

@@ -2,11 +2,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isoTimestamp, type EmulatorClock } from '../../clock';
-import { loadMigrations, type Db } from '../../store/database';
-import { writeSnapshot, type SnapshotMark } from '../../store/snapshot';
+import { type EmulatorClock, isoTimestamp } from '../../clock';
+import { type Db, loadMigrations } from '../../store/database';
+import { type SnapshotMark, writeSnapshot } from '../../store/snapshot';
 import { generateApiKey } from '../accounts.service';
-import { dkimHost, dkimValue, type DnsRecord } from '../domains/dns-records';
+import { type DnsRecord, dkimHost, dkimValue } from '../domains/dns-records';
 
 export interface SnapshotDeps {
   db: Db;

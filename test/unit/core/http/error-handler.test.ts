@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldError } from '../../../../src-shared/errors';
 import { ERRORS, type ErrorEntry } from '../../../../src-main/core/error-catalogue';
-import { detailsSentence, errorBody, type ErrorShape } from '../../../../src-main/core/http/error-handler';
+import { detailsSentence, type ErrorShape, errorBody } from '../../../../src-main/core/http/error-handler';
+import type { FieldError } from '../../../../src-shared/errors';
 
 /** An entry's parameters: field lists where it takes them, else `<name>`. */
 const PROBLEMS: FieldError[] = [

@@ -1,11 +1,11 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeImapError } from '../../../../src-main/core/imap/imap-options';
 import type { InboxWatchDeps } from '../../../../src-main/core/imap/imap-deps';
+import { describeImapError } from '../../../../src-main/core/imap/imap-options';
 import { InboxWatch } from '../../../../src-main/core/imap/inbox-watch';
 import { ReconnectBackoff, reconnectDelay, STABLE_CONNECTION_MS, type WallScheduler } from '../../../../src-main/core/imap/reconnect-backoff';
 import type { MailerRow } from '../../../../src-main/core/store/mailers.repo';
-import { startImapStub, type ImapStub } from '../../../helpers/imap-stub';
+import { type ImapStub, startImapStub } from '../../../helpers/imap-stub';
 
 /** Wall time that moves only when the test says: timers are listed and fired by hand. */
 class FakeWall implements WallScheduler {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bodyStart, headerEnd, splitEntity } from '../../../../src-main/core/mail/header-end';
+import { readMessageFacts } from '../../../../src-main/core/mail/parse-message';
 import { readTextParts } from '../../../../src-main/core/mail/text-parts';
 import { headerSearchText, receivedBodySearchText } from '../../../../src-main/core/services/search/search-text';
-import { readMessageFacts } from '../../../../src-main/core/mail/parse-message';
 
 const b = (s: string) => Buffer.from(s, 'latin1');
 /** The header block and the body as strings, as headerEnd and bodyStart split them. */

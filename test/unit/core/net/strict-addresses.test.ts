@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addressRange, embeddedIPv4, isNonPublicAddress } from '../../../../src-main/core/net/reachability';
-import { checkedAddresses, describeRange, serverAddressPolicy, StrictAddressError } from '../../../../src-main/core/net/strict-addresses';
+import { checkedAddresses, describeRange, StrictAddressError, serverAddressPolicy } from '../../../../src-main/core/net/strict-addresses';
 
 describe('address classification (ipaddr.js ranges)', () => {
   it.each([

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { AttemptRecord, DeliverySummary } from '../../../../src-shared/schemas/dispatch';
-import type { MessageSummary } from '../../../../src-shared/schemas/messages';
-import type { ScenarioInput } from '../../../../src-shared/scenario/format';
-import type { ScenarioRun } from '../../../../src-shared/scenario/report';
 import { buildReport } from '../../../../src-main/core/scenario/build-report';
 import { ScenarioObserver } from '../../../../src-main/core/scenario/observer';
 import { validateScenario } from '../../../../src-main/core/scenario/parse';
 import type { ScenarioEvent } from '../../../../src-main/core/scenario/plan';
+import type { ScenarioInput } from '../../../../src-shared/scenario/format';
+import type { ScenarioRun } from '../../../../src-shared/scenario/report';
+import type { AttemptRecord, DeliverySummary } from '../../../../src-shared/schemas/dispatch';
+import type { MessageSummary } from '../../../../src-shared/schemas/messages';
 
 const START = Date.UTC(2026, 0, 1);
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -2,9 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Scenario, scenarioSeed } from '../../../../src-shared/scenario/format';
-import { formatScenarioError, parseScenario, validateScenario } from '../../../../src-main/core/scenario/parse';
 import { scenarioJsonSchema } from '../../../../src-main/core/scenario/json-schema';
+import { formatScenarioError, parseScenario, validateScenario } from '../../../../src-main/core/scenario/parse';
+import { Scenario, scenarioSeed } from '../../../../src-shared/scenario/format';
 import { aliasBomb } from '../../../helpers/alias-bomb';
 
 const base = `version: 1

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Scenario } from '../../../../src-shared/scenario/format';
+import type { EnqueueInput } from '../../../../src-main/core/dispatch/delivery-outbox';
 import { faultsFor } from '../../../../src-main/core/scenario/faults';
 import { copyKey, eventsFor, outcomeFor } from '../../../../src-main/core/scenario/plan';
-import type { EnqueueInput } from '../../../../src-main/core/dispatch/delivery-outbox';
+import { Scenario } from '../../../../src-shared/scenario/format';
 
 /** A delivery of an email event about the copy of `refId` to `email`, as the dispatcher is given it. */
 const delivery = (refId: string, email: string, event: string): EnqueueInput => ({

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../../../src-main/core/store/database';
-import { DeliveriesRepo, type AttemptRow, type DeliveryUpdate } from '../../../../src-main/core/store/deliveries.repo';
+import { type AttemptRow, DeliveriesRepo, type DeliveryUpdate } from '../../../../src-main/core/store/deliveries.repo';
 import { deliveryRow } from '../../../helpers/delivery-row';
 
 function store(): { db: Database.Database; repo: DeliveriesRepo } {

@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { loadMigrations, migrate } from '../../../../src-main/core/store/database';
-import { MessagesRepo, type MessageRow } from '../../../../src-main/core/store/messages.repo';
-import { searchTerms, type MessageSearch } from '../../../../src-main/core/store/message-search';
-import { SearchIndexRepo } from '../../../../src-main/core/store/search-index.repo';
 import { diffBytes } from '../../../../src-main/core/store/byte-patch';
+import { loadMigrations, migrate } from '../../../../src-main/core/store/database';
+import { type MessageSearch, searchTerms } from '../../../../src-main/core/store/message-search';
+import { type MessageRow, MessagesRepo } from '../../../../src-main/core/store/messages.repo';
+import { SearchIndexRepo } from '../../../../src-main/core/store/search-index.repo';
 import { queuedCopy } from '../../../helpers/message-row';
 
 function copy(i: number): MessageRow {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadMigrations, migrate, openDatabase, type Db } from '../../../../src-main/core/store/database';
-import { schemaImage, type SchemaImage } from '../../../../src-main/core/store/schema-image';
+import { type Db, loadMigrations, migrate, openDatabase } from '../../../../src-main/core/store/database';
+import { type SchemaImage, schemaImage } from '../../../../src-main/core/store/schema-image';
 
 const GENERATED = join(import.meta.dirname, '../../../../src-main/core/store/schema-image.generated.ts');
 

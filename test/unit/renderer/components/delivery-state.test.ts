@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliverySummary } from '../../../../src-shared/schemas/dispatch';
 import { DELIVERY_FILTER_LABEL, deliveryState, inFlightNote, isInFlightOrDue } from '../../../../src-renderer/components/delivery-state';
 import { isLater, withLaterRows } from '../../../../src-renderer/stores/delivery-rows';
+import type { DeliverySummary } from '../../../../src-shared/schemas/dispatch';
 
 const NOW = Date.parse('2026-03-04T14:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();

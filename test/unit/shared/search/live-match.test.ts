@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { liveMatches, type LiveMessage } from '../../../../src-shared/search/live-match';
+import { type LiveMessage, liveMatches } from '../../../../src-shared/search/live-match';
 import { parseMessageQuery } from '../../../../src-shared/search/message-query';
 
 const row = (over: Partial<LiveMessage> = {}): LiveMessage => ({

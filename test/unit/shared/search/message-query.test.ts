@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clauseMatch, toAddressMatch, toFtsMatch } from '../../../../src-main/core/store/fts-match';
-import { addressQuery, addressWords, idQuery, clauseMatchesText, parseMessageQuery, type SearchClause } from '../../../../src-shared/search/message-query';
+import { addressQuery, addressWords, clauseMatchesText, idQuery, parseMessageQuery, type SearchClause } from '../../../../src-shared/search/message-query';
 
 const words = (text: string, phrase = false, prefix = false): Omit<SearchClause, 'field'> => ({ text, phrase, prefix, address: null, negated: false });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CatcherMode } from '../../../../../src-shared/schemas/catchers';
 import { decideAnswer, failsAt } from '../../../../../src-main/core/services/catchers/answer';
+import { CatcherMode } from '../../../../../src-shared/schemas/catchers';
 
 describe('failsAt', () => {
   it.each([1, 7, 30, 50, 99, 100])('fails exactly %i of every 100 requests in a row, wherever the run starts', (percent) => {

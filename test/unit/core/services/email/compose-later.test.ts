@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { composeMessage, type ComposeOptions } from '../../../../../src-main/core/services/email/compose';
+import { type ComposeOptions, composeMessage } from '../../../../../src-main/core/services/email/compose';
 import { COMPOSE_LATER_AT_MOST, composeRecipe, recipeOf } from '../../../../../src-main/core/services/email/compose-later';
 import { composeCopies } from '../../../../../src-main/core/services/email/copies';
 import { headerSearchText, receivedBodySearchText, recipeSearchText } from '../../../../../src-main/core/services/search/search-text';

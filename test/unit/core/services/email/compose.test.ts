@@ -5,8 +5,8 @@ import { composeMessage, renderInMemory, renderInMemoryYielding } from '../../..
 import { composeCopies } from '../../../../../src-main/core/services/email/copies';
 import { CopyTemplate } from '../../../../../src-main/core/services/email/copy-template';
 import { addTracking, newTrackingKeys, prepareLinks } from '../../../../../src-main/core/services/email/tracking';
-import type { SendEmailBody } from '../../../../../src-shared/schemas/email';
 import { applyPatch } from '../../../../../src-main/core/store/byte-patch';
+import type { SendEmailBody } from '../../../../../src-shared/schemas/email';
 
 type MailOptions = ConstructorParameters<typeof MailComposer>[0];
 

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { addTracking, MAX_TRACKED_LINKS, newTrackingKeys, prepareLinks } from '../../../../../src-main/core/services/email/tracking';
 import { loadMigrations, migrate } from '../../../../../src-main/core/store/database';
-import { MessagesRepo, type MessageRow } from '../../../../../src-main/core/store/messages.repo';
+import { type MessageRow, MessagesRepo } from '../../../../../src-main/core/store/messages.repo';
 import { linkToken } from '../../../../../src-main/core/store/tracking-tokens';
 import { queuedCopy } from '../../../../helpers/message-row';
 

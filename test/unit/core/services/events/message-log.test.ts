@@ -1,14 +1,14 @@
 import Database from 'better-sqlite3';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { EmailEventKind } from '../../../../../src-shared/events';
-import { EmailEventPayload } from '../../../../../src-shared/schemas/events';
 import { EmulatorClock } from '../../../../../src-main/core/clock';
 import { MessageLog, type StatusChange } from '../../../../../src-main/core/services/events/message-log';
+import { SuppressionsService } from '../../../../../src-main/core/services/events/suppressions.service';
 import { bounceDefaults, defaultPayload } from '../../../../../src-main/core/services/events/synthetic-events';
 import { loadMigrations, migrate } from '../../../../../src-main/core/store/database';
 import { MessagesRepo } from '../../../../../src-main/core/store/messages.repo';
-import { SuppressionsService } from '../../../../../src-main/core/services/events/suppressions.service';
 import { SuppressionsRepo } from '../../../../../src-main/core/store/suppressions.repo';
+import type { EmailEventKind } from '../../../../../src-shared/events';
+import { EmailEventPayload } from '../../../../../src-shared/schemas/events';
 import { queuedCopy } from '../../../../helpers/message-row';
 
 /**
