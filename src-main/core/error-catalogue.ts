@@ -1,50 +1,16 @@
-import type { ErrorCode, FieldError } from '../../src-shared/errors';
+import type { FieldError } from '../../src-shared/errors';
 import { withThousands } from '../../src-shared/format';
 import type { ScenarioFileError } from '../../src-shared/scenario/format';
 import { CATCHER_LIMITS } from '../../src-shared/schemas/catchers';
 import type { DomainDnsRecords } from '../../src-shared/schemas/domains';
 import { LOGS_WINDOW_TOO_LONG, SEND_LIMITS, TOO_MANY_PLACEHOLDERS } from '../../src-shared/schemas/email';
 import { MAX_TEMPLATES } from '../../src-shared/schemas/templates';
-import { AppError, type ErrorExtras } from './errors';
+import { type ErrorEntry, entry, fieldEntry, sameWords } from './error-entry';
+import { AppError } from './errors';
 import { STORE_FULL_MESSAGE } from './store/store-space';
-
-/**
- * One error the emulator answers. `code` sets the HTTP status (ERROR_STATUS); `message` is the body's
- * `error`, a function of the entry's parameters when the words carry values; `fields` the problems
- * listed by path under `fields` (and named in the `details` sentence); `extras` what the body carries beside them.
- */
-export interface ErrorEntry<P extends object> {
-  readonly code: ErrorCode;
-  readonly message: string | ((params: P) => string);
-  readonly fields?: readonly FieldError[] | ((params: P) => readonly FieldError[]);
-  readonly extras?: (params: P) => ErrorExtras;
-  /** The real service (or its spec) answers these very words: clients may compare them, so they never change. */
-  readonly realService?: true;
-}
-
-/** An entry whose parameters are those its functions declare (none for fixed words). */
-const entry = <P extends object = Record<never, never>>(e: ErrorEntry<P>): ErrorEntry<P> => e;
-
-/** A 400 for one field's problem, the message naming the field first ("to must list at least one recipient"). */
-function fieldEntry<P extends object = Record<never, never>>(field: (params: P) => { path: string; problem: string }): ErrorEntry<P> {
-  return {
-    code: 'validation',
-    message: (params) => {
-      const { path, problem } = field(params);
-      return `${path} ${problem}`;
-    },
-    fields: (params) => {
-      const { path, problem } = field(params);
-      return [{ path, message: problem }];
-    },
-  };
-}
 
 /** The real service's answer to a sender the account may not send as. */
 const UNAUTHORIZED_FROM_EMAIL = 'Unauthorized From Email';
-
-/** Words that are both the message and the problem of one field (`''`: the body as a whole). */
-const sameWords = (path: string, message: string) => ({ message, fields: [{ path, message }] });
 
 /**
  * Every error the emulator answers, by a stable name, in the way fastify's `lib/errors.js` keeps
@@ -401,6 +367,7 @@ export const ERRORS = {
   }),
 } as const;
 
+export type { ErrorEntry };
 export type ErrorName = keyof typeof ERRORS;
 type ParamsOf<N extends ErrorName> = (typeof ERRORS)[N] extends ErrorEntry<infer P> ? P : never;
 /** No argument for an entry without parameters; its parameters, typed, otherwise. */

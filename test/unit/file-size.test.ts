@@ -9,13 +9,8 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MAX_LINES = 400;
-/** Over the limit today, each to be split; none may grow, and none may join them. */
-const KNOWN_LONG: Record<string, number> = {
-  'src-main/core/dispatch/delivery-worker.ts': 413,
-  'src-renderer/features/send/SendEmail.tsx': 424,
-  'src-main/core/services/mailpit/mailpit.service.ts': 429,
-  'src-main/core/error-catalogue.ts': 425,
-};
+/** Over the limit, each to be split; none may grow, and none may join them (none today). */
+const KNOWN_LONG: Record<string, number> = {};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {

@@ -1,9 +1,7 @@
-import type { Logger } from 'pino';
-import { type Clock, ClockAlarm, isoTimestamp } from '../clock';
+import { ClockAlarm, isoTimestamp } from '../clock';
 import { appError } from '../error-catalogue';
-import type { LiveBus } from '../live-bus';
-import type { DeliveriesRepo, DeliveryRow } from '../store/deliveries.repo';
-import { STORE_FULL_RETRY_MS, type StoreSpace } from '../store/store-space';
+import type { DeliveryRow } from '../store/deliveries.repo';
+import { STORE_FULL_RETRY_MS } from '../store/store-space';
 import type { HttpAttemptRequest, HttpAttemptResult } from './attempt';
 import {
   type AttemptOutcome,
@@ -18,33 +16,12 @@ import {
 import { type DeliveryFaultsRegistry, OUTAGE_REFUSAL } from './delivery-faults';
 import type { DeliveryOutbox, OutboxListener } from './delivery-outbox';
 import { toAttemptRecord, toDeliverySummary } from './delivery-records';
-import { type DeliveryTarget, type DeliveryTargets, targetKey } from './delivery-targets';
+import { type DeliveryTarget, targetKey } from './delivery-targets';
 import { isoTimestampCache } from './iso-timestamps';
 import { AttemptsOnWire } from './on-wire';
 import { TargetCache } from './target-cache';
-import { type SlotOptions, TargetSlots } from './target-slots';
-
-export interface WorkerOptions extends SlotOptions {
-  retrySchedule: readonly number[];
-  /**
-   * Deliveries one commit claims at most (bounds the work of a tick; a full batch is followed by
-   * another tick at once). Not a cap on attempts in flight.
-   */
-  claimBatch: number;
-}
-
-export interface WorkerDeps {
-  repo: DeliveriesRepo;
-  clock: Clock;
-  live: LiveBus;
-  logger: Logger;
-  /** Where each delivery goes, asked at each attempt (cached until `forgetTarget`). */
-  targets: Pick<DeliveryTargets, 'resolve'>;
-  /** The account's Standard Webhooks secrets that sign now: none, one, or two during a rotation's grace period. */
-  signingSecrets: (accountId: string) => readonly string[];
-  /** Told when a commit fails for a full disk, and when one succeeds again. */
-  space: Pick<StoreSpace, 'failed' | 'wrote'>;
-}
+import { TargetSlots } from './target-slots';
+import type { WorkerDeps, WorkerOptions } from './worker-deps';
 
 /** An attempt's outcome waiting for the next commit. */
 interface Completion extends AttemptOutcome {

@@ -3,10 +3,11 @@ import type { SendEmailBody } from '../../../src-shared/schemas/email';
 import { SIMULATOR_ADDRESSES, type SimulatorLocalPart, simulatorAddress } from '../../../src-shared/simulator';
 import { describeError, fieldErrors, serviceAs } from '../../api/clients';
 import { useChosenAccount } from '../../components/AccountSelect';
-import { describedBy, FieldError, type FieldProblem, ordinal, problemsElsewhere } from '../../components/FieldError';
+import { describedBy, FieldError, problemsElsewhere } from '../../components/FieldError';
 import { useOverview } from '../../stores/overview-store';
 import { SendAnswer } from './SendAnswer';
 import { SuppressedRecipients, useSuppressedRecipients } from './SuppressedRecipients';
+import { addressWords, FIELDS, fileWords, keyWords, type SendProblem, settingWords } from './send-problems';
 import { parseSubstitutions, SaveAsTemplate, substitutionsHint, useTemplates } from './templates';
 
 /** The simulator's addresses (one click adds one to To) and what each does. */
@@ -30,53 +31,6 @@ function readBase64(file: File): Promise<string> {
     reader.readAsDataURL(file);
   });
 }
-
-/** Which field of the form shows the API's problems at each path (by its label). */
-const FIELDS: Array<[path: string, label: string]> = [
-  ['from', 'From'],
-  ['subject', 'Subject'],
-  ['to', 'To'],
-  ['cc', 'Cc'],
-  ['bcc', 'Bcc'],
-  ['template_id', 'Template'],
-  ['content', 'HTML'],
-  ['substitutions', 'Substitutions'],
-  ['attachments', 'Attachments'],
-  ['settings', 'Tracking'],
-  ['campaign_id', 'Campaign'],
-  ['custom_args', 'Custom args'],
-];
-
-interface SendProblem {
-  message: string;
-  errors: FieldProblem[];
-}
-
-/** An address list's problem in words: `0.email` is "the 1st address (“nope”) ...". */
-function addressWords(typed: Array<{ email: string }>) {
-  return (rest: string[], message: string): string => {
-    const [index, field] = rest;
-    if (index === undefined || !/^\d+$/.test(index)) return message;
-    const n = Number(index);
-    const value = typed[n]?.email;
-    const which = `the ${ordinal(n + 1)} address${value ? ` (“${value}”)` : ''}`;
-    if (field === 'name') return `${which}: its name ${message}`;
-    return `${which} ${message.replace(/^must be an email address$/, 'is not an email address')}`;
-  };
-}
-
-/** A problem under a JSON object's keys in words: `order` is "the value of “order” ...". */
-const keyWords = (rest: string[], message: string): string => (rest.length ? `the value of “${rest.join('.')}” ${message}` : message);
-
-/** A problem under an attachment: `0.filename` is "the 1st file's filename ...". */
-const fileWords = (rest: string[], message: string): string => {
-  const [index, field] = rest;
-  if (index === undefined || !/^\d+$/.test(index)) return message;
-  return `the ${ordinal(Number(index) + 1)} file${field ? `'s ${field}` : ''} ${message}`;
-};
-
-/** A field of `settings`: `open_tracking` is "open". */
-const settingWords = (rest: string[], message: string): string => (rest.length ? `${rest[0]!.replace(/_tracking$/, '')}: ${message}` : message);
 
 interface Answer {
   refId: string;
