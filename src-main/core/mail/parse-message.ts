@@ -21,16 +21,13 @@ export interface MessageEnvelopeFacts {
   problems: string[];
 }
 
-/** The unfolded header fields, lower-cased names; the first occurrence of each wins. */
-export function readHeaders(raw: Buffer): Map<string, string> {
-  const headers = new Map<string, string>();
-  // The whole message is scanned, however long its header fields are (a `To:` of hundreds of KB must
-  // not hide the `Subject:` after it): the message itself is bounded by the sink's size limit.
-  const block = raw.subarray(0, headerEnd(raw)).toString('utf8');
+/** A header block's fields in order, unfolded (continuation lines joined with a space), names lower-cased. */
+export function unfoldedFields(block: string): Array<[name: string, value: string]> {
+  const out: Array<[string, string]> = [];
   let name: string | null = null;
   let value = '';
   const flush = () => {
-    if (name !== null && !headers.has(name)) headers.set(name, value.trim());
+    if (name !== null) out.push([name, value.trim()]);
   };
   for (const line of block.split(/\r?\n/)) {
     if ((line.startsWith(' ') || line.startsWith('\t')) && name !== null) {
@@ -39,14 +36,19 @@ export function readHeaders(raw: Buffer): Map<string, string> {
     }
     flush();
     const colon = line.indexOf(':');
-    if (colon <= 0) {
-      name = null;
-      continue;
-    }
-    name = line.slice(0, colon).trim().toLowerCase();
-    value = line.slice(colon + 1);
+    name = colon > 0 ? line.slice(0, colon).trim().toLowerCase() : null;
+    value = colon > 0 ? line.slice(colon + 1) : '';
   }
   flush();
+  return out;
+}
+
+/** The unfolded header fields, lower-cased names; the first occurrence of each wins. */
+export function readHeaders(raw: Buffer): Map<string, string> {
+  const headers = new Map<string, string>();
+  // The whole message is scanned, however long its header fields are (a `To:` of hundreds of KB must
+  // not hide the `Subject:` after it): the message itself is bounded by the sink's size limit.
+  for (const [name, value] of unfoldedFields(raw.subarray(0, headerEnd(raw)).toString('utf8'))) if (!headers.has(name)) headers.set(name, value);
   return headers;
 }
 

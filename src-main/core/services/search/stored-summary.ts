@@ -3,6 +3,7 @@ import type { MailpitAddress } from '../../../../src-shared/schemas/mailpit';
 import { attachmentNames } from '../../mail/attachment-names';
 import { headerEnd } from '../../mail/header-end';
 import { libmime } from '../../mail/libmime';
+import { unfoldedFields } from '../../mail/parse-message';
 import { htmlToText, receivedBodyParts } from './search-text';
 
 /**
@@ -57,22 +58,7 @@ function decoded(value: string): string {
 /** The unfolded header fields of a block, lower-cased names, every occurrence in order. */
 function fields(block: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  let name: string | null = null;
-  let value = '';
-  const flush = () => {
-    if (name !== null) out.set(name, [...(out.get(name) ?? []), value.trim()]);
-  };
-  for (const line of block.split(/\r?\n/)) {
-    if ((line.startsWith(' ') || line.startsWith('\t')) && name !== null) {
-      value += ` ${line.trim()}`;
-      continue;
-    }
-    flush();
-    const colon = line.indexOf(':');
-    name = colon > 0 ? line.slice(0, colon).trim().toLowerCase() : null;
-    value = colon > 0 ? line.slice(colon + 1) : '';
-  }
-  flush();
+  for (const [name, value] of unfoldedFields(block)) out.set(name, [...(out.get(name) ?? []), value]);
   return out;
 }
 
