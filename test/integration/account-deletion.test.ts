@@ -6,6 +6,7 @@ import { ServiceClient } from '../../src-shared/clients';
 import { EMAIL_EVENT_KINDS } from '../../src-shared/events';
 import { closedAfterEachTest } from '../helpers/deliveries';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { storeTables, withForeignKeyTables } from '../helpers/owned-tables';
 import { startRelayTarget } from '../helpers/relay-target';
 import { whenIndexed } from '../helpers/search';
 
@@ -38,30 +39,12 @@ const allEvents = Object.fromEntries(EMAIL_EVENT_KINDS.map((k) => [k, true]));
  * an `account_id` column, or one with a foreign key to the accounts or such a table, at any depth.
  */
 function ownedTables(db: Database.Database): Map<string, string> {
-  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'").all() as { name: string }[])
-    .map((r) => r.name)
-    .filter((n) => !n.startsWith('sqlite_') && !/_(config|data|docsize|idx|content)$/.test(n));
   const owned = new Map<string, string>([['accounts', 'id = ?']]);
-  for (const t of tables) {
+  for (const t of storeTables(db)) {
     const cols = db.prepare(`SELECT name FROM pragma_table_info('${t}')`).all() as { name: string }[];
     if (t !== 'accounts' && cols.some((c) => c.name === 'account_id')) owned.set(t, 'account_id = ?');
   }
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const t of tables.filter((n) => !owned.has(n))) {
-      const fks = db.prepare(`SELECT "table" AS parent, "from", "to" FROM pragma_foreign_key_list('${t}')`).all() as {
-        parent: string;
-        from: string;
-        to: string;
-      }[];
-      const fk = fks.find((k) => owned.has(k.parent));
-      if (fk) {
-        owned.set(t, `${fk.from} IN (SELECT ${fk.to} FROM ${fk.parent} WHERE ${owned.get(fk.parent)})`);
-        grew = true;
-      }
-    }
-  }
-  return owned;
+  return withForeignKeyTables(db, owned);
 }
 
 function countsOf(db: Database.Database, owned: Map<string, string>, accountId: string): Record<string, number> {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { closedAfterEachTest } from '../helpers/deliveries';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
+import { withForeignKeyTables } from '../helpers/owned-tables';
 
 let emu: TestEmulator | undefined;
 const { receiver } = closedAfterEachTest(async () => {
@@ -18,26 +19,7 @@ const { receiver } = closedAfterEachTest(async () => {
  * rows of the copies in `@ids` (a JSON list of their ids).
  */
 function copyTables(db: Database.Database): Map<string, string> {
-  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'").all() as { name: string }[])
-    .map((r) => r.name)
-    .filter((n) => !n.startsWith('sqlite_') && !/_(config|data|docsize|idx|content)$/.test(n));
-  const owned = new Map<string, string>([['messages', 'id IN (SELECT value FROM json_each(@ids))']]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const t of tables.filter((n) => !owned.has(n))) {
-      const fks = db.prepare(`SELECT "table" AS parent, "from", "to" FROM pragma_foreign_key_list('${t}')`).all() as {
-        parent: string;
-        from: string;
-        to: string;
-      }[];
-      const fk = fks.find((k) => owned.has(k.parent));
-      if (fk) {
-        owned.set(t, `${fk.from} IN (SELECT ${fk.to} FROM ${fk.parent} WHERE ${owned.get(fk.parent)})`);
-        grew = true;
-      }
-    }
-  }
-  return owned;
+  return withForeignKeyTables(db, new Map([['messages', 'id IN (SELECT value FROM json_each(@ids))']]));
 }
 
 describe('retention (--max-messages)', () => {
