@@ -14,3 +14,10 @@ WHEN EXISTS (SELECT 1 FROM send_warnings WHERE ref_id = old.ref_id)
 BEGIN
   DELETE FROM send_warnings WHERE ref_id = old.ref_id AND NOT EXISTS (SELECT 1 FROM messages WHERE ref_id = old.ref_id);
 END;
+
+-- The inbound guide's rule that decided each inbound email (services/inbound/inbound-rules.ts), by its
+-- name, and the mail it refused: a refused recipient gets a row too, with why (`refused`, starting with
+-- the rule's name), no delivery and no bytes (refused mail is not kept). Rows stored before this
+-- migration have no rule (NULL).
+ALTER TABLE inbound_messages ADD COLUMN rule TEXT;
+ALTER TABLE inbound_messages ADD COLUMN refused TEXT;  -- NULL: accepted and posted
