@@ -2,6 +2,7 @@ import type { ScenarioRun } from './scenario/report';
 import type { CatcherRequest } from './schemas/catchers';
 import type { AttemptRecord, DeliverySummary } from './schemas/dispatch';
 import type { AccountRecord, StoreSpace } from './schemas/emulator';
+import type { InboundMessageRecord } from './schemas/inbound';
 import type { ImapMessageSummary } from './schemas/mailers';
 import type { MessageSummary } from './schemas/messages';
 import type { PrunedTotals } from './schemas/store';
@@ -33,6 +34,8 @@ export interface LiveEventMap {
   };
   /** A mailer was added, changed or deleted (`status: "deleted"`), or its connection status changed. */
   'mailer.updated': { mailer_id: string; account_id: string; config_type: string; status: string; last_error: string | null };
+  /** Inbound routing accepted (and is posting) or refused a routed recipient's mail; the record is in the store. */
+  'inbound.message': InboundMessageRecord;
   /** The IMAP connector took a message from an inbox (it is in the store). */
   'imap.message': ImapMessageSummary;
   /** The disk of the data directory was found full, or has room again. */
@@ -59,6 +62,7 @@ export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
   'message.created',
   'message.updated',
   'mailer.updated',
+  'inbound.message',
   'imap.message',
   'store.changed',
   'store.pruned',

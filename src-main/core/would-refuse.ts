@@ -62,9 +62,21 @@ export function sendWouldRefuse(body: SendEmailBody, senderVerified: boolean): W
 
 /** An SMTP configuration (basic login) without the username and password the guide marks required. */
 export function smtpConfigWouldRefuse(body: ConfigureMailerBody): WouldRefuse[] {
-  if (body.connection_type !== 'basic') return [];
+  return smtpCredentialsWouldRefuse({
+    connection_type: body.connection_type,
+    username: Boolean(body.config.username),
+    password: Boolean(body.config.password),
+  });
+}
+
+/**
+ * The same rule of an SMTP configuration as it stands (created, or updated since): what of its login
+ * is missing. The control API's mailer and the Mailers screen say it until an update gives both.
+ */
+export function smtpCredentialsWouldRefuse(c: { connection_type: string; username: boolean; password: boolean }): WouldRefuse[] {
+  if (c.connection_type !== 'basic') return [];
   return (['username', 'password'] as const)
-    .filter((f) => !body.config[f])
+    .filter((f) => !c[f])
     .map((f) => ({
       rule: 'smtp-without-credentials' as const,
       found: `config.${f} is missing`,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common';
+import { pageSizeParam, Timestamp } from './common';
 import { DomainName } from './domains';
 import { EmailAddress, EmailAttachment, EmailRecipient } from './email';
 import { WebhookHeaders, WebhookMethod, WebhookUrl } from './webhooks';
@@ -194,3 +194,39 @@ export const SimulateInboundResult = z.object({
   ),
 });
 export type SimulateInboundResult = z.infer<typeof SimulateInboundResult>;
+
+/**
+ * An inbound email for one recipient of a routed domain, as the control API lists it: accepted (and
+ * posted by `delivery_id`) or refused, with the inbound guide's rule that decided (docs/inbound.md).
+ */
+export const InboundMessageRecord = z
+  .object({
+    ref_id: z.string(),
+    account_id: z.string(),
+    /** The recipient, as its route reads it: the registered username (or the local part) at the routed domain. */
+    recipient: z.string(),
+    domain: z.string(),
+    username: z.string(),
+    source: z.enum(['smtp', 'api']),
+    from_email: z.string(),
+    subject: z.string(),
+    accepted: z.boolean(),
+    /** The inbound guide's rule that decided, by its name; null for mail stored before Mailyard recorded it. */
+    rule: InboundRule.nullable(),
+    /** Why it was refused (starting with the rule's name); null when it was accepted. */
+    reason: z.string().nullable(),
+    /** The delivery that posts it to its route; null when refused. */
+    delivery_id: z.string().nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'InboundMessageRecord' });
+export type InboundMessageRecord = z.infer<typeof InboundMessageRecord>;
+
+export const ListInboundMessagesQuery = z.strictObject({
+  /** One inbound email by its ref_id (an INBOUND delivery's). */
+  ref_id: z.string().max(64).optional(),
+  account_id: z.string().max(64).optional(),
+  limit: pageSizeParam(500, 50),
+});
+
+export const InboundMessageList = z.object({ messages: z.array(InboundMessageRecord) });

@@ -137,6 +137,18 @@ export const MailerRecord = z
   .meta({ id: 'MailerRecord' });
 export type MailerRecord = z.infer<typeof MailerRecord>;
 
+/** A mailer as the control API lists it (never a `/v1` answer, which keeps the service's fields). */
+export const EmulatorMailerRecord = MailerRecord.extend({
+  account_id: z.string(),
+  /**
+   * What the real service would refuse in the configuration as it stands (docs/warnings.md), each
+   * starting with its rule's name: an SMTP one with a basic login but no username or password. Empty
+   * when nothing; an update that gives what was missing clears it.
+   */
+  warnings: z.array(z.string()),
+});
+export type EmulatorMailerRecord = z.infer<typeof EmulatorMailerRecord>;
+
 /** `POST /emulator/mailers/{mailer_id}/test`: a real connection and login. */
 export const MailerTestResult = z.object({
   ok: z.boolean(),

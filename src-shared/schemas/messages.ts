@@ -108,6 +108,12 @@ export const MessageDetail = MessageSummary.extend({
   /** The recipient's entry on the account's suppression list now; null when it is not suppressed. */
   suppression: Suppression.nullable(),
   /**
+   * What the real service would have refused in the send this copy is of, which Mailyard took (docs/warnings.md):
+   * the send's `X-Mailyard-Warning` words, each starting with its rule's name. The same on every copy of the
+   * send; empty when there was nothing (and for mail taken over SMTP).
+   */
+  warnings: z.array(z.string()),
+  /**
    * What firing each email event kind at this copy with no field overrides would do: the rule the
    * emulator applies, so a client never keeps its own copy of it. Nothing is fired or written.
    */

@@ -127,6 +127,7 @@ async function openStore(size: number): Promise<Store> {
       throw new Error('the search benchmark reads no message detail');
     },
     suppression: () => null,
+    warnings: () => [],
   });
   const people = Math.max(1, Math.floor(size / 10));
   // As the UI asks: the first page and the count.

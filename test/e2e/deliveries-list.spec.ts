@@ -1,4 +1,4 @@
-import { expect, registerWebhook, test, watchErrors } from './fixtures';
+import { api, expect, registerWebhook, test, watchErrors } from './fixtures';
 
 // A failed attempt is retried in an hour: the delivery stays failing (pending after a failed attempt).
 test.use({ serveArgs: ['--retry-schedule', '1h'] });
@@ -88,5 +88,40 @@ test('deliveries list: event, recipient, subject and URL on each row, a count, a
   await expect(rows).toHaveCount(1);
   await page.getByLabel('Delivery status').selectOption('');
   await expect(rows).toHaveCount(3);
+  expect(errors).toEqual([]);
+});
+
+test('the inbound mail view: each recipient accepted or refused by the inbound guide’s rule, a post linking to its delivery, which names the rule', async ({
+  served,
+  receiver,
+  page,
+}) => {
+  const errors = watchErrors(page);
+  await api(page, served, 'POST', '/v1/inbound/domain', { domain: 'in.example.com', url: receiver.url, method: 'POST' });
+  await api(page, served, 'POST', '/v1/inbound/username', { domain: 'in.example.com', username: 'support' });
+  await page.goto(`${served.url}/deliveries?view=inbound`);
+  await expect(page.getByTestId('inbound-empty')).toBeVisible();
+  // Shown as routing decides, without a reload.
+  await api(page, served, 'POST', '/emulator/inbound', {
+    from: { email: 'cust@example.org' },
+    to: ['support@in.example.com', 'nobody@in.example.com'],
+    subject: 'Where is my order?',
+    text: 'Hello',
+  });
+  const rows = page.getByTestId('inbound-message');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText('nobody@in.example.com');
+  await expect(rows.nth(0).getByTestId('inbound-rule')).toHaveText("refused by Reject (the inbound guide's rule 4 of 4)");
+  await expect(rows.nth(0)).toContainText('Reject (default): nobody is not a username of in.example.com');
+  await expect(rows.nth(1).getByTestId('inbound-rule')).toHaveText("accepted by Username Match (the inbound guide's rule 3 of 4)");
+  await page.getByTestId('inbound-list').screenshot({ path: test.info().outputPath('inbound-mail.png') });
+
+  await rows.nth(1).getByRole('link', { name: 'its post to the route' }).click();
+  await expect(page.getByTestId('delivery-detail').getByTestId('delivery-inbound')).toContainText('accepted by Username Match');
+  await expect(page.getByTestId('delivery-detail').getByTestId('delivery-inbound')).toContainText('to support@in.example.com');
+  await page
+    .getByTestId('delivery-detail')
+    .locator('.facts')
+    .screenshot({ path: test.info().outputPath('inbound-delivery-rule.png') });
   expect(errors).toEqual([]);
 });

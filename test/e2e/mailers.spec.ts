@@ -55,6 +55,15 @@ test('the Mailers screen adds an SMTP mailer only after a real login (a refusal 
       { method: 'PLAIN', user: 'ui-user', ok: true, secure: false },
     ]);
 
+    // Its password removed: the real service requires one, and the row says so until an update gives it back.
+    await expect(row.getByTestId('mailer-warnings')).toHaveCount(0);
+    const mailers = (await api(page, served, 'GET', '/emulator/mailers')).data as Array<{ mailer_id: string; name: string }>;
+    await api(page, served, 'PUT', '/v1/smtp', { mailer_id: mailers.find((m) => m.name === 'Local relay')!.mailer_id, config: { password: null } });
+    await expect(row.getByTestId('mailer-warnings')).toContainText(
+      'smtp-without-credentials: config.password is missing; the real service answers 400 config.password is required',
+    );
+    await row.screenshot({ path: test.info().outputPath('mailer-would-refuse.png') });
+
     page.once('dialog', (d) => void d.accept());
     await row.getByRole('button', { name: 'Delete' }).click();
     await expect(page.getByText('No mailers yet.')).toBeVisible();

@@ -105,6 +105,9 @@ test('a send to two recipients answers one ref_id and lists its two copies; each
   await expect(page.getByTestId('message-id')).toHaveText(copies[1]!.id);
   await expect(page.getByTestId('message-status')).toHaveText('failed');
   await expect(page.getByTestId('message-failed-reason')).toContainText('suppress');
+  // What the real service would refuse is stored with the send: its copy says it too, in the same words.
+  await expect(page.getByTestId('message-warnings')).toContainText(/unverified-sender: \S+ is not a verified domain of this account/);
+  await page.getByTestId('message-warnings').screenshot({ path: test.info().outputPath('message-would-refuse.png') });
   const siblings = page.getByTestId('message-siblings');
   await expect(siblings).toContainText('Other recipients of this send (1)');
   await siblings.getByRole('link', { name: 'ann@example.com' }).click();

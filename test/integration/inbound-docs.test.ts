@@ -155,6 +155,41 @@ function docExample(marker: string): unknown {
   return JSON.parse(block[1]!);
 }
 
+describe('each inbound email is kept with the rule that decided it, a refused one too (GET /emulator/inbound/messages)', () => {
+  it('lists SMTP and simulated mail, accepted with its delivery and refused with why, newest first; one by its ref_id', async () => {
+    await emu.service.configureInboundRouting({ domain: 'in.example.com', url: wild.url, method: 'POST' });
+    await emu.service.createInboundUsername({ domain: 'in.example.com', username: 'support' });
+    await emu.service.configureInboundRouting({ domain: 'any.example.com', url: exact.url, method: 'POST', wildcard: true });
+
+    const both = await sendSmtp({ from: 'cust@example.org', to: ['support@in.example.com', 'nobody@in.example.com'], subject: 'both' });
+    expect(both.ok, both.response).toBe(true);
+    const alone = await sendSmtp({ to: 'lost@in.example.com', subject: 'lost' });
+    expect(alone.response).toMatch(/^550 /);
+    const [simulated] = await simulate(['whoever@any.example.com'], { subject: 'simulated' });
+
+    const listed = (await emu.control.listInboundMessages({})).data.messages;
+    expect(listed.map((m) => [m.recipient, m.source, m.subject, m.accepted, m.rule])).toEqual([
+      ['whoever@any.example.com', 'api', 'simulated', true, 'Wildcard Domain'],
+      ['lost@in.example.com', 'smtp', 'lost', false, 'Reject'],
+      ['nobody@in.example.com', 'smtp', 'both', false, 'Reject'],
+      ['support@in.example.com', 'smtp', 'both', true, 'Username Match'],
+    ]);
+    const [wildcard, lost, nobody, support] = listed;
+    // A refused one: why, as the SMTP reply said it, and no delivery.
+    expect(lost!.reason).toMatch(/^Reject \(default\): lost is not a username of in\.example\.com/);
+    expect(alone.response).toContain(lost!.reason);
+    expect(nobody).toMatchObject({ from_email: 'cust@example.org', delivery_id: null });
+    // An accepted one: the delivery that posts it, whose ref_id is the record's.
+    expect(support!.reason).toBeNull();
+    const deliveries = (await emu.request('GET', '/emulator/deliveries?category=INBOUND')).json.data.deliveries as Array<{ id: string; ref_id: string }>;
+    expect(deliveries.find((d) => d.id === support!.delivery_id)?.ref_id).toBe(support!.ref_id);
+    expect(wildcard).toMatchObject({ ref_id: simulated.ref_id, delivery_id: simulated.delivery_id });
+
+    expect((await emu.control.listInboundMessages({ ref_id: support!.ref_id })).data.messages).toEqual([support]);
+    expect((await emu.control.listInboundMessages({ limit: '1' } as never)).data.messages).toEqual([wildcard]);
+  });
+});
+
 describe("the inbound guide's example", () => {
   it('the simulated inbound email posted exactly as the guide shows it is routed, its attachment with the type given', async () => {
     await emu.service.configureInboundRouting({ domain: 'in.example.com', url: exact.url, method: 'POST' });

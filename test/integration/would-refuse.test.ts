@@ -3,7 +3,10 @@
  * is answered 200 with `X-Mailyard-Warning` naming the rule and the service's answer; with
  * `--strict-requests`, the service's refusal.
  */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../../src-main/core/store/database';
 import { ApiError, startMailyard } from '../../src-main/testing/index';
 import { ServiceClient } from '../../src-shared/clients';
 import { parseWarningHeader } from '../../src-shared/http-client';
@@ -105,6 +108,76 @@ describe('by default: taken, with a warning naming the rule and the service’s 
     await client.sendEmail(send({ subject: ' ', from: { email: 'x@elsewhere.example' }, attachments: [{ filename: 'a', content: 'aGk=' }] }) as never);
     expect(heard).toHaveLength(1);
     expect(heard[0]!.map((w) => w.slice(0, w.indexOf(':')))).toEqual(['unverified-sender', 'empty-subject', 'attachment-without-type']);
+  });
+});
+
+describe('stored with what they concern: a send’s on each of its copies, a mailer’s while it lasts', () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startEmulator();
+    await verifiedDomain(emu);
+  });
+  afterAll(async () => {
+    await emu.cleanup();
+  });
+
+  const copiesOf = async (refId: string) => (await emu.control.listMessages({ q: refId })).data.messages;
+
+  it('every copy of a send shows the words its answer said; a send without any shows none; /v1 answers keep their fields; the last copy deleted takes them', async () => {
+    const res = await emu.request('POST', '/v1/email/send', {
+      body: send({ from: { email: 'app@unverified.example' }, subject: '', to: [{ email: 'ann@example.org' }, { email: 'bob@example.org' }] }),
+    });
+    expect(res.status, res.text).toBe(200);
+    const said = parseWarningHeader(String(res.headers['x-mailyard-warning']));
+    expect(said.map((w) => w.slice(0, w.indexOf(':')))).toEqual(['unverified-sender', 'empty-subject']);
+    const copies = await copiesOf(res.json.ref_id);
+    expect(copies).toHaveLength(2);
+    for (const copy of copies) expect((await emu.control.getMessage(copy.id)).data.warnings).toEqual(said);
+
+    const clean = await emu.request('POST', '/v1/email/send', { body: send() });
+    expect(clean.headers).not.toHaveProperty('x-mailyard-warning');
+    const [cleanCopy] = await copiesOf(clean.json.ref_id);
+    expect((await emu.control.getMessage(cleanCopy!.id)).data.warnings).toEqual([]);
+
+    // The service's logs answer its documented fields only.
+    const logs = await emu.request('GET', `/v1/email/logs?ref_id=${res.json.ref_id}`);
+    expect(logs.status, logs.text).toBe(200);
+    expect(logs.text).not.toContain('warning');
+
+    const db = new Database(join(emu.dataDir, DATABASE_FILE), { readonly: true });
+    try {
+      const stored = () => (db.prepare('SELECT COUNT(*) AS n FROM send_warnings WHERE ref_id = ?').get(res.json.ref_id) as { n: number }).n;
+      await emu.control.deleteMessage(copies[0]!.id);
+      expect((await emu.control.getMessage(copies[1]!.id)).data.warnings).toEqual(said);
+      expect(stored()).toBe(1);
+      await emu.control.deleteMessage(copies[1]!.id);
+      expect(stored()).toBe(0);
+      // Only sends with warnings have a row.
+      expect((db.prepare('SELECT COUNT(*) AS n FROM send_warnings').get() as { n: number }).n).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('an SMTP mailer without a username and password says so in the control API until an update gives them; its /v1 record never does', async () => {
+    const created = await emu.request('POST', '/v1/smtpbasic/verify', { body: smtpConfig(emu.handle.ports.smtp!) });
+    expect(created.status, created.text).toBe(200);
+    const said = parseWarningHeader(String(created.headers['x-mailyard-warning']));
+    const id: string = created.json.data.mailer_id;
+    expect(created.json.data).not.toHaveProperty('warnings');
+    const listed = async () => (await emu.control.listEmulatorMailers()).data.find((m) => m.mailer_id === id)!.warnings;
+    expect(await listed()).toEqual(said);
+    expect(said).toEqual([
+      'smtp-without-credentials: config.username is missing; the real service answers 400 config.username is required',
+      'smtp-without-credentials: config.password is missing; the real service answers 400 config.password is required',
+    ]);
+
+    await emu.service.updateSMTP({ mailer_id: id, config: { username: 'relay-user' } } as never);
+    expect(await listed()).toEqual([said[1]]);
+    const got = await emu.request('GET', `/v1/smtp/${id}`);
+    expect(got.json.data).not.toHaveProperty('warnings');
+    await emu.service.updateSMTP({ mailer_id: id, config: { password: 'relay-pass' } } as never);
+    expect(await listed()).toEqual([]);
   });
 });
 

@@ -34,11 +34,21 @@ export interface InboundMessageRow {
   source: 'smtp' | 'api';
   from_email: string;
   subject: string;
+  /** As it came; empty for refused mail, which is not kept. */
   raw: Buffer;
   delivery_id: string | null;
   created_ms: number;
   created_at: string;
+  /** The inbound guide's rule that decided it (migration 0039); null for mail stored before. */
+  rule: string | null;
+  /** Why it was refused (starting with the rule's name); null when it was accepted and posted. */
+  refused: string | null;
 }
+
+/** An inbound email as the lists show it: its row without its bytes. */
+export type InboundMessageListRow = Omit<InboundMessageRow, 'raw' | 'created_ms'>;
+
+const LIST_COLUMNS = 'ref_id, account_id, domain, username, source, from_email, subject, delivery_id, created_at, rule, refused';
 
 type DomainSettings = Pick<InboundDomainRow, 'id' | 'url' | 'method' | 'headers' | 'wildcard' | 'strict_replies' | 'updated_at'>;
 
@@ -75,10 +85,16 @@ export class InboundRepo {
         'UPDATE inbound_usernames SET url = @url, method = @method, headers = @headers, updated_at = @updated_at WHERE id = @id',
       ),
       insertMessage: db.prepare<[InboundMessageRow]>(
-        `INSERT INTO inbound_messages (ref_id, account_id, domain, username, source, from_email, subject, raw, delivery_id, created_ms, created_at)
-         VALUES (@ref_id, @account_id, @domain, @username, @source, @from_email, @subject, @raw, @delivery_id, @created_ms, @created_at)`,
+        `INSERT INTO inbound_messages (ref_id, account_id, domain, username, source, from_email, subject, raw, delivery_id, created_ms, created_at, rule, refused)
+         VALUES (@ref_id, @account_id, @domain, @username, @source, @from_email, @subject, @raw, @delivery_id, @created_ms, @created_at, @rule, @refused)`,
       ),
       message: db.prepare<[string], InboundMessageRow>('SELECT * FROM inbound_messages WHERE ref_id = ?'),
+      // Newest first (ref_ids are ULIDs in the order mail came): every account's, one account's (its index), one by its key.
+      list: db.prepare<[number], InboundMessageListRow>(`SELECT ${LIST_COLUMNS} FROM inbound_messages ORDER BY ref_id DESC LIMIT ?`),
+      listOf: db.prepare<[string, number], InboundMessageListRow>(
+        `SELECT ${LIST_COLUMNS} FROM inbound_messages WHERE account_id = ? ORDER BY ref_id DESC LIMIT ?`,
+      ),
+      listed: db.prepare<[string], InboundMessageListRow>(`SELECT ${LIST_COLUMNS} FROM inbound_messages WHERE ref_id = ?`),
     };
   }
 
@@ -142,5 +158,12 @@ export class InboundRepo {
 
   message(refId: string): InboundMessageRow | undefined {
     return this.stmts.message.get(refId);
+  }
+
+  /** Inbound mail, accepted and refused, newest first: `limit` at most, of one account or one ref_id when given. */
+  list(filter: { refId?: string; accountId?: string; limit: number }): InboundMessageListRow[] {
+    if (filter.refId !== undefined)
+      return this.stmts.listed.all(filter.refId).filter((r) => filter.accountId === undefined || r.account_id === filter.accountId);
+    return filter.accountId === undefined ? this.stmts.list.all(filter.limit) : this.stmts.listOf.all(filter.accountId, filter.limit);
   }
 }

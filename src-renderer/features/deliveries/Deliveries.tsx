@@ -13,6 +13,7 @@ import { type DeliveryFilters, NO_FILTERS, useDeliveries } from '../../stores/de
 import './deliveries.css';
 import { DeliveryDetailPane } from './DeliveryDetail';
 import { Endpoints, ViewTabs } from './Endpoints';
+import { InboundMail } from './InboundMail';
 
 const ROW_HEIGHT = 56;
 
@@ -163,9 +164,10 @@ function Filters() {
 const getKey = (d: DeliverySummary) => d.id;
 const renderRow = (d: DeliverySummary) => <Row d={d} />;
 
-/** Every webhook request the dispatcher made or will make: live, with each attempt's request and response. */
+/** Every webhook request the dispatcher made or will make: live, with each attempt's request and response; and the inbound mail behind the inbound posts. */
 export function Deliveries() {
-  return useSearchParam('view') === 'endpoints' ? <Endpoints /> : <DeliveryList />;
+  const view = useSearchParam('view');
+  return view === 'endpoints' ? <Endpoints /> : view === 'inbound' ? <InboundMail /> : <DeliveryList />;
 }
 
 /** A link's filters (`/deliveries?status=failed`, `?target_id=...&status=failing`, `?q=ann@example.com`); null when it gives none. */

@@ -16,6 +16,7 @@ import { useClockOffset } from '../../stores/clock-store';
 import { useDeliveries } from '../../stores/deliveries-store';
 import { ConfirmDialog } from '../messages/ConfirmDialog';
 import { EditResend } from './EditResend';
+import { InboundRuleFact } from './InboundRuleFact';
 import { DeliveryPayload, RequestBodyView, ResponseTruncatedNote } from './PayloadView';
 
 /** The recipient an email event's payload is about (`recipient.email`, in either body shape), when it names one. */
@@ -201,6 +202,7 @@ export function DeliveryDetailPane({ d }: { d: Detail }) {
               </dd>
             </>
           )}
+          {d.ref_id && d.category === 'INBOUND' && <InboundRuleFact refId={d.ref_id} />}
           <dt>Attempts</dt>
           <dd data-testid="delivery-attempts">{d.attempts}</dd>
           <dt>Created</dt>

@@ -23,8 +23,8 @@ function ScreenLink(p: { to: string; className?: string; title?: string; current
   );
 }
 
-/** The screen's two views: every delivery, or one row per endpoint. */
-export function ViewTabs({ view }: { view: 'list' | 'endpoints' }) {
+/** The screen's views: every delivery, one row per endpoint, or the inbound mail routing accepted or refused. */
+export function ViewTabs({ view }: { view: 'list' | 'endpoints' | 'inbound' }) {
   return (
     <nav className="tabs delivery-views" aria-label="Webhook deliveries views">
       <ScreenLink to="/deliveries" className={`tab${view === 'list' ? ' on' : ''}`} current={view === 'list'}>
@@ -32,6 +32,9 @@ export function ViewTabs({ view }: { view: 'list' | 'endpoints' }) {
       </ScreenLink>
       <ScreenLink to="/deliveries?view=endpoints" className={`tab${view === 'endpoints' ? ' on' : ''}`} current={view === 'endpoints'}>
         By endpoint
+      </ScreenLink>
+      <ScreenLink to="/deliveries?view=inbound" className={`tab${view === 'inbound' ? ' on' : ''}`} current={view === 'inbound'}>
+        Inbound mail
       </ScreenLink>
     </nav>
   );

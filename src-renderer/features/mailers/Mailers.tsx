@@ -1,15 +1,16 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { AccountRecord } from '../../../src-shared/schemas/emulator';
-import type { MailerRecord } from '../../../src-shared/schemas/mailers';
+import type { EmulatorMailerRecord } from '../../../src-shared/schemas/mailers';
 import { control, describeError, serviceAs } from '../../api/clients';
 import { live } from '../../api/live';
 import { useRun } from '../../api/use-run';
 import { useChosenAccount } from '../../components/AccountSelect';
+import { WouldRefuse } from '../../components/WouldRefuse';
 import { useOverview } from '../../stores/overview-store';
 import { AddMailer } from './AddMailer';
 import { ImapMessages } from './ImapMessages';
 
-type Mailer = MailerRecord & { account_id: string };
+type Mailer = EmulatorMailerRecord;
 
 const STATUS_TONE: Record<string, string> = { connected: 'ok', ok: 'ok', connecting: 'wait', untested: 'muted', error: 'bad' };
 
@@ -44,6 +45,7 @@ function MailerRow({ mailer, account, onChanged }: { mailer: Mailer; account: Ac
             {mailer.config.has_password ? ' · password stored' : ''}
             {mailer.oauth?.has_token ? ` · OAuth token (${mailer.oauth_active ? 'on' : 'off'})` : ''}
           </div>
+          <WouldRefuse warnings={mailer.warnings} taken="saved it" what="this configuration" testId="mailer-warnings" />
         </td>
         <td>
           <span className={`pill tone-${STATUS_TONE[mailer.status] ?? 'muted'}`} data-testid="mailer-status">

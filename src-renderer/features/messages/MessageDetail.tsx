@@ -7,6 +7,7 @@ import { Link } from '../../components/Link';
 import { formatSize } from '../../components/size';
 import { Tabs } from '../../components/Tabs';
 import { Time } from '../../components/Time';
+import { WouldRefuse } from '../../components/WouldRefuse';
 import { navigate } from '../../router';
 import { useAccountName } from '../../stores/account-name';
 import { useMessages } from '../../stores/messages-store';
@@ -119,6 +120,8 @@ export function MessageDetailPane({ d }: { d: Detail }) {
             <code data-testid="message-id">{d.id}</code> <CopyButton text={d.id} label="Copy id" />
           </dd>
         </dl>
+        {/* Stored with the send: every copy of it says the same. */}
+        <WouldRefuse warnings={d.warnings} taken="sent it" what="this send" testId="message-warnings" />
         <Siblings d={d} />
         {/* The actions flow as one wrapping row: the head stays short and the preview keeps the room. */}
         <div className="toolbar detail-actions">

@@ -7,8 +7,8 @@ import { CopyButton } from '../../components/CopyButton';
 import { JsonView } from '../../components/JsonView';
 import { Link } from '../../components/Link';
 import { sendPath } from '../../components/SendLink';
+import { WouldRefuse } from '../../components/WouldRefuse';
 import { IgnoredFields } from './IgnoredFields';
-import { WouldRefuse } from './WouldRefuse';
 
 /** The copies the answer lists; the rest are one link away (the list filtered to the send). */
 const SHOWN = 100;
@@ -66,7 +66,7 @@ export function SendAnswer({ refId, body, ignored, warnings }: { refId: string; 
         <span className="muted small">one for the whole send: every recipient's log entry and event carries it</span>
       </p>
       <IgnoredFields paths={ignored} />
-      <WouldRefuse warnings={warnings} />
+      <WouldRefuse warnings={warnings} taken="sent it" what="this request" testId="send-warnings" />
       {error && <p className="error small">{error}</p>}
       {copies && (
         <>

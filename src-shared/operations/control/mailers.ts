@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dataResponse } from '../../schemas/common';
-import { ImapMessagePage, ListImapMessagesQuery, MailerIdParams, MailerRecord, MailerTestResult } from '../../schemas/mailers';
+import { EmulatorMailerRecord, ImapMessagePage, ListImapMessagesQuery, MailerIdParams, MailerTestResult } from '../../schemas/mailers';
 import { ImapMessageRefParams } from '../../schemas/messages';
 import { defineOperations, defineRoutes } from '../operation';
 
@@ -12,7 +12,7 @@ export const controlMailerOperations = defineOperations({
     summary: "Every account's SMTP and IMAP configurations with their live status",
     tag: 'Mailers',
     auth: 'none',
-    response: dataResponse(z.array(MailerRecord.extend({ account_id: z.string() }))),
+    response: dataResponse(z.array(EmulatorMailerRecord)),
   },
   testMailer: {
     method: 'POST',

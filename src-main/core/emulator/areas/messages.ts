@@ -35,7 +35,7 @@ export function buildMessages(
     suppressions,
   }: Pick<EventsArea, 'messagesRepo' | 'simulationRepo' | 'simulator' | 'rules' | 'emailEvents' | 'suppressions'>,
   { mailersRepo, relay }: Pick<MailersArea, 'mailersRepo' | 'relay'>,
-  { email, mailThread, flags }: Pick<SendingArea, 'email' | 'mailThread' | 'flags'>,
+  { email, mailThread, flags, sendWarnings }: Pick<SendingArea, 'email' | 'mailThread' | 'flags' | 'sendWarnings'>,
   sent: AfterCommit<EmailCommitEvents>,
 ) {
   const { db, config, clock, live, logger, accounts } = f;
@@ -61,6 +61,7 @@ export function buildMessages(
     waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
     fireOutcomes: (row) => emailEvents.outcomesOf(factsOf(row)),
     suppression: (accountId, address) => suppressions.entry(accountId, address),
+    warnings: (refId) => sendWarnings.of(refId),
   });
   // New copies: the UI's live list, then the spam filter's score.
   sent.on('message.created', (rows) => {

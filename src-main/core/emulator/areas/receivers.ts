@@ -15,7 +15,14 @@ export function buildReceivers(f: AreaFoundations) {
     onChanged: (webhookId, deleted) => (deleted ? dispatcher.cancelTarget(WEBHOOK_TARGET, webhookId) : dispatcher.targetChanged(WEBHOOK_TARGET, webhookId)),
   });
   const inboundRepo = new InboundRepo(f.db);
-  const inbound = new InboundService({ repo: inboundRepo, clock, dispatcher, checkUrl: (url, path) => checkUrl(urlPolicy, url, path) });
+  const inbound = new InboundService({
+    repo: inboundRepo,
+    clock,
+    dispatcher,
+    checkUrl: (url, path) => checkUrl(urlPolicy, url, path),
+    // Each inbound email accepted or refused, for the Deliveries screen's inbound view.
+    announce: (message) => f.live.emit('inbound.message', message),
+  });
   return { webhooks, inboundRepo, inbound };
 }
 

@@ -9,6 +9,7 @@ import { mailWork } from '../../services/mail-thread/mail-thread';
 import { OFFLINE_SMTP } from '../../services/oauth/oauth-config';
 import { DomainsRepo } from '../../store/domains.repo';
 import { MessageFlagsRepo } from '../../store/message-flags.repo';
+import { SendWarningsRepo } from '../../store/send-warnings.repo';
 import { TemplatesRepo } from '../../store/templates.repo';
 import type { EventsArea } from './events';
 import type { AreaFoundations } from './foundations';
@@ -48,8 +49,11 @@ export function buildSending(
   const mailThread = mailWork(f.logger.child({ component: 'mail-thread' }));
   // A message's tags (Mailpit's X-Tags at intake, the UI's), written with the copy.
   const flags = new MessageFlagsRepo(db);
+  // What the real service would have refused in a send, stored with it.
+  const sendWarnings = new SendWarningsRepo(db);
   const email = new EmailService({
     messages: messagesRepo,
+    warnings: sendWarnings,
     tags: flags,
     events: sent,
     compose: mailThread.compose,
@@ -74,7 +78,7 @@ export function buildSending(
     relay,
   });
   const tracking = new TrackingService({ messages: messagesRepo, emailEvents, clock, geoDefault: config.geoDefault });
-  return { domains, templates, mailThread, flags, email, tracking };
+  return { domains, templates, mailThread, flags, sendWarnings, email, tracking };
 }
 
 export type SendingArea = ReturnType<typeof buildSending>;

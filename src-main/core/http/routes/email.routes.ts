@@ -10,8 +10,9 @@ import { ok } from '../respond';
 export function emailHandlers(email: EmailService, templates: TemplatesService, suppressions: SuppressionsService): Handlers<typeof emailOperations> {
   return {
     sendEmail: async ({ body, account, warn }) => {
-      for (const found of sendWouldRefuse(body, email.senderVerified(account.id, body.from.email))) warn(found);
-      return { success: true as const, ...(await email.send(account.id, body)) };
+      // Said in the answer's header, and stored with the send: each copy's detail shows them.
+      const warnings = sendWouldRefuse(body, email.senderVerified(account.id, body.from.email)).map(warn);
+      return { success: true as const, ...(await email.send(account.id, body, warnings)) };
     },
     getEmailLogs: ({ query, account, request, warn }) => {
       // The query as sent: the parsed one has its dates completed.

@@ -27,5 +27,7 @@ export function inboundHandlers(inbound: InboundService): Handlers<typeof inboun
 export function inboundControlHandlers(inbound: InboundService, accounts: AccountsService): Handlers<typeof controlInboundOperations> {
   return {
     simulateInbound: async ({ body }) => ok('Inbound email routed', await inbound.simulate(accounts.accountIdOr404(body.account_id), body)),
+    listInboundMessages: ({ query }) =>
+      ok('Inbound messages retrieved successfully', { messages: inbound.messages({ refId: query.ref_id, accountId: query.account_id, limit: query.limit }) }),
   };
 }

@@ -6,6 +6,7 @@ import { monotonicUlids } from '../../ids';
 import { patchedLength } from '../../store/byte-patch';
 import type { MessageFlagsRepo } from '../../store/message-flags.repo';
 import type { MessageRow, MessagesRepo } from '../../store/messages.repo';
+import type { SendWarningsRepo } from '../../store/send-warnings.repo';
 import type { SimulationRepo } from '../../store/simulation.repo';
 import type { WriteBatcher } from '../../store/write-batcher';
 import { suppressedReason } from '../events/message-log';
@@ -46,6 +47,8 @@ interface RecordedSend {
   tags?: string[];
   priority: string;
   copies: RecordedCopy[];
+  /** What the real service would have refused in it (X-Mailyard-Warning's words), stored with it; none for most sends. */
+  warnings?: readonly string[];
 }
 
 /** How a send's `mailer_id` and sender are checked, and whether the send is relayed for real. */
@@ -77,6 +80,8 @@ export interface EmailCommitEvents {
 /** What sending and the logs need: the stores, the email events, and the seams to the other services. */
 export interface EmailDeps {
   messages: MessagesRepo;
+  /** A send's warnings, written with its copies (only when it has any). */
+  warnings?: Pick<SendWarningsRepo, 'insert'>;
   /** Tags a copy in the copy's own write (header tags; MessageFlagsRepo). */
   tags?: Pick<MessageFlagsRepo, 'add'>;
   simulation: SimulationRepo;
@@ -118,9 +123,10 @@ export class EmailService {
 
   /**
    * One send: one ref_id, a copy per recipient with the simulation's events scheduled (see
-   * composeCopies for when recipients share one composed message).
+   * composeCopies for when recipients share one composed message). `warnings`: what the real service
+   * would have refused in it (core/would-refuse.ts), stored with the send for each copy's detail.
    */
-  async send(accountId: string, body: SendEmailBody): Promise<{ ref_id: string }> {
+  async send(accountId: string, body: SendEmailBody, warnings: readonly string[] = []): Promise<{ ref_id: string }> {
     const now = this.deps.clock.now();
     const template = body.template_id ? this.deps.template(accountId, body.template_id) : undefined;
     if (body.template_id && !template) {
@@ -166,6 +172,7 @@ export class EmailService {
       customArgs: body.custom_args ?? {},
       priority: String(body.priority ?? 0),
       copies,
+      warnings,
     });
     return { ref_id: refId };
   }
@@ -213,6 +220,7 @@ export class EmailService {
       // The batcher may run this twice (after another write of its group failed): start afresh.
       storedAs.clear();
       rows.length = 0;
+      if (send.warnings !== undefined && send.warnings.length > 0) this.deps.warnings?.insert(send.refId, accountId, send.warnings);
       for (const c of send.copies) {
         const content = c.recipe ?? c.raw;
         let contentId = storedAs.get(content);

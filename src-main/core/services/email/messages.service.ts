@@ -80,6 +80,8 @@ export interface MessagesDeps {
   fireOutcomes: (row: MessageRow) => FireOutcomes;
   /** The address's entry on the account's suppression list now, or null. */
   suppression: (accountId: string, email: string) => Suppression | null;
+  /** What the real service would have refused in the send (its stored X-Mailyard-Warning words), none when nothing. */
+  warnings: (refId: string) => string[];
 }
 
 /** A search's answer may lack copies the index did not hold yet: how many there were, when any. */
@@ -248,6 +250,7 @@ export class MessagesService {
         ? { mailer_id: relay.mailer_id, attempts: relay.attempts, next_attempt_at: isoTimestamp(relay.next_ms), last_reply: relay.last_reply }
         : null,
       suppression: this.deps.suppression(row.account_id, row.recipient_email),
+      warnings: this.deps.warnings(row.ref_id),
       fire_outcomes: this.deps.fireOutcomes(row),
     };
   }

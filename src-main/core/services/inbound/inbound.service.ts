@@ -3,6 +3,7 @@ import type {
   ConfigureInboundDomainBody,
   CreateInboundUsernameBody,
   InboundDomainRecord,
+  InboundMessageRecord,
   InboundRule,
   InboundUsernameRecord,
   SimulateInboundBody,
@@ -15,7 +16,15 @@ import type { DeliveryTarget, Dispatcher } from '../../dispatch/dispatcher';
 import { appError } from '../../error-catalogue';
 import type { InboundDomainRow, InboundRepo, InboundUsernameRow } from '../../store/inbound.repo';
 import { parseDomainName } from '../domains/hostname';
-import { composeInbound, INBOUND_DOMAIN_TARGET, INBOUND_USERNAME_TARGET, InboundPosts, type InboundRoute, type RoutedRecipient } from './inbound-posts';
+import {
+  composeInbound,
+  INBOUND_DOMAIN_TARGET,
+  INBOUND_USERNAME_TARGET,
+  InboundPosts,
+  type InboundRoute,
+  type RoutedRecipient,
+  toInboundMessageRecord,
+} from './inbound-posts';
 import { effectiveTarget, toInboundDomainRecord, toInboundUsernameRecord } from './inbound-records';
 import { repliedCopyKeys } from './inbound-replies';
 import { decideInbound, type InboundDecision } from './inbound-rules';
@@ -39,6 +48,8 @@ export interface InboundDeps {
   dispatcher: Pick<Dispatcher, 'enqueue' | 'targetChanged' | 'cancelTarget'>;
   /** The reachability check of a URL being set (422 when it cannot be connected to). */
   checkUrl: (url: string, path: string) => Promise<void>;
+  /** Announces each inbound email recorded, accepted or refused (the live stream). */
+  announce?: (message: InboundMessageRecord) => void;
 }
 
 /**
@@ -280,16 +291,25 @@ export class InboundService {
     return { recipients: body.to.map((email) => results.get(email)!) };
   }
 
-  /** Posts an inbound email to the route of each recipient the guide's rules accept (see InboundPosts.deliver); names the others. */
+  /**
+   * Posts an inbound email to the route of each recipient the guide's rules accept (see
+   * InboundPosts.deliver) and records the others as refused; each with the rule that decided.
+   */
   async deliver(raw: Buffer, routed: Array<{ email: string; route: InboundRoute }>, source: 'smtp' | 'api'): Promise<InboundOutcome> {
     const accepted: Array<{ email: string; route: InboundRoute; rule: InboundRule }> = [];
-    const refused: InboundRefusal[] = [];
+    const refused: Array<InboundRefusal & { route: InboundRoute }> = [];
     for (const r of routed) {
       const decision = this.decide(raw, r.route);
       if (decision.accepted) accepted.push({ ...r, rule: decision.rule });
-      else refused.push({ email: r.email, rule: decision.rule, reason: decision.reason! });
+      else refused.push({ email: r.email, route: r.route, rule: decision.rule, reason: decision.reason! });
     }
     const posted = await this.posts.deliver(raw, accepted, source);
-    return { posted: posted.map((p, i) => ({ ...p, rule: accepted[i]!.rule })), refused };
+    this.posts.recordRefused(raw, refused, source);
+    return { posted: posted.map((p, i) => ({ ...p, rule: accepted[i]!.rule })), refused: refused.map(({ route: _route, ...r }) => r) };
+  }
+
+  /** Inbound mail, accepted and refused, newest first, each with the rule that decided (`GET /emulator/inbound/messages`). */
+  messages(filter: { refId?: string; accountId?: string; limit: number }): InboundMessageRecord[] {
+    return this.deps.repo.list(filter).map(toInboundMessageRecord);
   }
 }

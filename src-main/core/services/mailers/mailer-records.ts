@@ -1,6 +1,7 @@
 import type { ConfigType, ImapMessageSummary, MailerRecord } from '../../../../src-shared/schemas/mailers';
 import { appError, type ErrorName } from '../../error-catalogue';
 import type { ImapMessageListRow, MailerRow } from '../../store/mailers.repo';
+import { smtpCredentialsWouldRefuse, warningText } from '../../would-refuse';
 import type { StoredToken } from './mailer-credentials';
 
 /** A configuration type as the messages name it. */
@@ -51,6 +52,17 @@ export function toMailerRecord(row: MailerRow): MailerRecord {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/**
+ * What the real service would refuse in a configuration as it is stored (docs/warnings.md), in
+ * X-Mailyard-Warning's words: read from the row, so an update that fixes it clears it.
+ */
+export function mailerWarnings(row: MailerRow): string[] {
+  if (row.config_type !== 'smtp') return [];
+  return smtpCredentialsWouldRefuse({ connection_type: row.connection_type, username: row.username !== '', password: row.password_enc !== null }).map(
+    warningText,
+  );
 }
 
 /** A message taken from an inbox as the control API shows it. */

@@ -2,6 +2,7 @@ import { ulid } from 'ulid';
 import type {
   ConfigType,
   ConfigureMailerBody,
+  EmulatorMailerRecord,
   ImapMessagePage,
   MailerRecord,
   MailerTestResult,
@@ -14,7 +15,7 @@ import type { DeliveryTarget, Dispatcher } from '../../dispatch/dispatcher';
 import { appError } from '../../error-catalogue';
 import type { MailerRow, MailersRepo } from '../../store/mailers.repo';
 import { credentialsOf, type MailerCredentials, type StoredToken } from './mailer-credentials';
-import { type MailerWebhook, mailerNotFound, toImapMessageSummary, toMailerRecord } from './mailer-records';
+import { type MailerWebhook, mailerNotFound, mailerWarnings, toImapMessageSummary, toMailerRecord } from './mailer-records';
 import { checkConfigType, checkMailerRules } from './mailer-rules';
 import type { SecretBox } from './secret-box';
 
@@ -210,8 +211,9 @@ export class MailersService {
     return this.deps.repo.ofAccount(accountId, type).map((r) => this.toRecord(r));
   }
 
-  listAll(): Array<MailerRecord & { account_id: string }> {
-    return this.deps.repo.all().map((r) => ({ ...this.toRecord(r), account_id: r.account_id }));
+  /** Every account's configurations, as the control API lists them: with what the real service would refuse in each. */
+  listAll(): EmulatorMailerRecord[] {
+    return this.deps.repo.all().map((r) => ({ ...this.toRecord(r), account_id: r.account_id, warnings: mailerWarnings(r) }));
   }
 
   delete(accountId: string, pathType: ConfigType, id: string): void {
