@@ -86,3 +86,5 @@ export function buildMessages(
   const chaos = new ChaosService(config.enableChaos);
   return { searchIndexer, spamd, spamFilter, messages, checks, mailpit, chaos };
 }
+
+export type MessagesArea = ReturnType<typeof buildMessages>;
