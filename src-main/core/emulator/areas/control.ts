@@ -31,7 +31,7 @@ export function buildControl(
   { messagesRepo, emailEvents, simulator, rules }: Pick<EventsArea, 'messagesRepo' | 'emailEvents' | 'simulator' | 'rules'>,
   { relay, imap, secretKeys }: Pick<MailersArea, 'relay' | 'imap' | 'secretKeys'>,
   { email, domains }: Pick<SendingArea, 'email' | 'domains'>,
-  { chaos }: Pick<MessagesArea, 'chaos'>,
+  { chaos, intake }: Pick<MessagesArea, 'chaos' | 'intake'>,
 ) {
   const { db, config, clock, live, accounts, dispatcher } = f;
   // The scenario runner is built after the reset (it uses nearly every service); asked only when an account is deleted.
@@ -108,7 +108,7 @@ export function buildControl(
     // Retention: the store held to --max-messages and --max-age (services/retention).
     retention: buildRetention(f),
     mailImport: new MailImport({
-      capture: async (mail) => (await new MailIntake({ email, inbound, tagsPlusAddresses: config.tagsPlusAddresses }).accept(mail)).refIds,
+      capture: async (mail) => (await new MailIntake({ email, inbound, ...intake }).accept(mail)).refIds,
       accountIdOr404: (id) => accounts.accountIdOr404(id),
       maxMessageBytes: config.maxMessageBytes,
     }),
