@@ -92,6 +92,8 @@ describe('tag rules (--tag, --tags-config)', () => {
         to: [{ email: to }],
         subject: `API invoice to ${to}`,
         content: [{ type: 'text/plain', value: 'x' }],
+        // Not read: this emulator has --tags-disable x-tags.
+        headers: { 'X-Tags': 'alpha' },
       } as never);
     await send('bounce-one@example.com');
     expect((await listed()).get('API invoice to bounce-one@example.com')).toEqual(['Bounces', 'Invoice']);

@@ -95,6 +95,12 @@ export function parseTagsDisable(value: string): { xTags: boolean; plusAddresses
   return off;
 }
 
+/** An `X-Tags` header's tags, cleaned (headerTags), title-cased with `--tags-title-case`. */
+export function xTagsOf(value: string, titleCased: boolean): string[] {
+  const tags = headerTags(value);
+  return titleCased ? headerTags(tags.map(titleCase).join(',')) : tags;
+}
+
 /** `--tags-title-case`: each word's first letter upper-cased (a word starts a tag or follows a space, `-` or `@`), the rest as written. */
 export function titleCase(tag: string): string {
   return tag.replace(/(^|[\s\-@])(\p{Ll})/gu, (_, before: string, letter: string) => before + letter.toUpperCase());
