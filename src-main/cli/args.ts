@@ -16,6 +16,8 @@ interface FlagSpec {
   help: string;
   /** Given more than once, each value counts (the environment variable lists them with the path delimiter). */
   multiple?: true;
+  /** With multiple: the environment variable is one value, never split (Mailpit's MP_TAG holds every rule). */
+  envWhole?: true;
 }
 
 /** The flags of `mailyard serve`; each is also `MAILYARD_<FLAG>` in the environment (flags win). */
@@ -81,6 +83,32 @@ export const SERVE_FLAGS: Record<string, FlagSpec> = {
     type: 'boolean',
     key: 'tagsPlusAddresses',
     help: "tag captured mail by its plus-addresses, as Mailpit does: mail to or from user+tag@ gets the tag 'tag' (off by default: the simulator's addresses use + too)",
+  },
+  tag: {
+    type: 'string',
+    key: 'tagRules',
+    value: 'RULE',
+    multiple: true,
+    envWhole: true,
+    help: "a tag rule, as Mailpit's --tag: captured mail the search finds gets the tags, e.g. 'Invoice=subject:invoice'; rules in one value are separated by spaces, a search of several words goes in double quotes (repeat for more)",
+  },
+  'tags-config': {
+    type: 'string',
+    key: 'tagsConfig',
+    value: 'FILE',
+    help: "tag rules from Mailpit's YAML file: filters, each a match (a search) and tags (comma-separated)",
+  },
+  'tags-username': { type: 'boolean', key: 'tagsUsername', help: "tag mail sent with SMTP AUTH with the login's user name, as Mailpit does" },
+  'tags-title-case': {
+    type: 'boolean',
+    key: 'tagsTitleCase',
+    help: "tags from X-Tags and plus-addresses get each word's first letter in upper case, as Mailpit's",
+  },
+  'tags-disable': {
+    type: 'string',
+    key: 'tagsDisable',
+    value: 'LIST',
+    help: "Mailpit's: x-tags (the X-Tags header is not read) and/or plus-addresses (off even with --tags-plus-addresses), comma-separated",
   },
   'retry-schedule': {
     type: 'string',
@@ -178,7 +206,14 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): { config
       raw[spec.key] = values[flag];
       sources[spec.key] = `--${flag}`;
     } else if (fromEnv !== undefined) {
-      raw[spec.key] = spec.type === 'boolean' ? parseBoolean(fromEnv, envName(flag)) : spec.multiple ? fromEnv.split(delimiter).filter(Boolean) : fromEnv;
+      raw[spec.key] =
+        spec.type === 'boolean'
+          ? parseBoolean(fromEnv, envName(flag))
+          : spec.multiple
+            ? spec.envWhole
+              ? [fromEnv]
+              : fromEnv.split(delimiter).filter(Boolean)
+            : fromEnv;
       sources[spec.key] = envName(flag);
     }
   }

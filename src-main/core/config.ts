@@ -5,6 +5,7 @@ import { PAYLOAD_FORMATS } from '../../src-shared/payload-format';
 import { parseMaxAge } from '../../src-shared/retention';
 import { ApiKey } from '../../src-shared/schemas/common';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './dispatch/retry-policy';
+import { parseTagArgs, parseTagsDisable, readTagsConfig } from './mail/tag-rules';
 
 /** A port number; from the command line or environment it arrives as digits. */
 /** The largest SMTP message size that may be set: a message is held whole in memory while it is stored. */
@@ -78,6 +79,47 @@ export const EmulatorConfigSchema = z
     enableChaos: z.boolean().default(false),
     /** Mailpit's plus-address tags: mail to or from `user+tag@` is tagged `tag` (Mailpit does it unless told not to; Mailyard when asked). */
     tagsPlusAddresses: z.boolean().default(false),
+    /** Mailpit's tag rules (`--tag`): each value one or more `tags=search` (mail/tag-rules.ts); a captured copy the search finds gets the tags. */
+    tagRules: z
+      .union([z.string(), z.array(z.string())])
+      .default([])
+      .transform((value, ctx) => {
+        try {
+          return (Array.isArray(value) ? value : [value]).flatMap(parseTagArgs);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
+    /** Mailpit's tags configuration file (`--tags-config`, YAML `filters` of `match` and `tags`): read at start, its rules added to tagRules. */
+    tagsConfig: z
+      .string()
+      .optional()
+      .transform((file, ctx) => {
+        if (file === undefined || file.trim() === '') return [];
+        try {
+          return readTagsConfig(file);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
+    /** Mailpit's `--tags-username`: mail sent with SMTP AUTH is tagged with the login's user name. */
+    tagsUsername: z.boolean().default(false),
+    /** Mailpit's `--tags-title-case`: tags from X-Tags and plus-addresses get each word's first letter upper-cased. */
+    tagsTitleCase: z.boolean().default(false),
+    /** Mailpit's `--tags-disable`: `x-tags` (the header is not read) and/or `plus-addresses` (wins over tagsPlusAddresses). */
+    tagsDisable: z
+      .string()
+      .default('')
+      .transform((value, ctx) => {
+        try {
+          return parseTagsDisable(value);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
     /**
      * `off`: the SMTP sink offers no STARTTLS, so every client sends with its default settings (as to
      * Mailpit or MailDev). `starttls`: offered, with a self-signed certificate the client must trust

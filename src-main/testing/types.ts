@@ -197,7 +197,7 @@ export interface MailyardHelpers {
    * `Probability` of 100 commands. Needs `enableChaos: true` (`--enable-chaos`); `{}` turns all off.
    */
   setChaos(triggers: ChaosTriggersInput): Promise<ChaosTriggers>;
-  /** Wipes messages, deliveries, webhooks, rules, ... and puts the clock back; keeps the accounts and their keys. */
+  /** Wipes messages, deliveries, webhooks, rules, ..., turns chaos triggers off and puts the clock back; keeps the accounts and their keys. */
   reset(): Promise<ResetResult>;
   /**
    * Runs a QA scenario (a file's path, YAML or JSON, or the scenario as an object; docs/scenarios.md)

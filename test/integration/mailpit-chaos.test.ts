@@ -88,10 +88,28 @@ describe('chaos (serve --enable-chaos)', () => {
     expect((await mailpit.getChaosTriggers()).Recipient).toEqual({ ErrorCode: 452, Probability: 10 });
     await mailpit.setChaosTriggers({});
   });
+
+  it('POST /emulator/reset turns every trigger off: a suite resetting between tests inherits no refusals', async () => {
+    await mailpit.setChaosTriggers({
+      Sender: { ErrorCode: 421, Probability: 100 },
+      Recipient: { ErrorCode: 550, Probability: 100 },
+      Authentication: { ErrorCode: 454, Probability: 100 },
+    });
+    expect(await refusal(send('before@example.com'))).toEqual({ code: 421, command: 'MAIL FROM' });
+    const reset = await fetch(`${serve.url}/emulator/reset`, { method: 'POST' });
+    expect(reset.status).toBe(200);
+    expect(await mailpit.getChaosTriggers()).toEqual({
+      Sender: { ErrorCode: 451, Probability: 0 },
+      Recipient: { ErrorCode: 451, Probability: 0 },
+      Authentication: { ErrorCode: 535, Probability: 0 },
+    });
+    await send('after@example.com');
+    expect((await mailpit.listMessages()).messages.map((m) => m.To[0]!.Address)).toEqual(['after@example.com']);
+  });
 });
 
 describe('yard.setChaos (mailyard/testing)', () => {
-  it('sets the triggers with enableChaos; without it, Mailpit\'s "Chaos is not enabled"', async () => {
+  it('sets the triggers with enableChaos, and reset() turns them off; without it, Mailpit\'s "Chaos is not enabled"', async () => {
     const yard = await startMailyard({ ui: false, enableChaos: true });
     const off = await startMailyard({ ui: false });
     try {
@@ -99,6 +117,11 @@ describe('yard.setChaos (mailyard/testing)', () => {
       const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: yard.smtpPort, secure: false, ignoreTLS: true });
       await expect(smtp.sendMail({ from: 'app@example.com', to: 'x@example.com', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
       expect((await yard.control.countMessages({})).data.count).toBe(0);
+      // yard.reset() between tests: the next test's mail is accepted.
+      await yard.reset();
+      expect((await yard.control.getChaos()).data.triggers.Recipient).toEqual({ ErrorCode: 451, Probability: 0 });
+      await smtp.sendMail({ from: 'app@example.com', to: 'next@example.com', text: 'x' });
+      expect((await yard.control.countMessages({})).data.count).toBe(1);
       const err = await off.setChaos({}).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApiError);
       expect(err).toMatchObject({ status: 400, message: expect.stringContaining('Chaos is not enabled') });

@@ -51,6 +51,22 @@ describe('Mailpit intake', () => {
     expect((await json<string[]>('/api/v1/tags')).sort()).toEqual(['Gamma', 'alpha', 'beta', 'x y']);
   });
 
+  it('tags a /v1 send by an X-Tags among its headers, as SMTP mail', async () => {
+    await emu.service.sendEmail({
+      from: { email: 'app@example.com' },
+      to: [{ email: 'dan@example.com' }],
+      cc: [{ email: 'eve@example.com' }],
+      subject: 'API tagged',
+      content: [{ type: 'text/plain', value: 'x' }],
+      headers: { 'x-tags': 'Welcome, beta,  welcome ' },
+    } as never);
+    const tagged = await json<{ messages: Array<{ Tags: string[] }> }>('/api/v1/search?query=subject:"API tagged"');
+    expect(tagged.messages.map((m) => m.Tags)).toEqual([
+      ['beta', 'Welcome'],
+      ['beta', 'Welcome'],
+    ]);
+  });
+
   it('tags by plus-addresses only with --tags-plus-addresses (the simulator addresses use + too)', async () => {
     const mail = { from: 'app+shop@example.com', to: 'ann+promo+spring@example.com', bcc: 'audit+log@example.com', subject: 'Plus', text: 'x' };
     await smtp.sendMail(mail);

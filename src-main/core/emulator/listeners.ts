@@ -78,7 +78,7 @@ export async function startListeners(deps: {
     const tls = config.smtpTls === 'starttls' ? await loadTlsIdentity(deps.dataDir) : null;
     await http.listen({ host: config.host, port: config.httpPort });
     const address = http.server.address() as AddressInfo;
-    const intake = new MailIntake({ email: services.email, inbound: services.inbound, tagsPlusAddresses: config.tagsPlusAddresses });
+    const intake = new MailIntake({ email: services.email, inbound: services.inbound, ...services.intake });
     smtp = new SmtpSink(
       {
         authenticate: (apiKey) => services.accounts.authenticate(apiKey),

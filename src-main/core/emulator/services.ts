@@ -29,7 +29,7 @@ export function buildServices(foundations: ServiceFoundations): { services: Emul
   const sending = buildSending(f, receivers, events, mailers, sent);
   const messages = buildMessages(f, receivers, events, mailers, sending, sent);
   registerDeliveryTargets(f.delivery.targets, { webhooks: f.webhooksRepo, inbound: receivers.inbound, mailers: mailers.mailers });
-  const control = buildControl(f, receivers, events, mailers, sending);
+  const control = buildControl(f, receivers, events, mailers, sending, messages);
 
   const services: EmulatorServices = {
     accounts: f.accounts,

@@ -291,7 +291,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     // Every operation of the table has its handler here, and only those: the compiler checks both.
     registerOperations(v1, serviceOperations, {
       ...webhookHandlers(services.webhooks),
-      ...emailHandlers(services.email, services.templates, services.suppressions),
+      ...emailHandlers(services.email, services.templates, services.suppressions, () => services.messages.ruleTagsApplied()),
       ...domainHandlers(services.domains),
       ...inboundHandlers(services.inbound),
       ...mailerHandlers(services.mailers, services.oauth),

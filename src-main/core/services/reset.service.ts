@@ -45,8 +45,9 @@ export interface ResetDeps {
 /**
  * `POST /emulator/reset`: wipes all data for a clean test set-up. Messages, deliveries, webhooks,
  * domains, mailers (IMAP connections closed), inbound routes, templates, simulation rules,
- * suppressions and scheduled events go; the clock goes back to wall time at real speed. The default
- * account and the `--api-key` account stay (so a CI job's key keeps working); other accounts go.
+ * suppressions and scheduled events go; Mailpit's chaos triggers go off; the clock goes back to wall
+ * time at real speed. The default account and the `--api-key` account stay (so a CI job's key keeps
+ * working); other accounts go.
  *
  * `DELETE /emulator/accounts/{id}`: the same for one account's data, and the account itself.
  *

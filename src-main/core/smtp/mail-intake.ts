@@ -1,6 +1,8 @@
+import type { EmulatorConfig } from '../config';
 import { randomHex64 } from '../ids';
-import { headerTags, readMessageFacts } from '../mail/parse-message';
+import { headerTags, type MessageEnvelopeFacts, readMessageFacts } from '../mail/parse-message';
 import type { MailAddress } from '../mail/parsed-mail';
+import { titleCase } from '../mail/tag-rules';
 import type { EmailService } from '../services/email/email.service';
 import type { InboundRefusal, InboundService } from '../services/inbound/inbound.service';
 import type { InboundRoute } from '../services/inbound/inbound-posts';
@@ -23,12 +25,41 @@ export function withMessageId(raw: Buffer): Buffer {
   return Buffer.concat([Buffer.from(`Message-ID: <${randomHex64()}${randomHex64()}@mailyard.local>${eol}`), raw]);
 }
 
+/** Which of Mailpit's automatic tags intake gives (its `--tags-*` options). */
+export interface IntakeTagging {
+  /** The `X-Tags` header (off: `--tags-disable x-tags`). */
+  xTags: boolean;
+  /** Plus-addresses (`--tags-plus-addresses`, unless `--tags-disable plus-addresses`). */
+  plusAddresses: boolean;
+  /** The SMTP AUTH user name (`--tags-username`). */
+  username: boolean;
+  /** X-Tags and plus-address tags title-cased (`--tags-title-case`). */
+  titleCase: boolean;
+}
+
+/** The intake's tagging as the config asks for it. */
+export function intakeTagging(config: Pick<EmulatorConfig, 'tagsPlusAddresses' | 'tagsDisable' | 'tagsUsername' | 'tagsTitleCase'>): IntakeTagging {
+  return {
+    xTags: !config.tagsDisable.xTags,
+    plusAddresses: config.tagsPlusAddresses && !config.tagsDisable.plusAddresses,
+    username: config.tagsUsername,
+    titleCase: config.tagsTitleCase,
+  };
+}
+
 export interface MailIntakeDeps {
   email: EmailService;
   inbound: InboundService;
-  /** Tag mail by its plus-addresses (`--tags-plus-addresses`), as Mailpit does. */
-  tagsPlusAddresses?: boolean;
+  /** Mailpit's automatic tags (default: X-Tags only). */
+  tagging?: IntakeTagging;
+  /**
+   * With tag rules (`--tag`): resolves once the copies just stored have been judged by them (they are,
+   * as the search indexes take them in), so the sender's answer comes after their tags, as in Mailpit.
+   */
+  ruleTagsApplied?: () => Promise<unknown>;
 }
+
+const X_TAGS_ONLY: IntakeTagging = { xTags: true, plusAddresses: false, username: false, titleCase: false };
 
 /**
  * Mailpit's plus-address tags: each of From, To, Cc and the envelope's other recipients (Bcc) of the
@@ -69,14 +100,7 @@ export class MailIntake {
         subject: facts.subject,
         campaignId: facts.campaignId,
         customArgs: facts.customArgs,
-        tags: this.deps.tagsPlusAddresses
-          ? headerTags(
-              [
-                ...facts.tags,
-                ...plusAddressTags([...(facts.from ? [facts.from.email] : []), ...facts.to.map((a) => a.email), ...facts.cc.map((a) => a.email), ...captured]),
-              ].join(','),
-            )
-          : facts.tags,
+        tags: this.tagsOf(mail, facts, captured),
         recipients: captured.map((email) => {
           const to = findAddress(facts.to, email);
           const cc = to ? undefined : findAddress(facts.cc, email);
@@ -84,6 +108,7 @@ export class MailIntake {
         }),
       });
       refIds.push(refId);
+      await this.deps.ruleTagsApplied?.();
     }
     let refused: InboundRefusal[] = [];
     if (routed.length > 0) {
@@ -92,5 +117,18 @@ export class MailIntake {
       refused = outcome.refused;
     }
     return { refIds, refused };
+  }
+
+  /** The tags every copy is stored with: X-Tags, plus-addresses and the login's user name, as asked. */
+  private tagsOf(mail: AcceptedMail, facts: MessageEnvelopeFacts, captured: string[]): string[] {
+    const tagging = this.deps.tagging ?? X_TAGS_ONLY;
+    const fromMail = [
+      ...(tagging.xTags ? facts.tags : []),
+      ...(tagging.plusAddresses
+        ? plusAddressTags([...(facts.from ? [facts.from.email] : []), ...facts.to.map((a) => a.email), ...facts.cc.map((a) => a.email), ...captured])
+        : []),
+    ].map((t) => (tagging.titleCase ? titleCase(t) : t));
+    const login = tagging.username && mail.username ? [mail.username.replace(/,/g, ' ')] : [];
+    return headerTags([...fromMail, ...login].join(','));
   }
 }

@@ -14,6 +14,8 @@ export interface AcceptedMail {
   mailFrom: string;
   recipients: string[];
   raw: Buffer;
+  /** The user name the session logged in with (SMTP AUTH), if it did. */
+  username?: string;
 }
 
 export interface SmtpSinkDeps {
@@ -116,6 +118,8 @@ export class SmtpSink {
   /** Bytes of messages arriving or being stored, all connections together. */
   readonly inFlight: InFlightBudget;
   private readonly sessions: SessionLimits;
+  /** The user name each logged-in connection gave (by session id), for --tags-username. */
+  private readonly usernames = new Map<string, string>();
 
   constructor(
     private readonly deps: SmtpSinkDeps,
@@ -148,11 +152,14 @@ export class SmtpSink {
         }
         callback();
       },
-      onClose: (session) => this.sessions.end(session),
-      onAuth: (auth, _session, callback) => {
+      onClose: (session) => {
+        this.sessions.end(session);
+        this.usernames.delete(session.id);
+      },
+      onAuth: (auth, session, callback) => {
         const chaos = this.deps.chaos?.('Authentication');
         if (chaos) return callback(smtpError(chaos, 'Chaos authentication error'));
-        this.onAuth(auth, callback);
+        this.onAuth(auth, session, callback);
       },
       onMailFrom: (_address, _session, callback) => {
         const chaos = this.deps.chaos?.('Sender');
@@ -207,10 +214,16 @@ export class SmtpSink {
     stream.once('close', () => clearTimeout(timer));
   }
 
-  private onAuth(auth: SMTPServerAuthentication, callback: (err: Error | null | undefined, response?: { user: string }) => void): void {
+  private onAuth(
+    auth: SMTPServerAuthentication,
+    session: SMTPServerSession,
+    callback: (err: Error | null | undefined, response?: { user: string }) => void,
+  ): void {
     const account = auth.password ? this.deps.authenticate(auth.password) : undefined;
-    if (account) callback(null, { user: account.id });
-    else callback(smtpError(535, 'Authentication failed: use an account API key as the password'));
+    if (account) {
+      if (auth.username) this.usernames.set(session.id, auth.username);
+      callback(null, { user: account.id });
+    } else callback(smtpError(535, 'Authentication failed: use an account API key as the password'));
   }
 
   private async onData(stream: Readable & { sizeExceeded?: boolean }, session: SMTPServerSession): Promise<string> {
@@ -224,6 +237,7 @@ export class SmtpSink {
         mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
         recipients: session.envelope.rcptTo.map((r) => r.address),
         raw: data.raw,
+        username: this.usernames.get(session.id),
       });
       return intakeReply(result);
     } finally {

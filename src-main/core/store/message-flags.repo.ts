@@ -25,6 +25,9 @@ export class MessageFlagsRepo {
       tagCounts: db.prepare<[], { tag: string; n: number }>('SELECT tag, COUNT(*) AS n FROM message_tags GROUP BY tag ORDER BY tag COLLATE NOCASE'),
       taggedWith: db.prepare<[string], { message_id: string }>('SELECT message_id FROM message_tags WHERE tag = ? COLLATE NOCASE'),
       deleteTag: db.prepare<[string]>('DELETE FROM message_tags WHERE tag = ? COLLATE NOCASE'),
+      addNew: db.prepare<[{ id: string; tag: string }]>(
+        'INSERT INTO message_tags (message_id, tag) SELECT @id, @tag WHERE NOT EXISTS (SELECT 1 FROM message_tags WHERE message_id = @id AND tag = @tag COLLATE NOCASE)',
+      ),
     };
   }
 
@@ -77,6 +80,23 @@ export class MessageFlagsRepo {
   /** Adds a tag to a copy (within the caller's transaction: the copy's own write); a tag it has is kept as it is. */
   add(id: string, tag: string): void {
     this.stmts.addTag.run(id, tag);
+  }
+
+  /**
+   * Tag rules: each rule's search over these copies only (by rowid), its tags added to those it finds
+   * (a tag a copy has in any case is kept as it is), in one transaction. Each rule sees the tags the
+   * copies came with, not another rule's.
+   */
+  addByRules(rowids: readonly number[], rules: ReadonlyArray<{ query: string; tags: readonly string[] }>): void {
+    if (rowids.length === 0 || rules.length === 0) return;
+    const found = rules.map((rule) => {
+      const { where, params } = searchTerms({ q: rule.query, rowids });
+      const ids = this.db.prepare<[Record<string, unknown>], { id: string }>(`SELECT id FROM messages WHERE ${where.join(' AND ')}`).all(params);
+      return { ids: ids.map((r) => r.id), tags: rule.tags };
+    });
+    this.db.transaction(() => {
+      for (const { ids, tags } of found) for (const id of ids) for (const tag of tags) this.stmts.addNew.run({ id, tag });
+    })();
   }
 
   /** Every tag in use with how many copies carry it, in name order. */

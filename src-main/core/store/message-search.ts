@@ -66,6 +66,11 @@ export interface MessageSearch {
   refId?: string;
   /** A recipient's address as stored lower-cased (recipient_lc; a wait's filter, as refId). */
   recipientLc?: string;
+  /**
+   * Only these copies (by rowid): a tag rule judging the copies just indexed. The index lookups are
+   * bounded to their rowids' range, so the cost follows these copies, not the store.
+   */
+  rowids?: readonly number[];
 }
 
 export interface SearchTerms {
@@ -89,6 +94,7 @@ function queryFilters(
   where: string[],
   params: Record<string, unknown>,
   campaignPrefix: (param: string, prefix: string, not?: boolean) => void,
+  within: string,
 ) {
   parsed.clauses.forEach((c, i) => {
     const m = c.negated ? clauseMatch(c) : null;
@@ -98,11 +104,11 @@ function queryFilters(
       return;
     }
     params[`not${i}`] = m.match;
-    const lookup = `rowid IN (${LOOKUP[m.index]} @not${i})`;
+    const lookup = `rowid IN (${LOOKUP[m.index]} @not${i}${within})`;
     where.push(c.field === 'cc' || c.field === 'bcc' ? `NOT (recipient_type = '${c.field}' AND ${lookup})` : `NOT ${lookup}`);
   });
   if (parsed.attachment === false) {
-    where.push(`NOT rowid IN (${LOOKUP.words} @notAttachment)`);
+    where.push(`NOT rowid IN (${LOOKUP.words} @notAttachment${within})`);
     params.notAttachment = ATTACHMENT_MATCH;
   }
   if (parsed.statuses.length > 0) {
@@ -154,6 +160,15 @@ export function searchTerms(filter: MessageSearch): SearchTerms {
     where.push(`campaign_id ${not ? 'NOT LIKE' : 'LIKE'} @${param} || '%' ESCAPE '\\'`);
     params[param] = likeLiteral(prefix);
   };
+  // The index lookups of a search over a few copies read only their range of rowids.
+  let within = '';
+  if (filter.rowids !== undefined) {
+    where.push('rowid IN (SELECT value FROM json_each(@rowids))');
+    params.rowids = JSON.stringify(filter.rowids);
+    params.rowidFrom = Math.min(...filter.rowids);
+    params.rowidTo = Math.max(...filter.rowids);
+    within = ' AND rowid BETWEEN @rowidFrom AND @rowidTo';
+  }
   const q = filter.q?.trim() ?? '';
   const id = idQuery(q);
   if (q !== '') {
@@ -163,11 +178,11 @@ export function searchTerms(filter: MessageSearch): SearchTerms {
     const addressMatch = toAddressMatch(parsed.clauses);
     const lookups: string[] = [];
     if (match !== null) {
-      lookups.push(`${LOOKUP.words} @match`);
+      lookups.push(`${LOOKUP.words} @match${within}`);
       params.match = match;
     }
     if (addressMatch !== null) {
-      lookups.push(`${LOOKUP.addresses} @addressMatch`);
+      lookups.push(`${LOOKUP.addresses} @addressMatch${within}`);
       params.addressMatch = addressMatch;
     }
     if (lookups.length === 1) indexOnly = lookups[0]!;
@@ -179,7 +194,7 @@ export function searchTerms(filter: MessageSearch): SearchTerms {
       where.push(`(${textTerm ?? '0'} OR ref_id = @refId OR id = @refId)`);
       params.refId = id;
     } else if (textTerm !== null) where.push(textTerm);
-    queryFilters(parsed, where, params, campaignPrefix);
+    queryFilters(parsed, where, params, campaignPrefix, within);
   }
   if (filter.status !== undefined) {
     // With a recipient or ref_id (a wait), those find the few rows and the status is checked on them:

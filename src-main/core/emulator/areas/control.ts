@@ -17,6 +17,7 @@ import { buildScenarioService } from '../scenarios';
 import type { EventsArea } from './events';
 import type { AreaFoundations } from './foundations';
 import type { MailersArea } from './mailers';
+import type { MessagesArea } from './messages';
 import type { Receivers } from './receivers';
 import type { SendingArea } from './sending';
 
@@ -30,6 +31,7 @@ export function buildControl(
   { messagesRepo, emailEvents, simulator, rules }: Pick<EventsArea, 'messagesRepo' | 'emailEvents' | 'simulator' | 'rules'>,
   { relay, imap, secretKeys }: Pick<MailersArea, 'relay' | 'imap' | 'secretKeys'>,
   { email, domains }: Pick<SendingArea, 'email' | 'domains'>,
+  { chaos, intake }: Pick<MessagesArea, 'chaos' | 'intake'>,
 ) {
   const { db, config, clock, live, accounts, dispatcher } = f;
   // The scenario runner is built after the reset (it uses nearly every service); asked only when an account is deleted.
@@ -65,6 +67,8 @@ export function buildControl(
       inbound.forgetCached();
       // Wiped with the store: read afresh.
       rules.forgetCached();
+      // Not stored, but test state all the same: a suite resetting between tests inherits no SMTP refusals.
+      chaos.reset();
     },
     drainTimeoutMs: config.deliveryTimeoutMs + config.shutdownGraceMs,
   });
@@ -104,7 +108,7 @@ export function buildControl(
     // Retention: the store held to --max-messages and --max-age (services/retention).
     retention: buildRetention(f),
     mailImport: new MailImport({
-      capture: async (mail) => (await new MailIntake({ email, inbound, tagsPlusAddresses: config.tagsPlusAddresses }).accept(mail)).refIds,
+      capture: async (mail) => (await new MailIntake({ email, inbound, ...intake }).accept(mail)).refIds,
       accountIdOr404: (id) => accounts.accountIdOr404(id),
       maxMessageBytes: config.maxMessageBytes,
     }),

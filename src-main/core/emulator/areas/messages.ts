@@ -8,9 +8,10 @@ import { factsOf } from '../../services/events/message-log';
 import { ChaosService } from '../../services/mailpit/chaos';
 import { MailpitService } from '../../services/mailpit/mailpit.service';
 import { SearchIndexer } from '../../services/search/search-indexer';
-import { MailIntake } from '../../smtp/mail-intake';
+import { intakeTagging, MailIntake, type MailIntakeDeps } from '../../smtp/mail-intake';
 import { findSpamd, Spamd } from '../../spamd/spamd';
 import { MailpitSummariesRepo } from '../../store/mailpit-summaries.repo';
+import type { MessageRow } from '../../store/message-rows';
 import { SearchIndexRepo } from '../../store/search-index.repo';
 import type { EventsArea } from './events';
 import type { AreaFoundations } from './foundations';
@@ -39,7 +40,17 @@ export function buildMessages(
   sent: AfterCommit<EmailCommitEvents>,
 ) {
   const { db, config, clock, live, logger, accounts } = f;
-  const searchIndexer = new SearchIndexer(new SearchIndexRepo(db), (job) => mailThread.derive(job), { logger: logger.child({ component: 'search-index' }) });
+  // Mailpit's tag rules (--tag, --tags-config): each copy judged once, as it is indexed.
+  const tagRules = [...config.tagRules, ...config.tagsConfig];
+  const searchIndexer = new SearchIndexer(new SearchIndexRepo(db), (job) => mailThread.derive(job), {
+    logger: logger.child({ component: 'search-index' }),
+    onIndexed: tagRules.length > 0 ? (rowids) => flags.addByRules(rowids, tagRules) : undefined,
+  });
+  // What every intake (the SMTP sink, Mailpit's send, a mail import) takes mail in with.
+  const intake: Pick<MailIntakeDeps, 'tagging' | 'ruleTagsApplied'> = {
+    tagging: intakeTagging(config),
+    ruleTagsApplied: tagRules.length > 0 ? () => messages.ruleTagsApplied() : undefined,
+  };
   // Stored copies are indexed after their commit, in batches.
   sent.on('message.stored', () => searchIndexer.notify());
   // SpamAssassin (spamd, a child process started on first use).
@@ -62,10 +73,15 @@ export function buildMessages(
     fireOutcomes: (row) => emailEvents.outcomesOf(factsOf(row)),
     suppression: (accountId, address) => suppressions.entry(accountId, address),
     warnings: (refId) => sendWarnings.of(refId),
+    tagRules: tagRules.length > 0,
   });
-  // New copies: the UI's live list, then the spam filter's score.
-  sent.on('message.created', (rows) => {
+  // New copies: the UI's live list (with tag rules, once they have tagged them), then the spam filter's score.
+  const announce = (rows: MessageRow[]) => {
     if (live.hasListeners('message.created')) for (const summary of messages.summaries(rows)) live.emit('message.created', summary);
+  };
+  sent.on('message.created', (rows) => {
+    if (tagRules.length === 0) announce(rows);
+    else void messages.ruleTagsApplied().then(() => announce(rows));
     spamFilter.inspect(rows);
   });
   const checks = new ChecksService({ messages, token: (token) => messagesRepo.token(token), spamd, spamFilterOn: spamFilter.enabled });
@@ -78,12 +94,14 @@ export function buildMessages(
     waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
     version: VERSION,
     startedAt: Date.now(),
-    capture: async (mail) => (await new MailIntake({ email, inbound, tagsPlusAddresses: config.tagsPlusAddresses }).accept(mail)).refIds,
+    capture: async (mail) => (await new MailIntake({ email, inbound, ...intake }).accept(mail)).refIds,
     defaultAccountId: () => accounts.defaultAccountId(),
     smtpMailers: (accountId) => mailersRepo.ofAccount(accountId, 'smtp'),
     release: (messageId, mailerId, to) => relay.release(messageId, mailerId, to),
   });
   // Mailpit's chaos triggers for the SMTP sink (`--enable-chaos`).
   const chaos = new ChaosService(config.enableChaos);
-  return { searchIndexer, spamd, spamFilter, messages, checks, mailpit, chaos };
+  return { searchIndexer, spamd, spamFilter, messages, checks, mailpit, chaos, intake };
 }
+
+export type MessagesArea = ReturnType<typeof buildMessages>;

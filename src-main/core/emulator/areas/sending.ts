@@ -1,5 +1,6 @@
 import { Resolver } from 'node:dns/promises';
 import type { AfterCommit } from '../../after-commit';
+import { xTagsOf } from '../../mail/tag-rules';
 import { DomainsService } from '../../services/domains/domains.service';
 import { type EmailCommitEvents, EmailService } from '../../services/email/email.service';
 import { senderPolicy } from '../../services/email/sender-policy';
@@ -55,6 +56,7 @@ export function buildSending(
     messages: messagesRepo,
     warnings: sendWarnings,
     tags: flags,
+    xTags: config.tagsDisable.xTags ? undefined : (value) => xTagsOf(value, config.tagsTitleCase),
     events: sent,
     compose: mailThread.compose,
     simulation: simulationRepo,

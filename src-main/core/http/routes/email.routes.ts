@@ -6,13 +6,23 @@ import { logsQueryWouldRefuse, sendWouldRefuse } from '../../would-refuse';
 import type { Handlers } from '../operation-route';
 import { ok } from '../respond';
 
-/** Sending, the email logs, subscriptions and templates (`/v1/email`, `/v1/template`). */
-export function emailHandlers(email: EmailService, templates: TemplatesService, suppressions: SuppressionsService): Handlers<typeof emailOperations> {
+/**
+ * Sending, the email logs, subscriptions and templates (`/v1/email`, `/v1/template`). A send answers
+ * once Mailpit's tag rules, if any, have tagged its copies (`ruleTagsApplied`).
+ */
+export function emailHandlers(
+  email: EmailService,
+  templates: TemplatesService,
+  suppressions: SuppressionsService,
+  ruleTagsApplied: () => Promise<unknown>,
+): Handlers<typeof emailOperations> {
   return {
     sendEmail: async ({ body, account, warn }) => {
       // Said in the answer's header, and stored with the send: each copy's detail shows them.
       const warnings = sendWouldRefuse(body, email.senderVerified(account.id, body.from.email)).map(warn);
-      return { success: true as const, ...(await email.send(account.id, body, warnings)) };
+      const sent = await email.send(account.id, body, warnings);
+      await ruleTagsApplied();
+      return { success: true as const, ...sent };
     },
     getEmailLogs: ({ query, account, request, warn }) => {
       // The query as sent: the parsed one has its dates completed.

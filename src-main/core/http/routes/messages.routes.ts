@@ -34,7 +34,7 @@ export function messageHandlers({ messages, relay, stats, accounts, longPoll }: 
       const { wait_ms, limit, ...filter } = query;
       const answer = await longPoll(request, wait_ms, () => messages.matching(filter, limit));
       return ok(answer.timed_out ? 'No message matched' : 'Messages matched', {
-        messages: answer.found,
+        messages: await messages.withRuleTags(answer.found),
         timed_out: answer.timed_out,
         waited_ms: answer.waited_ms,
       });

@@ -84,6 +84,8 @@ export interface EmailDeps {
   warnings?: Pick<SendWarningsRepo, 'insert'>;
   /** Tags a copy in the copy's own write (header tags; MessageFlagsRepo). */
   tags?: Pick<MessageFlagsRepo, 'add'>;
+  /** The tags an `X-Tags` header among a send's `headers` gives, as intake reads it (absent: `--tags-disable x-tags`, none). */
+  xTags?: (value: string) => string[];
   simulation: SimulationRepo;
   /** The suppression list: a suppressed recipient's copy fails at once, with no events. */
   suppressions: Pick<SuppressionsService, 'has' | 'entry'>;
@@ -171,10 +173,17 @@ export class EmailService {
       relayed,
       customArgs: body.custom_args ?? {},
       priority: String(body.priority ?? 0),
+      tags: this.headerTags(body.headers),
       copies,
       warnings,
     });
     return { ref_id: refId };
+  }
+
+  /** A send's `X-Tags` header (its name in any case) tags its copies, as the SMTP sink reads it. */
+  private headerTags(headers: Record<string, string> | undefined): string[] {
+    const value = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'x-tags')?.[1];
+    return value === undefined || this.deps.xTags === undefined ? [] : this.deps.xTags(value);
   }
 
   /**

@@ -82,6 +82,8 @@ export interface MessagesDeps {
   suppression: (accountId: string, email: string) => Suppression | null;
   /** What the real service would have refused in the send (its stored X-Mailyard-Warning words), none when nothing. */
   warnings: (refId: string) => string[];
+  /** Tag rules are set (`--tag`): a copy's rule tags come as the index takes it in, which a wait's answer waits for. */
+  tagRules?: boolean;
 }
 
 /** A search's answer may lack copies the index did not hold yet: how many there were, when any. */
@@ -155,6 +157,22 @@ export class MessagesService {
       found = found.filter((r) => (events.get(r.id) ?? []).some((e) => e.event === filter.event));
     }
     return this.summaries(found.reverse().slice(0, limit));
+  }
+
+  /** With tag rules: resolves once every copy stored so far has been judged by them (at most SEARCH_WAIT_MS). */
+  async ruleTagsApplied(): Promise<void> {
+    if (this.deps.tagRules) await this.deps.waitForIndex(SEARCH_WAIT_MS);
+  }
+
+  /**
+   * A wait's copies with their rule tags: a wait finds a copy the moment it is stored, and with tag
+   * rules its tags come as the index takes it in (at most SEARCH_WAIT_MS): its tags are read again then.
+   */
+  async withRuleTags(found: MessageSummary[]): Promise<MessageSummary[]> {
+    if (!this.deps.tagRules || found.length === 0) return found;
+    await this.ruleTagsApplied();
+    const tags = this.deps.flags.tagsOf(found.map((m) => m.id));
+    return found.map((m) => ({ ...m, tags: tags.get(m.id) ?? [] }));
   }
 
   /** Copies as the lists (and the live stream) show them. */

@@ -18,7 +18,7 @@ const off = (): ChaosTriggers => ({
 /**
  * Mailpit's chaos (its SMTP failure injection, for testing how an app handles refusals): with
  * `--enable-chaos`, the SMTP sink answers MAIL FROM, RCPT TO or AUTH with a trigger's code in
- * `Probability` of 100 commands. Off by default; without the flag, nothing can turn it on.
+ * `Probability` of 100 commands. Off by default and after a reset; without the flag, nothing can turn it on.
  */
 export class ChaosService {
   private triggers = off();
@@ -53,6 +53,11 @@ export class ChaosService {
     }
     this.triggers = next;
     return this.get();
+  }
+
+  /** Turns every trigger off at its default code, as at the start: a reset's clean slate, so no test inherits another's refusals. */
+  reset(): void {
+    this.triggers = off();
   }
 
   /** The code the sink answers this command with, or null to go on as usual. */

@@ -317,7 +317,8 @@ export class MailpitService {
    * Mailpit's send: the message built as Mailpit builds it, taken in as the SMTP sink takes mail
    * without a login (the default account; inbound-routed recipients to their route), one copy per
    * captured recipient. Answers the copy of the first recipient (Mailpit's one message), '' when every
-   * recipient was inbound-routed. Tags go on every copy.
+   * recipient was inbound-routed. Tags go on every copy as Mailpit puts them there: as the message's
+   * X-Tags header, which intake reads (and `--tags-disable x-tags` does not).
    */
   async send(body: MailpitSendBody): Promise<{ ID: string }> {
     const mail = await composeMailpitSend(body);
@@ -325,11 +326,6 @@ export class MailpitService {
     const copies = refIds.flatMap((refId) => this.deps.repo.ofSend(refId));
     const first = mail.recipients[0]!.toLowerCase();
     const main = copies.find((c) => c.recipient_email.toLowerCase() === first) ?? copies[0];
-    if (body.Tags?.length)
-      this.setTags(
-        copies.map((c) => c.id),
-        body.Tags,
-      );
     return { ID: main?.id ?? '' };
   }
 

@@ -17,6 +17,11 @@ export interface SearchIndexerOptions {
   batchBytes?: number;
   /** Bytes of derived text one write transaction takes at most, past its first copy (default WRITE_TEXT_BYTES). */
   writeTextBytes?: number;
+  /**
+   * Called with the rowids of copies just indexed, before anyone waiting for them is told (the tag
+   * rules judge them here: a search then finds them with their tags).
+   */
+  onIndexed?: (rowids: number[]) => void;
 }
 
 /**
@@ -149,6 +154,13 @@ export class SearchIndexer {
           }
           this.options.logger.error({ err }, 'search index write failed: these copies are searched by their columns only');
           return;
+        }
+        if (this.options.onIndexed) {
+          try {
+            this.options.onIndexed(chunk.map((r) => r.copy.rowid));
+          } catch (err) {
+            this.options.logger.error({ err }, 'after indexing: tag rules not applied to these copies');
+          }
         }
         after = chunk[chunk.length - 1]!.copy.rowid;
         this.advance(after);
