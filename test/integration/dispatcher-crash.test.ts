@@ -120,10 +120,16 @@ describe('crash safety', () => {
     const second = await startServeProcess(['--http-port', '0', '--data-dir', cleanDir, '--api-key', KEY]);
     try {
       const control2 = new ControlClient({ baseUrl: second.url });
-      expect((await control2.getDelivery(id)).data.status).toBe('pending');
+      // Its retry may already be due (the emulator's clock ran on while the processes stopped and
+      // started): the clock moved past it makes it due in any case.
       await control2.setClock({ advance_ms: 5_000 });
       await receiver.waitFor(before + 2);
       expect(receiver.requests[before + 1]!.headers['webhook-id']).toBe(id);
+      await expect.poll(async () => (await control2.getDelivery(id)).data.status).toBe('succeeded');
+      // The stop was clean: the first attempt's answer was kept (nothing was interrupted), the retry took.
+      const log = (await control2.getDelivery(id)).data.attempt_log;
+      expect(log.map((a) => a.outcome)).toEqual(['failed', 'succeeded']);
+      expect(log[0]).toMatchObject({ response: { status: 503 } });
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;
