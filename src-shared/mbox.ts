@@ -78,7 +78,8 @@ export function isMbox(file: Uint8Array): boolean {
 export function mboxEntry(raw: Uint8Array, sender: string, date: Date): Uint8Array {
   const [day, , mon, , time] = date.toUTCString().split(' ');
   const asctime = `${day!.slice(0, 3)} ${mon} ${String(date.getUTCDate()).padStart(2, ' ')} ${time} ${date.getUTCFullYear()}`;
-  const envelope = /^[^\s@]+@[^\s@]+$/.test(sender) ? sender : 'MAILER-DAEMON';
+  // The From line is bytes: an address that is not plain ASCII (or none) is written as the convention's MAILER-DAEMON.
+  const envelope = /^[\x21-\x3f\x41-\x7e]+@[\x21-\x3f\x41-\x7e]+$/.test(sender) ? sender : 'MAILER-DAEMON';
   const lines = linesOf(raw);
   if (lines.at(-1)?.length === 0) lines.pop();
   const quoted = lines.map((line) => (quotedFrom(line) >= 0 ? new Uint8Array([GT, ...line]) : line));

@@ -24,6 +24,11 @@ describe('mbox (mboxrd)', () => {
       Buffer.from('\n\nbody\n'),
     ]);
     expect(Buffer.from(splitMbox(mboxEntry(raw, 'a@example.com', new Date(0)))[0]!)).toEqual(raw);
+    expect(
+      Buffer.from(mboxEntry(raw, 'jörg@example.com', new Date(0)))
+        .toString()
+        .split('\n')[0],
+    ).toBe('From MAILER-DAEMON Thu Jan  1 00:00:00 1970');
   });
 
   it('reads CRLF files, and ignores text before the first From line', () => {
