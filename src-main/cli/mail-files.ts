@@ -1,7 +1,7 @@
 import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isMbox, mboxEntry, splitMbox } from '../core/mail/mbox';
+import { isMbox, splitMbox } from '../../src-shared/mbox';
 
 export const IMPORT_USAGE = `Usage: mailyard import <path>... --url URL [options]
 
@@ -127,7 +127,10 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
       for (const [i, raw] of messages.entries()) {
         const where = mbox ? `${file}: message ${i + 1}` : file;
         try {
-          const res = await call('POST', '/emulator/messages/import', { raw: raw.toString('base64'), account_id: parsed.values.account });
+          const res = await call('POST', '/emulator/messages/import', {
+            raw: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64'),
+            account_id: parsed.values.account,
+          });
           if (!res.ok) {
             failures.push(`${where}: ${await refusal(res)}`);
             continue;
@@ -149,13 +152,6 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
   return failures.length === 0 ? 0 : 1;
 }
 
-/** What export reads of a message of the list. */
-interface Summary {
-  id: string;
-  from: { email: string };
-  created_at: string;
-}
-
 /** `mailyard export <file> --url URL [--query Q]`: resolves with the exit status. */
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const parsed = parse(argv, io, EXPORT_USAGE, true);
@@ -171,44 +167,28 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const file = parsed.paths[0]!;
   const call = controlApi(parsed.values.url!, parsed.values['control-key'] ?? io.env.MAILYARD_CONTROL_KEY);
   try {
-    // Newest first in pages, written oldest first.
-    const found: Summary[] = [];
-    for (let cursor: string | null = null; ; ) {
-      const query = new URLSearchParams({ limit: '500' });
-      if (parsed.values.query !== undefined) query.set('q', parsed.values.query);
-      if (parsed.values.account !== undefined) query.set('account_id', parsed.values.account);
-      if (cursor !== null) query.set('cursor', cursor);
-      const res = await call('GET', `/emulator/messages?${query}`);
-      if (!res.ok) {
-        io.err(`mailyard: ${parsed.values.url} refused the search: ${await refusal(res)}`);
-        return 1;
-      }
-      const page = (await res.json()) as { data: { messages: Summary[]; next_cursor: string | null } };
-      found.push(...page.data.messages);
-      cursor = page.data.next_cursor;
-      if (cursor === null) break;
+    // The same file the Messages screen's Export downloads.
+    const query = new URLSearchParams();
+    if (parsed.values.query !== undefined) query.set('q', parsed.values.query);
+    if (parsed.values.account !== undefined) query.set('account_id', parsed.values.account);
+    const res = await call('GET', `/emulator/messages/export?${query}`);
+    if (!res.ok) {
+      io.err(`mailyard: ${parsed.values.url} refused the export: ${await refusal(res)}`);
+      return 1;
     }
-    const entries: Buffer[] = [];
-    for (const m of found.reverse()) {
-      const res = await call('GET', `/emulator/messages/${encodeURIComponent(m.id)}/raw`);
-      // A message deleted (or pruned) since the search is not there to write.
-      if (res.status === 404) continue;
-      if (!res.ok) {
-        io.err(`mailyard: ${parsed.values.url} refused message ${m.id}: ${await refusal(res)}`);
-        return 1;
-      }
-      entries.push(mboxEntry(Buffer.from(await res.arrayBuffer()), m.from.email, new Date(m.created_at)));
-    }
+    const mbox = Buffer.from(await res.arrayBuffer());
+    // Every line that starts "From " is an entry's first: a body's is quoted.
+    const count = mbox.toString('latin1').match(/^From /gm)?.length ?? 0;
     const partial = `${file}.partial`;
     try {
-      await writeFile(partial, Buffer.concat(entries));
+      await writeFile(partial, mbox);
       await rename(partial, file);
     } catch (err) {
       await rm(partial, { force: true });
       io.err(`mailyard: could not write ${file}: ${(err as Error).message}`);
       return 1;
     }
-    io.out(`Exported ${entries.length} message${entries.length === 1 ? '' : 's'} to ${file}`);
+    io.out(`Exported ${count} message${count === 1 ? '' : 's'} to ${file}`);
     return 0;
   } catch (err) {
     io.err(`mailyard: could not reach ${parsed.values.url}: ${(err as Error).cause ?? (err as Error).message}`);

@@ -9,7 +9,7 @@ import { deliveryOperations } from './control/deliveries';
 import { controlDomainOperations } from './control/domains';
 import { emulatorOperations } from './control/emulator';
 import { controlInboundOperations } from './control/inbound';
-import { mailFileOperations } from './control/mail-files';
+import { mailFileOperations, mailFileRoutes } from './control/mail-files';
 import { controlMailerOperations, imapFileRoutes } from './control/mailers';
 import { messageCheckOperations, messageFileRoutes } from './control/message-files';
 import { messageOperations } from './control/messages';
@@ -62,6 +62,13 @@ export type ServiceOperations = typeof serviceOperations;
 export type ControlOperations = typeof controlOperations;
 
 /** The control API's routes that answer files, a preview or a stream: in the OpenAPI document, handled by hand. */
-export const documentedRoutes = defineRoutes({ ...messageFileRoutes, ...streamRoutes, ...imapFileRoutes, ...scenarioFileRoutes, ...storeFileRoutes });
+export const documentedRoutes = defineRoutes({
+  ...messageFileRoutes,
+  ...streamRoutes,
+  ...imapFileRoutes,
+  ...scenarioFileRoutes,
+  ...storeFileRoutes,
+  ...mailFileRoutes,
+});
 
 export type DocumentedRoutes = typeof documentedRoutes;

@@ -7,6 +7,8 @@ export const PrunedTotals = z
     copies: z.number().int(),
     deliveries: z.number().int(),
     catcher_requests: z.number().int(),
+    /** Mail received: inbound routes' posts and messages the IMAP connector took. */
+    inbound_messages: z.number().int(),
     /** When a sweep last removed anything (emulator clock), or null. */
     last_at: Timestamp.nullable(),
   })

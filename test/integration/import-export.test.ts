@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src-main/cli/index';
-import { splitMbox } from '../../src-main/core/mail/mbox';
+import { splitMbox } from '../../src-shared/mbox';
 import { startEmulator, type TestEmulator } from '../helpers/emulator';
 import { whenIndexed } from '../helpers/search';
 
@@ -58,7 +58,7 @@ describe('mailyard import and export', () => {
     const written = await readFile(out, 'latin1');
     expect(written).toContain('\n>From the warehouse: delayed.\n');
     expect(written.match(/^From shop@example\.com \w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/gm)).toHaveLength(3);
-    const back = splitMbox(Buffer.from(written, 'latin1')).map((m) => /Subject: (.*)/.exec(m.toString())![1]);
+    const back = splitMbox(Buffer.from(written, 'latin1')).map((m) => /Subject: (.*)/.exec(Buffer.from(m).toString())![1]);
     expect(back).toEqual(['customer case 1', 'customer case 2', 'customer case 3']);
   });
 
@@ -82,5 +82,23 @@ describe('mailyard import and export', () => {
       `mailyard: not imported: ${join(dir, 'missing.eml')}: no such file or folder`,
     ]);
     expect((await emu.control.listMessages({} as never)).data.messages.map((m) => m.subject)).toEqual(['customer case 1']);
+  });
+
+  it("imports into the account named and exports one account's messages (the Messages screen's header account)", async () => {
+    emu = await startEmulator();
+    dir = await mkdtemp(join(tmpdir(), 'mailyard-import-'));
+    const qa = (await emu.control.createAccount({ name: 'QA' })).data;
+    await writeFile(join(dir, 'qa.eml'), eml(1, 'qa@example.org', 'for QA'));
+    await writeFile(join(dir, 'default.eml'), eml(2, 'dev@example.org', 'for the default account'));
+    expect((await cli('import', join(dir, 'qa.eml'), '--url', emu.url, '--account', qa.id)).status).toBe(0);
+    expect((await cli('import', join(dir, 'default.eml'), '--url', emu.url)).status).toBe(0);
+    const out = join(dir, 'qa.mbox');
+    expect(await cli('export', out, '--url', emu.url, '--account', qa.id)).toMatchObject({ status: 0, out: `Exported 1 message to ${out}` });
+    expect(await readFile(out, 'latin1')).toMatch(/^To: qa@example\.org$/m);
+    // The download the Messages screen links to, for the default account.
+    const accounts = (await emu.control.listAccounts()).data;
+    const res = await emu.request('GET', `/emulator/messages/export?account_id=${accounts.find((a) => a.is_default)!.id}`);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="messages.mbox"');
+    expect(res.text.match(/^To: .*$/gm)).toEqual(['To: dev@example.org']);
   });
 });

@@ -128,6 +128,45 @@ describe('retention (--max-messages)', () => {
     expect((await emu.control.getStore()).data).toMatchObject({ max_messages: 1, max_age_ms: 0 });
   });
 
+  it("holds mail received (inbound routes' posts, IMAP messages) to the same limits, the oldest first", async () => {
+    emu = await startEmulator({ retentionIntervalMs: 60_000 });
+    const hooks = await receiver();
+    await emu.service.configureInboundRouting({ domain: 'inbound.example.com', url: hooks.url, method: 'POST', headers: {}, wildcard: true });
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: emu.handle.ports.smtp! });
+    try {
+      for (let i = 0; i < 3; i++)
+        await transport.sendMail({ from: 'customer@example.org', to: 'support@inbound.example.com', subject: `inbound ${i}`, text: 'x' });
+    } finally {
+      transport.close();
+    }
+    // Messages the IMAP connector took, written as it writes them (no IMAP server needed to hold them to a limit).
+    const db = new Database(join(emu.dataDir, DATABASE_FILE));
+    try {
+      const account = emu.handle.defaultAccount.id;
+      const at = new Date().toISOString();
+      db.prepare(
+        `INSERT INTO mailers (id, account_id, config_type, name, email, connection_type, host, port, username, secure, status, created_at, updated_at)
+         VALUES ('01JIMAPMAILER0000000000000', ?, 'imap', 'inbox', 'inbox@example.org', 'basic', '127.0.0.1', 1, 'u', 'None', 'error', ?, ?)`,
+      ).run(account, at, at);
+      for (let i = 0; i < 3; i++)
+        db.prepare(
+          `INSERT INTO imap_messages (ref_id, mailer_id, account_id, uidvalidity, uid, message_id, from_email, subject, raw, created_ms, created_at)
+           VALUES (?, '01JIMAPMAILER0000000000000', ?, 1, ?, '', 'customer@example.org', ?, x'00', ?, ?)`,
+        ).run(`01JIMAPMESSAGE00000000000${i}`, account, i + 1, `imap ${i}`, Date.now(), at);
+      const subjects = (table: string) =>
+        (db.prepare(`SELECT subject FROM ${table} ORDER BY ref_id`).all() as Array<{ subject: string }>).map((r) => r.subject);
+      expect(subjects('inbound_messages')).toEqual(['inbound 0', 'inbound 1', 'inbound 2']);
+
+      // Set over the control API: a sweep at once.
+      const set = (await emu.control.setRetention({ max_messages: 2, max_age_ms: 0 })).data;
+      expect(subjects('inbound_messages')).toEqual(['inbound 1', 'inbound 2']);
+      expect(subjects('imap_messages')).toEqual(['imap 1', 'imap 2']);
+      expect(set.pruned).toMatchObject({ copies: 0, inbound_messages: 2 });
+    } finally {
+      db.close();
+    }
+  });
+
   it('refuses a bad limit with a 400 naming it', async () => {
     emu = await startEmulator({ memory: true, dataDir: undefined });
     const res = await emu.request('PUT', '/emulator/store/retention', { body: { max_messages: -1 } });

@@ -26,6 +26,7 @@ import type { TrackingService } from '../services/email/tracking.service';
 import type { EmailEventsService } from '../services/events/email-events.service';
 import type { SuppressionsService } from '../services/events/suppressions.service';
 import type { InboundService } from '../services/inbound/inbound.service';
+import type { MailExport } from '../services/mail-files/mail-export';
 import type { MailImport } from '../services/mail-files/mail-import';
 import type { MailerTests } from '../services/mailers/mailer-tests';
 import type { MailersService } from '../services/mailers/mailers.service';
@@ -54,7 +55,7 @@ import { domainControlHandlers, domainHandlers } from './routes/domains.routes';
 import { emailHandlers } from './routes/email.routes';
 import { emulatorHandlers } from './routes/emulator.routes';
 import { inboundControlHandlers, inboundHandlers } from './routes/inbound.routes';
-import { mailFileHandlers } from './routes/mail-files.routes';
+import { mailFileHandlers, mailFileRouteHandlers } from './routes/mail-files.routes';
 import { mailerControlHandlers, mailerFileHandlers, mailerHandlers } from './routes/mailers.routes';
 import { mailpitHandlers, mailpitRouteHandlers, plainTextErrors } from './routes/mailpit.routes';
 import { messageCheckHandlers, messageFileHandlers } from './routes/message-files.routes';
@@ -111,6 +112,7 @@ export interface HttpServices {
   snapshots: SnapshotService;
   /** Messages brought in from files (`mailyard import`). */
   mailImport: MailImport;
+  mailExport: MailExport;
 }
 
 export interface HttpAppDeps {
@@ -336,6 +338,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       ...mailerFileHandlers(services.mailers),
       ...scenarioFileHandlers(services.scenarios),
       ...storeFileHandlers(services.snapshots),
+      ...mailFileRouteHandlers(services.mailExport),
       ...streamHandlers(control, deps.live, (request) => access.allows(request)),
     });
   });

@@ -13,6 +13,13 @@ export interface PrunedCounts {
   catcherRequests: number;
 }
 
+/**
+ * Mail received rather than sent, each kept as it came in a table of its own, keyed by a ULID in the
+ * order it was stored: posts of inbound routes (`inbound_messages`) and messages the IMAP connector
+ * took (`imap_messages`; where a watch resumes is kept with its mailer, so none is taken again).
+ */
+const RECEIVED_TABLES = ['inbound_messages', 'imap_messages'] as const;
+
 /** Deliveries still to be attempted or on the wire stay: pruning never cancels a retry or an attempt. */
 const SETTLED = "status NOT IN ('pending', 'sending')";
 
@@ -63,6 +70,15 @@ export class RetentionRepo {
         'DELETE FROM catcher_requests WHERE id IN (SELECT id FROM catcher_requests WHERE emulator_at < @at ORDER BY id LIMIT @limit)',
       ),
       copies: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM messages INDEXED BY messages_created'),
+      received: RECEIVED_TABLES.map((table) => ({
+        nthNewest: db.prepare<[number], { ref_id: string }>(`SELECT ref_id FROM ${table} ORDER BY ref_id DESC LIMIT 1 OFFSET ?`),
+        dropTo: db.prepare<{ id: string; limit: number }>(
+          `DELETE FROM ${table} WHERE ref_id IN (SELECT ref_id FROM ${table} WHERE ref_id <= @id ORDER BY ref_id LIMIT @limit)`,
+        ),
+        dropBefore: db.prepare<{ ms: number; limit: number }>(
+          `DELETE FROM ${table} WHERE ref_id IN (SELECT ref_id FROM ${table} WHERE created_ms < @ms ORDER BY ref_id LIMIT @limit)`,
+        ),
+      })),
     };
     this.removeCopies = db.transaction((keys: readonly number[]) => {
       const list = JSON.stringify(keys);
@@ -110,6 +126,22 @@ export class RetentionRepo {
       if (cut !== undefined) n += this.stmts.dropRequestsTo.run({ id: cut.id, limit }).changes;
     }
     if (beforeIso !== null && n < limit) n += this.stmts.dropRequestsBefore.run({ at: beforeIso, limit: limit - n }).changes;
+    return n;
+  }
+
+  /**
+   * Removes up to `limit` of the oldest received messages (inbound posts, IMAP messages) beyond the
+   * newest `keep` of each table (0: none) or stored before `beforeMs` on the emulator clock (0: none).
+   */
+  pruneReceived(keep: number, beforeMs: number, limit: number): number {
+    let n = 0;
+    for (const table of this.stmts.received) {
+      if (keep > 0 && n < limit) {
+        const cut = table.nthNewest.get(keep);
+        if (cut !== undefined) n += table.dropTo.run({ id: cut.ref_id, limit: limit - n }).changes;
+      }
+      if (beforeMs > 0 && n < limit) n += table.dropBefore.run({ ms: beforeMs, limit: limit - n }).changes;
+    }
     return n;
   }
 

@@ -12,6 +12,8 @@ import { useAccountName } from '../../stores/account-name';
 import { type MessageFilters, useMessages } from '../../stores/messages-store';
 import { useOverview } from '../../stores/overview-store';
 import { ConfirmDialog } from './ConfirmDialog';
+import { ExportMatches } from './ExportMatches';
+import { ImportMail } from './ImportMail';
 import { MessageDetailPane } from './MessageDetail';
 import { TagChips } from './MessageFlags';
 import './Messages.css';
@@ -204,11 +206,13 @@ function Filters() {
           onChange={(e) => setCampaign(e.target.value)}
         />
         <span className="spacer" />
+        <ExportMatches filters={filters} count={count} filtered={filtered} ready={!loading && rows.length > 0} />
         {/* While a search is on its way, the rows and count shown answer the filters before it: nothing to delete by these yet. */}
         <button type="button" className="button danger small" disabled={loading || rows.length === 0} onClick={() => setConfirming(true)}>
           {deleteLabel}
         </button>
       </div>
+      <ImportMail />
       {confirming && (
         <ConfirmDialog
           title={filtered ? `Delete ${count.toLocaleString()} matching message${count === 1 ? '' : 's'}?` : 'Delete every captured message?'}

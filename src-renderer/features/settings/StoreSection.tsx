@@ -89,7 +89,8 @@ export function StoreSection() {
           ) : (
             <>
               {count(pruned.copies, 'message', 'messages')}, {count(pruned.deliveries, 'delivery', 'deliveries')},{' '}
-              {count(pruned.catcher_requests, 'catcher request', 'catcher requests')} since the start; last <Time emulator={pruned.last_at} exact />
+              {count(pruned.catcher_requests, 'catcher request', 'catcher requests')}, {count(pruned.inbound_messages, 'received message', 'received messages')}{' '}
+              since the start; last <Time emulator={pruned.last_at} exact />
             </>
           )}
         </dd>

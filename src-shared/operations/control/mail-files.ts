@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dataResponse } from '../../schemas/common';
-import { defineOperations } from '../operation';
+import { CountMessagesQuery } from '../../schemas/stats';
+import { defineOperations, defineRoutes } from '../operation';
 
 export const ImportMessageBody = z
   .strictObject({
@@ -32,5 +33,23 @@ export const mailFileOperations = defineOperations({
     body: ImportMessageBody,
     response: dataResponse(ImportedMessage),
     errors: [404, 415],
+  },
+});
+
+/** Taking a search's messages out as an mbox (`mailyard export`, the Messages screen's Export): a file, handled by hand. */
+export const mailFileRoutes = defineRoutes({
+  exportMessages: {
+    method: 'GET',
+    path: '/emulator/messages/export',
+    summary:
+      'The messages the list\'s filters find (every message without one) as an mbox file (mboxrd: a body line starting "From " is written ">From "), oldest first, each copy (one per recipient) as its raw message byte for byte; a search by words first waits for the index to hold every copy stored before it',
+    tag: 'Messages',
+    auth: 'none',
+    query: CountMessagesQuery,
+    answer: {
+      mediaType: 'application/mbox',
+      description: 'The mbox file (Content-Disposition: attachment)',
+      schema: { type: 'string', format: 'binary' },
+    },
   },
 });

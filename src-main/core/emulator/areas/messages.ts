@@ -5,6 +5,7 @@ import { SpamFilter } from '../../services/checks/spam-filter';
 import type { EmailCommitEvents } from '../../services/email/email.service';
 import { MessagesService } from '../../services/email/messages.service';
 import { factsOf } from '../../services/events/message-log';
+import { MailExport } from '../../services/mail-files/mail-export';
 import { ChaosService } from '../../services/mailpit/chaos';
 import { MailpitService } from '../../services/mailpit/mailpit.service';
 import { SearchIndexer } from '../../services/search/search-indexer';
@@ -21,7 +22,7 @@ import type { SendingArea } from './sending';
 
 /**
  * The captured copies as they are read: the search indexes, the messages' detail and files, the
- * checks (SpamAssassin for the Checks tab and `--spam-filter`), Mailpit's API. Each send's commit
+ * export of a search as an mbox, the checks (SpamAssassin for the Checks tab and `--spam-filter`), Mailpit's API. Each send's commit
  * (`sent`) is indexed, announced on the live list and inspected by the spam filter.
  */
 export function buildMessages(
@@ -84,6 +85,8 @@ export function buildMessages(
     else void messages.ruleTagsApplied().then(() => announce(rows));
     spamFilter.inspect(rows);
   });
+  // A search's messages as an mbox (`mailyard export`, the Messages screen's Export).
+  const mailExport = new MailExport({ allMatching: (filter) => messages.allMatching(filter), raw: (id) => messages.rawIfAny(id) });
   const checks = new ChecksService({ messages, token: (token) => messagesRepo.token(token), spamd, spamFilterOn: spamFilter.enabled });
   const mailpit = new MailpitService({
     repo: messagesRepo,
@@ -101,7 +104,7 @@ export function buildMessages(
   });
   // Mailpit's chaos triggers for the SMTP sink (`--enable-chaos`).
   const chaos = new ChaosService(config.enableChaos);
-  return { searchIndexer, spamd, spamFilter, messages, checks, mailpit, chaos, intake };
+  return { searchIndexer, spamd, spamFilter, messages, mailExport, checks, mailpit, chaos, intake };
 }
 
 export type MessagesArea = ReturnType<typeof buildMessages>;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
 import type { FireOutcomes, MessageDetail, MessageFlags, MessageSummary, MessageWaitFilter } from '../../../../src-shared/schemas/messages';
 import type { Suppression } from '../../../../src-shared/schemas/suppressions';
 import { idQuery, parseMessageQuery } from '../../../../src-shared/search/message-query';
@@ -8,7 +9,7 @@ import { appError } from '../../error-catalogue';
 import { parseLeniently } from '../../mail/lenient-parse';
 import type { RelayRow } from '../../store/mailers.repo';
 import type { MessageFlagsRepo } from '../../store/message-flags.repo';
-import type { MessageListRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
+import type { CopyPosition, MessageListRow, MessageRow, MessagesRepo } from '../../store/messages.repo';
 import { contentHasAttachments } from './content-attachments';
 import { linksOpenOutside, neutraliseTracking } from './preview';
 
@@ -47,6 +48,9 @@ export const SEARCH_WAIT_MS = 1_000;
 export const DELETE_SEARCH_WAIT_MS = 10_000;
 
 export const WAIT_CANDIDATES = 1000;
+
+/** Copies an export reads in one query. */
+const EXPORT_PAGE = 1000;
 
 /** The warning of a search answered before the index held every stored copy (the list's `warnings`). */
 export const indexPendingWarning = (pending: number) =>
@@ -227,8 +231,7 @@ export class MessagesService {
 
   /** The raw message (RFC 5322 bytes) as it was composed or received. */
   raw(id: string): Buffer {
-    const row = this.deps.repo.get(id);
-    const raw = row && this.deps.repo.rawOf(row);
+    const raw = this.rawIfAny(id);
     if (!raw) throw appError('messageNotFound');
     return raw;
   }
@@ -300,6 +303,31 @@ export class MessagesService {
 
   deleteAll(): number {
     return this.deps.repo.deleteAll();
+  }
+
+  /**
+   * Every copy the list's filters find, oldest first (an export: a search by words first waits for the
+   * index as a delete does, so it leaves out none stored before it), read a page at a time with the
+   * event loop turning between pages.
+   */
+  async allMatching(query: { q?: string; status?: string; campaign_id?: string; account_id?: string }): Promise<MessageListRow[]> {
+    await this.indexed(query.q, DELETE_SEARCH_WAIT_MS);
+    const filter = { q: query.q?.trim() || undefined, status: query.status, campaignId: query.campaign_id || undefined, accountId: query.account_id };
+    const found: MessageListRow[] = [];
+    for (let after: CopyPosition | undefined; ; await setImmediate()) {
+      const page = this.deps.repo.search({ ...filter, after, limit: EXPORT_PAGE });
+      found.push(...page);
+      const last = page.at(-1);
+      if (page.length < EXPORT_PAGE || last === undefined) break;
+      after = { createdMs: last.created_ms, key: last.rowid! };
+    }
+    return found.reverse();
+  }
+
+  /** A copy's raw message, or undefined when it is gone (deleted or pruned since it was found). */
+  rawIfAny(id: string): Buffer | undefined {
+    const row = this.deps.repo.get(id);
+    return row && this.deps.repo.rawOf(row);
   }
 
   /** Deletes what the list's filters find; every message when there is no filter. Returns how many. */

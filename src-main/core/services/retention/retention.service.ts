@@ -37,15 +37,15 @@ export interface RetentionDeps {
  * Keeps the store within its limits: the newest `maxMessages` copies, none older than `maxAgeMs` on
  * the emulator clock (0: no limit). The oldest go first, with everything that is theirs (events,
  * scheduled events, tags, tracking tokens and links, relays, search index rows, their send's content
- * and deliveries once no copy of the send is left); the webhook deliveries and the catchers' requests
- * are held to the same limits. A batch at a time, the event loop turning between batches.
+ * and deliveries once no copy of the send is left); the webhook deliveries, the catchers' requests
+ * and the mail received (inbound routes' posts, IMAP messages) are held to the same limits. A batch at a time, the event loop turning between batches.
  */
 export class RetentionService {
   private readonly timer: ReturnType<typeof setInterval>;
   private sweeping: Promise<void> | undefined;
   private changesSeen = -1;
   private limitsNow: RetentionLimits;
-  private totals = { copies: 0, deliveries: 0, catcher_requests: 0, last_at: null as string | null };
+  private totals = { copies: 0, deliveries: 0, catcher_requests: 0, inbound_messages: 0, last_at: null as string | null };
   private stopped = false;
 
   constructor(private readonly deps: RetentionDeps) {
@@ -106,6 +106,7 @@ export class RetentionService {
     let copies = 0;
     let deliveries = 0;
     let requests = 0;
+    let received = 0;
     // Where the copies beyond the limit end, counted once and pruned up to in batches; counted again
     // once reached (copies may have come meanwhile). Counting reads `maxMessages` entries of an index.
     let countBound: CopyBound | undefined;
@@ -122,12 +123,14 @@ export class RetentionService {
       const batch = bound === undefined ? undefined : repo.pruneCopies(bound, PRUNE_BATCH);
       const d = repo.pruneDeliveries(keep, ageCut, PRUNE_BATCH);
       const r = repo.pruneCatcherRequests(keep, ageCut > 0 ? isoTimestamp(ageCut) : null, PRUNE_BATCH);
+      const m = repo.pruneReceived(keep, ageCut, PRUNE_BATCH);
       copies += batch?.copies ?? 0;
       deliveries += (batch?.deliveries ?? 0) + d;
       requests += r;
+      received += m;
       // The totals follow each batch (the Settings screen reads them while a long sweep goes on).
-      this.addToTotals(batch?.copies ?? 0, (batch?.deliveries ?? 0) + d, r);
-      if ((batch?.copies ?? 0) === 0 && d === 0 && r === 0) {
+      this.addToTotals({ copies: batch?.copies ?? 0, deliveries: (batch?.deliveries ?? 0) + d, catcher_requests: r, inbound_messages: m });
+      if ((batch?.copies ?? 0) === 0 && d === 0 && r === 0 && m === 0) {
         if (!recount) {
           recount = true;
           continue;
@@ -142,17 +145,19 @@ export class RetentionService {
       // takes at most about half of the main thread from them.
       await sleep(Math.max(1, performance.now() - batchStarted));
     }
-    if (copies + deliveries + requests === 0) return;
-    this.deps.logger.info({ copies, deliveries, catcherRequests: requests }, 'pruned the oldest mail beyond the retention limits');
+    if (copies + deliveries + requests + received === 0) return;
+    this.deps.logger.info({ copies, deliveries, catcherRequests: requests, inboundMessages: received }, 'pruned the oldest mail beyond the retention limits');
     this.deps.pruned({ ...this.totals });
   }
 
-  private addToTotals(copies: number, deliveries: number, requests: number): void {
-    if (copies + deliveries + requests === 0) return;
+  private addToTotals(batch: Omit<StoreUsage['pruned'], 'last_at'>): void {
+    if (batch.copies + batch.deliveries + batch.catcher_requests + batch.inbound_messages === 0) return;
+    const t = this.totals;
     this.totals = {
-      copies: this.totals.copies + copies,
-      deliveries: this.totals.deliveries + deliveries,
-      catcher_requests: this.totals.catcher_requests + requests,
+      copies: t.copies + batch.copies,
+      deliveries: t.deliveries + batch.deliveries,
+      catcher_requests: t.catcher_requests + batch.catcher_requests,
+      inbound_messages: t.inbound_messages + batch.inbound_messages,
       last_at: isoTimestamp(this.deps.clock.now()),
     };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMbox, mboxEntry, splitMbox } from '../../../../src-main/core/mail/mbox';
+import { isMbox, mboxEntry, splitMbox } from '../../../src-shared/mbox';
 
 const message = (subject: string, body: string) => Buffer.from(`From: a@example.com\nTo: b@example.org\nSubject: ${subject}\n\n${body}\n`);
 
@@ -14,11 +14,25 @@ describe('mbox (mboxrd)', () => {
     expect(text).toContain('\nFrom MAILER-DAEMON Thu Jan  1 00:00:00 1970\n');
     expect(isMbox(file)).toBe(true);
     expect(isMbox(one)).toBe(false);
-    expect(splitMbox(file)).toEqual([one, two]);
+    expect(splitMbox(file).map((m) => Buffer.from(m))).toEqual([one, two]);
+  });
+
+  it('keeps bytes that are no text (an 8-bit charset) as they are', () => {
+    const raw = Buffer.concat([
+      Buffer.from('From: a@example.com\nTo: b@example.org\nSubject: caf'),
+      Buffer.from([0xe9, 0x80, 0x9f]),
+      Buffer.from('\n\nbody\n'),
+    ]);
+    expect(Buffer.from(splitMbox(mboxEntry(raw, 'a@example.com', new Date(0)))[0]!)).toEqual(raw);
+    expect(
+      Buffer.from(mboxEntry(raw, 'jörg@example.com', new Date(0)))
+        .toString()
+        .split('\n')[0],
+    ).toBe('From MAILER-DAEMON Thu Jan  1 00:00:00 1970');
   });
 
   it('reads CRLF files, and ignores text before the first From line', () => {
     const file = Buffer.from('\r\nFrom x@y Mon Jan  5 09:03:07 2026\r\nSubject: a\r\n\r\n>From b\r\n\r\n');
-    expect(splitMbox(file).map(String)).toEqual(['Subject: a\n\nFrom b\n']);
+    expect(splitMbox(file).map((m) => Buffer.from(m).toString())).toEqual(['Subject: a\n\nFrom b\n']);
   });
 });
