@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { parseMessageQuery } from '../../../src-shared/search/message-query';
+import { lazyRequire } from '../lazy-load';
 import { headerTags } from './parse-message';
+
+/** The YAML parser, loaded with the first tags file read (`--tags-config`): most runs read none. */
+const yaml = lazyRequire<typeof import('yaml')>('yaml');
 
 /** A tag rule: a captured copy the search finds gets the tags (`--tag`, `--tags-config`), as Mailpit's tag filters. */
 export interface TagRule {
@@ -69,7 +72,7 @@ export function readTagsConfig(file: string): TagRule[] {
   }
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = yaml().parse(text);
   } catch (err) {
     throw new Error(`${file} is not YAML: ${(err as Error).message.split('\n')[0]}`);
   }
