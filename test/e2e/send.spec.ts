@@ -106,8 +106,13 @@ test('a send to two recipients answers one ref_id and lists its two copies; each
   await expect(page.getByTestId('message-status')).toHaveText('failed');
   await expect(page.getByTestId('message-failed-reason')).toContainText('suppress');
   // What the real service would refuse is stored with the send: its copy says it too, in the same words.
-  await expect(page.getByTestId('message-warnings')).toContainText(/unverified-sender: \S+ is not a verified domain of this account/);
-  await page.getByTestId('message-warnings').screenshot({ path: test.info().outputPath('message-would-refuse.png') });
+  // A badge on the title's line naming the rule (the preview keeps its room), opened for the words.
+  const warnings = page.getByTestId('message-warnings');
+  await expect(warnings.locator('summary')).toHaveText('1 warning');
+  await expect(warnings.locator('summary')).toHaveAttribute('title', 'The real service would refuse this send: unverified-sender');
+  await warnings.locator('summary').click();
+  await expect(warnings).toContainText(/unverified-sender: \S+ is not a verified domain of this account/);
+  await page.getByTestId('message-detail').screenshot({ path: test.info().outputPath('message-would-refuse.png') });
   const siblings = page.getByTestId('message-siblings');
   await expect(siblings).toContainText('Other recipients of this send (1)');
   await siblings.getByRole('link', { name: 'ann@example.com' }).click();

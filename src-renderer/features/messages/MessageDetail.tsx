@@ -49,6 +49,8 @@ export function MessageDetailPane({ d }: { d: Detail }) {
           <StatusBadge status={d.status} failedReason={d.failed_reason} testId="message-status" />
           {/* Tags sit on the title's line: the head stays as short as before, and the preview keeps its room. */}
           <TagEditor d={d} />
+          {/* Stored with the send: every copy of it says the same, on the title's line, opened over the head. */}
+          <WouldRefuse warnings={d.warnings} taken="sent it" what="this send" testId="message-warnings" folded />
           <span className="spacer" />
           <ReadToggle d={d} />
           <button
@@ -120,8 +122,6 @@ export function MessageDetailPane({ d }: { d: Detail }) {
             <code data-testid="message-id">{d.id}</code> <CopyButton text={d.id} label="Copy id" />
           </dd>
         </dl>
-        {/* Stored with the send: every copy of it says the same. */}
-        <WouldRefuse warnings={d.warnings} taken="sent it" what="this send" testId="message-warnings" />
         <Siblings d={d} />
         {/* The actions flow as one wrapping row: the head stays short and the preview keeps the room. */}
         <div className="toolbar detail-actions">
