@@ -15,9 +15,9 @@ const mbox = [1, 2, 3]
 test('mail dropped and picked on Messages is imported (a bad file named), and Export downloads a search as an mbox', async ({ served, page }) => {
   const errors = watchErrors(page, [/Failed to load resource: the server responded with a status of 400/]);
   await page.goto(`${served.url}/messages`);
-  const zone = page.getByTestId('mail-import');
+  const list = page.getByTestId('message-list');
 
-  // Two .eml files dropped on the zone.
+  // Two .eml files dragged over the screen: it says what a drop does; dropped on the list.
   const dropped = await page.evaluateHandle(
     (files: Array<[string, string]>) => {
       const data = new DataTransfer();
@@ -29,20 +29,24 @@ test('mail dropped and picked on Messages is imported (a bad file named), and Ex
       ['two.eml', eml(0, 'bob@example.org', 'Your parcel is on its way.')],
     ] as Array<[string, string]>,
   );
-  await zone.dispatchEvent('drop', { dataTransfer: dropped });
-  await expect(zone.getByTestId('mail-import-result')).toHaveText(/^Imported 2 messages \(2 copies\)\./);
-  await zone.getByRole('button', { name: 'Close' }).click();
+  // The screen is empty: the files are dropped on whatever shows (the window takes them).
+  const screen = page.getByTestId('messages-toolbar');
+  await screen.dispatchEvent('dragenter', { dataTransfer: dropped });
+  await expect(page.getByTestId('mail-import-drop')).toHaveText('Drop .eml or mbox files to import them');
+  await screen.dispatchEvent('drop', { dataTransfer: dropped });
+  await expect(page.getByTestId('mail-import-drop')).toHaveCount(0);
+  await expect(page.getByTestId('mail-import-result')).toHaveText(/^Imported 2 messages \(2 copies\)\./);
+  await page.getByTestId('mail-import-result').getByRole('button', { name: 'Close' }).click();
 
   // The mbox and a file that is no message, through the picker.
-  await zone.getByTestId('mail-import-files').setInputFiles([
+  await page.getByTestId('mail-import-files').setInputFiles([
     { name: 'cases.mbox', mimeType: 'application/mbox', buffer: Buffer.from(mbox) },
     { name: 'notes.eml', mimeType: 'message/rfc822', buffer: Buffer.from('just some words, no header\n') },
   ]);
-  const result = zone.getByTestId('mail-import-result');
+  const result = page.getByTestId('mail-import-result');
   await expect(result).toContainText('Imported 3 messages (3 copies); 1 was not imported:');
   await expect(result.getByRole('listitem')).toHaveText(['notes.eml: raw is not a message: it has no header fields']);
 
-  const list = page.getByTestId('message-list');
   await expect(list.getByRole('option')).toHaveCount(5);
 
   await page.getByLabel('Search messages').fill('subject:"customer case"');

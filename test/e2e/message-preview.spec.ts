@@ -107,7 +107,7 @@ test('with two accounts at 1,400 px the Messages toolbar keeps a usable search b
 
   // Every control is whole and inside the toolbar, and they sit on one or two lines.
   const bar = (await toolbar.boundingBox())!;
-  const controls = toolbar.locator('input, select, button, [data-testid="message-count"]');
+  const controls = toolbar.locator('input:visible, select:visible, button:visible, [data-testid="message-count"]');
   const tops = new Set<number>();
   for (const c of await controls.all()) {
     const b = (await c.boundingBox())!;

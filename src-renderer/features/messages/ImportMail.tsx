@@ -1,4 +1,4 @@
-import { type DragEvent, useRef, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../src-shared/clients';
 import { isMbox, splitMbox } from '../../../src-shared/mbox';
 import { control, describeError } from '../../api/clients';
@@ -55,13 +55,26 @@ async function messagesOf(file: File, problems: Problem[]): Promise<FileMessage[
   return messages.map((raw, i) => ({ file: file.name, number: i + 1, raw }));
 }
 
+export interface MailImport {
+  phase: Phase;
+  /** Files are being dragged over the window. */
+  over: boolean;
+  disabled: boolean;
+  /** The account the mail goes to, when there are several to tell apart. */
+  into: string | null;
+  picker: RefObject<HTMLInputElement | null>;
+  run: (files: File[]) => Promise<void>;
+  close: () => void;
+}
+
 /**
  * Mail brought in from files, as `mailyard import` does it: each message captured as if it had arrived
  * over SMTP, one request a message (all its copies or none), for the account in the header (the
  * default one when the list shows every account). What could not be imported is named, with its file,
- * its number in an mbox and the emulator's reason; the rest is imported.
+ * its number in an mbox and the emulator's reason; the rest is imported. Files are dropped anywhere on
+ * the Messages screen (the window takes them while it is open) or chosen with Import….
  */
-export function ImportMail() {
+export function useMailImport(): MailImport {
   const accounts = useOverview((s) => s.accounts);
   const [account] = useChosenAccount(accounts);
   const gone = useChosenGone();
@@ -95,60 +108,99 @@ export function ImportMail() {
     }
     setPhase({ state: 'done', result });
   };
+  const latest = useRef(run);
+  latest.current = run;
 
-  const onDrop = (e: DragEvent<HTMLElement>) => {
-    e.preventDefault();
-    setOver(false);
-    void run([...e.dataTransfer.files]);
-  };
-  const onDragOver = (e: DragEvent<HTMLElement>) => {
-    if (![...e.dataTransfer.types].includes('Files')) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = disabled ? 'none' : 'copy';
-    setOver(true);
-  };
+  // The whole window is the drop zone while the screen is open: files dragged over it are offered to the import.
+  useEffect(() => {
+    const carriesFiles = (e: DragEvent) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+    let depth = 0;
+    const onEnter = (e: DragEvent) => {
+      if (!carriesFiles(e)) return;
+      depth++;
+      setOver(true);
+    };
+    const onLeave = (e: DragEvent) => {
+      if (!carriesFiles(e)) return;
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) setOver(false);
+    };
+    const onOver = (e: DragEvent) => {
+      if (!carriesFiles(e)) return;
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+    };
+    const onDrop = (e: DragEvent) => {
+      if (!e.dataTransfer || e.dataTransfer.files.length === 0) return;
+      e.preventDefault();
+      depth = 0;
+      setOver(false);
+      void latest.current([...e.dataTransfer.files]);
+    };
+    window.addEventListener('dragenter', onEnter);
+    window.addEventListener('dragleave', onLeave);
+    window.addEventListener('dragover', onOver);
+    window.addEventListener('drop', onDrop);
+    return () => {
+      window.removeEventListener('dragenter', onEnter);
+      window.removeEventListener('dragleave', onLeave);
+      window.removeEventListener('dragover', onOver);
+      window.removeEventListener('drop', onDrop);
+    };
+  }, []);
 
+  return { phase, over, disabled, into: accounts.length > 1 && account ? account.name : null, picker, run, close: () => setPhase({ state: 'idle' }) };
+}
+
+/** The toolbar's Import… button and its file picker. */
+export function ImportButton({ imp }: { imp: MailImport }) {
   return (
-    <section
-      className={`mail-import${over ? ' over' : ''}`}
-      aria-label="Import mail"
-      data-testid="mail-import"
-      onDragOver={onDragOver}
-      onDragLeave={() => setOver(false)}
-      onDrop={onDrop}
-    >
-      <div className="mail-import-zone">
-        <span className="muted small">
-          Drop <code>.eml</code> or mbox files here to import them
-          {accounts.length > 1 && account && (
+    <>
+      <button
+        type="button"
+        className="button small"
+        disabled={imp.disabled}
+        title="Import .eml or mbox files (or drop them on this screen)"
+        onClick={() => imp.picker.current?.click()}
+      >
+        Import…
+      </button>
+      <input
+        ref={imp.picker}
+        type="file"
+        multiple
+        hidden
+        accept=".eml,.mbox,.mbx,message/rfc822,application/mbox"
+        aria-label="Mail files to import"
+        data-testid="mail-import-files"
+        onChange={(e) => {
+          const files = [...(e.target.files ?? [])];
+          // The same file can be chosen again.
+          e.target.value = '';
+          void imp.run(files);
+        }}
+      />
+    </>
+  );
+}
+
+/** While files are dragged over the window, what a drop does; then the import's progress and result. */
+export function ImportStatus({ imp }: { imp: MailImport }) {
+  return (
+    <>
+      {imp.over && (
+        <div className={`mail-import-drop${imp.disabled ? ' refused' : ''}`} data-testid="mail-import-drop" aria-hidden="true">
+          {imp.disabled ? (
+            'Mail cannot be imported now'
+          ) : (
             <>
-              {' '}
-              into <strong>{account.name}</strong>
+              Drop <code>.eml</code> or mbox files to import them{imp.into && <> into {imp.into}</>}
             </>
           )}
-          , or
-        </span>
-        <button type="button" className="button small" disabled={disabled} onClick={() => picker.current?.click()}>
-          Choose files…
-        </button>
-        <input
-          ref={picker}
-          type="file"
-          multiple
-          hidden
-          accept=".eml,.mbox,.mbx,message/rfc822,application/mbox"
-          aria-label="Mail files to import"
-          data-testid="mail-import-files"
-          onChange={(e) => {
-            const files = [...(e.target.files ?? [])];
-            // The same file can be chosen again.
-            e.target.value = '';
-            void run(files);
-          }}
-        />
-      </div>
-      <ImportProgress phase={phase} onClose={() => setPhase({ state: 'idle' })} />
-    </section>
+        </div>
+      )}
+      <ImportProgress phase={imp.phase} onClose={imp.close} />
+    </>
   );
 }
 

@@ -13,7 +13,7 @@ import { type MessageFilters, useMessages } from '../../stores/messages-store';
 import { useOverview } from '../../stores/overview-store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ExportMatches } from './ExportMatches';
-import { ImportMail } from './ImportMail';
+import { ImportButton, ImportStatus, useMailImport } from './ImportMail';
 import { MessageDetailPane } from './MessageDetail';
 import { TagChips } from './MessageFlags';
 import './Messages.css';
@@ -135,6 +135,7 @@ function Filters() {
   const [campaign, setCampaign] = useState(filters.campaign_id);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  const mailImport = useMailImport();
   // A search set from elsewhere (a link to `/messages?q=<ref_id>`) shows in the box.
   useEffect(() => setQ(filters.q), [filters.q]);
   useEffect(() => setCampaign(filters.campaign_id), [filters.campaign_id]);
@@ -206,13 +207,14 @@ function Filters() {
           onChange={(e) => setCampaign(e.target.value)}
         />
         <span className="spacer" />
+        <ImportButton imp={mailImport} />
         <ExportMatches filters={filters} count={count} filtered={filtered} ready={!loading && rows.length > 0} />
         {/* While a search is on its way, the rows and count shown answer the filters before it: nothing to delete by these yet. */}
         <button type="button" className="button danger small" disabled={loading || rows.length === 0} onClick={() => setConfirming(true)}>
           {deleteLabel}
         </button>
       </div>
-      <ImportMail />
+      <ImportStatus imp={mailImport} />
       {confirming && (
         <ConfirmDialog
           title={filtered ? `Delete ${count.toLocaleString()} matching message${count === 1 ? '' : 's'}?` : 'Delete every captured message?'}
