@@ -37,6 +37,7 @@ export const SCREENS: Screen[] = [
   { name: 'Deliveries', path: () => '/deliveries', ready: (p) => p.getByTestId('delivery-list').getByRole('option').first() },
   { name: 'Delivery', path: (s) => `/deliveries/${s.deliveryId}`, ready: (p) => p.getByTestId('delivery-detail') },
   { name: 'Deliveries by endpoint', path: () => '/deliveries?view=endpoints', ready: (p) => p.getByTestId('endpoint-list') },
+  { name: 'Inbound mail', path: () => '/deliveries?view=inbound', ready: (p) => p.getByTestId('inbound-empty') },
   { name: 'Send', path: () => '/send', ready: (p) => p.getByRole('button', { name: /^Send/ }).first() },
   { name: 'Fire event', path: (s) => `/events?ref_id=${s.refId}`, ready: (p) => p.getByTestId('payload-preview') },
   { name: 'Webhooks', path: () => '/webhooks', ready: (p) => p.getByTestId('webhook-EMAIL_EVENT') },

@@ -4,6 +4,7 @@ import { control, describeError } from '../../api/clients';
 import { live } from '../../api/live';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
+import { useSearchParam } from '../../router';
 import { ViewTabs } from './Endpoints';
 import { InboundRule } from './InboundRule';
 
@@ -16,26 +17,31 @@ const SHOWN = 200;
  * decided. A refused email has no delivery: this is where it shows.
  */
 export function InboundMail() {
+  // The header's account (`?account=`), as the rest of Deliveries follows it; none: every account's.
+  const account = useSearchParam('account');
   const [messages, setMessages] = useState<InboundMessageRecord[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
     try {
-      setMessages((await control.listInboundMessages({ limit: SHOWN })).data.messages);
+      setMessages((await control.listInboundMessages({ limit: SHOWN, ...(account ? { account_id: account } : {}) })).data.messages);
       setError(null);
     } catch (err) {
       setError(describeError(err));
     }
-  }, []);
+  }, [account]);
   useEffect(() => {
     void load();
     // Each one as routing decides it: the newest first, as the list orders them.
-    const off = live.on('inbound.message', (m) => setMessages((ms) => (ms === null ? ms : [m, ...ms.filter((x) => x.ref_id !== m.ref_id)].slice(0, SHOWN))));
+    const off = live.on('inbound.message', (m) => {
+      if (account && m.account_id !== account) return;
+      setMessages((ms) => (ms === null ? ms : [m, ...ms.filter((x) => x.ref_id !== m.ref_id)].slice(0, SHOWN)));
+    });
     const offReconnect = live.onReconnect(() => void load());
     return () => {
       off();
       offReconnect();
     };
-  }, [load]);
+  }, [load, account]);
   return (
     <main className="endpoints-view">
       <section className="list-pane" aria-label="Inbound mail">
