@@ -67,6 +67,8 @@ export const useOverview = create<OverviewState>((set, get) => ({
         if (name !== undefined && !deletedHere.has(account_id)) set({ deletedElsewhere: { ...deletedElsewhere, [account_id]: name } });
         get().forget(account_id);
       }),
+      // An account made or deleted before the live stream was up (or while it was down) is read on its (re)connection.
+      live.onReconnect(() => void get().load()),
     ];
     return () => {
       for (const off of offs) off();

@@ -48,7 +48,14 @@ export const useStats = create<StatsState>((set, get) => ({
         reload();
       }, 2000);
     };
-    const offs = [live.on('message.created', soon), live.on('message.updated', soon), live.on('delivery.updated', soon), live.on('clock.changed', soon)];
+    // What was announced before the live stream was up (or while it was down) is read on its (re)connection.
+    const offs = [
+      live.on('message.created', soon),
+      live.on('message.updated', soon),
+      live.on('delivery.updated', soon),
+      live.on('clock.changed', soon),
+      live.onReconnect(reload),
+    ];
     // The chart's minutes move on even when nothing happens.
     const minute = window.setInterval(reload, 30_000);
     return () => {

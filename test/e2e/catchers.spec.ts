@@ -94,3 +94,23 @@ test('a catcher made in one click, made the webhook in a second, shows each sign
   expect(fired.ok()).toBe(true);
   await expect(page.getByTestId('caught-signature')).toHaveText(['signature valid']);
 });
+
+test('a request that came while the live stream was not yet up shows once it connects', async ({ served, page }) => {
+  const errors = watchErrors(page);
+  const catcher = (await (await page.request.post(`${served.url}/emulator/catchers`, { data: {} })).json()).data as { id: string; url: string };
+  // The stream held back, as on a busy machine: the page shows its (empty) list before it is up.
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route('**/emulator/stream', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${served.url}/catchers/${catcher.id}`);
+  await expect(page.getByTestId('no-requests')).toBeVisible();
+  expect((await page.request.post(catcher.url, { data: { event: 'delivery' } })).ok()).toBe(true);
+  release();
+  await expect(page.getByTestId('caught-request')).toHaveCount(1);
+  expect(errors).toEqual([]);
+});

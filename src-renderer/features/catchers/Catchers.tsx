@@ -203,23 +203,32 @@ function CatcherDetail({ id, onChanged }: { id: string; onChanged: () => void })
     let gone = false;
     setCatcher(null);
     setRequests([]);
-    Promise.all([control.getCatcher(id), control.listCatcherRequests(id, { limit: 100 })]).then(
-      ([c, page]) => {
-        if (gone) return;
-        setCatcher(c.data);
-        // Live ones that came while loading stay.
-        setRequests((live) => [...live, ...page.data.requests.filter((r) => !live.some((l) => l.id === r.id))]);
-      },
-      (err) => !gone && setError(describeError(err)),
-    );
+    const load = () =>
+      Promise.all([control.getCatcher(id), control.listCatcherRequests(id, { limit: 100 })]).then(
+        ([c, page]) => {
+          if (gone) return;
+          setCatcher(c.data);
+          // Live ones that came while loading stay; the list's own are merged in, newest first.
+          setRequests((shown) =>
+            [...shown, ...page.data.requests.filter((r) => !shown.some((l) => l.id === r.id))]
+              .sort((a, b) => (a.received_at < b.received_at ? 1 : a.received_at > b.received_at ? -1 : 0))
+              .slice(0, 200),
+          );
+        },
+        (err) => !gone && setError(describeError(err)),
+      );
+    void load();
     const off = live.on('catcher.request', (r) => {
       if (r.catcher_id !== id) return;
-      setRequests((list) => [r, ...list].slice(0, 200));
+      setRequests((list) => [r, ...list.filter((l) => l.id !== r.id)].slice(0, 200));
       markArrived([r.id]);
     });
+    // A request that came before the live stream was up (or while it was down) was not announced here.
+    const offReconnect = live.onReconnect(() => void load());
     return () => {
       gone = true;
       off();
+      offReconnect();
     };
   }, [id, markArrived]);
   if (error) return <p className="error">{error}</p>;

@@ -47,7 +47,12 @@ export function Endpoints() {
   const { endpoints, endpointsError, loadEndpoints } = useDeliveries();
   useEffect(() => {
     void loadEndpoints();
-    const offs = [live.on('delivery.updated', () => refreshSoon()), live.on('delivery.created', () => refreshSoon())];
+    // A change announced before the live stream was up (or while it was down) is read on its (re)connection.
+    const offs = [
+      live.on('delivery.updated', () => refreshSoon()),
+      live.on('delivery.created', () => refreshSoon()),
+      live.onReconnect(() => void loadEndpoints()),
+    ];
     let timer: number | undefined;
     function refreshSoon() {
       timer ??= window.setTimeout(() => {

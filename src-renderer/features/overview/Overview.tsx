@@ -34,9 +34,12 @@ function useFirstSteps(account: AccountRecord | undefined): { sent: boolean; web
     };
     void load();
     const off = live.on('message.created', () => void load());
+    // A send announced before the live stream was up (or while it was down) is read on its (re)connection.
+    const offReconnect = live.onReconnect(() => void load());
     return () => {
       gone = true;
       off();
+      offReconnect();
     };
   }, [id, key]);
   return steps;
