@@ -78,6 +78,20 @@ function matches(m: MessageSummary, f: MessageFilters): boolean {
   return true;
 }
 
+/**
+ * Whether a listed row whose status changed still matches the filters. The emulator matched the rest
+ * when it listed the row; only what a status change alters is judged again (a size, a body or a header
+ * the row cannot tell never takes a listed row off the list).
+ */
+function stillMatches(m: MessageSummary, f: MessageFilters): boolean {
+  if (f.status && m.status !== f.status) return false;
+  const q = f.q.trim();
+  if (!q || idQuery(q) !== null) return true;
+  const { statuses, notStatuses } = parseMessageQuery(q);
+  if (statuses.length && !statuses.includes(m.status as never)) return false;
+  return !notStatuses.includes(m.status as never);
+}
+
 /** The other copies of a send the detail lists (the rest are one link away: the list filtered to the send). */
 const SIBLINGS = 50;
 /** A send's deliveries looked at in one request (a copy's own ones beyond these are fetched one by one). */
@@ -210,7 +224,7 @@ export const useMessages = create<MessagesState>((set, get) => {
         const change = changes.get(next[i]!.id);
         if (change) {
           next[i] = { ...next[i]!, status: change.status, ...(change.failed_reason !== undefined ? { failed_reason: change.failed_reason } : {}) };
-          if (next[i]!.id !== selected && !matches(next[i]!, filters)) gone.add(next[i]!.id);
+          if (next[i]!.id !== selected && !stillMatches(next[i]!, filters)) gone.add(next[i]!.id);
           left--;
         }
       }

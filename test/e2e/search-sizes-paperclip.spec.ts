@@ -37,6 +37,14 @@ test("Messages: a paperclip on rows with attachments (live ones too), and Mailpi
     for (const s of subjects) await expect(list).toContainText(s);
   };
   await shows('larger:10k', ['Monthly report', 'Weekly report']);
+  // A listed row whose status then changes stays: its size, which a row cannot tell, was the search's to match.
+  const weekly = (await (await page.request.get(`${served.url}/emulator/messages?q=${encodeURIComponent('subject:weekly')}`)).json()).data.messages[0] as {
+    ref_id: string;
+  };
+  const fired = await page.request.post(`${served.url}/emulator/events`, { data: { event: 'bounce', ref_id: weekly.ref_id, recipient: 'dan@example.org' } });
+  expect(fired.ok(), await fired.text()).toBe(true);
+  await expect(row('Weekly report').getByText('hard bounce')).toBeVisible();
+  await expect(list.getByRole('option')).toHaveCount(2);
   await shows('smaller:10K', ['Short note']);
   await shows('-larger:10k', ['Short note']);
   await shows('reply-to:help@shop.test subject:monthly', ['Monthly report']);
