@@ -68,17 +68,19 @@ const RULES: Array<{ rule: string; request: (emu: TestEmulator) => Promise<RawRe
   },
 ];
 
-async function verifiedDomain(emu: TestEmulator): Promise<void> {
+/** An emulator whose default account has verified.example verified (the sends below come from it). */
+async function startWithVerifiedDomain(options?: Parameters<typeof startEmulator>[0]): Promise<TestEmulator> {
+  const emu = await startEmulator(options);
   await emu.service.addDomain({ domain: 'verified.example' });
   const verified = await emu.request('PUT', '/v1/domain/verify/verified.example');
   expect(verified.status, verified.text).toBe(200);
+  return emu;
 }
 
 describe('by default: taken, with a warning naming the rule and the service’s answer', () => {
   let emu: TestEmulator;
   beforeAll(async () => {
-    emu = await startEmulator();
-    await verifiedDomain(emu);
+    emu = await startWithVerifiedDomain();
   });
   afterAll(async () => {
     await emu.cleanup();
@@ -114,8 +116,7 @@ describe('by default: taken, with a warning naming the rule and the service’s 
 describe('stored with what they concern: a send’s on each of its copies, a mailer’s while it lasts', () => {
   let emu: TestEmulator;
   beforeAll(async () => {
-    emu = await startEmulator();
-    await verifiedDomain(emu);
+    emu = await startWithVerifiedDomain();
   });
   afterAll(async () => {
     await emu.cleanup();
@@ -184,8 +185,7 @@ describe('stored with what they concern: a send’s on each of its copies, a mai
 describe('--strict-requests: the service’s refusal', () => {
   let emu: TestEmulator;
   beforeAll(async () => {
-    emu = await startEmulator({ strictRequests: true });
-    await verifiedDomain(emu);
+    emu = await startWithVerifiedDomain({ strictRequests: true });
   });
   afterAll(async () => {
     await emu.cleanup();
