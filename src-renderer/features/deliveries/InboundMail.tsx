@@ -5,7 +5,7 @@ import { live } from '../../api/live';
 import { Link } from '../../components/Link';
 import { Time } from '../../components/Time';
 import { useSearchParam } from '../../router';
-import { ViewTabs } from './Endpoints';
+import { DeliveriesViewPane } from './Endpoints';
 import { InboundRule } from './InboundRule';
 
 /** The newest inbound emails shown (the control API answers at most 500). */
@@ -43,63 +43,59 @@ export function InboundMail() {
     };
   }, [load, account]);
   return (
-    <main className="endpoints-view">
-      <section className="list-pane" aria-label="Inbound mail">
-        <ViewTabs view="inbound" />
-        {error && (
-          <p className="error pad" role="alert">
-            {error}
-          </p>
-        )}
-        {messages !== null && messages.length === 0 ? (
-          <p className="muted pad" data-testid="inbound-empty">
-            No inbound mail yet: mail to a domain with an inbound route (over SMTP, or <code>POST /emulator/inbound</code>) shows here, accepted or refused.
-          </p>
-        ) : (
-          <div className="endpoints-scroll">
-            {/* The endpoints' table look. */}
-            <table className="endpoints" data-testid="inbound-list">
-              <thead>
-                <tr>
-                  <th scope="col">Received</th>
-                  <th scope="col">To</th>
-                  <th scope="col">From and subject</th>
-                  <th scope="col">Inbound routing</th>
+    <DeliveriesViewPane
+      view="inbound"
+      label="Inbound mail"
+      error={error}
+      help={
+        <p>
+          Each recipient at a domain with an inbound route, newest first (the latest {SHOWN}), and the rule of the inbound guide that decided it: Wildcard
+          Domain, Strict Reply Mode, Username Match, else Reject. Refused mail is not posted nor kept: its sender, subject and why are.
+        </p>
+      }
+    >
+      {messages !== null && messages.length === 0 ? (
+        <p className="muted pad" data-testid="inbound-empty">
+          No inbound mail yet: mail to a domain with an inbound route (over SMTP, or <code>POST /emulator/inbound</code>) shows here, accepted or refused.
+        </p>
+      ) : (
+        <div className="endpoints-scroll">
+          {/* The endpoints' table look. */}
+          <table className="endpoints" data-testid="inbound-list">
+            <thead>
+              <tr>
+                <th scope="col">Received</th>
+                <th scope="col">To</th>
+                <th scope="col">From and subject</th>
+                <th scope="col">Inbound routing</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(messages ?? []).map((m) => (
+                <tr key={m.ref_id} data-testid="inbound-message">
+                  <td className="nowrap">
+                    <Time emulator={m.created_at} /> <span className="badge">{m.source.toUpperCase()}</span>
+                  </td>
+                  <td>{m.recipient}</td>
+                  <td>
+                    {m.from_email || <span className="muted">no sender</span>}
+                    <div className="muted small">{m.subject || '(no subject)'}</div>
+                  </td>
+                  <td>
+                    <InboundRule m={m} />
+                    {m.delivery_id !== null && (
+                      <div className="small">
+                        <Link to={`/deliveries/${m.delivery_id}`}>its post to the route</Link>
+                      </div>
+                    )}
+                    {m.reason !== null && <div className="muted small">{m.reason}</div>}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {(messages ?? []).map((m) => (
-                  <tr key={m.ref_id} data-testid="inbound-message">
-                    <td className="nowrap">
-                      <Time emulator={m.created_at} /> <span className="badge">{m.source.toUpperCase()}</span>
-                    </td>
-                    <td>{m.recipient}</td>
-                    <td>
-                      {m.from_email || <span className="muted">no sender</span>}
-                      <div className="muted small">{m.subject || '(no subject)'}</div>
-                    </td>
-                    <td>
-                      <InboundRule m={m} />
-                      {m.delivery_id !== null && (
-                        <div className="small">
-                          <Link to={`/deliveries/${m.delivery_id}`}>its post to the route</Link>
-                        </div>
-                      )}
-                      {m.reason !== null && <div className="muted small">{m.reason}</div>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <div className="endpoints-help muted small">
-          <p>
-            Each recipient at a domain with an inbound route, newest first (the latest {SHOWN}), and the rule of the inbound guide that decided it: Wildcard
-            Domain, Strict Reply Mode, Username Match, else Reject. Refused mail is not posted nor kept: its sender, subject and why are.
-          </p>
+              ))}
+            </tbody>
+          </table>
         </div>
-      </section>
-    </main>
+      )}
+    </DeliveriesViewPane>
   );
 }
