@@ -17,6 +17,11 @@ import { deriveTexts, type TextJob } from '../search/derive-text';
 export interface MailWork {
   compose: typeof composeMessage;
   derive(job: TextJob): Promise<DerivedText[]>;
+  /**
+   * Starts the thread now rather than on first use; resolves once it takes requests (true), or with
+   * false when the work is done on the main thread (no thread program, or it could not start).
+   */
+  warm(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -52,7 +57,7 @@ export function mailWork(logger: Logger): MailWork {
 }
 
 /** On the main thread: the same work, between other turns of the event loop. */
-export const inlineMailWork = (): MailWork => ({ compose: composeMessage, derive: deriveTexts, close: async () => {} });
+export const inlineMailWork = (): MailWork => ({ compose: composeMessage, derive: deriveTexts, warm: async () => false, close: async () => {} });
 
 type Reply = { id: number; result: unknown } | { id: number; error: string } | { ready: true };
 
@@ -70,6 +75,8 @@ export class MailThread implements MailWork {
   private closed = false;
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (result: unknown) => void; reject: (e: Error) => void }>();
+  /** Told whether the thread loaded (true) or was lost before it did (false); see warm. */
+  private readonly loadWaiters: Array<(loaded: boolean) => void> = [];
 
   constructor(
     private readonly program: { file: string; execArgv: string[] },
@@ -83,6 +90,12 @@ export class MailThread implements MailWork {
 
   derive(job: TextJob): Promise<DerivedText[]> {
     return this.ask<DerivedText[]>('derive', [job], () => deriveTexts(job));
+  }
+
+  warm(): Promise<boolean> {
+    if (this.started() === null) return Promise.resolve(false);
+    if (this.ready) return Promise.resolve(true);
+    return new Promise((resolve) => this.loadWaiters.push(resolve));
   }
 
   private ask<T>(kind: 'compose' | 'derive', args: unknown[], inline: () => Promise<T>): Promise<T> {
@@ -107,6 +120,7 @@ export class MailThread implements MailWork {
       worker.on('message', (reply: Reply) => {
         if ('ready' in reply) {
           this.ready = true;
+          for (const told of this.loadWaiters.splice(0)) told(true);
           return;
         }
         const w = this.waiting.get(reply.id);
@@ -133,6 +147,7 @@ export class MailThread implements MailWork {
     this.worker = null;
     for (const w of this.waiting.values()) w.reject(err);
     this.waiting.clear();
+    for (const told of this.loadWaiters.splice(0)) told(false);
   }
 
   async close(): Promise<void> {
@@ -142,6 +157,7 @@ export class MailThread implements MailWork {
     this.worker = null;
     for (const w of this.waiting.values()) w.reject(new Error('closed'));
     this.waiting.clear();
+    for (const told of this.loadWaiters.splice(0)) told(false);
     if (worker) await worker.terminate();
   }
 }
