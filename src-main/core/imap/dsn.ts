@@ -1,4 +1,5 @@
 import type { ParsedMail } from 'mailparser';
+import { multipartParts } from '../mail/mime-delimiter';
 
 /** What a delivery-status notification (RFC 3464) says about a message Mailyard sent. */
 export interface DsnReport {
@@ -39,22 +40,17 @@ function statusGroups(text: string): Array<Record<string, string>> {
 }
 
 /** The parts of a multipart body, each with its content type and its body (base64 decoded). */
-function reportParts(raw: string, boundary: string): Array<{ type: string; body: string }> {
+function reportParts(raw: Buffer, boundary: string): Array<{ type: string; body: string }> {
   if (boundary === '') return [];
-  const delimiter = `--${boundary}`;
-  return raw
-    .split(delimiter)
-    .slice(1)
-    .filter((chunk) => !chunk.startsWith('--'))
-    .map((chunk) => {
-      const text = chunk.replace(/^\r?\n/, '');
-      const split = /\r?\n\r?\n/.exec(text);
-      const head = split ? text.slice(0, split.index) : text;
-      let body = split ? text.slice(split.index + split[0].length) : '';
-      const type = /^content-type:[ \t]*([^;\s]+)/im.exec(head)?.[1] ?? 'text/plain';
-      if (/^content-transfer-encoding:[ \t]*base64/im.test(head)) body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-      return { type: type.toLowerCase(), body };
-    });
+  return (multipartParts(raw, boundary) ?? []).map((part) => {
+    const text = part.toString('utf8');
+    const split = /\r?\n\r?\n/.exec(text);
+    const head = split ? text.slice(0, split.index) : text;
+    let body = split ? text.slice(split.index + split[0].length) : '';
+    const type = /^content-type:[ \t]*([^;\s]+)/im.exec(head)?.[1] ?? 'text/plain';
+    if (/^content-transfer-encoding:[ \t]*base64/im.test(head)) body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+    return { type: type.toLowerCase(), body };
+  });
 }
 
 /** The bounce category of an enhanced status code's subject (RFC 3463 part 3). */
@@ -79,7 +75,7 @@ export function readDsn(parsed: ParsedMail, raw: Buffer): DsnReport | undefined 
   const type = parsed.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
   if (type?.value?.toLowerCase() !== 'multipart/report' || type.params?.['report-type']?.toLowerCase() !== 'delivery-status') return undefined;
   // mailparser folds a message/delivery-status part into the text, so the report's parts are read here.
-  const parts = reportParts(raw.toString('utf8'), type.params.boundary ?? '');
+  const parts = reportParts(raw, type.params.boundary ?? '');
   const statusPart = parts.find((p) => /^message\/(global-)?delivery-status$/i.test(p.type));
   if (!statusPart) return undefined;
   const groups = statusGroups(statusPart.body);

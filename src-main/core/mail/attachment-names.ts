@@ -1,6 +1,7 @@
 import { shownFileName } from './file-name';
 import { headerEnd } from './header-end';
 import { libmime } from './libmime';
+import { nextDelimiterLine } from './mime-delimiter';
 
 /** At most this many attachment names are indexed for a message, and parts looked at. */
 export const MAX_ATTACHMENT_NAMES = 100;
@@ -57,14 +58,12 @@ export function attachmentNames(raw: Buffer): string[] {
     const end = headerEnd(raw, from, Math.min(to, from + PART_HEADER_LIMIT));
     const head = partHeaders(raw.subarray(from, end).toString('utf8'));
     if (head.type.startsWith('multipart/') && head.boundary && depth < MAX_DEPTH) {
-      const delimiter = Buffer.from(`\n--${head.boundary}`);
-      let at = raw.indexOf(delimiter, end - 1);
-      while (at !== -1 && at < to) {
-        const lineEnd = raw.indexOf('\n', at + delimiter.length);
-        if (lineEnd === -1 || raw[at + delimiter.length] === 0x2d) return; // `--boundary--`: the last part ended
-        const next = raw.indexOf(delimiter, lineEnd);
-        walk(lineEnd + 1, next === -1 || next > to ? to : next, depth + 1);
-        at = next;
+      const delimiter = Buffer.from(`--${head.boundary}`);
+      let line = nextDelimiterLine(raw, delimiter, end);
+      while (line !== null && line.at < to && !line.close) {
+        const next = nextDelimiterLine(raw, delimiter, line.end);
+        walk(line.end + 1, next === null || next.at > to ? to : next.at, depth + 1);
+        line = next;
       }
       return;
     }

@@ -1,5 +1,6 @@
 import { splitEntity } from './header-end';
 import { libmime } from './libmime';
+import { multipartParts } from './mime-delimiter';
 
 /** The readable parts of a message: its text and HTML parts (decoded, in order) and its attachments' file names. */
 export interface TextParts {
@@ -25,29 +26,6 @@ const NATIVE_CHARSETS: Record<string, BufferEncoding> = {
 function splitNode(node: Buffer): { head: string; body: Buffer } {
   const { end, body } = splitEntity(node);
   return { head: node.subarray(0, end).toString('latin1'), body: node.subarray(body) };
-}
-
-/** The parts of a multipart body between its delimiter lines (the preamble and epilogue dropped; a missing close tolerated). */
-function splitMultipart(body: Buffer, boundary: string): Buffer[] | null {
-  const delimiter = Buffer.from(`--${boundary}`);
-  const starts: number[] = [];
-  for (let at = body.indexOf(delimiter); at !== -1; at = body.indexOf(delimiter, at + delimiter.length)) {
-    if (at === 0 || body[at - 1] === 0x0a) starts.push(at);
-  }
-  if (starts.length === 0) return null;
-  const parts: Buffer[] = [];
-  for (let i = 0; i < starts.length; i++) {
-    const at = starts[i]!;
-    const after = at + delimiter.length;
-    if (body[after] === 0x2d && body[after + 1] === 0x2d) break; // the closing delimiter
-    const lineEnd = body.indexOf(0x0a, after);
-    if (lineEnd === -1) break;
-    let end = i + 1 < starts.length ? starts[i + 1]! : body.length;
-    // The line break before a delimiter belongs to the delimiter.
-    if (i + 1 < starts.length) end -= body[end - 2] === 0x0d ? 2 : 1;
-    parts.push(body.subarray(lineEnd + 1, Math.max(lineEnd + 1, end)));
-  }
-  return parts;
 }
 
 const hexValue = (c: number): number => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1);
@@ -128,7 +106,7 @@ export function readTextParts(raw: Buffer): TextParts | null {
     const disposition = headers['content-disposition']?.[0] ? libmime().parseHeaderValue(headers['content-disposition'][0]) : null;
     if (type.startsWith('multipart/')) {
       const boundary = contentType.params.boundary;
-      const children = boundary ? splitMultipart(body, boundary) : null;
+      const children = boundary ? multipartParts(body, boundary) : null;
       if (children === null) return false;
       return children.every((child) => walk(child, depth + 1));
     }

@@ -5,6 +5,38 @@ import { headerSearchText, replyToValues } from '../../../../src-main/core/servi
 const mime = (lines: string[]) => Buffer.from(lines.join('\r\n'));
 
 describe("a message's attachment names, for the search index", () => {
+  it('a boundary is a whole delimiter line: an inner boundary the outer one begins ("mix", "mix-alt") is not taken for it, nor for its end', () => {
+    const raw = mime([
+      'Subject: x',
+      'Content-Type: multipart/mixed; boundary="mix"',
+      '',
+      '--mix',
+      'Content-Type: multipart/alternative; boundary="mix-alt"',
+      '',
+      '--mix-alt',
+      'Content-Type: text/plain',
+      '',
+      'hello',
+      '--mix-alt ',
+      'Content-Type: text/html',
+      '',
+      '<p>hello</p>',
+      '--mix-alt--',
+      '--mix\t',
+      'Content-Type: application/pdf; name=report.pdf',
+      'Content-Disposition: attachment; filename=report.pdf',
+      '',
+      'JVBER',
+      '--mix',
+      'Content-Type: text/plain; name=notes.txt',
+      '',
+      '--mix-alt is not a delimiter here',
+      '--mix--',
+      '',
+    ]);
+    expect(attachmentNames(raw)).toEqual(['report.pdf', 'notes.txt']);
+  });
+
   it('walks nested multiparts; counts attachments and named parts that are not inline; reads RFC 2231 and encoded words', () => {
     const raw = mime([
       'Subject: x',

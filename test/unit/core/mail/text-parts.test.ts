@@ -54,6 +54,39 @@ describe('readTextParts: the search index reads text and HTML parts without mail
     expect(parts).toEqual({ text: ['first'], html: ['<p>second'], filenames: [] });
   });
 
+  it('a delimiter is a whole line: a nested boundary the outer one begins ("mix", "mix-alt") and a body line starting with it stay content', async () => {
+    const raw = Buffer.from(
+      [
+        'Content-Type: multipart/mixed; boundary=mix',
+        '',
+        '--mix',
+        'Content-Type: multipart/alternative; boundary=mix-alt',
+        '',
+        '--mix-alt',
+        'Content-Type: text/plain',
+        '',
+        'plain words',
+        '--mixed feelings are words too',
+        '--mix-alt',
+        'Content-Type: text/html',
+        '',
+        '<p>html words</p>',
+        '--mix-alt--',
+        '--mix',
+        'Content-Type: application/pdf; name=report.pdf',
+        '',
+        'JVBER',
+        '--mix--',
+        '',
+      ].join('\r\n'),
+    );
+    const fast = readTextParts(raw);
+    expect(fast).toEqual({ text: ['plain words\r\n--mixed feelings are words too'], html: ['<p>html words</p>'], filenames: ['report.pdf'] });
+    const parsed = await parseLeniently(raw, { skipHtmlToText: true });
+    expect(squash(fast!.text.join('\n'))).toBe(squash(parsed.text));
+    expect(fast!.filenames).toEqual(parsed.attachments.map((a) => a.filename));
+  });
+
   it('decodes quoted-printable: escapes, soft line breaks (CRLF and LF), and a stray = kept', () => {
     expect(decodeQuotedPrintable(Buffer.from('caf=C3=A9 =\r\nau =\nlait =3D 1 =ZZ =')).toString('utf8')).toBe('café au lait = 1 =ZZ =');
   });
