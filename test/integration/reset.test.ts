@@ -156,6 +156,30 @@ describe('POST /emulator/reset', () => {
     expect(emu.handle.services.deliveryWorker.inFlightCount()).toBe(0);
   });
 
+  it("puts a kept account's settings back: its payload format to the default, a rotated-out secret's grace ended (the clock going back does not revive it); its key and secret stay", async () => {
+    emu = await startEmulator();
+    const { control } = emu;
+    const id = emu.handle.defaultAccount.id;
+    const first = `whsec_${Buffer.alloc(24, 1).toString('base64')}`;
+    const second = `whsec_${Buffer.alloc(24, 2).toString('base64')}`;
+    await control.setSigningSecret(id, { secret: first });
+    await control.setSigningSecret(id, { secret: second, grace_period_ms: 60 * 60 * 1000 });
+    await control.setPayloadFormat(id, { payload_format: 'mailer-events' });
+    const account = async () => (await control.listAccounts()).data.find((a) => a.id === id)!;
+    expect(await account()).toMatchObject({ payload_format: 'mailer-events', previous_signing_secret: first });
+    // Two hours on: the grace is over. A reset takes the clock back to now, which was inside it.
+    await control.setClock({ advance_ms: 2 * 60 * 60 * 1000 });
+    expect((await account()).previous_signing_secret).toBeNull();
+
+    await control.resetEmulator();
+    expect(await account()).toMatchObject({
+      api_key: emu.apiKey,
+      signing_secret: second,
+      previous_signing_secret: null,
+      payload_format: 'spec',
+    });
+  });
+
   it('answers when called with curl -X POST (no body, no Content-Type)', async () => {
     emu = await startEmulator();
     await send(emu.service);

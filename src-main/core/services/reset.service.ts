@@ -47,7 +47,8 @@ export interface ResetDeps {
  * domains, mailers (IMAP connections closed), inbound routes, templates, simulation rules,
  * suppressions and scheduled events go; Mailpit's chaos triggers go off; the clock goes back to wall
  * time at real speed. The default account and the `--api-key` account stay (so a CI job's key keeps
- * working); other accounts go.
+ * working, with its name and signing secret; its payload format goes back to the default and a
+ * rotated-out secret stops signing); other accounts go.
  *
  * `DELETE /emulator/accounts/{id}`: the same for one account's data, and the account itself.
  *

@@ -101,6 +101,8 @@ export class ResetRepo {
       ),
       removeAccounts: db.prepare<[string]>('DELETE FROM accounts WHERE id NOT IN (SELECT value FROM json_each(?))'),
       removeAccount: db.prepare<[string]>('DELETE FROM accounts WHERE id = ?'),
+      // A kept account keeps its key, name and signing secret; what a test set beside them goes back.
+      resetKept: db.prepare('UPDATE accounts SET payload_format = NULL, previous_signing_secret = NULL, previous_secret_until = NULL'),
     };
     this.wipeAll = db.transaction((keepAccountIds: readonly string[]) => {
       // Checked at the commit, when every table is empty: the order of the deletes does not matter.
@@ -113,6 +115,7 @@ export class ResetRepo {
         if (!KEPT_TABLES.has(name)) db.prepare(`DELETE FROM ${quote(name)}`).run();
       }
       counts.accounts_removed = this.stmts.removeAccounts.run(JSON.stringify(keepAccountIds)).changes;
+      this.stmts.resetKept.run();
       return counts;
     });
     this.deleteOne = db.transaction((accountId: string, removeCopies: () => void) => {
@@ -141,7 +144,11 @@ export class ResetRepo {
     return (accountId === undefined ? this.stmts.sending.get() : this.stmts.accountSending.get(accountId))!.n;
   }
 
-  /** Empties every data table and removes the accounts not kept, in one transaction; answers what went. */
+  /**
+   * Empties every data table and removes the accounts not kept, in one transaction; the kept ones
+   * keep their key, name and signing secret, and go back to the default payload format with no
+   * rotated-out secret still signing. Answers what went.
+   */
   wipe(keepAccountIds: readonly string[]): WipeCounts {
     return this.wipeAll(keepAccountIds);
   }
