@@ -282,6 +282,11 @@ export const ERRORS = {
 
   // The emulator's control API
   clockNeedsMove: entry({ code: 'validation', ...sameWords('', 'give speed, advance_ms or both') }),
+  resetDuringRun: entry({
+    code: 'conflict',
+    message: ({ run }: { run: string }) =>
+      `Reset not done: the scenario run ${run} is under way and uses what a reset wipes; stop it or wait for it to finish, then reset`,
+  }),
   resetNotDone: entry({
     code: 'conflict',
     message:

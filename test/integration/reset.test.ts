@@ -180,6 +180,26 @@ describe('POST /emulator/reset', () => {
     });
   });
 
+  it('is refused (409, naming the run) while a scenario run is under way, and wipes nothing; once the run is stopped it goes ahead', async () => {
+    emu = await startEmulator();
+    const hooks = await receiver();
+    await send(emu.service);
+    const scenario = `version: 1\nname: Long\nduration: 1h\nwebhook: { url: ${hooks.url} }\ntraffic: { count: 100000, rate: 1/s, subject: Hi, html: <p>Hi</p>, to: "u{n}@example.test" }\n`;
+    const run = (await emu.control.startScenarioRun({ source: scenario })).data;
+    await expect.poll(async () => (await emu!.control.getScenarioRun(run.id)).data.accountId).not.toBe('');
+    const refused = await emu.request('POST', '/emulator/reset');
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.json.error).toContain(run.id);
+    expect((await emu.control.getScenarioRun(run.id)).data.status).toBe('running');
+    expect((await emu.control.listMessages({ account_id: emu.handle.defaultAccount.id } as never)).data.messages.length).toBeGreaterThan(0);
+
+    await emu.control.stopScenarioRun(run.id);
+    await expect.poll(async () => (await emu!.control.getScenarioRun(run.id)).data.status, { timeout: 20_000 }).toBe('stopped');
+    const done = await emu.request('POST', '/emulator/reset');
+    expect(done.status, done.text).toBe(200);
+    expect((await emu.control.listMessages()).data.messages).toHaveLength(0);
+  });
+
   it('answers when called with curl -X POST (no body, no Content-Type)', async () => {
     emu = await startEmulator();
     await send(emu.service);

@@ -28,8 +28,8 @@ export interface ResetDeps {
   workers: Pausable[];
   /** Deletes the account's copies inside the caller's transaction, releasing what they share (the messages' own delete). */
   removeCopies: (accountId: string) => void;
-  /** The scenario run under way that uses the account, if any (its account is not deleted under it). */
-  runUsing: (accountId: string) => string | undefined;
+  /** The scenario run under way (that uses the account, when given), if any: its data is not wiped under it. */
+  runUsing: (accountId?: string) => string | undefined;
   /** Tells the UI an account is gone (deleted, or removed by a reset). */
   announceDeleted: (account: { account_id: string; name: string }) => void;
   /** Commits writes still queued (the write batcher), so none lands after the wipe. */
@@ -46,7 +46,7 @@ export interface ResetDeps {
  * `POST /emulator/reset`: wipes all data for a clean test set-up. Messages, deliveries, webhooks,
  * domains, mailers (IMAP connections closed), inbound routes, templates, simulation rules,
  * suppressions and scheduled events go; Mailpit's chaos triggers go off; the clock goes back to wall
- * time at real speed. The default account and the `--api-key` account stay (so a CI job's key keeps
+ * time at real speed. Refused (409) while a scenario run is under way. The default account and the `--api-key` account stay (so a CI job's key keeps
  * working, with its name and signing secret; its payload format goes back to the default and a
  * rotated-out secret stops signing); other accounts go.
  *
@@ -67,6 +67,8 @@ export class ResetService {
   /** One reset at a time: a second call while one runs gets the same answer. */
   reset(): Promise<ResetResult> {
     this.running ??= this.exclusive(async () => {
+      const run = this.deps.runUsing();
+      if (run !== undefined) throw appError('resetDuringRun', { run });
       // From here to the end, the dispatcher's target lookups answer "gone".
       this.deps.targets.suspend();
       try {

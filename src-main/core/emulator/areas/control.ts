@@ -57,7 +57,7 @@ export function buildControl(
     removeCopies: (accountId) => messagesRepo.deleteMatching({ accountId }),
     runUsing: (accountId) => {
       const run = scenarios?.active()?.run;
-      return run?.accountId === accountId ? run.id : undefined;
+      return run !== undefined && (accountId === undefined || run.accountId === accountId) ? run.id : undefined;
     },
     announceDeleted: (account) => live.emit('account.deleted', account),
     flushWrites: () => f.writes.flush(),
