@@ -44,6 +44,14 @@ function toSummary(row: MessageListRow, tags: string[], hasAttachments: boolean)
  */
 export const SEARCH_WAIT_MS = 1_000;
 
+/**
+ * With tag rules, a sender's answer and a wait's copies come once the rules have judged every copy
+ * stored before: a send of 1,000 recipients whose To line names them all takes the index seconds, and
+ * a search's bound (SEARCH_WAIT_MS) answered it with no tags. Past this, the answer goes, and the
+ * tags follow as the index takes the copies in.
+ */
+export const TAG_RULES_WAIT_MS = 30_000;
+
 /** A delete by a search waits longer for the index: it should leave no match behind. */
 export const DELETE_SEARCH_WAIT_MS = 10_000;
 
@@ -163,14 +171,14 @@ export class MessagesService {
     return this.summaries(found.reverse().slice(0, limit));
   }
 
-  /** With tag rules: resolves once every copy stored so far has been judged by them (at most SEARCH_WAIT_MS). */
+  /** With tag rules: resolves once every copy stored so far has been judged by them (at most TAG_RULES_WAIT_MS). */
   async ruleTagsApplied(): Promise<void> {
-    if (this.deps.tagRules) await this.deps.waitForIndex(SEARCH_WAIT_MS);
+    if (this.deps.tagRules) await this.deps.waitForIndex(TAG_RULES_WAIT_MS);
   }
 
   /**
    * A wait's copies with their rule tags: a wait finds a copy the moment it is stored, and with tag
-   * rules its tags come as the index takes it in (at most SEARCH_WAIT_MS): its tags are read again then.
+   * rules its tags come as the index takes it in (at most TAG_RULES_WAIT_MS): its tags are read again then.
    */
   async withRuleTags(found: MessageSummary[]): Promise<MessageSummary[]> {
     if (!this.deps.tagRules || found.length === 0) return found;
