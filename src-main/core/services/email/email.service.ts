@@ -283,7 +283,7 @@ export class EmailService {
           }
         }
       }
-    });
+    }, contentBytes(send.copies));
     events.emit('message.scheduled');
     events.emit('message.stored');
     relay?.wake();
@@ -294,4 +294,17 @@ export class EmailService {
   logs(accountId: string, query: EmailLogsQuery): EmailLogsResponse {
     return queryEmailLogs(this.deps, accountId, query);
   }
+}
+
+/** The bytes of content a send stores: each distinct content (a recipe, or the raw message) once. */
+function contentBytes(copies: RecordedSend['copies']): number {
+  const seen = new Set<Uint8Array>();
+  let bytes = 0;
+  for (const c of copies) {
+    const content = c.recipe ?? c.raw;
+    if (seen.has(content)) continue;
+    seen.add(content);
+    bytes += content.length;
+  }
+  return bytes;
 }

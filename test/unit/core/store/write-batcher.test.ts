@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
-import { GROUP_WINDOW_MS, WriteBatcher } from '../../../../src-main/core/store/write-batcher';
+import { GROUP_BYTES, GROUP_WINDOW_MS, WriteBatcher } from '../../../../src-main/core/store/write-batcher';
 
 function db() {
   const d = new Database(':memory:');
@@ -139,5 +139,44 @@ describe('WriteBatcher under load', () => {
     await new Promise((r) => setImmediate(r));
     expect(count(d)).toBe(257);
     await Promise.all(writes);
+  });
+
+  it('commits a group of at most GROUP_BYTES of content, the event loop turning before the next; a larger write commits alone', async () => {
+    const d = db();
+    const batcher = new WriteBatcher(d);
+    const mb = 1024 * 1024;
+    const sizes = [3 * mb, 3 * mb, 3 * mb, 20 * mb, 1000, 1000];
+    // A turn of the event loop counted apart from the batcher's: writes of one group share a turn.
+    let turn = 0;
+    let counting = true;
+    const tick = () =>
+      setImmediate(() => {
+        turn++;
+        if (counting) tick();
+      });
+    tick();
+    const turns: number[] = [];
+    await Promise.all(
+      sizes.map((bytes, i) =>
+        batcher.run(() => {
+          turns[i] = turn;
+          d.prepare('INSERT INTO t (id, v) VALUES (?, ?)').run(i, String(bytes));
+        }, bytes),
+      ),
+    );
+    counting = false;
+    expect(count(d)).toBe(sizes.length);
+    // 3 + 3 MB fit in one group; the third 3 MB starts the next; the 20 MB write commits alone; the small ones after it together.
+    const groups = [...new Set(turns)].map((t) => turns.flatMap((u, i) => (u === t ? [i] : [])));
+    expect(groups).toEqual([[0, 1], [2], [3], [4, 5]]);
+    expect(new Set(turns).size).toBe(4);
+  });
+
+  it('flushes every group at once when asked (shutdown, a wipe)', () => {
+    const d = db();
+    const batcher = new WriteBatcher(d);
+    for (let i = 0; i < 4; i++) void batcher.run(() => d.prepare('INSERT INTO t (id, v) VALUES (?, ?)').run(i, 'x'), GROUP_BYTES);
+    batcher.flush();
+    expect(count(d)).toBe(4);
   });
 });
