@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { DerivedText, PendingCopy, SearchIndexRepo } from '../../store/search-index.repo';
 import { isStoreFull, STORE_FULL_RETRY_MS } from '../../store/store-space';
-import type { TextJob } from './derive-text';
+import { DERIVE_TURN_MS, type TextJob } from './derive-text';
 
 /** Derives the text of a batch of copies (deriveTexts, on the mail thread when there is one). */
 export type DeriveTexts = (job: TextJob) => Promise<DerivedText[]>;
@@ -135,7 +135,8 @@ export class SearchIndexer {
   private async drain(): Promise<void> {
     let after = 0;
     while (!this.closed) {
-      const batch = this.take(after);
+      const batch = await this.take(after);
+      if (this.closed) return;
       if (batch.copies.length === 0) break;
       const texts = await this.derive(batch.job);
       if (this.closed) return;
@@ -173,16 +174,25 @@ export class SearchIndexer {
     this.advance(Number.MAX_SAFE_INTEGER);
   }
 
-  /** The next batch after `after`: its copies and the job for the deriver (each content read once). */
-  private take(after: number): { copies: PendingCopy[]; job: TextJob; cut: Set<string> } {
+  /**
+   * The next batch after `after`: its copies and the job for the deriver (each content read once).
+   * SQLite reads a value whole even for its start, about 70 ms for a 24 MB message here: past
+   * DERIVE_TURN_MS of reading, the event loop turns before the next content is read.
+   */
+  private async take(after: number): Promise<{ copies: PendingCopy[]; job: TextJob; cut: Set<string> }> {
     const candidates = this.repo.pending(after, this.options.batchCopies ?? 256);
     const limit = this.options.batchBytes ?? 8 * 1024 * 1024;
     const contents = new Map<string, TextJob['contents'][number]>();
     const copies: PendingCopy[] = [];
     const cut = new Set<string>();
     let bytes = 0;
+    let turnStarted = performance.now();
     for (const copy of candidates) {
       if (!contents.has(copy.content_id)) {
+        if (performance.now() - turnStarted > DERIVE_TURN_MS) {
+          await nextTurn();
+          turnStarted = performance.now();
+        }
         const stored = this.repo.contentStart(copy.content_id, INDEXED_PREFIX);
         const content =
           stored?.recipe != null
