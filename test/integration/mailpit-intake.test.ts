@@ -96,6 +96,11 @@ describe('Mailpit intake', () => {
     const withId = 'From: app@example.com\r\nTo: hasid@example.com\r\nMessage-ID: <mine@app.test>\r\nSubject: Has id\r\n\r\nHello\r\n';
     const kept = await sendRaw(withId, 'hasid@example.com');
     expect(await (await fetch(`${emu.url}/api/v1/message/${kept}/raw`)).text()).toBe(withId);
+    // A large one arrives in many chunks: the line goes before them, the rest byte for byte.
+    const large = `From: app@example.com\r\nTo: bignoid@example.com\r\nSubject: Big, no id\r\n\r\n${'0123456789abcdef'.repeat(4).concat('\r\n').repeat(6000)}`;
+    const bigId = await sendRaw(large, 'bignoid@example.com');
+    const big = await json<{ MessageID: string }>(`/api/v1/message/${bigId}`);
+    expect(await (await fetch(`${emu.url}/api/v1/message/${bigId}/raw`)).text()).toBe(`Message-ID: <${big.MessageID}>\r\n${large}`);
   });
 
   it('lists an attachment whose name is only format characters, as /emulator does', async () => {

@@ -63,7 +63,41 @@ export class InFlightBudget {
 }
 
 /** How reading one DATA ended: the message (its bytes held in the budget until `release`), or why not. */
-export type DataOutcome = { kind: 'message'; raw: Buffer; release: () => void } | { kind: 'too-large' } | { kind: 'busy' };
+export type DataOutcome =
+  | {
+      kind: 'message';
+      raw: Buffer;
+      /** The message with `line` before its first byte, without copying a message joined from chunks again (see joined). */
+      prepend: (line: Buffer) => Buffer;
+      release: () => void;
+    }
+  | { kind: 'too-large' }
+  | { kind: 'busy' };
+
+/** Room kept before a message's bytes when its chunks are joined, for a line intake adds at its start (a Message-ID line is about 70 bytes). */
+const HEADROOM = 128;
+
+/**
+ * A message's chunks as one buffer, with HEADROOM before it: `prepend` writes a short line there and
+ * answers the widened view, so a 24 MB message without a Message-ID is copied once, not twice. A
+ * message of one chunk is not copied at all (and a line is prepended by copying it).
+ */
+function joined(chunks: Buffer[], size: number): { raw: Buffer; prepend: (line: Buffer) => Buffer } {
+  if (chunks.length === 1) {
+    const raw = chunks[0]!;
+    return { raw, prepend: (line) => Buffer.concat([line, raw]) };
+  }
+  const whole = Buffer.allocUnsafe(HEADROOM + size);
+  let at = HEADROOM;
+  for (const chunk of chunks) at += chunk.copy(whole, at);
+  const raw = whole.subarray(HEADROOM);
+  const prepend = (line: Buffer): Buffer => {
+    if (line.length > HEADROOM) return Buffer.concat([line, raw]);
+    line.copy(whole, HEADROOM - line.length);
+    return whole.subarray(HEADROOM - line.length);
+  };
+  return { raw, prepend };
+}
 
 /** A message up to this size takes its bytes from the budget as they arrive; a larger one waits for room for the largest message. */
 export const SMALL_MESSAGE_BYTES = 1024 * 1024;
@@ -147,12 +181,13 @@ export function readData(stream: Readable & { sizeExceeded?: boolean }, limit: n
         return resolve({ kind: 'too-large' });
       }
       if (refused) return resolve({ kind: 'busy' });
-      const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      const { raw, prepend } = joined(chunks, size);
       chunks = [];
       let released = false;
       resolve({
         kind: 'message',
         raw,
+        prepend,
         release: () => {
           if (released) return;
           released = true;

@@ -19,10 +19,10 @@ function findAddress(list: MailAddress[], email: string): MailAddress | undefine
  * its first header line (its line ending the message's own), nothing else changed. Mailpit's
  * `Received:` line is not added: the bytes stay as sent but for this line.
  */
-export function withMessageId(raw: Buffer): Buffer {
+export function withMessageId(raw: Buffer, prepend: (line: Buffer) => Buffer = (line) => Buffer.concat([line, raw])): Buffer {
   const firstLineEnd = raw.indexOf(0x0a);
   const eol = firstLineEnd > 0 && raw[firstLineEnd - 1] === 0x0d ? '\r\n' : firstLineEnd === -1 ? '\r\n' : '\n';
-  return Buffer.concat([Buffer.from(`Message-ID: <${randomHex64()}${randomHex64()}@mailyard.local>${eol}`), raw]);
+  return prepend(Buffer.from(`Message-ID: <${randomHex64()}${randomHex64()}@mailyard.local>${eol}`));
 }
 
 /** Which of Mailpit's automatic tags intake gives (its `--tags-*` options). */
@@ -95,7 +95,7 @@ export class MailIntake {
     if (captured.length > 0) {
       const facts = readMessageFacts(mail.raw);
       const refId = await this.deps.email.acceptSmtp(mail.accountId, {
-        raw: facts.messageId === null ? withMessageId(mail.raw) : mail.raw,
+        raw: facts.messageId === null ? withMessageId(mail.raw, mail.prepend) : mail.raw,
         from: facts.from ?? { email: mail.mailFrom, name: '' },
         subject: facts.subject,
         campaignId: facts.campaignId,

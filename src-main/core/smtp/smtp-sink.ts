@@ -14,6 +14,8 @@ export interface AcceptedMail {
   mailFrom: string;
   recipients: string[];
   raw: Buffer;
+  /** `raw` with a line before it (as withMessageId adds one), copying no more than it must; by default a copy of both. */
+  prepend?: (line: Buffer) => Buffer;
   /** The user name the session logged in with (SMTP AUTH), if it did. */
   username?: string;
 }
@@ -237,6 +239,7 @@ export class SmtpSink {
         mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
         recipients: session.envelope.rcptTo.map((r) => r.address),
         raw: data.raw,
+        prepend: data.prepend,
         username: this.usernames.get(session.id),
       });
       return intakeReply(result);
