@@ -9,7 +9,7 @@ import { holdBoundMs } from '../helpers/under-load';
  * messages in flight are capped (smtpInFlightBytes, 100 MiB by default), so large messages take turns
  * (the others held back by TCP meanwhile), and only the start of a body is parsed for the search. 16
  * clients sending 24 MB each at once grew RSS by 1.6 GB before (health answered after up to 8 s);
- * 270-320 MB after (its mail thread up before the baseline), every message stored. The load runs in a process of its own, on 127.0.0.1, so
+ * 240-265 MB now (its mail thread up before the baseline), every message stored. The load runs in a process of its own, on 127.0.0.1, so
  * this process's memory is the emulator's.
  */
 const CLIENTS = 16;
