@@ -7,6 +7,21 @@ import { ApiKey } from '../../src-shared/schemas/common';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './dispatch/retry-policy';
 import { parseTagArgs, parseTagsDisable, readTagsConfig } from './mail/tag-rules';
 
+/**
+ * A transform that parses a value with `parse`, a parser that throws with its words: they become the
+ * field's issue (named by its path, as every other problem of the config).
+ */
+function parsedBy<T, R>(parse: (value: T) => R) {
+  return (value: T, ctx: z.RefinementCtx): R => {
+    try {
+      return parse(value);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  };
+}
+
 /** A port number; from the command line or environment it arrives as digits. */
 /** The largest SMTP message size that may be set: a message is held whole in memory while it is stored. */
 export const MAX_SMTP_SIZE = 1024 * 1024 * 1024;
@@ -83,43 +98,18 @@ export const EmulatorConfigSchema = z
     tagRules: z
       .union([z.string(), z.array(z.string())])
       .default([])
-      .transform((value, ctx) => {
-        try {
-          return (Array.isArray(value) ? value : [value]).flatMap(parseTagArgs);
-        } catch (err) {
-          ctx.addIssue({ code: 'custom', message: (err as Error).message });
-          return z.NEVER;
-        }
-      }),
+      .transform(parsedBy((value) => (Array.isArray(value) ? value : [value]).flatMap(parseTagArgs))),
     /** Mailpit's tags configuration file (`--tags-config`, YAML `filters` of `match` and `tags`): read at start, its rules added to tagRules. */
     tagsConfig: z
       .string()
       .optional()
-      .transform((file, ctx) => {
-        if (file === undefined || file.trim() === '') return [];
-        try {
-          return readTagsConfig(file);
-        } catch (err) {
-          ctx.addIssue({ code: 'custom', message: (err as Error).message });
-          return z.NEVER;
-        }
-      }),
+      .transform(parsedBy((file) => (file === undefined || file.trim() === '' ? [] : readTagsConfig(file)))),
     /** Mailpit's `--tags-username`: mail sent with SMTP AUTH is tagged with the login's user name. */
     tagsUsername: z.boolean().default(false),
     /** Mailpit's `--tags-title-case`: tags from X-Tags and plus-addresses get each word's first letter upper-cased. */
     tagsTitleCase: z.boolean().default(false),
     /** Mailpit's `--tags-disable`: `x-tags` (the header is not read) and/or `plus-addresses` (wins over tagsPlusAddresses). */
-    tagsDisable: z
-      .string()
-      .default('')
-      .transform((value, ctx) => {
-        try {
-          return parseTagsDisable(value);
-        } catch (err) {
-          ctx.addIssue({ code: 'custom', message: (err as Error).message });
-          return z.NEVER;
-        }
-      }),
+    tagsDisable: z.string().default('').transform(parsedBy(parseTagsDisable)),
     /**
      * `off`: the SMTP sink offers no STARTTLS, so every client sends with its default settings (as to
      * Mailpit or MailDev). `starttls`: offered, with a self-signed certificate the client must trust
@@ -150,15 +140,7 @@ export const EmulatorConfigSchema = z
     retrySchedule: z
       .union([z.array(z.number().int().positive()), z.string()])
       .default([...DEFAULT_RETRY_SCHEDULE_MS])
-      .transform((value, ctx) => {
-        if (Array.isArray(value)) return value;
-        try {
-          return parseRetrySchedule(value);
-        } catch (err) {
-          ctx.addIssue({ code: 'custom', message: (err as Error).message });
-          return z.NEVER;
-        }
-      }),
+      .transform(parsedBy((value) => (Array.isArray(value) ? value : parseRetrySchedule(value)))),
     /** The shape of email event webhook bodies of accounts that chose none: the spec's, or the newer guide's `mailer_events`. */
     payloadFormat: z.enum(PAYLOAD_FORMATS, { error: `must be one of ${PAYLOAD_FORMATS.join(', ')}` }).default('spec'),
     /** How long one webhook attempt may take; a receiver that does not answer frees its slot after it. */
@@ -234,15 +216,7 @@ export const EmulatorConfigSchema = z
     /** Retention: copies (and deliveries, catcher requests) older than this on the emulator clock are pruned: `30d`, `12h`, or milliseconds; 0 for no limit. */
     maxAge: z
       .union([z.number().int().nonnegative(), z.string()])
-      .transform((value, ctx) => {
-        if (typeof value === 'number') return value;
-        try {
-          return parseMaxAge(value);
-        } catch (err) {
-          ctx.addIssue({ code: 'custom', message: (err as Error).message });
-          return z.NEVER;
-        }
-      })
+      .transform(parsedBy((value) => (typeof value === 'number' ? value : parseMaxAge(value))))
       .optional(),
     /** Start from a copy of this snapshot (`mailyard snapshot save`): with `memory`, or into a data directory that holds no store yet. The file is only read. */
     fromSnapshot: z.string().trim().min(1, 'must not be empty').optional(),
