@@ -8,7 +8,6 @@ import type { EmulatorConfig } from '../config';
 import { buildHttpApp } from '../http/app';
 import type { Readiness } from '../http/routes/probe.routes';
 import type { LiveBus } from '../live-bus';
-import { MailIntake } from '../smtp/mail-intake';
 import { SmtpSink } from '../smtp/smtp-sink';
 import { certificateFile, loadTlsIdentity, type TlsCertificate } from '../smtp/tls-certificate';
 import type { EmulatorServices } from './types';
@@ -78,12 +77,11 @@ export async function startListeners(deps: {
     const tls = config.smtpTls === 'starttls' ? await loadTlsIdentity(deps.dataDir) : null;
     await http.listen({ host: config.host, port: config.httpPort });
     const address = http.server.address() as AddressInfo;
-    const intake = new MailIntake({ email: services.email, inbound: services.inbound, ...services.intake });
     smtp = new SmtpSink(
       {
         authenticate: (apiKey) => services.accounts.authenticate(apiKey),
         defaultAccountId: () => services.accounts.defaultAccountId(),
-        accept: (mail) => intake.accept(mail),
+        accept: (mail) => services.mailIntake.accept(mail),
         chaos: (kind) => services.chaos.fire(kind),
         logger: deps.logger.child({ component: 'smtp' }),
       },

@@ -13,7 +13,7 @@ import type { DnsResolver } from '../services/domains/dns-records';
 import type { MailWork } from '../services/mail-thread/mail-thread';
 import type { SecretKeyStore } from '../services/mailers/secret-box';
 import type { SearchIndexer } from '../services/search/search-indexer';
-import type { MailIntakeDeps } from '../smtp/mail-intake';
+import type { MailIntake } from '../smtp/mail-intake';
 import type { SmtpRelay } from '../smtp/relay';
 import type { TlsCertificate } from '../smtp/tls-certificate';
 import type { Spamd } from '../spamd/spamd';
@@ -57,8 +57,8 @@ export interface EmulatorServices extends HttpServices {
   searchIndexer: SearchIndexer;
   /** Composing and the search index's text, off the main thread (closed after the indexer). */
   mailThread: MailWork;
-  /** How mail is taken in (the SMTP sink's intake): Mailpit's automatic tags and tag rules. */
-  intake: Pick<MailIntakeDeps, 'tagging' | 'ruleTagsApplied'>;
+  /** How mail is taken in (the SMTP sink's, Mailpit's send's and a mail import's): stored or inbound-routed, with Mailpit's tags. */
+  mailIntake: MailIntake;
 }
 
 export interface EmulatorHandle {

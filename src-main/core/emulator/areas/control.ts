@@ -7,7 +7,6 @@ import { ReceiverCheckService } from '../../services/receiver-check/receiver-che
 import { ResetService } from '../../services/reset.service';
 import { SnapshotService } from '../../services/snapshot/snapshot.service';
 import { StatsService } from '../../services/stats.service';
-import { MailIntake } from '../../smtp/mail-intake';
 import { CatchersRepo } from '../../store/catchers.repo';
 import { ResetRepo } from '../../store/reset.repo';
 import { StatsRepo } from '../../store/stats.repo';
@@ -31,7 +30,7 @@ export function buildControl(
   { messagesRepo, emailEvents, simulator, rules }: Pick<EventsArea, 'messagesRepo' | 'emailEvents' | 'simulator' | 'rules'>,
   { relay, imap, secretKeys }: Pick<MailersArea, 'relay' | 'imap' | 'secretKeys'>,
   { email, domains }: Pick<SendingArea, 'email' | 'domains'>,
-  { chaos, intake }: Pick<MessagesArea, 'chaos' | 'intake'>,
+  { chaos, mailIntake }: Pick<MessagesArea, 'chaos' | 'mailIntake'>,
 ) {
   const { db, config, clock, live, accounts, dispatcher } = f;
   // The scenario runner is built after the reset (it uses nearly every service); asked only when an account is deleted.
@@ -108,7 +107,7 @@ export function buildControl(
     // Retention: the store held to --max-messages and --max-age (services/retention).
     retention: buildRetention(f),
     mailImport: new MailImport({
-      capture: async (mail) => (await new MailIntake({ email, inbound, ...intake }).accept(mail)).refIds,
+      capture: async (mail) => (await mailIntake.accept(mail)).refIds,
       accountIdOr404: (id) => accounts.accountIdOr404(id),
       maxMessageBytes: config.maxMessageBytes,
     }),

@@ -9,7 +9,7 @@ import { MailExport } from '../../services/mail-files/mail-export';
 import { ChaosService } from '../../services/mailpit/chaos';
 import { MailpitService } from '../../services/mailpit/mailpit.service';
 import { SearchIndexer } from '../../services/search/search-indexer';
-import { intakeTagging, MailIntake, type MailIntakeDeps } from '../../smtp/mail-intake';
+import { intakeTagging, MailIntake } from '../../smtp/mail-intake';
 import { findSpamd, Spamd } from '../../spamd/spamd';
 import { MailpitSummariesRepo } from '../../store/mailpit-summaries.repo';
 import type { MessageRow } from '../../store/message-rows';
@@ -47,11 +47,13 @@ export function buildMessages(
     logger: logger.child({ component: 'search-index' }),
     onIndexed: tagRules.length > 0 ? (rowids) => flags.addByRules(rowids, tagRules) : undefined,
   });
-  // What every intake (the SMTP sink, Mailpit's send, a mail import) takes mail in with.
-  const intake: Pick<MailIntakeDeps, 'tagging' | 'ruleTagsApplied'> = {
+  // How mail is taken in, by the SMTP sink, Mailpit's send and a mail import alike.
+  const mailIntake = new MailIntake({
+    email,
+    inbound,
     tagging: intakeTagging(config),
     ruleTagsApplied: tagRules.length > 0 ? () => messages.ruleTagsApplied() : undefined,
-  };
+  });
   // Stored copies are indexed after their commit, in batches.
   sent.on('message.stored', () => searchIndexer.notify());
   // SpamAssassin (spamd, a child process started on first use).
@@ -97,14 +99,14 @@ export function buildMessages(
     waitForIndex: (waitMs) => searchIndexer.ready(waitMs),
     version: VERSION,
     startedAt: Date.now(),
-    capture: async (mail) => (await new MailIntake({ email, inbound, ...intake }).accept(mail)).refIds,
+    capture: async (mail) => (await mailIntake.accept(mail)).refIds,
     defaultAccountId: () => accounts.defaultAccountId(),
     smtpMailers: (accountId) => mailersRepo.ofAccount(accountId, 'smtp'),
     release: (messageId, mailerId, to) => relay.release(messageId, mailerId, to),
   });
   // Mailpit's chaos triggers for the SMTP sink (`--enable-chaos`).
   const chaos = new ChaosService(config.enableChaos);
-  return { searchIndexer, spamd, spamFilter, messages, mailExport, checks, mailpit, chaos, intake };
+  return { searchIndexer, spamd, spamFilter, messages, mailExport, checks, mailpit, chaos, mailIntake };
 }
 
 export type MessagesArea = ReturnType<typeof buildMessages>;
