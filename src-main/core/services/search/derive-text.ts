@@ -37,6 +37,19 @@ const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes 
 export const DERIVE_TURN_MS = 20;
 
 /**
+ * Between two pieces of a long job, `await turn()` lets the event loop turn once the job has held it
+ * over `ms` since it last did (and costs a microtask otherwise).
+ */
+export function turnsEvery(ms: number): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since <= ms) return;
+    await nextTurn();
+    since = performance.now();
+  };
+}
+
+/**
  * The text of each copy of a job, in its order: the body's words and the attachments' names (read once
  * per content: copies of a send differ in their links and To line, not their words or attachments),
  * the copy's own header lines, and the addresses of both. Never fails: a copy whose content is missing
@@ -67,7 +80,7 @@ export async function deriveTexts(job: TextJob): Promise<DerivedText[]> {
     facts.set(c.id, bodyFacts(parts.text, parts.html, names.length));
   }
   const out: DerivedText[] = [];
-  let turnStarted = performance.now();
+  const turn = turnsEvery(DERIVE_TURN_MS);
   for (const copy of job.copies) {
     const content = contents.get(copy.contentId);
     const body = bodies.get(copy.contentId) ?? '';
@@ -88,10 +101,7 @@ export async function deriveTexts(job: TextJob): Promise<DerivedText[]> {
     out.push({ body, headers, addresses: [...new Set(addresses)].join(' '), mailpit: summaryOf(start, facts.get(copy.contentId)) });
     // Done inline (before the mail thread is up), a batch of copies with long header blocks would
     // hold the event loop for long: it turns every DERIVE_TURN_MS.
-    if (performance.now() - turnStarted > DERIVE_TURN_MS) {
-      await nextTurn();
-      turnStarted = performance.now();
-    }
+    await turn();
   }
   return out;
 }

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { DerivedText, PendingCopy, SearchIndexRepo } from '../../store/search-index.repo';
 import { isStoreFull, STORE_FULL_RETRY_MS } from '../../store/store-space';
-import { DERIVE_TURN_MS, type TextJob } from './derive-text';
+import { DERIVE_TURN_MS, type TextJob, turnsEvery } from './derive-text';
 
 /** Derives the text of a batch of copies (deriveTexts, on the mail thread when there is one). */
 export type DeriveTexts = (job: TextJob) => Promise<DerivedText[]>;
@@ -186,13 +186,10 @@ export class SearchIndexer {
     const copies: PendingCopy[] = [];
     const cut = new Set<string>();
     let bytes = 0;
-    let turnStarted = performance.now();
+    const turn = turnsEvery(DERIVE_TURN_MS);
     for (const copy of candidates) {
       if (!contents.has(copy.content_id)) {
-        if (performance.now() - turnStarted > DERIVE_TURN_MS) {
-          await nextTurn();
-          turnStarted = performance.now();
-        }
+        await turn();
         const stored = this.repo.contentStart(copy.content_id, INDEXED_PREFIX);
         const content =
           stored?.recipe != null
