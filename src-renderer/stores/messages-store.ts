@@ -54,7 +54,8 @@ interface MessagesState extends ListState<MessageSummary>, DetailState {
   setAtTop: (atTop: boolean) => void;
 }
 
-const query = (f: MessageFilters) => ({
+/** The list's filters as the control API's query (the list, Delete matching and Export read the same). */
+export const listQuery = (f: MessageFilters) => ({
   ...(f.q.trim() ? { q: f.q.trim() } : {}),
   ...(f.status ? { status: f.status as MessageSummary['status'] } : {}),
   ...(f.campaign_id.trim() ? { campaign_id: f.campaign_id.trim() } : {}),
@@ -146,7 +147,7 @@ export const useMessages = create<MessagesState>((set, get) => {
       // The first page carries its count, counted in the same read: the list and the count shown
       // come from one answer (a count asked apart could see more or fewer messages, or outlive its list).
       const first = page.cursor === undefined;
-      const res = await control.listMessages({ ...query(get().filters), ...page, ...(first ? { with_total: 'true' as const } : {}) });
+      const res = await control.listMessages({ ...listQuery(get().filters), ...page, ...(first ? { with_total: 'true' as const } : {}) });
       return {
         rows: keepNewerFlags(res.data.messages, answeredBefore),
         nextCursor: res.data.next_cursor,
@@ -301,7 +302,7 @@ export const useMessages = create<MessagesState>((set, get) => {
     },
     deleteMatching: async () => {
       try {
-        const res = await control.deleteMessages(query(get().filters));
+        const res = await control.deleteMessages(listQuery(get().filters));
         set({ selected: null, detail: null });
         await get().reload();
         return res.data.deleted;

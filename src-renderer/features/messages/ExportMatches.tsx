@@ -1,13 +1,8 @@
-import type { MessageFilters } from '../../stores/messages-store';
+import { listQuery, type MessageFilters } from '../../stores/messages-store';
 
 /** The export's URL: the list's own filters (the account in the header among them), as `mailyard export` asks for it. */
 export function exportHref(f: MessageFilters): string {
-  const params = new URLSearchParams();
-  if (f.q.trim()) params.set('q', f.q.trim());
-  if (f.status) params.set('status', f.status);
-  if (f.campaign_id.trim()) params.set('campaign_id', f.campaign_id.trim());
-  if (f.account_id) params.set('account_id', f.account_id);
-  const text = params.toString();
+  const text = new URLSearchParams(listQuery(f)).toString();
   return `/emulator/messages/export${text ? `?${text}` : ''}`;
 }
 
