@@ -1,5 +1,6 @@
 import type { Db } from './database';
 import { type MessageSearch, searchTerms } from './message-search';
+import { StatementCache } from './statement-cache';
 
 /**
  * Read state and tags of captured copies (migration 0030): what Mailpit keeps beside a message, set
@@ -7,9 +8,12 @@ import { type MessageSearch, searchTerms } from './message-search';
  */
 export class MessageFlagsRepo {
   private readonly stmts;
+  /** Each tag rule's search, prepared once (the rules are fixed at start; each batch of copies the index takes in is judged by them). */
+  private readonly ruleStatements: StatementCache;
 
   /** Its searches by size call the SQL function MessagesRepo defines on the same connection. */
   constructor(private readonly db: Db) {
+    this.ruleStatements = new StatementCache(db);
     this.stmts = {
       setRead: db.prepare<[{ ids: string; read: number }]>(
         'UPDATE messages SET read = @read WHERE id IN (SELECT value FROM json_each(@ids)) AND read <> @read',
@@ -91,7 +95,7 @@ export class MessageFlagsRepo {
     if (rowids.length === 0 || rules.length === 0) return;
     const found = rules.map((rule) => {
       const { where, params } = searchTerms({ q: rule.query, rowids });
-      const ids = this.db.prepare<[Record<string, unknown>], { id: string }>(`SELECT id FROM messages WHERE ${where.join(' AND ')}`).all(params);
+      const ids = this.ruleStatements.get<{ id: string }>(`SELECT id FROM messages WHERE ${where.join(' AND ')}`).all(params);
       return { ids: ids.map((r) => r.id), tags: rule.tags };
     });
     this.db.transaction(() => {

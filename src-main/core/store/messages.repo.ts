@@ -1,8 +1,8 @@
-import type { Statement } from 'better-sqlite3';
 import { applyPatch } from './byte-patch';
 import type { Db } from './database';
 import { ATTACHMENT_MATCH } from './fts-match';
 import { accountNumberOf, defineSearchFunctions, type MessageSearch, searchTerms } from './message-search';
+import { StatementCache } from './statement-cache';
 import { isStoreFull } from './store-space';
 import { type TrackedLink, type TrackingTokenRow, TrackingTokens } from './tracking-tokens';
 
@@ -26,8 +26,8 @@ const NEWEST_FIRST = 'ORDER BY created_ms DESC, key DESC';
 export class MessagesRepo {
   private readonly stmts;
   private readonly tokens: TrackingTokens;
-  /** The search's and the logs' prepared statements, by their SQL. */
-  private readonly searchStatements = new Map<string, Statement<[Record<string, unknown>], unknown>>();
+  /** The search's and the logs' prepared statements, by their SQL (a few dozen shapes at most: the terms vary, not their text). */
+  private readonly searchStatements: StatementCache;
 
   /**
    * @param composeLater makes the raw message of a send stored as its recipe (the emulator gives
@@ -38,6 +38,7 @@ export class MessagesRepo {
     private readonly composeLater?: ComposeLater,
   ) {
     this.tokens = new TrackingTokens(db);
+    this.searchStatements = new StatementCache(db);
     defineSearchFunctions(db, (recipe) => (composeLater ? composeLater(recipe).length : null));
     this.stmts = {
       insertContent: db.prepare<[Required<MessageContentRow>]>('INSERT INTO message_contents (content_id, raw, recipe) VALUES (@content_id, @raw, @recipe)'),
@@ -283,7 +284,7 @@ export class MessagesRepo {
     params.limit = filter.limit;
     params.offset = filter.offset ?? 0;
     const sql = `SELECT ${LIST_COLUMNS} FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ${NEWEST_FIRST} LIMIT @limit OFFSET @offset`;
-    return this.cached<MessageListRow>(sql).all(params);
+    return this.searchStatements.get<MessageListRow>(sql).all(params);
   }
 
   /**
@@ -295,18 +296,7 @@ export class MessagesRepo {
     const sql = indexOnly
       ? `SELECT COUNT(*) AS n FROM (${indexOnly})`
       : `SELECT COUNT(*) AS n FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
-    return this.cached<{ n: number }>(sql).get(params)!.n;
-  }
-
-  /** A statement of the search or the logs, prepared once per shape of query (a few dozen shapes at most: the terms vary, not their text). */
-  private cached<Row>(sql: string): Statement<[Record<string, unknown>], Row> {
-    let stmt = this.searchStatements.get(sql);
-    if (stmt === undefined) {
-      if (this.searchStatements.size >= 64) this.searchStatements.clear();
-      stmt = this.db.prepare<[Record<string, unknown>], unknown>(sql);
-      this.searchStatements.set(sql, stmt);
-    }
-    return stmt as Statement<[Record<string, unknown>], Row>;
+    return this.searchStatements.get<{ n: number }>(sql).get(params)!.n;
   }
 
   /** The email logs: newest first, filtered, `limit` copies after the position `after` (from the newest when absent). */
@@ -319,14 +309,14 @@ export class MessagesRepo {
     if (after !== undefined) pageAfter(where, params, after, false);
     params.limit = page.limit;
     const sql = `SELECT ${ROW_COLUMNS} FROM ${logSource(filter)} WHERE ${where.join(' AND ')} ${NEWEST_FIRST} LIMIT @limit`;
-    return this.cached<MessageRow>(sql).all(params);
+    return this.searchStatements.get<MessageRow>(sql).all(params);
   }
 
   /** How many copies the same filters find, on every page. */
   countLogs(filter: LogFilter): number {
     const { where, params } = logTerms(filter);
     const sql = `SELECT COUNT(*) AS n FROM ${logSource(filter)} WHERE ${where.join(' AND ')}`;
-    return this.cached<{ n: number }>(sql).get(params)!.n;
+    return this.searchStatements.get<{ n: number }>(sql).get(params)!.n;
   }
 }
 
