@@ -74,6 +74,21 @@ export function isMbox(file: Uint8Array): boolean {
   return fromAt(file, 0);
 }
 
+/** A message of a file to import: in an mbox, its number there (from 1); null for a file that is one message. */
+export interface NumberedMessage {
+  number: number | null;
+  raw: Uint8Array;
+}
+
+/**
+ * The messages a file holds, as `mailyard import` and the Messages screen's Import read it: each of an
+ * mbox (its first line a From line, so at least one, maybe empty: the emulator then names it), or any
+ * other file as one message.
+ */
+export function fileMessages(file: Uint8Array): NumberedMessage[] {
+  return isMbox(file) ? splitMbox(file).map((raw, i) => ({ number: i + 1, raw })) : [{ number: null, raw: file }];
+}
+
 /** One message as an mbox entry: its `From ` line (sender, date in asctime form), its lines quoted, a blank line after. */
 export function mboxEntry(raw: Uint8Array, sender: string, date: Date): Uint8Array {
   const [day, , mon, , time] = date.toUTCString().split(' ');

@@ -1,7 +1,7 @@
 import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isMbox, splitMbox } from '../../src-shared/mbox';
+import { fileMessages } from '../../src-shared/mbox';
 
 export const IMPORT_USAGE = `Usage: mailyard import <path>... --url URL [options]
 
@@ -120,12 +120,8 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
       continue;
     }
     for (const file of files) {
-      const content = await readFile(file);
-      const mbox = isMbox(content);
-      const messages = mbox ? splitMbox(content) : [content];
-      if (mbox && messages.length === 0) failures.push(`${file}: an mbox without messages`);
-      for (const [i, raw] of messages.entries()) {
-        const where = mbox ? `${file}: message ${i + 1}` : file;
+      for (const { number, raw } of fileMessages(await readFile(file))) {
+        const where = number === null ? file : `${file}: message ${number}`;
         try {
           const res = await call('POST', '/emulator/messages/import', {
             raw: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64'),

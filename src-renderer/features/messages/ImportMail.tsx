@@ -1,15 +1,13 @@
 import { type RefObject, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../src-shared/clients';
-import { isMbox, splitMbox } from '../../../src-shared/mbox';
+import { fileMessages, type NumberedMessage } from '../../../src-shared/mbox';
 import { control, describeError } from '../../api/clients';
 import { useChosenAccount, useChosenGone } from '../../components/AccountSelect';
 import { useOverview } from '../../stores/overview-store';
 
 /** One message a file holds: the file's name and, in an mbox, its number there. */
-interface FileMessage {
+interface FileMessage extends NumberedMessage {
   file: string;
-  number: number | null;
-  raw: Uint8Array;
 }
 
 /** A file or message that was not imported, and why (the emulator's words). */
@@ -49,10 +47,7 @@ async function messagesOf(file: File, problems: Problem[]): Promise<FileMessage[
     problems.push({ where: file.name, problem: 'could not be read (a folder? drop the files in it)' });
     return [];
   }
-  if (!isMbox(bytes)) return [{ file: file.name, number: null, raw: bytes }];
-  const messages = splitMbox(bytes);
-  if (messages.length === 0) problems.push({ where: file.name, problem: 'an mbox without messages' });
-  return messages.map((raw, i) => ({ file: file.name, number: i + 1, raw }));
+  return fileMessages(bytes).map((m) => ({ file: file.name, ...m }));
 }
 
 export interface MailImport {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMbox, mboxEntry, splitMbox } from '../../../src-shared/mbox';
+import { fileMessages, isMbox, mboxEntry, splitMbox } from '../../../src-shared/mbox';
 
 const message = (subject: string, body: string) => Buffer.from(`From: a@example.com\nTo: b@example.org\nSubject: ${subject}\n\n${body}\n`);
 
@@ -34,5 +34,16 @@ describe('mbox (mboxrd)', () => {
   it('reads CRLF files, and ignores text before the first From line', () => {
     const file = Buffer.from('\r\nFrom x@y Mon Jan  5 09:03:07 2026\r\nSubject: a\r\n\r\n>From b\r\n\r\n');
     expect(splitMbox(file).map((m) => Buffer.from(m).toString())).toEqual(['Subject: a\n\nFrom b\n']);
+  });
+
+  it('a file to import: an .eml is one message (no number), an mbox each of its messages numbered from 1 (a From line alone is one empty message, which the emulator refuses by name)', () => {
+    const eml = message('One', 'hi');
+    expect(fileMessages(eml)).toEqual([{ number: null, raw: eml }]);
+    const mbox = Buffer.concat([mboxEntry(message('A', 'a'), 'a@example.com', new Date(0)), mboxEntry(message('B', 'b'), 'a@example.com', new Date(0))]);
+    expect(fileMessages(mbox)?.map((m) => [m.number, Buffer.from(m.raw).toString()])).toEqual([
+      [1, message('A', 'a').toString()],
+      [2, message('B', 'b').toString()],
+    ]);
+    expect(fileMessages(Buffer.from('From a@example.com Thu Jan  1 00:00:00 1970\n\n'))).toEqual([{ number: 1, raw: new Uint8Array(0) }]);
   });
 });
